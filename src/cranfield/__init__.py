@@ -1,0 +1,103 @@
+"""cranfield: evaluate information retrieval runs in the Cranfield tradition.
+
+Exact (agrees with trec_eval 10.0 to the last digit), complete (PRES, normalized recall and
+precision, tie-aware measures, the SMART curve methods) and fast.  The public API::
+
+    import cranfield
+    res = cranfield.evaluate("qrels.txt", "run.txt", ["AP", "nDCG@10"])
+    res.aggregate()      # {"AP": 0.31, "nDCG@10": 0.52}
+    res.per_query()      # pandas DataFrame, one row per query
+
+Heavy modules load on first use, so ``import cranfield`` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CranfieldError",
+    "CranfieldWarning",
+    "DataWarning",
+    "InputError",
+    "JudgedRankings",
+    "Measure",
+    "MeasureError",
+    "MissingExtraError",
+    "ParameterError",
+    "Qrels",
+    "Results",
+    "ResultsSet",
+    "Run",
+    "UndefinedMeasureWarning",
+    "__version__",
+    "evaluate",
+    "judge",
+    "measures",
+    "parse_measure",
+    "read_qrels",
+    "read_run",
+]
+
+_LAZY = {
+    "evaluate": ("cranfield.evaluation", "evaluate"),
+    "judge": ("cranfield.judging", "judge"),
+    "read_qrels": ("cranfield.io", "read_qrels"),
+    "read_run": ("cranfield.io", "read_run"),
+    "Qrels": ("cranfield.data", "Qrels"),
+    "Run": ("cranfield.data", "Run"),
+    "JudgedRankings": ("cranfield.judged", "JudgedRankings"),
+    "Results": ("cranfield.results", "Results"),
+    "ResultsSet": ("cranfield.results", "ResultsSet"),
+    "Measure": ("cranfield.measures", "Measure"),
+    "parse_measure": ("cranfield.measures", "parse"),
+    "measures": ("cranfield.measures", None),
+    "CranfieldError": ("cranfield.errors", "CranfieldError"),
+    "CranfieldWarning": ("cranfield.errors", "CranfieldWarning"),
+    "DataWarning": ("cranfield.errors", "DataWarning"),
+    "InputError": ("cranfield.errors", "InputError"),
+    "MeasureError": ("cranfield.errors", "MeasureError"),
+    "MissingExtraError": ("cranfield.errors", "MissingExtraError"),
+    "ParameterError": ("cranfield.errors", "ParameterError"),
+    "UndefinedMeasureWarning": ("cranfield.errors", "UndefinedMeasureWarning"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'cranfield' has no attribute {name!r}") from None
+    mod = importlib.import_module(module)
+    value = mod if attr is None else getattr(mod, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import measures
+    from .data import Qrels, Run
+    from .errors import (
+        CranfieldError,
+        CranfieldWarning,
+        DataWarning,
+        InputError,
+        MeasureError,
+        MissingExtraError,
+        ParameterError,
+        UndefinedMeasureWarning,
+    )
+    from .evaluation import evaluate
+    from .io import read_qrels, read_run
+    from .judged import JudgedRankings
+    from .judging import judge
+    from .measures import Measure
+    from .measures import parse as parse_measure
+    from .results import Results, ResultsSet

@@ -1,0 +1,265 @@
+"""The two inputs of every evaluation, as columnar data: :class:`Qrels` and :class:`Run`.
+
+Ids are strings, always (a qid ``007`` stays ``007``).  Query ids become integer codes through a
+dictionary (``query_ids[code]``); document ids stay in an :class:`IdColumn`, a Python list for
+small inputs or an Arrow string array for large ones, and are only compared, looked up or hashed
+by vectorised operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+__all__ = ["IdColumn", "Qrels", "Run"]
+
+
+class IdColumn:
+    """A column of string ids backed by a Python list or a pyarrow string array."""
+
+    __slots__ = ("_arrow", "_list")
+
+    def __init__(self, values: Sequence[str] | Any) -> None:
+        if isinstance(values, list):
+            self._list: list[str] | None = values
+            self._arrow = None
+        else:  # a pyarrow (Large)StringArray or ChunkedArray
+            import pyarrow as pa
+
+            if isinstance(values, pa.ChunkedArray):
+                values = values.combine_chunks()
+            self._arrow = values
+            self._list = None
+
+    def __len__(self) -> int:
+        return len(self._list) if self._list is not None else len(self._arrow)
+
+    @property
+    def is_arrow(self) -> bool:
+        return self._arrow is not None
+
+    def take(self, rows: np.ndarray | Sequence[int]) -> list[str]:
+        """The ids at the given row positions, as Python strings."""
+        if self._list is not None:
+            lst = self._list
+            return [lst[i] for i in np.asarray(rows, dtype=np.int64).tolist()]
+        import pyarrow as pa
+
+        return self._arrow.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()
+
+    def to_list(self) -> list[str]:
+        return list(self._list) if self._list is not None else self._arrow.to_pylist()
+
+    def lookup(self, vocabulary: Sequence[str]) -> np.ndarray:
+        """Position of each id in ``vocabulary`` (distinct strings), -1 where absent."""
+        if self._list is not None:
+            index = {v: i for i, v in enumerate(vocabulary)}
+            get = index.get
+            return np.fromiter((get(v, -1) for v in self._list), dtype=np.int64, count=len(self))
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        found = pc.index_in(self._arrow, value_set=pa.array(list(vocabulary), type=pa.string()))
+        return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+
+    def codes(self) -> np.ndarray:
+        """Integer keys with ``a == b  =>  key(a) == key(b)``.
+
+        For a list the keys are exact dictionary codes.  For an Arrow column they are 64-bit
+        hashes (polars' vectorised hash), so equal keys are only candidates for equality and
+        callers must confirm them with :meth:`take`.
+        """
+        if self._list is not None:
+            index: dict[str, int] = {}
+            setdefault = index.setdefault
+            return np.fromiter(
+                (setdefault(v, len(index)) for v in self._list), dtype=np.int64, count=len(self)
+            )
+        import polars as pl
+
+        return pl.from_arrow(self._arrow).hash(seed=0x5EED).to_numpy().view(np.int64)
+
+    @property
+    def exact_codes(self) -> bool:
+        """Whether :meth:`codes` are exact (no hash collisions possible)."""
+        return self._list is not None
+
+
+def _byte_order(ids: Sequence[str]) -> list[int]:
+    """Indices sorting ``ids`` in C ``strcmp`` (byte) order.
+
+    Python compares ``str`` by code point, which for valid UTF-8 is the same as byte order.
+    """
+    return sorted(range(len(ids)), key=ids.__getitem__)
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels:
+    """Relevance judgments, grouped by query in ``strcmp`` order of the query id.
+
+    Rows of query ``i`` are ``offsets[i]:offsets[i+1]``; within a query, rows are in byte
+    order of the document id.  Grades are integers; a negative grade means "in the pool but
+    not judged" (trec_eval's convention): never relevant, but not unjudged either.
+    """
+
+    query_ids: tuple[str, ...]
+    offsets: np.ndarray
+    doc_ids: list[str]
+    grades: np.ndarray
+    source: str = "<qrels>"
+    lines: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def num_queries(self) -> int:
+        return len(self.query_ids)
+
+    def __len__(self) -> int:
+        return len(self.doc_ids)
+
+    @cached_property
+    def query_index(self) -> dict[str, int]:
+        return {q: i for i, q in enumerate(self.query_ids)}
+
+    @cached_property
+    def doc_vocabulary(self) -> list[str]:
+        """Distinct document ids, in order of first appearance."""
+        return list(dict.fromkeys(self.doc_ids))
+
+    @cached_property
+    def _sorted_keys(self) -> tuple[np.ndarray, np.ndarray]:
+        """(sorted pair keys, row of each key) with key = query * |vocabulary| + doc code."""
+        vocab = {d: i for i, d in enumerate(self.doc_vocabulary)}
+        codes = np.fromiter((vocab[d] for d in self.doc_ids), dtype=np.int64, count=len(self))
+        qidx = np.repeat(np.arange(self.num_queries, dtype=np.int64), np.diff(self.offsets))
+        keys = qidx * max(len(vocab), 1) + codes
+        order = np.argsort(keys, kind="stable")
+        return keys[order], order
+
+    def grades_of(self, query_index: np.ndarray, doc_code: np.ndarray) -> np.ndarray:
+        """Grade of (query, doc) pairs given as qrels query index and vocabulary code.
+
+        Returns the grade, or ``NOT_IN_QRELS`` (-1 sentinel handled by the caller via
+        :data:`MISSING`) where the pair has no judgment.
+        """
+        keys, rows = self._sorted_keys
+        out = np.full(len(doc_code), MISSING, dtype=np.int64)
+        ok = (doc_code >= 0) & (query_index >= 0)
+        if not ok.any() or len(keys) == 0:
+            return out
+        k = query_index[ok] * max(len(self.doc_vocabulary), 1) + doc_code[ok]
+        pos = np.searchsorted(keys, k)
+        pos_c = np.minimum(pos, len(keys) - 1)
+        hit = keys[pos_c] == k
+        found = np.full(len(k), MISSING, dtype=np.int64)
+        found[hit] = self.grades[rows[pos_c[hit]]]
+        out[ok] = found
+        return out
+
+    def restrict(self, query_ids: Sequence[str]) -> Qrels:
+        """The judgments of the given queries only (ids absent from the qrels are ignored)."""
+        keep = [self.query_index[q] for q in sorted(set(query_ids)) if q in self.query_index]
+        rows = (
+            np.concatenate([np.arange(self.offsets[i], self.offsets[i + 1]) for i in keep])
+            if keep
+            else np.zeros(0, dtype=np.int64)
+        )
+        lens = np.array([self.offsets[i + 1] - self.offsets[i] for i in keep], dtype=np.int64)
+        return Qrels(
+            query_ids=tuple(self.query_ids[i] for i in keep),
+            offsets=np.concatenate([[0], np.cumsum(lens)]).astype(np.int64),
+            doc_ids=[self.doc_ids[r] for r in rows.tolist()],
+            grades=self.grades[rows],
+            source=self.source,
+            lines=None if self.lines is None else self.lines[rows],
+        )
+
+    @staticmethod
+    def from_rows(
+        qids: Sequence[str],
+        docs: Sequence[str],
+        grades: Sequence[int] | np.ndarray,
+        *,
+        source: str = "<qrels>",
+        lines: np.ndarray | None = None,
+    ) -> Qrels:
+        """Build from parallel columns (no validation: see :mod:`cranfield.io`)."""
+        n = len(qids)
+        order = sorted(range(n), key=lambda i: (qids[i], docs[i]))
+        q_sorted = [qids[i] for i in order]
+        uniq: list[str] = []
+        starts: list[int] = []
+        prev = None
+        for i, q in enumerate(q_sorted):
+            if q != prev:
+                uniq.append(q)
+                starts.append(i)
+                prev = q
+        starts.append(n)
+        g = np.asarray(grades, dtype=np.int64)
+        idx = np.asarray(order, dtype=np.int64)
+        return Qrels(
+            query_ids=tuple(uniq),
+            offsets=np.asarray(starts, dtype=np.int64),
+            doc_ids=[docs[i] for i in order],
+            grades=g[idx] if n else np.zeros(0, dtype=np.int64),
+            source=source,
+            lines=None if lines is None else np.asarray(lines)[idx],
+        )
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        """``{qid: {docno: grade}}``, the nested form pytrec_eval and ranx use."""
+        out: dict[str, dict[str, int]] = {}
+        g = self.grades.tolist()
+        for i, q in enumerate(self.query_ids):
+            a, b = int(self.offsets[i]), int(self.offsets[i + 1])
+            out[q] = dict(zip(self.doc_ids[a:b], g[a:b], strict=True))
+        return out
+
+
+MISSING = np.iinfo(np.int64).min
+"""Sentinel grade of a (query, doc) pair absent from the qrels, inside :meth:`Qrels.grades_of`."""
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """A ranked run: rows of (query, document, score, rank) in file order.
+
+    ``qcodes[i]`` indexes ``query_ids`` (distinct query ids in order of first appearance).
+    ``ranks`` holds the rank column when it was readable as integers, else ``None``.
+    ``lines`` maps rows to 1-based source lines when they differ from ``row + 1``.
+    """
+
+    name: str
+    query_ids: tuple[str, ...]
+    qcodes: np.ndarray
+    docs: IdColumn
+    scores: np.ndarray
+    ranks: np.ndarray | None = None
+    tag: str | None = None
+    source: str = "<run>"
+    lines: np.ndarray | None = field(default=None, repr=False)
+    rank_problem: str | None = field(default=None, repr=False)
+    """Why ``ranks`` is None (first bad line), reported if the ``given`` tie policy needs it."""
+
+    def __len__(self) -> int:
+        return len(self.qcodes)
+
+    @property
+    def num_queries(self) -> int:
+        return len(self.query_ids)
+
+    def line_of(self, row: int) -> int:
+        """1-based line (or row number for in-memory inputs) of a row."""
+        return int(self.lines[row]) if self.lines is not None else row + 1
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """``{qid: {docno: score}}``."""
+        out: dict[str, dict[str, float]] = {q: {} for q in self.query_ids}
+        docs = self.docs.to_list()
+        for q, d, s in zip(self.qcodes.tolist(), docs, self.scores.tolist(), strict=True):
+            out[self.query_ids[q]][d] = s
+        return out

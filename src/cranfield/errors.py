@@ -1,0 +1,57 @@
+"""One exception tree and one warning tree for the whole package.
+
+Every error a user can cause is a :class:`CranfieldError`; the CLI prints its message (no
+traceback) and exits with status 2.  Input errors carry the file and line they refer to.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CranfieldError",
+    "CranfieldWarning",
+    "DataWarning",
+    "InputError",
+    "MeasureError",
+    "MissingExtraError",
+    "ParameterError",
+    "UndefinedMeasureWarning",
+]
+
+
+class CranfieldError(Exception):
+    """Base class of every error raised on purpose by cranfield."""
+
+
+class InputError(CranfieldError, ValueError):
+    """Bad input data: names the source (file), the line (1-based) when known, and the problem."""
+
+    def __init__(self, source: str, problem: str, line: int | None = None) -> None:
+        self.source = source
+        self.line = line
+        self.problem = problem
+        where = f"{source}: line {line}" if line is not None else source
+        super().__init__(f"{where}: {problem}")
+
+
+class ParameterError(CranfieldError, ValueError):
+    """An invalid parameter value or option, rejected at the boundary."""
+
+
+class MeasureError(ParameterError):
+    """A measure string that does not parse or names no known measure."""
+
+
+class MissingExtraError(CranfieldError, ImportError):
+    """An optional dependency is missing; the message names the pip extra that provides it."""
+
+
+class CranfieldWarning(UserWarning):
+    """Base class of cranfield's warnings."""
+
+
+class UndefinedMeasureWarning(CranfieldWarning):
+    """A measure is undefined for some queries; the declared value was used (count given)."""
+
+
+class DataWarning(CranfieldWarning):
+    """Something about the data the user should know (queries skipped, rows dropped on request)."""

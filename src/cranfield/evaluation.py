@@ -1,0 +1,189 @@
+"""evaluate(): read -> validate -> judge -> measures -> Results."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .data import Qrels, Run
+from .errors import DataWarning, InputError, ParameterError, UndefinedMeasureWarning
+from .io import QrelsSource, RunSource, read_qrels, read_run
+from .judged import JudgedRankings
+from .judging import judge
+from .measures import Measure, parse
+from .order import TIE_POLICIES
+from .results import Results, ResultsSet
+
+__all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_judged"]
+
+DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@1000")
+
+
+def _measures(
+    measures: str | Measure | Sequence[str | Measure] | None,
+) -> list[tuple[str, Measure]]:
+    if measures is None:
+        measures = DEFAULT_MEASURES
+    if isinstance(measures, str | Measure):
+        measures = [measures]
+    out: list[tuple[str, Measure]] = []
+    seen: set[str] = set()
+    for m in measures:
+        label = m if isinstance(m, str) else str(m)
+        if label in seen:
+            continue
+        seen.add(label)
+        out.append((label, parse(m)))
+    if not out:
+        raise ParameterError("no measures given")
+    return out
+
+
+def _many(runs: Any) -> bool:
+    return isinstance(runs, list | tuple)
+
+
+def evaluate(
+    qrels: QrelsSource,
+    runs: RunSource | Sequence[RunSource],
+    measures: str | Measure | Sequence[str | Measure] | None = None,
+    *,
+    ties: str = "trec",
+    seed: int | None = None,
+    depth: int | None = None,
+    judged_only: bool = False,
+    complete: bool = False,
+    names: Sequence[str] | None = None,
+) -> Results | ResultsSet:
+    """Evaluate one run (returns :class:`Results`) or a list of runs (:class:`ResultsSet`).
+
+    Parameters
+    ----------
+    qrels
+        Path (TREC qrels, ``.gz``, ``.jsonl``, ``.parquet``), DataFrame, ``{qid: {doc: grade}}``
+        or :class:`~cranfield.data.Qrels`.
+    runs
+        One run (path, DataFrame, ``{qid: {doc: score}}`` or :class:`~cranfield.data.Run`) or a
+        list of them.
+    measures
+        Measure strings such as ``"AP"``, ``"P(rel=2)@10"``, ``"nDCG@10"``; the labels of the
+        results are these strings as written.  Default: AP, nDCG@10, P@10, RR, R@1000.
+    ties
+        ``trec`` (trec_eval's order: score descending, then document id descending),
+        ``given`` (the rank column / given order) or ``random`` (reproducible with ``seed``).
+    depth, judged_only, complete
+        trec_eval's ``-M``, ``-J`` and ``-c``; see :func:`cranfield.judging.judge`.
+
+    Warnings
+    --------
+    :class:`~cranfield.errors.UndefinedMeasureWarning` names each measure that is undefined
+    for some queries, with the count and the value used; :class:`~cranfield.errors.DataWarning`
+    reports queries that were not evaluated.
+    """
+    if ties not in TIE_POLICIES:
+        raise ParameterError(
+            f"unknown tie policy {ties!r}; choose one of {', '.join(TIE_POLICIES)}"
+        )
+    specs = _measures(measures)
+    q = read_qrels(qrels)
+    sources = list(runs) if _many(runs) else [runs]
+    if names is not None and len(names) != len(sources):
+        raise ParameterError(f"{len(names)} names given for {len(sources)} runs")
+    results = []
+    used: set[str] = set()
+    for i, src in enumerate(sources):
+        default = names[i] if names is not None else None
+        in_memory = not isinstance(src, str | Run) and not hasattr(src, "__fspath__")
+        if default is None and in_memory:
+            default = f"run{i + 1}" if len(sources) > 1 else "run"
+        run = read_run(src, name=default)
+        name = run.name
+        k = 2
+        while name in used:
+            name, k = f"{run.name}#{k}", k + 1
+        used.add(name)
+        jr = judge(
+            q, run, ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete
+        )
+        results.append(evaluate_judged(jr, specs, run_name=name, qrels=q))
+    return ResultsSet(tuple(results)) if _many(runs) else results[0]
+
+
+def evaluate_judged(
+    jr: JudgedRankings,
+    measures: Sequence[tuple[str, Measure]],
+    *,
+    run_name: str | None = None,
+    qrels: Qrels | None = None,
+    defaults: dict[str, Any] | None = None,
+    warn: bool = True,
+) -> Results:
+    """Compute ``measures`` (label, Measure) on judged rankings, in ``strcmp`` query order."""
+    name = run_name or jr.run_name
+    if jr.num_queries == 0:
+        src = qrels.source if qrels is not None else "the qrels"
+        raise InputError(name, f"no query of this run has judgments in {src}")
+    if warn:
+        _data_warnings(jr, name)
+    cols = []
+    for label, m in measures:
+        params = m.resolve(defaults)
+        values = m.definition.func(jr, **params)
+        cols.append(np.asarray(values, dtype=np.float64))
+        if warn:
+            for u in m.definition.undefined:
+                count = int(np.count_nonzero(u.mask(jr, **params)))
+                if count:
+                    warnings.warn(
+                        UndefinedMeasureWarning(
+                            f"{name}: {label} is undefined for {count} of {jr.num_queries} "
+                            f"queries ({u.when}); scored {u.value}"
+                        ),
+                        stacklevel=3,
+                    )
+    order = sorted(range(jr.num_queries), key=jr.query_ids.__getitem__)
+    values = np.column_stack(cols)[order] if cols else np.zeros((jr.num_queries, 0))
+    rel1 = jr.relevant(1)
+    summary = {
+        "queries": jr.num_queries,
+        "retrieved": int(jr.num_ret.sum()),
+        "relevant": int(jr.num_rel(1).sum()),
+        "relevant_retrieved": int(jr.count(rel1).sum()),
+    }
+    return Results(
+        run=name,
+        query_ids=tuple(jr.query_ids[i] for i in order),
+        labels=tuple(label for label, _ in measures),
+        measures=tuple(m for _, m in measures),
+        values=values,
+        summary=summary,
+        notes=dict(jr.notes),
+    )
+
+
+def _data_warnings(jr: JudgedRankings, name: str) -> None:
+    run_only = jr.notes.get("run_only_queries", [])
+    if run_only:
+        warnings.warn(
+            DataWarning(
+                f"{name}: {len(run_only)} queries have results but no judgments and were not "
+                f"evaluated (first: {run_only[0]!r})"
+            ),
+            stacklevel=3,
+        )
+    missing = jr.notes.get("missing_queries", [])
+    if missing:
+        if jr.in_run.all():
+            what = "were skipped (use complete=True / --complete to score them as empty rankings)"
+        else:
+            what = "were evaluated as empty rankings (complete)"
+        warnings.warn(
+            DataWarning(
+                f"{name}: {len(missing)} judged queries have no results and {what} "
+                f"(first: {missing[0]!r})"
+            ),
+            stacklevel=3,
+        )

@@ -1,0 +1,88 @@
+"""Readers: every supported input becomes a validated :class:`~cranfield.data.Qrels` or
+:class:`~cranfield.data.Run`.
+
+Sources: a path to TREC text (optionally ``.gz``), JSON lines (``.jsonl``/``.ndjson``) or
+Parquet (``.parquet``); a pandas or polars DataFrame; a nested dict ``{qid: {docno: value}}``;
+or an already-read ``Qrels``/``Run``.  See ``docs/input.md`` for every rule.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..data import Qrels, Run
+from ..errors import InputError
+
+__all__ = ["read_qrels", "read_run"]
+
+QrelsSource = Qrels | str | os.PathLike[str] | Mapping[str, Mapping[str, int]] | Any
+RunSource = Run | str | os.PathLike[str] | Mapping[str, Mapping[str, float]] | Any
+
+_TABULAR_SUFFIXES = {".parquet", ".pq", ".jsonl", ".ndjson", ".json"}
+
+
+def _suffix(path: Path) -> str:
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    return suffixes[-1] if suffixes else ""
+
+
+def _is_frame(obj: Any) -> bool:
+    mod = type(obj).__module__
+    return mod.startswith(("pandas", "polars", "pyarrow"))
+
+
+def read_qrels(source: QrelsSource) -> Qrels:
+    """Read and validate relevance judgments from any supported source."""
+    if isinstance(source, Qrels):
+        return source
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        if _suffix(path) in _TABULAR_SUFFIXES:
+            from .tabular import read_qrels_file
+
+            return read_qrels_file(path)
+        from .text import parse_trec_qrels, read_bytes
+
+        return parse_trec_qrels(read_bytes(path), str(source))
+    if isinstance(source, Mapping):
+        from .mapping import qrels_from_mapping
+
+        return qrels_from_mapping(source)
+    if _is_frame(source):
+        from .tabular import qrels_from_frame
+
+        return qrels_from_frame(source)
+    raise InputError("<qrels>", f"cannot read qrels from a {type(source).__name__}")
+
+
+def read_run(source: RunSource, *, name: str | None = None) -> Run:
+    """Read and validate a run from any supported source.
+
+    ``name`` defaults to the file name (paths) or ``"run"`` (in-memory data).
+    """
+    if isinstance(source, Run):
+        return source
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        run_name = name or path.name
+        if _suffix(path) in _TABULAR_SUFFIXES:
+            from .tabular import read_run_file
+
+            return read_run_file(path, name=run_name)
+        from .text import parse_trec_run, read_bytes
+
+        return parse_trec_run(read_bytes(path), str(source), run_name)
+    if isinstance(source, Mapping):
+        from .mapping import run_from_mapping
+
+        return run_from_mapping(source, name=name or "run")
+    if _is_frame(source):
+        from .tabular import run_from_frame
+
+        return run_from_frame(source, name=name or "run")
+    raise InputError("<run>", f"cannot read a run from a {type(source).__name__}")

@@ -1,0 +1,187 @@
+"""JudgedRankings: every query's ranking with its judgments, for all queries at once.
+
+The structure is CSR-like: rows of query ``i`` are ``offsets[i]:offsets[i+1]``, in rank order.
+Per row: the grade (``>= 0`` judged; :data:`NOT_IN_QRELS` = -1 not in the qrels; :data:`UNJUDGED`
+= -2 in the qrels with a negative grade, i.e. "in the pool but not judged", trec_eval's codes),
+the score and a tie-group id.  Per query: all grades of its qrels (sorted descending), so that
+``R`` at any relevance level, the ideal gain vector and the judged non-relevant count are
+derivable.  Measures read only this structure and never look back at files.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+__all__ = ["NOT_IN_QRELS", "UNJUDGED", "JudgedRankings", "segment_seqsum"]
+
+NOT_IN_QRELS = -1
+UNJUDGED = -2
+
+
+@dataclass(frozen=True, eq=False)
+class JudgedRankings:
+    """Judged rankings of one run over a set of queries (see module docstring)."""
+
+    query_ids: tuple[str, ...]
+    offsets: np.ndarray
+    grades: np.ndarray
+    scores: np.ndarray
+    tie_ids: np.ndarray
+    qrels_offsets: np.ndarray
+    qrels_grades: np.ndarray
+    in_run: np.ndarray
+    run_name: str = "run"
+    collection_size: np.ndarray | None = None
+    ties: str = "trec"
+    depth: int | None = None
+    judged_only: bool = False
+    notes: dict = field(default_factory=dict, repr=False)
+    """Facts about how the rankings were formed (skipped queries...), for reports."""
+
+    # ------------------------------------------------------------------ shape
+    @property
+    def num_queries(self) -> int:
+        return len(self.query_ids)
+
+    @cached_property
+    def num_ret(self) -> np.ndarray:
+        """Number of ranked documents per query (after depth cut and judged-only filter)."""
+        return np.diff(self.offsets)
+
+    @cached_property
+    def row_query(self) -> np.ndarray:
+        """Query index of every row."""
+        return np.repeat(np.arange(self.num_queries, dtype=np.int64), self.num_ret)
+
+    @cached_property
+    def rank(self) -> np.ndarray:
+        """1-based rank of every row within its query."""
+        return np.arange(len(self.grades), dtype=np.int64) - self.offsets[self.row_query] + 1
+
+    @cached_property
+    def max_rank(self) -> int:
+        return int(self.num_ret.max()) if self.num_queries else 0
+
+    # ------------------------------------------------------------------ relevance
+    def relevant(self, rel: int = 1) -> np.ndarray:
+        """Boolean per row: judged with grade >= ``rel``."""
+        return self.grades >= max(rel, 0)
+
+    def num_rel(self, rel: int = 1) -> np.ndarray:
+        """R per query: number of qrels documents with grade >= ``rel`` (retrieved or not)."""
+        return self.qrels_count(self.qrels_grades >= max(rel, 0))
+
+    def qrels_count(self, mask: np.ndarray) -> np.ndarray:
+        """Per-query count of qrels entries where ``mask`` (aligned with qrels_grades) holds."""
+        cs = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
+        return cs[self.qrels_offsets[1:]] - cs[self.qrels_offsets[:-1]]
+
+    @cached_property
+    def qrels_query(self) -> np.ndarray:
+        """Query index of every entry of ``qrels_grades``."""
+        return np.repeat(np.arange(self.num_queries, dtype=np.int64), np.diff(self.qrels_offsets))
+
+    @cached_property
+    def qrels_position(self) -> np.ndarray:
+        """1-based position of every ``qrels_grades`` entry in its query's descending list."""
+        n = len(self.qrels_grades)
+        return np.arange(n, dtype=np.int64) - self.qrels_offsets[self.qrels_query] + 1
+
+    def qrels_of(self, i: int) -> np.ndarray:
+        """All qrels grades of query ``i``, sorted descending."""
+        return self.qrels_grades[self.qrels_offsets[i] : self.qrels_offsets[i + 1]]
+
+    # ------------------------------------------------------------------ segment helpers
+    def count(self, mask: np.ndarray) -> np.ndarray:
+        """Per-query number of rows where ``mask`` holds (exact integers)."""
+        cs = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
+        return cs[self.offsets[1:]] - cs[self.offsets[:-1]]
+
+    def count_at(self, mask: np.ndarray, k: int | np.ndarray) -> np.ndarray:
+        """Per-query number of rows where ``mask`` holds among ranks ``1..k``."""
+        cs = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
+        end = np.minimum(self.offsets[:-1] + np.asarray(k, dtype=np.int64), self.offsets[1:])
+        return cs[end] - cs[self.offsets[:-1]]
+
+    def cumcount(self, mask: np.ndarray) -> np.ndarray:
+        """Per row: number of rows of the same query at or above it where ``mask`` holds."""
+        cs = np.cumsum(mask, dtype=np.int64)
+        before = np.concatenate(([0], cs))[self.offsets[:-1]]
+        return cs - before[self.row_query]
+
+    def seqsum(self, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Per-query sum of ``values`` at ``rows`` (ascending), added one by one in rank order.
+
+        See :func:`segment_seqsum`; this is what makes sums agree with trec_eval's bit for bit.
+        """
+        return segment_seqsum(self.row_query[rows], values, self.num_queries)
+
+    # ------------------------------------------------------------------ ties
+    @cached_property
+    def tie_start(self) -> np.ndarray:
+        """Row index of the first row of each row's tie group."""
+        n = len(self.tie_ids)
+        if n == 0:
+            return np.zeros(0, dtype=np.int64)
+        new = np.concatenate(([True], self.tie_ids[1:] != self.tie_ids[:-1]))
+        starts = np.flatnonzero(new)
+        return np.repeat(starts, np.diff(np.append(starts, n)))
+
+    @cached_property
+    def tie_size(self) -> np.ndarray:
+        """Size of each row's tie group."""
+        if len(self.tie_ids) == 0:
+            return np.zeros(0, dtype=np.int64)
+        _, inv, counts = np.unique(self.tie_ids, return_inverse=True, return_counts=True)
+        return counts[inv]
+
+    @property
+    def has_ties(self) -> bool:
+        return bool(len(self.tie_ids)) and bool((self.tie_size > 1).any())
+
+    # ------------------------------------------------------------------ exact discounts
+    @staticmethod
+    def log2_table(n: int) -> np.ndarray:
+        """``log2(i)`` for ``i = 0..n`` computed by the C library (as trec_eval does)."""
+        return _log2_table(n)
+
+
+def segment_seqsum(segment: np.ndarray, values: np.ndarray, num_segments: int) -> np.ndarray:
+    """Per-segment sums, adding each segment's values one by one in the given order from 0.0.
+
+    ``segment`` must be non-decreasing.  Floating-point addition is not associative: trec_eval
+    adds per-rank contributions in rank order, and so does this (vectorised across segments,
+    one position at a time), so that sums agree with trec_eval to the last bit, which
+    ``np.add.reduceat`` (pairwise summation) does not guarantee.
+    """
+    out = np.zeros(num_segments, dtype=np.float64)
+    n = len(segment)
+    if n == 0:
+        return out
+    segment = np.asarray(segment, dtype=np.int64)
+    starts = np.flatnonzero(np.concatenate(([True], segment[1:] != segment[:-1])))
+    first = np.repeat(starts, np.diff(np.append(starts, n)))
+    pos = np.arange(n) - first
+    order = np.argsort(pos, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(pos))))
+    seg_o = segment[order]
+    val_o = np.asarray(values, dtype=np.float64)[order]
+    for j in range(len(bounds) - 1):
+        a, b = bounds[j], bounds[j + 1]
+        out[seg_o[a:b]] += val_o[a:b]
+    return out
+
+
+_LOG2: np.ndarray = np.zeros(0)
+
+
+def _log2_table(n: int) -> np.ndarray:
+    global _LOG2
+    if len(_LOG2) <= n:
+        size = max(n + 1, 2 * len(_LOG2), 1024)
+        _LOG2 = np.array([-math.inf] + [math.log2(i) for i in range(1, size)])
+    return _LOG2[: n + 1]

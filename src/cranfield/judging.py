@@ -1,0 +1,127 @@
+"""Run x Qrels -> JudgedRankings: one ordering and one join for all queries at once.
+
+Which queries are evaluated (trec_eval's rules, with its documented intent where 10.0 errs):
+
+- a query in both the qrels and the run is evaluated, including one whose qrels have no
+  relevant document (it scores 0 on most measures, as in trec_eval);
+- a query in the run but not in the qrels is never evaluated (reported in ``notes``);
+- a query in the qrels but not in the run is skipped by default (trec_eval 9.x and the help
+  text of 10.0; 10.0 itself aborts), or with ``complete=True`` (trec_eval ``-c``) evaluated as
+  an empty ranking.
+
+Queries are in ``strcmp`` (byte) order of their ids, trec_eval's order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .data import MISSING, Qrels, Run
+from .errors import ParameterError
+from .judged import NOT_IN_QRELS, UNJUDGED, JudgedRankings
+from .order import order_run
+
+__all__ = ["judge"]
+
+
+def judge(
+    qrels: Qrels,
+    run: Run,
+    *,
+    ties: str = "trec",
+    seed: int | None = None,
+    depth: int | None = None,
+    judged_only: bool = False,
+    complete: bool = False,
+) -> JudgedRankings:
+    """Judge ``run`` against ``qrels``.
+
+    Parameters
+    ----------
+    ties
+        Tie policy (see :mod:`cranfield.order`).
+    seed
+        Seed of the ``random`` tie policy (default 0, so results are reproducible).
+    depth
+        Keep only the first ``depth`` documents of each ranking, after ordering (``-M``).
+    judged_only
+        Drop documents without a judgment (grade >= 0) after the depth cut (``-J``).
+    complete
+        Evaluate qrels queries absent from the run as empty rankings (``-c``).
+    """
+    if depth is not None and (isinstance(depth, bool) or int(depth) != depth or depth < 0):
+        raise ParameterError(f"depth must be a non-negative integer, got {depth!r}")
+    run_queries = set(run.query_ids)
+    if complete:
+        evaluated = list(qrels.query_ids)
+    else:
+        evaluated = [q for q in qrels.query_ids if q in run_queries]
+    seg_index = {q: i for i, q in enumerate(evaluated)}
+    segment_of_query = np.array([seg_index.get(q, -1) for q in run.query_ids], dtype=np.int64)
+
+    ordering = order_run(
+        run, segment_of_query, len(evaluated), ties=ties, seed=0 if seed is None else seed
+    )
+    rows, lengths, tie_ids = ordering.rows, ordering.lengths, ordering.tie_ids
+    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+
+    if depth is not None:
+        seg_of_row = np.repeat(np.arange(len(evaluated)), lengths)
+        rank0 = np.arange(len(rows)) - offsets[seg_of_row]
+        keep = rank0 < depth
+        if not keep.all():
+            rows, tie_ids, seg_of_row = rows[keep], tie_ids[keep], seg_of_row[keep]
+            lengths = np.bincount(seg_of_row, minlength=len(evaluated)).astype(np.int64)
+            offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+
+    qrels_qidx_of_segment = np.array([qrels.query_index[q] for q in evaluated], dtype=np.int64)
+    seg_of_row = np.repeat(np.arange(len(evaluated)), lengths)
+    doc_code = run.docs.lookup(qrels.doc_vocabulary)[rows] if len(rows) else np.zeros(0, np.int64)
+    grades = qrels.grades_of(qrels_qidx_of_segment[seg_of_row], doc_code)
+    grades = np.where(grades == MISSING, NOT_IN_QRELS, np.where(grades < 0, UNJUDGED, grades))
+
+    if judged_only:
+        keep = grades >= 0
+        if not keep.all():
+            rows, tie_ids, grades, seg_of_row = (
+                rows[keep],
+                tie_ids[keep],
+                grades[keep],
+                seg_of_row[keep],
+            )
+            lengths = np.bincount(seg_of_row, minlength=len(evaluated)).astype(np.int64)
+            offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+
+    qoff, qgrades = _qrels_grades(qrels, qrels_qidx_of_segment)
+    return JudgedRankings(
+        query_ids=tuple(evaluated),
+        offsets=offsets,
+        grades=grades.astype(np.int64, copy=False),
+        scores=run.scores[rows],
+        tie_ids=tie_ids,
+        qrels_offsets=qoff,
+        qrels_grades=qgrades,
+        in_run=np.array([q in run_queries for q in evaluated], dtype=bool),
+        run_name=run.name,
+        ties=ties,
+        depth=depth,
+        judged_only=judged_only,
+        notes={
+            "run_only_queries": [q for q in run.query_ids if q not in qrels.query_index],
+            "missing_queries": [q for q in qrels.query_ids if q not in run_queries],
+        },
+    )
+
+
+def _qrels_grades(qrels: Qrels, qidx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Grades of the given qrels queries, each query's sorted descending, as CSR."""
+    starts, ends = qrels.offsets[qidx], qrels.offsets[qidx + 1]
+    lengths = ends - starts
+    off = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    if len(qidx) == 0 or off[-1] == 0:
+        return off, np.zeros(0, dtype=np.int64)
+    seg = np.repeat(np.arange(len(qidx)), lengths)
+    src = np.arange(off[-1]) - off[seg] + starts[seg]
+    g = qrels.grades[src]
+    o = np.lexsort((-g, seg))
+    return off, g[o]

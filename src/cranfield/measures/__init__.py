@@ -1,0 +1,18 @@
+"""Measures: one module per family, one registry, one grammar for measure strings."""
+
+from __future__ import annotations
+
+from . import counts, gain, precision, ranking  # noqa: F401  (registration)
+from .parse import Measure, format_value, parse
+from .registry import REGISTRY, MeasureDef, Param, lookup, measure
+
+__all__ = [
+    "REGISTRY",
+    "Measure",
+    "MeasureDef",
+    "Param",
+    "format_value",
+    "lookup",
+    "measure",
+    "parse",
+]

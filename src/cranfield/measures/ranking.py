@@ -1,0 +1,93 @@
+"""Average precision, its geometric mean, and reciprocal rank.
+
+Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1 (average precision at seen relevant
+documents); trec_eval 10.0 ``m_map.c``, ``m_map_cut.c``, ``m_gm_map.c``, ``m_recip_rank.c``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..judged import JudgedRankings
+from .precision import NO_REL
+from .registry import CUTOFF_OPTIONAL, REL, Param, measure
+
+SEED1 = "Baeza-Yates & Ribeiro-Neto, Modern IR (seed 001) sec. 3.2.1"
+
+
+def _ap(jr: JudgedRankings, cutoff: int | None, rel: int) -> np.ndarray:
+    relv = jr.relevant(rel)
+    if cutoff is not None:
+        relv = relv & (jr.rank <= cutoff)
+    rows = np.flatnonzero(relv)
+    contrib = jr.cumcount(relv)[rows] / jr.rank[rows].astype(np.float64)
+    total = jr.seqsum(rows, contrib)
+    R = jr.num_rel(rel)
+    out = np.zeros(jr.num_queries)
+    np.divide(total, R, out=out, where=R > 0)
+    return out
+
+
+@measure(
+    "AP",
+    cutoff=CUTOFF_OPTIONAL,
+    params=(REL,),
+    aliases=("MAP",),
+    summary="average precision (at relevant documents; unretrieved relevant count 0)",
+    formula="AP@k = (1/R) sum_{i <= k, d_i relevant} P@i",
+    source=SEED1 + ", average precision at seen relevant documents; trec_eval m_map.c, m_map_cut.c",
+    family="ranking",
+    undefined=(NO_REL,),
+    trec="map / map_cut_k",
+)
+def average_precision(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
+    return _ap(jr, cutoff, rel)
+
+
+@measure(
+    "GMAP",
+    params=(
+        REL,
+        Param(
+            "eps",
+            "float",
+            1e-5,
+            "floor of AP before the logarithm",
+            check=lambda v: None if v > 0 else "must be > 0",
+        ),
+    ),
+    summary="geometric mean of average precision over queries",
+    formula="GMAP = exp(mean_q ln(max(AP_q, eps))), eps = 1e-5",
+    source="Robertson (2006) 'On GMAP'; trec_eval m_gm_map.c (MIN_GEO_MEAN = 1e-5)",
+    family="ranking",
+    aggregate="gmean",
+    undefined=(NO_REL,),
+    trec="gm_map",
+    notes="Per query the value shown is AP; the aggregate is the geometric mean with the floor.",
+)
+def gmap(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
+    return _ap(jr, None, rel)
+
+
+@measure(
+    "RR",
+    cutoff=CUTOFF_OPTIONAL,
+    params=(REL,),
+    aliases=("MRR",),
+    summary="reciprocal rank of the first relevant document (0 if none in the top k)",
+    formula="RR@k = 1 / min{i <= k : d_i relevant}",
+    source="Voorhees (1999) TREC-8 QA track; trec_eval m_recip_rank.c",
+    family="ranking",
+    trec="recip_rank",
+)
+def reciprocal_rank(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
+    relv = jr.relevant(rel)
+    if cutoff is not None:
+        relv = relv & (jr.rank <= cutoff)
+    rows = np.flatnonzero(relv)
+    out = np.zeros(jr.num_queries)
+    if len(rows):
+        q = jr.row_query[rows]
+        first = np.concatenate(([True], q[1:] != q[:-1]))
+        out[q[first]] = 1.0 / jr.rank[rows[first]]
+    return out

@@ -1,0 +1,206 @@
+"""The measure registry: every measure is a pure function plus one entry here.
+
+A measure function takes a :class:`~cranfield.judged.JudgedRankings` and its parameters as
+keywords (``cutoff`` for the ``@k`` part) and returns one float per query.  Its entry gives the
+name, parameters with defaults, aggregation, one-line formula and source; the parser, the
+``cranfield measures`` listing and the docs table all read the same entries.
+
+Adding a measure::
+
+    @measure("P", cutoff=CUTOFF, params=(REL,), family="precision",
+             formula="P@k = rel(k) / k", source="Baeza-Yates & Ribeiro-Neto, sec. 3.2.1")
+    def precision(jr, *, cutoff, rel):
+        ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "CUTOFF",
+    "CUTOFF_OPTIONAL",
+    "JUDGED_ONLY",
+    "REGISTRY",
+    "REL",
+    "REQUIRED",
+    "MeasureDef",
+    "Param",
+    "Undefined",
+    "lookup",
+    "measure",
+]
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a measure.
+
+    ``kind`` is ``int``, ``float``, ``str``, ``bool`` or ``gains`` (a ``{grade: gain}`` map);
+    ``check`` returns a problem description for a bad value, or ``None``.
+    """
+
+    name: str
+    kind: str
+    default: Any = REQUIRED
+    doc: str = ""
+    choices: tuple[Any, ...] = ()
+    check: Callable[[Any], str | None] | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+
+def _positive(v: Any) -> str | None:
+    return None if v > 0 else "must be > 0"
+
+
+def _non_negative(v: Any) -> str | None:
+    return None if v >= 0 else "must be >= 0"
+
+
+CUTOFF = Param("cutoff", "int", REQUIRED, "rank cut-off k (the @k part)", check=_positive)
+CUTOFF_OPTIONAL = Param(
+    "cutoff", "int", None, "rank cut-off k (the @k part); none: whole ranking", check=_positive
+)
+REL = Param("rel", "int", 1, "minimum grade counted relevant (trec_eval -l)", check=_non_negative)
+JUDGED_ONLY = Param("judged_only", "bool", False, "ignore unjudged documents (trec_eval -J)")
+
+
+@dataclass(frozen=True)
+class Undefined:
+    """A case where a measure is undefined, the value declared for it, and how to find it."""
+
+    when: str
+    value: str
+    mask: Callable[..., np.ndarray]
+
+
+@dataclass(frozen=True)
+class MeasureDef:
+    """A registry entry."""
+
+    name: str
+    func: Callable[..., np.ndarray]
+    params: tuple[Param, ...]
+    cutoff: Param | None
+    summary: str
+    formula: str
+    source: str
+    family: str
+    aggregate: str = "mean"
+    integer: bool = False
+    aliases: tuple[str, ...] = ()
+    undefined: tuple[Undefined, ...] = ()
+    trec: str = ""
+    notes: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def param(self, name: str) -> Param | None:
+        if self.cutoff is not None and name == "cutoff":
+            return self.cutoff
+        return next((p for p in self.params if p.name == name), None)
+
+    @property
+    def all_params(self) -> tuple[Param, ...]:
+        return ((self.cutoff,) if self.cutoff is not None else ()) + self.params
+
+    def signature(self) -> str:
+        """``P(rel=1,judged_only=false)@k`` style synopsis with defaults."""
+        from .parse import format_value
+
+        inner = ",".join(
+            f"{p.name}={'<required>' if p.required else format_value(p.default)}"
+            for p in self.params
+        )
+        s = self.name + (f"({inner})" if inner else "")
+        if self.cutoff is not None:
+            s += "@k" if self.cutoff.required else "[@k]"
+        return s
+
+
+REGISTRY: dict[str, MeasureDef] = {}
+_ALIASES: dict[str, str] = {}
+
+AGGREGATES = ("mean", "sum", "gmean", "count", "none")
+
+
+def measure(
+    name: str,
+    *,
+    summary: str,
+    formula: str,
+    source: str,
+    family: str,
+    cutoff: Param | None = None,
+    params: tuple[Param, ...] = (),
+    aggregate: str = "mean",
+    integer: bool = False,
+    aliases: tuple[str, ...] = (),
+    undefined: tuple[Undefined, ...] = (),
+    trec: str = "",
+    notes: str = "",
+) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
+    """Register ``func`` as measure ``name`` (decorator)."""
+    if aggregate not in AGGREGATES:
+        raise ValueError(f"aggregate must be one of {AGGREGATES}")
+
+    def deco(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+        for n in (name, *aliases):
+            if n in REGISTRY or n in _ALIASES:
+                raise ValueError(f"measure name {n!r} registered twice")
+        REGISTRY[name] = MeasureDef(
+            name=name,
+            func=func,
+            params=params,
+            cutoff=cutoff,
+            summary=summary,
+            formula=formula,
+            source=source,
+            family=family,
+            aggregate=aggregate,
+            integer=integer,
+            aliases=aliases,
+            undefined=undefined,
+            trec=trec,
+            notes=notes,
+        )
+        for a in aliases:
+            _ALIASES[a] = name
+        return func
+
+    return deco
+
+
+def lookup(name: str) -> MeasureDef | None:
+    """The entry for a name or alias; a case-insensitive match if it is unique."""
+    if name in REGISTRY:
+        return REGISTRY[name]
+    if name in _ALIASES:
+        return REGISTRY[_ALIASES[name]]
+    low = name.lower()
+    hits = {
+        canon
+        for n, canon in [(k, k) for k in REGISTRY] + list(_ALIASES.items())
+        if n.lower() == low
+    }
+    if len(hits) == 1:
+        return REGISTRY[hits.pop()]
+    return None
+
+
+def all_names() -> list[str]:
+    return sorted(set(REGISTRY) | set(_ALIASES))

@@ -1,0 +1,1 @@
+"""Renderers: results in, text out.  A renderer never computes a measure."""

@@ -1,0 +1,117 @@
+"""Text renderings of evaluation results: terminal table, trec-style lines, JSON, CSV/TSV."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+
+from ..results import Results
+
+__all__ = ["FORMATS", "render"]
+
+FORMATS = ("table", "trec", "json", "csv", "tsv")
+
+
+def _fmt(value: float, integer: bool, digits: int) -> str:
+    if math.isnan(value):
+        return "nan"
+    if integer:
+        return str(int(value))
+    return f"{value:.{digits}f}"
+
+
+def render(runs: Sequence[Results], fmt: str, *, per_query: bool = False, digits: int = 4) -> str:
+    if fmt == "json":
+        return render_json(runs, per_query=per_query)
+    if fmt == "trec":
+        return render_trec(runs, per_query=per_query, digits=digits)
+    if fmt in ("csv", "tsv"):
+        return render_delimited(runs, "," if fmt == "csv" else "\t", per_query=per_query)
+    return render_table(runs, per_query=per_query, digits=digits)
+
+
+def render_json(runs: Sequence[Results], *, per_query: bool) -> str:
+    doc = {"runs": [r.to_dict(per_query=per_query) for r in runs]}
+    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def render_trec(runs: Sequence[Results], *, per_query: bool, digits: int) -> str:
+    """``measure<TAB>qid<TAB>value`` lines (per query first, then ``all``), one block per run."""
+    lines: list[str] = []
+    for r in runs:
+        ints = [m.definition.integer for m in r.measures]
+        if len(runs) > 1:
+            lines.append(f"runid\tall\t{r.run}")
+        if per_query:
+            for q, row in zip(r.query_ids, r.values.tolist(), strict=True):
+                for label, v, i in zip(r.labels, row, ints, strict=True):
+                    lines.append(f"{label}\t{q}\t{_fmt(v, i, digits)}")
+        for (label, v), i in zip(r.aggregate().items(), ints, strict=True):
+            lines.append(f"{label}\tall\t{_fmt(v, i, digits)}")
+    return "\n".join(lines) + "\n"
+
+
+def _csv_cell(s: str, sep: str) -> str:
+    if any(c in s for c in (sep, '"', "\n", "\r")):
+        return '"' + s.replace('"', '""') + '"'
+    return s
+
+
+def render_delimited(runs: Sequence[Results], sep: str, *, per_query: bool) -> str:
+    """A header line then one row per run (or per run and query, then an ``all`` row)."""
+    if not runs:
+        return ""
+    labels = list(runs[0].labels)
+    head = ["run", "query_id", *labels] if per_query else ["run", *labels]
+    out = [sep.join(_csv_cell(h, sep) for h in head)]
+    for r in runs:
+        ints = [m.definition.integer for m in r.measures]
+        cells_all = [
+            str(int(v)) if i else repr(float(v))
+            for v, i in zip(r.aggregate().values(), ints, strict=True)
+        ]
+        if per_query:
+            for q, row in zip(r.query_ids, r.values.tolist(), strict=True):
+                cells = [str(int(v)) if i else repr(v) for v, i in zip(row, ints, strict=True)]
+                out.append(sep.join([_csv_cell(r.run, sep), _csv_cell(q, sep), *cells]))
+            out.append(sep.join([_csv_cell(r.run, sep), "all", *cells_all]))
+        else:
+            out.append(sep.join([_csv_cell(r.run, sep), *cells_all]))
+    return "\n".join(out) + "\n"
+
+
+def render_table(runs: Sequence[Results], *, per_query: bool, digits: int) -> str:
+    """An aligned plain-text table: one row per run (and per query with ``per_query``), with
+    the summary statistics of Baeza-Yates & Ribeiro-Neto (queries, retrieved, relevant,
+    relevant retrieved) before the measures."""
+    if not runs:
+        return ""
+    labels = list(runs[0].labels)
+    stats = ["queries", "retrieved", "relevant", "rel_ret"]
+    head = ["run", *(["query"] if per_query else []), *stats, *labels]
+    rows: list[list[str]] = []
+    for r in runs:
+        ints = [m.definition.integer for m in r.measures]
+        s = r.summary
+        summ = [
+            str(s.get(k, "")) for k in ("queries", "retrieved", "relevant", "relevant_retrieved")
+        ]
+        if per_query:
+            for q, row in zip(r.query_ids, r.values.tolist(), strict=True):
+                cells = [_fmt(v, i, digits) for v, i in zip(row, ints, strict=True)]
+                rows.append([r.run, q, "", "", "", "", *cells])
+        agg = [_fmt(v, i, digits) for v, i in zip(r.aggregate().values(), ints, strict=True)]
+        rows.append([r.run, *(["all"] if per_query else []), *summ, *agg])
+    widths = [max(len(h), *(len(row[c]) for row in rows)) for c, h in enumerate(head)]
+    nleft = 2 if per_query else 1
+
+    def line(cells: list[str]) -> str:
+        parts = [
+            c.ljust(w) if k < nleft else c.rjust(w)
+            for k, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(head), rule, *(line(r) for r in rows)]) + "\n"

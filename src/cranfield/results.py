@@ -1,0 +1,132 @@
+"""Results: a queries x measures table per run, with aggregation and conversions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .aggregate import aggregate_values
+from .measures.parse import Measure
+
+__all__ = ["Results", "ResultsSet"]
+
+
+@dataclass(frozen=True, eq=False)
+class Results:
+    """Per-query values of one run.
+
+    ``values[i, j]`` is measure ``labels[j]`` on query ``query_ids[i]``; queries are in
+    ``strcmp`` order of their ids.  ``labels`` are the measure strings as the user wrote them.
+    """
+
+    run: str
+    query_ids: tuple[str, ...]
+    labels: tuple[str, ...]
+    measures: tuple[Measure, ...]
+    values: np.ndarray
+    summary: dict[str, int] = field(default_factory=dict)
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.values.shape != (len(self.query_ids), len(self.labels)):
+            raise ValueError("values must be queries x measures")
+
+    def column(self, label: str) -> np.ndarray:
+        return self.values[:, self.labels.index(label)]
+
+    def aggregate_of(self, label: str, how: str | None = None) -> float:
+        j = self.labels.index(label)
+        m = self.measures[j]
+        d = m.definition
+        # counts stay summed and GMAP stays geometric whatever the requested statistic
+        kind = d.aggregate if how is None or d.aggregate in ("sum", "gmean") else how
+        eps = dict(m.params).get("eps", 1e-5)
+        return aggregate_values(self.values[:, j], kind, eps=eps)
+
+    def aggregate(self, how: str | None = None) -> dict[str, float]:
+        """``{measure: value}`` over queries: each measure's own aggregation by default (mean;
+        sum for counts; geometric mean for GMAP), or ``how`` (``mean``, ``median``, ...)."""
+        return {label: self.aggregate_of(label, how) for label in self.labels}
+
+    def per_query(self) -> Any:
+        """A pandas DataFrame: one row per query (index ``query_id``), one column per measure."""
+        import pandas as pd
+
+        data: dict[str, Any] = {}
+        for j, (label, m) in enumerate(zip(self.labels, self.measures, strict=True)):
+            col = self.values[:, j]
+            data[label] = col.astype(np.int64) if m.definition.integer else col
+        return pd.DataFrame(data, index=pd.Index(list(self.query_ids), name="query_id"))
+
+    def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
+        """The JSON shape: ``{"name", "aggregate", ["per_query"], "summary"}``."""
+
+        def num(x: float, integer: bool) -> Any:
+            if integer and np.isfinite(x):
+                return int(x)
+            return None if not np.isfinite(x) else float(x)
+
+        ints = [m.definition.integer for m in self.measures]
+        out: dict[str, Any] = {
+            "name": self.run,
+            "aggregate": {
+                label: num(v, i)
+                for (label, v), i in zip(self.aggregate().items(), ints, strict=True)
+            },
+        }
+        if per_query:
+            out["per_query"] = {
+                q: {
+                    label: num(float(v), i)
+                    for label, v, i in zip(self.labels, row.tolist(), ints, strict=True)
+                }
+                for q, row in zip(self.query_ids, self.values, strict=True)
+            }
+        out["summary"] = dict(self.summary)
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class ResultsSet:
+    """Results of several runs on the same qrels and measures."""
+
+    runs: tuple[Results, ...]
+
+    def __iter__(self) -> Iterator[Results]:
+        return iter(self.runs)
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+    def __getitem__(self, key: int | str) -> Results:
+        if isinstance(key, int):
+            return self.runs[key]
+        for r in self.runs:
+            if r.run == key:
+                return r
+        raise KeyError(key)
+
+    @property
+    def names(self) -> list[str]:
+        return [r.run for r in self.runs]
+
+    def aggregate(self, how: str | None = None) -> dict[str, dict[str, float]]:
+        """``{run: {measure: value}}``."""
+        return {r.run: r.aggregate(how) for r in self.runs}
+
+    def per_query(self) -> Any:
+        """A long pandas DataFrame: columns ``run``, ``query_id`` and one per measure."""
+        import pandas as pd
+
+        frames = []
+        for r in self.runs:
+            df = r.per_query().reset_index()
+            df.insert(0, "run", r.run)
+            frames.append(df)
+        return pd.concat(frames, ignore_index=True)
+
+    def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
+        return {"runs": [r.to_dict(per_query=per_query) for r in self.runs]}

@@ -1,0 +1,53 @@
+"""Shared fixtures: the reference data in ../shared (skipped with a reason when absent) and a
+helper that runs the real ``cranfield`` command in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("CRANFIELD_SHARED", REPO.parent / "shared"))
+CONFORMANCE = SHARED / "conformance" / "trec_eval"
+SEEDS = SHARED / "seeds"
+DATA = SHARED / "data"
+
+
+def need(path: Path) -> Path:
+    """Skip the calling test, with a clear reason, if reference data is missing."""
+    if not path.exists():
+        pytest.skip(f"reference data not available: {path} (set CRANFIELD_SHARED)")
+    return path
+
+
+@pytest.fixture
+def conformance_dir() -> Path:
+    return need(CONFORMANCE)
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return need(DATA)
+
+
+def run_cli(*args: str, cwd: Path | None = None, input: bytes | None = None):
+    """Run ``python -m cranfield ARGS`` with this checkout's ``src`` first on the path."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run(
+        [sys.executable, "-m", "cranfield", *args],
+        cwd=cwd,
+        env=env,
+        input=input,
+        capture_output=True,
+        timeout=600,
+    )
+
+
+@pytest.fixture
+def cli():
+    return run_cli
