@@ -188,6 +188,8 @@ class Qrels:
     ) -> Qrels:
         """Build from parallel columns (no validation: see :mod:`cranfield.io`)."""
         n = len(qids)
+        if n >= ARROW_SORT_ROWS:
+            return Qrels.from_columns(qids, docs, grades, source=source, lines=lines)
         order = sorted(range(n), key=lambda i: (qids[i], docs[i]))
         q_sorted = [qids[i] for i in order]
         uniq: list[str] = []
@@ -210,6 +212,57 @@ class Qrels:
             lines=None if lines is None else np.asarray(lines)[idx],
         )
 
+    @staticmethod
+    def from_columns(
+        qids: Any,
+        docs: Any,
+        grades: Sequence[int] | np.ndarray,
+        *,
+        source: str = "<qrels>",
+        lines: np.ndarray | None = None,
+    ) -> Qrels:
+        """Like :meth:`from_rows`, for pyarrow string arrays (or sequences), sorted by Arrow.
+
+        Arrow compares strings byte by byte, which is ``strcmp`` order and, for valid UTF-8,
+        the code point order :meth:`from_rows` sorts small inputs in; the sort is stable.
+        """
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        q = _string_array(qids)
+        d = _string_array(docs)
+        n = len(q)
+        g = np.asarray(grades, dtype=np.int64)
+        if n == 0:
+            return Qrels((), np.zeros(1, np.int64), [], g, source=source, lines=lines)
+        order = pc.sort_indices(
+            pa.table({"q": q, "d": d}), sort_keys=[("q", "ascending"), ("d", "ascending")]
+        )
+        q, d = q.take(order), d.take(order)
+        idx = order.to_numpy()
+        changed = pc.not_equal(q.slice(1), q.slice(0, n - 1)).to_numpy(zero_copy_only=False)
+        starts = np.concatenate(([0], np.flatnonzero(changed) + 1, [n])).astype(np.int64)
+        return Qrels(
+            query_ids=tuple(q.take(pa.array(starts[:-1])).to_pylist()),
+            offsets=starts,
+            doc_ids=d.to_pylist(),
+            grades=g[idx],
+            source=source,
+            lines=None if lines is None else np.asarray(lines)[idx],
+        )
+
+    def to_frame(self, *, style: str = "ir_measures") -> Any:
+        """A pandas DataFrame, one row per judgment, in this object's (query, document) order.
+
+        Columns ``query_id, doc_id, relevance`` (``style="ir_measures"``) or ``qid, docno,
+        label`` (``style="pyterrier"``); ids are strings.  ``cranfield.read_qrels`` reads it back.
+        """
+        import pandas as pd
+
+        q, d, g = _frame_columns(style, "relevance", "label")
+        qids = np.repeat(np.asarray(self.query_ids, dtype=object), np.diff(self.offsets))
+        return pd.DataFrame({q: qids, d: list(self.doc_ids), g: self.grades.copy()})
+
     def to_dict(self) -> dict[str, dict[str, int]]:
         """``{qid: {docno: grade}}``, the nested form pytrec_eval and ranx use."""
         out: dict[str, dict[str, int]] = {}
@@ -218,6 +271,32 @@ class Qrels:
             a, b = int(self.offsets[i]), int(self.offsets[i + 1])
             out[q] = dict(zip(self.doc_ids[a:b], g[a:b], strict=True))
         return out
+
+
+ARROW_SORT_ROWS = 50_000
+"""From this many rows on, :meth:`Qrels.from_rows` sorts with Arrow instead of Python."""
+
+
+def _string_array(values: Any) -> Any:
+    import pyarrow as pa
+
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    if not isinstance(values, pa.Array):
+        values = pa.array(values, type=pa.string())
+    if values.type != pa.string():
+        values = values.cast(pa.string())
+    return values
+
+
+def _frame_columns(style: str, ir_measures_value: str, pyterrier_value: str) -> tuple[str, ...]:
+    if style == "ir_measures":
+        return ("query_id", "doc_id", ir_measures_value)
+    if style == "pyterrier":
+        return ("qid", "docno", pyterrier_value)
+    from .errors import ParameterError
+
+    raise ParameterError(f"unknown frame style {style!r}; choose 'ir_measures' or 'pyterrier'")
 
 
 MISSING = np.iinfo(np.int64).min
@@ -255,6 +334,22 @@ class Run:
     def line_of(self, row: int) -> int:
         """1-based line (or row number for in-memory inputs) of a row."""
         return int(self.lines[row]) if self.lines is not None else row + 1
+
+    def to_frame(self, *, style: str = "ir_measures") -> Any:
+        """A pandas DataFrame, one row per result, in file order.
+
+        Columns ``query_id, doc_id, score`` (``style="ir_measures"``) or ``qid, docno, score``
+        (``style="pyterrier"``), plus ``rank`` when the rank column was readable; ids are strings.
+        ``cranfield.read_run`` reads it back.
+        """
+        import pandas as pd
+
+        q, d, s = _frame_columns(style, "score", "score")
+        qids = np.asarray(self.query_ids, dtype=object)[self.qcodes]
+        cols: dict[str, Any] = {q: qids, d: self.docs.to_list(), s: self.scores.copy()}
+        if self.ranks is not None:
+            cols["rank"] = self.ranks.copy()
+        return pd.DataFrame(cols)
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{qid: {docno: score}}``."""

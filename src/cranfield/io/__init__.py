@@ -1,9 +1,10 @@
 """Readers: every supported input becomes a validated :class:`~cranfield.data.Qrels` or
 :class:`~cranfield.data.Run`.
 
-Sources: a path to TREC text (optionally ``.gz``), JSON lines (``.jsonl``/``.ndjson``) or
-Parquet (``.parquet``); a pandas or polars DataFrame; a nested dict ``{qid: {docno: value}}``;
-or an already-read ``Qrels``/``Run``.  See ``docs/input.md`` for every rule.
+Sources: a path to TREC text, JSON lines (``.jsonl``/``.ndjson``), JSON (``.json``) or
+Parquet (``.parquet``/``.pq``), each optionally gzipped; a pandas or polars DataFrame (or
+LazyFrame) or a pyarrow Table; a nested dict ``{qid: {docno: value}}``; or an already-read
+``Qrels``/``Run``.  See ``docs/input.md`` for every rule.
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def read_qrels(source: QrelsSource) -> Qrels:
 def read_run(source: RunSource, *, name: str | None = None) -> Run:
     """Read and validate a run from any supported source.
 
-    ``name`` defaults to the file name (paths) or ``"run"`` (in-memory data).
+    ``name`` defaults to the file name (paths), the value of a table's ``run``/``name``
+    column, or ``"run"``.
     """
     if isinstance(source, Run):
         return source
@@ -84,5 +86,5 @@ def read_run(source: RunSource, *, name: str | None = None) -> Run:
     if _is_frame(source):
         from .tabular import run_from_frame
 
-        return run_from_frame(source, name=name or "run")
+        return run_from_frame(source, name=name)
     raise InputError("<run>", f"cannot read a run from a {type(source).__name__}")

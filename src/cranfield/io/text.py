@@ -6,8 +6,12 @@ line whose first non-blank character is ``#`` is a comment; blank lines are skip
 rule is documented in ``docs/input.md``.
 
 Two parsers produce identical results: a line-by-line Python parser that knows the line of
-every problem, and for large files a vectorised Arrow CSV parser that is tried first and, on any
-irregularity, hands over to the exact parser so that the error message names the line.
+every problem, and for large files (``FAST_PATH_BYTES``) a vectorised Arrow CSV parser.  The
+Arrow parser only accepts a *regular* layout (one delimiter, no empty field, no blank or comment
+line, LF or CRLF endings); an irregular large file is first rewritten into that layout by the
+vectorised :func:`~cranfield.io.normalize.normalize_fields`, which keeps the line numbers.  On
+anything else (a malformed line, a bad number, a NaN score) the fast path hands over to the
+exact parser, so every error message is the exact parser's.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import numpy as np
 
 from ..data import IdColumn, Qrels, Run
 from ..errors import InputError
+from .normalize import normalize_fields
 from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
 
 __all__ = ["parse_trec_qrels", "parse_trec_run", "read_bytes"]
@@ -28,8 +33,11 @@ __all__ = ["parse_trec_qrels", "parse_trec_run", "read_bytes"]
 FAST_PATH_BYTES = 4 << 20
 """Files at least this large are parsed with Arrow first (tests lower it to cover that path)."""
 
+RUN_FIELDS = 6
+QRELS_FIELDS = 4
 _INT = re.compile(rb"[+-]?[0-9]+")
-_COMMENT_LINE = re.compile(rb"(?m)^[ \t\r\v\f]*#")
+_INT64 = (-(2**63), 2**63 - 1)
+_BOM = b"\xef\xbb\xbf"
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
@@ -47,27 +55,37 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
             raise InputError(str(path), f"corrupt gzip data: {exc}") from None
     return data
 
 
-def _check_text(data: bytes, source: str) -> None:
-    """Reject empty input and undecodable bytes, naming the line."""
-    if not data.strip():
+def _check_text(data: bytes, source: str) -> bytes:
+    """Reject empty input, NUL bytes and undecodable bytes (naming the line); drop a BOM."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    if not data or data.isspace():
         raise InputError(source, "file is empty")
+    if b"\n" not in data and b"\r" in data.strip():
+        raise InputError(
+            source, "lines end in a bare CR (classic Mac OS line endings); convert them to LF"
+        )
     if b"\x00" in data:
         pos = data.index(b"\x00")
         raise InputError(source, "NUL byte in a text file", line=data.count(b"\n", 0, pos) + 1)
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        bad = data[exc.start : exc.start + 1].hex()
-        raise InputError(
-            source, f"undecodable byte 0x{bad} at column {col} (files must be UTF-8)", line=line
-        ) from None
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            bad = data[exc.start : exc.start + 1].hex()
+            raise InputError(
+                source,
+                f"undecodable byte 0x{bad} at column {col} (files must be UTF-8)",
+                line=line,
+            ) from None
+    return data
 
 
 def _data_lines(data: bytes):
@@ -83,37 +101,58 @@ def _show(token: bytes) -> str:
     return repr(token.decode("utf-8", "replace"))
 
 
+def _column_count_error(source: str, expected: str, found: int, lineno: int) -> InputError:
+    return InputError(source, f"expected {expected}, found {found}", line=lineno)
+
+
 # ----------------------------------------------------------------------------------- qrels
 
 
 def parse_trec_qrels(data: bytes, source: str) -> Qrels:
     """Parse TREC qrels text (exactly 4 fields per line, integer grade)."""
-    _check_text(data, source)
+    data = _check_text(data, source)
+    qrels = None
+    if len(data) >= FAST_PATH_BYTES:
+        qrels = _parse_qrels_arrow(data, source)
+        if qrels is None:
+            normalised, lines = normalize_fields(data)
+            if normalised:
+                qrels = _parse_qrels_arrow(normalised, source, lines=lines)
+    if qrels is None:
+        qrels = _parse_qrels_python(data, source)
+    check_qrels_duplicates(qrels)
+    return qrels
+
+
+def _parse_qrels_python(data: bytes, source: str) -> Qrels:
     qids: list[str] = []
     docs: list[str] = []
     grades: list[int] = []
     lines: list[int] = []
     fullmatch = _INT.fullmatch
+    lo, hi = _INT64
     for lineno, f in _data_lines(data):
-        if len(f) != 4:
-            raise InputError(
+        if len(f) != QRELS_FIELDS:
+            raise _column_count_error(
                 source,
-                f"expected 4 columns (query, iteration, document, grade), found {len(f)}",
-                line=lineno,
+                "4 columns (query, iteration, document, grade)",
+                len(f),
+                lineno,
             )
         g = f[3]
         if fullmatch(g) is None:
             kind = "a number but not an integer" if _is_float(g) else "not a number"
             raise InputError(source, f"grade {_show(g)} is {kind}", line=lineno)
+        value = int(g)
+        if not lo <= value <= hi:
+            raise InputError(source, f"grade {_show(g)} is out of range", line=lineno)
         qids.append(f[0].decode())
         docs.append(f[2].decode())
-        grades.append(int(g))
+        grades.append(value)
         lines.append(lineno)
     if not qids:
         raise InputError(source, "no judgments (only comments or blank lines)")
-    qrels = Qrels.from_rows(qids, docs, grades, source=source, lines=np.asarray(lines))
-    check_qrels_duplicates(qrels)
-    return qrels
+    return Qrels.from_rows(qids, docs, grades, source=source, lines=np.asarray(lines))
 
 
 def _is_float(tok: bytes) -> bool:
@@ -124,17 +163,35 @@ def _is_float(tok: bytes) -> bool:
     return True
 
 
+def _parse_qrels_arrow(data: bytes, source: str, lines: np.ndarray | None = None) -> Qrels | None:
+    """Vectorised parse of a regular qrels file; ``None`` hands over to the exact parser."""
+    table = _read_regular(data, QRELS_FIELDS, exact=True)
+    if table is None:
+        return None
+    grades, bad_row, _ = _int_tokens(table["c3"])
+    if bad_row is not None:
+        return None
+    if lines is None:
+        lines = np.arange(1, table.num_rows + 1, dtype=np.int64)
+    return Qrels.from_columns(table["c0"], table["c2"], grades, source=source, lines=lines)
+
+
 # ------------------------------------------------------------------------------------- run
 
 
 def parse_trec_run(data: bytes, source: str, name: str) -> Run:
     """Parse a TREC run (at least 6 fields per line; fields after the 6th are ignored)."""
-    _check_text(data, source)
-    run = None
+    data = _check_text(data, source)
     if len(data) >= FAST_PATH_BYTES:
         run = _parse_run_arrow(data, source, name)
-    if run is None:
-        run = _parse_run_python(data, source, name)
+        if run is None:
+            normalised, lines = normalize_fields(data, max_fields=RUN_FIELDS)
+            if normalised:
+                run = _parse_run_arrow(normalised, source, name, lines=lines)
+        if run is not None and np.isfinite(run.scores).all():
+            check_run_duplicates(run)
+            return run
+    run = _parse_run_python(data, source, name)
     check_scores(run)
     check_run_duplicates(run)
     return run
@@ -150,13 +207,14 @@ def _parse_run_python(data: bytes, source: str, name: str) -> Run:
     rank_problem: str | None = None
     tag: str | None = None
     fullmatch = _INT.fullmatch
+    lo, hi = _INT64
     for lineno, f in _data_lines(data):
-        if len(f) < 6:
-            raise InputError(
+        if len(f) < RUN_FIELDS:
+            raise _column_count_error(
                 source,
-                "expected at least 6 columns (query, Q0, document, rank, score, run tag), "
-                f"found {len(f)}",
-                line=lineno,
+                "at least 6 columns (query, Q0, document, rank, score, run tag)",
+                len(f),
+                lineno,
             )
         s = f[4]
         try:
@@ -175,8 +233,10 @@ def _parse_run_python(data: bytes, source: str, name: str) -> Run:
         if rank_problem is None:
             if fullmatch(f[3]) is None:
                 rank_problem = f"line {lineno}: rank {_show(f[3])} is not an integer"
+            elif not lo <= (rank := int(f[3])) <= hi:
+                rank_problem = f"line {lineno}: rank {_show(f[3])} is out of range"
             else:
-                ranks.append(int(f[3]))
+                ranks.append(rank)
         lines.append(lineno)
         tag = f[5].decode()
     if not qcodes:
@@ -198,71 +258,167 @@ def _parse_run_python(data: bytes, source: str, name: str) -> Run:
     )
 
 
-def _parse_run_arrow(data: bytes, source: str, name: str) -> Run | None:
-    """Vectorised parse of a regular file; ``None`` hands over to the exact parser."""
-    if _COMMENT_LINE.search(data) or b"\n\n" in data or b"\n\r\n" in data or data[:1].isspace():
+def _parse_run_arrow(
+    data: bytes, source: str, name: str, lines: np.ndarray | None = None
+) -> Run | None:
+    """Vectorised parse of a regular run; ``None`` hands over to the exact parser.
+
+    ``lines`` maps rows to source lines when ``data`` is a normalised copy of the file.
+    """
+    table = _read_regular(data, RUN_FIELDS, exact=False)
+    if table is None:
         return None
-    first = data[: data.find(b"\n") if b"\n" in data else len(data)]
-    delim = "\t" if b"\t" in first else " "
-    ncols = len(first.rstrip(b"\r").split(delim.encode()))
-    if ncols < 6:
+    import pyarrow.compute as pc
+
+    ranks, bad_row, why = _int_tokens(table["c3"])
+    rank_problem = None
+    if bad_row is not None:
+        line = int(lines[bad_row]) if lines is not None else bad_row + 1
+        token = table["c3"][bad_row].as_py()
+        rank_problem = f"line {line}: rank {token!r} is {why}"
+    qcol = table["c0"].combine_chunks()
+    enc = pc.dictionary_encode(qcol)
+    return Run(
+        name=name,
+        query_ids=tuple(enc.dictionary.to_pylist()),
+        qcodes=enc.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False),
+        docs=IdColumn(table["c2"].combine_chunks()),
+        scores=table["c4"].to_numpy(),
+        ranks=ranks,
+        tag=table["c5"][-1].as_py(),
+        source=source,
+        lines=lines,
+        rank_problem=rank_problem,
+    )
+
+
+# ------------------------------------------------------------------ the regular Arrow layout
+
+
+def _layout(data: bytes) -> tuple[bytes, int] | None:
+    """``(delimiter, columns of the first line)`` if the bytes can be a regular layout.
+
+    Regular: one delimiter (the first line's tab, else space) and not the other, no VT or FF,
+    every CR part of a CRLF.  Empty fields, blank and comment lines are found after parsing.
+    """
+    if b"\x0b" in data or b"\x0c" in data:
+        return None
+    end = data.find(b"\n")
+    first = data[: end if end >= 0 else len(data)]
+    if first.endswith(b"\r"):
+        first = first[:-1]
+    delim, other = (b"\t", b" ") if b"\t" in first else (b" ", b"\t")
+    if other in data:
+        return None
+    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+        return None  # a bare CR separates fields for trec_eval, but ends a row for Arrow
+    return delim, first.count(delim) + 1
+
+
+def _read_regular(data: bytes, min_fields: int, *, exact: bool):
+    """Arrow table ``c0..cN`` of a regular file (``c4`` float64, the rest strings), or None.
+
+    Every line must have the same number of fields, ``min_fields`` or more (exactly that many
+    with ``exact``), none empty; no line may be blank or a comment.
+    """
+    layout = _layout(data)
+    if layout is None:
+        return None
+    delim, ncols = layout
+    if ncols < min_fields or (exact and ncols != min_fields):
         return None
     import io
 
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.csv as csv
 
     names = [f"c{i}" for i in range(ncols)]
-    types = {"c0": pa.string(), "c2": pa.string(), "c3": pa.int64(), "c4": pa.float64()}
-
-    def read(include: list[str], column_types: dict):
-        return csv.read_csv(
+    # the fields the parsers use are strings (c4 of a run: float64); the others are only
+    # checked for emptiness (and c5 gives the run tag), so dictionary-encoding them saves memory
+    used = {"c0", "c2", "c3"} if exact else {"c0", "c2", "c3", "c4"}
+    types = {c: pa.string() if c in used else pa.dictionary(pa.int32(), pa.string()) for c in names}
+    if not exact:
+        types["c4"] = pa.float64()
+    try:
+        table = csv.read_csv(
             io.BytesIO(data),
             read_options=csv.ReadOptions(column_names=names, block_size=16 << 20),
             parse_options=csv.ParseOptions(
-                delimiter=delim, quote_char=False, double_quote=False, escape_char=False
+                delimiter=delim.decode(),
+                quote_char=False,
+                double_quote=False,
+                escape_char=False,
+                ignore_empty_lines=False,  # a blank line becomes a row of empty fields
             ),
             convert_options=csv.ConvertOptions(
-                column_types=column_types,
-                include_columns=include,
+                column_types=types,
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
                 null_values=[],
             ),
         )
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    if table.num_rows == 0:
+        return None
+    for c in names:
+        if c == "c4" and not exact:
+            continue  # float64: an empty field would have failed to convert
+        column = table[c]
+        if pa.types.is_dictionary(column.type):
+            values = [chunk.dictionary for chunk in column.chunks]
+        else:
+            values = [column]
+        if any(pc.min(pc.binary_length(v)).as_py() == 0 for v in values if len(v)):
+            return None  # an empty field: repeated or edge delimiters, or a blank line
+    if b"#" in data and pc.any(pc.starts_with(table["c0"], "#")).as_py():
+        return None  # comment lines
+    return table
 
+
+def _int_tokens(col) -> tuple[np.ndarray | None, int | None, str]:
+    """Integers of a string column read exactly as the exact parser reads them.
+
+    Returns ``(values, None, "")`` or ``(None, first bad row, why)``.  Arrow's cast alone
+    would also accept hexadecimal (``0x10``), so the ``[+-]?[0-9]+`` rule is checked whenever
+    an ``x`` could be present, and a leading ``+`` (which the cast rejects) is stripped.
+    """
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    rank_problem = None
-    try:
-        table = read(["c0", "c2", "c3", "c4"], types)
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
+    if not any(_holds_byte(chunk, b"xX") for chunk in col.chunks):
         try:
-            table = read(["c0", "c2", "c3", "c4"], {**types, "c3": pa.string()})
+            return pc.cast(col, pa.int64()).to_numpy(), None, ""
         except (pa.ArrowInvalid, pa.ArrowTypeError):
-            return None
-        ok = pc.match_substring_regex(table["c3"], r"^[+-]?[0-9]+$").combine_chunks()
-        row = int(np.argmin(ok.to_numpy(zero_copy_only=False)))
-        rank_problem = f"line {row + 1}: rank {table['c3'][row].as_py()!r} is not an integer"
+            pass
+    ok = pc.match_substring_regex(col, r"^[+-]?[0-9]+$")
+    if not pc.all(ok).as_py():
+        return None, *_first_bad_int(col)
+    try:
+        values = pc.cast(pc.replace_substring_regex(col, r"^\+", ""), pa.int64())
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None, *_first_bad_int(col)
+    return values.to_numpy(), None, ""
 
-    qcol = table["c0"].combine_chunks()
-    dcol = table["c2"].combine_chunks()
-    if (
-        pc.any(pc.equal(pc.utf8_length(dcol), 0)).as_py()
-        or pc.any(pc.equal(pc.utf8_length(qcol), 0)).as_py()
-    ):
-        return None  # empty fields: irregular whitespace, let the exact parser decide
-    enc = pc.dictionary_encode(qcol)
-    last = data.rstrip().rsplit(b"\n", 1)[-1].split()
-    return Run(
-        name=name,
-        query_ids=tuple(enc.dictionary.to_pylist()),
-        qcodes=enc.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False),
-        docs=IdColumn(dcol),
-        scores=table["c4"].to_numpy(),
-        ranks=None if rank_problem else table["c3"].to_numpy(),
-        tag=last[5].decode() if len(last) >= 6 else None,
-        source=source,
-        lines=None,
-        rank_problem=rank_problem,
-    )
+
+def _first_bad_int(col) -> tuple[int, str]:
+    """The first row the exact parser rejects, and why (only called when there is one)."""
+    lo, hi = _INT64
+    fullmatch = _INT.fullmatch
+    for row, token in enumerate(col.to_pylist()):
+        tok = token.encode()
+        if fullmatch(tok) is None:
+            return row, "not an integer"
+        if not lo <= int(tok) <= hi:
+            return row, "out of range"
+    raise AssertionError("no bad integer in the column")  # pragma: no cover
+
+
+def _holds_byte(chunk, chars: bytes) -> bool:
+    """Whether the string array's data buffer holds any of ``chars`` (may over-approximate)."""
+    buf = chunk.buffers()[2]
+    if buf is None:
+        return False
+    view = np.frombuffer(buf, dtype=np.uint8)
+    return any(bool((view == c).any()) for c in chars)

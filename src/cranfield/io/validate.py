@@ -1,60 +1,92 @@
-"""Checks shared by every reader: they name the source and the line (or row) of the problem."""
+"""Checks shared by every reader: they name the source and the line (or row) of the problem.
+
+Text and JSON lines inputs count 1-based *lines*; in-memory tables and Parquet files count
+0-based *rows* (``df.iloc[row]``); ``unit`` says which, and row positions then live where line
+numbers would (``Qrels.lines`` holds the row of each judgment, ``Run.lines`` is ``None``).
+"""
 
 from __future__ import annotations
+
+import operator
 
 import numpy as np
 
 from ..data import Qrels, Run
 from ..errors import InputError
 
-__all__ = ["check_qrels_duplicates", "check_run_duplicates", "check_scores"]
+__all__ = ["check_qrels_duplicates", "check_run_duplicates", "check_scores", "located"]
 
 
-def _where(lines: np.ndarray | None, row: int) -> int:
-    return int(lines[row]) if lines is not None else row + 1
+def located(source: str, problem: str, where: int, unit: str = "line") -> InputError:
+    """An :class:`InputError` at a 1-based line (``unit="line"``) or at a 0-based row/item."""
+    if unit == "line":
+        return InputError(source, problem, line=where)
+    return InputError(source, f"{unit} {where}: {problem}")
 
 
-def check_qrels_duplicates(qrels: Qrels) -> None:
-    """A (query, document) pair judged twice is an error, as in trec_eval (``duplicate docs``).
+def _qrels_where(qrels: Qrels, row: int, unit: str) -> int:
+    if qrels.lines is not None:
+        return int(qrels.lines[row])
+    return row + 1 if unit == "line" else row
 
-    Rows are sorted by (query, document), so duplicates are adjacent.
+
+def _run_where(run: Run, row: int, unit: str) -> int:
+    return run.line_of(row) if unit == "line" else row
+
+
+def check_qrels_duplicates(qrels: Qrels, unit: str = "line") -> None:
+    """A (query, document) pair judged twice is an error, with equal grades or not.
+
+    trec_eval stops with ``duplicate docs`` in both cases.  Rows are sorted by (query,
+    document), so duplicates are adjacent; the one whose second occurrence comes first in the
+    input is reported.
     """
     docs = qrels.doc_ids
-    off = qrels.offsets
-    for qi in range(qrels.num_queries):
-        a, b = int(off[qi]), int(off[qi + 1])
-        for r in range(a + 1, b):
-            if docs[r] == docs[r - 1]:
-                first, second = sorted((_where(qrels.lines, r - 1), _where(qrels.lines, r)))
-                g1, g2 = int(qrels.grades[r - 1]), int(qrels.grades[r])
-                what = (
-                    f"with different grades ({g1} and {g2})" if g1 != g2 else f"twice (grade {g1})"
-                )
-                raise InputError(
-                    qrels.source,
-                    f"document {docs[r]!r} is judged {what} for query {qrels.query_ids[qi]!r} "
-                    f"(first at line {first})",
-                    line=second,
-                )
+    n = len(docs)
+    if n < 2:
+        return
+    same = np.fromiter(map(operator.eq, docs[1:], docs[:-1]), dtype=bool, count=n - 1)
+    if not same.any():
+        return
+    rows = np.flatnonzero(same) + 1
+    rows = rows[~np.isin(rows, qrels.offsets)]  # a query boundary is not a duplicate
+    if len(rows) == 0:
+        return
+    if qrels.lines is not None:  # report the pair whose second occurrence comes first
+        lines = np.asarray(qrels.lines)
+        rows = rows[[int(np.argmin(np.maximum(lines[rows - 1], lines[rows])))]]
+    r = int(rows[0])
+    qi = int(np.searchsorted(qrels.offsets, r, side="right")) - 1
+    first, second = sorted((_qrels_where(qrels, r - 1, unit), _qrels_where(qrels, r, unit)))
+    g1, g2 = int(qrels.grades[r - 1]), int(qrels.grades[r])
+    what = f"with different grades ({g1} and {g2})" if g1 != g2 else f"twice (grade {g1})"
+    raise located(
+        qrels.source,
+        f"document {docs[r]!r} is judged {what} for query {qrels.query_ids[qi]!r} "
+        f"(first at {unit} {first})",
+        second,
+        unit,
+    )
 
 
-def check_scores(run: Run) -> None:
+def check_scores(run: Run, unit: str = "line") -> None:
     """Scores must be finite numbers: NaN or infinite scores make the ranking undefined."""
     bad = ~np.isfinite(run.scores)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         value = run.scores[row]
         kind = "NaN" if np.isnan(value) else "infinite"
-        raise InputError(
-            run.source, f"score is {kind} (scores must be finite)", line=run.line_of(row)
+        raise located(
+            run.source, f"score is {kind} (scores must be finite)", _run_where(run, row, unit), unit
         )
 
 
-def check_run_duplicates(run: Run) -> None:
+def check_run_duplicates(run: Run, unit: str = "line") -> None:
     """A document listed twice for one query is an error, as in trec_eval (``duplicate docs``).
 
     Keys combine the query code with the document key (exact codes, or 64-bit hashes that are
-    confirmed on the strings), then one sort brings duplicates together.
+    confirmed on the strings), then one sort brings duplicates together.  The duplicate with
+    the earliest second occurrence is reported.
     """
     n = len(run)
     if n < 2:
@@ -82,9 +114,11 @@ def check_run_duplicates(run: Run) -> None:
         d_later, d_earlier = run.docs.take([later, earlier])
         if d_later != d_earlier:
             continue  # hash collision
-        raise InputError(
+        raise located(
             run.source,
             f"document {d_later!r} is listed twice for query "
-            f"{run.query_ids[int(run.qcodes[later])]!r} (first at line {run.line_of(earlier)})",
-            line=run.line_of(later),
+            f"{run.query_ids[int(run.qcodes[later])]!r} "
+            f"(first at {unit} {_run_where(run, earlier, unit)})",
+            _run_where(run, later, unit),
+            unit,
         )

@@ -1,0 +1,340 @@
+"""Columns of tabular inputs: which column is which, and the typing rules every table follows.
+
+A table (pandas or polars DataFrame, pyarrow Table, JSON lines, JSON records, Parquet) has one
+column per *role*; each role accepts the names ir_measures and PyTerrier users have:
+
+========  ===========================  =========================================
+role      column names                 values
+========  ===========================  =========================================
+query     ``query_id``, ``qid``, ``q_id``  strings, or integers (become decimal text)
+doc       ``doc_id`` or ``docno``      strings, or integers (become decimal text)
+grade     ``relevance`` or ``label``   integers (booleans and integral floats too)
+score     ``score``                    finite numbers (integers or floats)
+rank      ``rank`` (optional)          integers; orders the ``given`` tie policy
+tag       ``run`` or ``name`` (opt.)   one value: the run's tag (and default name)
+========  ===========================  =========================================
+
+Other columns are ignored.  Every problem is an :class:`InputError` naming the source and the
+line (JSON lines), the 0-based row (tables, Parquet) or item (a JSON list).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from .validate import located
+
+__all__ = ["QRELS_ROLES", "RUN_ROLES", "Role", "Where", "resolve"]
+
+
+@dataclass(frozen=True)
+class Role:
+    key: str
+    names: tuple[str, ...]
+    what: str
+    required: bool = True
+
+
+QUERY = Role("query", ("query_id", "qid", "q_id"), "query ids")
+DOC = Role("doc", ("doc_id", "docno"), "document ids")
+GRADE = Role("grade", ("relevance", "label"), "relevance grades")
+SCORE = Role("score", ("score",), "scores")
+RANK = Role("rank", ("rank",), "ranks", required=False)
+TAG = Role("tag", ("run", "name"), "the run tag", required=False)
+QRELS_ROLES = (QUERY, DOC, GRADE)
+RUN_ROLES = (QUERY, DOC, SCORE, RANK, TAG)
+
+_HINTS = {
+    "docid": "'docid' is PyTerrier's internal integer id; the evaluation needs 'docno'",
+    "doc": "rename it to 'doc_id' or 'docno'",
+    "query": "in PyTerrier 'query' is the query text; the evaluation needs 'qid'",
+}
+
+
+@dataclass(frozen=True)
+class Where:
+    """How to name a row in messages: 1-based lines (``lines[row]`` or ``row + 1``) or 0-based
+    rows/items."""
+
+    source: str
+    unit: str = "row"
+    lines: np.ndarray | None = None
+    describe: Callable[[int], str] | None = None
+    """Names a row in words instead (``query 'q1', document 'd3'`` for nested mappings)."""
+
+    def at(self, row: int) -> int:
+        if self.unit != "line":
+            return row
+        return int(self.lines[row]) if self.lines is not None else row + 1
+
+    def label(self, row: int) -> str:
+        return self.describe(row) if self.describe else f"{self.unit} {self.at(row)}"
+
+    def error(self, row: int, problem: str) -> InputError:
+        if self.describe is not None:
+            return InputError(self.source, f"{self.describe(row)}: {problem}")
+        return located(self.source, problem, self.at(row), self.unit)
+
+    def column_error(self, column: str, problem: str) -> InputError:
+        return InputError(self.source, f"column {column!r}: {problem}")
+
+
+def resolve(
+    names: Sequence[Any], roles: Sequence[Role], source: str, index_names: Sequence[Any] = ()
+) -> dict[str, str]:
+    """Map each role to the column holding it (``{role key: column name}``)."""
+    present = [str(n) for n in names]
+    out: dict[str, str] = {}
+    for role in roles:
+        found = [n for n in role.names if n in present]
+        if len(found) > 1:
+            raise InputError(
+                source,
+                f"both {found[0]!r} and {found[1]!r} are present as {role.what}; keep one",
+            )
+        if found:
+            if present.count(found[0]) > 1:
+                raise InputError(source, f"column {found[0]!r} appears more than once")
+            out[role.key] = found[0]
+            continue
+        if not role.required:
+            continue
+        expected = " or ".join(repr(n) for n in role.names)
+        hint = ""
+        in_index = [n for n in role.names if n in [str(i) for i in index_names]]
+        if in_index:
+            hint = f" ({in_index[0]!r} is the index: call reset_index() first)"
+        else:
+            hints = [_HINTS[n] for n in present if n in _HINTS and role in (QUERY, DOC)]
+            if hints:
+                hint = f" ({hints[0]})"
+        columns = ", ".join(repr(n) for n in present) or "none"
+        raise InputError(
+            source, f"no column with {role.what}: expected {expected}; columns: {columns}{hint}"
+        )
+    return out
+
+
+# ------------------------------------------------------------------ Arrow arrays -> values
+
+
+def _plain(arr: Any) -> Any:
+    """One contiguous, non-dictionary Arrow array."""
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.dictionary_decode()
+    return arr
+
+
+def _first_null(arr: Any) -> int | None:
+    if arr.null_count == 0:
+        return None
+    return int(np.argmax(arr.is_null().to_numpy(zero_copy_only=False)))
+
+
+def _kind(t: Any) -> str:
+    import pyarrow as pa
+
+    if pa.types.is_boolean(t):
+        return "booleans"
+    if pa.types.is_floating(t):
+        return "floating-point numbers"
+    if pa.types.is_integer(t):
+        return "integers"
+    if _is_string(t):
+        return "strings"
+    return f"values of type {t}"
+
+
+def _is_string(t: Any) -> bool:
+    import pyarrow as pa
+
+    return pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)
+
+
+def ids(arr: Any, column: str, role: Role, where: Where) -> Any:
+    """A ``pa.string()`` array of non-empty ids: strings as they are, integers as decimal text."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = _plain(arr)
+    t = arr.type
+    if not (_is_string(t) or pa.types.is_integer(t)):
+        fix = " (convert them with astype(int) or astype(str))" if pa.types.is_floating(t) else ""
+        raise where.column_error(
+            column, f"{role.what} must be strings or integers, not {_kind(t)}{fix}"
+        )
+    row = _first_null(arr)
+    if row is not None:
+        raise where.error(row, f"missing {role.what[:-1]} (column {column!r} is null)")
+    arr = arr.cast(pa.string()) if t != pa.string() else arr
+    empty = pc.equal(pc.binary_length(arr), 0)
+    if pc.any(empty).as_py():
+        row = int(np.argmax(empty.to_numpy(zero_copy_only=False)))
+        raise where.error(row, f"empty {role.what[:-1]} (column {column!r})")
+    return arr
+
+
+def grades(arr: Any, column: str, where: Where) -> np.ndarray:
+    """int64 grades from integer, boolean or integral floating-point columns."""
+    import pyarrow as pa
+
+    arr = _plain(arr)
+    t = arr.type
+    row = _first_null(arr)
+    if row is not None:
+        raise where.error(row, f"missing relevance grade (column {column!r} is null)")
+    if pa.types.is_boolean(t):
+        return arr.to_numpy(zero_copy_only=False).astype(np.int64)
+    if pa.types.is_integer(t):
+        values = arr.to_numpy(zero_copy_only=False)
+        if values.dtype == np.uint64 and (values > np.iinfo(np.int64).max).any():
+            row = int(np.argmax(values > np.iinfo(np.int64).max))
+            raise where.error(row, f"grade {int(values[row])} is out of range")
+        return values.astype(np.int64)
+    if pa.types.is_floating(t):
+        values = arr.to_numpy(zero_copy_only=False).astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            bad = ~np.isfinite(values) | (values != np.floor(values)) | (np.abs(values) >= 2.0**63)
+        if bad.any():
+            row = int(np.argmax(bad))
+            raise where.error(row, f"grade {float(values[row])!r} is not an integer")
+        return values.astype(np.int64)
+    raise where.column_error(column, f"relevance grades must be integers, not {_kind(t)}")
+
+
+def scores(arr: Any, column: str, where: Where) -> np.ndarray:
+    """float64 scores from any numeric column (finiteness is checked on the run)."""
+    import pyarrow as pa
+
+    arr = _plain(arr)
+    t = arr.type
+    if not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)):
+        raise where.column_error(column, f"scores must be numbers, not {_kind(t)}")
+    row = _first_null(arr)
+    if row is not None:
+        raise where.error(row, f"missing score (column {column!r} is null)")
+    return arr.cast(pa.float64()).to_numpy(zero_copy_only=False)
+
+
+def ranks(arr: Any, column: str, where: Where) -> tuple[np.ndarray | None, str | None]:
+    """``(int64 ranks, None)``, or ``(None, why)`` if the ``given`` policy cannot use them."""
+    import pyarrow as pa
+
+    arr = _plain(arr)
+    t = arr.type
+    row = _first_null(arr)
+    if row is not None:
+        return None, f"{where.label(row)}: rank is missing"
+    if pa.types.is_integer(t):
+        values = arr.to_numpy(zero_copy_only=False)
+        if values.dtype == np.uint64 and (values > np.iinfo(np.int64).max).any():
+            row = int(np.argmax(values > np.iinfo(np.int64).max))
+            return None, f"{where.label(row)}: rank {int(values[row])} is out of range"
+        return values.astype(np.int64), None
+    if pa.types.is_floating(t):
+        values = arr.to_numpy(zero_copy_only=False).astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            bad = ~np.isfinite(values) | (values != np.floor(values)) | (np.abs(values) >= 2.0**63)
+        if bad.any():
+            row = int(np.argmax(bad))
+            return None, f"{where.label(row)}: rank {float(values[row])!r} is not an integer"
+        return values.astype(np.int64), None
+    return None, f"column {column!r} holds {_kind(t)}, not integer ranks"
+
+
+def tag(arr: Any, column: str, where: Where) -> str | None:
+    """The one value of the tag column (a table holding several runs is an error)."""
+    import pyarrow.compute as pc
+
+    values = pc.unique(_plain(arr)).to_pylist()
+    if len(values) > 1:
+        shown = ", ".join(repr(v) for v in values[:3]) + (", ..." if len(values) > 3 else "")
+        raise where.column_error(
+            column,
+            f"the table holds {len(values)} runs ({shown}); pass one run at a time, "
+            f"for example df[df[{column!r}] == {values[0]!r}]",
+        )
+    return None if values[0] is None else str(values[0])
+
+
+# ------------------------------------------------------- Python values (JSON, object columns)
+
+
+def py_ids(values: Sequence[Any], role: Role, where: Where) -> list[str]:
+    """Element-wise :func:`ids` for Python values: ``str`` as is, ``int`` as decimal text."""
+    out: list[str] = []
+    for row, v in enumerate(values):
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, Integral) and not isinstance(v, bool | np.bool_):
+            out.append(str(int(v)))
+        elif v is None or (isinstance(v, float) and math.isnan(v)):
+            raise where.error(row, f"missing {role.what[:-1]}")
+        else:
+            raise where.error(
+                row, f"{role.what[:-1]} {v!r} is {_py_kind(v)} (ids must be strings or integers)"
+            )
+    return out
+
+
+def py_grades(values: Sequence[Any], where: Where) -> list[int]:
+    out: list[int] = []
+    for row, v in enumerate(values):
+        if isinstance(v, bool | np.bool_):
+            out.append(int(v))
+        elif isinstance(v, Integral):
+            if not -(2**63) <= int(v) < 2**63:
+                raise where.error(row, f"grade {v!r} is out of range")
+            out.append(int(v))
+        elif isinstance(v, Real) and math.isfinite(v) and float(v).is_integer():
+            if not -(2.0**63) <= float(v) < 2.0**63:
+                raise where.error(row, f"grade {v!r} is out of range")
+            out.append(int(v))
+        elif v is None:
+            raise where.error(row, "missing relevance grade")
+        else:
+            raise where.error(row, f"grade {v!r} is not an integer")
+    return out
+
+
+def py_scores(values: Sequence[Any], where: Where) -> list[float]:
+    out: list[float] = []
+    for row, v in enumerate(values):
+        if isinstance(v, Real) and not isinstance(v, bool | np.bool_):
+            out.append(float(v))
+        elif v is None:
+            raise where.error(row, "missing score")
+        else:
+            raise where.error(row, f"score {v!r} is not a number")
+    return out
+
+
+def py_ranks(values: Sequence[Any], where: Where) -> tuple[list[int] | None, str | None]:
+    out: list[int] = []
+    for row, v in enumerate(values):
+        ok = (isinstance(v, Integral) and not isinstance(v, bool | np.bool_)) or (
+            isinstance(v, float) and math.isfinite(v) and v.is_integer()
+        )
+        if not ok or not -(2**63) <= int(v) < 2**63:
+            return None, f"{where.label(row)}: rank {v!r} is not an integer"
+        out.append(int(v))
+    return out, None
+
+
+def _py_kind(v: Any) -> str:
+    if isinstance(v, bool | np.bool_):
+        return "a boolean"
+    if isinstance(v, Real):
+        return "a floating-point number"
+    return f"a {type(v).__name__}"

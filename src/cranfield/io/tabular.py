@@ -1,0 +1,394 @@
+"""Tables: pandas and polars DataFrames, pyarrow Tables, JSON lines, JSON and Parquet files.
+
+Every table goes through the same column rules (:mod:`cranfield.io.columns`) and the same
+checks as TREC text (:mod:`cranfield.io.validate`).  Large tables stay columnar: Arrow arrays
+become the run's :class:`~cranfield.data.IdColumn` and numpy arrays, with no per-row Python.
+
+The ``given`` order of a table is its ``rank`` column when present (ascending, ties in row
+order), else its row order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..data import IdColumn, Qrels, Run
+from ..errors import InputError
+from . import columns as C
+from .columns import QRELS_ROLES, RUN_ROLES, Where
+from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
+
+__all__ = ["qrels_from_frame", "read_qrels_file", "read_run_file", "run_from_frame"]
+
+LIST_IDS_ROWS = 100_000
+"""Runs with fewer rows keep document ids in a Python list (cheaper for small inputs)."""
+
+PARQUET_SUFFIXES = (".parquet", ".pq")
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+
+
+# ------------------------------------------------------------------------- entry points
+
+
+def qrels_from_frame(frame: Any, source: str | None = None) -> Qrels:
+    """Qrels from a pandas/polars DataFrame or a pyarrow Table (columns: docs/input.md)."""
+    source = source or _frame_source(frame)
+    cols = _frame_columns(frame, QRELS_ROLES, source)
+    return _qrels(cols, Where(source, "row"), "the DataFrame has no rows")
+
+
+def run_from_frame(frame: Any, name: str | None = None, source: str | None = None) -> Run:
+    """A run from a pandas/polars DataFrame or a pyarrow Table; ``name`` defaults to the
+    value of its ``run``/``name`` column, else ``"run"``."""
+    source = source or _frame_source(frame)
+    cols = _frame_columns(frame, RUN_ROLES, source)
+    return _run(cols, Where(source, "row"), name, "the DataFrame has no rows")
+
+
+def read_qrels_file(path: str | os.PathLike[str]) -> Qrels:
+    """Qrels from a ``.jsonl``/``.ndjson``, ``.json`` or ``.parquet`` file (``.gz`` too)."""
+    kind, source = _kind(path), str(path)
+    if kind == "parquet":
+        cols = _parquet_columns(path, QRELS_ROLES)
+        return _qrels(cols, Where(source, "row"), "the file has no rows")
+    if kind == "jsonl":
+        return _jsonl(path, QRELS_ROLES, lambda cols, where: _qrels(cols, where, ""))
+    obj = _load_json(path)
+    if isinstance(obj, dict):
+        from .mapping import qrels_from_mapping
+
+        _refuse_column_orient(obj, source)
+        return qrels_from_mapping(obj, source)
+    cols, where = _records(obj, QRELS_ROLES, source)
+    return _qrels(cols, where, "the list is empty")
+
+
+def read_run_file(path: str | os.PathLike[str], name: str | None = None) -> Run:
+    """A run from a ``.jsonl``/``.ndjson``, ``.json`` or ``.parquet`` file (``.gz`` too);
+    ``name`` defaults to the file name."""
+    kind, source = _kind(path), str(path)
+    name = name or Path(path).name
+    if kind == "parquet":
+        cols = _parquet_columns(path, RUN_ROLES)
+        return _run(cols, Where(source, "row"), name, "the file has no rows")
+    if kind == "jsonl":
+        return _jsonl(path, RUN_ROLES, lambda cols, where: _run(cols, where, name, ""))
+    obj = _load_json(path)
+    if isinstance(obj, dict):
+        from .mapping import run_from_mapping
+
+        _refuse_column_orient(obj, source)
+        return run_from_mapping(obj, source, name=name)
+    cols, where = _records(obj, RUN_ROLES, source)
+    return _run(cols, where, name, "the list is empty")
+
+
+# --------------------------------------------------------------- columns -> Qrels / Run
+
+
+def _qrels(cols: dict[str, tuple[str, Any]], where: Where, empty: str) -> Qrels:
+    column, q = cols["query"]
+    n = len(q)
+    if n == 0:
+        raise InputError(where.source, f"no judgments ({empty or 'no rows'})")
+    qids = C.ids(q, column, C.QUERY, where)
+    docs = C.ids(cols["doc"][1], cols["doc"][0], C.DOC, where)
+    g = C.grades(cols["grade"][1], cols["grade"][0], where)
+    if where.unit == "line":
+        lines = where.lines if where.lines is not None else np.arange(1, n + 1, dtype=np.int64)
+    else:
+        lines = np.arange(n, dtype=np.int64)
+    qrels = Qrels.from_columns(qids, docs, g, source=where.source, lines=lines)
+    check_qrels_duplicates(qrels, where.unit)
+    return qrels
+
+
+def _run(cols: dict[str, tuple[str, Any]], where: Where, name: str | None, empty: str) -> Run:
+    import pyarrow.compute as pc
+
+    column, q = cols["query"]
+    n = len(q)
+    if n == 0:
+        raise InputError(where.source, f"no results ({empty or 'no rows'})")
+    qids = C.ids(q, column, C.QUERY, where)
+    docs = C.ids(cols["doc"][1], cols["doc"][0], C.DOC, where)
+    scores = C.scores(cols["score"][1], cols["score"][0], where)
+    tag = C.tag(cols["tag"][1], cols["tag"][0], where) if "tag" in cols else None
+    enc = pc.dictionary_encode(qids)
+    qcodes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    if "rank" in cols and isinstance(cols["rank"][1], RankProblem):
+        ranks, rank_problem = None, cols["rank"][1].why
+    elif "rank" in cols:
+        ranks, rank_problem = C.ranks(cols["rank"][1], cols["rank"][0], where)
+    else:
+        ranks, rank_problem = _row_order_ranks(qcodes), None
+    run = Run(
+        name=name or tag or "run",
+        query_ids=tuple(enc.dictionary.to_pylist()),
+        qcodes=qcodes,
+        docs=IdColumn(docs.to_pylist() if n < LIST_IDS_ROWS else docs),
+        scores=scores,
+        ranks=ranks,
+        tag=tag if tag is not None else name or "run",
+        source=where.source,
+        lines=where.lines if where.unit == "line" else None,
+        rank_problem=rank_problem,
+    )
+    check_scores(run, where.unit)
+    check_run_duplicates(run, where.unit)
+    return run
+
+
+def _row_order_ranks(qcodes: np.ndarray) -> np.ndarray:
+    """1, 2, ... per query in row order (queries may interleave)."""
+    order = np.argsort(qcodes, kind="stable")
+    sorted_q = qcodes[order]
+    n = len(qcodes)
+    starts = np.ones(n, dtype=bool)
+    starts[1:] = sorted_q[1:] != sorted_q[:-1]
+    first = np.maximum.accumulate(np.where(starts, np.arange(n), 0))
+    ranks = np.empty(n, dtype=np.int64)
+    ranks[order] = np.arange(n) - first + 1
+    return ranks
+
+
+class RankProblem:
+    """A rank column the ``given`` policy cannot use (found while converting Python values)."""
+
+    def __init__(self, why: str | None) -> None:
+        self.why = why
+
+
+# ---------------------------------------------------------------------------- DataFrames
+
+
+def _frame_source(frame: Any) -> str:
+    mod = type(frame).__module__
+    return "<Table>" if mod.startswith("pyarrow") else "<DataFrame>"
+
+
+def _frame_columns(frame: Any, roles, source: str) -> dict[str, tuple[str, Any]]:
+    """``{role: (column name, Arrow array)}`` of a pandas/polars DataFrame or Arrow table."""
+    mod = type(frame).__module__
+    if mod.startswith("pandas"):
+        import pandas as pd
+
+        if not isinstance(frame, pd.DataFrame):
+            raise InputError(source, f"expected a DataFrame, got a pandas {type(frame).__name__}")
+        found = C.resolve(list(frame.columns), roles, source, list(frame.index.names))
+        return {role: (col, _pandas_array(frame[col], role, source)) for role, col in found.items()}
+    if mod.startswith("polars"):
+        import polars as pl
+
+        if isinstance(frame, pl.LazyFrame):
+            found = C.resolve(frame.collect_schema().names(), roles, source)
+            frame = frame.select(list(found.values())).collect()
+        elif isinstance(frame, pl.DataFrame):
+            found = C.resolve(frame.columns, roles, source)
+        else:
+            raise InputError(source, f"expected a DataFrame, got a polars {type(frame).__name__}")
+        return {role: (col, frame.get_column(col).to_arrow()) for role, col in found.items()}
+    import pyarrow as pa
+
+    if isinstance(frame, pa.RecordBatch):
+        frame = pa.Table.from_batches([frame])
+    if not isinstance(frame, pa.Table):
+        raise InputError(source, f"expected a Table, got a pyarrow {type(frame).__name__}")
+    found = C.resolve(frame.column_names, roles, source)
+    return {role: (col, frame.column(col)) for role, col in found.items()}
+
+
+def _pandas_array(series: Any, role: str, source: str) -> Any:
+    """An Arrow array of a pandas column; object columns that mix types are converted
+    element-wise by the Python rules (errors name the row)."""
+    import pyarrow as pa
+
+    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fc":
+        return pa.array(series.to_numpy(), from_pandas=False)  # keep NaN a NaN
+    try:
+        return pa.array(series, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        if series.dtype != object:
+            raise
+    return _python_array(series.tolist(), role, Where(source, "row"))
+
+
+def _python_array(values: list[Any], role: str, where: Where) -> Any:
+    """Arrow array of Python values validated element-wise by the role's rules."""
+    import pyarrow as pa
+
+    if role in ("query", "doc"):
+        return pa.array(C.py_ids(values, C.QUERY if role == "query" else C.DOC, where))
+    if role == "grade":
+        return pa.array(C.py_grades(values, where), type=pa.int64())
+    if role == "score":
+        return pa.array(C.py_scores(values, where), type=pa.float64())
+    if role == "rank":
+        ranks, problem = C.py_ranks(values, where)
+        return RankProblem(problem) if ranks is None else pa.array(ranks, type=pa.int64())
+    return pa.array([None if v is None else str(v) for v in values], type=pa.string())
+
+
+# ----------------------------------------------------------------------------------- files
+
+
+def _kind(path: str | os.PathLike[str]) -> str:
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    last = suffixes[-1] if suffixes else ""
+    if last in PARQUET_SUFFIXES:
+        return "parquet"
+    if last in JSONL_SUFFIXES:
+        return "jsonl"
+    return "json"
+
+
+def _text(path: str | os.PathLike[str]) -> bytes:
+    from .text import _check_text, read_bytes
+
+    return _check_text(read_bytes(path), str(path))
+
+
+def _parquet_columns(path: str | os.PathLike[str], roles) -> dict[str, tuple[str, Any]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .text import read_bytes
+
+    source = str(path)
+    data = read_bytes(path)
+    if not data:
+        raise InputError(source, "file is empty")
+    try:
+        pf = pq.ParquetFile(pa.BufferReader(data))
+        found = C.resolve(pf.schema_arrow.names, roles, source)
+        table = pf.read(columns=list(dict.fromkeys(found.values())))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as exc:
+        raise InputError(source, f"not a readable Parquet file ({exc})") from None
+    return {role: (col, table.column(col)) for role, col in found.items()}
+
+
+def _load_json(path: str | os.PathLike[str]) -> Any:
+    source = str(path)
+    data = _text(path)
+    try:
+        return json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            source, f"invalid JSON at column {exc.colno}: {exc.msg}", line=exc.lineno
+        ) from None
+
+
+def _refuse_column_orient(obj: dict, source: str) -> None:
+    """``df.to_json()`` (pandas' default 'columns' orient) looks like a nested mapping."""
+    keys = set(obj)
+    if keys & set(C.QUERY.names) and keys & set(C.DOC.names):
+        raise InputError(
+            source,
+            "this looks like a table written column by column (pandas' to_json() default); "
+            "write one object per row instead: df.to_json(path, orient='records') or "
+            "df.to_json(path, orient='records', lines=True) for JSON lines",
+        )
+
+
+def _records(obj: Any, roles, source: str) -> tuple[dict[str, tuple[str, Any]], Where]:
+    """Columns of a JSON list of objects (items counted from 0)."""
+    where = Where(source, "item")
+    if not isinstance(obj, list):
+        raise InputError(
+            source,
+            "expected a JSON object {query: {document: value}} or a list of objects, "
+            f"got a JSON {_json_type(obj)}",
+        )
+    if not obj:
+        raise InputError(source, "no data (the JSON list is empty)")
+    return _objects_to_columns(obj, range(len(obj)), roles, where), where
+
+
+def _objects_to_columns(objs, positions, roles, where: Where) -> dict[str, tuple[str, Any]]:
+    found: dict[str, str] | None = None
+    values: dict[str, list[Any]] = {}
+    for i, obj in zip(positions, objs, strict=True):
+        if not isinstance(obj, dict):
+            raise where.error(i, f"expected a JSON object, got a JSON {_json_type(obj)}")
+        if found is None:
+            found = C.resolve(list(obj), roles, where.source)
+            values = {role: [] for role in found}
+        for role, key in found.items():
+            if key not in obj:
+                raise where.error(i, f"missing key {key!r}")
+            values[role].append(obj[key])
+    assert found is not None
+    return {role: (key, _python_array(values[role], role, where)) for role, key in found.items()}
+
+
+def _json_type(obj: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(obj), "number"
+    )
+
+
+def _jsonl(path, roles, build):
+    """JSON lines: Arrow's reader when every line is one object, else line by line."""
+    source = str(path)
+    data = _text(path)
+    cols = _jsonl_arrow(data, roles, source)
+    if cols is not None:
+        try:
+            return build(cols, Where(source, "line"))
+        except InputError:
+            pass  # let the exact reader name the line and the problem
+    return build(*_jsonl_python(data, roles, source))
+
+
+def _jsonl_arrow(data: bytes, roles, source: str) -> dict[str, tuple[str, Any]] | None:
+    """Columns read by Arrow when row ``i`` is surely line ``i + 1``, else ``None``."""
+    a = np.frombuffer(data, dtype=np.uint8)
+    starts = np.concatenate(([0], np.flatnonzero(a == 10) + 1))
+    if starts[-1] == len(a):
+        starts = starts[:-1]  # the final newline ends the last line
+    if not (a[starts] == ord("{")).all():
+        return None  # blank or indented lines: several objects could share a line
+    import io
+
+    import pyarrow as pa
+    import pyarrow.json as pj
+
+    try:
+        table = pj.read_json(io.BytesIO(data))
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+        return None
+    if table.num_rows != len(starts):
+        return None
+    try:
+        found = C.resolve(table.column_names, roles, source)
+    except InputError:
+        return None
+    return {role: (col, table.column(col)) for role, col in found.items()}
+
+
+def _jsonl_python(data: bytes, roles, source: str):
+    objs: list[Any] = []
+    lines: list[int] = []
+    for lineno, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        try:
+            objs.append(json.loads(raw))
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                source, f"invalid JSON at column {exc.colno}: {exc.msg}", line=lineno
+            ) from None
+        lines.append(lineno)
+    if not objs:
+        raise InputError(source, "file is empty")
+    line_arr = np.asarray(lines, dtype=np.int64)
+    where = Where(source, "line", line_arr)
+    cols = _objects_to_columns(objs, range(len(objs)), roles, where)
+    return cols, where
