@@ -497,3 +497,11 @@ def test_parquet_errors(tmp_path):
     (tmp_path / "zero.parquet").write_bytes(b"")
     with pytest.raises(InputError, match=r"zero.parquet: file is empty"):
         read_run(tmp_path / "zero.parquet")
+
+
+def test_jsonl_ranks_and_large_integer_scores(tmp_path, jsonl_path):
+    data = b'{"qid": "1", "docno": "a", "score": 12345678901234567891, "rank": 1}\n'
+    data += b'{"qid": "1", "docno": "b", "score": 2, "rank": "2"}\n'
+    r = read_run(write(tmp_path, "r.jsonl", data))
+    assert r.scores.tolist() == [float(12345678901234567891), 2.0]  # rounded as float() does
+    assert r.ranks is None and r.rank_problem == "line 2: rank '2' is not an integer"

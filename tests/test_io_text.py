@@ -199,6 +199,7 @@ def test_missing_file_and_directory(tmp_path):
     ("content", "line", "problem"),
     [
         (b"1 Q0 a 1 2.5 t\n1 Q0 b 2 t\n", 2, "expected at least 6 columns"),
+        (b"1 Q0 a 1 2.5 \n1 Q0 b 2 1 \n", 1, "expected at least 6 columns .*, found 5"),
         (b"1 Q0 a 1 2.5 t\n1 Q0 b 2 high t\n", 2, "score 'high' is not a number"),
         (b"1 Q0 a 1 2.5 t\n1 Q0 b 2 0x1p3 t\n", 2, "score '0x1p3' is not a number"),
         (b"1 Q0 a 1 2.5 t\n1 Q0 b 2 1_000 t\n", 2, "score '1_000' is not a number"),

@@ -47,9 +47,9 @@ def read_qrels(source: QrelsSource) -> Qrels:
             from .tabular import read_qrels_file
 
             return read_qrels_file(path)
-        from .text import parse_trec_qrels, read_bytes
+        from .text import read_trec_qrels
 
-        return parse_trec_qrels(read_bytes(path), str(source))
+        return read_trec_qrels(source)
     if isinstance(source, Mapping):
         from .mapping import qrels_from_mapping
 
@@ -76,9 +76,9 @@ def read_run(source: RunSource, *, name: str | None = None) -> Run:
             from .tabular import read_run_file
 
             return read_run_file(path, name=run_name)
-        from .text import parse_trec_run, read_bytes
+        from .text import read_trec_run
 
-        return parse_trec_run(read_bytes(path), str(source), run_name)
+        return read_trec_run(source, run_name)
     if isinstance(source, Mapping):
         from .mapping import run_from_mapping
 

@@ -224,7 +224,8 @@ def scores(arr: Any, column: str, where: Where) -> np.ndarray:
     row = _first_null(arr)
     if row is not None:
         raise where.error(row, f"missing score (column {column!r} is null)")
-    return arr.cast(pa.float64()).to_numpy(zero_copy_only=False)
+    # unsafe: integers beyond 2**53 round to the nearest double, as float() does
+    return arr.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False)
 
 
 def ranks(arr: Any, column: str, where: Where) -> tuple[np.ndarray | None, str | None]:

@@ -146,14 +146,16 @@ def _run(cols: dict[str, tuple[str, Any]], where: Where, name: str | None, empty
 
 def _row_order_ranks(qcodes: np.ndarray) -> np.ndarray:
     """1, 2, ... per query in row order (queries may interleave)."""
-    order = np.argsort(qcodes, kind="stable")
-    sorted_q = qcodes[order]
     n = len(qcodes)
+    grouped = n < 2 or bool((qcodes[1:] >= qcodes[:-1]).all())  # the usual layout
+    order = None if grouped else np.argsort(qcodes, kind="stable")
+    sorted_q = qcodes if order is None else qcodes[order]
     starts = np.ones(n, dtype=bool)
     starts[1:] = sorted_q[1:] != sorted_q[:-1]
     first = np.maximum.accumulate(np.where(starts, np.arange(n), 0))
-    ranks = np.empty(n, dtype=np.int64)
-    ranks[order] = np.arange(n) - first + 1
+    ranks = np.arange(1, n + 1, dtype=np.int64) - first
+    if order is not None:
+        ranks[order] = ranks.copy()
     return ranks
 
 
@@ -341,9 +343,11 @@ def _jsonl(path, roles, build):
     cols = _jsonl_arrow(data, roles, source)
     if cols is not None:
         try:
-            return build(cols, Where(source, "line"))
+            result = build(cols, Where(source, "line"))
         except InputError:
-            pass  # let the exact reader name the line and the problem
+            result = None  # let the exact reader name the line and the problem
+        if result is not None and getattr(result, "rank_problem", None) is None:
+            return result
     return build(*_jsonl_python(data, roles, source))
 
 

@@ -28,7 +28,7 @@ from ..errors import InputError
 from .normalize import normalize_fields
 from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
 
-__all__ = ["parse_trec_qrels", "parse_trec_run", "read_bytes"]
+__all__ = ["parse_trec_qrels", "parse_trec_run", "read_bytes", "read_trec_qrels", "read_trec_run"]
 
 FAST_PATH_BYTES = 4 << 20
 """Files at least this large are parsed with Arrow first (tests lower it to cover that path)."""
@@ -108,8 +108,21 @@ def _column_count_error(source: str, expected: str, found: int, lineno: int) -> 
 # ----------------------------------------------------------------------------------- qrels
 
 
+def read_trec_qrels(path: str | os.PathLike[str]) -> Qrels:
+    """Read a TREC qrels file (the file's bytes are freed before the duplicate check)."""
+    qrels = _parse_qrels(read_bytes(path), str(path))
+    check_qrels_duplicates(qrels)
+    return qrels
+
+
 def parse_trec_qrels(data: bytes, source: str) -> Qrels:
     """Parse TREC qrels text (exactly 4 fields per line, integer grade)."""
+    qrels = _parse_qrels(data, source)
+    check_qrels_duplicates(qrels)
+    return qrels
+
+
+def _parse_qrels(data: bytes, source: str) -> Qrels:
     data = _check_text(data, source)
     qrels = None
     if len(data) >= FAST_PATH_BYTES:
@@ -120,7 +133,6 @@ def parse_trec_qrels(data: bytes, source: str) -> Qrels:
                 qrels = _parse_qrels_arrow(normalised, source, lines=lines)
     if qrels is None:
         qrels = _parse_qrels_python(data, source)
-    check_qrels_duplicates(qrels)
     return qrels
 
 
@@ -179,8 +191,22 @@ def _parse_qrels_arrow(data: bytes, source: str, lines: np.ndarray | None = None
 # ------------------------------------------------------------------------------------- run
 
 
+def read_trec_run(path: str | os.PathLike[str], name: str) -> Run:
+    """Read a TREC run file (the file's bytes are freed before the duplicate check)."""
+    run = _parse_run(read_bytes(path), str(path), name)
+    check_run_duplicates(run)
+    return run
+
+
 def parse_trec_run(data: bytes, source: str, name: str) -> Run:
     """Parse a TREC run (at least 6 fields per line; fields after the 6th are ignored)."""
+    run = _parse_run(data, source, name)
+    check_run_duplicates(run)
+    return run
+
+
+def _parse_run(data: bytes, source: str, name: str) -> Run:
+    """Parse and check the scores; the duplicate check is left to the caller."""
     data = _check_text(data, source)
     if len(data) >= FAST_PATH_BYTES:
         run = _parse_run_arrow(data, source, name)
@@ -188,12 +214,11 @@ def parse_trec_run(data: bytes, source: str, name: str) -> Run:
             normalised, lines = normalize_fields(data, max_fields=RUN_FIELDS)
             if normalised:
                 run = _parse_run_arrow(normalised, source, name, lines=lines)
+            del normalised
         if run is not None and np.isfinite(run.scores).all():
-            check_run_duplicates(run)
-            return run
+            return run  # a NaN (or 'nan(1)') score: the exact parser names it
     run = _parse_run_python(data, source, name)
     check_scores(run)
-    check_run_duplicates(run)
     return run
 
 
@@ -270,26 +295,36 @@ def _parse_run_arrow(
         return None
     import pyarrow.compute as pc
 
-    ranks, bad_row, why = _int_tokens(table["c3"])
+    tag = table["c5"][-1].as_py()
+    qcol, dcol, rcol, scol = (table[c] for c in ("c0", "c2", "c3", "c4"))
+    del table  # free the columns only checked for emptiness
+    ranks, bad_row, why = _int_tokens(rcol)
     rank_problem = None
     if bad_row is not None:
         line = int(lines[bad_row]) if lines is not None else bad_row + 1
-        token = table["c3"][bad_row].as_py()
-        rank_problem = f"line {line}: rank {token!r} is {why}"
-    qcol = table["c0"].combine_chunks()
-    enc = pc.dictionary_encode(qcol)
+        rank_problem = f"line {line}: rank {rcol[bad_row].as_py()!r} is {why}"
+    del rcol
+    scores = _numpy(scol)
+    del scol
+    enc = pc.dictionary_encode(qcol.combine_chunks())
+    del qcol
     return Run(
         name=name,
         query_ids=tuple(enc.dictionary.to_pylist()),
         qcodes=enc.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False),
-        docs=IdColumn(table["c2"].combine_chunks()),
-        scores=table["c4"].to_numpy(),
+        docs=IdColumn(dcol.combine_chunks()),
+        scores=scores,
         ranks=ranks,
-        tag=table["c5"][-1].as_py(),
+        tag=tag,
         source=source,
         lines=lines,
         rank_problem=rank_problem,
     )
+
+
+def _numpy(col) -> np.ndarray:
+    """A chunked Arrow column as numpy (``ChunkedArray.to_numpy`` would import pandas)."""
+    return col.combine_chunks().to_numpy(zero_copy_only=False)
 
 
 # ------------------------------------------------------------------ the regular Arrow layout
@@ -316,10 +351,13 @@ def _layout(data: bytes) -> tuple[bytes, int] | None:
 
 
 def _read_regular(data: bytes, min_fields: int, *, exact: bool):
-    """Arrow table ``c0..cN`` of a regular file (``c4`` float64, the rest strings), or None.
+    """Arrow table of the first 4 (qrels) or 6 (runs) fields of a regular file, or None.
 
-    Every line must have the same number of fields, ``min_fields`` or more (exactly that many
-    with ``exact``), none empty; no line may be blank or a comment.
+    Fields are strings, except a run's ``c4`` (the score, float64).  Every line must have the
+    same number of fields, ``min_fields`` or more (exactly that many with ``exact``), and no
+    blank or comment line.  None of the fields read may be empty (an empty field means repeated
+    or edge delimiters); with those six non-empty, an empty field further right only comes from
+    trailing whitespace or ignored extra columns.
     """
     layout = _layout(data)
     if layout is None:
@@ -334,10 +372,8 @@ def _read_regular(data: bytes, min_fields: int, *, exact: bool):
     import pyarrow.csv as csv
 
     names = [f"c{i}" for i in range(ncols)]
-    # the fields the parsers use are strings (c4 of a run: float64); the others are only
-    # checked for emptiness (and c5 gives the run tag), so dictionary-encoding them saves memory
-    used = {"c0", "c2", "c3"} if exact else {"c0", "c2", "c3", "c4"}
-    types = {c: pa.string() if c in used else pa.dictionary(pa.int32(), pa.string()) for c in names}
+    strings = ["c0", "c1", "c2", "c3"] if exact else ["c0", "c1", "c2", "c3", "c5"]
+    types = {c: pa.string() for c in strings}
     if not exact:
         types["c4"] = pa.float64()
     try:
@@ -353,6 +389,7 @@ def _read_regular(data: bytes, min_fields: int, *, exact: bool):
             ),
             convert_options=csv.ConvertOptions(
                 column_types=types,
+                include_columns=list(types),
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
                 null_values=[],
@@ -362,15 +399,8 @@ def _read_regular(data: bytes, min_fields: int, *, exact: bool):
         return None
     if table.num_rows == 0:
         return None
-    for c in names:
-        if c == "c4" and not exact:
-            continue  # float64: an empty field would have failed to convert
-        column = table[c]
-        if pa.types.is_dictionary(column.type):
-            values = [chunk.dictionary for chunk in column.chunks]
-        else:
-            values = [column]
-        if any(pc.min(pc.binary_length(v)).as_py() == 0 for v in values if len(v)):
+    for c in strings:
+        if pc.min(pc.binary_length(table[c])).as_py() == 0:
             return None  # an empty field: repeated or edge delimiters, or a blank line
     if b"#" in data and pc.any(pc.starts_with(table["c0"], "#")).as_py():
         return None  # comment lines
@@ -389,7 +419,7 @@ def _int_tokens(col) -> tuple[np.ndarray | None, int | None, str]:
 
     if not any(_holds_byte(chunk, b"xX") for chunk in col.chunks):
         try:
-            return pc.cast(col, pa.int64()).to_numpy(), None, ""
+            return _numpy(pc.cast(col, pa.int64())), None, ""
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             pass
     ok = pc.match_substring_regex(col, r"^[+-]?[0-9]+$")
@@ -399,7 +429,7 @@ def _int_tokens(col) -> tuple[np.ndarray | None, int | None, str]:
         values = pc.cast(pc.replace_substring_regex(col, r"^\+", ""), pa.int64())
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None, *_first_bad_int(col)
-    return values.to_numpy(), None, ""
+    return _numpy(values), None, ""
 
 
 def _first_bad_int(col) -> tuple[int, str]:

@@ -98,11 +98,12 @@ def check_run_duplicates(run: Run, unit: str = "line") -> None:
     else:
         with np.errstate(over="ignore"):
             keys = codes * np.uint64(0x9E3779B97F4A7C15) ^ (q * np.uint64(0xC2B2AE3D27D4EB4F))
+    sk = np.sort(keys)
+    if not (sk[1:] == sk[:-1]).any():
+        return  # the common case: one unstable sort, no index array
     order = np.argsort(keys, kind="stable")
     sk = keys[order]
     same = np.flatnonzero(sk[1:] == sk[:-1])
-    if len(same) == 0:
-        return
     first_rows = order[same]
     second_rows = order[same + 1]
     later_rows = np.maximum(first_rows, second_rows).tolist()
