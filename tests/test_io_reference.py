@@ -23,7 +23,9 @@ COLLECTIONS = {
 
 @pytest.fixture(params=["exact", "fast"])
 def parser(request, monkeypatch):
-    monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0 if request.param == "fast" else 1 << 62)
+    limit = 0 if request.param == "fast" else 1 << 62
+    monkeypatch.setattr(text_io, "FAST_PATH_BYTES", limit)
+    monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", limit)
     return request.param
 
 

@@ -24,10 +24,9 @@ def write(tmp_path, name, content: bytes):
 @pytest.fixture(params=["exact", "fast"])
 def path_kind(request, monkeypatch):
     """Run a test once through the exact parser and once through the Arrow fast path."""
-    if request.param == "fast":
-        monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0)
-    else:
-        monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 1 << 62)
+    limit = 0 if request.param == "fast" else 1 << 62
+    monkeypatch.setattr(text_io, "FAST_PATH_BYTES", limit)
+    monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", limit)
     return request.param
 
 
@@ -236,6 +235,7 @@ def test_bare_cr_is_whitespace_not_a_line_end(tmp_path, path_kind):
 
 def _outcome(data: bytes, kind: str, fast: bool, monkeypatch, tmp_path):
     monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0 if fast else 1 << 62)
+    monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", 0 if fast else 1 << 62)
     p = tmp_path / "f.txt"
     p.write_bytes(data)
     try:
@@ -346,6 +346,7 @@ def test_fast_and_exact_run_parsers_agree_on_a_regular_file(tmp_path, monkeypatc
 def test_irregular_files_are_normalised_not_parsed_line_by_line(tmp_path, monkeypatch):
     """Space-aligned CRLF columns with comments still take the vectorised path."""
     monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0)
+    monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", 0)
     monkeypatch.setattr(normalize_mod, "CHUNK_BYTES", 64)  # many chunk seams
 
     def no_python(*args):

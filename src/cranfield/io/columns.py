@@ -1,18 +1,14 @@
 """Columns of tabular inputs: which column is which, and the typing rules every table follows.
 
 A table (pandas or polars DataFrame, pyarrow Table, JSON lines, JSON records, Parquet) has one
-column per *role*; each role accepts the names ir_measures and PyTerrier users have:
+column per *role*; each role accepts the names ir_measures, PyTerrier and ranx users have:
 
-========  ===========================  =========================================
-role      column names                 values
-========  ===========================  =========================================
-query     ``query_id``, ``qid``, ``q_id``  strings, or integers (become decimal text)
-doc       ``doc_id`` or ``docno``      strings, or integers (become decimal text)
-grade     ``relevance`` or ``label``   integers (booleans and integral floats too)
-score     ``score``                    finite numbers (integers or floats)
-rank      ``rank`` (optional)          integers; orders the ``given`` tie policy
-tag       ``run`` or ``name`` (opt.)   one value: the run's tag (and default name)
-========  ===========================  =========================================
+- query: ``query_id``, ``qid`` or ``q_id``; strings, or integers (become decimal text)
+- doc: ``doc_id`` or ``docno``; strings, or integers
+- grade: ``relevance`` or ``label``; integers (booleans and integral floats too)
+- score: ``score``; finite numbers
+- rank (optional): ``rank``; integers, the order of the ``given`` tie policy
+- tag (optional): ``run`` or ``name``; one value, the run's tag (and default name)
 
 Other columns are ignored.  Every problem is an :class:`InputError` naming the source and the
 line (JSON lines), the 0-based row (tables, Parquet) or item (a JSON list).
@@ -31,7 +27,7 @@ import numpy as np
 from ..errors import InputError
 from .validate import located
 
-__all__ = ["QRELS_ROLES", "RUN_ROLES", "Role", "Where", "resolve"]
+__all__ = ["QRELS_ROLES", "RUN_ROLES", "Role", "Where", "resolve"]  # and the converters
 
 
 @dataclass(frozen=True)
@@ -51,10 +47,12 @@ TAG = Role("tag", ("run", "name"), "the run tag", required=False)
 QRELS_ROLES = (QUERY, DOC, GRADE)
 RUN_ROLES = (QUERY, DOC, SCORE, RANK, TAG)
 
-_HINTS = {
-    "docid": "'docid' is PyTerrier's internal integer id; the evaluation needs 'docno'",
-    "doc": "rename it to 'doc_id' or 'docno'",
-    "query": "in PyTerrier 'query' is the query text; the evaluation needs 'qid'",
+_HINTS = {  # role key -> {column present: hint}
+    "query": {"query": "'query' is PyTerrier's query text; the evaluation needs 'qid'"},
+    "doc": {
+        "docid": "'docid' is PyTerrier's internal integer id; the evaluation needs 'docno'",
+        "doc": "rename 'doc' to 'doc_id' or 'docno'",
+    },
 }
 
 
@@ -112,7 +110,8 @@ def resolve(
         if in_index:
             hint = f" ({in_index[0]!r} is the index: call reset_index() first)"
         else:
-            hints = [_HINTS[n] for n in present if n in _HINTS and role in (QUERY, DOC)]
+            role_hints = _HINTS.get(role.key, {})
+            hints = [role_hints[n] for n in present if n in role_hints]
             if hints:
                 hint = f" ({hints[0]})"
         columns = ", ".join(repr(n) for n in present) or "none"

@@ -31,7 +31,9 @@ from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
 __all__ = ["parse_trec_qrels", "parse_trec_run", "read_bytes", "read_trec_qrels", "read_trec_run"]
 
 FAST_PATH_BYTES = 4 << 20
-"""Files at least this large are parsed with Arrow first (tests lower it to cover that path)."""
+"""Runs at least this large are parsed with Arrow first (tests lower it to cover that path)."""
+QRELS_FAST_PATH_BYTES = 512 << 10
+"""The same for qrels (the line parser costs more per line there: it also sorts)."""
 
 RUN_FIELDS = 6
 QRELS_FIELDS = 4
@@ -125,7 +127,7 @@ def parse_trec_qrels(data: bytes, source: str) -> Qrels:
 def _parse_qrels(data: bytes, source: str) -> Qrels:
     data = _check_text(data, source)
     qrels = None
-    if len(data) >= FAST_PATH_BYTES:
+    if len(data) >= QRELS_FAST_PATH_BYTES:
         qrels = _parse_qrels_arrow(data, source)
         if qrels is None:
             normalised, lines = normalize_fields(data)
