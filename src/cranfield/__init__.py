@@ -34,6 +34,7 @@ __all__ = [
     "Run",
     "UndefinedMeasureWarning",
     "__version__",
+    "compare",
     "evaluate",
     "judge",
     "measures",
@@ -44,6 +45,7 @@ __all__ = [
 
 _LAZY = {
     "evaluate": ("cranfield.evaluation", "evaluate"),
+    "compare": ("cranfield.compare", None),
     "judge": ("cranfield.judging", "judge"),
     "read_qrels": ("cranfield.io", "read_qrels"),
     "read_run": ("cranfield.io", "read_run"),
@@ -82,7 +84,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import measures
+    from . import compare, measures
     from .data import Qrels, Run
     from .errors import (
         CranfieldError,

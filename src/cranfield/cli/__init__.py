@@ -12,6 +12,7 @@ import click
 COMMANDS: dict[str, tuple[str, str]] = {
     "evaluate": ("cranfield.cli.evaluate", "Evaluate runs against qrels and print measures."),
     "trec_eval": ("cranfield.cli.trec_eval", "Drop-in trec_eval 10.0 (same flags, same bytes)."),
+    "compare": ("cranfield.cli.compare", "Compare runs: significance tests, agreement, per query."),
     "measures": ("cranfield.cli.measures", "List every measure: parameters, formula, source."),
     "demo": ("cranfield.cli.demo", "Evaluate the bundled example runs (works offline)."),
 }

@@ -1,0 +1,103 @@
+"""Comparing runs: paired significance tests and corrections, agreement between measures, and
+per-request analysis.  See ``docs/compare.md``.
+
+::
+
+    import cranfield
+    cmp = cranfield.compare("qrels.txt", ["bm25.run", "dense.run"], ["AP", "nDCG@10"],
+                            test="wilcoxon", correction="holm", baseline="bm25.run")
+    print(cmp.table())          # means with significance letters, p-values, wins/losses/ties
+    cmp.to_dict()               # the JSON shape of ``cranfield compare --format json``
+    cmp.plot("figures/")        # precision histograms, magnitude differences, agreement, ...
+
+The module itself is callable: ``cranfield.compare(...)`` is :func:`compare`.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+from .agreement import (
+    AgreementRow,
+    agreement_rows,
+    kendall_tau,
+    pairwise_agreement,
+    ranking,
+    tau_ap,
+    tau_ap_b,
+)
+from .comparison import Comparison, PairResult, Sweep, compare, parse_sweep
+from .corrections import CORRECTIONS, adjust
+from .paired import (
+    TESTS,
+    PairedTestResult,
+    bootstrap_test,
+    differences,
+    mean_ci,
+    randomization_test,
+    sign_test,
+    t_test,
+    wilcoxon_test,
+)
+from .requests import (
+    GeneralitySplit,
+    KeenRow,
+    MagnitudeDifference,
+    RequestCounts,
+    keen_table,
+    magnitude_difference,
+    request_counts,
+    split_by_relevant,
+    superiority,
+)
+from .tukey import TukeyResult, tukey_hsd
+
+__all__ = [
+    "CORRECTIONS",
+    "TESTS",
+    "AgreementRow",
+    "Comparison",
+    "GeneralitySplit",
+    "KeenRow",
+    "MagnitudeDifference",
+    "PairResult",
+    "PairedTestResult",
+    "RequestCounts",
+    "Sweep",
+    "TukeyResult",
+    "adjust",
+    "agreement_rows",
+    "bootstrap_test",
+    "compare",
+    "differences",
+    "keen_table",
+    "kendall_tau",
+    "magnitude_difference",
+    "mean_ci",
+    "pairwise_agreement",
+    "parse_sweep",
+    "randomization_test",
+    "ranking",
+    "request_counts",
+    "sign_test",
+    "split_by_relevant",
+    "superiority",
+    "t_test",
+    "tau_ap",
+    "tau_ap_b",
+    "tukey_hsd",
+    "wilcoxon_test",
+]
+
+
+class _CallableModule(types.ModuleType):
+    """Lets ``cranfield.compare(...)`` call :func:`compare` while ``cranfield.compare.t_test``
+    and friends stay reachable as module attributes."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Comparison:
+        return compare(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,162 @@
+"""Agreement between measures: pairwise significance outcomes and rank correlations.
+
+Seed 000 (Magdy & Jones, SIGIR 2010) sec. 6.2 compares every pair of runs under each measure
+with a significance test (Wilcoxon, 95%) and classes it as "run 1 significantly better", "run 2
+significantly better" or "indistinguishable"; the agreement chart (Fig. 7) counts how often the
+measures agree.  It also correlates the rankings of runs that two measures induce with
+Kendall's tau (Kendall 1938) and draws the ranking change (Fig. 6).
+
+Correlations here:
+
+- ``tau`` variants ``a`` (``(C - D) / (n(n-1)/2)``), ``b`` (ties corrected; scipy's default)
+  and ``c`` (Stuart), via ``scipy.stats.kendalltau`` for b and c;
+- ``tau_ap`` (Yilmaz, Aslam & Robertson, SIGIR 2008): top-weighted and asymmetric,
+  ``tau_AP = 2/(N-1) sum_{i=2..N} C(i)/(i-1) - 1`` where items are in the order of the
+  estimated ranking ``y`` and ``C(i)`` counts the items above position i that the reference
+  ranking ``x`` also puts above it; no ties allowed;
+- ``tau_ap_b`` (Urbano & Marrero, ICTIR 2017): the symmetric AP correlation that allows ties,
+  the mean of ``2/|T| sum_{i in T} C(i)/A(i) - 1`` over both directions, where ``A(i)`` is the
+  number of items strictly above item i, ``T`` the items with ``A(i) > 0``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ParameterError
+
+__all__ = [
+    "OUTCOMES",
+    "AgreementRow",
+    "agreement_rows",
+    "kendall_tau",
+    "pairwise_agreement",
+    "ranking",
+    "tau_ap",
+    "tau_ap_b",
+]
+
+# outcome of comparing run a (first) with run b (second) under one measure
+OUTCOMES = ("a", "b", "=")
+OUTCOME_TEXT = {"a": "1st better", "b": "2nd better", "=": "indistinguishable"}
+
+
+def _pair_arrays(x, y) -> tuple[np.ndarray, np.ndarray]:
+    a = np.asarray(x, dtype=np.float64)
+    b = np.asarray(y, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ParameterError("rank correlation needs two equally long lists of scores")
+    if len(a) < 2:
+        raise ParameterError("rank correlation needs at least 2 items")
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise ParameterError("rank correlation needs finite scores")
+    return a, b
+
+
+def kendall_tau(x, y, variant: str = "b") -> float:
+    """Kendall's tau between the rankings that scores ``x`` and ``y`` induce on the same items.
+
+    ``variant``: ``a`` (no tie correction), ``b`` (default) or ``c``; NaN when a ranking is
+    constant (b and c).
+    """
+    a, b = _pair_arrays(x, y)
+    if variant == "a":
+        n = len(a)
+        sa = np.sign(a[:, None] - a[None, :])
+        sb = np.sign(b[:, None] - b[None, :])
+        s = float(np.triu(sa * sb, 1).sum())
+        return s / (n * (n - 1) / 2)
+    if variant not in ("b", "c"):
+        raise ParameterError(f"unknown tau variant {variant!r}; choose a, b or c")
+    from scipy import stats
+
+    return float(stats.kendalltau(a, b, variant=variant).statistic)
+
+
+def _ap_direction(x: np.ndarray, y: np.ndarray) -> float:
+    """``2/|T| sum_{i in T} C(i)/A(i) - 1`` with positions from ``y`` (higher is better)."""
+    above_y = y[None, :] > y[:, None]  # [i, j]: j strictly above i in y
+    above_x = x[None, :] > x[:, None]
+    a = above_y.sum(axis=1)
+    c = (above_y & above_x).sum(axis=1)
+    t = a > 0
+    if not t.any():
+        return float("nan")
+    return 2.0 * float((c[t] / a[t]).sum()) / int(t.sum()) - 1.0
+
+
+def tau_ap(x, y) -> float:
+    """Yilmaz et al.'s AP correlation of the estimated ranking ``y`` against the reference
+    ranking ``x`` (scores, higher is better); neither may contain ties."""
+    a, b = _pair_arrays(x, y)
+    if len(np.unique(a)) < len(a) or len(np.unique(b)) < len(b):
+        raise ParameterError("tau_ap is defined without ties; use tau_ap_b for tied scores")
+    return _ap_direction(a, b)
+
+
+def tau_ap_b(x, y) -> float:
+    """Urbano & Marrero's symmetric AP correlation with ties (tau_AP_b)."""
+    a, b = _pair_arrays(x, y)
+    return (_ap_direction(a, b) + _ap_direction(b, a)) / 2.0
+
+
+def ranking(scores: Mapping[str, float], *, higher_is_better: bool = True) -> list[str]:
+    """Run names from best to worst; equal scores keep the given order."""
+    names = list(scores)
+    sign = -1.0 if higher_is_better else 1.0
+    return sorted(names, key=lambda r: (sign * scores[r], names.index(r)))
+
+
+@dataclass(frozen=True)
+class AgreementRow:
+    """One bar of the agreement chart: an outcome per measure and how many pairs had it."""
+
+    outcomes: tuple[str, ...]
+    count: int
+    percent: float
+
+    @property
+    def agree(self) -> bool:
+        return len(set(self.outcomes)) == 1
+
+
+def agreement_rows(outcomes: Mapping[str, Sequence[str]]) -> list[AgreementRow]:
+    """Count each combination of outcomes across measures (seed 000 Fig. 7).
+
+    ``outcomes[measure][k]`` is ``"a"``, ``"b"`` or ``"="`` for the k-th pair of runs.  Rows
+    are ordered by decreasing count, then by outcome (a, b, =) measure by measure.
+    """
+    labels = list(outcomes)
+    if not labels:
+        raise ParameterError("agreement needs at least one measure")
+    lengths = {len(v) for v in outcomes.values()}
+    if len(lengths) != 1:
+        raise ParameterError("every measure must have an outcome for every pair")
+    total = lengths.pop()
+    for v in outcomes.values():
+        bad = set(v) - set(OUTCOMES)
+        if bad:
+            raise ParameterError(f"unknown outcome {sorted(bad)[0]!r}; outcomes are a, b, =")
+    combos = Counter(zip(*(outcomes[m] for m in labels), strict=True))
+    rank = {o: i for i, o in enumerate(OUTCOMES)}
+    rows = [
+        AgreementRow(tuple(k), c, 100.0 * c / total if total else 0.0) for k, c in combos.items()
+    ]
+    rows.sort(key=lambda r: (-r.count, [rank[o] for o in r.outcomes]))
+    return rows
+
+
+def pairwise_agreement(outcomes: Mapping[str, Sequence[str]]) -> dict[tuple[str, str], float]:
+    """Fraction of pairs of runs on which two measures reach the same outcome."""
+    labels = list(outcomes)
+    out: dict[tuple[str, str], float] = {}
+    for i, m1 in enumerate(labels):
+        for m2 in labels[i + 1 :]:
+            o1, o2 = outcomes[m1], outcomes[m2]
+            same = sum(1 for u, v in zip(o1, o2, strict=True) if u == v)
+            out[(m1, m2)] = same / len(o1) if o1 else float("nan")
+    return out

@@ -1,0 +1,435 @@
+"""Renderings of a :class:`~cranfield.compare.comparison.Comparison`: terminal text, Markdown,
+LaTeX (booktabs, superscript letters), CSV and JSON."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ParameterError
+from .agreement import OUTCOME_TEXT
+from .corrections import CORRECTIONS
+from .paired import TESTS
+from .requests import KEEN_METHODS
+
+if TYPE_CHECKING:
+    from .comparison import Comparison
+
+__all__ = ["FORMATS", "comparison_dict", "render"]
+
+FORMATS = ("text", "markdown", "latex", "csv", "json")
+DETAILS = ("requests", "generality")
+
+
+def _num(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)
+
+
+def comparison_dict(c: Comparison) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "test": c.test,
+        "test_name": TESTS[c.test][0],
+        "alternative": c.alternative,
+        "correction": c.correction,
+        "alpha": c.alpha,
+        "baseline": c.baseline,
+        "ci": c.ci,
+        "runs": list(c.runs),
+        "queries": c.notes.get("queries"),
+    }
+    if c.test in ("randomization", "bootstrap") or c.ci == "bootstrap":
+        out["permutations"] = c.permutations
+        out["seed"] = c.seed
+    out["measures"] = {
+        label: {
+            "means": {r: _num(v) for r, v in c.means[label].items()},
+            "queries": len(c.query_ids[label]),
+            "pairs": [p.to_dict() for p in c.pairs[label]],
+        }
+        for label in c.labels
+    }
+    if len(c.labels) >= 2:
+        out["agreement"] = [
+            {"outcomes": dict(zip(c.labels, row.outcomes, strict=True)), "count": row.count}
+            for row in c.agreement()
+        ]
+        if len(c.runs) >= 2:
+            out["correlations"] = [
+                {
+                    "measures": [m1, m2],
+                    "tau": _num(c.correlation(m1, m2, "b")),
+                    "tau_ap_b": _num(c.correlation(m1, m2, "ap_b")),
+                }
+                for (m1, m2) in c.correlations("b")
+            ]
+    if c.sweeps:
+        out["sweeps"] = [
+            {
+                "measure": s.name,
+                "labels": list(s.labels),
+                "cutoffs": [int(x) if float(x).is_integer() else x for x in s.xs],
+                "means": {r: [_num(v) for v in vals] for r, vals in s.values.items()},
+            }
+            for s in c.sweeps
+        ]
+    return out
+
+
+def _fmt(x: float, digits: int, sign: bool = False) -> str:
+    if x is None or math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return ("+" if x > 0 and sign else "-" if x < 0 else "") + "inf"
+    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+
+
+def _fmt_p(p: float, digits: int) -> str:
+    if math.isnan(p):
+        return "nan"
+    floor = 10.0**-digits
+    if 0 < p < floor or (p == 0.0):
+        return f"<{floor:.{digits}f}"
+    return f"{p:.{digits}f}"
+
+
+def _header(c: Comparison) -> str:
+    n = c.notes.get("queries")
+    parts = [TESTS[c.test][0], c.alternative, f"alpha {c.alpha:g}"]
+    if c.test in ("randomization", "bootstrap"):
+        what = "permutations" if c.test == "randomization" else "samples"
+        parts.append(f"{c.permutations} {what}, seed {c.seed}")
+    npairs = len(next(iter(c.pairs.values())))
+    if c.test == "tukey":
+        parts.append("family-wise over all pairs of runs")
+    elif c.correction == "none":
+        parts.append(
+            f"no correction for {npairs} comparison{'' if npairs == 1 else 's'} per measure"
+        )
+    else:
+        parts.append(f"{CORRECTIONS[c.correction][0]} over {npairs} comparisons per measure")
+    if c.baseline:
+        parts.append(f"baseline {c.baseline}")
+    return f"{len(c.runs)} runs, {n} queries: " + "; ".join(parts)
+
+
+def _align(rows: list[list[str]], left: int) -> list[str]:
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        cells = [
+            x.ljust(w) if k < left else x.rjust(w)
+            for k, (x, w) in enumerate(zip(r, widths, strict=True))
+        ]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def _pair_rows(c: Comparison, label: str, digits: int) -> list[list[str]]:
+    conf = f"{100 * (1 - c.alpha):g}% CI"
+    head = ["a", "b", "diff", conf, "p", "p_adj", "sig", "W/L/T", "sup%", "d_z"]
+    rows = [head]
+    for p in c.pairs[label]:
+        sig = {"b": "b>a", "a": "a>b", "=": ""}[p.outcome]
+        rows.append(
+            [
+                p.a,
+                p.b,
+                _fmt(p.mean_diff, digits, True),
+                f"[{_fmt(p.ci_low, digits, True)}, {_fmt(p.ci_high, digits, True)}]",
+                _fmt_p(p.p_value, digits),
+                _fmt_p(p.p_adjusted, digits),
+                sig,
+                f"{p.wins}/{p.losses}/{p.ties}",
+                f"{p.superiority:+.1f}",
+                _fmt(p.effect_size, 2),
+            ]
+        )
+    return rows
+
+
+def _means_rows(c: Comparison, digits: int, sup: str = "plain") -> list[list[str]]:
+    letters = c.letters
+    marks = {label: c.markers(label) for label in c.labels}
+    width = {label: max(len(v) for v in marks[label].values()) for label in c.labels}
+    rows = [["", "run", *c.labels]]
+    for r in c.runs:
+        cells = []
+        for label in c.labels:
+            v = _fmt(c.means[label][r], digits)
+            mk = marks[label][r]
+            if sup == "plain" and width[label]:
+                v = f"{v} {mk.ljust(width[label])}"  # decimals stay aligned
+            elif mk and sup == "markdown":
+                v = f"{v}<sup>{mk}</sup>"
+            cells.append(v)
+        rows.append([letters[r], r, *cells])
+    return rows
+
+
+def _legend(c: Comparison) -> str:
+    return (
+        "Letters after a mean: significantly better than the runs with those letters "
+        f"(p_adj < {c.alpha:g}). diff = mean(b) - mean(a); W/L/T = queries where b wins / "
+        "loses / ties; sup% = Keen's superiority percentage of b; d_z = mean(d)/sd(d)."
+    )
+
+
+def _agreement_rows(c: Comparison) -> list[list[str]]:
+    rows = [[*c.labels, "pairs", "%"]]
+    for row in c.agreement():
+        rows.append(
+            [
+                *(OUTCOME_TEXT[o] for o in row.outcomes),
+                str(row.count),
+                f"{row.percent:.1f}",
+            ]
+        )
+    return rows
+
+
+def _correlation_rows(c: Comparison) -> list[list[str]]:
+    rows = [["measure 1", "measure 2", "tau", "tau_ap_b", "same outcome"]]
+    agree = c.pairwise_agreement()
+    for (m1, m2), tau in c.correlations("b").items():
+        rows.append(
+            [
+                m1,
+                m2,
+                _fmt(tau, 3),
+                _fmt(c.correlation(m1, m2, "ap_b"), 3),
+                f"{100 * agree[(m1, m2)]:.1f}%",
+            ]
+        )
+    return rows
+
+
+def _keen_rows(c: Comparison, label: str, a: str, b: str) -> list[list[str]]:
+    rows = [["", f"{b} (I)", f"{a} (II)", "equal", "superiority"]]
+    for row, name in zip(c.keen(label, a, b), KEEN_METHODS, strict=True):
+        if name == "numbers":
+            rows.append([name, f"{row.first:.0f}", f"{row.second:.0f}", f"{row.equal:.0f}", ""])
+        else:
+            eq = "-" if row.equal is None else f"{row.equal:.1f}%"
+            sup = "" if row.superiority is None else f"{row.superiority:.1f}%"
+            rows.append([name, f"{row.first:.1f}%", f"{row.second:.1f}%", eq, sup])
+    return rows
+
+
+def _generality_rows(c: Comparison, digits: int) -> tuple[str, list[list[str]]]:
+    g = c.generality()
+    s = g.split
+    title = (
+        f"Specific (<= {s.threshold} relevant, {len(s.specific)} queries, mean "
+        f"{g.mean_relevant[0]:.1f}) vs general (> {s.threshold}, {len(s.general)} queries, "
+        f"mean {g.mean_relevant[1]:.1f}) requests"
+    )
+    rows = [["measure", "run", "specific", "general", "general - specific"]]
+    for r in g.rows:
+        rows.append(
+            [
+                r.measure,
+                r.run,
+                _fmt(r.specific, digits),
+                _fmt(r.general, digits),
+                _fmt(r.general - r.specific, digits, True),
+            ]
+        )
+    return title, rows
+
+
+def render_text(c: Comparison, *, digits: int = 4, details: Sequence[str] = ()) -> str:
+    out = [_header(c), ""]
+    out += _align(_means_rows(c, digits), 2)
+    out += ["", _legend(c)]
+    for label in c.labels:
+        out += ["", f"{label} ({len(c.query_ids[label])} queries)"]
+        out += _align(_pair_rows(c, label, digits), 2)
+    if len(c.labels) >= 2:
+        npairs = len(c.pairs[c.labels[0]])
+        out += ["", f"Agreement of the measures over {npairs} pairs of runs (1st = a, 2nd = b)"]
+        out += _align(_agreement_rows(c), len(c.labels))
+        if len(c.runs) >= 3:
+            out += ["", "Rank correlation of the runs' means"]
+            out += _align(_correlation_rows(c), 2)
+    for s in c.sweeps:
+        out += ["", f"Sweep of {s.name} (mean at each cut-off)"]
+        rows = [["run", *(f"@{x:g}" for x in s.xs)]]
+        for r, vals in s.values.items():
+            rows.append([r, *(_fmt(v, digits) for v in vals)])
+        out += _align(rows, 1)
+    for d in details:
+        if d == "requests":
+            for label in c.labels:
+                for p in c.pairs[label]:
+                    out += ["", f"Requests favouring each run: {label}, {p.b} vs {p.a} (Keen)"]
+                    out += _align(_keen_rows(c, label, p.a, p.b), 1)
+        elif d == "generality":
+            title, rows = _generality_rows(c, digits)
+            out += ["", title]
+            out += _align(rows, 2)
+        else:
+            raise ParameterError(f"unknown detail {d!r}; choose from {', '.join(DETAILS)}")
+    return "\n".join(out) + "\n"
+
+
+def _md_table(rows: list[list[str]], left: int) -> list[str]:
+    def esc(s: str) -> str:
+        return s.replace("|", "\\|")
+
+    lines = ["| " + " | ".join(esc(x) for x in rows[0]) + " |"]
+    lines.append("|" + "|".join(":---" if k < left else "---:" for k in range(len(rows[0]))) + "|")
+    lines += ["| " + " | ".join(esc(x) for x in r) + " |" for r in rows[1:]]
+    return lines
+
+
+def render_markdown(c: Comparison, *, digits: int = 4, details: Sequence[str] = ()) -> str:
+    out = [f"*{_header(c)}*", ""]
+    out += _md_table(_means_rows(c, digits, sup="markdown"), 2)
+    out += ["", _legend(c)]
+    for label in c.labels:
+        out += ["", f"**{label}** ({len(c.query_ids[label])} queries)", ""]
+        out += _md_table(_pair_rows(c, label, digits), 2)
+    if len(c.labels) >= 2:
+        out += ["", "**Agreement of the measures** (1st = a, 2nd = b)", ""]
+        out += _md_table(_agreement_rows(c), len(c.labels))
+        if len(c.runs) >= 3:
+            out += ["", "**Rank correlation of the runs' means**", ""]
+            out += _md_table(_correlation_rows(c), 2)
+    for d in details:
+        if d == "requests":
+            for label in c.labels:
+                for p in c.pairs[label]:
+                    out += ["", f"**Requests favouring each run**: {label}, {p.b} vs {p.a}", ""]
+                    out += _md_table(_keen_rows(c, label, p.a, p.b), 1)
+        elif d == "generality":
+            title, rows = _generality_rows(c, digits)
+            out += ["", f"**{title}**", ""]
+            out += _md_table(rows, 2)
+        else:
+            raise ParameterError(f"unknown detail {d!r}; choose from {', '.join(DETAILS)}")
+    return "\n".join(out) + "\n"
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def _tex(s: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in s)
+
+
+def render_latex(c: Comparison, *, digits: int = 4, details: Sequence[str] = ()) -> str:
+    """Two booktabs tables: the means with superscript letters (``$^{ac}$``: significantly
+    better than runs a and c; the best mean per measure in bold) and the pairwise p-values."""
+    letters = c.letters
+    marks = {label: c.markers(label) for label in c.labels}
+    best = {label: c.means[label][c.ranking(label)[0]] for label in c.labels}
+    lines = [
+        "% " + _header(c),
+        r"\begin{tabular}{ll" + "r" * len(c.labels) + "}",
+        r"\toprule",
+        " & Run & " + " & ".join(_tex(m) for m in c.labels) + r" \\",
+        r"\midrule",
+    ]
+    for r in c.runs:
+        cells = []
+        for label in c.labels:
+            v = c.means[label][r]
+            s = _fmt(v, digits)
+            if v == best[label]:
+                s = r"\textbf{" + s + "}"
+            if marks[label][r]:
+                s += "$^{" + marks[label][r] + "}$"
+            cells.append(s)
+        lines.append(f"({letters[r]}) & {_tex(r)} & " + " & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", ""]
+    lines += [
+        "% p-values of b against a (adjusted: " + CORRECTIONS[c.correction][0] + ")",
+        r"\begin{tabular}{lll" + "r" * 3 + "}",
+        r"\toprule",
+        r"Measure & a & b & $\Delta$ & $p$ & $p_\mathrm{adj}$ \\",
+        r"\midrule",
+    ]
+    for label in c.labels:
+        for p in c.pairs[label]:
+            star = "$^{*}$" if p.significant else ""
+            lines.append(
+                f"{_tex(label)} & {_tex(p.a)} & {_tex(p.b)} & "
+                f"{_fmt(p.mean_diff, digits, True)} & {_fmt_p(p.p_value, digits)} & "
+                f"{_fmt_p(p.p_adjusted, digits)}{star}" + r" \\"
+            )
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if details:
+        raise ParameterError("details (requests, generality) are available in text and markdown")
+    return "\n".join(lines) + "\n"
+
+
+CSV_COLUMNS = (
+    "measure",
+    "a",
+    "b",
+    "mean_a",
+    "mean_b",
+    "mean_diff",
+    "statistic",
+    "p_value",
+    "p_adjusted",
+    "significant",
+    "outcome",
+    "wins",
+    "losses",
+    "ties",
+    "superiority",
+    "ci_low",
+    "ci_high",
+    "effect_size",
+    "queries",
+)
+
+
+def _csv_cell(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return "" if math.isnan(v) else repr(v)
+    s = str(v)
+    if any(ch in s for ch in (",", '"', "\n", "\r")):
+        return '"' + s.replace('"', '""') + '"'
+    return s
+
+
+def render_csv(c: Comparison) -> str:
+    """One row per measure and pair of runs."""
+    lines = [",".join(CSV_COLUMNS)]
+    for label in c.labels:
+        for p in c.pairs[label]:
+            lines.append(",".join(_csv_cell(getattr(p, k)) for k in CSV_COLUMNS))
+    return "\n".join(lines) + "\n"
+
+
+def render(
+    c: Comparison, fmt: str = "text", *, digits: int = 4, details: Sequence[str] = ()
+) -> str:
+    if fmt in ("text", "table"):
+        return render_text(c, digits=digits, details=details)
+    if fmt == "markdown":
+        return render_markdown(c, digits=digits, details=details)
+    if fmt == "latex":
+        return render_latex(c, digits=digits, details=details)
+    if fmt == "csv":
+        return render_csv(c)
+    if fmt == "json":
+        return json.dumps(comparison_dict(c), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    raise ParameterError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -1,0 +1,221 @@
+"""Per-request analysis: how many queries favour each run, by how much, and for which queries.
+
+- Precision histogram (Baeza-Yates & Ribeiro-Neto, seed 001 sec. 3.2.1, eq. 3.5): per query
+  ``M_{A/B}(i) = M_A(i) - M_B(i)`` for any measure M, drawn as one bar per query.
+- Keen's per-request tables (seed 002 sec. 9, Fig. 35): the numbers of requests favouring
+  option I, option II and equal on both, and their percentages computed three ways (ignoring
+  the equal cases, including them, adding them to both options), each with the
+  "superiority percentage" = percentage for I minus percentage for II.
+- Keen's magnitude-difference plot (Fig. 36): the requests favouring each option, sorted by
+  decreasing size of the difference.
+- Specific versus general requests (seed 002 sec. 8): the query set divided into two equal or
+  nearly equal groups by the number of relevant documents.
+
+Two values are equal when ``|x - y| <= 1e-12 * max(1, |x|, |y|)`` (float noise is not a win).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ParameterError
+from .paired import differences
+
+__all__ = [
+    "GeneralitySplit",
+    "KeenRow",
+    "MagnitudeDifference",
+    "RequestCounts",
+    "keen_table",
+    "magnitude_difference",
+    "natural_key",
+    "request_counts",
+    "split_by_relevant",
+    "superiority",
+]
+
+
+def natural_key(qid: str) -> tuple:
+    """Sort key putting ``q2`` before ``q10`` (digits compared as numbers)."""
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part)
+        for part in re.split(r"(\d+)", qid)
+        if part
+    )
+
+
+@dataclass(frozen=True)
+class RequestCounts:
+    """Numbers of requests favouring option I (``first``), option II (``second``), or equal."""
+
+    first: int
+    second: int
+    equal: int
+
+    @property
+    def total(self) -> int:
+        return self.first + self.second + self.equal
+
+
+def request_counts(first, second) -> RequestCounts:
+    """Count the queries on which the per-query values ``first`` beat, lose to or equal
+    ``second`` (higher is better)."""
+    d = differences(second, first)  # first - second, float noise zeroed
+    return RequestCounts(
+        first=int(np.count_nonzero(d > 0)),
+        second=int(np.count_nonzero(d < 0)),
+        equal=int(np.count_nonzero(d == 0)),
+    )
+
+
+def superiority(first: int, second: int) -> float:
+    """Keen's superiority percentage ignoring equal cases (Fig. 35, row 2):
+    ``100 (first - second) / (first + second)``; 0 when no request favours either option."""
+    if first < 0 or second < 0:
+        raise ParameterError("request counts must be >= 0")
+    if first + second == 0:
+        return 0.0
+    return 100.0 * (first - second) / (first + second)
+
+
+@dataclass(frozen=True)
+class KeenRow:
+    """One row of Keen's Fig. 35; ``None`` where the figure shows a dash or nothing."""
+
+    method: str
+    first: float
+    second: float
+    equal: float | None
+    superiority: float | None
+
+
+KEEN_METHODS = (
+    "numbers",
+    "percentages ignoring equal cases",
+    "percentages including equal cases",
+    "percentages adding equal cases to both options",
+)
+
+
+def keen_table(counts: RequestCounts | tuple[int, int, int]) -> list[KeenRow]:
+    """Keen's Fig. 35: the numbers of requests and three ways of turning them into percentages.
+
+    With ``f``, ``s``, ``e`` the requests favouring option I, option II and equal, ``t = f+s+e``:
+
+    1. numbers: ``f``, ``s``, ``e``;
+    2. ignoring equal cases: ``100 f/(f+s)``, ``100 s/(f+s)``;
+    3. including equal cases: ``100 f/t``, ``100 s/t``, ``100 e/t``;
+    4. adding equal cases to both options: ``100 (f+e)/t``, ``100 (s+e)/t``;
+
+    and in rows 2-4 the superiority percentage, the option I percentage minus the option II
+    percentage.  Empty denominators give 0.  (The OCR'd text says "six methods" but the figure
+    has these four rows; we implement the rows shown.)
+    """
+    if not isinstance(counts, RequestCounts):
+        counts = RequestCounts(*counts)
+    f, s, e = counts.first, counts.second, counts.equal
+    if min(f, s, e) < 0:
+        raise ParameterError("request counts must be >= 0")
+    t = f + s + e
+
+    def pct(x: int, total: int) -> float:
+        return 100.0 * x / total if total else 0.0
+
+    ign = (pct(f, f + s), pct(s, f + s))
+    inc = (pct(f, t), pct(s, t), pct(e, t))
+    add = (pct(f + e, t), pct(s + e, t))
+    return [
+        KeenRow(KEEN_METHODS[0], float(f), float(s), float(e), None),
+        KeenRow(KEEN_METHODS[1], ign[0], ign[1], None, ign[0] - ign[1]),
+        KeenRow(KEEN_METHODS[2], inc[0], inc[1], inc[2], inc[0] - inc[1]),
+        KeenRow(KEEN_METHODS[3], add[0], add[1], None, add[0] - add[1]),
+    ]
+
+
+@dataclass(frozen=True)
+class MagnitudeDifference:
+    """Keen's magnitude-difference data (Fig. 36): for each option the ``(query, difference)``
+    pairs of the requests it wins, by decreasing difference; ``equal`` lists the ties."""
+
+    first_name: str
+    second_name: str
+    first: tuple[tuple[str, float], ...]
+    second: tuple[tuple[str, float], ...]
+    equal: tuple[str, ...]
+
+
+def magnitude_difference(
+    query_ids: Sequence[str],
+    first,
+    second,
+    *,
+    first_name: str = "I",
+    second_name: str = "II",
+) -> MagnitudeDifference:
+    """Split the per-query differences of two options into the requests favouring each one,
+    each sorted by decreasing magnitude (ties of magnitude by query id, naturally)."""
+    d = differences(second, first)  # first - second
+    if len(query_ids) != len(d):
+        raise ParameterError("query_ids and values differ in length")
+    wins_first = [(q, float(x)) for q, x in zip(query_ids, d, strict=True) if x > 0]
+    wins_second = [(q, float(-x)) for q, x in zip(query_ids, d, strict=True) if x < 0]
+    eq = [q for q, x in zip(query_ids, d, strict=True) if x == 0]
+
+    def order(items: list[tuple[str, float]]) -> tuple[tuple[str, float], ...]:
+        return tuple(sorted(items, key=lambda t: (-t[1], natural_key(t[0]))))
+
+    return MagnitudeDifference(
+        first_name,
+        second_name,
+        order(wins_first),
+        order(wins_second),
+        tuple(sorted(eq, key=natural_key)),
+    )
+
+
+@dataclass(frozen=True)
+class GeneralitySplit:
+    """Queries divided by their number of relevant documents: ``specific`` have at most
+    ``threshold`` relevant documents, ``general`` more."""
+
+    threshold: int
+    specific: tuple[str, ...]
+    general: tuple[str, ...]
+
+
+def split_by_relevant(num_rel: Mapping[str, float]) -> GeneralitySplit:
+    """Keen's split into specific and general requests (seed 002 sec. 8).
+
+    Queries are divided "into equal or nearly equal groups according to the numbers of
+    documents in the collection that are relevant".  Queries with the same number of relevant
+    documents stay in the same group: the threshold ``t`` (specific: ``R <= t``, general:
+    ``R > t``) is the one that makes the two groups most nearly equal in size (the smaller
+    ``t`` on a tie).  Both groups must be non-empty.
+    """
+    if not num_rel:
+        raise ParameterError("no queries to split")
+    counts = {q: float(v) for q, v in num_rel.items()}
+    values = sorted(set(counts.values()))
+    if len(values) < 2:
+        raise ParameterError(
+            "cannot split requests into specific and general: every query has "
+            f"{values[0]:g} relevant documents"
+        )
+    arr = np.array(list(counts.values()))
+    best = None
+    for t in values[:-1]:
+        k = int(np.count_nonzero(arr <= t))
+        gap = abs(len(arr) - 2 * k)
+        if best is None or gap < best[0]:
+            best = (gap, t)
+    assert best is not None
+    t = best[1]
+    spec = tuple(sorted((q for q, v in counts.items() if v <= t), key=natural_key))
+    gen = tuple(sorted((q for q, v in counts.items() if v > t), key=natural_key))
+    return GeneralitySplit(
+        threshold=int(t) if float(t).is_integer() else t, specific=spec, general=gen
+    )
