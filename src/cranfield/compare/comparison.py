@@ -60,6 +60,19 @@ __all__ = ["Comparison", "PairResult", "Sweep", "compare", "parse_sweep"]
 CI_METHODS = ("t", "bootstrap")
 
 
+def _warn(warning: Warning) -> None:
+    """Warn with the caller's frame outside cranfield as the location."""
+    import sys
+
+    frame = sys._getframe(1)
+    level = 2
+    root = str(Path(__file__).resolve().parents[1])
+    while frame is not None and str(Path(frame.f_code.co_filename).resolve()).startswith(root):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(warning, stacklevel=level)
+
+
 def _better(m: Measure) -> int:
     """+1 when higher values are better (the default), -1 for lower-is-better measures (a
     registry entry may declare ``extra["better"] = "lower"``)."""
@@ -443,7 +456,7 @@ def compare(
 ) -> Comparison:
     """Compare runs pairwise under one or more measures.
 
-    ``compare(results_set, measures=...)`` takes evaluated results (a
+    ``compare(results_set, ["AP", ...])`` takes evaluated results (a
     :class:`~cranfield.results.ResultsSet` or list of :class:`~cranfield.results.Results`);
     ``compare(qrels, [run_a, run_b, ...], ["AP", "P@10"])`` evaluates first (with
     ``complete=True``: every judged query counts for every run).
@@ -502,7 +515,11 @@ def compare(
 
     if _is_results(results):
         if runs is not None:
-            raise ParameterError("give either evaluated results or qrels and runs, not both")
+            if measures is not None:
+                raise ParameterError(
+                    "give compare(results, measures) or compare(qrels, runs, measures)"
+                )
+            measures = [runs] if isinstance(runs, str) else list(runs)
         rs = list(results) if not isinstance(results, Results) else [results]
         if measures is None:
             measures = list(rs[0].labels)
@@ -571,12 +588,11 @@ def _common_queries(rs: list[Results], missing: str) -> list[str]:
             raise ParameterError(
                 f"compare: {msg}; evaluate with complete=True (--complete) to score them"
             )
-        warnings.warn(
+        _warn(
             DataWarning(
                 f"compare: {msg} and were left out; evaluate with complete=True "
                 "(--complete) to score them as empty rankings"
-            ),
-            stacklevel=4,
+            )
         )
     return sorted(common, key=natural_key)
 
@@ -634,12 +650,11 @@ def _build(
         ok = np.isfinite(V).all(axis=1)
         if not ok.all():
             bad = [q for q, f in zip(common, ok, strict=True) if not f]
-            warnings.warn(
+            _warn(
                 DataWarning(
                     f"compare: {label} is undefined (NaN) in some run for {len(bad)} queries "
                     f"(first: {bad[0]!r}); they were left out of {label}"
-                ),
-                stacklevel=3,
+                )
             )
         V = V[ok]
         q_m = tuple(q for q, f in zip(common, ok, strict=True) if f)
@@ -695,12 +710,11 @@ def _build(
             )
         pairs[label] = plist
     if undefined_sup:
-        warnings.warn(
+        _warn(
             CranfieldWarning(
                 f"compare: for {undefined_sup} pair(s) every query is equal on the measure, so "
                 "the superiority percentage is undefined; reported as 0"
-            ),
-            stacklevel=3,
+            )
         )
     if test in ("randomization", "bootstrap"):
         notes["resamples"] = permutations

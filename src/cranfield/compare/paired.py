@@ -131,7 +131,9 @@ def t_test_d(d: np.ndarray, alternative: str = "two-sided") -> PairedTestResult:
     _need(n, 2, "t-test")
     if not d.any():
         return PairedTestResult("t", 0.0, 1.0, 0, n)
-    if np.all(d == d[0]):  # every query moved by the same amount: sd = 0, |t| infinite
+    scale = max(1.0, float(np.abs(d).max()))
+    if np.all(np.abs(d - d[0]) <= EQUAL_TOLERANCE * scale):
+        # every query moved by the same amount (up to float noise): sd = 0, |t| infinite
         t = math.copysign(math.inf, d[0])
         p = {"two-sided": 0.0, "greater": 0.0 if t > 0 else 1.0, "less": 0.0 if t < 0 else 1.0}
         return PairedTestResult("t", t, p[alternative], _sign(t), n)
@@ -177,6 +179,12 @@ def sign_test_d(d: np.ndarray, alternative: str = "two-sided") -> PairedTestResu
 
     r = stats.binomtest(wins, wins + losses, 0.5, alternative=alternative)
     return PairedTestResult("sign", float(wins), float(r.pvalue), _sign(wins - losses), n)
+
+
+def _column_sums(D: np.ndarray) -> np.ndarray:
+    """Per-column sums computed on contiguous rows, so that a column's sum does not depend on
+    the other columns next to it (pairwise summation order)."""
+    return np.ascontiguousarray(D.T).sum(axis=1)
 
 
 def _blocks(total: int, n: int) -> list[int]:
@@ -226,8 +234,8 @@ def randomization_tests(
         raise ParameterError(
             f"exact enumeration of 2^{n} sign vectors is too large; use exact=False"
         )
-    observed = D.sum(axis=0)
-    tol = _MC_TOLERANCE * np.maximum(np.abs(D).sum(axis=0), 1e-300)
+    observed = _column_sums(D)
+    tol = _MC_TOLERANCE * np.maximum(_column_sums(np.abs(D)), 1e-300)
     count = np.zeros(npairs, dtype=np.int64)
     if use_exact:
         total = 1 << n
@@ -300,9 +308,9 @@ def bootstrap_tests(
         raise ParameterError(f"samples must be >= 1, got {samples}")
     n, npairs = D.shape
     _need(n, 2, "bootstrap test")
-    obs_mean = D.mean(axis=0)
-    t_obs = _student(D.sum(axis=0), (D * D).sum(axis=0), n, np.zeros(npairs))
     D2 = D * D
+    obs_mean = _column_sums(D) / n
+    t_obs = _student(_column_sums(D), _column_sums(D2), n, np.zeros(npairs))
     rng = np.random.default_rng(seed)
     count = np.zeros(npairs, dtype=np.int64)
     means = np.empty((samples, npairs)) if confidence is not None else None

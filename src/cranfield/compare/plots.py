@@ -141,7 +141,8 @@ def magnitude_plot(md: MagnitudeDifference, measure: str, *, ax: Any = None) -> 
     total = decided + len(md.equal)
 
     def pct(k: int) -> str:
-        return f"{100.0 * k / decided:.1f}% of {decided} unequal" if decided else "0%"
+        share = f"{100.0 * k / decided:.1f}%" if decided else "0%"
+        return f"{share} of {decided} unequal" if md.equal else share
 
     if n2:
         ax.plot(

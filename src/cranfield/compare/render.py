@@ -206,7 +206,7 @@ def _correlation_rows(c: Comparison) -> list[list[str]]:
 
 
 def _keen_rows(c: Comparison, label: str, a: str, b: str) -> list[list[str]]:
-    rows = [["", f"{b} (I)", f"{a} (II)", "equal", "superiority"]]
+    rows = [["", f"{b} better", f"{a} better", "equal", f"superiority of {b}"]]
     for row, name in zip(c.keen(label, a, b), KEEN_METHODS, strict=True):
         if name == "numbers":
             rows.append([name, f"{row.first:.0f}", f"{row.second:.0f}", f"{row.equal:.0f}", ""])
