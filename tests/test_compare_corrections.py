@@ -9,6 +9,7 @@ import pytest
 from scipy import stats
 
 from cranfield.compare import adjust, t_test, tukey_hsd
+from cranfield.compare.tukey import studentized_range_sf
 from cranfield.errors import ParameterError
 
 # Benjamini & Hochberg (1995), sec. 4: the 15 p-values of Neuhaus et al.; at level 0.05 the
@@ -98,6 +99,22 @@ def test_tukey_with_two_runs_is_the_paired_t_test():
     t = t_test(a, b)
     assert hsd.q[0, 1] == pytest.approx(math.sqrt(2) * abs(t.statistic), rel=1e-12)
     assert hsd.p[0, 1] == pytest.approx(t.p_value, rel=1e-9)
+
+
+@pytest.mark.parametrize("df", [1, 2, 5, 30, 1000, 18753])
+def test_studentized_range_with_two_groups_is_students_t(df):
+    q = np.linspace(0.05, 8, 40)
+    exact = 2 * stats.t.sf(q / math.sqrt(2), df)
+    assert np.abs(studentized_range_sf(q, 2, df) - exact).max() < 1e-9
+
+
+@pytest.mark.parametrize("k", [3, 10, 48])
+def test_studentized_range_agrees_with_scipy(k):
+    # df = (n - 1)(k - 1) >= k - 1 in a runs x queries design
+    for df in (k - 1, 5 * (k - 1), 400 * (k - 1), math.inf):
+        q = np.linspace(0.05, 3 + 1.5 * math.log(k) * (2 if df == k - 1 else 1), 8)
+        ref = stats.studentized_range.sf(q, k, df)
+        assert np.abs(studentized_range_sf(q, k, df) - ref).max() < 1e-8
 
 
 def test_tukey_error_term_is_the_two_way_anova_residual():

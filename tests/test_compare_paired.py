@@ -19,7 +19,7 @@ from cranfield.compare import (
     t_test,
     wilcoxon_test,
 )
-from cranfield.compare.paired import bootstrap_tests, randomization_tests
+from cranfield.compare.paired import bootstrap_tests, mean_cis, randomization_tests
 from cranfield.errors import ParameterError
 
 # Student (1908) / Cushny & Peebles: extra hours of sleep with two drugs, 10 patients
@@ -62,6 +62,7 @@ def test_t_test_agrees_with_scipy_on_random_data():
         lo, hi = mean_ci(differences(a, b), 0.9)
         ci = ref.confidence_interval(0.9)
         assert (lo, hi) == pytest.approx((ci.low, ci.high), rel=1e-12)
+        assert mean_cis(differences(a, b)[:, None], 0.9)[0] == pytest.approx((lo, hi), rel=1e-12)
 
 
 def _signed_rank_exact(d: list[Fraction]) -> tuple[int, Fraction]:

@@ -40,7 +40,7 @@ from .paired import (
     PairedTestResult,
     bootstrap_tests,
     differences,
-    mean_ci,
+    mean_cis,
     paired_tests,
 )
 from .requests import (
@@ -778,7 +778,7 @@ def _test_pairs(
         assert interval is not None
         cis = [(float(lo), float(hi)) for lo, hi in interval.T]
     else:
-        cis = [mean_ci(D[:, k], confidence) for k in range(D.shape[1])]
+        cis = mean_cis(D, confidence)
     return results, cis
 
 

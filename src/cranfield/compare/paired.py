@@ -36,6 +36,7 @@ __all__ = [
     "bootstrap_test",
     "differences",
     "mean_ci",
+    "mean_cis",
     "paired_tests",
     "randomization_test",
     "sign_test",
@@ -358,12 +359,37 @@ def paired_tests(
         return randomization_tests(D, permutations=permutations, seed=seed, alternative=alternative)
     if test == "bootstrap":
         return bootstrap_tests(D, samples=permutations, seed=seed, alternative=alternative)[0]
-    funcs = {"t": t_test_d, "wilcoxon": wilcoxon_d, "sign": sign_test_d}
+    if test == "t":
+        return _t_tests(D, alternative)
+    funcs = {"wilcoxon": wilcoxon_d, "sign": sign_test_d}
     if test not in funcs:
         raise ParameterError(
             f"unknown test {test!r}; choose one of {', '.join(t for t in TESTS if t != 'tukey')}"
         )
     return [funcs[test](D[:, j], alternative) for j in range(D.shape[1])]
+
+
+def _t_tests(D: np.ndarray, alternative: str) -> list[PairedTestResult]:
+    """:func:`t_test_d` for every column, with one vectorised scipy call for the columns
+    whose differences vary."""
+    _check_alternative(alternative)
+    n, npairs = D.shape
+    _need(n, 2, "t-test")
+    rows = np.ascontiguousarray(D.T)
+    scale = np.maximum(1.0, np.abs(rows).max(axis=1, initial=0.0))
+    constant = np.all(np.abs(rows - rows[:, :1]) <= EQUAL_TOLERANCE * scale[:, None], axis=1)
+    out: list[PairedTestResult | None] = [None] * npairs
+    for j in np.flatnonzero(constant):
+        out[j] = t_test_d(rows[j], alternative)
+    varying = np.flatnonzero(~constant)
+    if len(varying):
+        from scipy import stats
+
+        r = stats.ttest_1samp(rows[varying], 0.0, axis=1, alternative=alternative)
+        means = rows[varying].mean(axis=1)
+        for j, t, p, m in zip(varying, r.statistic, r.pvalue, means, strict=True):
+            out[j] = PairedTestResult("t", float(t), float(p), _sign(float(m)), n)
+    return [o for o in out if o is not None]
 
 
 def mean_ci(d: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
@@ -379,6 +405,23 @@ def mean_ci(d: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
 
     half = float(stats.t.ppf((1.0 + confidence) / 2.0, n - 1)) * sd / math.sqrt(n)
     return mean - half, mean + half
+
+
+def mean_cis(D: np.ndarray, confidence: float = 0.95) -> list[tuple[float, float]]:
+    """:func:`mean_ci` for every column of ``D`` (one quantile for all)."""
+    n = D.shape[0]
+    _need(n, 2, "confidence interval")
+    from scipy import stats
+
+    crit = float(stats.t.ppf((1.0 + confidence) / 2.0, n - 1))
+    rows = np.ascontiguousarray(D.T)
+    means = rows.mean(axis=1)
+    sds = rows.std(axis=1, ddof=1)
+    half = crit * sds / math.sqrt(n)
+    return [
+        (float(m), float(m)) if sd == 0.0 else (float(m - h), float(m + h))
+        for m, sd, h in zip(means, sds, half, strict=True)
+    ]
 
 
 # One-pair conveniences: a and b are per-query values of the two runs, in the same order.
