@@ -718,6 +718,11 @@ def _build(
         )
     if test in ("randomization", "bootstrap"):
         notes["resamples"] = permutations
+    if test == "randomization":
+        # exact enumeration of the 2^n sign vectors wherever 2^n <= permutations
+        notes["exact"] = sorted(
+            {label for label in labels if 2.0 ** len(qids[label]) <= permutations}
+        )
     sweeps = tuple(_sweep(rs, common, spec) for spec in sweep_specs)
     return Comparison(
         results=tuple(rs),

@@ -42,6 +42,8 @@ def comparison_dict(c: Comparison) -> dict[str, Any]:
     if c.test in ("randomization", "bootstrap") or c.ci == "bootstrap":
         out["permutations"] = c.permutations
         out["seed"] = c.seed
+    if c.test == "randomization":
+        out["exact"] = list(c.notes.get("exact", []))
     out["measures"] = {
         label: {
             "means": {r: _num(v) for r, v in c.means[label].items()},
@@ -99,7 +101,13 @@ def _header(c: Comparison) -> str:
     parts = [TESTS[c.test][0], c.alternative, f"alpha {c.alpha:g}"]
     if c.test in ("randomization", "bootstrap"):
         what = "permutations" if c.test == "randomization" else "samples"
-        parts.append(f"{c.permutations} {what}, seed {c.seed}")
+        exact = c.notes.get("exact", [])
+        if exact and len(exact) == len(c.labels):
+            parts.append("exact (all 2^n sign flips)")
+        else:
+            parts.append(f"{c.permutations} {what}, seed {c.seed}")
+            if exact:
+                parts.append(f"exact for {', '.join(exact)}")
     npairs = len(next(iter(c.pairs.values())))
     if c.test == "tukey":
         parts.append("family-wise over all pairs of runs")
