@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from cranfield.compare import (
+from cranfield.comparing import (
     agreement_rows,
     kendall_tau,
     pairwise_agreement,

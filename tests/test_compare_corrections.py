@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from cranfield.compare import adjust, t_test, tukey_hsd
-from cranfield.compare.tukey import studentized_range_sf
+from cranfield.comparing import adjust, t_test, tukey_hsd
+from cranfield.comparing.tukey import studentized_range_sf
 from cranfield.errors import ParameterError
 
 # Benjamini & Hochberg (1995), sec. 4: the 15 p-values of Neuhaus et al.; at level 0.05 the

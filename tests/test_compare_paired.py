@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from cranfield.compare import (
+from cranfield.comparing import (
     bootstrap_test,
     differences,
     mean_ci,
@@ -19,7 +19,7 @@ from cranfield.compare import (
     t_test,
     wilcoxon_test,
 )
-from cranfield.compare.paired import bootstrap_tests, mean_cis, randomization_tests
+from cranfield.comparing.paired import bootstrap_tests, mean_cis, randomization_tests
 from cranfield.errors import ParameterError
 
 # Student (1908) / Cushny & Peebles: extra hours of sleep with two drugs, 10 patients

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import cranfield
-from cranfield.compare import (
+from cranfield.comparing import (
     keen_table,
     magnitude_difference,
     request_counts,

@@ -45,7 +45,7 @@ __all__ = [
 
 _LAZY = {
     "evaluate": ("cranfield.evaluation", "evaluate"),
-    "compare": ("cranfield.compare", None),
+    "compare": ("cranfield.comparing", "compare"),
     "judge": ("cranfield.judging", "judge"),
     "read_qrels": ("cranfield.io", "read_qrels"),
     "read_run": ("cranfield.io", "read_run"),
@@ -84,7 +84,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import compare, measures
+    from . import measures
+    from .comparing import compare
     from .data import Qrels, Run
     from .errors import (
         CranfieldError,

@@ -196,7 +196,7 @@ def command(
     cranfield compare qrels.txt runs/*.run -m AP -m P@10 --format latex > table.tex
     cranfield compare qrels.txt a.run b.run -m AP --sweep 'P@5,10,20,100' --plot figs/
     """
-    from ..compare import compare
+    from ..comparing import compare
 
     cmp = compare(
         qrels,

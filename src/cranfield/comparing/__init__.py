@@ -10,14 +10,10 @@ per-request analysis.  See ``docs/compare.md``.
     cmp.to_dict()               # the JSON shape of ``cranfield compare --format json``
     cmp.plot("figures/")        # precision histograms, magnitude differences, agreement, ...
 
-The module itself is callable: ``cranfield.compare(...)`` is :func:`compare`.
+``cranfield.compare`` is :func:`compare`; this package is ``cranfield.comparing``.
 """
 
 from __future__ import annotations
-
-import sys
-import types
-from typing import Any
 
 from .agreement import (
     AgreementRow,
@@ -90,14 +86,3 @@ __all__ = [
     "tukey_hsd",
     "wilcoxon_test",
 ]
-
-
-class _CallableModule(types.ModuleType):
-    """Lets ``cranfield.compare(...)`` call :func:`compare` while ``cranfield.compare.t_test``
-    and friends stay reachable as module attributes."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Comparison:
-        return compare(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

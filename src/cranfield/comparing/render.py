@@ -1,4 +1,4 @@
-"""Renderings of a :class:`~cranfield.compare.comparison.Comparison`: terminal text, Markdown,
+"""Renderings of a :class:`~cranfield.comparing.comparison.Comparison`: terminal text, Markdown,
 LaTeX (booktabs, superscript letters), CSV and JSON."""
 
 from __future__ import annotations
