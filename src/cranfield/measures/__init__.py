@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from . import counts, gain, precision, ranking  # noqa: F401  (registration)
+# Family modules register their measures on import; one line per module.
+# isort: off
+from . import counts, gain, precision, ranking  # noqa: F401
+from . import bpref  # noqa: F401
+from . import interpolated  # noqa: F401
+from . import rbp  # noqa: F401
+from . import utility  # noqa: F401
+
+# isort: on
 from .parse import Measure, format_value, parse
 from .registry import REGISTRY, MeasureDef, Param, lookup, measure
 

@@ -72,3 +72,19 @@ def num_rel(jr: JudgedRankings, *, rel: int) -> np.ndarray:
 )
 def num_rel_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     return jr.count(jr.relevant(rel)).astype(np.float64)
+
+
+@measure(
+    "NumNonRelJudgedRet",
+    summary="number of judged non-relevant documents retrieved",
+    formula="NumNonRelJudgedRet = |{i <= n : 0 <= grade(d_i) < rel}|",
+    source="trec_eval 10.0 m_num_nonrel_judged_ret.c",
+    family="counts",
+    params=(REL,),
+    aggregate="sum",
+    integer=True,
+    trec="num_nonrel_judged_ret",
+)
+def num_nonrel_judged_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    g = jr.grades
+    return jr.count((g >= 0) & (g < max(rel, 0))).astype(np.float64)

@@ -1,15 +1,23 @@
-"""Graded measures: discounted cumulated gain and its normalisation.
+"""Graded measures: discounted cumulated gain, its normalisations, and trec_eval's G family.
 
 Järvelin & Kekäläinen (2002), as presented in Chen (seed 004) "CG/DCG/ideal vectors";
-trec_eval 10.0 ``m_ndcg.c``, ``m_ndcg_cut.c``, ``gain_init.c`` (gains and the ideal list).
+trec_eval 10.0 ``m_ndcg.c`` (ndcg, dcg, ideal_dcg), ``m_ndcg_cut.c``, ``m_ndcg_rel.c``,
+``m_Rndcg.c``, ``m_G.c``, ``m_binG.c``, ``gain_init.c`` (gains and the ideal list, see
+:mod:`cranfield.measures.gaintable`).  Discount ``1/log2(i+1)`` at rank ``i`` with the C
+library's ``log2``; sums are added in rank order, as trec_eval does.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..judged import JudgedRankings, segment_seqsum
-from .registry import CUTOFF_OPTIONAL, Param, Undefined, measure
+from ..judged import JudgedRankings
+from .gaintable import GainTable, gain_table
+from .precision import NO_REL
+from .registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
+from .segments import c_log2, segment_cumsum, segment_total
+
+JK = "Järvelin & Kekäläinen (2002) 'Cumulated gain-based evaluation of IR techniques'"
 
 
 def _check_gains(g: dict) -> str | None:
@@ -28,51 +36,58 @@ GAINS = Param(
 )
 
 
-def gain_of(grades: np.ndarray, gains: dict | None) -> np.ndarray:
-    """Gain of each grade: ``gains[g]`` if given, else ``g`` for judged grades, else 0."""
-    base = np.where(grades >= 0, grades, 0).astype(np.float64)
-    if not gains:
-        return base
-    out = base.copy()
-    for g, v in gains.items():
-        out[grades == g] = float(v)
-    return out
+def _discount(jr: JudgedRankings, ranks: np.ndarray) -> np.ndarray:
+    """``log2(rank + 1)`` from the C library."""
+    top = int(ranks.max()) + 1 if len(ranks) else 1
+    return jr.log2_table(top)[ranks + 1]
 
 
-def ideal_gains(jr: JudgedRankings, gains: dict | None) -> tuple[np.ndarray, np.ndarray]:
-    """(query index, gain) of every positive ideal gain, per query in descending gain order."""
-    judged = jr.qrels_grades >= 0
-    q = jr.qrels_query[judged]
-    g = gain_of(jr.qrels_grades[judged], gains)
-    pos = g > 0
-    q, g = q[pos], g[pos]
-    o = np.lexsort((-g, q))
-    return q[o], g[o]
-
-
-def dcg_parts(
-    jr: JudgedRankings, cutoff: int | None, gains: dict | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """(DCG@k, IDCG@k) per query with discount 1/log2(i+1), summed in rank order."""
-    g = gain_of(jr.grades, gains)
-    take = g != 0
+def _dcg_terms(jr: JudgedRankings, gt: GainTable, cutoff: int | None):
+    """(rows, g / log2(rank + 1)) of ranked rows with non-zero gain, in rank order."""
+    take = gt.row_gain != 0
     if cutoff is not None:
         take &= jr.rank <= cutoff
     rows = np.flatnonzero(take)
-    log2 = jr.log2_table(max(jr.max_rank, 1) + 1)
-    dcg = jr.seqsum(rows, g[rows] / log2[jr.rank[rows] + 1])
-    iq, ig = ideal_gains(jr, gains)
-    if len(iq):
-        starts = np.flatnonzero(np.concatenate(([True], iq[1:] != iq[:-1])))
-        pos = np.arange(len(iq)) - np.repeat(starts, np.diff(np.append(starts, len(iq)))) + 1
-        if cutoff is not None:
-            keep = pos <= cutoff
-            iq, ig, pos = iq[keep], ig[keep], pos[keep]
-        log2 = jr.log2_table(int(pos.max()) + 1 if len(pos) else 2)
-        idcg = segment_seqsum(iq, ig / log2[pos + 1], jr.num_queries)
-    else:
-        idcg = np.zeros(jr.num_queries)
-    return dcg, idcg
+    return rows, gt.row_gain[rows] / _discount(jr, jr.rank[rows])
+
+
+def _ideal_prefix(jr: JudgedRankings, gt: GainTable) -> np.ndarray:
+    """Running ideal DCG at every ideal position (sequential, as trec_eval)."""
+    pos = gt.ideal_position
+    return segment_cumsum(gt.ideal_query, gt.ideal_gain / _discount(jr, pos))
+
+
+def _ideal_at(gt: GainTable, prefix: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """IDCG over the first ``k`` ideal positions of each query (``k`` per query, >= 0)."""
+    m = gt.ideal_size
+    kk = np.minimum(k, m)
+    out = np.zeros(len(m))
+    ok = kk > 0
+    out[ok] = prefix[gt.ideal_offsets[:-1][ok] + kk[ok] - 1]
+    return out
+
+
+def dcg_parts(jr: JudgedRankings, cutoff: int | None, gains) -> tuple[np.ndarray, np.ndarray]:
+    """(DCG@k, IDCG@k) per query (k = None: whole ranking and whole ideal list)."""
+    gt = gain_table(jr, gains)
+    rows, terms = _dcg_terms(jr, gt, cutoff)
+    dcg = jr.seqsum(rows, terms)
+    prefix = _ideal_prefix(jr, gt)
+    k = gt.ideal_size if cutoff is None else np.full(jr.num_queries, cutoff)
+    return dcg, _ideal_at(gt, prefix, k)
+
+
+def _no_ideal(jr, gains=None, cutoff=None, **_):
+    return dcg_parts(jr, cutoff, gains)[1] <= 0
+
+
+NO_IDEAL = Undefined(
+    "no judged document has a positive gain (ideal DCG = 0)", "0 (as trec_eval)", _no_ideal
+)
+GAIN_NOTES = (
+    "Gains follow trec_eval's gain table: gains={g:v} overrides grade g, other judged grades "
+    "gain their grade, unjudged documents gain 0; -l is ignored. "
+)
 
 
 @measure(
@@ -82,19 +97,219 @@ def dcg_parts(
     aliases=("NDCG",),
     summary="normalised discounted cumulated gain (gain = grade unless gains= given)",
     formula="nDCG@k = DCG@k / IDCG@k, DCG@k = sum_{i<=k} g(d_i) / log2(i+1)",
-    source="Järvelin & Kekäläinen (2002); Chen (seed 004) NDCG; trec_eval m_ndcg.c, m_ndcg_cut.c",
+    source=JK + "; Chen (seed 004) NDCG; trec_eval m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut_k)",
     family="gain",
-    undefined=(
-        Undefined(
-            "no judged document has a positive gain (IDCG = 0)",
-            "0 (as trec_eval)",
-            lambda jr, gains=None, cutoff=None, **_: dcg_parts(jr, cutoff, gains)[1] == 0,
-        ),
-    ),
+    undefined=(NO_IDEAL,),
     trec="ndcg / ndcg_cut_k",
+    notes=GAIN_NOTES + "Without @k the ideal list is all judged documents (not cut at the "
+    "ranking's length). trec_eval's ndcg_cut takes no custom gains; nDCG(gains=...)@k uses the "
+    "same gain table cut at k. Fractional gains less than 1 apart may be ordered as in "
+    "trec_eval's table (its comparator truncates the difference), so nDCG can exceed 1.",
 )
 def ndcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
     dcg, idcg = dcg_parts(jr, cutoff, gains)
     out = np.zeros(jr.num_queries)
     np.divide(dcg, idcg, out=out, where=idcg > 0)
+    return out
+
+
+@measure(
+    "DCG",
+    cutoff=CUTOFF_OPTIONAL,
+    params=(GAINS,),
+    summary="discounted cumulated gain, trec_eval convention (discount log2(i+1) from rank 1)",
+    formula="DCG@k = sum_{i<=k} g(d_i) / log2(i+1)",
+    source=JK + "; trec_eval 10.0 m_ndcg.c (dcg)",
+    family="gain",
+    trec="dcg",
+    notes=GAIN_NOTES,
+)
+def dcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+    return dcg_parts(jr, cutoff, gains)[0]
+
+
+@measure(
+    "IDCG",
+    cutoff=CUTOFF_OPTIONAL,
+    params=(GAINS,),
+    summary="ideal DCG: DCG of the judged documents sorted by decreasing gain",
+    formula="IDCG@k = sum_{j<=min(k,m)} I_j / log2(j+1), I = positive gains, descending",
+    source=JK + "; trec_eval 10.0 m_ndcg.c (ideal_dcg)",
+    family="gain",
+    trec="ideal_dcg",
+    notes=GAIN_NOTES + "Independent of the run (except for which queries are evaluated).",
+)
+def idcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+    return dcg_parts(jr, cutoff, gains)[1]
+
+
+@measure(
+    "nDCGRel",
+    params=(GAINS,),
+    summary="nDCG averaged over the relevant (positive-gain) documents",
+    formula="(sum_{g(d_i)>0} DCG_i/IDCG_min(i,m) + (m-k) DCG_n/IDCG_m) / m, "
+    "k = #retrieved with g > 0, m = #judged with g > 0",
+    source="trec_eval 10.0 m_ndcg_rel.c (experimental, Buckley)",
+    family="gain",
+    undefined=(NO_IDEAL,),
+    trec="ndcg_rel",
+    notes=GAIN_NOTES + "0 when the sum is not positive.",
+)
+def ndcg_rel(jr: JudgedRankings, *, gains: dict | None) -> np.ndarray:
+    gt = gain_table(jr, gains)
+    nq = jr.num_queries
+    rows, terms = _dcg_terms(jr, gt, None)
+    dq = jr.row_query[rows]
+    running = segment_cumsum(dq, terms)  # DCG_i at each non-zero-gain row
+    dcg_n = segment_total(dq, terms, nq)
+    prefix = _ideal_prefix(jr, gt)
+    m = gt.ideal_size
+    pos = gt.row_gain[rows] > 0
+    pr, pq = rows[pos], dq[pos]
+    idcg_i = _ideal_at_rows(gt, prefix, pq, np.minimum(jr.rank[pr], m[pq]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = segment_total(pq, running[pos] / idcg_i, nq)
+        k = np.bincount(pq, minlength=nq)
+        idcg_m = _ideal_at(gt, prefix, m)
+        s = s + (m - k).astype(np.float64) * dcg_n / idcg_m
+        out = np.zeros(nq)
+        np.divide(s, m, out=out, where=s > 0)
+    return out
+
+
+def _ideal_at_rows(gt: GainTable, prefix: np.ndarray, q: np.ndarray, k: np.ndarray):
+    """IDCG over the first ``k[i]`` ideal positions of query ``q[i]`` (0 where k = 0)."""
+    out = np.zeros(len(q))
+    ok = k > 0
+    out[ok] = prefix[gt.ideal_offsets[q[ok]] + k[ok] - 1]
+    return out
+
+
+@measure(
+    "RnDCG",
+    params=(REL, GAINS),
+    summary="nDCG averaged at the ranks where the ideal gain changes (R levels)",
+    formula="mean of nDCG@b over the boundaries b of the ideal gain levels, plus DCG_n/IDCG_m "
+    "if n >= m + 2",
+    source="trec_eval 10.0 m_Rndcg.c (experimental, Buckley)",
+    family="gain",
+    undefined=(NO_REL,),
+    trec="Rndcg",
+    notes=GAIN_NOTES + "rel only decides R = 0 -> 0. The end-of-ranking point is added only "
+    "when n >= m + 2 (trec_eval). NaN when no boundary has a positive ideal DCG.",
+)
+def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
+    gt = gain_table(jr, gains)
+    nq = jr.num_queries
+    rows, terms = _dcg_terms(jr, gt, None)
+    dq = jr.row_query[rows]
+    running = segment_cumsum(dq, terms)
+    prefix = _ideal_prefix(jr, gt)
+    m = gt.ideal_size
+    n = jr.num_ret
+    # ideal gain at positions 1..m+1 (m+1: the value that ended the list: <= 0) and the
+    # initial "old" value: the gain of the table's top entry
+    iq, ig = gt.ideal_query, gt.ideal_gain
+    first = np.concatenate(([True], iq[1:] != iq[:-1])) if len(iq) else np.zeros(0, bool)
+    prev = np.empty(len(ig))
+    prev[1:] = ig[:-1]
+    prev[first] = ig[first]  # the top entry (position 1 never counts anyway)
+    pos = gt.ideal_position
+    change = (ig != prev) & (pos >= 2)
+    cq, cp = iq[change], pos[change]
+    # the boundary after the last ideal position (gain falls to <= 0)
+    has_m = m > 0
+    bq = np.concatenate((cq, np.flatnonzero(has_m)))
+    bp = np.concatenate((cp, m[has_m] + 1))
+    o = np.lexsort((bp, bq))
+    bq, bp = bq[o], bp[o]
+    # DCG over ranks 1..min(b-1, n) and IDCG over ideal 1..b-1
+    d_at = _dcg_at(jr, rows, running, bq, np.minimum(bp - 1, n[bq]))
+    i_at = _ideal_at_rows(gt, prefix, bq, bp - 1)
+    # extra point at the end of the ranking when n >= m + 2
+    extra = has_m & (n >= m + 2)
+    eq = np.flatnonzero(extra)
+    d_end = _dcg_at(jr, rows, running, eq, n[eq])
+    i_end = _ideal_at(gt, prefix, m)[eq]
+    allq = np.concatenate((bq, eq))
+    allv = np.concatenate((d_at / i_at, d_end / i_end))
+    o = np.argsort(allq, kind="stable")
+    total = segment_total(allq[o], allv[o], nq)
+    count = np.bincount(allq, minlength=nq).astype(np.float64)
+    R = jr.num_rel(rel)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(R > 0, total / count, 0.0)
+    return out
+
+
+def _dcg_at(jr, rows, running, q: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """DCG over ranks ``1..r[i]`` of query ``q[i]``, from the running sums at ``rows``."""
+    out = np.zeros(len(q))
+    if len(rows) == 0 or len(q) == 0:
+        return out
+    big = int(jr.max_rank) + 2
+    keys = jr.row_query[rows] * big + jr.rank[rows]
+    idx = np.searchsorted(keys, q * big + r, side="right") - 1
+    ok = idx >= 0
+    ok[ok] = jr.row_query[rows[idx[ok]]] == q[ok]
+    out[ok] = running[idx[ok]]
+    return out
+
+
+@measure(
+    "G",
+    params=(GAINS,),
+    summary="trec_eval's normalised gain G: DCG-like with a discount by the gain deficit",
+    formula="G = sum_{g(d_i)!=0} g(d_i) / log2(2 + C_i - S_i) / sum_j I_j, "
+    "S_i = sum_{j<=i} g(d_j), C_i = sum_{j<=i} max(I_j, 1)",
+    source="trec_eval 10.0 m_G.c (experimental, Buckley 2008)",
+    family="gain",
+    undefined=(NO_IDEAL,),
+    trec="G",
+    notes=GAIN_NOTES,
+)
+def g_measure(jr: JudgedRankings, *, gains: dict | None) -> np.ndarray:
+    gt = gain_table(jr, gains)
+    nq = jr.num_queries
+    q = jr.row_query
+    g = gt.row_gain
+    s = segment_cumsum(q, g)  # S_i over every ranked row
+    # cost of rank i: max(I_i, 1), and 1 beyond the ideal list
+    m = gt.ideal_size
+    cost = np.ones(len(g))
+    inside = jr.rank <= m[q]
+    if inside.any():
+        ideal = gt.ideal_gain[gt.ideal_offsets[q[inside]] + jr.rank[inside] - 1]
+        cost[inside] = np.where(ideal >= 1.0, ideal, 1.0)
+    c = segment_cumsum(q, cost)
+    rows = np.flatnonzero(g != 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = g[rows] / c_log2(2 + c[rows] - s[rows])
+        total = jr.seqsum(rows, terms)
+        sum_ideal = segment_total(gt.ideal_query, gt.ideal_gain, nq)
+        out = np.zeros(nq)
+        np.divide(total, sum_ideal, out=out, where=sum_ideal > 0)
+    return out
+
+
+@measure(
+    "BinG",
+    params=(REL,),
+    summary="binary G: mean over relevant documents of 1/log2(2 + non-relevant above)",
+    formula="BinG = (1/R) sum_{d_i relevant} 1 / log2(2 + |{j < i : d_j not relevant}|)",
+    source="trec_eval 10.0 m_binG.c (experimental, Buckley 2008)",
+    family="gain",
+    undefined=(NO_REL,),
+    trec="binG",
+    notes="Unjudged documents count as non-relevant.",
+)
+def bin_g(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    relv = jr.relevant(rel)
+    rows = np.flatnonzero(relv)
+    nonrel_above = jr.rank[rows] - jr.cumcount(relv)[rows]
+    terms = 1.0 / jr.log2_table(int(nonrel_above.max()) + 2 if len(rows) else 2)[nonrel_above + 2]
+    total = jr.seqsum(rows, terms)
+    R = jr.num_rel(rel)
+    out = np.zeros(jr.num_queries)
+    np.divide(total, R, out=out, where=(R > 0) & (jr.count(relv) > 0))
     return out

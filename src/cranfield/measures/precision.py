@@ -61,20 +61,32 @@ def recall(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     return _ratio(jr.count_at(jr.relevant(rel), cutoff), jr.num_rel(rel))
 
 
+def _check_mult(v: float) -> str | None:
+    return None if v > 0 else "must be > 0"
+
+
 @measure(
     "Rprec",
-    params=(REL,),
-    summary="precision at rank R (R-precision)",
-    formula="Rprec = rel(min(n, R)) / R",
-    source=SEED1 + ", R-precision; trec_eval m_Rprec.c",
+    params=(
+        REL,
+        Param("mult", "float", 1.0, "multiple x of R: precision at rank x*R", check=_check_mult),
+    ),
+    summary="precision at rank R (R-precision), or at a multiple of R",
+    formula="Rprec = rel(min(n, R)) / R; Rprec(mult=x) = rel(min(n, c)) / c, c = (long)(x*R + 0.9)",
+    source=SEED1 + ", R-precision; trec_eval m_Rprec.c, m_Rprec_mult.c (Rprec_mult_x)",
     family="precision",
     undefined=(NO_REL,),
-    trec="Rprec",
-    notes="Divides by R even when fewer than R documents were retrieved (trec_eval).",
+    trec="Rprec / Rprec_mult_x",
+    notes="Divides by R (by c) even when fewer documents were retrieved (trec_eval). "
+    "c is truncated after adding 0.9, as trec_eval 10.0 still does; mult=1 gives Rprec.",
 )
-def r_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+def r_precision(jr: JudgedRankings, *, rel: int, mult: float = 1.0) -> np.ndarray:
     R = jr.num_rel(rel)
-    return _ratio(jr.count_at(jr.relevant(rel), np.minimum(jr.num_ret, R)), R)
+    if mult == 1.0:
+        return _ratio(jr.count_at(jr.relevant(rel), np.minimum(jr.num_ret, R)), R)
+    c = np.trunc(mult * R.astype(np.float64) + 0.9).astype(np.int64)
+    c = np.maximum(c, 0)
+    return _ratio(jr.count_at(jr.relevant(rel), np.minimum(jr.num_ret, c)), c)
 
 
 @measure(
@@ -141,11 +153,81 @@ def set_recall(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     notes="trec_eval's set_F parameter is beta squared; SetF(beta=b) equals set_F.(b*b).",
 )
 def set_f(jr: JudgedRankings, *, rel: int, beta: float) -> np.ndarray:
+    return set_f_weighted(jr, rel=rel, x=beta * beta)
+
+
+def set_f_weighted(jr: JudgedRankings, *, rel: int, x: float) -> np.ndarray:
+    """trec_eval's ``set_F.x``: ``(x+1) P R / (x P + R)`` (``x`` = beta squared), 0 if RR = 0."""
+    rr = jr.count(jr.relevant(rel))
+    out = np.zeros(jr.num_queries)
+    ok = rr > 0
+    if ok.any():
+        p = rr[ok] / jr.num_ret[ok].astype(np.float64)
+        r = rr[ok] / jr.num_rel(rel)[ok].astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[ok] = (x + 1.0) * p * r / (x * p + r)
+    return out
+
+
+@measure(
+    "SetRelP",
+    params=(REL,),
+    summary="relative precision of the retrieved set: RR / min(n, R)",
+    formula="SetRelP = RR / min(n, R); 0 if n = 0 or R = 0",
+    source="trec_eval 10.0 m_set_rel_P.c (set_relative_P)",
+    family="set",
+    undefined=(NO_REL,),
+    trec="set_relative_P",
+)
+def set_relative_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    return _ratio(jr.count(jr.relevant(rel)), np.minimum(jr.num_ret, jr.num_rel(rel)))
+
+
+@measure(
+    "SetAP",
+    params=(REL,),
+    summary="set-based average precision: SetP * SetR",
+    formula="SetAP = RR^2 / (n R); 0 if n = 0 or R = 0",
+    source="trec_eval 10.0 m_set_map.c (set_map)",
+    family="set",
+    undefined=(NO_REL,),
+    trec="set_map",
+)
+def set_average_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     rr = jr.count(jr.relevant(rel)).astype(np.float64)
-    p = _ratio(rr, jr.num_ret)
-    r = _ratio(rr, jr.num_rel(rel))
-    b2 = beta * beta
-    return _ratio((b2 + 1.0) * p * r, b2 * p + r) * (rr > 0)
+    den = jr.num_ret.astype(np.float64) * jr.num_rel(rel).astype(np.float64)
+    return _ratio(rr * rr, den)
+
+
+@measure(
+    "RelP",
+    cutoff=CUTOFF,
+    params=(REL,),
+    summary="relative precision at k: relevant in the top k over min(k, R)",
+    formula="RelP@k = rel(k) / min(k, R); 0 if R = 0",
+    source="trec_eval 10.0 m_rel_P.c (relative_P_k)",
+    family="precision",
+    undefined=(NO_REL,),
+    trec="relative_P_k",
+)
+def relative_precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
+    return _ratio(jr.count_at(jr.relevant(rel), cutoff), np.minimum(cutoff, jr.num_rel(rel)))
+
+
+@measure(
+    "Unjudged",
+    cutoff=CUTOFF,
+    summary="fraction of the top k that is unjudged (missing ranks count as judged)",
+    formula="Unjudged@k = |{i <= min(k, n) : d_i not judged}| / k",
+    source="trec_eval 10.0 m_unjudged.c (unj_k, Soboroff 2023)",
+    family="precision",
+    trec="unj_k",
+    notes="Unjudged = not in the qrels or in them with a negative grade; always 0 under "
+    "judged_only. trec_eval prints 0 for queries missing from the run under -c (an empty "
+    "ranking gives 0 here too).",
+)
+def unjudged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
+    return jr.count_at(jr.grades < 0, cutoff) / float(cutoff)
 
 
 @measure(

@@ -1,7 +1,8 @@
 """Average precision, its geometric mean, and reciprocal rank.
 
 Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1 (average precision at seen relevant
-documents); trec_eval 10.0 ``m_map.c``, ``m_map_cut.c``, ``m_gm_map.c``, ``m_recip_rank.c``.
+documents); trec_eval 10.0 ``m_map.c``, ``m_map_cut.c``, ``m_gm_map.c``, ``m_recip_rank.c``,
+``m_yaap.c``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 from ..judged import JudgedRankings
 from .precision import NO_REL
 from .registry import CUTOFF_OPTIONAL, REL, Param, measure
+from .segments import c_log
 
 SEED1 = "Baeza-Yates & Ribeiro-Neto, Modern IR (seed 001) sec. 3.2.1"
 
@@ -91,3 +93,23 @@ def reciprocal_rank(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.n
         first = np.concatenate(([True], q[1:] != q[:-1]))
         out[q[first]] = 1.0 / jr.rank[rows[first]]
     return out
+
+
+@measure(
+    "YAAP",
+    params=(REL,),
+    summary="Robertson's 'yet another average precision': log-odds form of AP",
+    formula="YAAP = ln((1 + S) / (1 + R - S)), S = sum_{i: d_i relevant} P@i",
+    source="Robertson (2012) 'On smoothing average precision', ECIR, LNCS 7224; "
+    "trec_eval 10.0 m_yaap.c",
+    family="ranking",
+    trec="yaap",
+    notes="S is AP before division by R; a query with R = 0 gets ln(1) = 0, a query with "
+    "relevant documents but none retrieved ln(1/(1+R)).",
+)
+def yaap(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    relv = jr.relevant(rel)
+    rows = np.flatnonzero(relv)
+    s = jr.seqsum(rows, jr.cumcount(relv)[rows] / jr.rank[rows].astype(np.float64))
+    R = jr.num_rel(rel).astype(np.float64)
+    return c_log((1.0 + s) / (1.0 + R - s))

@@ -1,0 +1,402 @@
+"""trec_eval 10.0's measures, in its print order, mapped onto cranfield's registry.
+
+Every entry knows trec_eval's parameter syntax and defaults, how its values are printed and
+summarised, and how to compute it: with a registry :class:`~cranfield.measures.Measure`
+(``P_10`` is ``P(rel=L)@10``) wherever one exists, or with the same family's function for
+the few parameterisations only trec_eval offers (custom 11-point lists, ``set_F`` weights
+that are not squares).  See ``docs/trec_eval.md`` for the name table.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..judged import JudgedRankings
+from ..measures import Measure
+from ..measures.interpolated import ELEVEN_POINTS, eleven_point_average, iprec_at_recall
+from ..measures.precision import set_f_weighted
+from ..measures.rbp import rbp_residual
+from .cformat import atof, atol, fmt_name_double
+
+__all__ = [
+    "BY_NAME",
+    "CATALOGUE",
+    "NICKNAMES",
+    "Context",
+    "ParamError",
+    "TrecMeasure",
+    "parse_params",
+]
+
+DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+
+class ParamError(Exception):
+    """Bad measure parameters: trec_eval prints the message and 'Cannot initialize measure'."""
+
+
+@dataclass
+class Context:
+    """What a measure needs besides its parameters."""
+
+    jr: JudgedRankings
+    level: int
+    num_docs: int
+    complete: bool
+    cache: dict = field(default_factory=dict)
+
+    def value(self, m: Measure) -> np.ndarray:
+        key = str(m) if not any(isinstance(v, tuple) for _, v in m.params) else repr(m)
+        if key not in self.cache:
+            self.cache[key] = m.compute(self.jr)
+        return self.cache[key]
+
+    @property
+    def missing(self) -> np.ndarray:
+        """Queries evaluated as trec_eval's dummy ranking (-c, not in the run)."""
+        return ~self.jr.in_run
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """Parameters of one measure after trec_eval's parsing."""
+
+    values: tuple
+    text: str | None  # the parameter string as given (None: defaults)
+
+
+@dataclass(frozen=True)
+class TrecMeasure:
+    """One trec_eval measure.
+
+    ``kind``: ``double`` (mean), ``long`` (integer, summed), ``gm`` (geometric mean, summary
+    only), ``num_q``, ``runid``, ``relstring`` (per query only).  ``params``: ``none``,
+    ``long_cutoffs``, ``double_cutoffs``, ``doubles`` or ``pairs``.
+    """
+
+    name: str
+    kind: str
+    params: str = "none"
+    default: tuple = ()
+    compute: Callable[[Context, tuple], list[np.ndarray]] | None = None
+    cranfield: str = ""
+    rel_format: str = "qrels"
+
+    def slot_names(self, p: Parsed) -> list[str]:
+        if self.params == "long_cutoffs":
+            return [f"{self.name}_{k}" for k in p.values]
+        if self.params == "double_cutoffs":
+            return [fmt_name_double(self.name, x) for x in p.values]
+        if p.text is not None and self.params in ("doubles", "pairs"):
+            return [f"{self.name}_{p.text}"]
+        return [self.name]
+
+
+# ------------------------------------------------------------------------------ parameters
+def _split(text: str) -> list[str]:
+    return text.split(",")
+
+
+def parse_params(tm: TrecMeasure, text: str | None) -> Parsed:
+    """trec_eval's ``meas_init.c`` parameter parsing (defaults when ``text`` is None)."""
+    if text is None:
+        return Parsed(tm.default, None)
+    if tm.params == "long_cutoffs":
+        values = sorted(atol(t) for t in _split(text))
+        if values[0] <= 0:
+            raise ParamError("trec_eval: Negative cutoff detected")
+        if any(a == b for a, b in itertools.pairwise(values)):
+            raise ParamError("trec_eval: duplicate cutoffs detected")
+        return Parsed(tuple(values), text)
+    if tm.params == "double_cutoffs":
+        values = sorted(atof(t) for t in _split(text))
+        if any(a == b for a, b in itertools.pairwise(values)):
+            raise ParamError("trec_eval: duplicate cutoffs detected")
+        return Parsed(tuple(values), text)
+    if tm.params == "doubles":
+        return Parsed(tuple(atof(t) for t in _split(text)), text)
+    if tm.params == "pairs":
+        seps = [c for c in text if c in ",="]
+        ok = (
+            bool(seps)
+            and seps[-1] == "="
+            and all(s == ("=" if i % 2 == 0 else ",") for i, s in enumerate(seps))
+        )
+        if not ok:
+            raise ParamError(f"trec_eval: malformed pair parameters in '{text}'")
+        pairs = []
+        for item in _split(text):
+            name, _, value = item.partition("=")
+            pairs.append((name, atof(value)))
+        return Parsed(tuple(pairs), text)
+    return Parsed((), text)  # measures without parameters ignore them
+
+
+def _grade_pairs(pairs: tuple) -> tuple | None:
+    """The ``grade=gain`` pairs whose name is an integer (``[+-]?digits``), in order."""
+    out = []
+    for name, value in pairs:
+        body = name[1:] if name[:1] in "+-" else name
+        if body and body.isascii() and body.isdigit():
+            out.append((int(name), value))
+    return tuple(out) or None
+
+
+def _persistence(pairs: tuple) -> float:
+    p = 0.9
+    for name, value in pairs:
+        if name == "p":
+            p = value
+    return p
+
+
+# ------------------------------------------------------------------------------ computing
+def _m(name: str, cutoff: Any = None, **params: Any) -> Measure:
+    from ..measures.registry import REGISTRY
+
+    d = REGISTRY[name]
+    ordered = tuple((p.name, params[p.name]) for p in d.params if p.name in params)
+    return Measure(name, ordered, cutoff)
+
+
+def _single(name: str, rel: bool = True) -> Callable[[Context, tuple], list[np.ndarray]]:
+    def compute(ctx: Context, values: tuple) -> list[np.ndarray]:
+        return [ctx.value(_m(name, rel=ctx.level) if rel else _m(name))]
+
+    return compute
+
+
+def _per_cutoff(name: str, rel: bool = True) -> Callable[[Context, tuple], list[np.ndarray]]:
+    def compute(ctx: Context, values: tuple) -> list[np.ndarray]:
+        if rel:
+            return [ctx.value(_m(name, k, rel=ctx.level)) for k in values]
+        return [ctx.value(_m(name, k)) for k in values]
+
+    return compute
+
+
+def _gained(name: str, rel: bool = False) -> Callable[[Context, tuple], list[np.ndarray]]:
+    def compute(ctx: Context, values: tuple) -> list[np.ndarray]:
+        kw: dict[str, Any] = {"gains": _grade_pairs(values)}
+        if rel:
+            kw["rel"] = ctx.level
+        return [ctx.value(_m(name, **kw))]
+
+    return compute
+
+
+def _iprec(ctx: Context, values: tuple) -> list[np.ndarray]:
+    table = iprec_at_recall(ctx.jr, values, ctx.level)
+    return [table[:, i] for i in range(len(values))]
+
+
+def _eleven(ctx: Context, values: tuple) -> list[np.ndarray]:
+    if tuple(values) == ELEVEN_POINTS:
+        return [ctx.value(_m("IPrecAvg", rel=ctx.level))]
+    return [eleven_point_average(ctx.jr, values, ctx.level)]
+
+
+def _rprec_mult(ctx: Context, values: tuple) -> list[np.ndarray]:
+    return [ctx.value(_m("Rprec", rel=ctx.level, mult=float(x))) for x in values]
+
+
+def _relstring(ctx: Context, values: tuple) -> list[np.ndarray]:
+    return [np.zeros(ctx.jr.num_queries)]  # the strings are formed at print time
+
+
+def _utility(ctx: Context, values: tuple) -> list[np.ndarray]:
+    a, b, c, d = values
+    v = ctx.value(_m("Utility", a=a, b=b, c=c, d=d, N=ctx.num_docs, rel=ctx.level)).copy()
+    v[ctx.missing] = 0.0
+    return [v]
+
+
+def _set_f(ctx: Context, values: tuple) -> list[np.ndarray]:
+    x = values[0]
+    beta = math.sqrt(x) if x >= 0 else math.nan
+    if beta * beta == x:
+        return [ctx.value(_m("SetF", rel=ctx.level, beta=beta))]
+    return [set_f_weighted(ctx.jr, rel=ctx.level, x=x)]
+
+
+def _rbp(ctx: Context, values: tuple) -> list[np.ndarray]:
+    return [ctx.value(_m("RBP", p=_persistence(values), gains=_grade_pairs(values)))]
+
+
+def _rbp_resid(ctx: Context, values: tuple) -> list[np.ndarray]:
+    resid, unjudged = rbp_residual(ctx.jr, _persistence(values))
+    return [np.where((unjudged > 0) & ~ctx.missing, resid, 0.0)]
+
+
+def _unjudged(ctx: Context, values: tuple) -> list[np.ndarray]:
+    out = []
+    for k in values:
+        v = ctx.value(_m("Unjudged", k)).copy()
+        v[ctx.missing] = 0.0
+        out.append(v)
+    return out
+
+
+def _ones(ctx: Context, values: tuple) -> list[np.ndarray]:
+    return [np.ones(ctx.jr.num_queries)]
+
+
+def _gm(name: str) -> Callable[[Context, tuple], list[np.ndarray]]:
+    def compute(ctx: Context, values: tuple) -> list[np.ndarray]:
+        v = ctx.value(_m(name, rel=ctx.level))
+        return [np.array([math.log(max(x, 1e-5)) for x in v.tolist()])]
+
+    return compute
+
+
+# ------------------------------------------------------------------------------ the table
+def _tm(name: str, kind: str, compute=None, cranfield: str = "", **kw: Any) -> TrecMeasure:
+    return TrecMeasure(name, kind, compute=compute, cranfield=cranfield, **kw)
+
+
+LONG = "long_cutoffs"
+CATALOGUE: tuple[TrecMeasure, ...] = (
+    _tm("runid", "runid", cranfield="(the run's tag)"),
+    _tm("num_q", "num_q", _ones, "NumQ"),
+    _tm("num_ret", "long", _single("NumRet", rel=False), "NumRet"),
+    _tm("num_rel", "long", _single("NumRel"), "NumRel"),
+    _tm("num_rel_ret", "long", _single("NumRelRet"), "NumRelRet"),
+    _tm("map", "double", _single("AP"), "AP"),
+    _tm("gm_map", "gm", _gm("GMAP"), "GMAP"),
+    _tm("Rprec", "double", _single("Rprec"), "Rprec"),
+    _tm("bpref", "double", _single("Bpref"), "Bpref"),
+    _tm("recip_rank", "double", _single("RR"), "RR"),
+    _tm(
+        "iprec_at_recall",
+        "double",
+        _iprec,
+        "IPrec@r",
+        params="double_cutoffs",
+        default=ELEVEN_POINTS,
+    ),
+    _tm("P", "double", _per_cutoff("P"), "P@k", params=LONG, default=DEFAULT_CUTOFFS),
+    _tm(
+        "relstring", "relstring", _relstring, "(per query only)", params="doubles", default=(10.0,)
+    ),
+    _tm("recall", "double", _per_cutoff("R"), "R@k", params=LONG, default=DEFAULT_CUTOFFS),
+    _tm("infAP", "double", _single("infAP"), "infAP"),
+    _tm("gm_bpref", "gm", _gm("GMBpref"), "GMBpref"),
+    _tm(
+        "Rprec_mult",
+        "double",
+        _rprec_mult,
+        "Rprec(mult=x)",
+        params="double_cutoffs",
+        default=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+    ),
+    _tm(
+        "utility",
+        "double",
+        _utility,
+        "Utility(a=,b=,c=,d=,N=)",
+        params="doubles",
+        default=(1.0, -1.0, 0.0, 0.0),
+    ),
+    _tm("11pt_avg", "double", _eleven, "IPrecAvg", params="doubles", default=ELEVEN_POINTS),
+    _tm("binG", "double", _single("BinG"), "BinG"),
+    _tm("G", "double", _gained("G"), "G(gains=)", params="pairs"),
+    _tm("dcg", "double", _gained("DCG"), "DCG(gains=)", params="pairs"),
+    _tm("ideal_dcg", "double", _gained("IDCG"), "IDCG(gains=)", params="pairs"),
+    _tm("ndcg", "double", _gained("nDCG"), "nDCG(gains=)", params="pairs"),
+    _tm("ndcg_rel", "double", _gained("nDCGRel"), "nDCGRel(gains=)", params="pairs"),
+    _tm("Rndcg", "double", _gained("RnDCG", rel=True), "RnDCG(gains=)", params="pairs"),
+    _tm(
+        "ndcg_cut",
+        "double",
+        _per_cutoff("nDCG", rel=False),
+        "nDCG@k",
+        params=LONG,
+        default=DEFAULT_CUTOFFS,
+    ),
+    _tm("map_cut", "double", _per_cutoff("AP"), "AP@k", params=LONG, default=DEFAULT_CUTOFFS),
+    _tm(
+        "relative_P", "double", _per_cutoff("RelP"), "RelP@k", params=LONG, default=DEFAULT_CUTOFFS
+    ),
+    _tm("success", "double", _per_cutoff("Success"), "Success@k", params=LONG, default=(1, 5, 10)),
+    _tm("set_P", "double", _single("SetP"), "SetP"),
+    _tm("set_relative_P", "double", _single("SetRelP"), "SetRelP"),
+    _tm("set_recall", "double", _single("SetR"), "SetR"),
+    _tm("set_map", "double", _single("SetAP"), "SetAP"),
+    _tm("set_F", "double", _set_f, "SetF(beta=sqrt(x))", params="doubles", default=(1.0,)),
+    _tm("num_nonrel_judged_ret", "long", _single("NumNonRelJudgedRet"), "NumNonRelJudgedRet"),
+    # prefs and qrels_jg measures: see prefs.py and jg.py
+    *(
+        _tm(name, kind, rel_format="prefs")
+        for name, kind in (
+            ("prefs_num_prefs_poss", "long"),
+            ("prefs_num_prefs_ful", "long"),
+            ("prefs_num_prefs_ful_ret", "long"),
+            ("prefs_simp", "double"),
+            ("prefs_pair", "double"),
+            ("prefs_avgjg", "double"),
+            ("prefs_avgjg_Rnonrel", "double"),
+            ("prefs_simp_ret", "double"),
+            ("prefs_pair_ret", "double"),
+            ("prefs_avgjg_ret", "double"),
+            ("prefs_avgjg_Rnonrel_ret", "double"),
+            ("prefs_simp_imp", "double"),
+            ("prefs_pair_imp", "double"),
+            ("prefs_avgjg_imp", "double"),
+        )
+    ),
+    _tm("map_avgjg", "double", rel_format="qrels_jg"),
+    _tm("P_avgjg", "double", params=LONG, default=DEFAULT_CUTOFFS, rel_format="qrels_jg"),
+    _tm(
+        "Rprec_mult_avgjg",
+        "double",
+        params="double_cutoffs",
+        default=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+        rel_format="qrels_jg",
+    ),
+    _tm("yaap", "double", _single("YAAP"), "YAAP"),
+    _tm("rbp", "double", _rbp, "RBP(p=,gains=)", params="pairs"),
+    _tm("rbp_resid", "double", _rbp_resid, "RBPResid(p=)", params="pairs"),
+    _tm("unj", "double", _unjudged, "Unjudged@k", params=LONG, default=(5, 10, 20)),
+)
+
+BY_NAME: dict[str, TrecMeasure] = {tm.name: tm for tm in CATALOGUE}
+
+
+def _names(text: str) -> list[str]:
+    return text.split()
+
+
+_OFFICIAL = _names(
+    "runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P"
+)
+NICKNAMES: dict[str, Sequence[str]] = {
+    "official": _OFFICIAL,
+    "set": _names(
+        "runid num_q num_ret num_rel num_rel_ret utility set_P set_recall set_relative_P "
+        "set_map set_F"
+    ),
+    "all_trec": [
+        *_OFFICIAL,
+        *_names(
+            "relstring recall unj rbp rbp_resid infAP gm_bpref utility 11pt_avg ndcg "
+            "relative_P Rprec_mult success map_cut ndcg_cut ndcg_rel Rndcg binG G set_P "
+            "set_recall set_relative_P set_map set_F num_nonrel_judged_ret"
+        ),
+    ],
+    "all_prefs": _names(
+        "runid num_q prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret "
+        "prefs_simp prefs_pair prefs_avgjg prefs_avgjg_Rnonrel prefs_simp_ret prefs_pair_ret "
+        "prefs_avgjg_ret prefs_avgjg_Rnonrel_ret prefs_simp_imp prefs_pair_imp prefs_avgjg_imp"
+    ),
+    "prefs": _names(
+        "runid num_q prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret "
+        "prefs_simp prefs_pair prefs_avgjg"
+    ),
+    "qrels_jg": _names("runid num_q map_avgjg P_avgjg Rprec_mult_avgjg"),
+}

@@ -1,0 +1,157 @@
+"""Interpolated precision at recall levels and its 11-point average.
+
+Salton & McGill (1983) / Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1: interpolated
+precision ``IP(r) = max_{r' >= r} P(r')``, the 11 standard recall levels 0.0, 0.1, ..., 1.0;
+trec_eval 10.0 ``m_iprec_at_recall.c`` and ``m_11pt_avg.c``, whose exact rule is:
+
+- the recall level ``p`` becomes a number of relevant documents ``c = lround(p * R)``
+  (trec_eval 10.0; 9.x used ``(long)(p * R + 0.9)``);
+- ``c > RR`` (not reached by the ranking): 0; ``c >= 1``: the interpolated precision
+  ``max_{j >= i} P@j`` at the rank ``i`` of the c-th relevant retrieved document;
+  ``c <= 0``: the same at the first relevant retrieved document, or ``RR/n`` when nothing
+  relevant was retrieved (0, or NaN for an empty ranking);
+- no extrapolation beyond the last retrieved document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..judged import JudgedRankings
+from .precision import NO_REL
+from .registry import REL, REQUIRED, Param, Undefined, measure
+from .segments import lround, segment_cummax_reverse
+
+ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+SOURCE = (
+    "Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1, interpolated precision at the 11 "
+    "standard recall levels"
+)
+
+
+class _Interp:
+    """Interpolated precision at each relevant retrieved document, per query."""
+
+    def __init__(self, jr: JudgedRankings, rel: int) -> None:
+        relv = jr.relevant(rel)
+        rows = np.flatnonzero(relv)
+        q = jr.row_query[rows]
+        prec = jr.cumcount(relv)[rows] / jr.rank[rows].astype(np.float64)
+        self.ip = segment_cummax_reverse(q, prec)
+        self.first = np.searchsorted(q, np.arange(jr.num_queries))
+        self.R = jr.num_rel(rel)
+        self.RR = jr.count(relv)
+        # trec_eval evaluates a query missing from the run (-c) on a one-document dummy
+        # ranking, so "nothing retrieved" is only an empty ranking of a query in the run
+        # (or any query under judged_only, which removes the dummy too)
+        n = jr.num_ret
+        if not jr.judged_only:
+            n = np.where(jr.in_run, n, np.maximum(n, 1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.final = np.where(
+                self.RR > 0,
+                self.ip[np.minimum(self.first, max(len(rows) - 1, 0))] if len(rows) else 0.0,
+                self.RR / n.astype(np.float64),
+            )
+
+    def cutoffs(self, p: float) -> np.ndarray:
+        return lround(p * self.R.astype(np.float64))
+
+    def at(self, c: np.ndarray) -> np.ndarray:
+        """IP at the c-th relevant retrieved document (1 <= c <= RR), else garbage (masked)."""
+        ok = (c >= 1) & (c <= self.RR)
+        out = np.zeros(len(c))
+        out[ok] = self.ip[self.first[ok] + c[ok] - 1]
+        return out
+
+    def value(self, c: np.ndarray) -> np.ndarray:
+        return np.where(c > self.RR, 0.0, np.where(c >= 1, self.at(c), self.final))
+
+
+def iprec_at_recall(jr: JudgedRankings, points: Sequence[float], rel: int) -> np.ndarray:
+    """trec_eval's ``iprec_at_recall_p`` for each point: (queries x points)."""
+    it = _Interp(jr, rel)
+    cols = [it.value(it.cutoffs(p)) for p in points]
+    return np.column_stack(cols) if cols else np.zeros((jr.num_queries, 0))
+
+
+def eleven_point_average(jr: JudgedRankings, points: Sequence[float], rel: int) -> np.ndarray:
+    """trec_eval's ``11pt_avg`` over recall ``points`` as given (not sorted).
+
+    trec_eval walks the points from the last to the first, matching each to the relevant
+    document it needs while the ranking is read bottom-up.  Points above the number of
+    relevant retrieved at the end of the list count 0; once a point cannot be matched (it
+    needs more relevant documents than the point after it, or none), it and every earlier
+    point get the final interpolated precision.  With ascending points this is the mean of
+    :func:`iprec_at_recall`.
+    """
+    it = _Interp(jr, rel)
+    m = len(points)
+    nq = jr.num_queries
+    total = np.zeros(nq)
+    skipping = np.ones(nq, dtype=bool)
+    chained = np.zeros(nq, dtype=bool)
+    prev_c = np.zeros(nq, dtype=np.int64)
+    for i in range(m - 1, -1, -1):
+        c = it.cutoffs(points[i])
+        skip = skipping & (c > it.RR)
+        start = skipping & ~skip
+        skipping = skip
+        # a chain starts at the first non-skipped point and continues while c is
+        # non-increasing and positive
+        chained = np.where(start, c >= 1, chained & (c >= 1) & (c <= prev_c))
+        value = np.where(skip, 0.0, np.where(chained, it.at(c), it.final))
+        total = total + value
+        prev_c = c
+    return total / float(m)
+
+
+def _check_level(v: float) -> str | None:
+    return None if 0.0 <= v <= 1.0 else "must be a recall level between 0 and 1"
+
+
+def _empty_ranking(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
+    n = jr.num_ret if jr.judged_only else np.where(jr.in_run, jr.num_ret, 1)
+    return (n == 0) & (jr.count(jr.relevant(rel)) == 0)
+
+
+EMPTY = Undefined(
+    "nothing retrieved (n = 0, after depth/judged-only filtering)",
+    "NaN at recall 0 (as trec_eval's -nan)",
+    _empty_ranking,
+)
+
+
+@measure(
+    "IPrec",
+    cutoff=Param("cutoff", "float", REQUIRED, "recall level r in [0, 1]", check=_check_level),
+    params=(REL,),
+    summary="interpolated precision at recall level r (trec_eval rounding)",
+    formula="IPrec@r = max_{j >= i_c} P@j, i_c = rank of the c-th relevant retrieved, "
+    "c = lround(r R); 0 if c > RR",
+    source=SOURCE + "; trec_eval 10.0 m_iprec_at_recall.c (iprec_at_recall_r)",
+    family="interpolated",
+    undefined=(NO_REL, EMPTY),
+    trec="iprec_at_recall_r",
+    notes="Recall level r needs c = lround(r*R) relevant documents (trec_eval 10.0; 9.x "
+    "differs). IPrec@0 is the interpolated precision at the first relevant document.",
+)
+def iprec(jr: JudgedRankings, *, cutoff: float, rel: int) -> np.ndarray:
+    return iprec_at_recall(jr, [cutoff], rel)[:, 0]
+
+
+@measure(
+    "IPrecAvg",
+    params=(REL,),
+    summary="11-point average interpolated precision (recall 0.0, 0.1, ..., 1.0)",
+    formula="IPrecAvg = (1/11) sum_{r in 0,0.1,...,1} IPrec@r",
+    source=SOURCE + "; trec_eval 10.0 m_11pt_avg.c (11pt_avg)",
+    family="interpolated",
+    undefined=(NO_REL, EMPTY),
+    trec="11pt_avg",
+    notes="Other point sets are available through 'cranfield trec_eval -m 11pt_avg.p1,p2,...'.",
+)
+def iprec_avg(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    return eleven_point_average(jr, ELEVEN_POINTS, rel)

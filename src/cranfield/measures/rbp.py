@@ -1,0 +1,80 @@
+"""Rank-biased precision and its residual.
+
+Moffat & Zobel (2008) 'Rank-biased precision for measurement of retrieval effectiveness',
+ACM TOIS 27(1), article 2: ``RBP = (1 - p) sum_i g_i p^(i-1)`` for a user who goes on to the
+next document with probability ``p``; the residual is the largest amount unjudged documents
+and the unseen tail could add.  trec_eval 10.0 ``m_rbp.c``, ``m_rbp_resid.c`` (Soboroff).
+Powers ``p^i`` are formed by repeated multiplication, as trec_eval does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..judged import JudgedRankings
+from .gain import GAINS
+from .gaintable import gain_table
+from .registry import Param, measure
+
+MZ = "Moffat & Zobel (2008) ACM TOIS 27(1)"
+
+
+def _check_p(v: float) -> str | None:
+    return None if 0.0 < v < 1.0 else "must be strictly between 0 and 1"
+
+
+P = Param("p", "float", 0.9, "persistence: probability of reading on", check=_check_p)
+
+
+def powers(p: float, n: int) -> np.ndarray:
+    """``p^0 .. p^n`` by repeated multiplication (``cur_p = cur_p * p``)."""
+    seq = np.full(n + 1, p)
+    seq[0] = 1.0
+    return np.multiply.accumulate(seq)
+
+
+@measure(
+    "RBP",
+    params=(P, GAINS),
+    summary="rank-biased precision: expected gain per document read by a persistent user",
+    formula="RBP = (1 - p) sum_i g(d_i) p^(i-1), gains rescaled to [0, 1] per query",
+    source=MZ + " eq. 5; trec_eval 10.0 m_rbp.c",
+    family="user",
+    trec="rbp",
+    notes="Gains follow trec_eval's gain table (default: the grade). trec_eval 10.0 rescales "
+    "them per query when any is outside [0, 1]: g -> (g - lo) / (hi - lo), lo = min(0, gains), "
+    "hi = max(0, gains) over the query's grades 0..max and the given ones (its lo/hi are "
+    "uninitialised; these are the reference build's values). With binary qrels this is "
+    "Moffat & Zobel's RBP; in a query graded 0..3 a grade-1 document is worth 1/3.",
+)
+def rbp(jr: JudgedRankings, *, p: float, gains: dict | None) -> np.ndarray:
+    gt = gain_table(jr, gains, normalise=True)
+    rows = np.flatnonzero(gt.row_gain != 0)
+    pw = powers(p, jr.max_rank)
+    total = jr.seqsum(rows, gt.row_gain[rows] * pw[jr.rank[rows] - 1])
+    return (1.0 - p) * total
+
+
+def rbp_residual(jr: JudgedRankings, p: float) -> tuple[np.ndarray, np.ndarray]:
+    """(residual, number of unjudged retrieved) per query."""
+    unj = jr.grades < 0
+    rows = np.flatnonzero(unj)
+    pw = powers(p, jr.max_rank)
+    total = jr.seqsum(rows, pw[jr.rank[rows] - 1])
+    return pw[jr.num_ret] + (1 - p) * total, jr.count(unj)
+
+
+@measure(
+    "RBPResid",
+    params=(P,),
+    summary="RBP residual: what unjudged documents and the unseen tail could add to RBP",
+    formula="RBPResid = p^n + (1 - p) sum_{i <= n, d_i unjudged} p^(i-1)",
+    source=MZ + " sec. 4 (residuals); trec_eval 10.0 m_rbp_resid.c",
+    family="user",
+    trec="rbp_resid",
+    notes="Unjudged = not in the qrels or with a negative grade. trec_eval prints 0 instead "
+    "of p^n when no retrieved document is unjudged (and 0 for queries missing from the run "
+    "under -c); 'cranfield trec_eval' reproduces that, RBPResid does not.",
+)
+def rbp_resid(jr: JudgedRankings, *, p: float) -> np.ndarray:
+    return rbp_residual(jr, p)[0]
