@@ -163,17 +163,28 @@ def _run(argv: list[str], lines: list[str], err: IO[str]) -> int:
         zscores = read_zscores(opts.zscore_file)
     measures = init_measures(marked, params)
 
+    _check_formats(measures, opts.rel_format)
+    relstrings = None
     if opts.rel_format == "qrels":
-        slots = _evaluate_qrels(rel_info, run, opts, measures)
+        qids, values, relstrings = _evaluate_qrels(rel_info, run, opts, measures)
     elif opts.rel_format == "qrels_jg":
         from .jg import evaluate_jg
 
-        slots = evaluate_jg(rel_info, run, opts, measures)
+        qids, values = evaluate_jg(rel_info, run, opts, measures)
     else:
         from .prefs import evaluate_prefs
 
-        slots = evaluate_prefs(rel_info, run, opts, measures)
-    qids, per_measure, relstrings = slots
+        qids, values = evaluate_prefs(rel_info, run, opts, measures)
+    if not qids:
+        raise Exit(7, "trec_eval: No queries with both results and relevance info\n")
+    per_measure = []
+    for tm, parsed in measures:
+        if tm.kind == "runid":
+            per_measure.append((tm, []))
+            continue
+        cols = [np.ones(len(qids))] if tm.kind == "num_q" else values[tm.name]
+        names = tm.slot_names(parsed)
+        per_measure.append((tm, [Slot(n, v) for n, v in zip(names, cols, strict=True)]))
     if zscores is not None:
         for _tm, slot_list in per_measure:
             for s in slot_list:
@@ -240,22 +251,15 @@ def _evaluate_qrels(qrels, run, opts: Options, measures: list[tuple]):
         judged_only=opts.judged_only,
         complete=opts.complete,
     )
-    if jr.num_queries == 0:
-        raise Exit(7, "trec_eval: No queries with both results and relevance info\n")
-    _check_formats(measures, opts.rel_format)
     ctx = Context(jr=jr, level=opts.level, num_docs=opts.num_docs, complete=opts.complete)
-    per_measure = []
+    values: dict[str, list[np.ndarray]] = {}
     relstrings = None
     for tm, parsed in measures:
-        if tm.kind == "runid":
-            per_measure.append((tm, []))
-            continue
         if tm.kind == "relstring":
             relstrings = _relstrings(jr, parsed.values[0])
-        names = tm.slot_names(parsed)
-        values = tm.compute(ctx, parsed.values)
-        per_measure.append((tm, [Slot(n, v) for n, v in zip(names, values, strict=True)]))
-    return list(jr.query_ids), per_measure, relstrings
+        if tm.compute is not None:
+            values[tm.name] = tm.compute(ctx, parsed.values)
+    return list(jr.query_ids), values, relstrings
 
 
 _REL_CHARS = np.array(list("<.-0123456789>"))
