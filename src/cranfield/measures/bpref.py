@@ -13,26 +13,30 @@ import numpy as np
 from ..judged import UNJUDGED, JudgedRankings
 from .precision import NO_REL
 from .registry import REL, Param, measure
+from .segments import count_above, memo, num_rel, rel_position, relevant_rows, seqsum
 
 INFAP_EPSILON = 1e-5
 
 
+def _nonrel_rows(jr: JudgedRankings, rel: int) -> np.ndarray:
+    """Rows of judged non-relevant documents (0 <= grade < rel)."""
+    L = max(rel, 0)
+    return memo(jr, ("nonrel_rows", L), lambda: np.flatnonzero((jr.grades >= 0) & (jr.grades < L)))
+
+
 def _bpref(jr: JudgedRankings, rel: int) -> np.ndarray:
     L = max(rel, 0)
-    relv = jr.relevant(rel)
-    nonrel = (jr.grades >= 0) & (jr.grades < L)
-    R = jr.num_rel(rel)
+    rows, q, _rank = relevant_rows(jr, rel)
+    R = num_rel(jr, rel)
     n_nonrel = jr.qrels_count((jr.qrels_grades >= 0) & (jr.qrels_grades < L))
-    rows = np.flatnonzero(relv)
-    q = jr.row_query[rows]
-    nr = jr.cumcount(nonrel)[rows]
+    nr = count_above(jr, _nonrel_rows(jr, rel), rows)
     terms = np.ones(len(rows))
     some = nr > 0
     terms[some] = 1.0 - (
         np.minimum(nr[some], R[q[some]]).astype(np.float64)
         / np.minimum(n_nonrel[q[some]], R[q[some]]).astype(np.float64)
     )
-    total = jr.seqsum(rows, terms)
+    total = seqsum(jr, rows, terms)
     out = np.zeros(jr.num_queries)
     np.divide(total, R, out=out, where=R > 0)
     return out
@@ -96,22 +100,21 @@ def gm_bpref(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
     "With complete binary judgments infAP equals AP up to the eps terms.",
 )
 def infap(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    L = max(rel, 0)
-    relv = jr.relevant(rel)
-    nonrel = (jr.grades >= 0) & (jr.grades < L)
-    rows = np.flatnonzero(relv)
-    k1 = (jr.cumcount(relv)[rows] - 1).astype(np.int64)
-    nr = jr.cumcount(nonrel)[rows]
-    u = jr.cumcount(jr.grades == UNJUDGED)[rows]
-    fj = (jr.rank[rows] - 1).astype(np.float64)
+    rows, _q, rank = relevant_rows(jr, rel)
+    _first, pos = rel_position(jr, rel)
+    k1 = pos - 1
+    nr = count_above(jr, _nonrel_rows(jr, rel), rows)
+    unjudged = memo(jr, "unjudged_rows", lambda: np.flatnonzero(jr.grades == UNJUDGED))
+    u = count_above(jr, unjudged, rows)
+    fj = (rank - 1).astype(np.float64)
     terms = np.ones(len(rows))
     later = fj > 0
     f = fj[later]
     terms[later] = 1.0 / (f + 1.0) + (f / (f + 1.0)) * ((k1 + nr + u)[later] / f) * (
         (k1[later] + INFAP_EPSILON) / ((k1 + nr)[later] + 2 * INFAP_EPSILON)
     )
-    total = jr.seqsum(rows, terms)
-    R = jr.num_rel(rel)
+    total = seqsum(jr, rows, terms)
+    R = num_rel(jr, rel)
     out = np.zeros(jr.num_queries)
     np.divide(total, R, out=out, where=R > 0)
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged import JudgedRankings
+from . import segments
 from .registry import REL, measure
 
 SOURCE = (
@@ -56,7 +57,7 @@ def num_ret(jr: JudgedRankings) -> np.ndarray:
     trec="num_rel",
 )
 def num_rel(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    return jr.num_rel(rel).astype(np.float64)
+    return segments.num_rel(jr, rel).astype(np.float64)
 
 
 @measure(
@@ -71,7 +72,7 @@ def num_rel(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     trec="num_rel_ret",
 )
 def num_rel_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    return jr.count(jr.relevant(rel)).astype(np.float64)
+    return segments.rel_ret(jr, rel).astype(np.float64)
 
 
 @measure(
@@ -86,5 +87,8 @@ def num_rel_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     trec="num_nonrel_judged_ret",
 )
 def num_nonrel_judged_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    g = jr.grades
-    return jr.count((g >= 0) & (g < max(rel, 0))).astype(np.float64)
+    L = max(rel, 0)
+    rows = segments.memo(
+        jr, ("nonrel_rows", L), lambda: np.flatnonzero((jr.grades >= 0) & (jr.grades < L))
+    )
+    return np.bincount(jr.row_query[rows], minlength=jr.num_queries).astype(np.float64)

@@ -12,10 +12,21 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged import JudgedRankings
-from .gaintable import GainTable, gain_table
+from .gaintable import GainTable, gain_pairs, gain_table
 from .precision import NO_REL
 from .registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
-from .segments import c_log2, segment_cumsum, segment_total
+from .segments import (
+    c_log2,
+    memo,
+    num_rel,
+    rel_position,
+    rel_ret,
+    relevant_rows,
+    segment_cumsum,
+    segment_last,
+    segment_total,
+    seqsum,
+)
 
 JK = "Järvelin & Kekäläinen (2002) 'Cumulated gain-based evaluation of IR techniques'"
 
@@ -42,19 +53,31 @@ def _discount(jr: JudgedRankings, ranks: np.ndarray) -> np.ndarray:
     return jr.log2_table(top)[ranks + 1]
 
 
-def _dcg_terms(jr: JudgedRankings, gt: GainTable, cutoff: int | None):
-    """(rows, g / log2(rank + 1)) of ranked rows with non-zero gain, in rank order."""
-    take = gt.row_gain != 0
-    if cutoff is not None:
-        take &= jr.rank <= cutoff
-    rows = np.flatnonzero(take)
-    return rows, gt.row_gain[rows] / _discount(jr, jr.rank[rows])
+def _table(jr: JudgedRankings, gains, normalise: bool = False) -> GainTable:
+    key = ("gain_table", gain_pairs(gains), normalise)
+    return memo(jr, key, lambda: gain_table(jr, gains, normalise=normalise))
 
 
-def _ideal_prefix(jr: JudgedRankings, gt: GainTable) -> np.ndarray:
+def _dcg_running(jr: JudgedRankings, gains):
+    """(rows, DCG terms, running DCG) over the ranked rows with non-zero gain, rank order."""
+
+    def build():
+        gt = _table(jr, gains)
+        rows = np.flatnonzero(gt.row_gain != 0)
+        terms = gt.row_gain[rows] / _discount(jr, jr.rank[rows])
+        return rows, terms, segment_cumsum(jr.row_query[rows], terms)
+
+    return memo(jr, ("dcg_running", gain_pairs(gains)), build)
+
+
+def _ideal_prefix(jr: JudgedRankings, gains) -> np.ndarray:
     """Running ideal DCG at every ideal position (sequential, as trec_eval)."""
-    pos = gt.ideal_position
-    return segment_cumsum(gt.ideal_query, gt.ideal_gain / _discount(jr, pos))
+
+    def build():
+        gt = _table(jr, gains)
+        return segment_cumsum(gt.ideal_query, gt.ideal_gain / _discount(jr, gt.ideal_position))
+
+    return memo(jr, ("ideal_prefix", gain_pairs(gains)), build)
 
 
 def _ideal_at(gt: GainTable, prefix: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -69,12 +92,13 @@ def _ideal_at(gt: GainTable, prefix: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 def dcg_parts(jr: JudgedRankings, cutoff: int | None, gains) -> tuple[np.ndarray, np.ndarray]:
     """(DCG@k, IDCG@k) per query (k = None: whole ranking and whole ideal list)."""
-    gt = gain_table(jr, gains)
-    rows, terms = _dcg_terms(jr, gt, cutoff)
-    dcg = jr.seqsum(rows, terms)
-    prefix = _ideal_prefix(jr, gt)
-    k = gt.ideal_size if cutoff is None else np.full(jr.num_queries, cutoff)
-    return dcg, _ideal_at(gt, prefix, k)
+    gt = _table(jr, gains)
+    rows, _terms, running = _dcg_running(jr, gains)
+    nq = jr.num_queries
+    r = jr.num_ret if cutoff is None else np.minimum(jr.num_ret, cutoff)
+    dcg = _dcg_at(jr, rows, running, np.arange(nq), r)
+    k = gt.ideal_size if cutoff is None else np.full(nq, cutoff)
+    return dcg, _ideal_at(gt, _ideal_prefix(jr, gains), k)
 
 
 def _no_ideal(jr, gains=None, cutoff=None, **_):
@@ -156,13 +180,12 @@ def idcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.nd
     notes=GAIN_NOTES + "0 when the sum is not positive.",
 )
 def ndcg_rel(jr: JudgedRankings, *, gains: dict | None) -> np.ndarray:
-    gt = gain_table(jr, gains)
+    gt = _table(jr, gains)
     nq = jr.num_queries
-    rows, terms = _dcg_terms(jr, gt, None)
+    rows, _terms, running = _dcg_running(jr, gains)
     dq = jr.row_query[rows]
-    running = segment_cumsum(dq, terms)  # DCG_i at each non-zero-gain row
-    dcg_n = segment_total(dq, terms, nq)
-    prefix = _ideal_prefix(jr, gt)
+    dcg_n = segment_last(dq, running, nq)
+    prefix = _ideal_prefix(jr, gains)
     m = gt.ideal_size
     pos = gt.row_gain[rows] > 0
     pr, pq = rows[pos], dq[pos]
@@ -199,12 +222,10 @@ def _ideal_at_rows(gt: GainTable, prefix: np.ndarray, q: np.ndarray, k: np.ndarr
     "when n >= m + 2 (trec_eval). NaN when no boundary has a positive ideal DCG.",
 )
 def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
-    gt = gain_table(jr, gains)
+    gt = _table(jr, gains)
     nq = jr.num_queries
-    rows, terms = _dcg_terms(jr, gt, None)
-    dq = jr.row_query[rows]
-    running = segment_cumsum(dq, terms)
-    prefix = _ideal_prefix(jr, gt)
+    rows, _terms, running = _dcg_running(jr, gains)
+    prefix = _ideal_prefix(jr, gains)
     m = gt.ideal_size
     n = jr.num_ret
     # ideal gain at positions 1..m+1 (m+1: the value that ended the list: <= 0) and the
@@ -236,7 +257,7 @@ def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     o = np.argsort(allq, kind="stable")
     total = segment_total(allq[o], allv[o], nq)
     count = np.bincount(allq, minlength=nq).astype(np.float64)
-    R = jr.num_rel(rel)
+    R = num_rel(jr, rel)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(R > 0, total / count, 0.0)
     return out
@@ -248,7 +269,7 @@ def _dcg_at(jr, rows, running, q: np.ndarray, r: np.ndarray) -> np.ndarray:
     if len(rows) == 0 or len(q) == 0:
         return out
     big = int(jr.max_rank) + 2
-    keys = jr.row_query[rows] * big + jr.rank[rows]
+    keys = memo(jr, ("dcg_keys", id(rows)), lambda: jr.row_query[rows] * big + jr.rank[rows])
     idx = np.searchsorted(keys, q * big + r, side="right") - 1
     ok = idx >= 0
     ok[ok] = jr.row_query[rows[idx[ok]]] == q[ok]
@@ -269,26 +290,46 @@ def _dcg_at(jr, rows, running, q: np.ndarray, r: np.ndarray) -> np.ndarray:
     notes=GAIN_NOTES,
 )
 def g_measure(jr: JudgedRankings, *, gains: dict | None) -> np.ndarray:
-    gt = gain_table(jr, gains)
+    gt = _table(jr, gains)
     nq = jr.num_queries
-    q = jr.row_query
-    g = gt.row_gain
-    s = segment_cumsum(q, g)  # S_i over every ranked row
-    # cost of rank i: max(I_i, 1), and 1 beyond the ideal list
-    m = gt.ideal_size
-    cost = np.ones(len(g))
-    inside = jr.rank <= m[q]
-    if inside.any():
-        ideal = gt.ideal_gain[gt.ideal_offsets[q[inside]] + jr.rank[inside] - 1]
-        cost[inside] = np.where(ideal >= 1.0, ideal, 1.0)
-    c = segment_cumsum(q, cost)
-    rows = np.flatnonzero(g != 0)
+    rows, _terms, _running = _dcg_running(jr, gains)  # the ranked rows with non-zero gain
+    q = jr.row_query[rows]
+    g = gt.row_gain[rows]
+    rank = jr.rank[rows]
+    s = segment_cumsum(q, g)  # S_i: zero gains add nothing
+    c = _cost_prefix(jr, gt, q, rank)
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = g[rows] / c_log2(2 + c[rows] - s[rows])
-        total = jr.seqsum(rows, terms)
+        terms = g / c_log2(2 + c - s)
+        total = segment_total(q, terms, nq)
         sum_ideal = segment_total(gt.ideal_query, gt.ideal_gain, nq)
         out = np.zeros(nq)
         np.divide(total, sum_ideal, out=out, where=sum_ideal > 0)
+    return out
+
+
+def _cost_prefix(jr: JudgedRankings, gt: GainTable, q: np.ndarray, rank: np.ndarray):
+    """G's running cost ``C_i = sum_{j<=i} max(I_j, 1)`` (1 beyond the ideal list) at the
+    given (query, rank) pairs, added one position at a time as trec_eval does."""
+    m = gt.ideal_size
+    ideal_cost = np.where(gt.ideal_gain >= 1.0, gt.ideal_gain, 1.0)
+    prefix = segment_cumsum(gt.ideal_query, ideal_cost)
+    c_m = np.zeros(len(m))
+    has = m > 0
+    c_m[has] = prefix[gt.ideal_offsets[1:][has] - 1]
+    inside = rank <= m[q]
+    out = np.empty(len(rank))
+    out[inside] = prefix[gt.ideal_offsets[q[inside]] + rank[inside] - 1]
+    beyond = ~inside
+    # adding 1.0 (rank - m) times is exact when C_m is an integer below 2^52
+    exact = np.equal(np.mod(c_m, 1.0), 0.0) & (c_m + jr.num_ret < 2.0**52)
+    fast = beyond & exact[q]
+    out[fast] = c_m[q[fast]] + (rank[fast] - m[q[fast]])
+    for qi in np.unique(q[beyond & ~fast]).tolist():  # fractional C_m: add step by step
+        steps = np.ones(int(jr.num_ret[qi] - m[qi]) + 1)
+        steps[0] = c_m[qi]
+        run = np.add.accumulate(steps)
+        sel = np.flatnonzero(beyond & (q == qi))
+        out[sel] = run[rank[sel] - m[qi]]
     return out
 
 
@@ -304,12 +345,12 @@ def g_measure(jr: JudgedRankings, *, gains: dict | None) -> np.ndarray:
     notes="Unjudged documents count as non-relevant.",
 )
 def bin_g(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    relv = jr.relevant(rel)
-    rows = np.flatnonzero(relv)
-    nonrel_above = jr.rank[rows] - jr.cumcount(relv)[rows]
+    rows, _q, rank = relevant_rows(jr, rel)
+    _first, pos = rel_position(jr, rel)
+    nonrel_above = rank - pos
     terms = 1.0 / jr.log2_table(int(nonrel_above.max()) + 2 if len(rows) else 2)[nonrel_above + 2]
-    total = jr.seqsum(rows, terms)
-    R = jr.num_rel(rel)
+    total = seqsum(jr, rows, terms)
+    R = num_rel(jr, rel)
     out = np.zeros(jr.num_queries)
-    np.divide(total, R, out=out, where=(R > 0) & (jr.count(relv) > 0))
+    np.divide(total, R, out=out, where=(R > 0) & (rel_ret(jr, rel) > 0))
     return out

@@ -22,7 +22,15 @@ import numpy as np
 from ..judged import JudgedRankings
 from .precision import NO_REL
 from .registry import REL, REQUIRED, Param, Undefined, measure
-from .segments import lround, segment_cummax_reverse
+from .segments import (
+    lround,
+    memo,
+    num_rel,
+    rel_position,
+    rel_ret,
+    relevant_rows,
+    segment_cummax_reverse,
+)
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 SOURCE = (
@@ -35,14 +43,15 @@ class _Interp:
     """Interpolated precision at each relevant retrieved document, per query."""
 
     def __init__(self, jr: JudgedRankings, rel: int) -> None:
-        relv = jr.relevant(rel)
-        rows = np.flatnonzero(relv)
-        q = jr.row_query[rows]
-        prec = jr.cumcount(relv)[rows] / jr.rank[rows].astype(np.float64)
-        self.ip = segment_cummax_reverse(q, prec)
-        self.first = np.searchsorted(q, np.arange(jr.num_queries))
-        self.R = jr.num_rel(rel)
-        self.RR = jr.count(relv)
+        rows, q, rank = relevant_rows(jr, rel)
+        self.first, pos = rel_position(jr, rel)
+        self.ip = memo(
+            jr,
+            ("interpolated", max(rel, 0)),
+            lambda: segment_cummax_reverse(q, pos / rank.astype(np.float64)),
+        )
+        self.R = num_rel(jr, rel)
+        self.RR = rel_ret(jr, rel)
         # trec_eval evaluates a query missing from the run (-c) on a one-document dummy
         # ranking, so "nothing retrieved" is only an empty ranking of a query in the run
         # (or any query under judged_only, which removes the dummy too)
@@ -114,7 +123,7 @@ def _check_level(v: float) -> str | None:
 
 def _empty_ranking(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
     n = jr.num_ret if jr.judged_only else np.where(jr.in_run, jr.num_ret, 1)
-    return (n == 0) & (jr.count(jr.relevant(rel)) == 0)
+    return (n == 0) & (rel_ret(jr, rel) == 0)
 
 
 EMPTY = Undefined(

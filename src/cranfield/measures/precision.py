@@ -11,12 +11,13 @@ import numpy as np
 
 from ..judged import JudgedRankings
 from .registry import CUTOFF, REL, Param, Undefined, measure
+from .segments import mask_count_at, num_rel, rel_count_at, rel_ret
 
 SEED1 = "Baeza-Yates & Ribeiro-Neto, Modern IR (seed 001) sec. 3.2.1"
 
 
 def _no_relevant(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
-    return jr.num_rel(rel) == 0
+    return num_rel(jr, rel) == 0
 
 
 NO_REL = Undefined("the query has no relevant document (R = 0)", "0 (as trec_eval)", _no_relevant)
@@ -42,7 +43,7 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     trec="P_k",
 )
 def precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
-    return jr.count_at(jr.relevant(rel), cutoff) / float(cutoff)
+    return rel_count_at(jr, rel, cutoff) / float(cutoff)
 
 
 @measure(
@@ -58,7 +59,7 @@ def precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     trec="recall_k",
 )
 def recall(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
-    return _ratio(jr.count_at(jr.relevant(rel), cutoff), jr.num_rel(rel))
+    return _ratio(rel_count_at(jr, rel, cutoff), num_rel(jr, rel))
 
 
 def _check_mult(v: float) -> str | None:
@@ -81,12 +82,12 @@ def _check_mult(v: float) -> str | None:
     "c is truncated after adding 0.9, as trec_eval 10.0 still does; mult=1 gives Rprec.",
 )
 def r_precision(jr: JudgedRankings, *, rel: int, mult: float = 1.0) -> np.ndarray:
-    R = jr.num_rel(rel)
+    R = num_rel(jr, rel)
     if mult == 1.0:
-        return _ratio(jr.count_at(jr.relevant(rel), np.minimum(jr.num_ret, R)), R)
+        return _ratio(rel_count_at(jr, rel, np.minimum(jr.num_ret, R)), R)
     c = np.trunc(mult * R.astype(np.float64) + 0.9).astype(np.int64)
     c = np.maximum(c, 0)
-    return _ratio(jr.count_at(jr.relevant(rel), np.minimum(jr.num_ret, c)), c)
+    return _ratio(rel_count_at(jr, rel, np.minimum(jr.num_ret, c)), c)
 
 
 @measure(
@@ -100,7 +101,7 @@ def r_precision(jr: JudgedRankings, *, rel: int, mult: float = 1.0) -> np.ndarra
     trec="success_k",
 )
 def success(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
-    return (jr.count_at(jr.relevant(rel), cutoff) > 0).astype(np.float64)
+    return (rel_count_at(jr, rel, cutoff) > 0).astype(np.float64)
 
 
 @measure(
@@ -116,7 +117,7 @@ def success(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     trec="set_P",
 )
 def set_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    return _ratio(jr.count(jr.relevant(rel)), jr.num_ret)
+    return _ratio(rel_ret(jr, rel), jr.num_ret)
 
 
 @measure(
@@ -130,7 +131,7 @@ def set_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     trec="set_recall",
 )
 def set_recall(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    return _ratio(jr.count(jr.relevant(rel)), jr.num_rel(rel))
+    return _ratio(rel_ret(jr, rel), num_rel(jr, rel))
 
 
 @measure(
@@ -158,12 +159,12 @@ def set_f(jr: JudgedRankings, *, rel: int, beta: float) -> np.ndarray:
 
 def set_f_weighted(jr: JudgedRankings, *, rel: int, x: float) -> np.ndarray:
     """trec_eval's ``set_F.x``: ``(x+1) P R / (x P + R)`` (``x`` = beta squared), 0 if RR = 0."""
-    rr = jr.count(jr.relevant(rel))
+    rr = rel_ret(jr, rel)
     out = np.zeros(jr.num_queries)
     ok = rr > 0
     if ok.any():
         p = rr[ok] / jr.num_ret[ok].astype(np.float64)
-        r = rr[ok] / jr.num_rel(rel)[ok].astype(np.float64)
+        r = rr[ok] / num_rel(jr, rel)[ok].astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             out[ok] = (x + 1.0) * p * r / (x * p + r)
     return out
@@ -180,7 +181,7 @@ def set_f_weighted(jr: JudgedRankings, *, rel: int, x: float) -> np.ndarray:
     trec="set_relative_P",
 )
 def set_relative_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    return _ratio(jr.count(jr.relevant(rel)), np.minimum(jr.num_ret, jr.num_rel(rel)))
+    return _ratio(rel_ret(jr, rel), np.minimum(jr.num_ret, num_rel(jr, rel)))
 
 
 @measure(
@@ -194,8 +195,8 @@ def set_relative_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     trec="set_map",
 )
 def set_average_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    rr = jr.count(jr.relevant(rel)).astype(np.float64)
-    den = jr.num_ret.astype(np.float64) * jr.num_rel(rel).astype(np.float64)
+    rr = rel_ret(jr, rel).astype(np.float64)
+    den = jr.num_ret.astype(np.float64) * num_rel(jr, rel).astype(np.float64)
     return _ratio(rr * rr, den)
 
 
@@ -211,7 +212,7 @@ def set_average_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     trec="relative_P_k",
 )
 def relative_precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
-    return _ratio(jr.count_at(jr.relevant(rel), cutoff), np.minimum(cutoff, jr.num_rel(rel)))
+    return _ratio(rel_count_at(jr, rel, cutoff), np.minimum(cutoff, num_rel(jr, rel)))
 
 
 @measure(
@@ -227,7 +228,7 @@ def relative_precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarr
     "ranking gives 0 here too).",
 )
 def unjudged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
-    return jr.count_at(jr.grades < 0, cutoff) / float(cutoff)
+    return mask_count_at(jr, "unjudged", lambda: jr.grades < 0, cutoff) / float(cutoff)
 
 
 @measure(
@@ -240,4 +241,4 @@ def unjudged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
     notes="Documents with a negative grade in the qrels count as unjudged, as in trec_eval's unj.",
 )
 def judged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
-    return jr.count_at(jr.grades >= 0, cutoff) / float(cutoff)
+    return mask_count_at(jr, "judged", lambda: jr.grades >= 0, cutoff) / float(cutoff)

@@ -12,19 +12,45 @@ import numpy as np
 from ..judged import JudgedRankings
 from .precision import NO_REL
 from .registry import CUTOFF_OPTIONAL, REL, Param, measure
-from .segments import c_log
+from .segments import (
+    c_log,
+    memo,
+    num_rel,
+    rel_count_at,
+    rel_position,
+    rel_ret,
+    relevant_rows,
+    segment_cumsum,
+)
 
 SEED1 = "Baeza-Yates & Ribeiro-Neto, Modern IR (seed 001) sec. 3.2.1"
 
 
+def ap_running(jr: JudgedRankings, rel: int) -> np.ndarray:
+    """Per relevant row: sum of P@i over the relevant rows up to it (rank order, sequential)."""
+
+    def build():
+        _rows, q, rank = relevant_rows(jr, rel)
+        _first, pos = rel_position(jr, rel)
+        return segment_cumsum(q, pos / rank.astype(np.float64))
+
+    return memo(jr, ("ap_running", max(rel, 0)), build)
+
+
+def _ap_sum(jr: JudgedRankings, cutoff: int | None, rel: int) -> np.ndarray:
+    """Per query: sum of P@i over relevant ranks i <= cutoff, added in rank order."""
+    running = ap_running(jr, rel)
+    first, _pos = rel_position(jr, rel)
+    c = rel_ret(jr, rel) if cutoff is None else rel_count_at(jr, rel, cutoff)
+    out = np.zeros(jr.num_queries)
+    ok = c > 0
+    out[ok] = running[first[ok] + c[ok] - 1]
+    return out
+
+
 def _ap(jr: JudgedRankings, cutoff: int | None, rel: int) -> np.ndarray:
-    relv = jr.relevant(rel)
-    if cutoff is not None:
-        relv = relv & (jr.rank <= cutoff)
-    rows = np.flatnonzero(relv)
-    contrib = jr.cumcount(relv)[rows] / jr.rank[rows].astype(np.float64)
-    total = jr.seqsum(rows, contrib)
-    R = jr.num_rel(rel)
+    total = _ap_sum(jr, cutoff, rel)
+    R = num_rel(jr, rel)
     out = np.zeros(jr.num_queries)
     np.divide(total, R, out=out, where=R > 0)
     return out
@@ -83,15 +109,16 @@ def gmap(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
     trec="recip_rank",
 )
 def reciprocal_rank(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
-    relv = jr.relevant(rel)
-    if cutoff is not None:
-        relv = relv & (jr.rank <= cutoff)
-    rows = np.flatnonzero(relv)
+    _rows, _q, rank = relevant_rows(jr, rel)
+    first, _pos = rel_position(jr, rel)
+    has = rel_ret(jr, rel) > 0
     out = np.zeros(jr.num_queries)
-    if len(rows):
-        q = jr.row_query[rows]
-        first = np.concatenate(([True], q[1:] != q[:-1]))
-        out[q[first]] = 1.0 / jr.rank[rows[first]]
+    top = rank[first[has]]
+    if cutoff is not None:
+        keep = top <= cutoff
+        has[has] = keep
+        top = top[keep]
+    out[has] = 1.0 / top
     return out
 
 
@@ -108,8 +135,6 @@ def reciprocal_rank(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.n
     "relevant documents but none retrieved ln(1/(1+R)).",
 )
 def yaap(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    relv = jr.relevant(rel)
-    rows = np.flatnonzero(relv)
-    s = jr.seqsum(rows, jr.cumcount(relv)[rows] / jr.rank[rows].astype(np.float64))
-    R = jr.num_rel(rel).astype(np.float64)
+    s = _ap_sum(jr, None, rel)
+    R = num_rel(jr, rel).astype(np.float64)
     return c_log((1.0 + s) / (1.0 + R - s))

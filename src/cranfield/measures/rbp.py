@@ -13,8 +13,9 @@ import numpy as np
 
 from ..judged import JudgedRankings
 from .gain import GAINS
-from .gaintable import gain_table
+from .gaintable import gain_pairs, gain_table
 from .registry import Param, measure
+from .segments import memo, row_seqsum, seqsum
 
 MZ = "Moffat & Zobel (2008) ACM TOIS 27(1)"
 
@@ -48,20 +49,24 @@ def powers(p: float, n: int) -> np.ndarray:
     "Moffat & Zobel's RBP; in a query graded 0..3 a grade-1 document is worth 1/3.",
 )
 def rbp(jr: JudgedRankings, *, p: float, gains: dict | None) -> np.ndarray:
-    gt = gain_table(jr, gains, normalise=True)
+    gt = memo(
+        jr,
+        ("gain_table", gain_pairs(gains), True),
+        lambda: gain_table(jr, gains, normalise=True),
+    )
     rows = np.flatnonzero(gt.row_gain != 0)
     pw = powers(p, jr.max_rank)
-    total = jr.seqsum(rows, gt.row_gain[rows] * pw[jr.rank[rows] - 1])
+    total = seqsum(jr, rows, gt.row_gain[rows] * pw[jr.rank[rows] - 1])
     return (1.0 - p) * total
 
 
 def rbp_residual(jr: JudgedRankings, p: float) -> tuple[np.ndarray, np.ndarray]:
     """(residual, number of unjudged retrieved) per query."""
-    unj = jr.grades < 0
-    rows = np.flatnonzero(unj)
     pw = powers(p, jr.max_rank)
-    total = jr.seqsum(rows, pw[jr.rank[rows] - 1])
-    return pw[jr.num_ret] + (1 - p) * total, jr.count(unj)
+    unjudged = jr.grades < 0
+    # p^(i-1) at unjudged ranks, 0.0 elsewhere: adding 0.0 leaves a sum unchanged
+    total = row_seqsum(jr, np.where(unjudged, pw[jr.rank - 1], 0.0))
+    return pw[jr.num_ret] + (1 - p) * total, jr.count(unjudged)
 
 
 @measure(

@@ -15,19 +15,27 @@ position when segments are many and short.  Both give identical bits.
 from __future__ import annotations
 
 import math
+import weakref
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 __all__ = [
     "c_log",
     "c_log2",
+    "count_above",
     "first_in_segment",
     "lround",
+    "memo",
+    "rel_count_at",
+    "relevant_rows",
     "segment_bounds",
     "segment_cummax_reverse",
     "segment_cumsum",
     "segment_last",
     "segment_total",
+    "seqsum",
 ]
 
 
@@ -46,13 +54,21 @@ def segment_bounds(segment: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _accumulate(ufunc: np.ufunc, segment: np.ndarray, values: np.ndarray) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     out = np.empty(len(values), dtype=np.float64)
-    if len(values) == 0:
+    n = len(values)
+    if n == 0:
         return out
     starts, lengths = segment_bounds(np.asarray(segment))
-    maxlen = int(lengths.max())
-    if len(starts) <= maxlen:  # few (long) segments: one sequential accumulate each
-        for a, n in zip(starts.tolist(), lengths.tolist(), strict=True):
-            ufunc.accumulate(values[a : a + n], out=out[a : a + n])
+    nseg, maxlen = len(starts), int(lengths.max())
+    if nseg * maxlen <= max(4 * n, 1 << 16):  # one accumulate along the rows of a padded matrix
+        first = np.repeat(starts, lengths)
+        pos = np.arange(n) - first
+        seg = np.repeat(np.arange(nseg), lengths)
+        pad = np.zeros((nseg, maxlen))
+        pad[seg, pos] = values
+        return ufunc.accumulate(pad, axis=1)[seg, pos]
+    if nseg <= maxlen:  # few (long) segments: one sequential accumulate each
+        for a, m in zip(starts.tolist(), lengths.tolist(), strict=True):
+            ufunc.accumulate(values[a : a + m], out=out[a : a + m])
         return out
     order = np.argsort(-lengths, kind="stable")
     s = starts[order]
@@ -127,3 +143,91 @@ def c_log(x: np.ndarray) -> np.ndarray:
     """Natural ``log`` of each element by the C library."""
     f = math.log
     return np.array([_c_log(f, v) for v in np.asarray(x, dtype=np.float64).tolist()])
+
+
+# ------------------------------------------------------------------ per-rankings memo
+_MEMO: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def memo(jr: Any, key: Any, fn: Callable[[], Any]) -> Any:
+    """``fn()`` computed once per judged rankings ``jr`` and ``key`` (arrays shared by many
+    measures and cut-offs: relevant rows, gain tables, running sums)."""
+    cache = _MEMO.setdefault(jr, {})
+    if key not in cache:
+        cache[key] = fn()
+    return cache[key]
+
+
+def relevant_rows(jr: Any, rel: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, query, rank) of the relevant ranked documents (grade >= rel), in rank order."""
+
+    def build():
+        rows = np.flatnonzero(jr.relevant(rel))
+        return rows, jr.row_query[rows], jr.rank[rows]
+
+    return memo(jr, ("relevant_rows", max(rel, 0)), build)
+
+
+def rel_count_at(jr: Any, rel: int, k: int | np.ndarray) -> np.ndarray:
+    """Per query: relevant documents among ranks ``1..k`` (``k`` scalar or per query)."""
+    _rows, q, rank = relevant_rows(jr, rel)
+    limit = k if np.isscalar(k) else np.asarray(k)[q]
+    return np.bincount(q[rank <= limit], minlength=jr.num_queries)
+
+
+def count_above(jr: Any, mask_rows: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Per row of ``rows``: how many of ``mask_rows`` (sorted) lie above it in its query."""
+    start = jr.offsets[jr.row_query[rows]]
+    return np.searchsorted(mask_rows, rows) - np.searchsorted(mask_rows, start)
+
+
+def seqsum(jr: Any, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per-query sum of ``values`` at ``rows`` (ascending), added one by one in rank order."""
+    return segment_total(jr.row_query[rows], values, jr.num_queries)
+
+
+def rel_ret(jr: Any, rel: int) -> np.ndarray:
+    """Per query: number of relevant documents retrieved (RR)."""
+    return memo(
+        jr,
+        ("rel_ret", max(rel, 0)),
+        lambda: np.bincount(relevant_rows(jr, rel)[1], minlength=jr.num_queries),
+    )
+
+
+def num_rel(jr: Any, rel: int) -> np.ndarray:
+    """Per query: number of relevant documents in the qrels (R)."""
+    return memo(jr, ("num_rel", max(rel, 0)), lambda: jr.num_rel(rel))
+
+
+def mask_count_at(jr: Any, name: str, mask: Callable[[], np.ndarray], k: int) -> np.ndarray:
+    """Per query: rows among ranks ``1..k`` where the (memoised) row ``mask`` holds."""
+
+    def build():
+        return np.concatenate(([0], np.cumsum(mask(), dtype=np.int64)))
+
+    cs = memo(jr, ("mask_cumsum", name), build)
+    start = jr.offsets[:-1]
+    return cs[np.minimum(start + k, jr.offsets[1:])] - cs[start]
+
+
+def rel_position(jr: Any, rel: int) -> tuple[np.ndarray, np.ndarray]:
+    """(index of each query's first relevant row within ``relevant_rows``, 1-based position
+    of every relevant row among its query's relevant rows)."""
+
+    def build():
+        _rows, q, _rank = relevant_rows(jr, rel)
+        first = np.searchsorted(q, np.arange(jr.num_queries))
+        return first, np.arange(len(q)) - first[q] + 1
+
+    return memo(jr, ("rel_position", max(rel, 0)), build)
+
+
+def row_seqsum(jr: Any, values: np.ndarray) -> np.ndarray:
+    """Per-query sequential sum of a value given for *every* ranked row (rank order)."""
+    n = jr.num_ret
+    if len(n) and len(values) and (n == n[0]).all():  # rectangular: no scatter needed
+        return np.add.accumulate(np.asarray(values, dtype=np.float64).reshape(len(n), -1), axis=1)[
+            :, -1
+        ]
+    return segment_total(jr.row_query, values, jr.num_queries)

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..judged import JudgedRankings
 from .registry import REL, Param, measure
+from .segments import num_rel, rel_ret
 
 
 def _float(name: str, default: float, doc: str) -> Param:
@@ -43,7 +44,7 @@ def _float(name: str, default: float, doc: str) -> Param:
 def utility(
     jr: JudgedRankings, *, a: float, b: float, c: float, d: float, N: int, rel: int
 ) -> np.ndarray:
-    rr = jr.count(jr.relevant(rel))
+    rr = rel_ret(jr, rel)
     n = jr.num_ret
-    R = jr.num_rel(rel)
+    R = num_rel(jr, rel)
     return a * rr + b * (n - rr) + c * (R - rr) + d * (N + rr - n - R)
