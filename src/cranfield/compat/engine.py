@@ -111,9 +111,30 @@ def init_measures(marked: set[str], params: list[tuple[str, str]]) -> list[tuple
 
 
 # ------------------------------------------------------------------------------ running
-def _run(argv: list[str], lines: list[str], err: IO[str]) -> int:
+@dataclass
+class TrecEvaluation:
+    """Everything ``trec_eval`` would print, before formatting (full precision)."""
+
+    opts: Options
+    qids: list[str]
+    measures: list[tuple]  # (TrecMeasure, [Slot, ...]) in print order
+    relstrings: list[str] | None
+    runid: str | None
+    rel_info: object
+
+    def slots(self) -> dict[str, np.ndarray]:
+        """``{printed name: per-topic values}`` of every numeric value."""
+        return {s.name: s.values for _tm, slots in self.measures for s in slots}
+
+
+def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
+    """Run trec_eval's command line up to (not including) printing.
+
+    Returns the evaluation, or the help text for ``-h``.  Raises :class:`Exit` for trec_eval's
+    own exits and :class:`~cranfield.errors.CranfieldError` for bad input.
+    """
     try:
-        opts = parse_argv(argv)
+        opts = parse_argv(list(argv))
     except UsageError as exc:
         raise Exit(1, f"trec_eval: {exc}\n{USAGE}") from None
     marked, params = mark_measures(opts.measures)
@@ -124,8 +145,7 @@ def _run(argv: list[str], lines: list[str], err: IO[str]) -> int:
     if opts.help:
         from .help import help_text
 
-        lines.append(help_text(marked, opts))
-        return 0
+        return help_text(marked, opts)
     if len(opts.files) != 2:
         raise Exit(1, USAGE)
     if not opts.measures:
@@ -189,7 +209,15 @@ def _run(argv: list[str], lines: list[str], err: IO[str]) -> int:
         for _tm, slot_list in per_measure:
             for s in slot_list:
                 s.values = zscores.convert(qids, s.name, s.values)
-    _print(lines, opts, run, qids, per_measure, relstrings, rel_info, z=zscores is not None)
+    return TrecEvaluation(opts, qids, per_measure, relstrings, run.tag, rel_info)
+
+
+def _run(argv: list[str], lines: list[str], err: IO[str]) -> int:
+    result = evaluate_argv(argv)
+    if isinstance(result, str):
+        lines.append(result)
+        return 0
+    _print(lines, result)
     return 0
 
 
@@ -285,41 +313,45 @@ def _relstrings(jr, length: float) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ printing
-def _print(lines, opts, run, qids, per_measure, relstrings, rel_info, *, z: bool) -> None:
+def _print(lines: list[str], ev: TrecEvaluation) -> None:
+    opts, qids, z = ev.opts, ev.qids, ev.opts.zscore_file is not None
     if opts.query:
         for i, qid in enumerate(qids):
-            for tm, slots in per_measure:
+            for tm, slots in ev.measures:
                 if tm.kind in ("runid", "num_q", "gm"):
                     continue
                 if tm.kind == "relstring":
-                    name = slots[0].name
-                    lines.append(f"{name:<22}\t{qid}\t'{relstrings[i]}'\n")
+                    lines.append(f"{slots[0].name:<22}\t{qid}\t'{ev.relstrings[i]}'\n")
                     continue
                 for s in slots:
                     lines.append(fmt_value_line(s.name, qid, _fmt(tm, s.values[i], z), z))
     if not opts.summary:
         return
     nq = len(qids)
-    for tm, slots in per_measure:
+    for tm, slots in ev.measures:
         if tm.kind == "relstring":
             continue
         if tm.kind == "runid":
-            lines.append(f"{'runid':<22}\tall\t{run.tag}\n")
+            lines.append(f"{'runid':<22}\tall\t{ev.runid}\n")
             continue
         if tm.kind == "num_q":
             lines.append(fmt_value_line("num_q", "all", fmt_double(nq) if z else str(nq), z))
             continue
         for s in slots:
-            total = float(np.cumsum(s.values)[-1]) if nq else 0.0
-            if tm.kind == "gm":
-                value = math.exp(total / nq) if nq else 0.0
-            elif tm.kind == "long":
-                value = total
-                if tm.name == "num_rel" and opts.complete:
-                    value = float(_count_positive(rel_info))
-            else:
-                value = total / nq if nq else 0.0
-            lines.append(fmt_value_line(s.name, "all", _fmt(tm, value, z), z))
+            lines.append(fmt_value_line(s.name, "all", _fmt(tm, summary(tm, s, ev), z), z))
+
+
+def summary(tm, slot: Slot, ev: TrecEvaluation) -> float:
+    """The ``all`` value of one slot: mean, sum (counts) or geometric mean (gm_*)."""
+    nq = len(ev.qids)
+    total = float(np.cumsum(slot.values)[-1]) if nq else 0.0
+    if tm.kind == "gm":
+        return math.exp(total / nq) if nq else 0.0
+    if tm.kind == "long":
+        if tm.name == "num_rel" and ev.opts.complete:
+            return float(_count_positive(ev.rel_info))
+        return total
+    return total / nq if nq else 0.0
 
 
 def _count_positive(rel_info) -> int:
