@@ -1,0 +1,259 @@
+"""The trec_eval command line: getopt parsing, measure marking, parameters, names, exits."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import pytest
+
+from cranfield.compat.catalogue import BY_NAME, ParamError, parse_params
+from cranfield.compat.cformat import atof, atol, fmt_double, fmt_name_double
+from cranfield.compat.engine import Exit, init_measures, main, mark_measures
+from cranfield.compat.options import UsageError, parse_argv
+from cranfield.errors import InputError
+
+QRELS = b"1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 0\n2 0 d 1\n3 0 x 1\n"
+RUN = b"1 Q0 a 1 3.0 tagA\n1 Q0 b 2 2.0 tagA\n1 Q0 z 3 1.0 tagA\n2 Q0 d 1 5 tagB\n"
+
+
+# ------------------------------------------------------------------------------ getopt
+def test_attached_grouped_permuted_and_long_options():
+    o = parse_argv(["q.txt", "-qc", "-M100", "-mP.5", "r.txt", "-l", "2", "--measure=map"])
+    assert o.files == ["q.txt", "r.txt"]
+    assert o.query and o.complete and o.max_docs == 100 and o.level == 2
+    assert o.measures == ["P.5", "map"]
+    o = parse_argv(["--Judged_docs_only", "--nosummary", "--Number_docs_in_coll", "7", "a", "b"])
+    assert o.judged_only and not o.summary and o.num_docs == 7
+    assert parse_argv(["--Max_retr=3", "a", "b"]).max_docs == 3  # unambiguous prefix
+    assert parse_argv(["-o", "-T", "trec_results", "-R", "prefs", "a", "b"]).rel_format == "prefs"
+
+
+def test_double_dash_ends_options():
+    assert parse_argv(["-q", "--", "-weird", "b"]).files == ["-weird", "b"]
+
+
+def test_numbers_are_read_with_atol():
+    assert parse_argv(["-M", "2.7", "a", "b"]).max_docs == 2
+    assert parse_argv(["-l", "x", "a", "b"]).level == 0
+    o = parse_argv(["-D", "3.301", "a", "b"])
+    assert (o.debug_level, o.debug_query) == (3, "301")
+
+
+@pytest.mark.parametrize("argv", [["-x", "a", "b"], ["-M"], ["--nosuch", "a", "b"]])
+def test_unknown_or_incomplete_options_are_usage_errors(argv):
+    with pytest.raises(UsageError):
+        parse_argv(argv)
+
+
+def test_c_number_conversions():
+    assert atol("23.4") == 23 and atol(" +7x") == 7 and atol("abc") == 0 and atol("-5") == -5
+    assert atof("1.5x") == 1.5 and atof("abc") == 0.0 and atof("0x10") == 16.0
+    assert atof(".25") == 0.25 and atof("1,5") == 1.0 and atof("-inf") == -math.inf
+
+
+# ------------------------------------------------------------------------------ marking
+def test_nicknames_and_parameters_first_one_wins():
+    marked, params = mark_measures(["official", "P.3", "P.5,10"])
+    assert "map" in marked and "P" in marked and "ndcg" not in marked
+    measures = dict((tm.name, p) for tm, p in init_measures(marked, params))
+    assert measures["P"].values == (3,)
+    marked, params = mark_measures(["all_trec", "official"])
+    order = [tm.name for tm, _ in init_measures(marked, params)]
+    assert order == [name for name in BY_NAME if name in marked]  # print order, not -m order
+    assert order[:3] == ["runid", "num_q", "num_ret"] and order[-3:] == ["rbp", "rbp_resid", "unj"]
+
+
+def test_params_given_with_a_nickname_are_never_used():
+    marked, params = mark_measures(["all_trec.5"])
+    (p_params,) = [p for tm, p in init_measures(marked, params) if tm.name == "P"]
+    assert p_params.text is None and p_params.values == (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+
+@pytest.mark.parametrize(
+    ("arg", "message"),
+    [
+        ("nosuch", "trec_eval: illegal measure 'nosuch'\n"),
+        ("P.", "trec_eval: improper measure in parameter 'P'\ntrec_eval: illegal measure 'P'\n"),
+        ("ndcg_p", "trec_eval: illegal measure 'ndcg_p'\n"),
+    ],
+)
+def test_illegal_measures_exit_1(arg, message):
+    with pytest.raises(Exit) as exc:
+        mark_measures([arg])
+    assert exc.value.status == 1 and exc.value.message == message
+
+
+# ------------------------------------------------------------------------------ parameters
+def test_long_cutoffs_are_sorted_and_truncated():
+    p = parse_params(BY_NAME["ndcg_cut"], "10,20,23.4")
+    assert p.values == (10, 20, 23)
+    assert BY_NAME["P"].slot_names(parse_params(BY_NAME["P"], "5,7,3")) == ["P_3", "P_5", "P_7"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("P", "5,0", "Negative cutoff detected"),
+        ("P", "5,x", "Negative cutoff detected"),
+        ("P", "5,5", "duplicate cutoffs detected"),
+        ("iprec_at_recall", ".5,0.5", "duplicate cutoffs detected"),
+        ("ndcg", "1=3,", "malformed pair parameters in '1=3,'"),
+        ("ndcg", "1=3=4", "malformed pair parameters"),
+        ("ndcg", "1", "malformed pair parameters"),
+        ("rbp", ",p=0.5", "malformed pair parameters"),
+    ],
+)
+def test_bad_parameters(name, text, message):
+    with pytest.raises(ParamError, match=message):
+        parse_params(BY_NAME[name], text)
+
+
+def test_bad_parameters_exit_2_naming_the_measure():
+    with pytest.raises(Exit) as exc:
+        init_measures(*mark_measures(["P.5,5"]))
+    assert exc.value.status == 2
+    assert exc.value.message.endswith("trec_eval: Cannot initialize measure 'P'\n")
+
+
+def test_printed_names():
+    def names(measure, text=None):
+        tm = BY_NAME[measure]
+        return tm.slot_names(parse_params(tm, text))
+
+    assert names("iprec_at_recall", ".333,0.5") == ["iprec_at_recall_0.33", "iprec_at_recall_0.50"]
+    assert names("Rprec_mult", "5.0") == ["Rprec_mult_5.00"]
+    assert names("Rprec_mult", "123456.7") == ["Rprec_mult_123456.7"]  # C buffer: 8 + 2 chars
+    assert names("utility") == ["utility"] and names("utility", "2,-1,0,0") == ["utility_2,-1,0,0"]
+    assert names("ndcg", "1=3,2=9,4=4.5") == ["ndcg_1=3,2=9,4=4.5"]
+    assert names("rbp", "p=0.8") == ["rbp_p=0.8"] and names("set_F", "0.5") == ["set_F_0.5"]
+    assert names("relstring", "20") == ["relstring_20"]
+    assert names("unj") == ["unj_5", "unj_10", "unj_20"]
+
+
+def test_printf_formats():
+    assert fmt_double(0.12345) == "0.1235" and fmt_double(-412.66666) == "-412.6667"
+    assert fmt_double(float("inf")) == "   inf"
+    assert fmt_double(-math.nan) == "  -nan" and fmt_double(math.nan) == "   nan"
+    assert fmt_name_double("x", 0.125) == "x_0.12"  # glibc rounds the binary value
+
+
+# ------------------------------------------------------------------------------ the command
+def run(tmp_path, *argv, qrels=QRELS, results=RUN):
+    (tmp_path / "q").write_bytes(qrels)
+    (tmp_path / "r").write_bytes(results)
+    out, err = io.BytesIO(), io.StringIO()
+    args = [a.replace("@q", str(tmp_path / "q")).replace("@r", str(tmp_path / "r")) for a in argv]
+    status = main(args, out=out, err=err)
+    return status, out.getvalue().decode(), err.getvalue()
+
+
+def test_usage_exit_1(tmp_path):
+    status, out, err = run(tmp_path, "-q", "@q")
+    assert status == 1 and out == "" and err.startswith("Usage: trec_eval")
+    status, _, err = run(tmp_path, "-x", "@q", "@r")
+    assert status == 1 and "Usage: trec_eval" in err
+
+
+def test_help_and_version_exit_0(tmp_path):
+    status, out, _ = run(tmp_path, "-h", "-m", "bpref")
+    assert status == 0 and "bpref\n    cranfield: Bpref" in out and "-M, --Max_retrieved" in out
+    status, out, err = run(tmp_path, "-v")
+    assert status == 0 and out == "" and err.startswith("trec_eval version 10.0")
+
+
+def test_unknown_formats_exit_2(tmp_path):
+    assert run(tmp_path, "-R", "trec", "@q", "@r")[:3:2] == (
+        2,
+        "trec_eval: Illegal rel_format 'trec'\n",
+    )
+    status, _, err = run(tmp_path, "-T", "other", "@q", "@r")
+    assert status == 2 and "Illegal retrieval results format 'other'" in err
+
+
+def test_measure_on_the_wrong_rel_format_exits_4(tmp_path):
+    status, out, err = run(tmp_path, "-m", "map", "-R", "qrels_prefs", "@q", "@r")
+    assert status == 4 and out == "" and err.endswith("trec_eval: Can't calculate measure 'map'\n")
+
+
+def test_utility_needs_four_coefficients(tmp_path):
+    status, _, err = run(tmp_path, "-m", "utility.1,2", "@q", "@r")
+    assert status == 4 and "improper number of coefficients" in err
+
+
+def test_no_common_topic_exits_7(tmp_path):
+    status, _, err = run(tmp_path, "@q", "@r", qrels=b"9 0 a 1\n")
+    assert status == 7 and err == "trec_eval: No queries with both results and relevance info\n"
+
+
+def test_input_errors_are_cranfield_errors_with_file_and_line(cli, tmp_path):
+    (tmp_path / "q").write_bytes(b"1 0 a 1\n1 0 b\n")
+    (tmp_path / "r").write_bytes(RUN)
+    proc = cli("trec_eval", str(tmp_path / "q"), str(tmp_path / "r"))
+    assert proc.returncode == 2
+    assert proc.stderr.decode().startswith(f"cranfield: error: {tmp_path / 'q'}: line 2: ")
+
+
+def test_negative_level_and_depth_are_rejected(cli, tmp_path):
+    (tmp_path / "q").write_bytes(QRELS)
+    (tmp_path / "r").write_bytes(RUN)
+    for flag in (["-l", "-1"], ["-M", "-3"]):
+        proc = cli("trec_eval", *flag, str(tmp_path / "q"), str(tmp_path / "r"))
+        assert proc.returncode == 2 and b"must be >= 0" in proc.stderr
+
+
+def test_topics_without_results_are_skipped_unless_c(tmp_path):
+    # topic 3 is judged but has no results: 10.0 aborts, 9.x and the help text skip it
+    status, out, _ = run(tmp_path, "-q", "-m", "num_ret", "-m", "num_rel", "@q", "@r")
+    assert status == 0
+    assert out.splitlines() == [
+        "num_ret               \t1\t3",
+        "num_rel               \t1\t2",
+        "num_ret               \t2\t1",
+        "num_rel               \t2\t1",
+        "num_ret               \tall\t4",
+        "num_rel               \tall\t3",
+    ]
+    status, out, _ = run(
+        tmp_path, "-q", "-c", "-l2", "-m", "num_rel", "-m", "relstring", "@q", "@r"
+    )
+    lines = out.splitlines()
+    assert "relstring             \t3\t''" in lines
+    assert "num_rel               \t3\t0" in lines
+    # the -c summary counts every qrels line with grade > 0, whatever -l says (trec_eval)
+    assert lines[-1] == "num_rel               \tall\t4"
+
+
+def test_nosummary_debug_query_runid_and_relstring(tmp_path):
+    status, out, _ = run(
+        tmp_path, "-q", "-n", "-D", "1.2", "-m", "runid", "-m", "relstring", "@q", "@r"
+    )
+    assert status == 0 and out == "relstring             \t2\t'1'\n"
+    status, out, _ = run(tmp_path, "-m", "runid", "-m", "relstring.2", "-q", "@q", "@r")
+    assert out.splitlines() == [
+        "relstring_2           \t1\t'10'",
+        "relstring_2           \t2\t'1'",
+        "runid                 \tall\ttagB",
+    ]
+
+
+def test_depth_zero_gives_nan_interpolated_precision(tmp_path):
+    status, out, _ = run(tmp_path, "-q", "-M0", "-m", "iprec_at_recall.0", "@q", "@r")
+    assert status == 0
+    assert out.splitlines()[0] == "iprec_at_recall_0.00  \t1\t  -nan"
+
+
+def test_topic_with_only_negative_grades_does_not_crash(tmp_path):
+    # trec_eval 10.0 segfaults on this qrels topic (Q3); its intent: unjudged, nothing relevant
+    status, out, _ = run(
+        tmp_path, "-q", "-m", "all_trec", "@q", "@r", qrels=b"1 0 a -2\n1 0 b -3\n2 0 d 1\n"
+    )
+    assert status == 0
+    assert "map                   \t1\t0.0000" in out.splitlines()
+    assert "relstring             \t1\t'..-'" in out.splitlines()
+
+
+def test_zscore_file_errors_name_the_line(tmp_path):
+    (tmp_path / "z").write_bytes(b"1 map 0.5 0.1\n1 P_5 x 0.1\n")
+    with pytest.raises(InputError, match="line 2: mean 'x' is not a number"):
+        run(tmp_path, "-Z", str(tmp_path / "z"), "@q", "@r")
