@@ -257,3 +257,15 @@ def test_zscore_file_errors_name_the_line(tmp_path):
     (tmp_path / "z").write_bytes(b"1 map 0.5 0.1\n1 P_5 x 0.1\n")
     with pytest.raises(InputError, match="line 2: mean 'x' is not a number"):
         run(tmp_path, "-Z", str(tmp_path / "z"), "@q", "@r")
+
+
+def test_every_trec_eval_measure_is_in_the_docs_table():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "trec_eval.md").read_text()
+    table = [line for line in doc.splitlines() if line.startswith("| `")]
+    for name in BY_NAME:
+        if name.startswith("prefs_"):
+            assert "`prefs_*` (14 measures)" in doc
+            continue
+        assert any(f"`{name}" in line for line in table), name
