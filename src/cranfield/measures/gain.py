@@ -93,10 +93,9 @@ def _ideal_at(gt: GainTable, prefix: np.ndarray, k: np.ndarray) -> np.ndarray:
 def dcg_parts(jr: JudgedRankings, cutoff: int | None, gains) -> tuple[np.ndarray, np.ndarray]:
     """(DCG@k, IDCG@k) per query (k = None: whole ranking and whole ideal list)."""
     gt = _table(jr, gains)
-    rows, _terms, running = _dcg_running(jr, gains)
     nq = jr.num_queries
     r = jr.num_ret if cutoff is None else np.minimum(jr.num_ret, cutoff)
-    dcg = _dcg_at(jr, rows, running, np.arange(nq), r)
+    dcg = _dcg_at(jr, gains, np.arange(nq), r)
     k = gt.ideal_size if cutoff is None else np.full(nq, cutoff)
     return dcg, _ideal_at(gt, _ideal_prefix(jr, gains), k)
 
@@ -224,7 +223,6 @@ def _ideal_at_rows(gt: GainTable, prefix: np.ndarray, q: np.ndarray, k: np.ndarr
 def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     gt = _table(jr, gains)
     nq = jr.num_queries
-    rows, _terms, running = _dcg_running(jr, gains)
     prefix = _ideal_prefix(jr, gains)
     m = gt.ideal_size
     n = jr.num_ret
@@ -245,12 +243,12 @@ def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     o = np.lexsort((bp, bq))
     bq, bp = bq[o], bp[o]
     # DCG over ranks 1..min(b-1, n) and IDCG over ideal 1..b-1
-    d_at = _dcg_at(jr, rows, running, bq, np.minimum(bp - 1, n[bq]))
+    d_at = _dcg_at(jr, gains, bq, np.minimum(bp - 1, n[bq]))
     i_at = _ideal_at_rows(gt, prefix, bq, bp - 1)
     # extra point at the end of the ranking when n >= m + 2
     extra = has_m & (n >= m + 2)
     eq = np.flatnonzero(extra)
-    d_end = _dcg_at(jr, rows, running, eq, n[eq])
+    d_end = _dcg_at(jr, gains, eq, n[eq])
     i_end = _ideal_at(gt, prefix, m)[eq]
     allq = np.concatenate((bq, eq))
     allv = np.concatenate((d_at / i_at, d_end / i_end))
@@ -263,13 +261,16 @@ def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     return out
 
 
-def _dcg_at(jr, rows, running, q: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """DCG over ranks ``1..r[i]`` of query ``q[i]``, from the running sums at ``rows``."""
+def _dcg_at(jr: JudgedRankings, gains, q: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """DCG over ranks ``1..r[i]`` of query ``q[i]`` (a prefix of the running sums)."""
+    rows, _terms, running = _dcg_running(jr, gains)
     out = np.zeros(len(q))
     if len(rows) == 0 or len(q) == 0:
         return out
     big = int(jr.max_rank) + 2
-    keys = memo(jr, ("dcg_keys", id(rows)), lambda: jr.row_query[rows] * big + jr.rank[rows])
+    keys = memo(
+        jr, ("dcg_keys", gain_pairs(gains)), lambda: jr.row_query[rows] * big + jr.rank[rows]
+    )
     idx = np.searchsorted(keys, q * big + r, side="right") - 1
     ok = idx >= 0
     ok[ok] = jr.row_query[rows[idx[ok]]] == q[ok]
