@@ -71,22 +71,34 @@ def gain_pairs(gains: Mapping[Any, Any] | Sequence[tuple[Any, Any]] | None) -> t
     return tuple((int(g), float(v)) for g, v in items)
 
 
-@dataclass(frozen=True)
-class _Entry:
-    grade: int
-    gain: float
-    counted: bool  # takes the count of its grade (first user entry of a grade, or default)
+def _sorted_table(levels: int, pairs: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """trec_eval's sorted gain table for a query with ``levels`` grade levels.
 
-
-def _sorted_table(levels: int, pairs: tuple) -> list[_Entry]:
-    entries = [_Entry(g, v, False) for g, v in pairs]
-    for i in range(levels):
-        j = next((k for k, e in enumerate(entries) if e.grade == i), None)
-        if j is not None and j < len(pairs):
-            entries[j] = _Entry(entries[j].grade, entries[j].gain, True)
-        else:
-            entries.append(_Entry(i, float(i), True))
-    return glibc_msort(entries, lambda a, b: _cmp_gain(a.gain, b.gain))
+    Returns (grade, gain, counted) arrays in sorted order; ``counted`` marks the entries that
+    take the count of their grade (the first user entry of a grade, and the defaults).
+    """
+    user_grades = np.array([g for g, _ in pairs], dtype=np.int64)
+    user_gains = np.array([v for _, v in pairs], dtype=np.float64)
+    counted = np.zeros(len(pairs), dtype=bool)
+    if len(pairs):
+        _, first = np.unique(user_grades, return_index=True)
+        counted[first] = True
+        counted &= (user_grades >= 0) & (user_grades < levels)
+    defaults = np.setdiff1d(np.arange(levels, dtype=np.int64), user_grades)
+    grade = np.concatenate((user_grades, defaults))
+    gain = np.concatenate((user_gains, defaults.astype(np.float64)))
+    counted = np.concatenate((counted, np.ones(len(defaults), dtype=bool)))
+    if np.all(np.mod(gain, 1.0) == 0.0):
+        # integer gains: (int)(g1 - g2) is a consistent comparator, so every stable sort
+        # agrees with glibc's merge sort
+        order = np.argsort(gain, kind="stable")
+    else:
+        values = gain.tolist()
+        order = np.array(
+            glibc_msort(list(range(len(values))), lambda a, b: _cmp_gain(values[a], values[b])),
+            dtype=np.int64,
+        )
+    return grade[order], gain[order], counted[order]
 
 
 @dataclass(frozen=True)
@@ -142,6 +154,7 @@ def gain_table(
     width = int(jr.qrels_grades.max()) + 1 if judged.any() else 1
     keys = jr.qrels_query[judged] * width + jr.qrels_grades[judged]
     ukeys, ucounts = np.unique(keys, return_counts=True)
+    present = set(np.unique(jr.qrels_grades[judged]).tolist())
 
     def counts_of(queries: np.ndarray, grade: int) -> np.ndarray:
         if grade < 0 or grade >= width or len(ukeys) == 0:
@@ -159,34 +172,31 @@ def gain_table(
     emit_count: list[np.ndarray] = []
     order_base = 0
     for gi, L in enumerate(distinct.tolist()):
-        table = _sorted_table(int(L), pairs)
-        tgains = [e.gain for e in table]
-        if normalise and table:
-            lo, hi = min(0.0, *tgains), max(0.0, *tgains)
+        tgrade, tgain, tcounted = _sorted_table(int(L), pairs)
+        lut_gain = tgain
+        if normalise and len(tgain):
+            lo, hi = min(0.0, float(tgain.min())), max(0.0, float(tgain.max()))
             if lo < 0 or hi > 1:
-                tgains = [(g - lo) / (hi - lo) for g in tgains]
-        seen: set[int] = set()
-        for e, g in zip(table, tgains, strict=True):
-            if e.grade not in seen:  # get_gain: first entry with the grade
-                seen.add(e.grade)
-                lut[gi, e.grade - min_grade] = g
+                lut_gain = (tgain - lo) / (hi - lo)
+        # get_gain: the first entry (in sorted order) with the grade
+        ug, first = np.unique(tgrade, return_index=True)
+        lut[gi, ug - min_grade] = lut_gain[first]
         queries = np.flatnonzero(group == gi)
-        if not table or table[-1].gain <= 0:
+        if len(tgain) == 0 or tgain[-1] <= 0:
             continue
         stopped = np.zeros(len(queries), dtype=bool)
-        for idx in range(len(table) - 1, -1, -1):
-            e = table[idx]
-            if not e.counted:
-                continue
-            c = counts_of(queries, e.grade)
+        walk = np.flatnonzero(tcounted & np.isin(tgrade, list(present)))[::-1]
+        for idx in walk.tolist():  # from the top of the table down, non-empty entries only
+            e_grade, e_gain = int(tgrade[idx]), float(tgain[idx])
+            c = counts_of(queries, e_grade)
             has = (c > 0) & ~stopped
-            if e.gain <= 0:
+            if e_gain <= 0:
                 stopped |= has
                 continue
             if has.any():
                 emit_q.append(queries[has])
                 emit_order.append(np.full(int(has.sum()), order_base, dtype=np.int64))
-                emit_gain.append(np.full(int(has.sum()), e.gain))
+                emit_gain.append(np.full(int(has.sum()), e_gain))
                 emit_count.append(c[has])
             order_base += 1
 
