@@ -269,3 +269,13 @@ def test_every_trec_eval_measure_is_in_the_docs_table():
             assert "`prefs_*` (14 measures)" in doc
             continue
         assert any(f"`{name}" in line for line in table), name
+
+
+def test_missing_topic_under_c_is_a_dummy_ranking_for_interpolated_precision(tmp_path):
+    # -c: topic 3 has no results; trec_eval scores a one-document dummy ranking (0), which
+    # -M0 or -J removes as well (0/0: -nan)
+    args = ["-q", "-c", "-m", "iprec_at_recall.0", "@q", "@r"]
+    assert "iprec_at_recall_0.00  \t3\t0.0000" in run(tmp_path, *args)[1].splitlines()
+    for flag in ("-M0", "-J"):
+        out = run(tmp_path, flag, *args)[1].splitlines()
+        assert "iprec_at_recall_0.00  \t3\t  -nan" in out

@@ -39,6 +39,13 @@ SOURCE = (
 )
 
 
+def _effective_num_ret(jr: JudgedRankings) -> np.ndarray:
+    """n, where a query missing from the run counts as trec_eval's one-document dummy ranking
+    (-c), unless depth 0 or judged_only would have removed that document too."""
+    dummy = 0 if jr.judged_only or jr.depth == 0 else 1
+    return np.where(jr.in_run, jr.num_ret, dummy)
+
+
 class _Interp:
     """Interpolated precision at each relevant retrieved document, per query."""
 
@@ -52,12 +59,7 @@ class _Interp:
         )
         self.R = num_rel(jr, rel)
         self.RR = rel_ret(jr, rel)
-        # trec_eval evaluates a query missing from the run (-c) on a one-document dummy
-        # ranking, so "nothing retrieved" is only an empty ranking of a query in the run
-        # (or any query under judged_only, which removes the dummy too)
-        n = jr.num_ret
-        if not jr.judged_only:
-            n = np.where(jr.in_run, n, np.maximum(n, 1))
+        n = _effective_num_ret(jr)
         with np.errstate(divide="ignore", invalid="ignore"):
             self.final = np.where(
                 self.RR > 0,
@@ -122,7 +124,7 @@ def _check_level(v: float) -> str | None:
 
 
 def _empty_ranking(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
-    n = jr.num_ret if jr.judged_only else np.where(jr.in_run, jr.num_ret, 1)
+    n = _effective_num_ret(jr)
     return (n == 0) & (rel_ret(jr, rel) == 0)
 
 
