@@ -34,10 +34,8 @@ RunDict = Mapping[str, Sequence[tuple[str, float]]]
 
 # default parameters of the cutoff measures, sec. 6.3
 DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-DEFAULT_RECALL_POINTS = tuple(
-    float(s) for s in "0.0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0".split()
-)
-DEFAULT_RPREC_MULT = tuple(float(s) for s in "0.2 0.4 0.6 0.8 1.0 1.2 1.4 1.6 1.8 2.0".split())
+DEFAULT_RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+DEFAULT_RPREC_MULT = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 DEFAULT_SUCCESS = (1, 5, 10)
 DEFAULT_UNJ = (5, 10, 20)
 
@@ -162,7 +160,7 @@ class Topic:
 
     def num_nonrel_judged_ret(self) -> int:
         """Retrieved docs with 0 <= grade < L."""
-        return sum(1 for x in self.r if 0 <= x and not self.is_rel(x))
+        return sum(1 for x in self.r if x >= 0 and not self.is_rel(x))
 
     # ---- precision / recall family --------------------------------------------------------
 
@@ -698,21 +696,21 @@ TREC_MEASURES: dict[str, tuple[str, tuple, str, Callable]] = {
 }
 
 # print order, sec. 5.3 (the measures this oracle has)
-REGISTRY_ORDER = (
-    "num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P relstring "
-    "recall infAP gm_bpref Rprec_mult utility 11pt_avg binG G dcg ideal_dcg ndcg ndcg_rel Rndcg "
-    "ndcg_cut map_cut relative_P success set_P set_relative_P set_recall set_map set_F "
-    "num_nonrel_judged_ret yaap rbp rbp_resid unj"
+REGISTRY_ORDER = (  # noqa: SIM905
+    "num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P "
+    "relstring recall infAP gm_bpref Rprec_mult utility 11pt_avg binG G dcg ideal_dcg ndcg "
+    "ndcg_rel Rndcg ndcg_cut map_cut relative_P success set_P set_relative_P set_recall "
+    "set_map set_F num_nonrel_judged_ret yaap rbp rbp_resid unj"
 ).split()
 
-ALL_TREC = (
-    "runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P relstring "
-    "recall unj rbp rbp_resid infAP gm_bpref utility 11pt_avg ndcg relative_P Rprec_mult "
-    "success map_cut ndcg_cut ndcg_rel Rndcg binG G set_P set_recall set_relative_P set_map "
-    "set_F num_nonrel_judged_ret"
+ALL_TREC = (  # noqa: SIM905
+    "runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank "
+    "iprec_at_recall P relstring recall unj rbp rbp_resid infAP gm_bpref utility 11pt_avg "
+    "ndcg relative_P Rprec_mult success map_cut ndcg_cut ndcg_rel Rndcg binG G set_P "
+    "set_recall set_relative_P set_map set_F num_nonrel_judged_ret"
 ).split()
 
-OFFICIAL = (
+OFFICIAL = (  # noqa: SIM905
     "runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P"
 ).split()
 
@@ -796,4 +794,4 @@ def format_line(name: str, qid: str, value: object) -> str:
         return f"{name:<22}\t{qid}\t{int(value)}"
     if isinstance(value, float) and math.isnan(value):
         return f"{name:<22}\t{qid}\t  -nan"  # glibc prints the sign of 0.0/0.0
-    return f"{name:<22}\t{qid}\t{'%6.4f' % value}"
+    return f"{name:<22}\t{qid}\t{value:6.4f}"

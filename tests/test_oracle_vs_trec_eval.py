@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import oracle_trec as oracle
 import pytest
+
+import oracle_trec as oracle
 from conftest import CONFORMANCE, need
 
 
