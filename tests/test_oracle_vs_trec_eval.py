@@ -8,6 +8,7 @@ Input files are read with a minimal whitespace split, independent of ``cranfield
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,31 @@ def test_oracle_reproduces_trec_eval_output(
     assert len(lines) == len(want)
     mismatches = [(got, exp) for got, exp in zip(lines, want, strict=True) if got != exp]
     assert not mismatches, f"{len(mismatches)} lines differ, first: {mismatches[:5]}"
+
+
+def test_oracle_reproduces_the_reference_examples():
+    """The worked examples and quirks stated in reference/trec_eval.md (sec. 4, 6.3, 7)."""
+    # Rndcg: qrels {a:1, b:0}; run b,a gives 0 (no end point when n == m + 1), b,a,c 0.3155
+    qrels = {"q": {"a": 1, "b": 0}}
+    ba = {"q": [("b", 2.0), ("a", 1.0)]}
+    bac = {"q": [("b", 3.0), ("a", 2.0), ("c", 1.0)]}
+    assert oracle.evaluate(qrels, ba, lambda t: t.Rndcg())[1] == 0.0
+    assert f"{oracle.evaluate(qrels, bac, lambda t: t.Rndcg())[1]:.4f}" == "0.3155"
+    # iprec_at_recall_0.00 is NaN when nothing is retrieved (-M 0), quirk 10
+    value = oracle.evaluate(qrels, ba, lambda t: t.iprec_at_recall(0.0), depth=0)[1]
+    assert math.isnan(value)
+    # rbp_resid is 0 (not p^n) when no retrieved doc is unjudged; residual p^n otherwise
+    judged = {"q": [("a", 1.0)]}
+    assert oracle.evaluate(qrels, judged, lambda t: t.rbp_resid(0.5))[1] == 0.0
+    assert oracle.evaluate(qrels, judged, lambda t: t.rbp_residual(0.5))[1] == 0.5
+    # rbp: a grade-1 doc is worth 1/3 in a topic graded 0..3
+    graded = {"q": {"a": 1, "b": 3}}
+    assert oracle.evaluate(graded, judged, lambda t: t.rbp(0.5))[1] == 0.5 * (1 / 3)
+    # -c: a judged topic missing from the run scores yaap ln(1/(1+R)), num_ret 0, utility 0
+    two = {"q": {"a": 1}, "r": {"x": 1, "y": 2}}
+    per_q, _ = oracle.evaluate(two, judged, lambda t: t.yaap(), complete=True)
+    assert per_q["r"] == math.log(1 / 3)
+    missing = oracle.topics(two, judged, complete=True)["r"]
+    assert (missing.num_ret(), missing.utility(), missing.relstring()) == (0, 0.0, "")
+    # without -c the missing topic is skipped (documented intent, quirk Q2)
+    assert list(oracle.evaluate(two, judged, lambda t: t.map())[0]) == ["q"]
