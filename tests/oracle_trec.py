@@ -458,7 +458,9 @@ class Topic:
     def ndcg_cut(self, k: int, gains: Mapping[int, float] | None = None) -> float:
         """DCG@k / IDCG@k, or DCG@k if IDCG@k = 0.  trec_eval's ndcg_cut takes no gains: gain
         = grade if grade > 0 else 0, ideal = judged grades > 0 descending.  With ``gains``
-        (cranfield's ``nDCG(gains=...)@k``) the gain table of ndcg is used instead."""
+        (cranfield's ``nDCG(gains=...)@k``, not in trec_eval) the gain table of ndcg is used
+        instead, and, as ndcg does, the value is 0 if IDCG@k = 0 (the two rules differ only
+        when a negative gain makes DCG@k < 0 with IDCG@k = 0)."""
         if gains is None:
             g_ret = [float(x) if x > 0 else 0.0 for x in self.r]
             ideal = sorted(
@@ -472,7 +474,9 @@ class Topic:
         idcg = 0.0
         for j, g in enumerate(ideal[:k], start=1):
             idcg += g / math.log2(j + 1)
-        return dcg / idcg if idcg > 0 else dcg
+        if idcg > 0:
+            return dcg / idcg
+        return dcg if gains is None else 0.0
 
     def ndcg_rel(self, gains: Mapping[int, float] | None = None) -> float:
         """S = sum over retrieved docs with g > 0 of DCG_i / IDCG_i (k of them), plus
