@@ -503,7 +503,8 @@ class Topic:
 
     def Rndcg(self, gains: Mapping[int, float] | None = None) -> float:
         """Mean of ndcg@b over the boundaries b of the ideal list (the last rank of each gain
-        level, so b = m last), plus DCG_n / IDCG_m when n >= m + 2; 0 if R = 0."""
+        level, so b = m last), plus DCG_n / IDCG_m when n >= m + 2; 0 if R = 0; NaN (0/0)
+        if there is no point at all (R > 0 but no positive ideal gain)."""
         if self.R == 0:
             return 0.0
         g_ret, ideal = self.gain_list(gains), self.ideal_gains(gains)
@@ -526,10 +527,10 @@ class Topic:
             next_gain = ideal[b] if b < m else 0.0
             if next_gain != ideal[b - 1] and idcg_at(b) > 0:
                 points.append(dcg_at(b) / idcg_at(b))
-        if self.n >= m + 2:
+        if self.n >= m + 2 and idcg_at(m) > 0:
             points.append(dcg_at(self.n) / idcg_at(m))
-        if not points:
-            return 0.0
+        if not points:  # R > 0 but no positive ideal gain (rel=0, or gains <= 0): sum / count
+            return math.nan
         total = 0.0
         for v in points:
             total += v

@@ -256,6 +256,16 @@ def quiet_evaluate(*args, **kwargs):
         return cranfield.evaluate(*args, **kwargs)
 
 
+def known_bug(c: Case, opts: dict, *, in_run: bool) -> bool:
+    """Cases of the known cranfield bugs pinned by the xfail tests below: not compared here,
+    so that the property test keeps checking everything else."""
+    if not opts["complete"] or in_run:
+        return False
+    if c.name == "Utility" and c.params:
+        return True  # see test_known_bug_utility_of_missing_topic
+    return c.name in ("IPrec", "IPrecAvg") and opts["depth"] == 0  # see ..._depth_zero
+
+
 def check_against_oracle(qrels, run, d: Draw, opts: dict) -> None:
     cs = registered(cases(d))
     want = oracle_results(qrels, run, cs, opts)
@@ -271,10 +281,11 @@ def check_against_oracle(qrels, run, d: Draw, opts: dict) -> None:
     for c in cs:
         per_query, summary = want[c.label]
         got = res.column(c.label)
+        affected = [q for q in res.query_ids if known_bug(c, opts, in_run=q in run)]
         for qid, g in zip(res.query_ids, got.tolist(), strict=True):
-            if not same(g, per_query[qid], c.integer):
+            if qid not in affected and not same(g, per_query[qid], c.integer):
                 problems.append(f"{c.label} query {qid!r}: got {g!r}, oracle {per_query[qid]!r}")
-        if not same(agg[c.label], summary, c.integer):
+        if not affected and not same(agg[c.label], summary, c.integer):
             problems.append(f"{c.label} aggregate: got {agg[c.label]!r}, oracle {summary!r}")
     assert not problems, f"qrels={qrels!r}\nrun={run!r}\noptions={opts!r}\n" + "\n".join(
         problems[:20]
@@ -294,6 +305,44 @@ def test_measures_equal_oracle(collection, d, opts):
 def test_measures_equal_oracle_many(collection, d, opts):
     qrels, run = collection
     check_against_oracle(qrels, run, d, opts)
+
+
+# ---- known cranfield bugs (found by the property test; strict xfail: fixing them fails these
+# ---- tests, then delete them and the matching branch of known_bug) -------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="cranfield bug: with complete=True a judged query missing from the run scores "
+    "Utility c*R + d*(N-R) (an empty ranking) in evaluate(), but 0 in trec_eval -c and in "
+    "cranfield trec_eval (trec_eval.c overwrites utility of the bogus ranking with 0)",
+)
+def test_known_bug_utility_of_missing_topic():
+    qrels = {"q1": {"a": 1}, "q2": {"x": 1, "y": 2}}
+    run = {"q1": [("a", 1.0)]}
+    label = "Utility(a=1,b=-1,c=2,d=0)"
+    per_query, _ = oracle.evaluate(qrels, run, lambda t: t.utility(1, -1, 2, 0), complete=True)
+    res = quiet_evaluate(qrels, run_dict(run), [label], complete=True)
+    assert per_query == {"q1": 1.0, "q2": 0.0}
+    assert res.column(label).tolist() == [1.0, 0.0]  # cranfield: [1.0, 4.0]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="cranfield bug: with complete=True and depth=0 (-c -M 0) a judged query missing "
+    "from the run scores IPrec@0 0.0 (evaluate and cranfield trec_eval); trec_eval cuts its "
+    "bogus one-document ranking at -M too, so n = 0 and iprec_at_recall_0.00 = RR/n = NaN, "
+    "as cranfield already gives for the query in the run",
+)
+def test_known_bug_iprec_of_missing_topic_at_depth_zero():
+    qrels = {"q1": {"a": 1}, "q2": {"x": 1}}
+    run = {"q1": [("a", 1.0)]}
+    per_query, _ = oracle.evaluate(
+        qrels, run, lambda t: t.iprec_at_recall(0.0), complete=True, depth=0
+    )
+    res = quiet_evaluate(qrels, run_dict(run), ["IPrec@0.0"], complete=True, depth=0)
+    assert all(math.isnan(v) for v in per_query.values())
+    assert all(math.isnan(v) for v in res.column("IPrec@0.0").tolist())  # cranfield: nan, 0.0
 
 
 def test_every_measure_is_registered():
