@@ -338,12 +338,14 @@ class Topic:
         rc = self.RR / self.R
         return (x + 1) * p * rc / (x * p + rc)
 
-    def utility(self, a: float = 1.0, b: float = -1.0, c: float = 0.0, d: float = 0.0) -> float:
-        """a*RR + b*(n-RR) + c*(R-RR) + d*(N + RR - n - R) with N = 0 (no -N); 0 for -c topics
-        missing from the run."""
+    def utility(
+        self, a: float = 1.0, b: float = -1.0, c: float = 0.0, d: float = 0.0, N: int = 0
+    ) -> float:
+        """a*RR + b*(n-RR) + c*(R-RR) + d*(N + RR - n - R), N the collection size (-N, default
+        0); 0 for -c topics missing from the run."""
         if self.missing:
             return 0.0
-        n, R, RR, N = self.n, self.R, self.RR, 0
+        n, R, RR = self.n, self.R, self.RR
         return a * RR + b * (n - RR) + c * (R - RR) + d * (N + RR - n - R)
 
     # ---- unjudged documents ---------------------------------------------------------------

@@ -121,13 +121,14 @@ class Draw:
     point: float
     p: float
     gains: dict[int, int]
-    utility: tuple[float, float, float, float]
+    utility: tuple[float, float, float, float, int]  # a, b, c, d, N
 
 
 def cases(d: Draw) -> list[Case]:
     """Every measure of the task, with the example's parameters."""
     k, gains = d.k, d.gains
-    a, b, c, dd = d.utility
+    a, b, c, dd, N = d.utility
+    utility = {"a": a, "b": b, "c": c, "d": dd, **({"N": N} if N else {})}
     binary: list[tuple[str, dict, object, Callable[..., float], str]] = [
         # (name, params, cutoff, oracle(topic), aggregation)
         ("AP", {}, None, lambda t: t.map(), "mean"),
@@ -157,13 +158,7 @@ def cases(d: Draw) -> list[Case]:
         ("IPrecAvg", {}, None, lambda t: t.avg_iprec(), "mean"),
         ("RelP", {}, k, lambda t: t.relative_P(k), "mean"),
         ("Utility", {}, None, lambda t: t.utility(), "mean"),
-        (
-            "Utility",
-            {"a": a, "b": b, "c": c, "d": dd},
-            None,
-            lambda t: t.utility(a, b, c, dd),
-            "mean",
-        ),
+        ("Utility", utility, None, lambda t: t.utility(a, b, c, dd, N), "mean"),
         ("YAAP", {}, None, lambda t: t.yaap(), "mean"),
         # graded measures: the grade is the gain, rel= does not apply (RnDCG: only R = 0 -> 0)
         ("nDCG", {}, None, lambda t: t.ndcg(), "mean"),
@@ -217,7 +212,15 @@ draws = st.builds(
     gains=st.sampled_from(
         [{0: 0, 1: 1, 2: 3}, {0: 0, 1: 2, 2: 5, 3: 10}, {1: 1}, {0: 1, 1: 2}, {0: -1, 2: 4}]
     ),
-    utility=st.sampled_from([(2.0, -1.0, 0.0, 0.0), (1.0, -0.5, -1.0, 0.0), (3.0, 0.0, 1.0, 0.0)]),
+    utility=st.sampled_from(
+        [
+            (2.0, -1.0, 0.0, 0.0, 0),
+            (1.0, -0.5, -1.0, 0.0, 0),
+            (3.0, 0.0, 1.0, 0.5, 0),
+            (1.0, -1.0, 0.0, 0.25, 20),
+            (0.0, 0.0, 0.0, 1.0, 15),
+        ]
+    ),
 )
 
 options = st.fixed_dictionaries(
@@ -347,7 +350,7 @@ def test_known_bug_iprec_of_missing_topic_at_depth_zero():
 
 def test_every_measure_is_registered():
     """The measures of the task that cranfield does not have yet are not compared above."""
-    every = cases(Draw(5, 2, 1.0, 1.0, 0.5, 0.8, {0: 0}, (1, 1, 1, 0)))
+    every = cases(Draw(5, 2, 1.0, 1.0, 0.5, 0.8, {0: 0}, (1, 1, 1, 0, 0)))
     known = {c.label for c in registered(every)}
     missing = [c.label for c in every if c.label not in known and c.rel == 1 and not c.optional]
     if missing:
