@@ -11,7 +11,19 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("CRANFIELD_SHARED", REPO.parent / "shared"))
+
+
+def _find_shared() -> Path:
+    """$CRANFIELD_SHARED, else the nearest ``shared/`` folder beside the checkout or above it."""
+    if "CRANFIELD_SHARED" in os.environ:
+        return Path(os.environ["CRANFIELD_SHARED"])
+    for parent in REPO.parents:
+        if (parent / "shared" / "conformance").is_dir():
+            return parent / "shared"
+    return REPO.parent / "shared"
+
+
+SHARED = _find_shared()
 CONFORMANCE = SHARED / "conformance" / "trec_eval"
 SEEDS = SHARED / "seeds"
 DATA = SHARED / "data"

@@ -259,16 +259,6 @@ def quiet_evaluate(*args, **kwargs):
         return cranfield.evaluate(*args, **kwargs)
 
 
-def known_bug(c: Case, opts: dict, *, in_run: bool) -> bool:
-    """Cases of the known cranfield bugs pinned by the xfail tests below: not compared here,
-    so that the property test keeps checking everything else."""
-    if not opts["complete"] or in_run:
-        return False
-    if c.name == "Utility" and c.params:
-        return True  # see test_known_bug_utility_of_missing_topic
-    return c.name in ("IPrec", "IPrecAvg") and opts["depth"] == 0  # see ..._depth_zero
-
-
 def check_against_oracle(qrels, run, d: Draw, opts: dict) -> None:
     cs = registered(cases(d))
     want = oracle_results(qrels, run, cs, opts)
@@ -284,11 +274,10 @@ def check_against_oracle(qrels, run, d: Draw, opts: dict) -> None:
     for c in cs:
         per_query, summary = want[c.label]
         got = res.column(c.label)
-        affected = [q for q in res.query_ids if known_bug(c, opts, in_run=q in run)]
         for qid, g in zip(res.query_ids, got.tolist(), strict=True):
-            if qid not in affected and not same(g, per_query[qid], c.integer):
+            if not same(g, per_query[qid], c.integer):
                 problems.append(f"{c.label} query {qid!r}: got {g!r}, oracle {per_query[qid]!r}")
-        if not affected and not same(agg[c.label], summary, c.integer):
+        if not same(agg[c.label], summary, c.integer):
             problems.append(f"{c.label} aggregate: got {agg[c.label]!r}, oracle {summary!r}")
     assert not problems, f"qrels={qrels!r}\nrun={run!r}\noptions={opts!r}\n" + "\n".join(
         problems[:20]
@@ -316,17 +305,10 @@ def need_measures(*names: str) -> None:
         pytest.skip(f"not in cranfield's registry yet: {', '.join(missing)}")
 
 
-# ---- known cranfield bugs (found by the property test; strict xfail: fixing them fails these
-# ---- tests, then delete them and the matching branch of known_bug) -------------------------
+# ---- regressions: two cranfield bugs the property test found (complete=True, missing topics)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cranfield bug: with complete=True a judged query missing from the run scores "
-    "Utility c*R + d*(N-R) (an empty ranking) in evaluate(), but 0 in trec_eval -c and in "
-    "cranfield trec_eval (trec_eval.c overwrites utility of the bogus ranking with 0)",
-)
-def test_known_bug_utility_of_missing_topic():
+def test_utility_of_a_missing_topic_is_0_as_in_trec_eval():
     need_measures("Utility")
     qrels = {"q1": {"a": 1}, "q2": {"x": 1, "y": 2}}
     run = {"q1": [("a", 1.0)]}
@@ -334,17 +316,10 @@ def test_known_bug_utility_of_missing_topic():
     per_query, _ = oracle.evaluate(qrels, run, lambda t: t.utility(1, -1, 2, 0), complete=True)
     res = quiet_evaluate(qrels, run_dict(run), [label], complete=True)
     assert per_query == {"q1": 1.0, "q2": 0.0}
-    assert res.column(label).tolist() == [1.0, 0.0]  # cranfield: [1.0, 4.0]
+    assert res.column(label).tolist() == [1.0, 0.0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cranfield bug: with complete=True and depth=0 (-c -M 0) a judged query missing "
-    "from the run scores IPrec@0 0.0 (evaluate and cranfield trec_eval); trec_eval cuts its "
-    "bogus one-document ranking at -M too, so n = 0 and iprec_at_recall_0.00 = RR/n = NaN, "
-    "as cranfield already gives for the query in the run",
-)
-def test_known_bug_iprec_of_missing_topic_at_depth_zero():
+def test_iprec_of_a_missing_topic_at_depth_zero_is_nan_as_in_trec_eval():
     need_measures("IPrec")
     qrels = {"q1": {"a": 1}, "q2": {"x": 1}}
     run = {"q1": [("a", 1.0)]}
@@ -353,16 +328,15 @@ def test_known_bug_iprec_of_missing_topic_at_depth_zero():
     )
     res = quiet_evaluate(qrels, run_dict(run), ["IPrec@0.0"], complete=True, depth=0)
     assert all(math.isnan(v) for v in per_query.values())
-    assert all(math.isnan(v) for v in res.column("IPrec@0.0").tolist())  # cranfield: nan, 0.0
+    assert all(math.isnan(v) for v in res.column("IPrec@0.0").tolist())
 
 
 def test_every_measure_is_registered():
-    """The measures of the task that cranfield does not have yet are not compared above."""
+    """Every measure of the task is registered, so the comparison above covers all of them."""
     every = cases(Draw(5, 2, 1.0, 1.0, 0.5, 0.8, {0: 0}, (1, 1, 1, 0, 0)))
     known = {c.label for c in registered(every)}
     missing = [c.label for c in every if c.label not in known and c.rel == 1 and not c.optional]
-    if missing:
-        pytest.skip(f"not in cranfield's registry yet, so not compared: {', '.join(missing)}")
+    assert not missing, f"not in cranfield's registry: {', '.join(missing)}"
 
 
 # ---- invariants without oracle ------------------------------------------------------------

@@ -39,7 +39,8 @@ def _float(name: str, default: float, doc: str) -> Param:
     family="set",
     trec="utility",
     notes="Unjudged retrieved documents count as non-relevant (b). N defaults to 0 as in "
-    "trec_eval, so d != 0 needs N. Aggregated by the mean, as trec_eval.",
+    "trec_eval, so d != 0 needs N. Aggregated by the mean, as trec_eval. A judged query "
+    "absent from the run (complete=True, trec_eval -c) scores 0, as in trec_eval.",
 )
 def utility(
     jr: JudgedRankings, *, a: float, b: float, c: float, d: float, N: int, rel: int
@@ -47,4 +48,6 @@ def utility(
     rr = rel_ret(jr, rel)
     n = jr.num_ret
     R = num_rel(jr, rel)
-    return a * rr + b * (n - rr) + c * (R - rr) + d * (N + rr - n - R)
+    value = a * rr + b * (n - rr) + c * (R - rr) + d * (N + rr - n - R)
+    # trec_eval -c scores a judged query absent from the run 0 (trec_eval.c overwrites it)
+    return np.where(jr.in_run, value, 0.0)
