@@ -7,14 +7,25 @@ library, so that means agree with trec_eval's to the last bit.
 from __future__ import annotations
 
 import math
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from .errors import ParameterError
+from .errors import DataWarning, ParameterError
 
-__all__ = ["AGGREGATIONS", "aggregate_values"]
+__all__ = [
+    "AGGREGATIONS",
+    "USER_AGGREGATIONS",
+    "aggregate_values",
+    "micro_average",
+    "resolve_aggregation",
+]
 
 AGGREGATIONS = ("mean", "sum", "gmean", "median")
+USER_AGGREGATIONS = ("mean", "gmean", "median", "micro")
+"""What a user can ask for (``--aggregate``); ``micro`` needs per-query parts (see below)."""
 
 
 def _seq_sum(values: np.ndarray) -> float:
@@ -42,3 +53,63 @@ def aggregate_values(values: np.ndarray, how: str, *, eps: float = 1e-5) -> floa
     if how == "median":
         return float(np.median(v))
     raise ParameterError(f"unknown aggregation {how!r}; choose one of {', '.join(AGGREGATIONS)}")
+
+
+def micro_average(num: np.ndarray, den: np.ndarray) -> float:
+    """Keen's micro average (seed 002 sec. 4A): ``sum num / sum den`` over queries, each sum
+    sequential in query order; 0 when the denominators sum to 0."""
+    total = _seq_sum(np.asarray(den, dtype=np.float64))
+    return _seq_sum(np.asarray(num, dtype=np.float64)) / total if total != 0 else 0.0
+
+
+def resolve_aggregation(
+    measures: Sequence[tuple[str, Any]],
+    aggregate: str | Mapping[str, str] | None,
+    *,
+    warn: bool,
+) -> dict[str, str]:
+    """Per label, the statistic to report (validated); micro falls back to mean with a warning
+    for measures that have no micro form."""
+    if aggregate is None:
+        return {}
+    labels = [label for label, _ in measures]
+    if isinstance(aggregate, str):
+        wanted = dict.fromkeys(labels, aggregate)
+    elif isinstance(aggregate, Mapping):
+        unknown = [k for k in aggregate if k not in labels]
+        if unknown:
+            raise ParameterError(
+                f"aggregate names {unknown[0]!r}, which is not one of the measures "
+                f"({', '.join(labels)})"
+            )
+        wanted = dict(aggregate)
+    else:
+        raise ParameterError(
+            f"aggregate must be one of {', '.join(USER_AGGREGATIONS)} or a {{measure: how}} "
+            f"mapping, got {aggregate!r}"
+        )
+    out: dict[str, str] = {}
+    fallback = []
+    for label, m in measures:
+        how = wanted.get(label)
+        if how is None:
+            continue
+        if how not in USER_AGGREGATIONS:
+            raise ParameterError(
+                f"unknown aggregation {how!r} for {label}; choose one of "
+                f"{', '.join(USER_AGGREGATIONS)}"
+            )
+        d = m.definition
+        if how == "micro" and d.micro is None and d.aggregate not in ("sum", "gmean"):
+            fallback.append(label)
+            how = "mean"
+        out[label] = how
+    if fallback and warn:
+        warnings.warn(
+            DataWarning(
+                f"micro averaging is not defined for {', '.join(fallback)} (not a ratio of "
+                "per-query counts); the mean over queries is reported"
+            ),
+            stacklevel=4,
+        )
+    return out

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from .aggregate import resolve_aggregation
 from .data import Qrels, Run
 from .errors import DataWarning, InputError, ParameterError, UndefinedMeasureWarning
 from .io import QrelsSource, RunSource, read_qrels, read_run
@@ -57,6 +58,10 @@ def evaluate(
     judged_only: bool = False,
     complete: bool = False,
     names: Sequence[str] | None = None,
+    collection_size: Any = None,
+    known: Any = None,
+    target: Any = None,
+    aggregate: str | Mapping[str, str] | None = None,
 ) -> Results | ResultsSet:
     """Evaluate one run (returns :class:`Results`) or a list of runs (:class:`ResultsSet`).
 
@@ -76,6 +81,15 @@ def evaluate(
         ``given`` (the rank column / given order) or ``random`` (reproducible with ``seed``).
     depth, judged_only, complete
         trec_eval's ``-M``, ``-J`` and ``-c``; see :func:`cranfield.judging.judge`.
+    collection_size, known, target
+        Collection size N (a number, ``{qid: N}`` or a file of ``qid N`` lines), documents
+        known to the user (qrels-format source) and the number of relevant documents the user
+        wants (like ``collection_size``); see :mod:`cranfield.side_inputs`.
+    aggregate
+        ``mean``, ``gmean``, ``median`` or ``micro`` for every measure, or ``{label: how}``;
+        default: each measure's own (mean; sum for counts; geometric mean for GMAP).  ``micro``
+        (Keen's sum of numerators over sum of denominators) falls back to the mean, with a
+        warning, for measures that are not ratios of per-query counts.
 
     Warnings
     --------
@@ -106,9 +120,20 @@ def evaluate(
             name, k = f"{run.name}#{k}", k + 1
         used.add(name)
         jr = judge(
-            q, run, ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete
+            q,
+            run,
+            ties=ties,
+            seed=seed,
+            depth=depth,
+            judged_only=judged_only,
+            complete=complete,
+            collection_size=collection_size,
+            known=known,
+            target=target,
         )
-        results.append(evaluate_judged(jr, specs, run_name=name, qrels=q))
+        results.append(
+            evaluate_judged(jr, specs, run_name=name, qrels=q, aggregate=aggregate, warn_agg=i == 0)
+        )
     return ResultsSet(tuple(results)) if _many(runs) else results[0]
 
 
@@ -120,8 +145,11 @@ def evaluate_judged(
     qrels: Qrels | None = None,
     defaults: dict[str, Any] | None = None,
     warn: bool = True,
+    aggregate: str | Mapping[str, str] | None = None,
+    warn_agg: bool = True,
 ) -> Results:
     """Compute ``measures`` (label, Measure) on judged rankings, in ``strcmp`` query order."""
+    aggregation = resolve_aggregation(measures, aggregate, warn=warn and warn_agg)
     name = run_name or jr.run_name
     if jr.num_queries == 0:
         src = qrels.source if qrels is not None else "the qrels"
@@ -153,6 +181,14 @@ def evaluate_judged(
         "relevant": int(jr.num_rel(1).sum()),
         "relevant_retrieved": int(jr.count(rel1).sum()),
     }
+    parts = {}
+    for label, m in measures:
+        if aggregation.get(label) == "micro" and m.definition.micro is not None:
+            num, den = m.definition.micro(jr, **m.resolve(defaults))
+            parts[label] = (
+                np.asarray(num, dtype=np.float64)[order],
+                np.asarray(den, dtype=np.float64)[order],
+            )
     return Results(
         run=name,
         query_ids=tuple(jr.query_ids[i] for i in order),
@@ -161,6 +197,8 @@ def evaluate_judged(
         values=values,
         summary=summary,
         notes=dict(jr.notes),
+        aggregation=aggregation,
+        parts=parts,
     )
 
 

@@ -13,8 +13,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .side_inputs import KnownDocs
 
 __all__ = ["NOT_IN_QRELS", "UNJUDGED", "JudgedRankings", "segment_seqsum"]
 
@@ -36,11 +40,16 @@ class JudgedRankings:
     in_run: np.ndarray
     run_name: str = "run"
     collection_size: np.ndarray | None = None
+    """Per query: documents in the collection (``--collection-size``; see side_inputs.py)."""
     ties: str = "trec"
     depth: int | None = None
     judged_only: bool = False
     notes: dict = field(default_factory=dict, repr=False)
     """Facts about how the rankings were formed (skipped queries...), for reports."""
+    known: KnownDocs | None = field(default=None, repr=False)
+    """Documents known to the user (``--known``; see side_inputs.py)."""
+    target: np.ndarray | None = field(default=None, repr=False)
+    """Per query: relevant documents the user wants (``--target``; see side_inputs.py)."""
 
     # ------------------------------------------------------------------ shape
     @property

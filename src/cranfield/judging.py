@@ -14,12 +14,15 @@ Queries are in ``strcmp`` (byte) order of their ids, trec_eval's order.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .data import MISSING, Qrels, Run
 from .errors import ParameterError
 from .judged import NOT_IN_QRELS, UNJUDGED, JudgedRankings
 from .order import order_run
+from .side_inputs import PerQuery, side_fields
 
 __all__ = ["judge"]
 
@@ -33,6 +36,9 @@ def judge(
     depth: int | None = None,
     judged_only: bool = False,
     complete: bool = False,
+    collection_size: PerQuery | None = None,
+    known: Any = None,
+    target: PerQuery | None = None,
 ) -> JudgedRankings:
     """Judge ``run`` against ``qrels``.
 
@@ -48,6 +54,9 @@ def judge(
         Drop documents without a judgment (grade >= 0) after the depth cut (``-J``).
     complete
         Evaluate qrels queries absent from the run as empty rankings (``-c``).
+    collection_size, known, target
+        Collection size N, documents known to the user (qrels-format source) and the number of
+        relevant documents the user wants, per query; see :mod:`cranfield.side_inputs`.
     """
     if depth is not None and (isinstance(depth, bool) or int(depth) != depth or depth < 0):
         raise ParameterError(f"depth must be a non-negative integer, got {depth!r}")
@@ -93,6 +102,18 @@ def judge(
             offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
 
     qoff, qgrades = _qrels_grades(qrels, qrels_qidx_of_segment)
+    side = side_fields(
+        qrels,
+        run,
+        evaluated,
+        rows,
+        offsets,
+        grades,
+        qoff,
+        collection_size=collection_size,
+        known=known,
+        target=target,
+    )
     return JudgedRankings(
         query_ids=tuple(evaluated),
         offsets=offsets,
@@ -110,6 +131,7 @@ def judge(
             "run_only_queries": [q for q in run.query_ids if q not in qrels.query_index],
             "missing_queries": [q for q in qrels.query_ids if q not in run_queries],
         },
+        **side,
     )
 
 

@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from .aggregate import aggregate_values
+from .aggregate import aggregate_values, micro_average
+from .errors import ParameterError
 from .measures.parse import Measure
 
 __all__ = ["Results", "ResultsSet"]
@@ -29,6 +30,10 @@ class Results:
     values: np.ndarray
     summary: dict[str, int] = field(default_factory=dict)
     notes: dict[str, Any] = field(default_factory=dict)
+    aggregation: dict[str, str] = field(default_factory=dict)
+    """Per label, the statistic asked for at evaluation (``aggregate=``); else the measure's."""
+    parts: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    """Per label, per-query (numerator, denominator) for micro averaging, in query order."""
 
     def __post_init__(self) -> None:
         if self.values.shape != (len(self.query_ids), len(self.labels)):
@@ -37,12 +42,28 @@ class Results:
     def column(self, label: str) -> np.ndarray:
         return self.values[:, self.labels.index(label)]
 
+    def aggregation_of(self, label: str, how: str | None = None) -> str:
+        """The statistic used for ``label``: ``how``, else the one chosen at evaluation, else
+        the measure's own; counts stay summed and GMAP geometric whatever is asked."""
+        d = self.measures[self.labels.index(label)].definition
+        how = how if how is not None else self.aggregation.get(label)
+        return d.aggregate if how is None or d.aggregate in ("sum", "gmean") else how
+
     def aggregate_of(self, label: str, how: str | None = None) -> float:
         j = self.labels.index(label)
         m = self.measures[j]
-        d = m.definition
-        # counts stay summed and GMAP stays geometric whatever the requested statistic
-        kind = d.aggregate if how is None or d.aggregate in ("sum", "gmean") else how
+        kind = self.aggregation_of(label, how)
+        if kind == "micro":
+            if label in self.parts:
+                return micro_average(*self.parts[label])
+            if m.definition.micro is None:
+                raise ParameterError(
+                    f"{label} has no micro average (it is not a ratio of per-query counts)"
+                )
+            raise ParameterError(
+                f"the micro average of {label} needs per-query parts: evaluate with "
+                "aggregate='micro' (--aggregate micro)"
+            )
         eps = dict(m.params).get("eps", 1e-5)
         return aggregate_values(self.values[:, j], kind, eps=eps)
 
@@ -76,6 +97,7 @@ class Results:
                 label: num(v, i)
                 for (label, v), i in zip(self.aggregate().items(), ints, strict=True)
             },
+            "aggregation": {label: self.aggregation_of(label) for label in self.labels},
         }
         if per_query:
             out["per_query"] = {

@@ -59,6 +59,36 @@ from ..report.results_text import FORMATS
     help="Score judged queries missing from a run as empty rankings (trec_eval -c).",
 )
 @click.option(
+    "--collection-size",
+    "collection_size",
+    metavar="N|FILE",
+    default=None,
+    help="Documents in the collection: one number, or a file of 'qid N' lines "
+    "(needed by Rnorm, Pnorm, RankRecall, LogPrecision, WRnorm, Fallout, Generality, AdjP).",
+)
+@click.option(
+    "--known",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Documents known to the user, qrels format, grade > 0 = known (Coverage, Novelty).",
+)
+@click.option(
+    "--target",
+    metavar="N|FILE",
+    default=None,
+    help="Relevant documents the user wants: one number, or a file of 'qid N' lines "
+    "(RelativeRecall, RecallEffort).",
+)
+@click.option(
+    "--aggregate",
+    "aggregate",
+    multiple=True,
+    metavar="HOW|MEASURE=HOW",
+    help="Statistic over queries: mean, gmean, median or micro (sum of numerators over sum of "
+    "denominators), for every measure or one (repeatable: --aggregate 'P@10=micro'). "
+    "Default: each measure's own.",
+)
+@click.option(
     "--digits",
     type=click.IntRange(0, 17),
     default=4,
@@ -73,7 +103,22 @@ from ..report.results_text import FORMATS
     help="Write to this file instead of standard output.",
 )
 def command(
-    qrels, runs, measures, per_query, fmt, ties, seed, depth, judged_only, complete, digits, output
+    qrels,
+    runs,
+    measures,
+    per_query,
+    fmt,
+    ties,
+    seed,
+    depth,
+    judged_only,
+    complete,
+    collection_size,
+    known,
+    target,
+    aggregate,
+    digits,
+    output,
 ):
     """Evaluate RUNS against QRELS.
 
@@ -81,6 +126,7 @@ def command(
     cranfield evaluate qrels.txt run1.txt run2.txt -m AP -m P@10 -m nDCG@10
     cranfield evaluate qrels.txt run.txt -m AP --per-query --format trec
     cranfield evaluate qrels.txt runs/*.txt -m AP --per-query --format json > results.json
+    cranfield evaluate qrels.txt run.txt -m PRES@1000 -m Rnorm --collection-size 1400
     """
     from ..evaluation import evaluate
     from ..report.results_text import render
@@ -94,6 +140,10 @@ def command(
         depth=depth,
         judged_only=judged_only,
         complete=complete,
+        collection_size=_number_or_path(collection_size),
+        known=known,
+        target=_number_or_path(target),
+        aggregate=_aggregate_option(aggregate, list(measures)),
     )
     text = render(list(res), fmt, per_query=per_query, digits=digits)
     if output:
@@ -101,3 +151,30 @@ def command(
             fh.write(text)
     else:
         click.echo(text, nl=False)
+
+
+def _number_or_path(value: str | None) -> int | str | None:
+    """An integer when the option value is one, else the file path it names."""
+    if value is None:
+        return None
+    text = value.strip()
+    return int(text) if text.lstrip("+-").isdigit() else value
+
+
+def _aggregate_option(values: tuple[str, ...], labels: list[str]) -> str | dict[str, str] | None:
+    """``HOW`` (every measure) and ``MEASURE=HOW`` items; the last ``=`` splits, since measure
+    strings may hold ``=`` themselves (``F(beta=2)@10=micro``)."""
+    default, per = None, {}
+    for v in values:
+        label, sep, how = v.rpartition("=")
+        if sep and label:
+            per[label] = how
+        else:
+            default = v
+    if not per:
+        return default
+    if default is not None:
+        from ..evaluation import DEFAULT_MEASURES
+
+        return {**dict.fromkeys(labels or DEFAULT_MEASURES, default), **per}
+    return per

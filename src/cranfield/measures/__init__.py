@@ -9,6 +9,8 @@ from . import bpref  # noqa: F401
 from . import interpolated  # noqa: F401
 from . import rbp  # noqa: F401
 from . import utility  # noqa: F401
+from . import normalized, contingency, relrank, user, cg  # noqa: F401  (literature)
+from . import micro  # noqa: F401  (micro-average parts of measures defined above)
 
 # isort: on
 from .parse import Measure, format_value, parse

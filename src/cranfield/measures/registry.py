@@ -108,6 +108,8 @@ class MeasureDef:
     trec: str = ""
     notes: str = ""
     extra: dict = field(default_factory=dict)
+    micro: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None
+    """``f(jr, **params) -> (num, den)`` per query, for micro averaging (sum num / sum den)."""
 
     def param(self, name: str) -> Param | None:
         if self.cutoff is not None and name == "cutoff":
@@ -153,6 +155,7 @@ def measure(
     undefined: tuple[Undefined, ...] = (),
     trec: str = "",
     notes: str = "",
+    micro: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
     """Register ``func`` as measure ``name`` (decorator)."""
     if aggregate not in AGGREGATES:
@@ -177,12 +180,20 @@ def measure(
             undefined=undefined,
             trec=trec,
             notes=notes,
+            micro=micro,
         )
         for a in aliases:
             _ALIASES[a] = name
         return func
 
     return deco
+
+
+def set_micro(name: str, micro: Callable[..., tuple[np.ndarray, np.ndarray]]) -> None:
+    """Declare the micro-average parts ``(num, den)`` of an already registered measure."""
+    from dataclasses import replace
+
+    REGISTRY[name] = replace(REGISTRY[name], micro=micro)
 
 
 def lookup(name: str) -> MeasureDef | None:

@@ -11,6 +11,7 @@ from ..results import Results
 __all__ = ["FORMATS", "render"]
 
 FORMATS = ("table", "trec", "json", "csv", "tsv")
+SUMMARY = ("queries", "retrieved", "relevant", "relevant_retrieved")
 
 
 def _fmt(value: float, integer: bool, digits: int) -> str:
@@ -59,25 +60,29 @@ def _csv_cell(s: str, sep: str) -> str:
 
 
 def render_delimited(runs: Sequence[Results], sep: str, *, per_query: bool) -> str:
-    """A header line then one row per run (or per run and query, then an ``all`` row)."""
+    """A header line then one row per run (or per run and query, then an ``all`` row); the
+    summary statistics (queries, retrieved, relevant, relevant retrieved) follow the run (and
+    are blank on per-query rows)."""
     if not runs:
         return ""
     labels = list(runs[0].labels)
-    head = ["run", "query_id", *labels] if per_query else ["run", *labels]
+    head = ["run", "query_id", *SUMMARY, *labels] if per_query else ["run", *SUMMARY, *labels]
     out = [sep.join(_csv_cell(h, sep) for h in head)]
     for r in runs:
         ints = [m.definition.integer for m in r.measures]
+        summ = [str(r.summary.get(k, "")) for k in SUMMARY]
         cells_all = [
             str(int(v)) if i else repr(float(v))
             for v, i in zip(r.aggregate().values(), ints, strict=True)
         ]
         if per_query:
+            blank = [""] * len(SUMMARY)
             for q, row in zip(r.query_ids, r.values.tolist(), strict=True):
                 cells = [str(int(v)) if i else repr(v) for v, i in zip(row, ints, strict=True)]
-                out.append(sep.join([_csv_cell(r.run, sep), _csv_cell(q, sep), *cells]))
-            out.append(sep.join([_csv_cell(r.run, sep), "all", *cells_all]))
+                out.append(sep.join([_csv_cell(r.run, sep), _csv_cell(q, sep), *blank, *cells]))
+            out.append(sep.join([_csv_cell(r.run, sep), "all", *summ, *cells_all]))
         else:
-            out.append(sep.join([_csv_cell(r.run, sep), *cells_all]))
+            out.append(sep.join([_csv_cell(r.run, sep), *summ, *cells_all]))
     return "\n".join(out) + "\n"
 
 

@@ -1,0 +1,217 @@
+"""Cumulated gain without discount (CG, nCG), the two DCG conventions, and ERR.
+
+Two discount conventions for DCG (``convention=`` of DCG and nDCG):
+
+- ``trec``: ``DCG@k = sum_{i<=k} g_i / log_b(i+1)`` (trec_eval ``m_ndcg.c``, Burges et al.
+  2005; ``b = 2``);
+- ``jk``: Järvelin & Kekäläinen (2002) as in Chen (seed 004): no discount before rank ``b``,
+  ``DCG[i] = CG[i]`` for ``i < b`` and ``DCG[i] = DCG[i-1] + g_i / log_b(i)`` for ``i >= b``.
+
+For ``b = 2`` the two differ only in the argument of the log (``i+1`` against ``i``, with rank
+1 undiscounted in both).  The ideal vector sorts the gains of all judged documents of the query
+in decreasing order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..judged import JudgedRankings, segment_seqsum
+from .gain import GAINS, gain_of, ideal_gains
+from .registry import CUTOFF_OPTIONAL, Param, Undefined, measure
+
+CHEN = "Chen, 'Retrieval Evaluation - Measures' (seed 004)"
+JK = "Järvelin & Kekäläinen (2002)"
+
+CONVENTIONS = ("trec", "jk")
+
+
+def _base_check(v: float) -> str | None:
+    return None if v > 1 else "(of the logarithm) must be > 1"
+
+
+CONVENTION = Param(
+    "convention",
+    "str",
+    "trec",
+    "discount: trec = 1/log_b(i+1); jk = Järvelin & Kekäläinen, 1/log_b(i) from rank b on",
+    choices=CONVENTIONS,
+)
+BASE = Param("base", "float", 2.0, "base b of the logarithm of the discount", check=_base_check)
+
+
+def discounted(gains: np.ndarray, ranks: np.ndarray, convention: str, base: float) -> np.ndarray:
+    """``gain / discount(rank)`` for each (gain, 1-based rank) pair.
+
+    Base 2 uses the C library's ``log2`` (trec_eval's), so the trec convention at base 2 is
+    bit-identical to trec_eval's ndcg; other bases use ``ln(x) / ln(b)``.
+    """
+    if convention not in CONVENTIONS:
+        raise ParameterError(
+            f"convention must be one of {', '.join(CONVENTIONS)}, got {convention!r}"
+        )
+    if not base > 1:
+        raise ParameterError(f"base of the DCG logarithm must be > 1, got {base!r}")
+    ranks = np.asarray(ranks, dtype=np.int64)
+    gains = np.asarray(gains, dtype=np.float64)
+    arg = ranks + 1 if convention == "trec" else ranks
+    if base == 2.0:
+        log = JudgedRankings.log2_table(int(arg.max()) if len(arg) else 1)[arg]
+    else:
+        log = np.log(arg.astype(np.float64)) / np.log(float(base))
+    if convention == "trec":
+        return gains / log
+    out = gains.copy()
+    late = ranks >= base
+    out[late] = gains[late] / log[late]
+    return out
+
+
+def _ideal_positions(iq: np.ndarray) -> np.ndarray:
+    if not len(iq):
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.concatenate(([True], iq[1:] != iq[:-1])))
+    return np.arange(len(iq)) - np.repeat(starts, np.diff(np.append(starts, len(iq)))) + 1
+
+
+def gain_parts(
+    jr: JudgedRankings,
+    cutoff: int | None,
+    gains: dict | None,
+    *,
+    discount: bool = True,
+    convention: str = "trec",
+    base: float = 2.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(DCG@k, IDCG@k) per query, or (CG@k, ICG@k) with ``discount=False``; summed in rank
+    order."""
+    g = gain_of(jr.grades, gains)
+    take = g != 0
+    if cutoff is not None:
+        take &= jr.rank <= cutoff
+    rows = np.flatnonzero(take)
+    vals = g[rows]
+    if discount:
+        vals = discounted(vals, jr.rank[rows], convention, base)
+    actual = jr.seqsum(rows, vals)
+    iq, ig = ideal_gains(jr, gains)
+    pos = _ideal_positions(iq)
+    if cutoff is not None:
+        keep = pos <= cutoff
+        iq, ig, pos = iq[keep], ig[keep], pos[keep]
+    if discount:
+        ig = discounted(ig, pos, convention, base)
+    ideal = segment_seqsum(iq, ig, jr.num_queries)
+    return actual, ideal
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(num))
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+@measure(
+    "CG",
+    cutoff=CUTOFF_OPTIONAL,
+    params=(GAINS,),
+    summary="cumulated gain: sum of the gains of the top k",
+    formula="CG@k = sum_{i<=k} g(d_i)",
+    source=CHEN + " CG vectors; " + JK,
+    family="gain",
+)
+def cg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+    return gain_parts(jr, cutoff, gains, discount=False)[0]
+
+
+def _ncg_parts(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None):
+    return gain_parts(jr, cutoff, gains, discount=False)
+
+
+@measure(
+    "nCG",
+    cutoff=CUTOFF_OPTIONAL,
+    params=(GAINS,),
+    summary="normalized cumulated gain: CG@k over the ideal CG@k (graded sliding ratio)",
+    formula="nCG@k = CG@k / ICG@k",
+    source=CHEN + " NCG; " + JK + "; Keen (seed 002) Fig. 6 (sliding ratio, binary case)",
+    family="gain",
+    micro=_ncg_parts,
+    undefined=(
+        Undefined(
+            "no judged document has a positive gain (ICG = 0)",
+            "0",
+            lambda jr, cutoff=None, gains=None, **_: (
+                _ncg_parts(jr, cutoff=cutoff, gains=gains)[1] == 0
+            ),
+        ),
+    ),
+    notes="With binary gains nCG@k is the sliding ratio. The micro average (sum CG / sum ICG) "
+    "is the slides' NCG curve point.",
+)
+def ncg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+    return _ratio(*_ncg_parts(jr, cutoff=cutoff, gains=gains))
+
+
+# ----------------------------------------------------------------------------- ERR
+
+
+def _max_grade_check(v: int) -> str | None:
+    return None if v >= 1 else "must be >= 1"
+
+
+MAX_GRADE = Param(
+    "max_grade",
+    "int",
+    None,
+    "highest grade g_max of the scale; none: the highest grade in the qrels",
+    check=_max_grade_check,
+)
+
+
+def _err(jr: JudgedRankings, cutoff: int | None, max_grade: int | None) -> np.ndarray:
+    if max_grade is None:
+        max_grade = int(jr.qrels_grades.max()) if len(jr.qrels_grades) else 1
+    elif max_grade < 1:
+        raise ParameterError(f"ERR needs max_grade >= 1, got {max_grade!r}")
+    g = np.clip(jr.grades, 0, None).astype(np.float64)
+    if (g > max_grade).any():
+        raise ParameterError(
+            f"ERR(max_grade={max_grade}): the run has a document of grade {int(g.max())}"
+        )
+    stop = (np.exp2(g) - 1.0) / 2.0**max_grade
+    take = stop > 0
+    if cutoff is not None:
+        take &= jr.rank <= cutoff
+    rows = np.flatnonzero(take)
+    err = np.zeros(jr.num_queries)
+    reach = np.ones(jr.num_queries)
+    if not len(rows):
+        return err
+    # position by position (vectorised over queries), in rank order, as the cascade model reads
+    rank = jr.rank[rows]
+    order = np.argsort(rank, kind="stable")
+    rows, rank = rows[order], rank[order]
+    bounds = np.flatnonzero(np.diff(rank)) + 1
+    for chunk in np.split(np.arange(len(rows)), bounds):
+        r = rows[chunk]
+        q = jr.row_query[r]
+        s = stop[r]
+        err[q] += reach[q] * s / jr.rank[r]
+        reach[q] *= 1.0 - s
+    return err
+
+
+@measure(
+    "ERR",
+    cutoff=CUTOFF_OPTIONAL,
+    params=(MAX_GRADE,),
+    summary="expected reciprocal rank of the cascade model (graded)",
+    formula="ERR@k = sum_{i<=k} (1/i) R_i prod_{j<i} (1 - R_j), R = (2^g - 1) / 2^g_max",
+    source="Chapelle, Metzler, Zhang & Grinspan, CIKM 2009, eq. 4 and sec. 4",
+    family="gain",
+    notes="Grades below 0 (unjudged) count as 0. gdeval.pl fixes g_max = 4: ERR(max_grade=4).",
+)
+def err(jr: JudgedRankings, *, cutoff: int | None, max_grade: int | None) -> np.ndarray:
+    return _err(jr, cutoff, max_grade)

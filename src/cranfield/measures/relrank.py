@@ -1,0 +1,98 @@
+"""Keen's views of one request: the rank of the first, second, n-th or last relevant document,
+and the search length behind it (non-relevant documents examined before it).
+
+Keen (seed 002) sec. 8, Figs. 31-33: the mean rank of the first and second relevant documents
+serves the high-precision user, the rank of the last relevant document the high-recall user.
+Search length: Cooper (1968), for a linear ordering (for weak orderings see the expected search
+length of the tie-aware measures).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..judged import JudgedRankings
+from .registry import REL, Param, Undefined, measure
+
+KEEN = "Keen, 'Evaluation Parameters', ISR-13 (seed 002) sec. 8, Figs. 31-33"
+
+
+def _n_check(v: object) -> str | None:
+    s = str(v)
+    if s == "last" or (s.isdigit() and int(s) >= 1):
+        return None
+    return "must be a positive integer or 'last'"
+
+
+NTH = Param("n", "str", "1", "which relevant document: 1, 2, ... or last", check=_n_check)
+
+
+def _wanted(jr: JudgedRankings, n: object, rel: int) -> np.ndarray:
+    """Per query: the ordinal of the wanted relevant document (n, or R for 'last')."""
+    problem = _n_check(n)
+    if problem:
+        raise ParameterError(f"parameter n {problem}, got {n!r}")
+    if str(n) == "last":
+        return jr.num_rel(rel).astype(np.int64)
+    return np.full(jr.num_queries, int(str(n)), dtype=np.int64)
+
+
+def _nth_rank(jr: JudgedRankings, n: object, rel: int) -> tuple[np.ndarray, np.ndarray]:
+    """(rank of the wanted relevant document, or NaN where undefined; the wanted ordinal)."""
+    want = _wanted(jr, n, rel)
+    relv = jr.relevant(rel)
+    rows = np.flatnonzero(relv)
+    ordinal = jr.cumcount(relv)[rows]
+    hit = ordinal == want[jr.row_query[rows]]
+    out = np.full(jr.num_queries, np.nan)
+    out[jr.row_query[rows[hit]]] = jr.rank[rows[hit]]
+    R = jr.num_rel(rel)
+    found = jr.count(relv)
+    if jr.collection_size is not None:
+        # relevant documents not retrieved sit at the bottom of the collection, N-k+1..N
+        N = np.asarray(jr.collection_size, dtype=np.int64)
+        below = (want > found) & (want <= R) & (want >= 1)
+        out[below] = (N - (R - found) + (want - found))[below]
+    out[want < 1] = np.nan
+    return out, want
+
+
+def _undefined(jr: JudgedRankings, n: object = "1", rel: int = 1, **_: object) -> np.ndarray:
+    return np.isnan(_nth_rank(jr, n, rel)[0])
+
+
+UNDEF = Undefined(
+    "fewer than n relevant documents are ranked (and no --collection-size places the rest), "
+    "or the query has fewer than n relevant documents",
+    "NaN (the mean is then NaN too)",
+    _undefined,
+)
+
+
+@measure(
+    "RelRank",
+    params=(REL, NTH),
+    summary="rank of the n-th (or last) relevant document",
+    formula="RelRank(n) = r_n; with --collection-size, unretrieved relevant at N-k+1..N",
+    source=KEEN,
+    family="relrank",
+    undefined=(UNDEF,),
+    notes="RelRank(n=1) is 1/RR when the first relevant document is ranked.",
+)
+def rel_rank(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
+    return _nth_rank(jr, n, rel)[0]
+
+
+@measure(
+    "SearchLength",
+    params=(REL, NTH),
+    summary="non-relevant documents examined before the n-th (or last) relevant document",
+    formula="SearchLength(n) = r_n - n",
+    source=KEEN + "; Cooper (1968) search length for a linear ordering",
+    family="relrank",
+    undefined=(UNDEF,),
+)
+def search_length(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
+    rank, want = _nth_rank(jr, n, rel)
+    return rank - want

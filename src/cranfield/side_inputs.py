@@ -1,0 +1,212 @@
+"""Per-query inputs beyond the qrels and the run, and their validation.
+
+- **Collection size** ``N`` (``--collection-size``, ``collection_size=``): one number for every
+  query, a mapping ``{qid: N}``, or a file with one ``qid N`` line per query.  Needed by the
+  measures that rank the whole collection (normalized recall and precision, rank recall, log
+  precision, weighted normalized recall, fallout, generality).  Relevant documents that the run
+  does not retrieve are placed at the bottom of the collection (Magdy & Jones, seed 000 sec. 4).
+  ``N`` must be at least the number of documents known for the query: those ranked plus those
+  judged but not ranked (else: an error naming the query).
+- **Documents known to the user** (``--known``, ``known=``): a second qrels-format source; a
+  document counts as known when its grade there is > 0.  Coverage and novelty (Chen, seed 004;
+  Baeza-Yates & Ribeiro-Neto ch. 3) use the known documents that the qrels also judge relevant.
+- **Target** (``--target``, ``target=``): how many relevant documents the user wants, one
+  number, a mapping or a ``qid N`` file, each >= 1 (relative recall, Keen seed 002 sec. 7;
+  recall effort, seed 004).
+
+Per-query values: queries missing from a mapping or file are an error naming the query; extra
+queries are ignored (as queries of the qrels that the run does not have).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .data import MISSING, Qrels, Run
+from .errors import DataWarning, InputError, ParameterError
+
+__all__ = ["KnownDocs", "PerQuery", "per_query_counts", "side_fields"]
+
+PerQuery = int | Mapping[str, int] | str | os.PathLike[str]
+
+
+@dataclass(frozen=True, eq=False)
+class KnownDocs:
+    """Documents known to the user, aligned with a :class:`~cranfield.judged.JudgedRankings`.
+
+    ``rows``: per ranked row, whether the document is known; ``offsets``/``grades``: per query
+    (CSR), the qrels grade of every known document (-1 where the qrels do not list it).
+    """
+
+    rows: np.ndarray
+    offsets: np.ndarray
+    grades: np.ndarray
+    source: str = "<known>"
+
+    def num_known_relevant(self, rel: int) -> np.ndarray:
+        """Per query: known documents that the qrels judge relevant (grade >= ``rel``)."""
+        cs = np.concatenate(([0], np.cumsum(self.grades >= max(rel, 0), dtype=np.int64)))
+        return cs[self.offsets[1:]] - cs[self.offsets[:-1]]
+
+
+def _read_count_file(path: Path, what: str) -> dict[str, int]:
+    src = str(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise InputError(src, f"no such {what} file") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(src, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise InputError(src, f"cannot read: {exc.strerror}") from None
+    out: dict[str, int] = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 2:
+            raise InputError(src, f"expected 'qid {what}', got {len(parts)} fields", lineno)
+        qid, value = parts
+        if not re.fullmatch(r"[+-]?\d+", value):
+            raise InputError(src, f"{what} {value!r} is not an integer", lineno)
+        if qid in out:
+            raise InputError(src, f"query {qid!r} is listed twice", lineno)
+        out[qid] = int(value)
+    if not out:
+        raise InputError(src, f"no 'qid {what}' lines")
+    return out
+
+
+def per_query_counts(
+    source: PerQuery, query_ids: Sequence[str], what: str, *, minimum: int
+) -> np.ndarray:
+    """One integer per query from a number, a ``{qid: n}`` mapping or a ``qid n`` file."""
+    if isinstance(source, bool):
+        raise ParameterError(f"{what} must be an integer, a mapping or a file, got {source!r}")
+    if isinstance(source, int | np.integer):
+        if source < minimum:
+            raise ParameterError(f"{what} must be >= {minimum}, got {source}")
+        return np.full(len(query_ids), int(source), dtype=np.int64)
+    if isinstance(source, str | os.PathLike):
+        where = str(source)
+        values: Mapping[str, Any] = _read_count_file(Path(source), what)
+    elif isinstance(source, Mapping):
+        where = f"the {what} mapping"
+        values = {str(k): v for k, v in source.items()}
+    else:
+        raise ParameterError(
+            f"{what} must be an integer, a {{qid: n}} mapping or a file of 'qid n' lines, "
+            f"got a {type(source).__name__}"
+        )
+    out = np.zeros(len(query_ids), dtype=np.int64)
+    for i, q in enumerate(query_ids):
+        if q not in values:
+            raise InputError(where, f"no {what} for query {q!r}")
+        v = values[q]
+        if isinstance(v, bool) or not isinstance(v, int | np.integer):
+            raise InputError(where, f"{what} of query {q!r} must be an integer, got {v!r}")
+        if v < minimum:
+            raise InputError(where, f"{what} of query {q!r} must be >= {minimum}, got {v}")
+        out[i] = int(v)
+    return out
+
+
+def _check_collection_size(
+    sizes: np.ndarray, query_ids: Sequence[str], known: np.ndarray, ranked: np.ndarray, src: str
+) -> None:
+    bad = np.flatnonzero(sizes < known)
+    if len(bad):
+        i = int(bad[0])
+        more = f" (and {len(bad) - 1} more queries)" if len(bad) > 1 else ""
+        raise ParameterError(
+            f"collection size {int(sizes[i])} of query {query_ids[i]!r} ({src}) is smaller than "
+            f"the {int(known[i])} documents known for it: {int(ranked[i])} ranked by the run and "
+            f"{int(known[i] - ranked[i])} judged but not ranked{more}"
+        )
+
+
+def _known_docs(
+    known: Any,
+    qrels: Qrels,
+    run: Run,
+    evaluated: Sequence[str],
+    rows: np.ndarray,
+    offsets: np.ndarray,
+) -> KnownDocs:
+    from .io import read_qrels
+
+    kq = read_qrels(known)
+    seg_of_row = np.repeat(np.arange(len(evaluated)), np.diff(offsets))
+    kidx = np.array([kq.query_index.get(q, -1) for q in evaluated], dtype=np.int64)
+    if len(rows):
+        codes = run.docs.lookup(kq.doc_vocabulary)[rows]
+        kg = kq.grades_of(kidx[seg_of_row], codes)
+        row_known = (kg != MISSING) & (kg > 0)
+    else:
+        row_known = np.zeros(0, dtype=bool)
+    vocab = {d: i for i, d in enumerate(qrels.doc_vocabulary)}
+    lengths, qi, codes_k = [], [], []
+    for q, ki in zip(evaluated, kidx.tolist(), strict=True):
+        n = 0
+        if ki >= 0:
+            a, b = int(kq.offsets[ki]), int(kq.offsets[ki + 1])
+            for d, g in zip(kq.doc_ids[a:b], kq.grades[a:b].tolist(), strict=True):
+                if g > 0:
+                    qi.append(qrels.query_index[q])
+                    codes_k.append(vocab.get(d, -1))
+                    n += 1
+        lengths.append(n)
+    g = qrels.grades_of(np.array(qi, dtype=np.int64), np.array(codes_k, dtype=np.int64))
+    g = np.where(g == MISSING, -1, g).astype(np.int64)
+    not_rel = int(np.count_nonzero(g < 1))
+    if not_rel:
+        warnings.warn(
+            DataWarning(
+                f"{kq.source}: {not_rel} of the {len(g)} documents known to the user are not "
+                "relevant in the qrels (grade < 1); coverage and novelty count only known "
+                "documents that the qrels judge relevant"
+            ),
+            stacklevel=4,
+        )
+    off = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    return KnownDocs(rows=row_known, offsets=off, grades=g, source=kq.source)
+
+
+def side_fields(
+    qrels: Qrels,
+    run: Run,
+    evaluated: Sequence[str],
+    rows: np.ndarray,
+    offsets: np.ndarray,
+    grades: np.ndarray,
+    qrels_offsets: np.ndarray,
+    *,
+    collection_size: PerQuery | None,
+    known: Any,
+    target: PerQuery | None,
+) -> dict[str, Any]:
+    """The optional :class:`~cranfield.judged.JudgedRankings` fields, validated."""
+    out: dict[str, Any] = {}
+    if collection_size is not None:
+        sizes = per_query_counts(collection_size, evaluated, "collection size", minimum=1)
+        ranked = np.diff(offsets)
+        cs = np.concatenate(([0], np.cumsum(grades != -1, dtype=np.int64)))
+        in_qrels_ranked = cs[offsets[1:]] - cs[offsets[:-1]]
+        known_docs = ranked + np.diff(qrels_offsets) - in_qrels_ranked
+        src = str(collection_size) if not isinstance(collection_size, Mapping) else "mapping"
+        _check_collection_size(sizes, evaluated, known_docs, ranked, src)
+        out["collection_size"] = sizes
+    if known is not None:
+        out["known"] = _known_docs(known, qrels, run, evaluated, rows, offsets)
+    if target is not None:
+        out["target"] = per_query_counts(target, evaluated, "target", minimum=1)
+    return out
