@@ -165,14 +165,14 @@ MAX_GRADE = Param(
     "max_grade",
     "int",
     None,
-    "highest grade g_max of the scale; none: the highest grade in the qrels",
+    "highest grade g_max of the scale; none: the highest grade in the qrels (at least 1)",
     check=_max_grade_check,
 )
 
 
 def _err(jr: JudgedRankings, cutoff: int | None, max_grade: int | None) -> np.ndarray:
     if max_grade is None:
-        max_grade = int(jr.qrels_grades.max()) if len(jr.qrels_grades) else 1
+        max_grade = max(1, int(jr.qrels_grades.max()) if len(jr.qrels_grades) else 1)
     elif max_grade < 1:
         raise ParameterError(f"ERR needs max_grade >= 1, got {max_grade!r}")
     g = np.clip(jr.grades, 0, None).astype(np.float64)
