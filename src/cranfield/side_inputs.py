@@ -128,7 +128,7 @@ def _check_collection_size(
         i = int(bad[0])
         more = f" (and {len(bad) - 1} more queries)" if len(bad) > 1 else ""
         raise ParameterError(
-            f"collection size {int(sizes[i])} of query {query_ids[i]!r} ({src}) is smaller than "
+            f"collection size {int(sizes[i])} of query {query_ids[i]!r}{src} is smaller than "
             f"the {int(known[i])} documents known for it: {int(ranked[i])} ranked by the run and "
             f"{int(known[i] - ranked[i])} judged but not ranked{more}"
         )
@@ -202,7 +202,7 @@ def side_fields(
         cs = np.concatenate(([0], np.cumsum(grades != -1, dtype=np.int64)))
         in_qrels_ranked = cs[offsets[1:]] - cs[offsets[:-1]]
         known_docs = ranked + np.diff(qrels_offsets) - in_qrels_ranked
-        src = str(collection_size) if not isinstance(collection_size, Mapping) else "mapping"
+        src = f" (in {collection_size})" if isinstance(collection_size, str | os.PathLike) else ""
         _check_collection_size(sizes, evaluated, known_docs, ranked, src)
         out["collection_size"] = sizes
     if known is not None:
