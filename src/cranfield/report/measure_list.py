@@ -21,6 +21,11 @@ def _params(d: MeasureDef) -> str:
     return "; ".join(parts) if parts else "none"
 
 
+def _aggregate(d: MeasureDef) -> str:
+    """The measure's own statistic, and whether it has a micro average."""
+    return d.aggregate + (" (micro available)" if d.micro is not None else "")
+
+
 def render_measures(defs: Sequence[MeasureDef], fmt: str = "text") -> str:
     defs = sorted(defs, key=lambda d: (d.family, d.name.lower()))
     if fmt == "json":
@@ -36,6 +41,7 @@ def render_measures(defs: Sequence[MeasureDef], fmt: str = "text") -> str:
                         "formula": d.formula,
                         "source": d.source,
                         "aggregate": d.aggregate,
+                        "micro": d.micro is not None,
                         "trec_eval": d.trec,
                         "parameters": [
                             {
@@ -59,7 +65,7 @@ def render_measures(defs: Sequence[MeasureDef], fmt: str = "text") -> str:
     if fmt == "markdown":
         lines = ["| measure | formula | parameters | aggregate | source |", "|---|---|---|---|---|"]
         for d in defs:
-            cells = [f"`{d.signature()}`", d.formula, _params(d), d.aggregate, d.source]
+            cells = [f"`{d.signature()}`", d.formula, _params(d), _aggregate(d), d.source]
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
         return "\n".join(lines) + "\n"
     out = []
@@ -69,7 +75,7 @@ def render_measures(defs: Sequence[MeasureDef], fmt: str = "text") -> str:
         out.append(f"    {d.summary}")
         out.append(f"    formula:    {d.formula}")
         out.append(f"    parameters: {_params(d)}")
-        agg = d.aggregate + (f"; trec_eval: {d.trec}" if d.trec else "")
+        agg = _aggregate(d) + (f"; trec_eval: {d.trec}" if d.trec else "")
         out.append(f"    aggregate:  {agg}")
         out.append(f"    source:     {d.source}")
         if d.notes:
