@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..judged import JudgedRankings, segment_seqsum
-from .gain import GAINS, gain_of, ideal_gains
+from .gain import GAINS
 from .registry import CUTOFF_OPTIONAL, Param, Undefined, measure
 
 CHEN = "Chen, 'Retrieval Evaluation - Measures' (seed 004)"
@@ -66,6 +66,26 @@ def discounted(gains: np.ndarray, ranks: np.ndarray, convention: str, base: floa
     late = ranks >= base
     out[late] = gains[late] / log[late]
     return out
+
+
+def gain_of(grades: np.ndarray, gains: dict | None) -> np.ndarray:
+    """Gain of each grade: ``gains[g]`` if given, else ``g`` for judged grades, else 0."""
+    out = np.where(grades >= 0, grades, 0).astype(np.float64)
+    for g, v in (gains or {}).items():
+        out[grades == g] = float(v)
+    return out
+
+
+def ideal_gains(jr: JudgedRankings, gains: dict | None) -> tuple[np.ndarray, np.ndarray]:
+    """(query index, gain) of every positive gain of the judged documents, per query in
+    decreasing gain order: the ideal gain vector."""
+    judged = jr.qrels_grades >= 0
+    q = jr.qrels_query[judged]
+    g = gain_of(jr.qrels_grades[judged], gains)
+    pos = g > 0
+    q, g = q[pos], g[pos]
+    o = np.lexsort((-g, q))
+    return q[o], g[o]
 
 
 def _ideal_positions(iq: np.ndarray) -> np.ndarray:
