@@ -309,3 +309,34 @@ def test_micro_average_is_the_ratio_of_summed_counts(coll, k):
     assert agg[f"Fallout@{k}"] == pytest.approx(b / (N - R) if N > R else 0.0, rel=1e-12)
     assert agg["Generality"] == pytest.approx(1000 * R / N, rel=1e-12)
     assert np.all(np.isfinite(res.values))
+
+
+MICRO = ["P@{k}", "R@{k}", "Rprec", "SetP", "SetR", "Judged@{k}", "nDCG@{k}", "F(beta=2)@{k}"]
+MICRO += ["E@{k}", "Fallout@{k}", "Generality", "SlidingRatio@{k}", "Coverage@{k}", "Novelty"]
+MICRO += ["RelativeRecall@{k}", "nCG@{k}"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(collections(), st.integers(1, 12))
+def test_micro_parts_are_the_per_query_ratio(coll, k):
+    # a measure's declared micro parts must be its own numerator and denominator
+    qrels, runs, sizes, known, target = coll
+    labels = [m.format(k=k) for m in MICRO]
+    if known is None:
+        labels = [x for x in labels if not x.startswith(("Coverage", "Novelty"))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = cranfield.evaluate(
+            qrels,
+            runs,
+            labels,
+            collection_size=sizes,
+            known=known,
+            target=target,
+            aggregate="micro",
+        )
+    assert set(res.parts) == set(labels)
+    for j, lab in enumerate(labels):
+        num, den = res.parts[lab]
+        ok = den != 0
+        np.testing.assert_allclose(res.values[ok, j], num[ok] / den[ok], rtol=1e-12)

@@ -185,7 +185,7 @@ MAX_GRADE = Param(
     "max_grade",
     "int",
     None,
-    "highest grade g_max of the scale; none: the highest grade in the qrels (at least 1)",
+    "highest grade g_max of the scale; none: the highest judged grade (at least 1)",
     check=_max_grade_check,
 )
 
