@@ -18,54 +18,12 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..judged import JudgedRankings, segment_seqsum
+from .discount import discounted
 from .gain import GAINS
 from .registry import CUTOFF_OPTIONAL, Param, Undefined, measure
 
 CHEN = "Chen, 'Retrieval Evaluation - Measures' (seed 004)"
 JK = "Järvelin & Kekäläinen (2002)"
-
-CONVENTIONS = ("trec", "jk")
-
-
-def _base_check(v: float) -> str | None:
-    return None if v > 1 else "(of the logarithm) must be > 1"
-
-
-CONVENTION = Param(
-    "convention",
-    "str",
-    "trec",
-    "discount: trec = 1/log_b(i+1); jk = Järvelin & Kekäläinen, 1/log_b(i) from rank b on",
-    choices=CONVENTIONS,
-)
-BASE = Param("base", "float", 2.0, "base b of the logarithm of the discount", check=_base_check)
-
-
-def discounted(gains: np.ndarray, ranks: np.ndarray, convention: str, base: float) -> np.ndarray:
-    """``gain / discount(rank)`` for each (gain, 1-based rank) pair.
-
-    Base 2 uses the C library's ``log2`` (trec_eval's), so the trec convention at base 2 is
-    bit-identical to trec_eval's ndcg; other bases use ``ln(x) / ln(b)``.
-    """
-    if convention not in CONVENTIONS:
-        raise ParameterError(
-            f"convention must be one of {', '.join(CONVENTIONS)}, got {convention!r}"
-        )
-    if not base > 1:
-        raise ParameterError(f"base of the DCG logarithm must be > 1, got {base!r}")
-    ranks = np.asarray(ranks, dtype=np.int64)
-    gains = np.asarray(gains, dtype=np.float64)
-    arg = ranks + 1 if convention == "trec" else ranks
-    if base == 2.0:
-        log = JudgedRankings.log2_table(int(arg.max()) if len(arg) else 1)[arg]
-    else:
-        log = np.log(arg.astype(np.float64)) / np.log(float(base))
-    if convention == "trec":
-        return gains / log
-    out = gains.copy()
-    late = ranks >= base
-    out[late] = gains[late] / log[late]
-    return out
 
 
 def gain_of(grades: np.ndarray, gains: dict | None) -> np.ndarray:
