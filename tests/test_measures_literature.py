@@ -397,7 +397,17 @@ def test_slides_average_cg_and_icg_vectors():
         assert float(np.mean(icg)) == icg_bar[k - 1], k
 
 
-def test_slides_ndcg_curve_from_exact_vectors():
+def test_registered_dcg_and_idcg_jk_reproduce_the_slides_q1():
+    qrels, run = _slides()
+    ks = range(1, 16)
+    labels = [f"{m}(convention=jk)@{k}" for m in ("DCG", "IDCG") for k in ks]
+    v = values({"qrels": qrels, "runs": run}, labels)
+    for k in ks:
+        assert close(v[f"DCG(convention=jk)@{k}"], DCG1[k - 1], 1), k
+        assert close(v[f"IDCG(convention=jk)@{k}"], IDCG1[k - 1], 1), k
+
+
+def test_slides_ndcg_curve_is_the_micro_average_of_jk_ndcg():
     """Slides "Normalized DCG": NDCG[i] = mean DCG[i] / mean IDCG[i] (J&K, base 2).
 
     The slide divides averages that were rounded to one decimal first; from exact vectors the
@@ -405,16 +415,24 @@ def test_slides_ndcg_curve_from_exact_vectors():
     0.38 is 3.3 / 8.7 and the exact ratio is 0.374.
     """
     ndcg = [0.17, 0.09, 0.21, 0.20, 0.19, 0.25, 0.25, 0.26, 0.26, 0.29, 0.29, 0.29, 0.29, 0.29]
-    ndcg.append(0.38)
     qrels, run = _slides(("q1", "q2"))
-    jr = judge(read_qrels(qrels), read_run(run))
+    labels = [f"nDCG(convention=jk)@{k}" for k in range(1, 16)]
+    v = values({"qrels": qrels, "runs": run}, labels, aggregate="micro")
     for k, printed in enumerate(ndcg, 1):
-        dcg, idcg = gain_parts(jr, k, None, convention="jk", base=2.0)
-        exact = float(dcg.sum() / idcg.sum())
-        if k == 15:
-            assert close(exact, 0.37, 2) and close(3.3 / 8.7, printed, 2)
-        else:
-            assert close(exact, printed, 2), k
+        assert close(v[f"nDCG(convention=jk)@{k}"], printed, 2), k
+    assert close(v["nDCG(convention=jk)@15"], 0.37, 2) and close(3.3 / 8.7, 0.38, 2)
+
+
+def test_trec_convention_is_the_default_bit_for_bit():
+    case = one_query([1, 2, 4, 6, 13], 5, 200, grades=[3, 1, 2, 1, 2])
+    names = ["nDCG@10", "nDCG(convention=trec,base=2)@10", "DCG@20", "DCG(convention=trec)@20"]
+    v = values(case, names)
+    assert v["nDCG@10"] == v["nDCG(convention=trec,base=2)@10"]
+    assert v["DCG@20"] == v["DCG(convention=trec)@20"]
+    jk = values(case, ["DCG(convention=jk)@1", "DCG@1", "DCG(convention=jk,base=10)@9"])
+    # rank 1 is undiscounted in both conventions; with base 10 nothing before rank 10 is
+    assert jk["DCG(convention=jk)@1"] == jk["DCG@1"] == 3.0
+    assert jk["DCG(convention=jk,base=10)@9"] == 3 + 1 + 2 + 1
 
 
 # ----------------------------------------------------------------- ERR (Chapelle et al. 2009)

@@ -83,3 +83,17 @@ def test_rbp_is_moffat_and_zobels_for_binary_judgments():
     p = 0.5
     expect = [(1 - p) * (p**1 + p**2), 0.0, (1 - p) * p**2]
     assert res.per_query()["RBP(p=0.5)"].tolist() == pytest.approx(expect, rel=1e-12)
+
+
+def test_rbp_residual_is_what_unjudged_and_unseen_documents_could_add():
+    if "RBPResid" not in REGISTRY:
+        pytest.skip("RBPResid is registered by the trec_eval compatibility work (branch compat)")
+    p = 0.5
+    res = _eval(QRELS, RUN, ["RBPResid(p=0.5)", "RBP(p=0.5)"])
+    # a: x unjudged at rank 1; b: x, y unjudged; c: d5 (negative grade) and x unjudged
+    expect = [p**3 + (1 - p), p**2 + (1 - p) * (1 + p), p**3 + (1 - p) * (1 + p)]
+    assert res.per_query()["RBPResid(p=0.5)"].tolist() == pytest.approx(expect, rel=1e-12)
+    # RBP + residual is the score if every unjudged and unseen document were relevant; here
+    # every ranked document is relevant or unjudged, so that bound is 1 for each query
+    upper = res.per_query().sum(axis=1).tolist()
+    assert upper == pytest.approx([1.0, 1.0, 1.0], rel=1e-12)

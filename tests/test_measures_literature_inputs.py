@@ -100,6 +100,9 @@ def test_bad_collection_size_values():
         ("RelRank(n=first)", "positive integer or 'last'"),
         ("ERR(max_grade=0)@10", "must be >= 1"),
         ("SlidingRatio", "needs a cut-off"),
+        ("nDCG(convention=smart)@10", "must be one of trec, jk"),
+        ("DCG(base=1)@10", "must be > 1"),
+        ("nDCG(base=0.5)", "must be > 1"),
     ],
 )
 def test_bad_parameters_are_rejected_clearly(text, problem):

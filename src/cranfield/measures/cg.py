@@ -18,39 +18,12 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..judged import JudgedRankings, segment_seqsum
-from .discount import discounted
-from .gain import GAINS
+from .gain import GAINS, dcg_parts
+from .gaintable import gain_table
 from .registry import CUTOFF_OPTIONAL, Param, Undefined, measure
 
 CHEN = "Chen, 'Retrieval Evaluation - Measures' (seed 004)"
 JK = "Järvelin & Kekäläinen (2002)"
-
-
-def gain_of(grades: np.ndarray, gains: dict | None) -> np.ndarray:
-    """Gain of each grade: ``gains[g]`` if given, else ``g`` for judged grades, else 0."""
-    out = np.where(grades >= 0, grades, 0).astype(np.float64)
-    for g, v in (gains or {}).items():
-        out[grades == g] = float(v)
-    return out
-
-
-def ideal_gains(jr: JudgedRankings, gains: dict | None) -> tuple[np.ndarray, np.ndarray]:
-    """(query index, gain) of every positive gain of the judged documents, per query in
-    decreasing gain order: the ideal gain vector."""
-    judged = jr.qrels_grades >= 0
-    q = jr.qrels_query[judged]
-    g = gain_of(jr.qrels_grades[judged], gains)
-    pos = g > 0
-    q, g = q[pos], g[pos]
-    o = np.lexsort((-g, q))
-    return q[o], g[o]
-
-
-def _ideal_positions(iq: np.ndarray) -> np.ndarray:
-    if not len(iq):
-        return np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.concatenate(([True], iq[1:] != iq[:-1])))
-    return np.arange(len(iq)) - np.repeat(starts, np.diff(np.append(starts, len(iq)))) + 1
 
 
 def gain_parts(
@@ -62,25 +35,19 @@ def gain_parts(
     convention: str = "trec",
     base: float = 2.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(DCG@k, IDCG@k) per query, or (CG@k, ICG@k) with ``discount=False``; summed in rank
-    order."""
-    g = gain_of(jr.grades, gains)
-    take = g != 0
+    """(DCG@k, IDCG@k) per query in the given convention, or (CG@k, ICG@k) with
+    ``discount=False``; trec_eval's gain table, sums in rank order."""
+    if discount:
+        return dcg_parts(jr, cutoff, gains, convention, base)
+    gt = gain_table(jr, gains)
+    take = gt.row_gain != 0
     if cutoff is not None:
         take &= jr.rank <= cutoff
     rows = np.flatnonzero(take)
-    vals = g[rows]
-    if discount:
-        vals = discounted(vals, jr.rank[rows], convention, base)
-    actual = jr.seqsum(rows, vals)
-    iq, ig = ideal_gains(jr, gains)
-    pos = _ideal_positions(iq)
-    if cutoff is not None:
-        keep = pos <= cutoff
-        iq, ig, pos = iq[keep], ig[keep], pos[keep]
-    if discount:
-        ig = discounted(ig, pos, convention, base)
-    ideal = segment_seqsum(iq, ig, jr.num_queries)
+    actual = jr.seqsum(rows, gt.row_gain[rows])
+    pos = gt.ideal_position
+    keep = np.ones(len(pos), dtype=bool) if cutoff is None else pos <= cutoff
+    ideal = segment_seqsum(gt.ideal_query[keep], gt.ideal_gain[keep], jr.num_queries)
     return actual, ideal
 
 

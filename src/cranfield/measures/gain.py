@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged import JudgedRankings
+from .discount import BASE, CONVENTION, discounted
 from .gaintable import GainTable, gain_pairs, gain_table
 from .precision import NO_REL
 from .registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
@@ -53,31 +54,47 @@ def _discount(jr: JudgedRankings, ranks: np.ndarray) -> np.ndarray:
     return jr.log2_table(top)[ranks + 1]
 
 
+def _discounted(jr: JudgedRankings, gains, ranks, convention: str, base: float) -> np.ndarray:
+    """``gains / discount(ranks)``: trec_eval's C ``log2(rank + 1)`` for the default
+    convention, else :func:`cranfield.measures.discount.discounted` (trec|jk, any base)."""
+    if convention == "trec" and base == 2.0:
+        return gains / _discount(jr, ranks)
+    return discounted(gains, ranks, convention, base)
+
+
+def _conv(convention: str, base: float) -> tuple:
+    """Memo-key suffix of a non-default discount convention."""
+    return () if (convention, base) == ("trec", 2.0) else (convention, float(base))
+
+
 def _table(jr: JudgedRankings, gains, normalise: bool = False) -> GainTable:
     key = ("gain_table", gain_pairs(gains), normalise)
     return memo(jr, key, lambda: gain_table(jr, gains, normalise=normalise))
 
 
-def _dcg_running(jr: JudgedRankings, gains):
+def _dcg_running(jr: JudgedRankings, gains, convention: str = "trec", base: float = 2.0):
     """(rows, DCG terms, running DCG) over the ranked rows with non-zero gain, rank order."""
 
     def build():
         gt = _table(jr, gains)
         rows = np.flatnonzero(gt.row_gain != 0)
-        terms = gt.row_gain[rows] / _discount(jr, jr.rank[rows])
+        terms = _discounted(jr, gt.row_gain[rows], jr.rank[rows], convention, base)
         return rows, terms, segment_cumsum(jr.row_query[rows], terms)
 
-    return memo(jr, ("dcg_running", gain_pairs(gains)), build)
+    return memo(jr, ("dcg_running", gain_pairs(gains), *_conv(convention, base)), build)
 
 
-def _ideal_prefix(jr: JudgedRankings, gains) -> np.ndarray:
+def _ideal_prefix(
+    jr: JudgedRankings, gains, convention: str = "trec", base: float = 2.0
+) -> np.ndarray:
     """Running ideal DCG at every ideal position (sequential, as trec_eval)."""
 
     def build():
         gt = _table(jr, gains)
-        return segment_cumsum(gt.ideal_query, gt.ideal_gain / _discount(jr, gt.ideal_position))
+        terms = _discounted(jr, gt.ideal_gain, gt.ideal_position, convention, base)
+        return segment_cumsum(gt.ideal_query, terms)
 
-    return memo(jr, ("ideal_prefix", gain_pairs(gains)), build)
+    return memo(jr, ("ideal_prefix", gain_pairs(gains), *_conv(convention, base)), build)
 
 
 def _ideal_at(gt: GainTable, prefix: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -90,18 +107,21 @@ def _ideal_at(gt: GainTable, prefix: np.ndarray, k: np.ndarray) -> np.ndarray:
     return out
 
 
-def dcg_parts(jr: JudgedRankings, cutoff: int | None, gains) -> tuple[np.ndarray, np.ndarray]:
-    """(DCG@k, IDCG@k) per query (k = None: whole ranking and whole ideal list)."""
+def dcg_parts(
+    jr: JudgedRankings, cutoff: int | None, gains, convention: str = "trec", base: float = 2.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """(DCG@k, IDCG@k) per query (k = None: whole ranking and whole ideal list), in the given
+    discount convention (:mod:`cranfield.measures.discount`)."""
     gt = _table(jr, gains)
     nq = jr.num_queries
     r = jr.num_ret if cutoff is None else np.minimum(jr.num_ret, cutoff)
-    dcg = _dcg_at(jr, gains, np.arange(nq), r)
+    dcg = _dcg_at(jr, gains, np.arange(nq), r, convention, base)
     k = gt.ideal_size if cutoff is None else np.full(nq, cutoff)
-    return dcg, _ideal_at(gt, _ideal_prefix(jr, gains), k)
+    return dcg, _ideal_at(gt, _ideal_prefix(jr, gains, convention, base), k)
 
 
-def _no_ideal(jr, gains=None, cutoff=None, **_):
-    return dcg_parts(jr, cutoff, gains)[1] <= 0
+def _no_ideal(jr, gains=None, cutoff=None, convention="trec", base=2.0, **_):
+    return dcg_parts(jr, cutoff, gains, convention, base)[1] <= 0
 
 
 NO_IDEAL = Undefined(
@@ -111,15 +131,20 @@ GAIN_NOTES = (
     "Gains follow trec_eval's gain table: gains={g:v} overrides grade g, other judged grades "
     "gain their grade, unjudged documents gain 0; -l is ignored. "
 )
+CONVENTION_NOTES = (
+    " convention=jk is Järvelin & Kekäläinen's discount as in Chen (seed 004): g_i for ranks "
+    "i < base, g_i / log_base(i) from rank base on; convention=trec (default) divides by "
+    "log_base(i+1); base defaults to 2 (trec_eval's numbers)."
+)
 
 
 @measure(
     "nDCG",
     cutoff=CUTOFF_OPTIONAL,
-    params=(GAINS,),
+    params=(GAINS, CONVENTION, BASE),
     aliases=("NDCG",),
     summary="normalised discounted cumulated gain (gain = grade unless gains= given)",
-    formula="nDCG@k = DCG@k / IDCG@k, DCG@k = sum_{i<=k} g(d_i) / log2(i+1)",
+    formula="nDCG@k = DCG@k / IDCG@k, DCG@k = sum_{i<=k} g(d_i) / log_b(i+1) (trec; see DCG)",
     source=JK + "; Chen (seed 004) NDCG; trec_eval m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut_k)",
     family="gain",
     undefined=(NO_IDEAL,),
@@ -127,10 +152,13 @@ GAIN_NOTES = (
     notes=GAIN_NOTES + "Without @k the ideal list is all judged documents (not cut at the "
     "ranking's length). trec_eval's ndcg_cut takes no custom gains; nDCG(gains=...)@k uses the "
     "same gain table cut at k. Fractional gains less than 1 apart may be ordered as in "
-    "trec_eval's table (its comparator truncates the difference), so nDCG can exceed 1.",
+    "trec_eval's table (its comparator truncates the difference), so nDCG can exceed 1."
+    + CONVENTION_NOTES,
 )
-def ndcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
-    dcg, idcg = dcg_parts(jr, cutoff, gains)
+def ndcg(
+    jr: JudgedRankings, *, cutoff: int | None, gains: dict | None, convention: str, base: float
+) -> np.ndarray:
+    dcg, idcg = dcg_parts(jr, cutoff, gains, convention, base)
     out = np.zeros(jr.num_queries)
     np.divide(dcg, idcg, out=out, where=idcg > 0)
     return out
@@ -139,31 +167,38 @@ def ndcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.nd
 @measure(
     "DCG",
     cutoff=CUTOFF_OPTIONAL,
-    params=(GAINS,),
-    summary="discounted cumulated gain, trec_eval convention (discount log2(i+1) from rank 1)",
-    formula="DCG@k = sum_{i<=k} g(d_i) / log2(i+1)",
-    source=JK + "; trec_eval 10.0 m_ndcg.c (dcg)",
+    params=(GAINS, CONVENTION, BASE),
+    summary="discounted cumulated gain (trec_eval's discount; convention=jk: Järvelin & "
+    "Kekäläinen's)",
+    formula="DCG@k = sum_{i<=k} g(d_i) / log_b(i+1); jk: g(d_i) for i < b, / log_b(i) from b",
+    source=JK + "; Chen (seed 004) DCG; trec_eval 10.0 m_ndcg.c (dcg)",
     family="gain",
     trec="dcg",
-    notes=GAIN_NOTES,
+    notes=GAIN_NOTES + CONVENTION_NOTES,
 )
-def dcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
-    return dcg_parts(jr, cutoff, gains)[0]
+def dcg(
+    jr: JudgedRankings, *, cutoff: int | None, gains: dict | None, convention: str, base: float
+) -> np.ndarray:
+    return dcg_parts(jr, cutoff, gains, convention, base)[0]
 
 
 @measure(
     "IDCG",
     cutoff=CUTOFF_OPTIONAL,
-    params=(GAINS,),
+    params=(GAINS, CONVENTION, BASE),
     summary="ideal DCG: DCG of the judged documents sorted by decreasing gain",
     formula="IDCG@k = sum_{j<=min(k,m)} I_j / log2(j+1), I = positive gains, descending",
     source=JK + "; trec_eval 10.0 m_ndcg.c (ideal_dcg)",
     family="gain",
     trec="ideal_dcg",
-    notes=GAIN_NOTES + "Independent of the run (except for which queries are evaluated).",
+    notes=GAIN_NOTES
+    + "Independent of the run (except for which queries are evaluated)."
+    + CONVENTION_NOTES,
 )
-def idcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
-    return dcg_parts(jr, cutoff, gains)[1]
+def idcg(
+    jr: JudgedRankings, *, cutoff: int | None, gains: dict | None, convention: str, base: float
+) -> np.ndarray:
+    return dcg_parts(jr, cutoff, gains, convention, base)[1]
 
 
 @measure(
@@ -261,9 +296,16 @@ def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     return out
 
 
-def _dcg_at(jr: JudgedRankings, gains, q: np.ndarray, r: np.ndarray) -> np.ndarray:
+def _dcg_at(
+    jr: JudgedRankings,
+    gains,
+    q: np.ndarray,
+    r: np.ndarray,
+    convention: str = "trec",
+    base: float = 2.0,
+) -> np.ndarray:
     """DCG over ranks ``1..r[i]`` of query ``q[i]`` (a prefix of the running sums)."""
-    rows, _terms, running = _dcg_running(jr, gains)
+    rows, _terms, running = _dcg_running(jr, gains, convention, base)
     out = np.zeros(len(q))
     if len(rows) == 0 or len(q) == 0:
         return out

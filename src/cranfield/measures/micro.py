@@ -41,8 +41,16 @@ def _judged(jr: JudgedRankings, *, cutoff: int, **_: object):
     return jr.count_at(jr.grades >= 0, cutoff), np.full(jr.num_queries, float(cutoff))
 
 
-def _ndcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None, **_: object):
-    return dcg_parts(jr, cutoff, gains)
+def _ndcg(
+    jr: JudgedRankings,
+    *,
+    cutoff: int | None,
+    gains: dict | None,
+    convention: str = "trec",
+    base: float = 2.0,
+    **_: object,
+):
+    return dcg_parts(jr, cutoff, gains, convention, base)
 
 
 _PARTS = {
