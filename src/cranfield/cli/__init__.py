@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("cranfield.cli.compare", "Compare runs: significance tests, agreement, per query."),
     "measures": ("cranfield.cli.measures", "List every measure: parameters, formula, source."),
     "demo": ("cranfield.cli.demo", "Evaluate the bundled example runs (works offline)."),
+    "curve": ("cranfield.cli.curve", "Precision-recall, gain and recall-fallout curves and plots."),
 }
 
 

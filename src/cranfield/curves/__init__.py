@@ -1,0 +1,43 @@
+"""Precision-recall, gain and recall-fallout curves, with every method of the literature.
+
+    from cranfield.curves import precision_recall, gain, fallout, plot
+    df = precision_recall("qrels.txt", ["run1.txt", "run2.txt"],
+                          interpolation="quasi-cranfield", step="highest", extrapolation=5)
+    plot(df, "pr.png")
+
+See ``docs/curves.md`` for each method and its source.
+"""
+
+from __future__ import annotations
+
+from .fallout import FALLOUT_COLUMNS, fallout
+from .gain import GAIN_COLUMNS, GAIN_CURVES, area, gain
+from .interpolate import EXTRAPOLATIONS, INTERPOLATIONS
+from .levels import STANDARD_CUTOFFS, parse_cutoffs, parse_levels
+from .pr import PR_COLUMNS, precision_recall
+from .steps import STEP_CHOICES
+
+__all__ = [
+    "EXTRAPOLATIONS",
+    "FALLOUT_COLUMNS",
+    "GAIN_COLUMNS",
+    "GAIN_CURVES",
+    "INTERPOLATIONS",
+    "PR_COLUMNS",
+    "STANDARD_CUTOFFS",
+    "STEP_CHOICES",
+    "area",
+    "fallout",
+    "gain",
+    "parse_cutoffs",
+    "parse_levels",
+    "plot",
+    "precision_recall",
+]
+
+
+def plot(*args, **kwargs):
+    """Plot curves returned by this package (see :func:`cranfield.curves.plot.plot_curves`)."""
+    from .plot import plot_curves
+
+    return plot_curves(*args, **kwargs)

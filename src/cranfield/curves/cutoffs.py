@@ -1,0 +1,66 @@
+"""Averaging at document cut-offs: the Pseudo-Cranfield method and micro-evaluation.
+
+Keen (seed 002 sec. 4B, Fig. 14): "obtain average curves from all requests just as drawn in
+Figure 4, by computing mean precision recall pairs for each document cut-off level"; Raghavan
+et al. (seed 003 sec. 3.4) average over ND.  At cut-off ``k`` a query has recall
+``rel(k)/R`` and precision ``rel(k)/k`` (ranks beyond the ranking count as non-relevant, as in
+trec_eval's P@k; a query without relevant documents has recall 0).
+
+- macro: the mean (or median) of the queries' recall and of their precision (Fig. 14 a);
+- micro (Keen sec. 4A): the counts pooled over queries, ``sum rel(k) / sum R`` and
+  ``sum rel(k) / sum k``;
+- the theoretical best curve (Fig. 14 a): the same for a perfect ranking, ``rel(k) = min(k,
+  R)``;
+- an averaged curve can be read at recall levels (Fig. 14 b), joining consecutive cut-offs by
+  straight lines; a level is read at the first cut-off whose averaged recall reaches it (so the
+  highest point of a vertical run), levels below the first cut-off's recall take its precision,
+  levels above the last one 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from .steps import Steps
+
+__all__ = ["read_at_levels", "relevant_at"]
+
+
+def relevant_at(steps: Steps, ks: np.ndarray, *, best: bool = False) -> np.ndarray:
+    """Queries x cut-offs: relevant documents in the top ``k`` (``min(k, R)`` if ``best``)."""
+    ks = np.asarray(ks, dtype=np.int64)
+    if best:
+        return np.minimum(ks[None, :], steps.R[:, None])
+    Q, H = steps.first.shape
+    top = int(max(steps.first.max(initial=0), ks.max(initial=0))) + 1
+    q = np.repeat(np.arange(Q, dtype=np.int64), H).reshape(Q, H)
+    keys = (q * top + steps.first)[steps.valid]
+    base = np.searchsorted(keys, np.arange(Q, dtype=np.int64) * top, side="left")
+    probe = np.arange(Q, dtype=np.int64)[:, None] * top + ks[None, :]
+    return np.searchsorted(keys, probe, side="right") - base[:, None]
+
+
+def read_at_levels(
+    x: np.ndarray, y: np.ndarray, levels: Sequence[Fraction]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Read the polyline through ``(x[k], y[k])`` (``x`` non-decreasing) at recall levels.
+
+    Returns the values and, per level, whether it lies left of the first point (constant
+    extrapolation of the first point's precision)."""
+    out = np.zeros(len(levels))
+    left = np.zeros(len(levels), dtype=bool)
+    for col, lev in enumerate(levels):
+        r = float(lev)
+        idx = int(np.searchsorted(x, r, side="left"))
+        if idx >= len(x):
+            out[col] = 0.0
+        elif idx == 0:
+            out[col] = y[0]
+            left[col] = r < x[0]
+        else:
+            x0, x1, y0, y1 = x[idx - 1], x[idx], y[idx - 1], y[idx]
+            out[col] = y0 + (r - x0) / (x1 - x0) * (y1 - y0)
+    return out, left

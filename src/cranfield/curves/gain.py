@@ -1,0 +1,205 @@
+"""gain(): cumulated gain curves (Järvelin & Kekäläinen 2002, as in Chen's slides, seed 004).
+
+Per query, the gain vector ``G`` holds the grade of the document at each rank (its gain:
+the grade, or ``gains[grade]``; unjudged and non-relevant documents gain 0) and the ideal
+vector ``IG`` the query's judged gains sorted in decreasing order.  Then, for ``i = 1, 2, ...``:
+
+- ``CG[i] = G[1] + ... + G[i]``;
+- ``DCG[i] = sum_{k <= i} G[k] / disc(k)``, ``disc(k) = 1`` for ``k < b`` and ``log_b k``
+  otherwise (``b = 2``: the slides' ``DCG[1] = G[1]``, ``DCG[i] = G[i] / log2 i + DCG[i-1]``);
+- ``ICG``, ``IDCG``: the same for ``IG``.
+
+Averaged over queries (mean or median at each rank), and normalized two ways:
+
+- ``--average micro`` (the slides): the ratio of the averaged curves,
+  ``NCG[i] = mean CG[i] / mean ICG[i]`` and ``NDCG[i] = mean DCG[i] / mean IDCG[i]``;
+- ``--average macro``: the average of the per-query ratios ``CG_j[i] / ICG_j[i]`` (a query
+  without relevant documents has ratio 0, with a warning).
+
+:func:`area` gives the area under each curve over ranks ``1..L`` divided by ``L`` (the mean of
+the step curve's heights; "the area under the NCG and NDCG curves represent the quality of the
+ranking algorithm", seed 004).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..errors import ParameterError, UndefinedMeasureWarning
+from ..judged import JudgedRankings
+from .average import check_average
+from .inputs import judged_runs
+from .levels import parse_cutoffs
+
+__all__ = ["GAIN_COLUMNS", "GAIN_CURVES", "area", "gain", "gain_matrices"]
+
+GAIN_CURVES = ("cg", "dcg", "icg", "idcg", "ncg", "ndcg")
+GAIN_COLUMNS = ("run", "curve", "rank", "value", "queries")
+
+
+def _gain(grades: np.ndarray, gains: dict[int, float] | None) -> np.ndarray:
+    out = np.where(grades > 0, grades, 0).astype(np.float64)
+    if gains:
+        for g, v in gains.items():
+            out[grades == g] = float(v)
+        out[grades < 0] = 0.0
+    return out
+
+
+def _discount(ranks: np.ndarray, base: float) -> np.ndarray:
+    """``disc(k)``: 1 for ``k < b``, else ``log_b k`` (log2 directly when ``b = 2``)."""
+    k = ranks.astype(np.float64)
+    logs = np.log2(k) if base == 2 else np.log2(k) / math.log2(base)
+    return np.where(k < base, 1.0, logs)
+
+
+def gain_matrices(
+    jr: JudgedRankings, depth: int, *, gains: dict[int, float] | None = None, base: float = 2
+) -> dict[str, np.ndarray]:
+    """Queries x ranks ``1..depth`` matrices ``cg, dcg, icg, idcg`` of one run."""
+    Q = jr.num_queries
+    G = np.zeros((Q, depth))
+    keep = jr.rank <= depth
+    G[jr.row_query[keep], jr.rank[keep] - 1] = _gain(jr.grades[keep], gains)
+    IG = np.zeros((Q, depth))
+    ig = _gain(jr.qrels_grades, gains)
+    order = np.lexsort((-ig, jr.qrels_query))
+    q_sorted = jr.qrels_query[order]
+    pos = np.arange(len(order)) - jr.qrels_offsets[q_sorted]
+    ok = pos < depth
+    IG[q_sorted[ok], pos[ok]] = ig[order][ok]
+    disc = _discount(np.arange(1, depth + 1), base)[None, :]
+    return {
+        "cg": np.cumsum(G, axis=1),
+        "dcg": np.cumsum(G / disc, axis=1),
+        "icg": np.cumsum(IG, axis=1),
+        "idcg": np.cumsum(IG / disc, axis=1),
+    }
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros(np.broadcast(num, den).shape)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def gain(
+    qrels: Any,
+    runs: Any = None,
+    *,
+    cutoffs: Any = None,
+    average: str = "micro",
+    statistic: str = "mean",
+    gains: dict[int, float] | None = None,
+    base: float = 2,
+    per_query: bool = False,
+    names: list[str] | None = None,
+    ties: str = "trec",
+    seed: int | None = None,
+    depth: int | None = None,
+    judged_only: bool = False,
+    complete: bool = False,
+) -> Any:
+    """Averaged CG, DCG, ideal and normalized curves as a tidy DataFrame
+    (``run, curve, rank, value, queries``).
+
+    ``cutoffs``: the ranks to report (default every rank of the longest ranking);
+    ``average``: ``micro`` (default, the slides: ratio of the averaged curves) or ``macro``
+    (average of per-query ratios); ``statistic``: ``mean`` or ``median``; ``gains``:
+    ``{grade: gain}``; ``base``: the discount's log base ``b`` (ranks below ``b`` are not
+    discounted).  With ``per_query`` returns ``(curves, per_query)``.
+    """
+    check_average(average, statistic)
+    if not base > 1:
+        raise ParameterError(f"discount base must be > 1, got {base}")
+    cut = parse_cutoffs(cutoffs)
+    opts = dict(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
+    jrs = judged_runs(qrels, runs, names=names, **opts)
+    tables, pqs = [], []
+    for jr in jrs:
+        if cut is None or cut == "all":
+            ks = np.arange(1, max(jr.max_rank, 1) + 1, dtype=np.int64)
+        else:
+            ks = np.asarray(cut, dtype=np.int64)
+        t, p = _one(jr, ks, average, statistic, gains, base, per_query)
+        tables.append(t)
+        pqs.append(p)
+    import pandas as pd
+
+    table = pd.concat([pd.DataFrame(t) for t in tables], ignore_index=True)
+    table.attrs["curve"] = "gain"
+    if not per_query:
+        return table
+    return table, pd.concat([pd.DataFrame(p) for p in pqs], ignore_index=True)
+
+
+def _one(jr, ks, average, statistic, gains, base, per_query):
+    m = gain_matrices(jr, int(ks.max()), gains=gains, base=base)
+    m = {k: v[:, ks - 1] for k, v in m.items()}
+    Q = jr.num_queries
+    no_rel = m["icg"][:, -1] == 0 if Q else np.zeros(0, dtype=bool)
+    m["ncg"] = _ratio(m["cg"], m["icg"])
+    m["ndcg"] = _ratio(m["dcg"], m["idcg"])
+
+    def stat(a: np.ndarray) -> np.ndarray:
+        if Q == 0:
+            return np.full(len(ks), math.nan)
+        return np.median(a, axis=0) if statistic == "median" else a.mean(axis=0)
+
+    avg = {c: stat(m[c]) for c in ("cg", "dcg", "icg", "idcg")}
+    if average == "micro":
+        avg["ncg"] = _ratio(avg["cg"], avg["icg"])
+        avg["ndcg"] = _ratio(avg["dcg"], avg["idcg"])
+        if Q and (avg["icg"] == 0).any():
+            warnings.warn(
+                f"run {jr.run_name!r}: the averaged ideal curve is 0 at some ranks; NCG and "
+                "NDCG are taken as 0 there",
+                UndefinedMeasureWarning,
+                stacklevel=3,
+            )
+    else:
+        avg["ncg"] = stat(m["ncg"])
+        avg["ndcg"] = stat(m["ndcg"])
+        if no_rel.any():
+            warnings.warn(
+                f"run {jr.run_name!r}: {int(no_rel.sum())} queries have no relevant document; "
+                "their NCG and NDCG are taken as 0",
+                UndefinedMeasureWarning,
+                stacklevel=3,
+            )
+    K = len(ks)
+    table = {
+        "run": [jr.run_name] * (len(GAIN_CURVES) * K),
+        "curve": np.repeat(np.array(GAIN_CURVES, dtype=object), K),
+        "rank": np.tile(ks, len(GAIN_CURVES)),
+        "value": np.concatenate([avg[c] for c in GAIN_CURVES]),
+        "queries": np.full(len(GAIN_CURVES) * K, Q, dtype=np.int64),
+    }
+    if not per_query:
+        return table, {}
+    C = len(GAIN_CURVES)
+    values = np.stack([m[c] for c in GAIN_CURVES], axis=1)  # Q x C x K
+    pq = {
+        "run": [jr.run_name] * (Q * C * K),
+        "query_id": np.repeat(np.array(jr.query_ids, dtype=object), C * K),
+        "curve": np.tile(np.repeat(np.array(GAIN_CURVES, dtype=object), K), Q),
+        "rank": np.tile(ks, Q * C),
+        "value": values.ravel(),
+    }
+    return table, pq
+
+
+def area(table: Any) -> Any:
+    """Area under each averaged curve: the mean of its values over the reported ranks
+    (``run, curve, area``).  For every rank ``1..L`` this is the area under the step curve
+    divided by ``L``."""
+    import pandas as pd
+
+    if table.attrs.get("curve") != "gain":
+        raise ParameterError("area() takes the DataFrame returned by gain()")
+    g = table.groupby(["run", "curve"], sort=False)["value"].mean().reset_index()
+    return pd.DataFrame({"run": g["run"], "curve": g["curve"], "area": g["value"]})

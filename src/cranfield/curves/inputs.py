@@ -1,0 +1,154 @@
+"""From user inputs to judged rankings: qrels + runs, or JudgedRankings directly."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import DataWarning, ParameterError
+from ..judged import UNJUDGED, JudgedRankings
+
+__all__ = ["collection_sizes", "ideal", "judged_runs", "resolve_reference"]
+
+
+def _is_judged(x: Any) -> bool:
+    return isinstance(x, JudgedRankings)
+
+
+def judged_runs(
+    qrels: Any,
+    runs: Any,
+    *,
+    names: Sequence[str] | None = None,
+    **judge_options: Any,
+) -> list[JudgedRankings]:
+    """``qrels`` + one run or a list of runs (paths, DataFrames, dicts, Run), or a
+    JudgedRankings / list of them as ``qrels`` with ``runs=None``."""
+    if runs is None:
+        items = qrels if isinstance(qrels, list | tuple) else [qrels]
+        if not items or not all(_is_judged(j) for j in items):
+            raise ParameterError("give qrels and runs, or JudgedRankings (from cranfield.judge)")
+        out = list(items)
+    else:
+        from ..data import Run
+        from ..io import read_qrels, read_run
+        from ..judging import judge
+
+        q = read_qrels(qrels)
+        sources = list(runs) if isinstance(runs, list | tuple) else [runs]
+        if names is not None and len(names) != len(sources):
+            raise ParameterError(f"{len(names)} names given for {len(sources)} runs")
+        out = []
+        for i, src in enumerate(sources):
+            default = names[i] if names is not None else None
+            in_memory = not isinstance(src, str | Run) and not hasattr(src, "__fspath__")
+            if default is None and in_memory:
+                default = f"run{i + 1}" if len(sources) > 1 else "run"
+            out.append(judge(q, read_run(src, name=default), **judge_options))
+    seen: dict[str, int] = {}
+    renamed = []
+    for jr in out:
+        name = jr.run_name
+        if name in seen:
+            seen[name] += 1
+            name = f"{name}#{seen[name]}"
+        else:
+            seen[name] = 1
+        renamed.append(jr if name == jr.run_name else _with(jr, run_name=name))
+    return renamed
+
+
+def _with(jr: JudgedRankings, **changes: Any) -> JudgedRankings:
+    import dataclasses
+
+    return dataclasses.replace(jr, **changes)
+
+
+def collection_sizes(jr: JudgedRankings, collection_size: Any, rel: int) -> np.ndarray | None:
+    """Per-query collection size ``N``: the given value (one integer, ``{qid: N}`` or a
+    sequence aligned with the queries) or else the judged rankings' own; ``None`` if neither.
+
+    ``N`` must leave room for every ranked document and every relevant one not ranked."""
+    if collection_size is None:
+        if jr.collection_size is None:
+            return None
+        N = np.asarray(jr.collection_size, dtype=np.int64)
+    elif isinstance(collection_size, Mapping):
+        missing = [q for q in jr.query_ids if q not in collection_size]
+        if missing:
+            raise ParameterError(f"collection size missing for query {missing[0]!r}")
+        N = np.array([int(collection_size[q]) for q in jr.query_ids], dtype=np.int64)
+    elif np.ndim(collection_size) == 0:
+        value = collection_size
+        if isinstance(value, bool) or int(value) != value:
+            raise ParameterError(f"collection size must be an integer, got {value!r}")
+        N = np.full(jr.num_queries, int(value), dtype=np.int64)
+    else:
+        N = np.asarray(collection_size, dtype=np.int64)
+        if N.shape != (jr.num_queries,):
+            raise ParameterError(f"collection size: {len(N)} values for {jr.num_queries} queries")
+    if N.shape == ():
+        N = np.full(jr.num_queries, int(N), dtype=np.int64)
+    mask = jr.relevant(rel)
+    need = jr.num_ret + jr.num_rel(rel) - jr.count(mask)
+    bad = np.flatnonzero(need > N)
+    if len(bad):
+        i = int(bad[0])
+        raise ParameterError(
+            f"collection size {int(N[i])} for query {jr.query_ids[i]!r} is smaller than the "
+            f"{int(need[i])} documents ranked or relevant"
+        )
+    return N
+
+
+def ideal(jr: JudgedRankings, name: str = "best") -> JudgedRankings:
+    """The perfect ranking of each query: all its judged documents, best grade first."""
+    g = np.where(jr.qrels_grades >= 0, jr.qrels_grades, UNJUDGED).astype(np.int64)
+    n = len(g)
+    return JudgedRankings(
+        query_ids=jr.query_ids,
+        offsets=jr.qrels_offsets.copy(),
+        grades=g,
+        scores=-np.arange(n, dtype=np.float64),
+        tie_ids=np.arange(n, dtype=np.int64),
+        qrels_offsets=jr.qrels_offsets,
+        qrels_grades=jr.qrels_grades,
+        in_run=np.ones(jr.num_queries, dtype=bool),
+        run_name=name,
+        collection_size=jr.collection_size,
+    )
+
+
+def resolve_reference(
+    reference: Any, jr: JudgedRankings, qrels: Any, judge_options: dict[str, Any]
+) -> JudgedRankings:
+    """The reference (full search) run, judged like the others."""
+    if _is_judged(reference):
+        return reference
+    if qrels is None or _is_judged(qrels) or isinstance(qrels, list | tuple):
+        raise ParameterError("a reference run given as a file needs qrels (not JudgedRankings)")
+    return judged_runs(qrels, reference, names=["reference"], **judge_options)[0]
+
+
+def align(values: np.ndarray, from_ids: Sequence[str], to_ids: Sequence[str], what: str):
+    """Per-query ``values`` re-indexed from one query list to another (missing -> 0, warned)."""
+    import warnings
+
+    index = {q: i for i, q in enumerate(from_ids)}
+    out = np.zeros(len(to_ids))
+    missing = 0
+    for k, q in enumerate(to_ids):
+        i = index.get(q)
+        if i is None:
+            missing += 1
+        else:
+            out[k] = values[i]
+    if missing:
+        warnings.warn(
+            f"{missing} queries are not in the {what}; their {what} value is taken as 0",
+            DataWarning,
+            stacklevel=3,
+        )
+    return out

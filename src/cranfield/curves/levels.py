@@ -1,0 +1,128 @@
+"""Recall levels and document cut-offs: parsing and exact arithmetic.
+
+Recall levels are kept as exact fractions (``Fraction("0.3") == 3/10``), so that "recall
+``h/R`` reaches level ``r``" is decided exactly (``ceil(0.3 * 10) == 3``, whereas in floating
+point ``0.3 * 10 == 3.0000000000000004``).  trec_eval's rules, which *do* compute ``r * R`` in
+double precision, use :func:`as_double` of the level, which is the value C's ``atof`` gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from ..errors import ParameterError
+
+__all__ = [
+    "STANDARD_CUTOFFS",
+    "ceil_count",
+    "floor_count",
+    "parse_cutoffs",
+    "parse_levels",
+]
+
+STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 50, 100)
+"""Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1: average precision "when 5, 10, 15, 20, 30,
+50, or 100 documents have been seen"."""
+
+
+def _fraction(value: object) -> Fraction:
+    try:
+        if isinstance(value, Fraction):
+            return value
+        if isinstance(value, float):
+            return Fraction(repr(value))  # the shortest decimal: what the user wrote
+        if isinstance(value, int | np.integer):
+            return Fraction(int(value))
+        if isinstance(value, np.floating):
+            return Fraction(repr(float(value)))
+        return Fraction(str(value).strip())
+    except (ValueError, ZeroDivisionError):
+        raise ParameterError(f"recall level {value!r} is not a number") from None
+
+
+def parse_levels(levels: int | str | Iterable[object] | None) -> tuple[Fraction, ...]:
+    """Recall levels, ascending: ``11`` (0, 0.1, ..., 1), ``21`` (0, 0.05, ..., 1; Raghavan
+    et al., seed 003 sec. 2.2) or any list of numbers in [0, 1] (``"0.1,0.25"`` or a sequence).
+    """
+    if levels is None:
+        levels = 11
+    if isinstance(levels, str):
+        text = levels.strip()
+        if text in ("11", "21"):
+            levels = int(text)
+        else:
+            parts = [p for p in text.split(",")]
+            if not text or any(not p.strip() for p in parts):
+                raise ParameterError(f"recall levels {levels!r}: expected 11, 21 or a comma list")
+            levels = parts
+    if isinstance(levels, int | np.integer) and not isinstance(levels, bool):
+        if int(levels) == 11:
+            return tuple(Fraction(i, 10) for i in range(11))
+        if int(levels) == 21:
+            return tuple(Fraction(i, 20) for i in range(21))
+        raise ParameterError(f"recall levels {levels!r}: expected 11, 21 or a list of levels")
+    out = sorted({_fraction(v) for v in levels})  # type: ignore[union-attr]
+    if not out:
+        raise ParameterError("no recall levels given")
+    for f in out:
+        if not 0 <= f <= 1:
+            raise ParameterError(f"recall level {float(f)} is outside [0, 1]")
+    return tuple(out)
+
+
+def parse_cutoffs(cutoffs: str | int | Sequence[int] | None) -> tuple[int, ...] | str | None:
+    """Document cut-offs: a comma list or sequence of positive integers, ``"standard"`` (seed
+    001's 5, 10, 15, 20, 30, 50, 100) or ``"all"`` (every rank of the longest ranking)."""
+    if cutoffs is None:
+        return None
+    if isinstance(cutoffs, str):
+        text = cutoffs.strip().lower()
+        if text == "all":
+            return "all"
+        if text == "standard":
+            return STANDARD_CUTOFFS
+        items: list[object] = [p.strip() for p in text.split(",")]
+    elif isinstance(cutoffs, int | np.integer):
+        items = [cutoffs]
+    else:
+        items = list(cutoffs)
+    out = []
+    for v in items:
+        try:
+            k = int(v)  # type: ignore[call-overload]
+            if str(v).strip() != str(k) and not isinstance(v, int | np.integer):
+                raise ValueError
+        except (TypeError, ValueError):
+            raise ParameterError(f"document cut-off {v!r} is not an integer") from None
+        if k < 1:
+            raise ParameterError(f"document cut-off {k} must be >= 1")
+        out.append(k)
+    if not out:
+        raise ParameterError("no document cut-offs given")
+    return tuple(sorted(set(out)))
+
+
+def _num_den(level: Fraction) -> tuple[int, int]:
+    return level.numerator, level.denominator
+
+
+def ceil_count(level: Fraction, R: np.ndarray) -> np.ndarray:
+    """``ceil(level * R)`` exactly: relevant documents needed to reach recall ``level``."""
+    a, b = _num_den(level)
+    return -((-a * R) // b)
+
+
+def floor_count(level: Fraction, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(h, t)`` with ``level * R = h + t``, ``h`` integer, ``0 <= t < 1`` (``t`` as a float)."""
+    a, b = _num_den(level)
+    h = (a * R) // b
+    return h, (a * R - h * b) / b
+
+
+def lround(x: np.ndarray) -> np.ndarray:
+    """C ``lround``: nearest integer, halves away from zero (``x >= 0`` here)."""
+    f = np.floor(x)
+    return (f + (x - f >= 0.5)).astype(np.int64)

@@ -1,0 +1,455 @@
+"""precision_recall(): averaged precision-recall curves, by any method of the literature.
+
+Two ways of averaging (Raghavan et al., seed 003 sec. 3.4; Keen, seed 002 sec. 4B):
+
+- over NR, at recall levels: each query's curve is interpolated at the levels (``max``,
+  ``trec``, ``trec9``, ``ceiling``, ``quasi-cranfield``, ``semi-cranfield``; see
+  :mod:`.interpolate`), then the values are averaged level by level (seed 001 eq. 3.2);
+- over ND, at document cut-offs (the Pseudo-Cranfield method, Fig. 14; ``interpolation="none"``
+  is the raw curve, one point per rank; micro-averaging pools counts at each cut-off), see
+  :mod:`.cutoffs`.
+
+The result is a tidy DataFrame, one row per run and level: ``run, level, value, queries,
+extrapolated`` -- the recall level (or, at document cut-offs, the averaged recall), the averaged
+precision, how many queries entered the average, and how many of those through an
+extrapolated part of their curve (so ``queries - extrapolated`` is Keen's Fig. 18 count).  At
+document cut-offs a ``cutoff`` column follows.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..errors import DataWarning, ParameterError, UndefinedMeasureWarning
+from ..judged import JudgedRankings
+from .average import check_average, column_statistic
+from .cutoffs import read_at_levels, relevant_at
+from .inputs import align, collection_sizes, ideal, judged_runs, resolve_reference
+from .interpolate import CRANFIELD, EXTRAPOLATIONS, INTERPOLATIONS, at_levels
+from .levels import parse_cutoffs, parse_levels
+from .precall import WeakLevels
+from .steps import STEP_CHOICES, Steps
+
+__all__ = ["PR_COLUMNS", "PRSpec", "precision_recall"]
+
+PR_COLUMNS = ("run", "level", "value", "queries", "extrapolated")
+BLOCK = 256  # cut-offs per block (bounds memory at queries x BLOCK)
+
+
+@dataclass(frozen=True)
+class PRSpec:
+    """A validated choice of method (see :func:`precision_recall` for the parameters)."""
+
+    mode: str  # "levels" (average over NR) or "cutoffs" (average over ND)
+    interpolation: str | None
+    step: str | None
+    extrapolation: int | None
+    levels: tuple[Fraction, ...] | None
+    cutoffs: tuple[int, ...] | str | None
+    average: str
+    statistic: str
+    weak: bool
+    reference: bool
+
+    @classmethod
+    def resolve(
+        cls,
+        *,
+        levels: Any = None,
+        interpolation: str | None = None,
+        step: str | None = None,
+        extrapolation: int | str | None = None,
+        average: str = "macro",
+        statistic: str = "mean",
+        cutoffs: Any = None,
+        weak: bool = False,
+        reference: bool = False,
+    ) -> PRSpec:
+        check_average(average, statistic)
+        if interpolation is not None and interpolation not in INTERPOLATIONS:
+            raise ParameterError(
+                f"unknown interpolation {interpolation!r}; choose one of "
+                + ", ".join(INTERPOLATIONS)
+            )
+        if step is not None and step not in STEP_CHOICES:
+            raise ParameterError(
+                f"unknown step choice {step!r}; choose one of {', '.join(STEP_CHOICES)}"
+            )
+        if extrapolation is not None:
+            try:
+                extrapolation = int(extrapolation)
+            except (TypeError, ValueError):
+                extrapolation = -1
+            if extrapolation not in EXTRAPOLATIONS:
+                raise ParameterError(
+                    f"unknown extrapolation method {extrapolation!r}; choose 1, 2, 3, 4 or 5"
+                )
+        cut = parse_cutoffs(cutoffs)
+        by_cutoff = interpolation == "none" or cut is not None or average == "micro"
+        if by_cutoff:
+            why = (
+                "interpolation 'none'"
+                if interpolation == "none"
+                else "document cut-offs"
+                if cut is not None
+                else "micro-averaging (counts pooled at each document cut-off, Keen sec. 4A)"
+            )
+            if interpolation not in (None, "none"):
+                raise ParameterError(
+                    f"interpolation {interpolation!r} reads each query's curve at recall "
+                    f"levels; it does not combine with {why}"
+                )
+            for name, value in (("step", step), ("extrapolation", extrapolation)):
+                if value is not None:
+                    raise ParameterError(
+                        f"{name} applies to quasi- and semi-Cranfield curves, not to {why}"
+                    )
+            if reference:
+                raise ParameterError("a reference run applies to quasi-cranfield curves only")
+            if weak:
+                raise ParameterError("weak orderings apply to ceiling interpolation only")
+            if interpolation == "none" and levels is not None:
+                raise ParameterError(
+                    "interpolation 'none' gives the raw curve at every document cut-off; "
+                    "recall levels need an interpolation"
+                )
+            read = levels is not None or (average == "micro" and cut is None and not interpolation)
+            return cls(
+                mode="cutoffs",
+                interpolation="none",
+                step=None,
+                extrapolation=None,
+                levels=parse_levels(levels) if read else None,
+                cutoffs=cut if cut is not None else "all",
+                average=average,
+                statistic=statistic,
+                weak=False,
+                reference=False,
+            )
+        interp = interpolation or "max"
+        if interp in CRANFIELD:
+            step = step or "highest"
+            extrapolation = 5 if extrapolation is None else extrapolation
+        else:
+            if step not in (None, "highest"):
+                raise ParameterError(
+                    f"interpolation {interp!r} takes the highest precision at or after each "
+                    "recall by definition; step choices apply to quasi- and semi-cranfield"
+                )
+            if extrapolation is not None:
+                raise ParameterError(
+                    f"interpolation {interp!r} needs no left-end extrapolation; extrapolation "
+                    "methods apply to quasi- and semi-cranfield"
+                )
+            step = None
+        if reference and interp != "quasi-cranfield":
+            raise ParameterError(
+                "recall-ceiling extrapolation from a reference run (Keen Fig. 25) applies to "
+                "quasi-cranfield curves only"
+            )
+        if weak and interp != "ceiling":
+            raise ParameterError("weak orderings (tied scores as one level) apply to ceiling only")
+        return cls(
+            mode="levels",
+            interpolation=interp,
+            step=step,
+            extrapolation=extrapolation,
+            levels=parse_levels(levels),
+            cutoffs=None,
+            average=average,
+            statistic=statistic,
+            weak=weak,
+            reference=reference,
+        )
+
+
+def precision_recall(
+    qrels: Any,
+    runs: Any = None,
+    *,
+    levels: Any = None,
+    interpolation: str | None = None,
+    step: str | None = None,
+    extrapolation: int | None = None,
+    average: str = "macro",
+    statistic: str = "mean",
+    cutoffs: Any = None,
+    reference: Any = None,
+    best: bool = False,
+    rel: int = 1,
+    weak: bool = False,
+    collection_size: Any = None,
+    per_query: bool = False,
+    names: list[str] | None = None,
+    ties: str = "trec",
+    seed: int | None = None,
+    depth: int | None = None,
+    judged_only: bool = False,
+    complete: bool = False,
+) -> Any:
+    """Averaged precision-recall curves of one or more runs, as a tidy pandas DataFrame.
+
+    Parameters
+    ----------
+    qrels, runs
+        As for :func:`cranfield.evaluate`; or JudgedRankings (one or a list) and no runs.
+    levels
+        ``11`` (default; 0, 0.1, ..., 1), ``21`` (0, 0.05, ..., 1) or a list of recall levels.
+    interpolation
+        ``max`` (default), ``trec``, ``trec9``, ``ceiling``, ``quasi-cranfield``,
+        ``semi-cranfield`` or ``none`` (the raw curve at every document cut-off).
+    step
+        Precision used on a vertical step by quasi/semi-Cranfield: ``highest`` (default),
+        ``lowest``, ``middle``, ``mean``, ``ends`` (Keen Fig. 15).
+    extrapolation
+        Left-end extrapolation method 1..5 of quasi/semi-Cranfield (Keen Figs. 18-22;
+        default 5).
+    average, statistic
+        ``macro`` (per query, then averaged) or ``micro`` (counts pooled at document cut-offs);
+        ``mean`` or ``median`` (Keen Fig. 13).
+    cutoffs
+        Average at these document cut-offs instead (Pseudo-Cranfield, Keen Fig. 14): a list,
+        ``"standard"`` (5, 10, 15, 20, 30, 50, 100; seed 001) or ``"all"``.  With ``levels``
+        too, the averaged curve is read at those recall levels (Fig. 14 b).
+    reference
+        A full-search run: quasi-Cranfield curves of a partial search are extended from their
+        recall ceiling to the reference's precision at recall 1.0 (Keen Fig. 25).
+    best
+        Add the theoretical best curve for the query set as a run named ``best``.
+    rel
+        Minimum grade of a relevant document.
+    weak
+        ``ceiling`` only: documents with tied scores form one level (PRECALL, seed 003).
+    collection_size
+        ``N`` (one integer, ``{qid: N}`` or per query): with ``weak``, the unranked documents
+        form one last level.
+    per_query
+        Also return the per-query table (then a ``(curves, per_query)`` tuple).
+    names, ties, seed, depth, judged_only, complete
+        As for :func:`cranfield.evaluate`.
+    """
+    spec = PRSpec.resolve(
+        levels=levels,
+        interpolation=interpolation,
+        step=step,
+        extrapolation=extrapolation,
+        average=average,
+        statistic=statistic,
+        cutoffs=cutoffs,
+        weak=weak,
+        reference=reference is not None,
+    )
+    opts = dict(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
+    jrs = judged_runs(qrels, runs, names=names, **opts)
+    ref = resolve_reference(reference, jrs[0], qrels, opts) if reference is not None else None
+    tables, pq = [], []
+    for jr in jrs:
+        t, p = curve_of(
+            jr, spec, rel=rel, reference=ref, collection_size=collection_size, keep=per_query
+        )
+        tables.append(t)
+        pq.append(p)
+    if best:
+        _warn_query_sets(jrs)
+        spec_best = spec if spec.mode == "cutoffs" else _replace(spec, reference=False)
+        t, p = curve_of(
+            ideal(jrs[0]), spec_best, rel=rel, collection_size=collection_size, keep=per_query
+        )
+        tables.append(t)
+        pq.append(p)
+    return _frames(tables, pq, spec, per_query)
+
+
+def _replace(spec: PRSpec, **changes: Any) -> PRSpec:
+    import dataclasses
+
+    return dataclasses.replace(spec, **changes)
+
+
+def _warn_query_sets(jrs: list[JudgedRankings]) -> None:
+    first = jrs[0].query_ids
+    if any(jr.query_ids != first for jr in jrs[1:]):
+        warnings.warn(
+            f"the runs cover different queries; the best curve is for the queries of "
+            f"{jrs[0].run_name!r}",
+            DataWarning,
+            stacklevel=3,
+        )
+
+
+def _warn_no_relevant(steps: Steps, what: str) -> None:
+    k = int((steps.R == 0).sum())
+    if k:
+        warnings.warn(
+            f"{k} queries have no relevant document: {what}",
+            UndefinedMeasureWarning,
+            stacklevel=4,
+        )
+
+
+def curve_of(
+    jr: JudgedRankings,
+    spec: PRSpec,
+    *,
+    rel: int = 1,
+    reference: JudgedRankings | None = None,
+    collection_size: Any = None,
+    keep: bool = True,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One run's averaged curve and (if ``keep``) per-query values, as column dicts."""
+    steps = Steps.of(jr, rel)
+    if spec.mode == "cutoffs":
+        return _by_cutoffs(jr, steps, spec, keep)
+    _warn_no_relevant(steps, "precision 0 is used at every level (as trec_eval)")
+    if spec.interpolation in ("trec", "trec9"):
+        k = int(((steps.n == 0) & jr.in_run).sum())
+        if k:
+            warnings.warn(
+                f"{k} queries rank no document (depth 0 or judged-only): 0 is used where "
+                "trec_eval prints -nan (levels with lround(r R) = 0)",
+                UndefinedMeasureWarning,
+                stacklevel=3,
+            )
+    weak_levels = remainder = ref_end = None
+    if spec.interpolation == "ceiling" and spec.weak:
+        weak_levels = WeakLevels.of(jr, steps, rel=rel, weak=True)
+        N = collection_sizes(jr, collection_size, rel)
+        if N is not None:
+            remainder = (steps.n - steps.RR, N - steps.n - (steps.R - steps.RR))
+    if reference is not None:
+        ref_steps = Steps.of(reference, rel)
+        ref_lv = at_levels(
+            ref_steps,
+            [Fraction(1)],
+            interpolation="quasi-cranfield",
+            step=spec.step or "highest",
+            extrapolation=spec.extrapolation or 5,
+        )
+        ref_end = align(ref_lv.values[:, 0], reference.query_ids, jr.query_ids, "reference run")
+    assert spec.levels is not None
+    lv = at_levels(
+        steps,
+        spec.levels,
+        interpolation=spec.interpolation or "max",
+        step=spec.step or "highest",
+        extrapolation=spec.extrapolation or 5,
+        weak_levels=weak_levels,
+        remainder=remainder,
+        reference_end=ref_end,
+    )
+    value, queries = column_statistic(lv.values, lv.entered, spec.statistic)
+    extrap = (lv.entered & lv.extrapolated).sum(axis=0).astype(np.int64)
+    levels = np.array([float(x) for x in spec.levels])
+    if (queries == 0).any():
+        empty = ", ".join(f"{x:g}" for x in levels[queries == 0])
+        warnings.warn(
+            f"run {jr.run_name!r}: no query enters the average at recall level(s) {empty} "
+            "(left-end extrapolation method 1); the value is NaN",
+            UndefinedMeasureWarning,
+            stacklevel=3,
+        )
+    table = {
+        "run": [jr.run_name] * len(levels),
+        "level": levels,
+        "value": value,
+        "queries": queries,
+        "extrapolated": extrap,
+    }
+    Q, L = lv.values.shape
+    per_query = {
+        "run": [jr.run_name] * (Q * L),
+        "query_id": np.repeat(np.array(jr.query_ids, dtype=object), L),
+        "level": np.tile(levels, Q),
+        "value": np.where(lv.entered, lv.values, np.nan).ravel(),
+        "extrapolated": (lv.entered & lv.extrapolated).ravel(),
+    }
+    return table, per_query
+
+
+def _cutoff_list(spec: PRSpec, steps: Steps) -> np.ndarray:
+    if spec.cutoffs == "all":
+        top = max(int(steps.n.max(initial=0)), 1)
+        return np.arange(1, top + 1, dtype=np.int64)
+    return np.asarray(spec.cutoffs, dtype=np.int64)
+
+
+def _by_cutoffs(jr: JudgedRankings, steps: Steps, spec: PRSpec, keep: bool):
+    _warn_no_relevant(steps, "their recall is taken as 0 at every document cut-off")
+    ks = _cutoff_list(spec, steps)
+    Q = steps.num_queries
+    Rf = steps.R.astype(np.float64)
+    recall = np.zeros(len(ks))
+    precision = np.zeros(len(ks))
+    pq_rec: list[np.ndarray] = []
+    pq_prec: list[np.ndarray] = []
+    for start in range(0, len(ks), BLOCK):
+        k = ks[start : start + BLOCK]
+        relk = relevant_at(steps, k)
+        rec = np.zeros(relk.shape)
+        np.divide(relk, Rf[:, None], out=rec, where=Rf[:, None] > 0)
+        prec = relk / k[None, :].astype(np.float64)
+        sl = slice(start, start + len(k))
+        if spec.average == "micro":
+            total_R = Rf.sum()
+            recall[sl] = relk.sum(axis=0) / total_R if total_R > 0 else 0.0
+            precision[sl] = relk.sum(axis=0) / (Q * k.astype(np.float64)) if Q else np.nan
+        else:
+            ones = np.ones(relk.shape, dtype=bool)
+            recall[sl] = column_statistic(rec, ones, spec.statistic)[0]
+            precision[sl] = column_statistic(prec, ones, spec.statistic)[0]
+        if keep:
+            pq_rec.append(rec)
+            pq_prec.append(prec)
+    rec_all = np.concatenate(pq_rec, axis=1) if pq_rec else np.zeros((Q, 0))
+    prec_all = np.concatenate(pq_prec, axis=1) if pq_prec else np.zeros((Q, 0))
+    name = jr.run_name
+    if spec.levels is not None:
+        value, left = read_at_levels(recall, precision, spec.levels)
+        levels = np.array([float(x) for x in spec.levels])
+        table = {
+            "run": [name] * len(levels),
+            "level": levels,
+            "value": value,
+            "queries": np.full(len(levels), Q, dtype=np.int64),
+            "extrapolated": np.where(left, Q, 0).astype(np.int64),
+        }
+    else:
+        table = {
+            "run": [name] * len(ks),
+            "level": recall,
+            "value": precision,
+            "queries": np.full(len(ks), Q, dtype=np.int64),
+            "extrapolated": np.zeros(len(ks), dtype=np.int64),
+            "cutoff": ks,
+        }
+    if not keep:
+        return table, {}
+    K = len(ks)
+    per_query = {
+        "run": [name] * (Q * K),
+        "query_id": np.repeat(np.array(jr.query_ids, dtype=object), K),
+        "cutoff": np.tile(ks, Q),
+        "level": rec_all.ravel(),
+        "value": prec_all.ravel(),
+    }
+    return table, per_query
+
+
+def _frames(tables: list[dict], pq: list[dict], spec: PRSpec, per_query: bool) -> Any:
+    import pandas as pd
+
+    def concat(parts: list[dict]) -> Any:
+        frames = [pd.DataFrame(p) for p in parts]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    table = concat(tables)
+    table.attrs["curve"] = "pr"
+    table.attrs["spec"] = spec
+    if not per_query:
+        return table
+    return table, concat(pq)
