@@ -132,7 +132,7 @@ def test_keen_fig4_raw_step_curve():
 )
 def test_keen_fig15_five_choices_on_a_vertical_step(step, expected):
     steps = Steps.from_lists([[1, 2, 4, 6, 13]], R=[5], n=[14])
-    assert round(float(steps.precision(step)[0, 3]), 4) == expected
+    assert round(float(steps.precision(step)[3]), 4) == expected
     # and through the quasi-Cranfield curve at recall .8, which sits on that step
     qrels, run = from_ranks(Q268)
     df = precision_recall(qrels, run, interpolation="quasi-cranfield", step=step, levels=[0.8])

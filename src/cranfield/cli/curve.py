@@ -209,7 +209,8 @@ def command() -> None:
 @click.option(
     "--collection-size",
     default=None,
-    help="Documents in the collection: a number or a file of 'qid N' lines.",
+    help="Documents in the collection (a number or a file of 'qid N' lines); used by "
+    "ceiling --weak, where the unranked documents form the last level.",
 )
 def pr(**kw):
     """Precision-recall curves of RUNS against QRELS."""

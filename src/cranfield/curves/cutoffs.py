@@ -34,13 +34,11 @@ def relevant_at(steps: Steps, ks: np.ndarray, *, best: bool = False) -> np.ndarr
     ks = np.asarray(ks, dtype=np.int64)
     if best:
         return np.minimum(ks[None, :], steps.R[:, None])
-    Q, H = steps.first.shape
+    Q = steps.num_queries
     top = int(max(steps.first.max(initial=0), ks.max(initial=0))) + 1
-    q = np.repeat(np.arange(Q, dtype=np.int64), H).reshape(Q, H)
-    keys = (q * top + steps.first)[steps.valid]
-    base = np.searchsorted(keys, np.arange(Q, dtype=np.int64) * top, side="left")
+    keys = steps.query * top + steps.first  # sorted: by query, then rank
     probe = np.arange(Q, dtype=np.int64)[:, None] * top + ks[None, :]
-    return np.searchsorted(keys, probe, side="right") - base[:, None]
+    return np.searchsorted(keys, probe, side="right") - steps.offsets[:-1, None]
 
 
 def read_at_levels(

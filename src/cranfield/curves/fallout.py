@@ -75,20 +75,23 @@ def fallout_at_levels(
     rest = np.zeros((Q, L), dtype=bool)
     has = RR > 0
     # precision limit at recall 0+: the first level holding a relevant document
-    first_j = np.where(has, weak_levels.j[:, 0], j_rest)
-    first_r = np.where(has, weak_levels.r[:, 0], r_rest)
-    first_i = np.where(has, weak_levels.i[:, 0], i_rest)
+    one = np.ones(Q, dtype=np.int64)
+    first_j = np.where(has, steps.at(weak_levels.j.astype(np.float64), one), j_rest)
+    first_r = np.where(has, steps.at(weak_levels.r.astype(np.float64), one), r_rest)
+    first_i = np.where(has, steps.at(weak_levels.i.astype(np.float64), one), i_rest)
     with np.errstate(divide="ignore", invalid="ignore"):
         p0 = np.where((first_j == 0) & (first_r > 0), first_r / (first_r + first_i), 0.0)
+    jf, tf, rf, i_f = (
+        x.astype(np.float64) for x in (weak_levels.j, weak_levels.t, weak_levels.r, weak_levels.i)
+    )
     for col, lev in enumerate(levels):
         c = ceil_count(lev, R)
         NR = lev.numerator * Rf / lev.denominator
         inside = has & (c >= 1) & (c <= RR)
-        idx = np.clip(c - 1, 0, steps.first.shape[1] - 1)[:, None]
-        j = np.where(inside, np.take_along_axis(weak_levels.j, idx, 1)[:, 0], j_rest)
-        t = np.where(inside, np.take_along_axis(weak_levels.t, idx, 1)[:, 0], RR)
-        r = np.where(inside, np.take_along_axis(weak_levels.r, idx, 1)[:, 0], r_rest)
-        i = np.where(inside, np.take_along_axis(weak_levels.i, idx, 1)[:, 0], i_rest)
+        j = np.where(inside, steps.at(jf, c), j_rest)
+        t = np.where(inside, steps.at(tf, c), RR)
+        r = np.where(inside, steps.at(rf, c), r_rest)
+        i = np.where(inside, steps.at(i_f, c), i_rest)
         s = NR - t
         with np.errstate(divide="ignore", invalid="ignore"):
             extra = np.where(r > 0, s * i / r, 0.0)
@@ -207,7 +210,7 @@ def fallout(
 
 
 def _by_levels(jr, steps, N, keep, lev, statistic, weak, rel, generality, per_query):
-    wl = WeakLevels.of(jr, steps, rel=rel, weak=weak)
+    wl = WeakLevels.of(jr, rel=rel, weak=weak)
     F, P, rest = fallout_at_levels(steps, lev, N, wl, generality)
     entered = np.repeat(keep[:, None], len(lev), axis=1)
     value, queries = column_statistic(F, entered, statistic)

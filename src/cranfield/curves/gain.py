@@ -58,20 +58,31 @@ def _discount(ranks: np.ndarray, base: float) -> np.ndarray:
 
 
 def gain_matrices(
-    jr: JudgedRankings, depth: int, *, gains: dict[int, float] | None = None, base: float = 2
+    jr: JudgedRankings,
+    depth: int,
+    *,
+    gains: dict[int, float] | None = None,
+    base: float = 2,
+    queries: slice = slice(None),
 ) -> dict[str, np.ndarray]:
-    """Queries x ranks ``1..depth`` matrices ``cg, dcg, icg, idcg`` of one run."""
-    Q = jr.num_queries
+    """Queries x ranks ``1..depth`` matrices ``cg, dcg, icg, idcg`` of one run (of the queries
+    in ``queries``, a slice)."""
+    lo, hi, _ = queries.indices(jr.num_queries)
+    Q = hi - lo
     G = np.zeros((Q, depth))
-    keep = jr.rank <= depth
-    G[jr.row_query[keep], jr.rank[keep] - 1] = _gain(jr.grades[keep], gains)
+    rows = slice(jr.offsets[lo], jr.offsets[hi])
+    rank = jr.rank[rows]
+    keep = rank <= depth
+    G[jr.row_query[rows][keep] - lo, rank[keep] - 1] = _gain(jr.grades[rows][keep], gains)
     IG = np.zeros((Q, depth))
-    ig = _gain(jr.qrels_grades, gains)
-    order = np.lexsort((-ig, jr.qrels_query))
-    q_sorted = jr.qrels_query[order]
-    pos = np.arange(len(order)) - jr.qrels_offsets[q_sorted]
+    qrows = slice(jr.qrels_offsets[lo], jr.qrels_offsets[hi])
+    ig = _gain(jr.qrels_grades[qrows], gains)
+    qq = jr.qrels_query[qrows]
+    order = np.lexsort((-ig, qq))
+    q_sorted = qq[order]
+    pos = np.arange(len(order)) + jr.qrels_offsets[lo] - jr.qrels_offsets[q_sorted]
     ok = pos < depth
-    IG[q_sorted[ok], pos[ok]] = ig[order][ok]
+    IG[q_sorted[ok] - lo, pos[ok]] = ig[order][ok]
     disc = _discount(np.arange(1, depth + 1), base)[None, :]
     return {
         "cg": np.cumsum(G, axis=1),
@@ -138,19 +149,29 @@ def gain(
 
 
 def _one(jr, ks, average, statistic, gains, base, per_query):
-    m = gain_matrices(jr, int(ks.max()), gains=gains, base=base)
-    m = {k: v[:, ks - 1] for k, v in m.items()}
-    Q = jr.num_queries
-    no_rel = m["icg"][:, -1] == 0 if Q else np.zeros(0, dtype=bool)
-    m["ncg"] = _ratio(m["cg"], m["icg"])
-    m["ndcg"] = _ratio(m["dcg"], m["idcg"])
-
-    def stat(a: np.ndarray) -> np.ndarray:
-        if Q == 0:
-            return np.full(len(ks), math.nan)
-        return np.median(a, axis=0) if statistic == "median" else a.mean(axis=0)
-
-    avg = {c: stat(m[c]) for c in ("cg", "dcg", "icg", "idcg")}
+    Q, K = jr.num_queries, len(ks)
+    depth = int(ks.max())
+    keep_all = per_query or statistic == "median"
+    block = max(1, 4_000_000 // depth)
+    sums = {c: np.zeros(K) for c in GAIN_CURVES}
+    parts: dict[str, list[np.ndarray]] = {c: [np.zeros((0, K))] for c in GAIN_CURVES}
+    no_rel = 0
+    for lo in range(0, Q, block):
+        full = gain_matrices(jr, depth, gains=gains, base=base, queries=slice(lo, lo + block))
+        m = {c: v[:, ks - 1] for c, v in full.items()}
+        no_rel += int((full["icg"][:, -1] == 0).sum())
+        m["ncg"] = _ratio(m["cg"], m["icg"])
+        m["ndcg"] = _ratio(m["dcg"], m["idcg"])
+        for c in GAIN_CURVES:
+            sums[c] += m[c].sum(axis=0)
+            if keep_all:
+                parts[c].append(m[c])
+    if Q == 0:
+        avg = {c: np.full(K, math.nan) for c in GAIN_CURVES}
+    elif statistic == "median":
+        avg = {c: np.median(np.concatenate(parts[c]), axis=0) for c in GAIN_CURVES}
+    else:
+        avg = {c: sums[c] / Q for c in GAIN_CURVES}
     if average == "micro":
         avg["ncg"] = _ratio(avg["cg"], avg["icg"])
         avg["ndcg"] = _ratio(avg["dcg"], avg["idcg"])
@@ -161,17 +182,13 @@ def _one(jr, ks, average, statistic, gains, base, per_query):
                 UndefinedMeasureWarning,
                 stacklevel=3,
             )
-    else:
-        avg["ncg"] = stat(m["ncg"])
-        avg["ndcg"] = stat(m["ndcg"])
-        if no_rel.any():
-            warnings.warn(
-                f"run {jr.run_name!r}: {int(no_rel.sum())} queries have no relevant document; "
-                "their NCG and NDCG are taken as 0",
-                UndefinedMeasureWarning,
-                stacklevel=3,
-            )
-    K = len(ks)
+    elif no_rel:
+        warnings.warn(
+            f"run {jr.run_name!r}: {no_rel} queries have no relevant document; their NCG and "
+            "NDCG are taken as 0",
+            UndefinedMeasureWarning,
+            stacklevel=3,
+        )
     table = {
         "run": [jr.run_name] * (len(GAIN_CURVES) * K),
         "curve": np.repeat(np.array(GAIN_CURVES, dtype=object), K),
@@ -182,7 +199,7 @@ def _one(jr, ks, average, statistic, gains, base, per_query):
     if not per_query:
         return table, {}
     C = len(GAIN_CURVES)
-    values = np.stack([m[c] for c in GAIN_CURVES], axis=1)  # Q x C x K
+    values = np.stack([np.concatenate(parts[c]) for c in GAIN_CURVES], axis=1)  # Q x C x K
     pq = {
         "run": [jr.run_name] * (Q * C * K),
         "query_id": np.repeat(np.array(jr.query_ids, dtype=object), C * K),

@@ -112,8 +112,7 @@ def at_levels(
             else:
                 c = np.trunc(float(lev) * R.astype(np.float64) + 0.9).astype(np.int64)
             c = np.maximum(c, 1)
-            ok = has & (c <= RR)
-            values[:, col] = np.where(ok, steps.take(peak, c[:, None])[:, 0], 0.0)
+            values[:, col] = np.where(has & (c <= RR), steps.at(peak, c), 0.0)
         return LevelValues(values, entered, extrap)
 
     if interpolation == "ceiling":
@@ -133,8 +132,7 @@ def at_levels(
             rest_best = lambda h: np.maximum(rest(np.maximum(h, RR + 1)), rest(R))  # noqa: E731
         for col, lev in enumerate(levels):
             c = np.maximum(ceil_count(lev, R), 1)
-            inside = has & (c <= RR)
-            v = np.where(inside, steps.take(chained, c[:, None])[:, 0], 0.0)
+            v = np.where(has & (c <= RR), steps.at(chained, c), 0.0)
             if rest_best is not None:
                 more = (R > RR) & (c <= R)
                 v = np.where(more, np.maximum(v, rest_best(c.astype(np.float64))), v)
@@ -151,10 +149,10 @@ def at_levels(
     semi = interpolation == "semi-cranfield"
     if semi:
         y = steps.suffix_max(y)
-    y1 = np.where(has, y[:, 0], 0.0)
-    first_doc_relevant = (steps.first[:, 0] == 1) & has
-    start4 = np.where(first_doc_relevant | (steps.n == 0), 1.0, 0.0)
-    last_y = np.where(has, steps.take(y, np.maximum(RR, 1)[:, None])[:, 0], 0.0)
+    y1 = steps.at(y, np.ones(Q, dtype=np.int64))
+    first_rank = steps.at(steps.first.astype(np.float64), np.ones(Q, dtype=np.int64))
+    start4 = np.where((has & (first_rank == 1)) | (steps.n == 0), 1.0, 0.0)
+    last_y = steps.at(y, RR)
     use_ref = reference_end is not None
     ref = reference_end if use_ref else np.zeros(Q)
     Rf = R.astype(np.float64)
@@ -175,13 +173,11 @@ def at_levels(
         # on the curve: 1/R <= r <= RR/R
         on = has & (h >= 1) & ((h < RR) | ((h == RR) & (t == 0)))
         if semi:
-            c = np.maximum(ceil_count(lev, R), 1)
-            v[on] = steps.take(y, c[:, None])[on, 0]
+            v[on] = steps.at(y, np.maximum(ceil_count(lev, R), 1))[on]
         else:
-            lo = steps.take(y, h[:, None])[:, 0]
-            hi = steps.take(y, np.minimum(h + 1, np.maximum(RR, 1))[:, None])[:, 0]
-            lin = np.where(t == 0, lo, lo + t * (hi - lo))
-            v[on] = lin[on]
+            lo = steps.at(y, h)
+            hi = steps.at(y, np.minimum(h + 1, RR))
+            v[on] = np.where(t == 0, lo, lo + t * (hi - lo))[on]
         # right of the recall ceiling (r > RR/R): 0, or towards the reference (Fig. 25)
         beyond = has & ~on & ~left
         if use_ref:

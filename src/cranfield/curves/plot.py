@@ -64,9 +64,12 @@ def plot_curves(
     *,
     title: str | None = None,
     gain_curve: str = "dcg",
+    figsize: tuple[float, float] | None = None,
 ) -> Any:
     """Draw a table from :func:`precision_recall`, :func:`gain` or :func:`fallout`; save it to
-    ``path`` (PNG, SVG or PDF by extension) if given; return the matplotlib Figure."""
+    ``path`` (PNG, SVG or PDF by extension) if given; return the matplotlib Figure.
+
+    ``gain_curve``: ``dcg`` or ``cg`` for gain tables; ``figsize``: inches (width, height)."""
     kind = table.attrs.get("curve")
     if kind not in ("pr", "gain", "fallout"):
         raise ParameterError("plot() takes a table from precision_recall(), gain() or fallout()")
@@ -76,9 +79,9 @@ def plot_curves(
     from matplotlib.figure import Figure
 
     if kind == "gain":
-        fig = _gain(Figure(figsize=(10, 4.2), layout="constrained"), table, gain_curve)
+        fig = _gain(Figure(figsize=figsize or (10, 4.2), layout="constrained"), table, gain_curve)
     else:
-        fig = Figure(figsize=(6.4, 5.0), layout="constrained")
+        fig = Figure(figsize=figsize or (6.4, 5.0), layout="constrained")
         ax = fig.add_subplot()
         if kind == "pr":
             _pr(ax, table)
@@ -110,8 +113,8 @@ def _pr(ax: Any, table: Any) -> None:
     for i, name in enumerate(_runs(table)):
         part = table[table["run"] == name]
         _line(ax, part["level"], part["value"], name, i, len(part) > 25)
-    ax.set_xlabel("Recall (share of the relevant documents retrieved)")
-    ax.set_ylabel("Precision (share of the retrieved documents relevant)")
+    ax.set_xlabel("Recall (share of relevant documents retrieved)")
+    ax.set_ylabel("Precision (share of retrieved documents relevant)")
     ax.set_xlim(0, 1.02)
     ax.set_ylim(0, 1.05)
     ax.grid(True, color="0.88", linewidth=0.6)
@@ -122,8 +125,8 @@ def _fallout(ax: Any, table: Any) -> None:
     for i, name in enumerate(_runs(table)):
         part = table[table["run"] == name]
         _line(ax, part["value"], part["level"], name, i, len(part) > 25)
-    ax.set_xlabel("Fallout (share of the non-relevant documents retrieved)")
-    ax.set_ylabel("Recall (share of the relevant documents retrieved)")
+    ax.set_xlabel("Fallout (share of non-relevant documents retrieved)")
+    ax.set_ylabel("Recall (share of relevant documents retrieved)")
     ax.set_xlim(left=0)
     ax.set_ylim(0, 1.05)
     ax.grid(True, color="0.88", linewidth=0.6)

@@ -317,7 +317,7 @@ def curve_of(
             )
     weak_levels = remainder = ref_end = None
     if spec.interpolation == "ceiling" and spec.weak:
-        weak_levels = WeakLevels.of(jr, steps, rel=rel, weak=True)
+        weak_levels = WeakLevels.of(jr, rel=rel, weak=True)
         N = collection_sizes(jr, collection_size, rel)
         if N is not None:
             remainder = (steps.n - steps.RR, N - steps.n - (steps.R - steps.RR))

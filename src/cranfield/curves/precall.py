@@ -32,7 +32,7 @@ __all__ = ["WeakLevels"]
 
 @dataclass(frozen=True, eq=False)
 class WeakLevels:
-    """Queries x steps matrices, for the level holding the ``h``-th relevant ranked document:
+    """For the level holding each step's relevant document (aligned with :class:`Steps`):
     ``j`` (non-relevant before it), ``t`` (relevant before it), ``r`` and ``i`` (relevant and
     non-relevant in it)."""
 
@@ -42,12 +42,10 @@ class WeakLevels:
     i: np.ndarray
 
     @classmethod
-    def of(cls, jr: JudgedRankings, steps: Steps, *, rel: int = 1, weak: bool = True) -> WeakLevels:
+    def of(cls, jr: JudgedRankings, *, rel: int = 1, weak: bool = True) -> WeakLevels:
         mask = jr.relevant(rel)
         rows = np.flatnonzero(mask)
-        q = jr.row_query[rows]
-        h = jr.cumcount(mask)[rows] - 1
-        start = jr.offsets[:-1][q]
+        start = jr.offsets[:-1][jr.row_query[rows]]
         if weak and len(rows):
             gs = jr.tie_start[rows]
             ge = gs + jr.tie_size[rows]
@@ -56,26 +54,16 @@ class WeakLevels:
         cs = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
         t = cs[gs] - cs[start]
         r = cs[ge] - cs[gs]
-        j = (gs - start) - t
-        i = (ge - gs) - r
-        shape = steps.first.shape
-        out = {k: np.zeros(shape, dtype=np.int64) for k in "jtri"}
-        for name, v in (("j", j), ("t", t), ("r", r), ("i", i)):
-            out[name][q, h] = v
-        out["r"][~steps.valid] = 1
-        return cls(**out)
+        return cls(j=(gs - start) - t, t=t, r=r, i=(ge - gs) - r)
 
     @classmethod
     def linear(cls, steps: Steps) -> WeakLevels:
         """The levels of a linear ordering (every document alone)."""
-        h = np.arange(steps.first.shape[1], dtype=np.int64)[None, :]
-        j = np.where(steps.valid, steps.first - 1 - h, 0)
-        t = np.where(steps.valid, h, 0) + np.zeros_like(steps.first)
-        return cls(j=j, t=t, r=np.ones_like(steps.first), i=np.zeros_like(steps.first))
+        t = steps.h - 1
+        ones = np.ones_like(steps.first)
+        return cls(j=steps.first - 1 - t, t=t, r=ones, i=np.zeros_like(steps.first))
 
     def precall(self, steps: Steps) -> np.ndarray:
-        """Queries x steps: PRECALL at each simple recall point ``h / R`` (eq. 2.2)."""
-        h = steps.h
-        s = h - self.t
-        out = h / (h + self.j + s * self.i / self.r)
-        return np.where(steps.valid, out, np.nan)
+        """PRECALL at each simple recall point ``h / R`` (eq. 2.2)."""
+        h = steps.h.astype(np.float64)
+        return h / (h + self.j + (h - self.t) * self.i / self.r)
