@@ -117,8 +117,8 @@ def left_end(method, u, y1, first_relevant_or_empty):
 
 def cranfield(rels, R, r, *, semi, step, method, reference=None):
     """Quasi/semi-Cranfield value at r: (value or None if not entered, extrapolated)."""
-    if R == 0:
-        return F(0), False
+    if R == 0:  # no relevant document, no curve
+        return None, False
     ys = step_values(rels, step)
     RR = len(ys)
     if semi:

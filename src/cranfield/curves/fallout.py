@@ -267,11 +267,15 @@ def _by_cutoffs(jr, steps, N, keep, cut, lev, average, statistic, generality, pe
         gen = float(np.mean(R[:, 0] / N[keep])) if Q else 0.0
     if generality is not None:
         gen = generality / 1000.0
+    if Q == 0:  # no query has a recall-fallout curve
+        x = y = pr = np.full(len(ks), np.nan)
     name = jr.run_name
     if lev is not None:
         xs = np.concatenate(([0.0], x, [1.0]))
         ys = np.concatenate(([0.0], y, [1.0]))
         (f_at,) = _read_polyline(xs, [ys], lev)
+        if Q == 0:
+            f_at = np.full(len(lev), np.nan)
         levels = np.array([float(v) for v in lev])
         with np.errstate(divide="ignore", invalid="ignore"):
             p = gen * levels / (gen * levels + (1 - gen) * f_at)

@@ -24,7 +24,8 @@ Left of the first point ``(1/R, y_1)`` quasi- and semi-Cranfield curves need an 
 (Keen sec. 4C): 1 none (the query does not enter the average there, Fig. 18), 2 a line from
 0.0 precision at 0.0 recall (Fig. 19), 3 from 1.0 precision (Fig. 20), 4 from 1.0 if the first
 document is relevant or nothing is retrieved, else from 0.0 (Fig. 21), 5 constant precision
-(Fig. 22).  Right of the last ranked relevant document a quasi-Cranfield curve may be extended
+(Fig. 22).  A query without relevant documents has no such curve and enters no average.
+Right of the last ranked relevant document a quasi-Cranfield curve may be extended
 linearly to recall 1.0 at the precision a reference (full) search reaches there (Fig. 25).
 """
 
@@ -196,5 +197,6 @@ def at_levels(
                 lv = _left(extrapolation, np.full(Q, float(lev)), ref, start4)
                 v[none_found] = lv[none_found]
                 ext[none_found] = True
+        ent[R == 0] = False  # no relevant document: no curve to read (Keen sec. 4C)
         values[:, col], entered[:, col], extrap[:, col] = v, ent, ext
     return LevelValues(values, entered, extrap)

@@ -305,7 +305,10 @@ def curve_of(
     steps = Steps.of(jr, rel)
     if spec.mode == "cutoffs":
         return _by_cutoffs(jr, steps, spec, keep)
-    _warn_no_relevant(steps, "precision 0 is used at every level (as trec_eval)")
+    if spec.interpolation in CRANFIELD:
+        _warn_no_relevant(steps, "they have no curve and enter no average (Keen sec. 4C)")
+    else:
+        _warn_no_relevant(steps, "precision 0 is used at every level (as trec_eval)")
     if spec.interpolation in ("trec", "trec9"):
         k = int(((steps.n == 0) & jr.in_run).sum())
         if k:
