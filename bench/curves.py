@@ -43,6 +43,7 @@ def main() -> None:
     jr = judge(read_qrels(qrels), read_run(run, name="bench"))
     print(f"{Q} queries x {n} documents")
     warnings.simplefilter("ignore")
+    timed("first call (imports pandas)", lambda: precision_recall(jr, levels=[0.5]))
     for interp in ("trec", "max", "ceiling", "quasi-cranfield", "semi-cranfield"):
         timed(
             f"pr {interp} (21 levels)",

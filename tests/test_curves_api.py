@@ -261,3 +261,20 @@ def test_plot_returns_a_figure_and_checks_its_input(tmp_path):
     fig = plot(g, gain_curve="cg")
     assert fig.axes[0].get_ylabel().startswith("Cumulated gain")
     assert math.isclose(fig.get_figwidth(), 10)
+
+
+def test_importing_curves_loads_no_heavy_module():
+    import os
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    code = (
+        "import sys, cranfield.curves; print(sorted({'pandas', 'matplotlib'} & set(sys.modules)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.strip() == "[]"

@@ -35,6 +35,7 @@ __all__ = [
     "UndefinedMeasureWarning",
     "__version__",
     "compare",
+    "curves",
     "evaluate",
     "judge",
     "measures",
@@ -57,6 +58,7 @@ _LAZY = {
     "Measure": ("cranfield.measures", "Measure"),
     "parse_measure": ("cranfield.measures", "parse"),
     "measures": ("cranfield.measures", None),
+    "curves": ("cranfield.curves", None),
     "CranfieldError": ("cranfield.errors", "CranfieldError"),
     "CranfieldWarning": ("cranfield.errors", "CranfieldWarning"),
     "DataWarning": ("cranfield.errors", "DataWarning"),
@@ -84,7 +86,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import measures
+    from . import curves, measures
     from .comparing import compare
     from .data import Qrels, Run
     from .errors import (

@@ -351,8 +351,8 @@ def curve_of(
     if (queries == 0).any():
         empty = ", ".join(f"{x:g}" for x in levels[queries == 0])
         warnings.warn(
-            f"run {jr.run_name!r}: no query enters the average at recall level(s) {empty} "
-            "(left-end extrapolation method 1); the value is NaN",
+            f"run {jr.run_name!r}: no query enters the average at recall level(s) {empty}; "
+            "the value is NaN",
             UndefinedMeasureWarning,
             stacklevel=3,
         )
