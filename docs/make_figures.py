@@ -152,7 +152,33 @@ def ceiling_figure():
         ax.plot(x, y, linestyle=ls, linewidth=1.5, label=names[q])
     axes(ax, "Keen Fig. 25: recall-ceiling extrapolation to the full search")
     ax.legend(fontsize=7.5, loc="upper right")
-    save(fig, "curves-ceiling.png")
+    save(fig, "curves-recall-ceiling.png")
+
+
+def precall_figure():
+    # seed 003 example 2.1: (+ - - | + + + - - - - - - -), 4 relevant in 2 levels of ties.
+    # trec order breaks ties by docno descending: names decide who comes first in a level.
+    groups = [[1, 0, 0], [1, 1, 1] + [0] * 7]
+
+    def ordering(relevant_first):
+        run, qrels, k = {}, {}, 0
+        for g, members in enumerate(groups):
+            for x in members:
+                top = (x == 1) == relevant_first
+                d = f"{'z' if top else 'a'}{k:02d}"
+                run[d], qrels[d] = float(10 - g), x
+                k += 1
+        return {"q": qrels}, {"q": run}
+
+    fig, ax = figure()
+    x, y = curve(*ordering(True), levels=21, interpolation="ceiling", weak=True)
+    ax.plot(x, y, color="C0", marker="o", markersize=3, label="ceiling, weak (PRECALL)")
+    for first, ls, label in ((True, "--", "relevant first"), (False, ":", "relevant last")):
+        x, y = curve(*ordering(first), levels=21, interpolation="max")
+        ax.plot(x, y, color="C1", linestyle=ls, label=f"max, ties broken {label}")
+    axes(ax, "Seed 003 example 2.1: ceiling interpolation of PRECALL")
+    ax.legend(fontsize=7.5, loc="lower left")
+    save(fig, "curves-precall.png")
 
 
 # Keen Fig. 31: six hypothetical requests (ranks of the relevant documents)
@@ -247,6 +273,7 @@ def main() -> None:
     for make in (
         steps_figure,
         max_trec_figure,
+        precall_figure,
         quasi_semi_figure,
         left_end_figure,
         ceiling_figure,

@@ -278,3 +278,15 @@ def test_importing_curves_loads_no_heavy_module():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_every_picture_of_the_curves_page_exists():
+    import re
+
+    from conftest import REPO
+
+    page = (REPO / "docs" / "curves.md").read_text()
+    pictures = re.findall(r"\]\((img/[^)]+\.png)\)", page)
+    assert len(pictures) >= 9
+    for pic in pictures:
+        assert (REPO / "docs" / pic).read_bytes()[:4] == b"\x89PNG", pic
