@@ -32,7 +32,8 @@ def _describe(spec: Any) -> str:
         how = "document cut-offs (Pseudo-Cranfield)"
         if spec.levels is not None:
             how += ", read at recall levels"
-        return f"{how}; {spec.average} {spec.statistic if spec.average == 'macro' else ''}"
+        avg = f"macro {spec.statistic}" if spec.average == "macro" else "micro (pooled counts)"
+        return f"{how}; {avg}"
     parts = [f"{spec.interpolation} interpolation"]
     if spec.step:
         parts.append(f"step {spec.step}")
