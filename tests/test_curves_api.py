@@ -203,10 +203,16 @@ def test_warnings_name_the_count_of_affected_queries():
     assert said == [
         "1 queries have no relevant document: precision 0 is used at every level (as trec_eval)"
     ]
-    df, said = messages(
-        lambda: precision_recall(qrels, run, interpolation="trec", depth=0, levels=[0])
+    (_, pq), said = messages(
+        lambda: precision_recall(
+            qrels, run, interpolation="trec", depth=0, levels=[0, 1], per_query=True
+        )
     )
-    assert df["value"].tolist() == [0.0] and any("rank no document" in m for m in said)
+    # trec_eval: -nan where c = lround(r R) = 0 (RR / n with n = 0), 0 where c > RR
+    got = {(r.query_id, r.level): r.value for r in pq.itertuples()}
+    assert math.isnan(got[("q0", 0.0)]) and got[("q0", 1.0)] == 0.0
+    assert math.isnan(got[("q1", 0.0)]) and math.isnan(got[("q1", 1.0)])  # R = 0: c = 0
+    assert any("rank no document" in m for m in said)
     df, said = messages(
         lambda: precision_recall(qrels, run, interpolation="quasi-cranfield", extrapolation=1)
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pytest
 
 from conftest import CONFORMANCE, need
@@ -72,3 +73,28 @@ def test_trec9_matches_pytrec_eval():
     _, pq = precision_recall(qrels, run, interpolation="trec9", per_query=True)
     for row in pq.itertuples():
         assert row.value == theirs[row.query_id][f"iprec_at_recall_{row.level:.2f}"]
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [{}, {"complete": True}, {"complete": True, "depth": 0}, {"judged_only": True}, {"rel": 2}],
+)
+def test_trec_interpolation_equals_the_iprec_measure(opts):
+    """Two implementations of trec_eval's rule: the curve and the registered IPrec measure."""
+    base = need(CONFORMANCE)
+    from cranfield import evaluate
+
+    levels = [0.0, 0.1, 0.25, 0.5, 0.75, 1.0]
+    qrels, run = str(base / "qrels.rel_level"), str(base / "results.trunc")
+    rel = opts.pop("rel", 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, pq = precision_recall(
+            qrels, run, interpolation="trec", levels=levels, rel=rel, per_query=True, **opts
+        )
+        labels = {r: f"IPrec(rel={rel})@{r}" for r in levels}
+        res = evaluate(qrels, run, list(labels.values()), **opts)
+    table = res.per_query()
+    for row in pq.itertuples():
+        want = table.loc[row.query_id, labels[row.level]]
+        assert row.value == want or (np.isnan(row.value) and np.isnan(want))

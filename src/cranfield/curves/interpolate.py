@@ -10,7 +10,10 @@ number of relevant documents, ``RR`` how many the run ranks, ``h/R`` the recall 
   reading is used.
 - ``trec``: trec_eval 10.0 ``iprec_at_recall``: ``c = lround(r R)`` relevant documents, the
   highest precision at or after the ``c``-th relevant one (the first one when ``c = 0``), 0 if
-  ``c > RR``.  ``trec9``: the same with trec_eval 9.x's ``c = (long)(r R + 0.9)``.
+  ``c > RR``; for an empty ranking NaN where ``c = 0`` (trec_eval prints ``-nan``; a query
+  missing from the run under ``complete`` is trec_eval's one-document dummy ranking, empty
+  only after ``depth=0`` or ``judged_only``).  ``trec9``: the same with trec_eval 9.x's
+  ``c = (long)(r R + 0.9)``.
 - ``ceiling`` (Raghavan, Jung & Bollmann, seed 003 sec. 2.2, eq. 2.3): the precision at each
   simple recall point ``h/R`` (PRECALL, eq. 2.2, on the weak ordering of tied scores when
   ``weak``), raised to the highest later value (the "chain effect"), then read at the simple
@@ -88,13 +91,15 @@ def at_levels(
     weak_levels: WeakLevels | None = None,
     remainder: tuple[np.ndarray, np.ndarray] | None = None,
     reference_end: np.ndarray | None = None,
+    empty: np.ndarray | None = None,
 ) -> LevelValues:
     """Per query and level, the interpolated precision (see the module docstring).
 
     ``remainder`` (``ceiling`` with ``weak``): per query ``(j, i)`` non-relevant documents
     ranked and unranked, the unranked rest of the collection being one last level.
     ``reference_end`` (``quasi-cranfield``): per query the reference run's precision at
-    recall 1.0 (Fig. 25).
+    recall 1.0 (Fig. 25).  ``empty`` (``trec``, ``trec9``): queries whose ranking trec_eval
+    sees as empty; their value is NaN where ``c <= 0``, trec_eval's ``-nan``.
     """
     Q, L = steps.num_queries, len(levels)
     values = np.zeros((Q, L))
@@ -112,8 +117,10 @@ def at_levels(
                 c = lround(float(lev) * R.astype(np.float64))
             else:
                 c = np.trunc(float(lev) * R.astype(np.float64) + 0.9).astype(np.int64)
-            c = np.maximum(c, 1)
-            values[:, col] = np.where(has & (c <= RR), steps.at(peak, c), 0.0)
+            v = np.where(has & (c <= RR), steps.at(peak, np.maximum(c, 1)), 0.0)
+            if empty is not None and interpolation != "max":
+                v = np.where(empty & (c <= 0), np.nan, v)  # RR / n with n = 0
+            values[:, col] = v
         return LevelValues(values, entered, extrap)
 
     if interpolation == "ceiling":

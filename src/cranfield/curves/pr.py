@@ -309,12 +309,16 @@ def curve_of(
         _warn_no_relevant(steps, "they have no curve and enter no average (Keen sec. 4C)")
     else:
         _warn_no_relevant(steps, "precision 0 is used at every level (as trec_eval)")
+    empty = None
     if spec.interpolation in ("trec", "trec9"):
-        k = int(((steps.n == 0) & jr.in_run).sum())
-        if k:
+        # trec_eval evaluates a query missing from the run (-c) as a one-document dummy
+        # ranking, which -M 0 and -J remove as well
+        dummy = 0 if jr.judged_only or jr.depth == 0 else 1
+        empty = np.where(jr.in_run, steps.n, dummy) == 0
+        if empty.any():
             warnings.warn(
-                f"{k} queries rank no document (depth 0 or judged-only): 0 is used where "
-                "trec_eval prints -nan (levels with lround(r R) = 0)",
+                f"{int(empty.sum())} queries rank no document (depth 0 or judged-only): their "
+                "precision is NaN where c = 0, as trec_eval's -nan",
                 UndefinedMeasureWarning,
                 stacklevel=3,
             )
@@ -344,6 +348,7 @@ def curve_of(
         weak_levels=weak_levels,
         remainder=remainder,
         reference_end=ref_end,
+        empty=empty,
     )
     value, queries = column_statistic(lv.values, lv.entered, spec.statistic)
     extrap = (lv.entered & lv.extrapolated).sum(axis=0).astype(np.int64)
