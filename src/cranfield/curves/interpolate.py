@@ -41,7 +41,8 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import ParameterError
-from .levels import ceil_count, floor_count, lround
+from ..measures.segments import lround
+from .levels import ceil_count, floor_count
 from .precall import WeakLevels
 from .steps import Steps
 

@@ -120,9 +120,3 @@ def floor_count(level: Fraction, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     a, b = _num_den(level)
     h = (a * R) // b
     return h, (a * R - h * b) / b
-
-
-def lround(x: np.ndarray) -> np.ndarray:
-    """C ``lround``: nearest integer, halves away from zero (``x >= 0`` here)."""
-    f = np.floor(x)
-    return (f + (x - f >= 0.5)).astype(np.int64)
