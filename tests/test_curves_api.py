@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from cranfield import judge, read_qrels, read_run
 from cranfield.curves import area, fallout, gain, plot, precision_recall
-from cranfield.errors import ParameterError, UndefinedMeasureWarning
+from cranfield.errors import CranfieldError, ParameterError, UndefinedMeasureWarning
 from cranfield.report.curves_text import render_curves
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -177,8 +177,10 @@ def test_fallout_and_gain_parameter_errors():
     qrels, run = build([([1, 0], 0)])
     with pytest.raises(ParameterError, match="collection size N"):
         fallout(qrels, run)
-    with pytest.raises(ParameterError, match="missing for query"):
+    with pytest.raises(CranfieldError, match="no collection size for query 'q0'"):
         fallout(qrels, run, collection_size={"other": 5})
+    with pytest.raises(CranfieldError, match="smaller than"):
+        fallout(qrels, run, collection_size=2)
     with pytest.raises(ParameterError, match="generality"):
         fallout(qrels, run, collection_size=10, generality=1000)
     with pytest.raises(ParameterError, match="weak"):
@@ -297,3 +299,40 @@ def test_every_picture_of_the_curves_page_exists():
     assert len(pictures) >= 9
     for pic in pictures:
         assert (REPO / "docs" / pic).read_bytes()[:4] == b"\x89PNG", pic
+
+
+def test_collection_size_from_judge_or_as_a_parameter(tmp_path):
+    qrels, run = build([([1, 0, 1], 1), ([0, 1], 0)])
+    q = read_qrels(qrels)
+    sizes = tmp_path / "sizes"
+    sizes.write_text("# qid N\nq0 50\nq1 40\n")
+    carried = fallout(judge(q, read_run(run), collection_size={"q0": 50, "q1": 40}))
+    given = fallout(judge(q, read_run(run)), collection_size=[50, 40])
+    from_file = fallout(qrels, run, collection_size=str(sizes))
+    for other in (given, from_file):
+        assert other["value"].tolist() == carried["value"].tolist()
+        assert other["precision"].tolist() == carried["precision"].tolist()
+
+
+@pytest.mark.parametrize("convention", ["jk", "trec"])
+@pytest.mark.parametrize("base", [2.0, 3.0])
+def test_gain_curves_equal_the_dcg_and_cg_measures(convention, base):
+    """The curves at rank k and the registered measures at cut-off k, per query."""
+    from cranfield import evaluate
+
+    qrels = {
+        "a": {"x": 2, "y": 1, "w": 3, "v": 0},
+        "b": {"x": 1, "u": 2},
+        "c": {"z": 3, "x": 1},
+    }
+    run = {q: {"x": 5.0, "y": 4.0, "z": 3.0, "v": 2.0, "w": 1.0} for q in "abc"}
+    _, pq = gain(qrels, run, convention=convention, base=base, per_query=True)
+    ks = [1, 2, 3, 5]
+    dcg = {k: f"DCG(convention={convention},base={base})@{k}" for k in ks}
+    idcg = {k: f"IDCG(convention={convention},base={base})@{k}" for k in ks}
+    cg = {k: f"CG@{k}" for k in ks}
+    res = evaluate(qrels, run, [*dcg.values(), *idcg.values(), *cg.values()]).per_query()
+    for row in pq[pq["rank"].isin(ks)].itertuples():
+        label = {"dcg": dcg, "idcg": idcg, "cg": cg}.get(row.curve)
+        if label is not None:
+            assert row.value == res.loc[row.query_id, label[row.rank]], (row.curve, row.rank)

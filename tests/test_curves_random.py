@@ -207,7 +207,8 @@ def test_quasi_cranfield_with_a_reference_run(queries, levels, method, data):
 @given(collections(weak=True), LEVELS, st.booleans(), st.integers(0, 5))
 def test_ceiling_on_weak_orderings(queries, levels, with_n, spare):
     qrels, run = build(queries)
-    sizes = {f"q{i}": sum(map(len, g)) + m + spare for i, (g, m, _) in enumerate(queries)}
+    # N covers the ranked documents, the relevant ones not ranked and the judged "-judged" one
+    sizes = {f"q{i}": sum(map(len, g)) + m + 1 + spare for i, (g, m, _) in enumerate(queries)}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _, pq = precision_recall(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from ..order import TIE_POLICIES
@@ -107,31 +105,12 @@ def _average(default: str):
     return deco
 
 
-def _collection_size(value: str | None):
+def _collection_size(value: str | None) -> int | str | None:
+    """An integer when the option value is one, else the 'qid N' file it names."""
     if value is None:
         return None
     text = value.strip()
-    if text.isdigit():
-        return int(text)
-    return _read_sizes(Path(value))
-
-
-def _read_sizes(path: Path) -> dict[str, int]:
-    from ..errors import InputError
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(str(path), f"cannot read collection sizes: {exc.strerror}") from None
-    out: dict[str, int] = {}
-    for lineno, line in enumerate(text.splitlines(), 1):
-        parts = line.split()
-        if not parts or parts[0].startswith("#"):
-            continue
-        if len(parts) != 2 or not parts[1].isdigit():
-            raise InputError(str(path), "expected 'qid N' with an integer N", lineno)
-        out[parts[0]] = int(parts[1])
-    return out
+    return int(text) if text.lstrip("+-").isdigit() else value
 
 
 def _emit(table, fmt: str, digits: int, output: str | None) -> None:
@@ -248,6 +227,13 @@ def pr(**kw):
     "--gains", default=None, help="Gain of each grade, e.g. '1=1,2=5,3=10' [default: the grade]."
 )
 @click.option(
+    "--convention",
+    type=click.Choice(("jk", "trec")),
+    default="jk",
+    show_default=True,
+    help="Discount: jk = Järvelin & Kekäläinen (the slides), trec = 1/log(i+1).",
+)
+@click.option(
     "--base",
     type=float,
     default=2.0,
@@ -274,6 +260,7 @@ def gain_command(**kw):
         average=kw["average"],
         statistic=kw["statistic"],
         gains=_parse_gains(kw["gains"]),
+        convention=kw["convention"],
         base=kw["base"],
         per_query=True,
         **opts,

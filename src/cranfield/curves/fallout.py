@@ -157,11 +157,12 @@ def fallout(
     """Averaged recall-fallout curves as a tidy DataFrame: ``run, level`` (recall), ``value``
     (fallout), ``queries, extrapolated, precision`` (and ``cutoff`` at document cut-offs).
 
-    ``collection_size`` (``N``: one integer, ``{qid: N}`` or per query) is required unless the
-    judged rankings carry it.  ``levels``, ``average``, ``statistic``, ``cutoffs`` as for
-    :func:`~cranfield.curves.precision_recall` (micro-averaging pools counts at document
-    cut-offs); ``weak``: tied scores form one level (seed 003); ``generality``: adjust the
-    precision column to this generality number (relevant per thousand, Keen Fig. 28 c).
+    ``collection_size`` (``N``: one integer, ``{qid: N}`` or a file of ``qid N`` lines, as for
+    :func:`cranfield.judge`) is required unless the judged rankings carry it.  ``levels``,
+    ``average``, ``statistic``, ``cutoffs`` as for :func:`~cranfield.curves.precision_recall`
+    (micro-averaging pools counts at document cut-offs); ``weak``: tied scores form one
+    level (seed 003); ``generality``: adjust the precision column to this generality number
+    (relevant per thousand, Keen Fig. 28 c).
     """
     check_average(average, statistic)
     cut = parse_cutoffs(cutoffs)
@@ -173,10 +174,10 @@ def fallout(
     if generality is not None and not 0 < float(generality) < 1000:
         raise ParameterError(f"generality must be in (0, 1000) per thousand, got {generality}")
     opts = dict(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
-    jrs = judged_runs(qrels, runs, names=names, **opts)
+    jrs = judged_runs(qrels, runs, names=names, collection_size=collection_size, **opts)
     tables, pqs = [], []
     for jr in jrs:
-        N = collection_sizes(jr, collection_size, rel)
+        N = collection_sizes(jr, rel)
         if N is None:
             raise ParameterError(
                 "recall-fallout curves need the collection size N: give collection_size= "

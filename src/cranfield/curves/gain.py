@@ -6,7 +6,8 @@ vector ``IG`` the query's judged gains sorted in decreasing order.  Then, for ``
 
 - ``CG[i] = G[1] + ... + G[i]``;
 - ``DCG[i] = sum_{k <= i} G[k] / disc(k)``, ``disc(k) = 1`` for ``k < b`` and ``log_b k``
-  otherwise (``b = 2``: the slides' ``DCG[1] = G[1]``, ``DCG[i] = G[i] / log2 i + DCG[i-1]``);
+  otherwise (``b = 2``: the slides' ``DCG[1] = G[1]``, ``DCG[i] = G[i] / log2 i + DCG[i-1]``;
+  ``convention="trec"`` uses ``log_b(k + 1)`` instead, trec_eval's ndcg discount);
 - ``ICG``, ``IDCG``: the same for ``IG``.
 
 Averaged over queries (mean or median at each rank), and normalized two ways:
@@ -50,11 +51,15 @@ def _gain(grades: np.ndarray, gains: dict[int, float] | None) -> np.ndarray:
     return out
 
 
-def _discount(ranks: np.ndarray, base: float) -> np.ndarray:
-    """``disc(k)``: 1 for ``k < b``, else ``log_b k`` (log2 directly when ``b = 2``)."""
-    k = ranks.astype(np.float64)
-    logs = np.log2(k) if base == 2 else np.log2(k) / math.log2(base)
-    return np.where(k < base, 1.0, logs)
+def _discounted(G: np.ndarray, convention: str, base: float) -> np.ndarray:
+    """Each gain over its rank's discount (:func:`cranfield.measures.discount.discounted`, the
+    DCG measures' own function, so that curve and measure agree to the bit)."""
+    from ..measures.discount import discounted
+
+    out = np.zeros_like(G)
+    q, i = np.nonzero(G)
+    out[q, i] = discounted(G[q, i], i + 1, convention, base)
+    return out
 
 
 def gain_matrices(
@@ -62,6 +67,7 @@ def gain_matrices(
     depth: int,
     *,
     gains: dict[int, float] | None = None,
+    convention: str = "jk",
     base: float = 2,
     queries: slice = slice(None),
 ) -> dict[str, np.ndarray]:
@@ -83,12 +89,11 @@ def gain_matrices(
     pos = np.arange(len(order)) + jr.qrels_offsets[lo] - jr.qrels_offsets[q_sorted]
     ok = pos < depth
     IG[q_sorted[ok] - lo, pos[ok]] = ig[order][ok]
-    disc = _discount(np.arange(1, depth + 1), base)[None, :]
     return {
         "cg": np.cumsum(G, axis=1),
-        "dcg": np.cumsum(G / disc, axis=1),
+        "dcg": np.cumsum(_discounted(G, convention, base), axis=1),
         "icg": np.cumsum(IG, axis=1),
-        "idcg": np.cumsum(IG / disc, axis=1),
+        "idcg": np.cumsum(_discounted(IG, convention, base), axis=1),
     }
 
 
@@ -106,6 +111,7 @@ def gain(
     average: str = "micro",
     statistic: str = "mean",
     gains: dict[int, float] | None = None,
+    convention: str = "jk",
     base: float = 2,
     per_query: bool = False,
     names: list[str] | None = None,
@@ -121,12 +127,16 @@ def gain(
     ``cutoffs``: the ranks to report (default every rank of the longest ranking);
     ``average``: ``micro`` (default, the slides: ratio of the averaged curves) or ``macro``
     (average of per-query ratios); ``statistic``: ``mean`` or ``median``; ``gains``:
-    ``{grade: gain}``; ``base``: the discount's log base ``b`` (ranks below ``b`` are not
-    discounted).  With ``per_query`` returns ``(curves, per_query)``.
+    ``{grade: gain}``; ``convention``: the discount, ``jk`` (default, the slides: ranks below
+    ``b`` not discounted, then ``1/log_b i``) or ``trec`` (``1/log_b(i+1)``, trec_eval's
+    ndcg), as the DCG measures' ``convention=``; ``base``: ``b``.  With ``per_query`` returns
+    ``(curves, per_query)``.
     """
     check_average(average, statistic)
     if not base > 1:
         raise ParameterError(f"discount base must be > 1, got {base}")
+    if convention not in ("jk", "trec"):
+        raise ParameterError(f"discount convention must be jk or trec, got {convention!r}")
     cut = parse_cutoffs(cutoffs)
     opts = dict(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
     jrs = judged_runs(qrels, runs, names=names, **opts)
@@ -136,7 +146,7 @@ def gain(
             ks = np.arange(1, max(jr.max_rank, 1) + 1, dtype=np.int64)
         else:
             ks = np.asarray(cut, dtype=np.int64)
-        t, p = _one(jr, ks, average, statistic, gains, base, per_query)
+        t, p = _one(jr, ks, average, statistic, gains, convention, base, per_query)
         tables.append(t)
         pqs.append(p)
     import pandas as pd
@@ -148,7 +158,7 @@ def gain(
     return table, pd.concat([pd.DataFrame(p) for p in pqs], ignore_index=True)
 
 
-def _one(jr, ks, average, statistic, gains, base, per_query):
+def _one(jr, ks, average, statistic, gains, convention, base, per_query):
     Q, K = jr.num_queries, len(ks)
     depth = int(ks.max())
     keep_all = per_query or statistic == "median"
@@ -157,7 +167,9 @@ def _one(jr, ks, average, statistic, gains, base, per_query):
     parts: dict[str, list[np.ndarray]] = {c: [np.zeros((0, K))] for c in GAIN_CURVES}
     no_rel = 0
     for lo in range(0, Q, block):
-        full = gain_matrices(jr, depth, gains=gains, base=base, queries=slice(lo, lo + block))
+        full = gain_matrices(
+            jr, depth, gains=gains, convention=convention, base=base, queries=slice(lo, lo + block)
+        )
         m = {c: v[:, ks - 1] for c, v in full.items()}
         no_rel += int((full["icg"][:, -1] == 0).sum())
         m["ncg"] = _ratio(m["cg"], m["icg"])

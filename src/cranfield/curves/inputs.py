@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,15 +22,21 @@ def judged_runs(
     runs: Any,
     *,
     names: Sequence[str] | None = None,
+    collection_size: Any = None,
     **judge_options: Any,
 ) -> list[JudgedRankings]:
     """``qrels`` + one run or a list of runs (paths, DataFrames, dicts, Run), or a
-    JudgedRankings / list of them as ``qrels`` with ``runs=None``."""
+    JudgedRankings / list of them as ``qrels`` with ``runs=None``.
+
+    ``collection_size`` (one integer, ``{qid: N}`` or a file of ``qid N`` lines) is passed to
+    :func:`cranfield.judge`, or set on given JudgedRankings."""
     if runs is None:
         items = qrels if isinstance(qrels, list | tuple) else [qrels]
         if not items or not all(_is_judged(j) for j in items):
             raise ParameterError("give qrels and runs, or JudgedRankings (from cranfield.judge)")
         out = list(items)
+        if collection_size is not None:
+            out = [_with(jr, collection_size=_sizes(jr, collection_size)) for jr in out]
     else:
         from ..data import Run
         from ..io import read_qrels, read_run
@@ -46,7 +52,8 @@ def judged_runs(
             in_memory = not isinstance(src, str | Run) and not hasattr(src, "__fspath__")
             if default is None and in_memory:
                 default = f"run{i + 1}" if len(sources) > 1 else "run"
-            out.append(judge(q, read_run(src, name=default), **judge_options))
+            run = read_run(src, name=default)
+            out.append(judge(q, run, collection_size=collection_size, **judge_options))
     seen: dict[str, int] = {}
     renamed = []
     for jr in out:
@@ -60,39 +67,31 @@ def judged_runs(
     return renamed
 
 
+def _sizes(jr: JudgedRankings, collection_size: Any) -> np.ndarray:
+    from ..side_inputs import per_query_counts
+
+    if isinstance(collection_size, Sequence | np.ndarray) and not isinstance(collection_size, str):
+        N = np.asarray(collection_size, dtype=np.int64)
+        if N.shape != (jr.num_queries,):
+            raise ParameterError(f"collection size: {len(N)} values for {jr.num_queries} queries")
+        return N
+    return per_query_counts(collection_size, jr.query_ids, "collection size", minimum=1)
+
+
 def _with(jr: JudgedRankings, **changes: Any) -> JudgedRankings:
     import dataclasses
 
     return dataclasses.replace(jr, **changes)
 
 
-def collection_sizes(jr: JudgedRankings, collection_size: Any, rel: int) -> np.ndarray | None:
-    """Per-query collection size ``N``: the given value (one integer, ``{qid: N}`` or a
-    sequence aligned with the queries) or else the judged rankings' own; ``None`` if neither.
+def collection_sizes(jr: JudgedRankings, rel: int) -> np.ndarray | None:
+    """Per-query collection size ``N`` of the judged rankings (``None`` if not given).
 
     ``N`` must leave room for every ranked document and every relevant one not ranked."""
-    if collection_size is None:
-        if jr.collection_size is None:
-            return None
-        N = np.asarray(jr.collection_size, dtype=np.int64)
-    elif isinstance(collection_size, Mapping):
-        missing = [q for q in jr.query_ids if q not in collection_size]
-        if missing:
-            raise ParameterError(f"collection size missing for query {missing[0]!r}")
-        N = np.array([int(collection_size[q]) for q in jr.query_ids], dtype=np.int64)
-    elif np.ndim(collection_size) == 0:
-        value = collection_size
-        if isinstance(value, bool) or int(value) != value:
-            raise ParameterError(f"collection size must be an integer, got {value!r}")
-        N = np.full(jr.num_queries, int(value), dtype=np.int64)
-    else:
-        N = np.asarray(collection_size, dtype=np.int64)
-        if N.shape != (jr.num_queries,):
-            raise ParameterError(f"collection size: {len(N)} values for {jr.num_queries} queries")
-    if N.shape == ():
-        N = np.full(jr.num_queries, int(N), dtype=np.int64)
-    mask = jr.relevant(rel)
-    need = jr.num_ret + jr.num_rel(rel) - jr.count(mask)
+    if jr.collection_size is None:
+        return None
+    N = np.asarray(jr.collection_size, dtype=np.int64)
+    need = jr.num_ret + jr.num_rel(rel) - jr.count(jr.relevant(rel))
     bad = np.flatnonzero(need > N)
     if len(bad):
         i = int(bad[0])
@@ -121,9 +120,7 @@ def ideal(jr: JudgedRankings, name: str = "best") -> JudgedRankings:
     )
 
 
-def resolve_reference(
-    reference: Any, jr: JudgedRankings, qrels: Any, judge_options: dict[str, Any]
-) -> JudgedRankings:
+def resolve_reference(reference: Any, qrels: Any, judge_options: dict[str, Any]) -> JudgedRankings:
     """The reference (full search) run, judged like the others."""
     if _is_judged(reference):
         return reference

@@ -226,8 +226,8 @@ def precision_recall(
     weak
         ``ceiling`` only: documents with tied scores form one level (PRECALL, seed 003).
     collection_size
-        ``N`` (one integer, ``{qid: N}`` or per query): with ``weak``, the unranked documents
-        form one last level.
+        ``N``: one integer, ``{qid: N}`` or a file of ``qid N`` lines (as for
+        :func:`cranfield.judge`); with ``weak``, the unranked documents form one last level.
     per_query
         Also return the per-query table (then a ``(curves, per_query)`` tuple).
     names, ties, seed, depth, judged_only, complete
@@ -245,21 +245,17 @@ def precision_recall(
         reference=reference is not None,
     )
     opts = dict(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
-    jrs = judged_runs(qrels, runs, names=names, **opts)
-    ref = resolve_reference(reference, jrs[0], qrels, opts) if reference is not None else None
+    jrs = judged_runs(qrels, runs, names=names, collection_size=collection_size, **opts)
+    ref = resolve_reference(reference, qrels, opts) if reference is not None else None
     tables, pq = [], []
     for jr in jrs:
-        t, p = curve_of(
-            jr, spec, rel=rel, reference=ref, collection_size=collection_size, keep=per_query
-        )
+        t, p = curve_of(jr, spec, rel=rel, reference=ref, keep=per_query)
         tables.append(t)
         pq.append(p)
     if best:
         _warn_query_sets(jrs)
         spec_best = spec if spec.mode == "cutoffs" else _replace(spec, reference=False)
-        t, p = curve_of(
-            ideal(jrs[0]), spec_best, rel=rel, collection_size=collection_size, keep=per_query
-        )
+        t, p = curve_of(ideal(jrs[0]), spec_best, rel=rel, keep=per_query)
         tables.append(t)
         pq.append(p)
     return _frames(tables, pq, spec, per_query)
@@ -298,7 +294,6 @@ def curve_of(
     *,
     rel: int = 1,
     reference: JudgedRankings | None = None,
-    collection_size: Any = None,
     keep: bool = True,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """One run's averaged curve and (if ``keep``) per-query values, as column dicts."""
@@ -325,7 +320,7 @@ def curve_of(
     weak_levels = remainder = ref_end = None
     if spec.interpolation == "ceiling" and spec.weak:
         weak_levels = WeakLevels.of(jr, rel=rel, weak=True)
-        N = collection_sizes(jr, collection_size, rel)
+        N = collection_sizes(jr, rel)
         if N is not None:
             remainder = (steps.n - steps.RR, N - steps.n - (steps.R - steps.RR))
     if reference is not None:
