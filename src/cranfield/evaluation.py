@@ -78,7 +78,9 @@ def evaluate(
         results are these strings as written.  Default: AP, nDCG@10, P@10, RR, R@1000.
     ties
         ``trec`` (trec_eval's order: score descending, then document id descending),
-        ``given`` (the rank column / given order) or ``random`` (reproducible with ``seed``).
+        ``given`` (the rank column / given order), ``random`` (reproducible with ``seed``) or
+        ``weak`` (equal scores form one level of a weak ordering; each measure is its
+        expectation over uniformly random tie-breaking, see ``docs/ties.md``).
     depth, judged_only, complete
         trec_eval's ``-M``, ``-J`` and ``-c``; see :func:`cranfield.judging.judge`.
     collection_size, known, target
@@ -102,6 +104,8 @@ def evaluate(
             f"unknown tie policy {ties!r}; choose one of {', '.join(TIE_POLICIES)}"
         )
     specs = _measures(measures)
+    for _, m in specs:
+        m.definition.function(ties)  # fail before reading: no tie-aware form under "weak"
     q = read_qrels(qrels)
     sources = list(runs) if _many(runs) else [runs]
     if names is not None and len(names) != len(sources):
@@ -159,7 +163,7 @@ def evaluate_judged(
     cols = []
     for label, m in measures:
         params = m.resolve(defaults)
-        values = m.definition.func(jr, **params)
+        values = m.definition.function(jr.ties)(jr, **params)
         cols.append(np.asarray(values, dtype=np.float64))
         if warn:
             for u in m.definition.undefined:

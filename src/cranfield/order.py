@@ -5,6 +5,10 @@
 - ``given``: the rank column ascending (file order among equal ranks); for in-memory inputs
   without ranks, the order in which documents were given.
 - ``random``: score descending, ties in a random order drawn from ``seed`` (reproducible).
+- ``weak``: equal scores form one level of a weak ordering (Raghavan, Jung & Bollmann 1989);
+  measures are computed as their expectation over uniformly random tie-breaking (their
+  ``tie_aware`` form).  Rows are stored in ``trec`` order, so ``depth`` keeps the same
+  documents as trec_eval's ``-M``.
 
 Whatever the policy, rows with equal scores that end up adjacent form a tie group; its id is
 kept in the judged rankings so that tie-aware measures can compute expectations over all
@@ -22,7 +26,7 @@ from .errors import InputError, ParameterError
 
 __all__ = ["TIE_POLICIES", "Ordering", "order_run"]
 
-TIE_POLICIES = ("trec", "given", "random")
+TIE_POLICIES = ("trec", "given", "random", "weak")
 
 
 @dataclass(frozen=True)
@@ -99,7 +103,7 @@ def _order_within_ties(
     if ties == "random":
         rng = np.random.default_rng(seed)
         o = np.lexsort((rng.random(len(pos)), gid))
-    else:  # trec: document id descending (byte order), stable within the group
+    else:  # trec and weak: document id descending (byte order), stable within the group
         docs = run.docs.take(rows[pos])
         idx = sorted(range(len(pos)), key=docs.__getitem__, reverse=True)
         g = gid.tolist()

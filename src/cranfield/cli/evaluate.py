@@ -36,7 +36,8 @@ from ..report.results_text import FORMATS
     default="trec",
     show_default=True,
     help="Order of tied scores: trec_eval's (docno descending), the given rank "
-    "column, or random (reproducible with --seed).",
+    "column, random (reproducible with --seed), or weak (expectation over all "
+    "tie-breakings; see docs/ties.md).",
 )
 @click.option("--seed", type=int, default=None, help="Seed of --ties random (default 0).")
 @click.option(

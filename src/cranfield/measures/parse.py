@@ -97,8 +97,9 @@ class Measure:
         return out
 
     def compute(self, jr: Any, defaults: dict[str, Any] | None = None) -> np.ndarray:
-        """Per-query values on judged rankings ``jr``."""
-        values = self.definition.func(jr, **self.resolve(defaults))
+        """Per-query values on judged rankings ``jr`` (tie-aware if ``jr.ties == "weak"``)."""
+        func = self.definition.function(getattr(jr, "ties", "trec"))
+        values = func(jr, **self.resolve(defaults))
         return np.asarray(values, dtype=np.float64)
 
 
@@ -256,4 +257,8 @@ def _build(d: MeasureDef, params: dict[str, Any], cutoff: Any, text: str) -> Mea
         if p.required and p.name not in params:
             raise MeasureError(f"measure {d.name} needs parameter {p.name} (got {text!r})")
     ordered = tuple((p.name, params[p.name]) for p in d.params if p.name in params)
+    if d.check is not None:
+        problem = d.check(dict(ordered))
+        if problem:
+            raise MeasureError(f"measure {text!r}: {problem}")
     return Measure(d.name, ordered, cutoff)

@@ -16,10 +16,12 @@ Adding a measure::
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+
+from ..errors import MeasureError
 
 __all__ = [
     "CUTOFF",
@@ -33,6 +35,7 @@ __all__ = [
     "Undefined",
     "lookup",
     "measure",
+    "tie_aware_form",
 ]
 
 
@@ -110,6 +113,24 @@ class MeasureDef:
     extra: dict = field(default_factory=dict)
     micro: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None
     """``f(jr, **params) -> (num, den)`` per query, for micro averaging (sum num / sum den)."""
+    tie_aware: Callable[..., np.ndarray] | None = None
+    """Same signature as ``func``: the expectation over uniformly random tie-breaking, used
+    under the ``weak`` tie policy (the tie groups of the judged rankings are the levels)."""
+    check: Callable[[dict[str, Any]], str | None] | None = None
+    """Checks the explicitly given parameters together (e.g. "exactly one of NR, recall");
+    returns a problem description or ``None``."""
+
+    def function(self, ties: str = "trec") -> Callable[..., np.ndarray]:
+        """The function computing this measure under tie policy ``ties``."""
+        if ties != "weak":
+            return self.func
+        if self.tie_aware is None:
+            have = ", ".join(sorted(n for n, d in REGISTRY.items() if d.tie_aware is not None))
+            raise MeasureError(
+                f"measure {self.name} has no tie-aware form, so it cannot be computed with "
+                f"ties=weak (--ties weak); use another tie policy, or one of: {have}"
+            )
+        return self.tie_aware
 
     def param(self, name: str) -> Param | None:
         if self.cutoff is not None and name == "cutoff":
@@ -156,6 +177,8 @@ def measure(
     trec: str = "",
     notes: str = "",
     micro: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None,
+    tie_aware: Callable[..., np.ndarray] | None = None,
+    check: Callable[[dict[str, Any]], str | None] | None = None,
 ) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
     """Register ``func`` as measure ``name`` (decorator)."""
     if aggregate not in AGGREGATES:
@@ -181,6 +204,8 @@ def measure(
             trec=trec,
             notes=notes,
             micro=micro,
+            tie_aware=tie_aware,
+            check=check,
         )
         for a in aliases:
             _ALIASES[a] = name
@@ -194,6 +219,21 @@ def set_micro(name: str, micro: Callable[..., tuple[np.ndarray, np.ndarray]]) ->
     from dataclasses import replace
 
     REGISTRY[name] = replace(REGISTRY[name], micro=micro)
+
+
+def tie_aware_form(
+    name: str,
+) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
+    """Register ``func`` as the tie-aware form of the already registered measure ``name``."""
+
+    def deco(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+        d = REGISTRY[name]
+        if d.tie_aware is not None:
+            raise ValueError(f"measure {name!r} has a tie-aware form already")
+        REGISTRY[name] = replace(d, tie_aware=func)
+        return func
+
+    return deco
 
 
 def lookup(name: str) -> MeasureDef | None:
