@@ -1,0 +1,388 @@
+"""Precision and search length for weak orderings: ESL, PRR, PRECALL, EP, ER.
+
+Raghavan, Jung & Bollmann, "A critical investigation of recall and precision as measures of
+retrieval system performance", ACM TOIS 7(3), 1989 (seed 003); Cooper, "Expected search
+length", American Documentation 19, 1968 (via seed 003 sec. 3.2.1 and measures-notes sec. 3).
+
+A user wants ``NR`` relevant documents (or ``recall = x``, ``NR = x R``), or stops after ``ND``
+documents, and reads the levels of the weak ordering top down.  The final level ``l_f`` is the
+first at which the need is met; ``j`` and ``t_r`` count the non-relevant and relevant documents
+before it, ``r`` and ``i`` the relevant and non-relevant documents in it, ``s = NR - t_r``
+(seed 003 sec. 3.1), ``t`` the documents before it and ``k = ND - t``.
+
+- ESL (Cooper; seed 003 eq. 3.3, Lemma 3.1): ``esl = j + i s / (r + 1)``;
+- PRR = P(rel | retr) (Theorem 3.1, eq. 3.3, 3.4): ``NR / (NR + esl)``;
+- PRECALL (eq. 2.2): ``NR / (NR + j + s i / r)``;
+- EP(NR=k): the expected precision ``E[k / (k + j + V)]``, ``V`` the non-relevant documents of
+  ``l_f`` read before its ``s``-th relevant one (negative hypergeometric,
+  ``P_v = C(s-1+v, v) C(r-s+i-v, i-v) / C(r+i, i)``, seed 003 sec. 3.2.2): an exact sum over
+  ``v = 0..i``, linear in the size of the final level;
+- EP(ND=k) = PRR(ND=k) = ``(t_r + k r / (r + i)) / ND`` (Theorems 3.3, 3.4);
+  ER(ND=k) = ``(t_r + k r / (r + i)) / R`` (sec. 3.4).
+
+Interpolation at a recall level ``x`` (``NR = x R`` need not be an integer):
+
+- ``intuitive`` (sec. 3.2.2, eq. 3.4): the formula at the fractional ``NR`` (``s`` real,
+  Lemma 3.1); at ``x = 0`` the limit ``s -> 0``: ``(r+1)/(r+i+1)`` for PRR and ``r/(r+i)`` for
+  PRECALL if the first level holds a relevant document, else 0 (sec. 3.2.2);
+- ``ceiling`` (sec. 2.2, eq. 2.3; for PRR sec. 3.2.2): the value at ``NR = ceil(x R)`` (at least
+  1), after the interpolation of sec. 2.2 that raises the precision at each simple recall point
+  to the largest precision at any later point ("chain effect"), i.e.
+  ``max_{h >= ceil(x R)} value(NR = h)``.
+
+With the ``weak`` tie policy the levels are the tie groups; under any other policy the ordering
+is linear (every document its own level: PRR = PRECALL = EP = precision at the NR-th relevant
+document, ESL = the non-relevant documents above it).  Only retrieved documents are read: a
+need the ranking cannot meet (fewer than NR relevant documents retrieved) is undefined
+(declared value and a warning); include every document of the collection in the run (a last
+level of zero scores) to evaluate a complete weak ordering as the paper does.  ``x R`` is
+snapped to the nearest integer when within 1e-9 of it (so that ``0.3 * 10`` is 3).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..judged import JudgedRankings
+from .levels import levels, log_binom
+from .registry import REL, Param, Undefined, measure
+from .tie_aware import expected_count_at
+
+SEED3 = "Raghavan, Jung & Bollmann, ACM TOIS 1989 (seed 003)"
+INTERPOLATIONS = ("ceiling", "intuitive")
+
+
+def _positive(v: Any) -> str | None:
+    return None if v > 0 else "must be > 0"
+
+
+def _unit(v: Any) -> str | None:
+    return None if 0.0 <= v <= 1.0 else "must be between 0 and 1"
+
+
+NR = Param("NR", "int", None, "relevant documents wanted (stopping criterion)", check=_positive)
+RECALL = Param("recall", "float", None, "recall level x wanted: NR = x R", check=_unit)
+ND = Param("ND", "int", None, "documents retrieved (stopping criterion)", check=_positive)
+
+
+def _interpolation(default: str) -> Param:
+    return Param(
+        "interpolation",
+        "str",
+        default,
+        "for recall=x: ceiling (NR = ceil(xR), sec. 2.2) or intuitive (fractional NR, eq. 3.4)",
+        choices=INTERPOLATIONS,
+    )
+
+
+def _one_of(*names: str, interpolation: bool = False):
+    """A parameter check: exactly one stopping criterion; interpolation only with recall."""
+
+    def check(given: dict[str, Any]) -> str | None:
+        present = [n for n in names if given.get(n) is not None]
+        if len(present) != 1:
+            return "give exactly one of " + ", ".join(f"{n}=" for n in names)
+        if interpolation and "interpolation" in given and present[0] != "recall":
+            return "interpolation= applies to recall= only"
+        return None
+
+    return check
+
+
+# ---------------------------------------------------------------------------- NR criterion
+def _snap(x: np.ndarray) -> np.ndarray:
+    near = np.round(x)
+    return np.where(np.abs(x - near) <= 1e-9 * np.maximum(1.0, np.abs(x)), near, x)
+
+
+def _wanted(jr: JudgedRankings, NR: int | None, recall: float | None, rel: int) -> np.ndarray:
+    """NR per query (float): the given NR, or snapped ``recall * R``."""
+    if NR is not None:
+        return np.full(jr.num_queries, float(NR))
+    return _snap(float(recall) * jr.num_rel(rel).astype(np.float64))
+
+
+class _Final:
+    """Per query: the final level for a wanted NR (``ok`` where the ranking meets the need)."""
+
+    def __init__(self, jr: JudgedRankings, weak: bool, nr: np.ndarray, rel: int) -> None:
+        lv = levels(jr, weak)
+        relv = jr.relevant(rel)
+        r = lv.count(relv)
+        S = lv.count_before(r)
+        target = np.maximum(np.ceil(nr), 1.0).astype(np.int64)
+        width = int(jr.max_rank) + 2
+        key = lv.query * width + S + r
+        qs = np.arange(jr.num_queries, dtype=np.int64)
+        g = np.searchsorted(key, qs * width + target, side="left")
+        rel_ret = jr.count(relv)
+        self.ok = (jr.num_rel(rel) > 0) & (target <= rel_ret)
+        g = np.where(self.ok, g, 0)
+        if lv.num_levels == 0:
+            g = np.zeros(jr.num_queries, dtype=np.int64)
+            zero = np.zeros(jr.num_queries)
+            self.r = self.i = self.j = self.tr = zero
+        else:
+            self.r = r[g].astype(np.float64)
+            self.i = (lv.size[g] - r[g]).astype(np.float64)
+            self.tr = S[g].astype(np.float64)
+            self.j = (lv.before[g] - S[g]).astype(np.float64)
+        self.nr = nr
+        self.s = nr - self.tr
+
+
+def _esl(f: _Final) -> np.ndarray:
+    return f.j + f.i * f.s / (f.r + 1.0)
+
+
+def _prr(f: _Final) -> np.ndarray:
+    out = np.zeros(len(f.nr))
+    zero = f.nr == 0
+    lim = f.ok & zero & (f.j == 0)  # x = 0: limit s -> 0 (seed 003 sec. 3.2.2)
+    out[lim] = (f.r[lim] + 1.0) / (f.r[lim] + f.i[lim] + 1.0)
+    ok = f.ok & ~zero
+    out[ok] = f.nr[ok] / (f.nr[ok] + _esl(f)[ok])
+    return out
+
+
+def _precall(f: _Final) -> np.ndarray:
+    out = np.zeros(len(f.nr))
+    zero = f.nr == 0
+    lim = f.ok & zero & (f.j == 0)
+    out[lim] = f.r[lim] / (f.r[lim] + f.i[lim])
+    ok = f.ok & ~zero
+    nr = f.nr[ok]
+    out[ok] = nr / (nr + f.j[ok] + f.s[ok] * f.i[ok] / f.r[ok])
+    return out
+
+
+def _per_relevant(jr: JudgedRankings, weak: bool, rel: int, which: str):
+    """PRR or PRECALL at every integer NR = 1..rel_ret, flat in query order, and its offsets."""
+    lv = levels(jr, weak)
+    r = lv.count(jr.relevant(rel))
+    S = lv.count_before(r)
+    idx = np.flatnonzero(r > 0)
+    rr = r[idx]
+    start = np.cumsum(rr) - rr
+    s = (np.arange(int(rr.sum())) - np.repeat(start, rr) + 1).astype(np.float64)
+    rg = np.repeat(rr, rr).astype(np.float64)
+    ig = np.repeat(lv.size[idx] - rr, rr).astype(np.float64)
+    tr = np.repeat(S[idx], rr).astype(np.float64)
+    j = np.repeat(lv.before[idx] - S[idx], rr).astype(np.float64)
+    h = tr + s
+    spread = ig * s / (rg + 1.0) if which == "PRR" else s * ig / rg
+    vals = h / (h + j + spread)
+    off = np.concatenate(([0], np.cumsum(jr.count(jr.relevant(rel)))))
+    return vals, off
+
+
+def _ceiling(jr: JudgedRankings, weak: bool, nr: np.ndarray, rel: int, which: str) -> np.ndarray:
+    """max_{h >= max(1, ceil(NR))} value(NR = h): seed 003 sec. 2.2 (with the chain effect)."""
+    vals, off = _per_relevant(jr, weak, rel, which)
+    h0 = np.maximum(np.ceil(nr), 1.0).astype(np.int64)
+    lo = off[:-1] + h0 - 1
+    hi = off[1:]
+    out = np.zeros(jr.num_queries)
+    ok = (lo < hi) & (jr.num_rel(rel) > 0)
+    if ok.any():
+        ext = np.append(vals, 0.0)
+        pairs = np.column_stack((lo[ok], hi[ok])).ravel()
+        out[ok] = np.maximum.reduceat(ext, pairs)[::2]
+    return out
+
+
+def _unreachable(jr: JudgedRankings, nr: np.ndarray, rel: int, ceiling: bool) -> np.ndarray:
+    target = np.maximum(np.ceil(nr), 1.0)
+    return (jr.num_rel(rel) > 0) & (target > jr.count(jr.relevant(rel)))
+
+
+def _no_rel(jr: JudgedRankings, rel: int = 1, ND: int | None = None, **_: object) -> np.ndarray:
+    return jr.num_rel(rel) == 0
+
+
+def _unmet(
+    jr: JudgedRankings,
+    NR: int | None = None,
+    recall: float | None = None,
+    ND: int | None = None,
+    interpolation: str = "intuitive",
+    rel: int = 1,
+    **_: object,
+) -> np.ndarray:
+    if ND is not None:
+        return np.zeros(jr.num_queries, dtype=bool)
+    nr = _wanted(jr, NR, recall, rel)
+    return _unreachable(jr, nr, rel, interpolation == "ceiling")
+
+
+UNMET = "the ranking holds fewer relevant documents than wanted (NR > relevant retrieved)"
+NO_REL0 = Undefined("the query has no relevant document (R = 0)", "0", _no_rel)
+UNMET0 = Undefined(UNMET, "0", _unmet)
+
+
+# ---------------------------------------------------------------------------- measures
+def _esl_measure(weak: bool):
+    def f(jr: JudgedRankings, *, NR: int | None, recall: float | None, rel: int) -> np.ndarray:
+        nr = _wanted(jr, NR, recall, rel)
+        fin = _Final(jr, weak, nr, rel)
+        return np.where(fin.ok, _esl(fin), np.nan)
+
+    return f
+
+
+measure(
+    "ESL",
+    params=(NR, RECALL, REL),
+    summary="expected search length: non-relevant documents read before the NR-th relevant",
+    formula="ESL = j + i s / (r + 1)  (recall=x: NR = x R, s real, Lemma 3.1)",
+    source=SEED3 + " sec. 3.2.1, eq. 3.3, Lemma 3.1; Cooper (1968)",
+    family="weak order",
+    check=_one_of("NR", "recall"),
+    undefined=(
+        Undefined("the query has no relevant document (R = 0)", "nan", _no_rel),
+        Undefined(UNMET, "nan (the mean is then nan)", _unmet),
+    ),
+    notes="Lower is better.  Levels = tie groups under --ties weak, else single documents.",
+    tie_aware=_esl_measure(True),
+)(_esl_measure(False))
+
+
+def _prr_measure(weak: bool):
+    def f(
+        jr: JudgedRankings,
+        *,
+        NR: int | None,
+        recall: float | None,
+        ND: int | None,
+        interpolation: str,
+        rel: int,
+    ) -> np.ndarray:
+        if ND is not None:
+            return _nd(jr, weak, ND, rel) / float(ND)
+        nr = _wanted(jr, NR, recall, rel)
+        if recall is not None and interpolation == "ceiling":
+            return _ceiling(jr, weak, nr, rel, "PRR")
+        return _prr(_Final(jr, weak, nr, rel))
+
+    return f
+
+
+measure(
+    "PRR",
+    params=(NR, RECALL, ND, _interpolation("intuitive"), REL),
+    summary="probability of relevance P(rel | retr) when NR relevant (or ND) are wanted",
+    formula="PRR = NR / (NR + j + i s / (r + 1));  PRR(ND=k) = (t_r + k r/(r+i)) / ND",
+    source=SEED3 + " sec. 2.3, Theorem 3.1, eq. 3.3, 3.4, Theorems 3.3-3.4",
+    family="weak order",
+    check=_one_of("NR", "recall", "ND", interpolation=True),
+    undefined=(NO_REL0, UNMET0),
+    notes="recall=x with interpolation=intuitive (default; eq. 3.4) or ceiling (sec. 3.2.2).",
+    tie_aware=_prr_measure(True),
+)(_prr_measure(False))
+
+
+def _precall_measure(weak: bool):
+    def f(
+        jr: JudgedRankings,
+        *,
+        NR: int | None,
+        recall: float | None,
+        interpolation: str,
+        rel: int,
+    ) -> np.ndarray:
+        nr = _wanted(jr, NR, recall, rel)
+        if recall is not None and interpolation == "ceiling":
+            return _ceiling(jr, weak, nr, rel, "PRECALL")
+        return _precall(_Final(jr, weak, nr, rel))
+
+    return f
+
+
+measure(
+    "PRECALL",
+    params=(NR, RECALL, _interpolation("ceiling"), REL),
+    summary="precision assuming the level's non-relevant are spread over r intervals (SMART)",
+    formula="PRECALL = NR / (NR + j + s i / r)  (recall=x: NR = ceil(xR), eq. 2.3, or x R)",
+    source=SEED3 + " sec. 2.1-2.2, eq. 2.2, 2.3; intuitive-PRECALL sec. 3.4",
+    family="weak order",
+    check=_one_of("NR", "recall", interpolation=True),
+    undefined=(NO_REL0, UNMET0),
+    notes="Kept for comparison with older work; the paper finds it has no clear meaning. "
+    "recall=x: ceiling (default, the historical 'ceiling-PRECALL') or intuitive.",
+    tie_aware=_precall_measure(True),
+)(_precall_measure(False))
+
+
+def _nd(jr: JudgedRankings, weak: bool, nd: int, rel: int) -> np.ndarray:
+    """t_r + k r / (r + i): the expected relevant documents among the first ND."""
+    relv = jr.relevant(rel)
+    if weak:
+        return expected_count_at(jr, relv, nd)
+    return jr.count_at(relv, nd).astype(np.float64)
+
+
+def _ep_nr(jr: JudgedRankings, weak: bool, k: int, rel: int) -> np.ndarray:
+    """E[k / (k + j + V)], V negative hypergeometric: exact sum over v = 0..i."""
+    fin = _Final(jr, weak, np.full(jr.num_queries, float(k)), rel)
+    out = np.zeros(jr.num_queries)
+    q = np.flatnonzero(fin.ok)
+    if len(q) == 0:
+        return out
+    s, r, i, j = fin.s[q], fin.r[q], fin.i[q], fin.j[q]
+    cnt = i.astype(np.int64) + 1
+    seg = np.cumsum(cnt) - cnt
+    v = (np.arange(int(cnt.sum())) - np.repeat(seg, cnt)).astype(np.float64)
+    ss, rr, ii, jj = (np.repeat(a, cnt) for a in (s, r, i, j))
+    logp = log_binom(ss - 1 + v, v) + log_binom(rr - ss + ii - v, ii - v) - log_binom(rr + ii, ii)
+    terms = np.exp(logp) * (float(k) / (k + jj + v))
+    out[q] = np.add.reduceat(terms, seg)
+    return out
+
+
+def _ep_measure(weak: bool):
+    def f(jr: JudgedRankings, *, NR: int | None, ND: int | None, rel: int) -> np.ndarray:
+        if ND is not None:
+            return _nd(jr, weak, ND, rel) / float(ND)
+        return _ep_nr(jr, weak, int(NR), rel)
+
+    return f
+
+
+measure(
+    "EP",
+    params=(NR, ND, REL),
+    summary="expected precision when the user stops at the NR-th relevant (or ND-th) document",
+    formula="EP(NR=k) = sum_v P_v k / (k + j + v);  EP(ND=k) = (t_r + k r/(r+i)) / ND",
+    source=SEED3 + " sec. 2.3 (Example 2.3), sec. 3.2.2 (P_v), Theorems 3.3-3.4",
+    family="weak order",
+    check=_one_of("NR", "ND"),
+    undefined=(NO_REL0, UNMET0),
+    notes="EP(NR=k) is exact (a sum over the final level, no sampling); EP(ND=k) = PRR(ND=k).",
+    tie_aware=_ep_measure(True),
+)(_ep_measure(False))
+
+
+def _er_measure(weak: bool):
+    def f(jr: JudgedRankings, *, ND: int, rel: int) -> np.ndarray:
+        R = jr.num_rel(rel).astype(np.float64)
+        out = np.zeros(jr.num_queries)
+        num = _nd(jr, weak, ND, rel)
+        np.divide(num, R, out=out, where=R > 0)
+        return out
+
+    return f
+
+
+measure(
+    "ER",
+    params=(Param("ND", "int", None, "documents retrieved", check=_positive), REL),
+    summary="expected recall P(retr | rel) when the user stops after ND documents",
+    formula="ER(ND=k) = (t_r + k r / (r + i)) / R",
+    source=SEED3 + " sec. 3.4 (ER, Theorem 3.5)",
+    family="weak order",
+    check=_one_of("ND"),
+    undefined=(NO_REL0,),
+    tie_aware=_er_measure(True),
+)(_er_measure(False))

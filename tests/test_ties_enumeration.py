@@ -1,0 +1,413 @@
+"""Tie-aware closed forms against brute force: the average over every linear order consistent
+with a random weak ordering, computed in this file with ``fractions.Fraction``.
+
+Each plain measure is written out below from its definition (not from cranfield's code); the
+expectation is the plain value averaged over all orderings (uniform within tie groups).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from cranfield import evaluate, judge, read_qrels, read_run
+from cranfield.tie_analysis import tie_range
+
+NOT_IN_QRELS = None
+
+# ------------------------------------------------------------------ random weak orderings
+grade = st.sampled_from([NOT_IN_QRELS, 0, 0, 1, 1, 2])
+level = st.lists(grade, min_size=1, max_size=4)
+query = st.tuples(st.lists(level, min_size=1, max_size=4), st.integers(0, 2))
+weak_orderings = st.lists(query, min_size=1, max_size=3)
+
+
+def _orderings_count(levels):
+    return math.prod(math.factorial(len(lv)) for lv in levels)
+
+
+def _inputs(queries):
+    """qrels and run dicts: level l of query q gets score (levels - l); ``extra`` relevant
+    documents are judged but not retrieved."""
+    qrels, run = {}, {}
+    for qi, (levels, extra) in enumerate(queries):
+        q = f"q{qi}"
+        qrels[q], run[q] = {}, {}
+        d = 0
+        for li, lv in enumerate(levels):
+            for g in lv:
+                d += 1
+                doc = f"d{d:02d}"
+                run[q][doc] = float(len(levels) - li)
+                if g is not NOT_IN_QRELS:
+                    qrels[q][doc] = g
+        for e in range(extra):
+            qrels[q][f"u{e}"] = 1
+        if not qrels[q]:
+            qrels[q]["u_none"] = 0
+    return qrels, run
+
+
+def _linear_orders(levels):
+    """Every grade sequence consistent with the weak order (duplicates included: each of the
+    prod(n_g!) permutations counts once, i.e. uniform tie-breaking)."""
+    per_level = [list(itertools.permutations(lv)) for lv in levels]
+    for combo in itertools.product(*per_level):
+        yield [g for part in combo for g in part]
+
+
+# ------------------------------------------------------------------ plain measures, by hand
+def _rel(g, rel=1):
+    return g is not NOT_IN_QRELS and g >= rel
+
+
+def _R(qgrades):
+    return sum(1 for g in qgrades if g >= 1)
+
+
+def p_at(order, k):
+    return Fraction(sum(_rel(g) for g in order[:k]), k)
+
+
+def r_at(order, k, R):
+    return Fraction(sum(_rel(g) for g in order[:k]), R) if R else Fraction(0)
+
+
+def ap(order, R, k=None):
+    if not R:
+        return Fraction(0)
+    total, seen = Fraction(0), 0
+    for i, g in enumerate(order[:k] if k else order, start=1):
+        if _rel(g):
+            seen += 1
+            total += Fraction(seen, i)
+    return total / R
+
+
+def rr(order, k=None):
+    for i, g in enumerate(order[:k] if k else order, start=1):
+        if _rel(g):
+            return Fraction(1, i)
+    return Fraction(0)
+
+
+def success(order, k):
+    return Fraction(int(any(_rel(g) for g in order[:k])))
+
+
+def judged_at(order, k):
+    return Fraction(sum(g is not NOT_IN_QRELS for g in order[:k]), k)
+
+
+def dcg(order, k=None):
+    return sum(
+        (g if g is not NOT_IN_QRELS else 0) / math.log2(i + 1)
+        for i, g in enumerate(order[:k] if k else order, start=1)
+    )
+
+
+def idcg(qgrades, k=None):
+    ideal = sorted((g for g in qgrades if g > 0), reverse=True)
+    return sum(g / math.log2(i + 1) for i, g in enumerate(ideal[:k] if k else ideal, start=1))
+
+
+def position_of(order, h):
+    """1-based position of the h-th relevant document, or None."""
+    seen = 0
+    for i, g in enumerate(order, start=1):
+        if _rel(g):
+            seen += 1
+            if seen == h:
+                return i
+    return None
+
+
+def mean(values):
+    values = list(values)
+    return sum(values, Fraction(0)) / len(values)
+
+
+def _values(qrels, run, labels, ties):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = evaluate(qrels, run, labels, ties=ties)
+    return {q: dict(zip(res.labels, row, strict=True)) for q, row in zip(res.query_ids, res.values)}
+
+
+def _close(a, b):
+    if isinstance(b, float) and math.isnan(b):
+        return math.isnan(a)
+    return a == pytest.approx(float(b), rel=1e-12, abs=1e-12)
+
+
+# ------------------------------------------------------------------ the tests
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weak_orderings, st.integers(1, 6), st.integers(1, 4))
+def test_standard_measures_equal_the_average_over_all_tie_breakings(queries, k, h):
+    assume(all(_orderings_count(levels) <= 2000 for levels, _ in queries))
+    qrels, run = _inputs(queries)
+    labels = [
+        f"P@{k}",
+        f"R@{k}",
+        "AP",
+        f"AP@{k}",
+        "RR",
+        f"RR@{k}",
+        f"Success@{k}",
+        "Rprec",
+        f"Judged@{k}",
+        "nDCG",
+        f"nDCG@{k}",
+        "GMAP",
+        "NumRelRet",
+        "SetP",
+    ]
+    got = _values(qrels, run, labels, "weak")
+    for qi, (levels, _extra) in enumerate(queries):
+        q = f"q{qi}"
+        qgrades = list(qrels[q].values())
+        R = _R(qgrades)
+        orders = list(_linear_orders(levels))
+        n = len(orders[0])
+        ideal = idcg(qgrades)
+        ideal_k = idcg(qgrades, k)
+        expect = {
+            f"P@{k}": mean(p_at(o, k) for o in orders),
+            f"R@{k}": mean(r_at(o, k, R) for o in orders),
+            "AP": mean(ap(o, R) for o in orders),
+            f"AP@{k}": mean(ap(o, R, k) for o in orders),
+            "RR": mean(rr(o) for o in orders),
+            f"RR@{k}": mean(rr(o, k) for o in orders),
+            f"Success@{k}": mean(success(o, k) for o in orders),
+            "Rprec": mean(r_at(o, min(n, R), R) for o in orders) if R else Fraction(0),
+            f"Judged@{k}": mean(judged_at(o, k) for o in orders),
+            "nDCG": sum(dcg(o) for o in orders) / len(orders) / ideal if ideal else 0.0,
+            f"nDCG@{k}": sum(dcg(o, k) for o in orders) / len(orders) / ideal_k if ideal_k else 0.0,
+            "GMAP": mean(ap(o, R) for o in orders),
+            "NumRelRet": Fraction(sum(_rel(g) for g in orders[0])),
+            "SetP": Fraction(sum(_rel(g) for g in orders[0]), n),
+        }
+        for label, value in expect.items():
+            assert _close(got[q][label], value), (q, label, got[q][label], float(value), levels)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weak_orderings, st.integers(1, 5), st.integers(1, 6))
+def test_weak_order_measures_equal_their_definitions_by_enumeration(queries, h, nd):
+    """EP and ESL are expectations; PRR = NR / E[documents retrieved] (Theorem 3.1 proof);
+    EP(ND) = PRR(ND) = E[rel@ND] / ND, ER = E[rel@ND] / R (Theorems 3.3-3.5)."""
+    assume(all(_orderings_count(levels) <= 2000 for levels, _ in queries))
+    qrels, run = _inputs(queries)
+    labels = [
+        f"EP(NR={h})",
+        f"ESL(NR={h})",
+        f"PRR(NR={h})",
+        f"EP(ND={nd})",
+        f"PRR(ND={nd})",
+        f"ER(ND={nd})",
+    ]
+    got = _values(qrels, run, labels, "weak")
+    for qi, (levels, _extra) in enumerate(queries):
+        q = f"q{qi}"
+        R = _R(list(qrels[q].values()))
+        orders = list(_linear_orders(levels))
+        pos = [position_of(o, h) for o in orders]
+        reach = R > 0 and pos[0] is not None
+        relnd = mean(sum(_rel(g) for g in o[:nd]) for o in orders)
+        expect = {
+            f"EP(NR={h})": mean(Fraction(h, p) for p in pos) if reach else Fraction(0),
+            f"ESL(NR={h})": mean(p - h for p in pos) if reach else math.nan,
+            f"PRR(NR={h})": Fraction(h) / mean(pos) if reach else Fraction(0),
+            f"EP(ND={nd})": relnd / nd,
+            f"PRR(ND={nd})": relnd / nd,
+            f"ER(ND={nd})": relnd / R if R else Fraction(0),
+        }
+        for label, value in expect.items():
+            assert _close(got[q][label], value), (q, label, got[q][label], value, levels)
+
+
+def _prr_brute(orders, h):
+    pos = [position_of(o, h) for o in orders]
+    return None if pos[0] is None else Fraction(h) / mean(pos)
+
+
+def _precall_levels(levels, h):
+    """Eq. 2.2 at integer NR = h, from the levels (definition, in fractions)."""
+    tr = j = 0
+    for lv in levels:
+        r = sum(_rel(g) for g in lv)
+        i = len(lv) - r
+        if tr + r >= h:
+            s = h - tr
+            return Fraction(h) / (h + j + Fraction(s * i, r))
+        tr, j = tr + r, j + i
+    return None
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weak_orderings, st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 2 / 3, 0.9, 1.0]))
+def test_ceiling_interpolation_is_the_max_over_later_recall_points(queries, x):
+    """Seed 003 sec. 2.2: precision at recall x is the largest value at any simple recall point
+    h / R with h >= ceil(x R) (ceiling and "chain effect"); for PRR (sec. 3.2.2) and PRECALL."""
+    assume(all(_orderings_count(levels) <= 2000 for levels, _ in queries))
+    qrels, run = _inputs(queries)
+    labels = [f"PRR(recall={x!r},interpolation=ceiling)", f"PRECALL(recall={x!r})"]
+    got = _values(qrels, run, labels, "weak")
+    for qi, (levels, _extra) in enumerate(queries):
+        q = f"q{qi}"
+        R = _R(list(qrels[q].values()))
+        orders = list(_linear_orders(levels))
+        h0 = max(1, math.ceil(Fraction(x).limit_denominator(1000) * R))
+        prr = [_prr_brute(orders, h) for h in range(h0, R + 1)]
+        pre = [_precall_levels(levels, h) for h in range(h0, R + 1)]
+        want_prr = max([v for v in prr if v is not None], default=Fraction(0)) if R else 0
+        want_pre = max([v for v in pre if v is not None], default=Fraction(0)) if R else 0
+        assert _close(got[q][labels[0]], want_prr), (levels, x)
+        assert _close(got[q][labels[1]], want_pre), (levels, x)
+
+
+def _esl_gamma(j, r, i, s):
+    """Sum_v (j + v) P_v with the factorials holding s interpolated by the Gamma function
+    (seed 003 sec. 3.2.2 and Appendix): the definition behind Lemma 3.1."""
+    total = 0.0
+    for v in range(i + 1):
+        logp = (
+            math.lgamma(s + v)
+            - math.lgamma(s)
+            - math.lgamma(v + 1)
+            + math.lgamma(r - s + i - v + 1)
+            - math.lgamma(r - s + 1)
+            - math.lgamma(i - v + 1)
+            - (math.lgamma(r + i + 1) - math.lgamma(r + 1) - math.lgamma(i + 1))
+        )
+        total += (j + v) * math.exp(logp)
+    return total
+
+
+@pytest.mark.parametrize(
+    ("levels", "x"),
+    [
+        (["+-", "+++----"], 0.3),  # R = 4, NR = 1.2 in the second level
+        (["-", "++---", "+-"], 0.5),  # R = 3, NR = 1.5
+        (["--", "++++------"], 0.55),  # R = 4, NR = 2.2
+        (["+", "-", "+++-----"], 0.9),  # R = 4, NR = 3.6
+    ],
+)
+def test_intuitive_interpolation_follows_lemma_3_1(levels, x):
+    """ESL and PRR at a fractional NR = x R: the Gamma-interpolated expectation (Lemma 3.1)."""
+    grades = [[1 if c == "+" else 0 for c in lv] for lv in levels]
+    qrels, run = _inputs([(grades, 0)])
+    R = sum(sum(lv) for lv in grades)
+    nr = x * R
+    tr = j = 0
+    for lv in grades:
+        r, i = sum(lv), len(lv) - sum(lv)
+        if tr + r >= nr:
+            esl = _esl_gamma(j, r, i, nr - tr)
+            break
+        tr, j = tr + r, j + i
+    got = _values(qrels, run, [f"ESL(recall={x})", f"PRR(recall={x})"], "weak")["q0"]
+    assert got[f"ESL(recall={x})"] == pytest.approx(esl, rel=1e-10)
+    assert got[f"PRR(recall={x})"] == pytest.approx(nr / (nr + esl), rel=1e-10)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weak_orderings, st.integers(1, 6))
+def test_best_and_worst_tie_breaking_are_the_extremes_over_all_orders(queries, k):
+    assume(all(_orderings_count(levels) <= 2000 for levels, _ in queries))
+    qrels, run = _inputs(queries)
+    jr = judge(read_qrels(qrels), read_run(run), ties="weak")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tr = tie_range(jr, ["AP", f"P@{k}", f"nDCG@{k}", "RR"])
+    for i, q in enumerate(tr.query_ids):
+        levels, _ = queries[int(q[1:])]
+        qgrades = list(qrels[q].values())
+        R = _R(qgrades)
+        ideal = idcg(qgrades, k)
+        orders = list(_linear_orders(levels))
+        per_order = {
+            "AP": [ap(o, R) for o in orders],
+            f"P@{k}": [p_at(o, k) for o in orders],
+            f"nDCG@{k}": [dcg(o, k) / ideal if ideal else 0.0 for o in orders],
+            "RR": [rr(o) for o in orders],
+        }
+        for j, label in enumerate(tr.labels):
+            vals = per_order[label]
+            assert _close(tr.best[i, j], max(vals)), (label, levels)
+            assert _close(tr.worst[i, j], min(vals)), (label, levels)
+            assert _close(tr.expected[i, j], sum(vals) / len(vals)), (label, levels)
+            assert min(vals) - 1e-12 <= tr.trec[i, j] <= max(vals) + 1e-12
+
+
+# ------------------------------------------------------------------ linear orderings
+TIE_AWARE_LABELS = [
+    "P@3",
+    "R@5",
+    "Rprec",
+    "Success@2",
+    "Judged@4",
+    "AP",
+    "AP@4",
+    "GMAP",
+    "RR",
+    "RR@3",
+    "nDCG",
+    "nDCG@5",
+    "nDCG(gains={0:0,1:1,2:3})@3",
+    "NumQ",
+    "NumRet",
+    "NumRel",
+    "NumRelRet",
+    "SetP",
+    "SetR",
+    "SetF",
+    "ESL(NR=2)",
+    "ESL(recall=0.5)",
+    "PRR(NR=2)",
+    "PRR(recall=0.3)",
+    "PRR(recall=0.3,interpolation=ceiling)",
+    "PRR(ND=4)",
+    "PRECALL(NR=1)",
+    "PRECALL(recall=0.7)",
+    "PRECALL(recall=0.7,interpolation=intuitive)",
+    "EP(NR=2)",
+    "EP(ND=3)",
+    "ER(ND=5)",
+]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.lists(grade, min_size=1, max_size=12), min_size=1, max_size=4),
+    st.randoms(use_true_random=False),
+)
+def test_on_a_linear_ordering_every_tie_aware_measure_equals_its_plain_form(queries, rnd):
+    """No ties: ``--ties weak`` gives exactly (bit for bit) the ``trec`` values."""
+    qrels, run = {}, {}
+    for qi, grades in enumerate(queries):
+        q = f"q{qi}"
+        scores = rnd.sample(range(1000), len(grades))
+        run[q] = {f"d{i}": float(s) for i, s in enumerate(scores)}
+        qrels[q] = {f"d{i}": g for i, g in enumerate(grades) if g is not NOT_IN_QRELS}
+        qrels[q]["u"] = 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        weak = evaluate(qrels, run, TIE_AWARE_LABELS, ties="weak")
+        plain = evaluate(qrels, run, TIE_AWARE_LABELS, ties="trec")
+    np.testing.assert_array_equal(weak.values, plain.values)
+
+
+def test_every_registered_tie_aware_form_is_covered_by_the_linear_test():
+    from cranfield.measures import REGISTRY, parse
+
+    covered = {parse(s).name for s in TIE_AWARE_LABELS}
+    have = {n for n, d in REGISTRY.items() if d.tie_aware is not None}
+    assert have <= covered, sorted(have - covered)
