@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "measures": ("cranfield.cli.measures", "List every measure: parameters, formula, source."),
     "demo": ("cranfield.cli.demo", "Evaluate the bundled example runs (works offline)."),
     "curve": ("cranfield.cli.curve", "Precision-recall, gain and recall-fallout curves and plots."),
+    "ties": ("cranfield.cli.ties", "How far tie-breaking can move each run's scores."),
 }
 
 

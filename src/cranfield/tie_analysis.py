@@ -1,0 +1,297 @@
+"""When does tie-breaking matter?  Best/worst ranges over tie-breakings, and weak-order curves.
+
+- :func:`tie_ranges`: per run and query, a measure under the worst tie-breaking, trec_eval's,
+  the expectation over uniformly random tie-breaking (the ``weak`` policy) and the best.  The
+  best order puts, within every tie group, the documents in decreasing grade (relevant first),
+  the worst in increasing grade: moving a higher-graded document above a lower-graded one never
+  lowers AP, P@k or nDCG@k (gains increasing in the grade), so these are the exact extremes over
+  all tie-breakings (checked by enumeration in the tests).
+- :func:`weak_curves`: averaged curves of Raghavan, Jung & Bollmann (1989, seed 003) sec. 4:
+  precision at recall levels (default .1 .3 .5 .7 .9) by PRR and PRECALL under ceiling and
+  intuitive interpolation, averaged over queries (over NR, Tables I-VIII), and expected recall
+  and precision at chosen ND values (averaged over ND, Tables IX-XII), each with the average
+  over the levels.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from .aggregate import aggregate_values
+from .errors import ParameterError, UndefinedMeasureWarning
+from .judged import JudgedRankings
+from .measures import parse
+from .measures.levels import levels
+
+__all__ = [
+    "RANGE_MEASURES",
+    "RECALL_LEVELS",
+    "TieRange",
+    "WeakCurves",
+    "reorder_ties",
+    "tie_range",
+    "tie_ranges",
+    "weak_curves",
+    "weak_curves_judged",
+]
+
+RANGE_MEASURES = ("AP", "P@10", "nDCG@10")
+RECALL_LEVELS = (0.1, 0.3, 0.5, 0.7, 0.9)
+ND_VALUES = (5, 10, 20, 50, 100)
+CURVE_METHODS = (
+    ("PRR", "ceiling"),
+    ("PRR", "intuitive"),
+    ("PRECALL", "ceiling"),
+    ("PRECALL", "intuitive"),
+)
+
+
+def _judge_all(qrels: Any, runs: Any, **judge_args: Any) -> list[JudgedRankings]:
+    from .io import read_qrels, read_run
+    from .judging import judge
+
+    q = read_qrels(qrels)
+    sources = list(runs) if isinstance(runs, list | tuple) else [runs]
+    out = []
+    for i, src in enumerate(sources):
+        in_memory = not isinstance(src, str) and not hasattr(src, "__fspath__")
+        name = (f"run{i + 1}" if len(sources) > 1 else "run") if in_memory else None
+        run = read_run(src, name=name)
+        out.append(judge(q, run, ties="weak", **judge_args))
+    return out
+
+
+# ---------------------------------------------------------------------------- ranges
+def reorder_ties(jr: JudgedRankings, best: bool) -> JudgedRankings:
+    """``jr`` with every tie group sorted by grade, descending (``best``) or ascending."""
+    lv = levels(jr, True)
+    g = jr.grades
+    o = np.lexsort((-g if best else g, lv.level_of_row()))
+    return replace(jr, grades=g[o], scores=jr.scores[o], ties="trec")
+
+
+@dataclass(frozen=True, eq=False)
+class TieRange:
+    """Per query and measure: worst, trec_eval's, expected and best value over tie-breakings."""
+
+    run: str
+    query_ids: tuple[str, ...]
+    labels: tuple[str, ...]
+    worst: np.ndarray  # queries x measures
+    trec: np.ndarray
+    expected: np.ndarray
+    best: np.ndarray
+    tied: np.ndarray  # per query: a tie group of more than one document
+    rel_tied: np.ndarray  # per query: such a group holds a relevant document
+    notes: dict = field(default_factory=dict)
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Per measure: means over queries of each column, the range, and counts."""
+        rows = []
+        for j, label in enumerate(self.labels):
+            mean = {
+                k: aggregate_values(getattr(self, k)[:, j], "mean")
+                for k in ("worst", "trec", "expected", "best")
+            }
+            rows.append(
+                {
+                    "measure": label,
+                    "queries": len(self.query_ids),
+                    "tied": int(self.tied.sum()),
+                    "rel_tied": int(self.rel_tied.sum()),
+                    "changed": int(np.count_nonzero(self.best[:, j] != self.worst[:, j])),
+                    **mean,
+                    "range": mean["best"] - mean["worst"],
+                }
+            )
+        return rows
+
+    def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.run, "summary": self.summary()}
+        if per_query:
+            out["per_query"] = {
+                q: {
+                    label: {
+                        k: float(getattr(self, k)[i, j])
+                        for k in ("worst", "trec", "expected", "best")
+                    }
+                    for j, label in enumerate(self.labels)
+                }
+                for i, q in enumerate(self.query_ids)
+            }
+        return out
+
+
+def tie_range(
+    jr: JudgedRankings, measures: Sequence[str] = RANGE_MEASURES, *, run_name: str | None = None
+) -> TieRange:
+    """Worst / trec / expected / best values of ``measures`` on judged rankings ``jr``.
+
+    ``jr`` is in trec_eval's order within ties (as :func:`~cranfield.judging.judge` leaves it
+    under the ``trec`` and ``weak`` policies).
+    """
+    specs = [(m, parse(m)) for m in measures]
+    for _, m in specs:
+        m.definition.function("weak")
+    linear = replace(jr, ties="trec")
+    best, worst = reorder_ties(jr, True), reorder_ties(jr, False)
+    weak = replace(jr, ties="weak")
+
+    def table(j: JudgedRankings) -> np.ndarray:
+        cols = [m.compute(j) for _, m in specs]
+        return np.column_stack(cols) if cols else np.zeros((j.num_queries, 0))
+
+    lv = levels(jr, True)
+    big = lv.size > 1
+    has_rel = lv.count(jr.relevant(1)) > 0
+    tied = np.bincount(lv.query[big], minlength=jr.num_queries) > 0
+    rel_tied = np.bincount(lv.query[big & has_rel], minlength=jr.num_queries) > 0
+    order = sorted(range(jr.num_queries), key=jr.query_ids.__getitem__)
+    return TieRange(
+        run=run_name or jr.run_name,
+        query_ids=tuple(jr.query_ids[i] for i in order),
+        labels=tuple(label for label, _ in specs),
+        worst=table(worst)[order],
+        trec=table(linear)[order],
+        expected=table(weak)[order],
+        best=table(best)[order],
+        tied=tied[order],
+        rel_tied=rel_tied[order],
+        notes=dict(jr.notes),
+    )
+
+
+def tie_ranges(
+    qrels: Any,
+    runs: Any,
+    measures: Sequence[str] = RANGE_MEASURES,
+    **judge_args: Any,
+) -> list[TieRange]:
+    """:func:`tie_range` for one run or a list of runs (paths, DataFrames, dicts, Runs)."""
+    return [tie_range(jr, measures) for jr in _judge_all(qrels, runs, **judge_args)]
+
+
+# ---------------------------------------------------------------------------- curves
+@dataclass(frozen=True, eq=False)
+class WeakCurves:
+    """Averaged weak-order curves of one run (seed 003 sec. 4).
+
+    ``by_recall[method][i]`` is the mean over queries at ``recall[i]``; ``method`` is e.g.
+    ``"PRR ceiling"``.  ``er[i]``, ``ep[i]`` are the means at ``nd[i]``.  ``average`` holds the
+    mean over the levels of each column (the tables' "Average" row).
+    """
+
+    run: str
+    queries: int
+    recall: tuple[float, ...]
+    by_recall: dict[str, tuple[float, ...]]
+    nd: tuple[int, ...]
+    er: tuple[float, ...]
+    ep: tuple[float, ...]
+    average: dict[str, float]
+    unmet: dict[str, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.run,
+            "queries": self.queries,
+            "recall": list(self.recall),
+            "precision_at_recall": {k: list(v) for k, v in self.by_recall.items()},
+            "nd": list(self.nd),
+            "ER": list(self.er),
+            "EP": list(self.ep),
+            "average": dict(self.average),
+            "unmet": dict(self.unmet),
+        }
+
+
+def weak_curves_judged(
+    jr: JudgedRankings,
+    recall: Sequence[float] = RECALL_LEVELS,
+    nd: Sequence[int] = ND_VALUES,
+    *,
+    rel: int = 1,
+    run_name: str | None = None,
+    warn: bool = True,
+) -> WeakCurves:
+    """The averaged curves of ``jr`` (levels = tie groups under ``weak``, else documents).
+
+    Queries with no relevant document are excluded (precision at a recall level is undefined
+    for them); a recall level a ranking cannot reach scores 0 (counted in ``unmet``).
+    """
+    recall = tuple(float(x) for x in recall)
+    nd = tuple(int(k) for k in nd)
+    for x in recall:
+        if not 0.0 <= x <= 1.0:
+            raise ParameterError(f"recall levels must be between 0 and 1, got {x}")
+    for k in nd:
+        if k <= 0:
+            raise ParameterError(f"ND values must be positive, got {k}")
+    has_rel = jr.num_rel(rel) > 0
+    nq = int(has_rel.sum())
+    if nq == 0:
+        raise ParameterError(f"{run_name or jr.run_name}: no query has a relevant document")
+
+    def mean_of(text: str) -> float:
+        m = parse(text)
+        return aggregate_values(m.compute(jr)[has_rel], "mean")
+
+    by_recall: dict[str, tuple[float, ...]] = {}
+    unmet: dict[str, int] = {}
+    for name, how in CURVE_METHODS:
+        label = f"{name} {how}"
+        by_recall[label] = tuple(
+            mean_of(f"{name}(recall={x!r},interpolation={how},rel={rel})") for x in recall
+        )
+    for x in recall:
+        m = parse(f"PRR(recall={x!r},rel={rel})")
+        mask = m.definition.undefined[1].mask(jr, **m.resolve())
+        unmet[repr(x)] = int(np.count_nonzero(mask))
+    er = tuple(mean_of(f"ER(ND={k},rel={rel})") for k in nd)
+    ep = tuple(mean_of(f"EP(ND={k},rel={rel})") for k in nd)
+    average = {label: aggregate_values(np.array(v), "mean") for label, v in by_recall.items()}
+    if nd:
+        average["ER"] = aggregate_values(np.array(er), "mean")
+        average["EP"] = aggregate_values(np.array(ep), "mean")
+    name = run_name or jr.run_name
+    missed = {x: c for x, c in unmet.items() if c}
+    if warn and missed:
+        detail = ", ".join(f"{c} at recall {x}" for x, c in missed.items())
+        warnings.warn(
+            UndefinedMeasureWarning(
+                f"{name}: some queries retrieve too few relevant documents to reach a recall "
+                f"level ({detail} of {nq}); scored 0"
+            ),
+            stacklevel=2,
+        )
+    return WeakCurves(
+        run=name,
+        queries=nq,
+        recall=recall,
+        by_recall=by_recall,
+        nd=nd,
+        er=er,
+        ep=ep,
+        average=average,
+        unmet=unmet,
+    )
+
+
+def weak_curves(
+    qrels: Any,
+    runs: Any,
+    recall: Sequence[float] = RECALL_LEVELS,
+    nd: Sequence[int] = ND_VALUES,
+    *,
+    rel: int = 1,
+    **judge_args: Any,
+) -> list[WeakCurves]:
+    """:func:`weak_curves_judged` for one run or a list of runs, under the ``weak`` policy."""
+    return [
+        weak_curves_judged(jr, recall, nd, rel=rel) for jr in _judge_all(qrels, runs, **judge_args)
+    ]
