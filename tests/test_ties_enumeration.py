@@ -138,7 +138,10 @@ def _values(qrels, run, labels, ties):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = evaluate(qrels, run, labels, ties=ties)
-    return {q: dict(zip(res.labels, row, strict=True)) for q, row in zip(res.query_ids, res.values)}
+    return {
+        q: dict(zip(res.labels, row, strict=True))
+        for q, row in zip(res.query_ids, res.values, strict=True)
+    }
 
 
 def _close(a, b):
