@@ -2,9 +2,13 @@
 
 Notation of measures-notes sec. 2 / Raghavan, Jung & Bollmann (1989) sec. 3.1: per query,
 levels ``g = 1..m`` in decreasing score order; level ``g`` has ``n_g`` documents, ``r_g`` of them
-counted (e.g. relevant), fills positions ``T_g+1 .. T_g+n_g`` and has ``S_g`` counted documents
+marked (e.g. relevant), fills positions ``T_g+1 .. T_g+n_g`` and has ``S_g`` marked documents
 strictly before it.  Under a linear ordering every document is a level of its own (``n_g = 1``),
 and every formula built on levels reduces to its plain (tie-oblivious) counterpart.
+
+Tie ids are non-decreasing over the rows (:mod:`cranfield.order`), so the level of any row is
+found by binary search: measures that only need the levels holding marked rows (relevant
+documents, positive gains) touch those rows only (:func:`marked_levels`).
 """
 
 from __future__ import annotations
@@ -15,12 +19,12 @@ import numpy as np
 
 from ..judged import JudgedRankings
 
-__all__ = ["Levels", "levels", "log_binom"]
+__all__ = ["Levels", "MarkedLevels", "level_bounds", "levels", "log_binom", "marked_levels"]
 
 
 @dataclass(frozen=True)
 class Levels:
-    """Levels of every query, in rank order (CSR over queries via ``query``)."""
+    """All levels of every query, in rank order."""
 
     start: np.ndarray  # row index of the level's first row
     size: np.ndarray  # n_g
@@ -37,37 +41,86 @@ class Levels:
         cs = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
         return cs[self.start + self.size] - cs[self.start]
 
-    def count_before(self, per_level: np.ndarray) -> np.ndarray:
-        """S_g: per level, the sum of ``per_level`` over the earlier levels of its query."""
-        cs = np.concatenate(([0], np.cumsum(per_level)))
-        return cs[:-1] - cs[self.first[:-1]][self.query]
-
     def level_of_row(self) -> np.ndarray:
         """Level index of every row."""
         return np.repeat(np.arange(self.num_levels, dtype=np.int64), self.size)
 
-    def sum_rows(self, values: np.ndarray) -> np.ndarray:
-        """Per level, the sum of per-row ``values`` over its rows (pairwise, vectorised)."""
-        if self.num_levels == 0:
-            return np.zeros(0)
-        return np.add.reduceat(np.asarray(values, dtype=np.float64), self.start)
-
 
 def levels(jr: JudgedRankings, weak: bool) -> Levels:
-    """The levels of ``jr``: its tie groups if ``weak``, else one level per row."""
+    """All levels of ``jr``: its tie groups if ``weak``, else one level per row."""
     n = len(jr.grades)
-    row_query = jr.row_query
     if weak and n:
         new = np.ones(n, dtype=bool)
-        new[1:] = (jr.tie_ids[1:] != jr.tie_ids[:-1]) | (row_query[1:] != row_query[:-1])
+        new[1:] = jr.tie_ids[1:] != jr.tie_ids[:-1]
+        new[jr.offsets[:-1][jr.num_ret > 0]] = True
         start = np.flatnonzero(new)
     else:
         start = np.arange(n, dtype=np.int64)
     size = np.diff(np.append(start, n))
-    query = row_query[start] if n else np.zeros(0, dtype=np.int64)
+    query = np.searchsorted(jr.offsets, start, side="right") - 1
     before = start - jr.offsets[query]
     first = np.searchsorted(query, np.arange(jr.num_queries + 1), side="left")
     return Levels(start=start, size=size, query=query, before=before, first=first)
+
+
+def level_bounds(
+    jr: JudgedRankings, rows: np.ndarray, weak: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(query, first row, end row) of the level of each of ``rows`` (binary search)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    q = np.searchsorted(jr.offsets, rows, side="right") - 1
+    if not weak:
+        return q, rows, rows + 1
+    ids = jr.tie_ids[rows]
+    start = np.maximum(np.searchsorted(jr.tie_ids, ids, side="left"), jr.offsets[q])
+    end = np.minimum(np.searchsorted(jr.tie_ids, ids, side="right"), jr.offsets[q + 1])
+    return q, start, end
+
+
+@dataclass(frozen=True)
+class MarkedLevels:
+    """The levels that hold at least one marked row, in rank order, with their counts."""
+
+    start: np.ndarray  # row index of the level's first row
+    size: np.ndarray  # n_g
+    query: np.ndarray  # query index (non-decreasing)
+    before: np.ndarray  # T_g
+    marked: np.ndarray  # r_g: marked rows in the level
+    marked_before: np.ndarray  # S_g: marked rows of the same query before the level
+    first_marked: np.ndarray  # index (into the marked rows) of the level's first marked row
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+
+def marked_levels(jr: JudgedRankings, rows: np.ndarray, weak: bool) -> MarkedLevels:
+    """The levels holding the marked ``rows`` (ascending row indices)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    q, start, end = level_bounds(jr, rows, weak)
+    new = np.ones(len(rows), dtype=bool)
+    if len(rows):
+        new[1:] = start[1:] != start[:-1]
+    head = np.flatnonzero(new)
+    marked = np.diff(np.append(head, len(rows)))
+    lq = q[head]
+    query_first = np.searchsorted(rows, jr.offsets[lq], side="left")
+    return MarkedLevels(
+        start=start[head],
+        size=end[head] - start[head],
+        query=lq,
+        before=start[head] - jr.offsets[lq],
+        marked=marked,
+        marked_before=head - query_first,
+        first_marked=head,
+    )
+
+
+def expand(start: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows ``start[g] .. start[g] + lengths[g] - 1`` of every g, flat, and the segment starts."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    seg = np.cumsum(lengths) - lengths
+    rows = np.repeat(np.asarray(start, dtype=np.int64) - seg, lengths) + np.arange(lengths.sum())
+    return rows, seg
 
 
 def log_binom(n: np.ndarray, k: np.ndarray) -> np.ndarray:

@@ -28,38 +28,34 @@ import numpy as np
 from ..judged import JudgedRankings, segment_seqsum
 from . import counts, precision
 from .gain import dcg_parts, gain_of
-from .levels import Levels, levels, log_binom
+from .levels import expand, level_bounds, log_binom, marked_levels
 from .registry import tie_aware_form
 
 __all__ = ["expected_count_at", "tie_average_precision", "tie_dcg", "tie_reciprocal_rank"]
 
 
-def _level_at(jr: JudgedRankings, lv: Levels, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(k capped at the ranking length, index of the level holding position k) per query.
+class _AtK:
+    """Per query with ``0 < k`` (capped at the ranking length): the level holding position k,
+    and the marked rows before it (S_g) and in it (r_g)."""
 
-    The level index is only meaningful where ``0 < k_capped``.
-    """
-    kq = np.minimum(np.asarray(k, dtype=np.int64), jr.num_ret)
-    kq = np.maximum(kq, 0)
-    width = int(jr.max_rank) + 2
-    key = lv.query * width + lv.before
-    qs = np.arange(jr.num_queries, dtype=np.int64)
-    g = np.searchsorted(key, qs * width + kq - 1, side="right") - 1
-    return kq, np.clip(g, 0, max(lv.num_levels - 1, 0))
+    def __init__(self, jr: JudgedRankings, mask: np.ndarray, k: int | np.ndarray) -> None:
+        k = np.broadcast_to(np.asarray(k, dtype=np.int64), jr.num_queries)
+        kq = np.maximum(np.minimum(k, jr.num_ret), 0)
+        self.q = np.flatnonzero(kq > 0)
+        pos = jr.offsets[self.q] + kq[self.q] - 1
+        _, start, end = level_bounds(jr, pos, True)
+        rows = np.flatnonzero(mask)
+        a, b, c = (np.searchsorted(rows, x) for x in (jr.offsets[self.q], start, end))
+        self.S, self.r = b - a, c - b
+        self.n = end - start
+        self.m = pos + 1 - start  # positions of the level within the top k
 
 
 def expected_count_at(jr: JudgedRankings, mask: np.ndarray, k: int | np.ndarray) -> np.ndarray:
     """Per query ``E[number of rows where mask holds among ranks 1..k]`` over tie-breakings."""
-    lv = levels(jr, True)
-    r = lv.count(mask)
-    S = lv.count_before(r)
-    kq, g = _level_at(jr, lv, np.broadcast_to(np.asarray(k, dtype=np.int64), jr.num_queries))
+    at = _AtK(jr, mask, k)
     out = np.zeros(jr.num_queries)
-    ok = kq > 0
-    if lv.num_levels and ok.any():
-        gg = g[ok]
-        m = kq[ok] - lv.before[gg]
-        out[ok] = S[gg] + m * r[gg] / lv.size[gg]
+    out[at.q] = at.S + at.m * at.r / at.n
     return out
 
 
@@ -98,57 +94,38 @@ def tie_judged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
 @tie_aware_form("Success")
 def tie_success(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     """P(rel@k > 0) = 1 - [S_g = 0] C(n_g - r_g, m) / C(n_g, m), m = k - T_g."""
-    lv = levels(jr, True)
-    r = lv.count(jr.relevant(rel))
-    S = lv.count_before(r)
-    kq, g = _level_at(jr, lv, np.full(jr.num_queries, cutoff, dtype=np.int64))
+    at = _AtK(jr, jr.relevant(rel), cutoff)
+    i = at.n - at.r
+    none = np.zeros(len(at.q))
+    possible = (at.S == 0) & (at.m <= i)
+    m = np.where(possible, at.m, 0)
+    none[possible] = np.exp(log_binom(i, m) - log_binom(at.n, m))[possible]
     out = np.zeros(jr.num_queries)
-    ok = kq > 0
-    if lv.num_levels and ok.any():
-        gg = g[ok]
-        n, rg, m = lv.size[gg], r[gg], kq[ok] - lv.before[gg]
-        i = n - rg
-        none = np.zeros(len(gg))
-        possible = (S[gg] == 0) & (m <= i)
-        mi = np.where(possible, m, 0)
-        none[possible] = np.exp(log_binom(i, mi) - log_binom(n, mi))[possible]
-        out[ok] = 1.0 - none
+    out[at.q] = 1.0 - none
     return out
 
 
 def tie_average_precision(jr: JudgedRankings, cutoff: int | None, rel: int) -> np.ndarray:
     """Expected AP (AP@k with ``cutoff``), normalised by R as trec_eval."""
-    lv = levels(jr, True)
-    relv = jr.relevant(rel)
-    r = lv.count(relv)
-    S = lv.count_before(r)
-    n, T = lv.size, lv.before
+    ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
+    n, T, r, S = ml.size, ml.before, ml.marked, ml.marked_before
     m = n if cutoff is None else np.minimum(n, cutoff - T)
-    keep = (r > 0) & (m > 0)
-    idx = np.flatnonzero(keep)
+    idx = np.flatnonzero(m > 0)
     contrib = np.zeros(len(idx))
     single = n[idx] == 1
     si = idx[single]
     contrib[single] = (S[si] + 1).astype(np.float64) / (T[si] + 1).astype(np.float64)
     multi = idx[~single]
     if len(multi):
-        h = _partial_harmonic(jr, lv, multi, m[multi])
+        rows, seg = expand(ml.start[multi], m[multi])
+        rank = rows + np.repeat(T[multi] + 1 - ml.start[multi], m[multi])
+        h = np.add.reduceat(1.0 / rank.astype(np.float64), seg)
         nm, rm, Tm, Sm, mm = n[multi], r[multi], T[multi], S[multi], m[multi]
         c = (rm - 1) / (nm - 1)
         inner = (Sm + 1) * h + c * (mm - (Tm + 1) * h)
         contrib[~single] = rm / nm * inner
-    total = segment_seqsum(lv.query[idx], contrib, jr.num_queries)
+    total = segment_seqsum(ml.query[idx], contrib, jr.num_queries)
     return _ratio(total, jr.num_rel(rel))
-
-
-def _partial_harmonic(jr: JudgedRankings, lv: Levels, idx: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """``sum_{j=1}^{m} 1/(T_g + j)`` for the levels ``idx`` (summed over their rows)."""
-    start = lv.start[idx]
-    lens = m.astype(np.int64)
-    seg_start = np.cumsum(lens) - lens
-    rows = np.repeat(start - seg_start, lens) + np.arange(int(lens.sum()))
-    inv = 1.0 / jr.rank[rows].astype(np.float64)
-    return np.add.reduceat(inv, seg_start)
 
 
 @tie_aware_form("AP")
@@ -165,28 +142,22 @@ def tie_gmap(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
 
 def tie_reciprocal_rank(jr: JudgedRankings, cutoff: int | None, rel: int) -> np.ndarray:
     """E[RR@k] over the first level holding a relevant document."""
-    lv = levels(jr, True)
-    r = lv.count(jr.relevant(rel))
-    out = np.zeros(jr.num_queries)
-    cand = np.flatnonzero(r > 0)
-    if len(cand) == 0:
-        return out
-    q = lv.query[cand]
-    first = cand[np.concatenate(([True], q[1:] != q[:-1]))]
-    n, rg, T = lv.size[first], r[first], lv.before[first]
+    ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
+    first = np.flatnonzero(ml.marked_before == 0)
+    n, rg, T = ml.size[first], ml.marked[first], ml.before[first]
     J = n - rg + 1
     if cutoff is not None:
         J = np.minimum(J, cutoff - T)
     ok = J > 0
     first, n, rg, T, J = first[ok], n[ok], rg[ok], T[ok], J[ok]
+    out = np.zeros(jr.num_queries)
     if len(first) == 0:
         return out
-    seg_start = np.cumsum(J) - J
-    j = np.arange(int(J.sum())) - np.repeat(seg_start, J) + 1
+    seg = np.cumsum(J) - J
+    j = np.arange(int(J.sum())) - np.repeat(seg, J) + 1
     nn, rr, TT = np.repeat(n, J), np.repeat(rg, J), np.repeat(T, J)
     p = np.exp(log_binom(nn - j, rr - 1) - log_binom(nn, rr))
-    vals = np.add.reduceat(p / (TT + j).astype(np.float64), seg_start)
-    out[lv.query[first]] = vals
+    out[ml.query[first]] = np.add.reduceat(p / (TT + j).astype(np.float64), seg)
     return out
 
 
@@ -198,10 +169,11 @@ def tie_rr(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
 
 def tie_dcg(jr: JudgedRankings, cutoff: int | None, gains: dict | None) -> np.ndarray:
     """E[DCG@k] = sum_g (G_g / n_g) * (sum of the discounts of level g's positions <= k)."""
-    lv = levels(jr, True)
     g = gain_of(jr.grades, gains)
-    G = lv.sum_rows(g)
-    n, T = lv.size, lv.before
+    rows = np.flatnonzero(g != 0)
+    ml = marked_levels(jr, rows, True)
+    G = np.add.reduceat(g[rows], ml.first_marked) if len(rows) else np.zeros(0)
+    n, T = ml.size, ml.before
     m = n if cutoff is None else np.minimum(n, cutoff - T)
     idx = np.flatnonzero((G != 0) & (m > 0))
     log2 = jr.log2_table(max(jr.max_rank, 1) + 1)
@@ -211,12 +183,11 @@ def tie_dcg(jr: JudgedRankings, cutoff: int | None, gains: dict | None) -> np.nd
     contrib[single] = G[si] / log2[T[si] + 2]
     multi = idx[~single]
     if len(multi):
-        lens = m[multi].astype(np.int64)
-        seg_start = np.cumsum(lens) - lens
-        rows = np.repeat(lv.start[multi] - seg_start, lens) + np.arange(int(lens.sum()))
-        disc = np.add.reduceat(1.0 / log2[jr.rank[rows] + 1], seg_start)
+        lrows, seg = expand(ml.start[multi], m[multi])
+        rank = lrows + np.repeat(T[multi] + 1 - ml.start[multi], m[multi])
+        disc = np.add.reduceat(1.0 / log2[rank + 1], seg)
         contrib[~single] = G[multi] / n[multi] * disc
-    return segment_seqsum(lv.query[idx], contrib, jr.num_queries)
+    return segment_seqsum(ml.query[idx], contrib, jr.num_queries)
 
 
 @tie_aware_form("nDCG")

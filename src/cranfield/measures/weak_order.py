@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from ..judged import JudgedRankings
-from .levels import levels, log_binom
+from .levels import level_bounds, log_binom, marked_levels
 from .registry import REL, Param, Undefined, measure
 from .tie_aware import expected_count_at
 
@@ -108,27 +108,21 @@ class _Final:
     """Per query: the final level for a wanted NR (``ok`` where the ranking meets the need)."""
 
     def __init__(self, jr: JudgedRankings, weak: bool, nr: np.ndarray, rel: int) -> None:
-        lv = levels(jr, weak)
-        relv = jr.relevant(rel)
-        r = lv.count(relv)
-        S = lv.count_before(r)
+        rows = np.flatnonzero(jr.relevant(rel))
+        base = np.searchsorted(rows, jr.offsets)
+        rel_ret = np.diff(base)
         target = np.maximum(np.ceil(nr), 1.0).astype(np.int64)
-        width = int(jr.max_rank) + 2
-        key = lv.query * width + S + r
-        qs = np.arange(jr.num_queries, dtype=np.int64)
-        g = np.searchsorted(key, qs * width + target, side="left")
-        rel_ret = jr.count(relv)
         self.ok = (jr.num_rel(rel) > 0) & (target <= rel_ret)
-        g = np.where(self.ok, g, 0)
-        if lv.num_levels == 0:
-            g = np.zeros(jr.num_queries, dtype=np.int64)
-            zero = np.zeros(jr.num_queries)
-            self.r = self.i = self.j = self.tr = zero
-        else:
-            self.r = r[g].astype(np.float64)
-            self.i = (lv.size[g] - r[g]).astype(np.float64)
-            self.tr = S[g].astype(np.float64)
-            self.j = (lv.before[g] - S[g]).astype(np.float64)
+        q = np.flatnonzero(self.ok)
+        _, start, end = level_bounds(jr, rows[base[q] + target[q] - 1], weak)
+        S = np.searchsorted(rows, start) - base[q]
+        r = np.searchsorted(rows, end) - base[q] - S
+        zero = np.zeros(jr.num_queries)
+        self.r, self.i, self.tr, self.j = zero.copy(), zero.copy(), zero.copy(), zero.copy()
+        self.r[q] = r
+        self.i[q] = end - start - r
+        self.tr[q] = S
+        self.j[q] = start - jr.offsets[q] - S
         self.nr = nr
         self.s = nr - self.tr
 
@@ -160,22 +154,18 @@ def _precall(f: _Final) -> np.ndarray:
 
 def _per_relevant(jr: JudgedRankings, weak: bool, rel: int, which: str):
     """PRR or PRECALL at every integer NR = 1..rel_ret, flat in query order, and its offsets."""
-    lv = levels(jr, weak)
-    r = lv.count(jr.relevant(rel))
-    S = lv.count_before(r)
-    idx = np.flatnonzero(r > 0)
-    rr = r[idx]
-    start = np.cumsum(rr) - rr
-    s = (np.arange(int(rr.sum())) - np.repeat(start, rr) + 1).astype(np.float64)
+    rows = np.flatnonzero(jr.relevant(rel))
+    ml = marked_levels(jr, rows, weak)
+    rr = ml.marked
+    s = (np.arange(int(rr.sum())) - np.repeat(np.cumsum(rr) - rr, rr) + 1).astype(np.float64)
     rg = np.repeat(rr, rr).astype(np.float64)
-    ig = np.repeat(lv.size[idx] - rr, rr).astype(np.float64)
-    tr = np.repeat(S[idx], rr).astype(np.float64)
-    j = np.repeat(lv.before[idx] - S[idx], rr).astype(np.float64)
+    ig = np.repeat(ml.size - rr, rr).astype(np.float64)
+    tr = np.repeat(ml.marked_before, rr).astype(np.float64)
+    j = np.repeat(ml.before - ml.marked_before, rr).astype(np.float64)
     h = tr + s
     spread = ig * s / (rg + 1.0) if which == "PRR" else s * ig / rg
     vals = h / (h + j + spread)
-    off = np.concatenate(([0], np.cumsum(jr.count(jr.relevant(rel)))))
-    return vals, off
+    return vals, np.searchsorted(rows, jr.offsets)
 
 
 def _ceiling(jr: JudgedRankings, weak: bool, nr: np.ndarray, rel: int, which: str) -> np.ndarray:
