@@ -143,3 +143,30 @@ def test_a_measure_without_a_tie_aware_form_is_a_clear_error(measure_without_tie
 def test_weak_is_a_listed_tie_policy(cli):
     p = cli("evaluate", "--help")
     assert b"weak" in p.stdout
+
+
+def test_weak_values_do_not_depend_on_document_ids_or_file_order():
+    """trec_eval's tie-breaking by document id makes AP depend on the names; 'weak' does not."""
+    qrels = {"q": {"a": 1, "b": 0, "c": 0, "d": 1}}
+    run = {"q": {"a": 1.0, "b": 1.0, "c": 1.0, "d": 0.5}}
+    renamed_q = {"q": {"z": 1, "b": 0, "c": 0, "d": 1}}
+    renamed_r = {"q": {"c": 1.0, "z": 1.0, "b": 1.0, "d": 0.5}}  # other names, other order
+    labels = ["AP", "nDCG@2", "RR", "P@2", "EP(NR=1)", "PRR(recall=0.5)"]
+    trec = evaluate(qrels, run, labels).values
+    trec_renamed = evaluate(renamed_q, renamed_r, labels).values
+    assert not np.array_equal(trec, trec_renamed)
+    weak = evaluate(qrels, run, labels, ties="weak").values
+    np.testing.assert_array_equal(weak, evaluate(renamed_q, renamed_r, labels, ties="weak").values)
+
+
+def test_weak_with_depth_keeps_the_documents_trec_eval_keeps():
+    """-M cuts after trec_eval's order, also under 'weak' (the straddling group is cut so)."""
+    qrels = {"q": {"a": 1, "b": 0, "c": 1, "d": 0}}
+    run = {"q": {"a": 1.0, "b": 1.0, "c": 1.0, "d": 1.0}}  # trec order: d c b a
+    for depth in (1, 2, 3):
+        kept = evaluate(qrels, run, ["NumRelRet"], depth=depth).values
+        assert np.array_equal(
+            kept, evaluate(qrels, run, ["NumRelRet"], ties="weak", depth=depth).values
+        )
+    # depth 2 keeps d, c: one level {d-, c+}; expected P@1 = 1/2
+    assert evaluate(qrels, run, ["P@1"], ties="weak", depth=2).values[0, 0] == 0.5

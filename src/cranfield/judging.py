@@ -68,8 +68,10 @@ def judge(
     seg_index = {q: i for i, q in enumerate(evaluated)}
     segment_of_query = np.array([seg_index.get(q, -1) for q in run.query_ids], dtype=np.int64)
 
+    # under "weak" the order within ties matters only to choose what a depth cut keeps
+    order_ties = "trec" if ties == "weak" and depth is not None else ties
     ordering = order_run(
-        run, segment_of_query, len(evaluated), ties=ties, seed=0 if seed is None else seed
+        run, segment_of_query, len(evaluated), ties=order_ties, seed=0 if seed is None else seed
     )
     rows, lengths, tie_ids = ordering.rows, ordering.lengths, ordering.tie_ids
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)

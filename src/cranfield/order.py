@@ -7,8 +7,9 @@
 - ``random``: score descending, ties in a random order drawn from ``seed`` (reproducible).
 - ``weak``: equal scores form one level of a weak ordering (Raghavan, Jung & Bollmann 1989);
   measures are computed as their expectation over uniformly random tie-breaking (their
-  ``tie_aware`` form).  Rows are stored in ``trec`` order, so ``depth`` keeps the same
-  documents as trec_eval's ``-M``.
+  ``tie_aware`` form), which no order within a level can change, so rows of a level stay in
+  input order (no tie sort).  :func:`~cranfield.judging.judge` orders them as ``trec`` when a
+  depth cut must choose which documents of a level to keep.
 
 Whatever the policy, rows with equal scores that end up adjacent form a tie group; its id is
 kept in the judged rankings so that tie-aware measures can compute expectations over all
@@ -78,7 +79,7 @@ def order_run(
         boundary[1:] = (seg[1:] != seg[:-1]) | (s[1:] != s[:-1])
     tie_ids = np.cumsum(boundary, dtype=np.int64) - 1
 
-    if ties != "given" and n > 1 and not boundary[1:].all():
+    if ties not in ("given", "weak") and n > 1 and not boundary[1:].all():
         rows = _order_within_ties(run, rows, boundary, tie_ids, ties, seed)
 
     lengths = np.bincount(seg, minlength=num_segments).astype(np.int64)
@@ -103,7 +104,7 @@ def _order_within_ties(
     if ties == "random":
         rng = np.random.default_rng(seed)
         o = np.lexsort((rng.random(len(pos)), gid))
-    else:  # trec and weak: document id descending (byte order), stable within the group
+    else:  # trec: document id descending (byte order), stable within the group
         docs = run.docs.take(rows[pos])
         idx = sorted(range(len(pos)), key=docs.__getitem__, reverse=True)
         g = gid.tolist()

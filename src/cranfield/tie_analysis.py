@@ -51,7 +51,7 @@ CURVE_METHODS = (
 )
 
 
-def _judge_all(qrels: Any, runs: Any, **judge_args: Any) -> list[JudgedRankings]:
+def _judge_all(qrels: Any, runs: Any, ties: str, **judge_args: Any) -> list[JudgedRankings]:
     from .io import read_qrels, read_run
     from .judging import judge
 
@@ -62,7 +62,7 @@ def _judge_all(qrels: Any, runs: Any, **judge_args: Any) -> list[JudgedRankings]
         in_memory = not isinstance(src, str) and not hasattr(src, "__fspath__")
         name = (f"run{i + 1}" if len(sources) > 1 else "run") if in_memory else None
         run = read_run(src, name=name)
-        out.append(judge(q, run, ties="weak", **judge_args))
+        out.append(judge(q, run, ties=ties, **judge_args))
     return out
 
 
@@ -132,8 +132,8 @@ def tie_range(
 ) -> TieRange:
     """Worst / trec / expected / best values of ``measures`` on judged rankings ``jr``.
 
-    ``jr`` is in trec_eval's order within ties (as :func:`~cranfield.judging.judge` leaves it
-    under the ``trec`` and ``weak`` policies).
+    The ``trec`` column is the plain measure on ``jr`` as ordered: judge with ``ties="trec"``
+    for trec_eval's order (as :func:`tie_ranges` does).
     """
     specs = [(m, parse(m)) for m in measures]
     for _, m in specs:
@@ -173,7 +173,7 @@ def tie_ranges(
     **judge_args: Any,
 ) -> list[TieRange]:
     """:func:`tie_range` for one run or a list of runs (paths, DataFrames, dicts, Runs)."""
-    return [tie_range(jr, measures) for jr in _judge_all(qrels, runs, **judge_args)]
+    return [tie_range(jr, measures) for jr in _judge_all(qrels, runs, "trec", **judge_args)]
 
 
 # ---------------------------------------------------------------------------- curves
@@ -293,5 +293,6 @@ def weak_curves(
 ) -> list[WeakCurves]:
     """:func:`weak_curves_judged` for one run or a list of runs, under the ``weak`` policy."""
     return [
-        weak_curves_judged(jr, recall, nd, rel=rel) for jr in _judge_all(qrels, runs, **judge_args)
+        weak_curves_judged(jr, recall, nd, rel=rel)
+        for jr in _judge_all(qrels, runs, "weak", **judge_args)
     ]
