@@ -43,6 +43,7 @@ def render_measures(defs: Sequence[MeasureDef], fmt: str = "text") -> str:
                         "aggregate": d.aggregate,
                         "micro": d.micro is not None,
                         "trec_eval": d.trec,
+                        "tie_aware": d.tie_aware is not None,
                         "parameters": [
                             {
                                 "name": p.name,
@@ -80,4 +81,6 @@ def render_measures(defs: Sequence[MeasureDef], fmt: str = "text") -> str:
         out.append(f"    source:     {d.source}")
         if d.notes:
             out.append(f"    notes:      {d.notes}")
+        if d.tie_aware is not None:
+            out.append("    ties weak:  tie-aware form (expectation over random tie-breaking)")
     return "\n".join(out) + "\n"
