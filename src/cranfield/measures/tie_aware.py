@@ -26,10 +26,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged import JudgedRankings, segment_seqsum
-from . import counts, precision
 from .gain import dcg_parts, gain_of
 from .levels import expand, level_bounds, log_binom, marked_levels
-from .registry import tie_aware_form
+from .registry import REGISTRY, tie_aware_form
 
 __all__ = ["expected_count_at", "tie_average_precision", "tie_dcg", "tie_reciprocal_rank"]
 
@@ -197,14 +196,8 @@ def tie_ndcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> n
     return _ratio(tie_dcg(jr, cutoff, gains), idcg)
 
 
-# Order-invariant measures are their own tie-aware form.
-for _name, _func in (
-    ("NumQ", counts.num_q),
-    ("NumRet", counts.num_ret),
-    ("NumRel", counts.num_rel),
-    ("NumRelRet", counts.num_rel_ret),
-    ("SetP", precision.set_precision),
-    ("SetR", precision.set_recall),
-    ("SetF", precision.set_f),
-):
-    tie_aware_form(_name)(_func)
+# Order-invariant measures (functions of the retrieved set and the qrels) are their own
+# tie-aware form.
+ORDER_INVARIANT = ("NumQ", "NumRet", "NumRel", "NumRelRet", "SetP", "SetR", "SetF")
+for _name in ORDER_INVARIANT:
+    tie_aware_form(_name)(REGISTRY[_name].func)
