@@ -23,7 +23,7 @@ from cranfield.tie_analysis import tie_range
 NOT_IN_QRELS = None
 
 # ------------------------------------------------------------------ random weak orderings
-grade = st.sampled_from([NOT_IN_QRELS, 0, 0, 1, 1, 2])
+grade = st.sampled_from([NOT_IN_QRELS, -1, 0, 0, 1, 1, 2])  # -1: in the qrels, unjudged
 level = st.lists(grade, min_size=1, max_size=4)
 query = st.tuples(st.lists(level, min_size=1, max_size=4), st.integers(0, 2))
 weak_orderings = st.lists(query, min_size=1, max_size=3)
@@ -102,13 +102,66 @@ def success(order, k):
     return Fraction(int(any(_rel(g) for g in order[:k])))
 
 
+def _judged(g):
+    return g is not NOT_IN_QRELS and g >= 0
+
+
 def judged_at(order, k):
-    return Fraction(sum(g is not NOT_IN_QRELS for g in order[:k]), k)
+    return Fraction(sum(_judged(g) for g in order[:k]), k)
+
+
+def unjudged_at(order, k):
+    return Fraction(sum(not _judged(g) for g in order[:k]), k)
+
+
+def rel_p(order, k, R):
+    return Fraction(sum(_rel(g) for g in order[:k]), min(k, R)) if R else Fraction(0)
+
+
+def bpref(order, qgrades, R):
+    """Buckley & Voorhees (trec_eval 8+): judged non-relevant above each relevant document."""
+    if not R:
+        return Fraction(0)
+    N = sum(1 for g in qgrades if 0 <= g < 1)
+    total, nr = Fraction(0), 0
+    for g in order:
+        if _rel(g):
+            total += 1 - Fraction(min(nr, R), min(N, R)) if nr else 1
+        elif _judged(g):
+            nr += 1
+    return total / R
+
+
+def bin_g(order, R):
+    if not R or not any(_rel(g) for g in order):
+        return 0.0
+    nonrel = 0
+    total = 0.0
+    for g in order:
+        if _rel(g):
+            total += 1 / math.log2(2 + nonrel)
+        else:
+            nonrel += 1
+    return total / R
+
+
+def rbp(order, qgrades, p):
+    hi = max([0, *(g for g in qgrades if g >= 0)])
+    scale = hi if hi > 1 else 1
+    return (1 - p) * sum(
+        (max(g, 0) / scale if _judged(g) else 0) * p ** (i - 1) for i, g in enumerate(order, 1)
+    )
+
+
+def rbp_resid(order, p):
+    return p ** len(order) + (1 - p) * sum(
+        p ** (i - 1) for i, g in enumerate(order, 1) if not _judged(g)
+    )
 
 
 def dcg(order, k=None):
     return sum(
-        (g if g is not NOT_IN_QRELS else 0) / math.log2(i + 1)
+        (g if _judged(g) else 0) / math.log2(i + 1)
         for i, g in enumerate(order[:k] if k else order, start=1)
     )
 
@@ -171,6 +224,15 @@ def test_standard_measures_equal_the_average_over_all_tie_breakings(queries, k, 
         "GMAP",
         "NumRelRet",
         "SetP",
+        f"RelP@{k}",
+        f"Unjudged@{k}",
+        f"DCG@{k}",
+        "Rprec(mult=1.5)",
+        "Bpref",
+        "GMBpref",
+        "BinG",
+        "RBP(p=0.8)",
+        "RBPResid(p=0.8)",
     ]
     got = _values(qrels, run, labels, "weak")
     for qi, (levels, _extra) in enumerate(queries):
@@ -196,6 +258,17 @@ def test_standard_measures_equal_the_average_over_all_tie_breakings(queries, k, 
             "GMAP": mean(ap(o, R) for o in orders),
             "NumRelRet": Fraction(sum(_rel(g) for g in orders[0])),
             "SetP": Fraction(sum(_rel(g) for g in orders[0]), n),
+            f"RelP@{k}": mean(rel_p(o, k, R) for o in orders),
+            f"Unjudged@{k}": mean(unjudged_at(o, k) for o in orders),
+            f"DCG@{k}": sum(dcg(o, k) for o in orders) / len(orders),
+            "Rprec(mult=1.5)": mean(p_at(o, min(n, c)) * min(n, c) / c for o in orders)
+            if (c := int(1.5 * R + 0.9)) and R
+            else Fraction(0),
+            "Bpref": mean(bpref(o, qgrades, R) for o in orders),
+            "GMBpref": mean(bpref(o, qgrades, R) for o in orders),
+            "BinG": sum(bin_g(o, R) for o in orders) / len(orders),
+            "RBP(p=0.8)": sum(rbp(o, qgrades, 0.8) for o in orders) / len(orders),
+            "RBPResid(p=0.8)": sum(rbp_resid(o, 0.8) for o in orders) / len(orders),
         }
         for label, value in expect.items():
             assert _close(got[q][label], value), (q, label, got[q][label], float(value), levels)
@@ -372,6 +445,22 @@ TIE_AWARE_LABELS = [
     "SetP",
     "SetR",
     "SetF",
+    "NumNonRelJudgedRet",
+    "SetRelP",
+    "SetAP",
+    "IDCG@5",
+    "DCG",
+    "DCG@3",
+    "Utility",
+    "RelP@3",
+    "Unjudged@4",
+    "Rprec(mult=2.0)",
+    "Bpref",
+    "GMBpref",
+    "BinG",
+    "RBP",
+    "RBP(p=0.5,gains={0:0,1:1,2:3})",
+    "RBPResid",
     "ESL(NR=2)",
     "ESL(recall=0.5)",
     "PRR(NR=2)",

@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged import JudgedRankings, segment_seqsum
-from .gain import dcg_parts, gain_of
+from .gain import dcg_parts
+from .gaintable import gain_table
 from .levels import expand, level_bounds, log_binom, marked_levels
 from .registry import REGISTRY, tie_aware_form
 
@@ -78,10 +79,11 @@ def tie_recall(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
 
 
 @tie_aware_form("Rprec")
-def tie_r_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    """E[Rprec] = E[rel@min(n, R)] / R."""
+def tie_r_precision(jr: JudgedRankings, *, rel: int, mult: float = 1.0) -> np.ndarray:
+    """E[Rprec] = E[rel@min(n, R)] / R (with mult=x: c = (long)(x R + 0.9) for R)."""
     R = jr.num_rel(rel)
-    return _ratio(expected_count_at(jr, jr.relevant(rel), np.minimum(jr.num_ret, R)), R)
+    c = R if mult == 1.0 else np.maximum(np.trunc(mult * R + 0.9).astype(np.int64), 0)
+    return _ratio(expected_count_at(jr, jr.relevant(rel), np.minimum(jr.num_ret, c)), c)
 
 
 @tie_aware_form("Judged")
@@ -166,27 +168,41 @@ def tie_rr(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
     return tie_reciprocal_rank(jr, cutoff, rel)
 
 
-def tie_dcg(jr: JudgedRankings, cutoff: int | None, gains: dict | None) -> np.ndarray:
-    """E[DCG@k] = sum_g (G_g / n_g) * (sum of the discounts of level g's positions <= k)."""
-    g = gain_of(jr.grades, gains)
-    rows = np.flatnonzero(g != 0)
+def _positional(
+    jr: JudgedRankings, weights: np.ndarray, table: np.ndarray, cutoff: int | None, divide: bool
+) -> np.ndarray:
+    """``E[sum_{i <= k} w(d_i) * t(i)]`` (or ``w / t`` with ``divide``), ``t(i) = table[i]``:
+    ``sum_g (W_g / n_g) sum_{i in level g, i <= k} t(i)`` (measures-notes sec. 2.4)."""
+    rows = np.flatnonzero(weights != 0)
     ml = marked_levels(jr, rows, True)
-    G = np.add.reduceat(g[rows], ml.first_marked) if len(rows) else np.zeros(0)
+    W = np.add.reduceat(weights[rows], ml.first_marked) if len(rows) else np.zeros(0)
     n, T = ml.size, ml.before
     m = n if cutoff is None else np.minimum(n, cutoff - T)
-    idx = np.flatnonzero((G != 0) & (m > 0))
-    log2 = jr.log2_table(max(jr.max_rank, 1) + 1)
+    idx = np.flatnonzero((W != 0) & (m > 0))
     contrib = np.zeros(len(idx))
     single = n[idx] == 1
     si = idx[single]
-    contrib[single] = G[si] / log2[T[si] + 2]
+    t = table[T[si] + 1]
+    contrib[single] = W[si] / t if divide else W[si] * t
     multi = idx[~single]
     if len(multi):
         lrows, seg = expand(ml.start[multi], m[multi])
         rank = lrows + np.repeat(T[multi] + 1 - ml.start[multi], m[multi])
-        disc = np.add.reduceat(1.0 / log2[rank + 1], seg)
-        contrib[~single] = G[multi] / n[multi] * disc
+        per = 1.0 / table[rank] if divide else table[rank]
+        contrib[~single] = W[multi] / n[multi] * np.add.reduceat(per, seg)
     return segment_seqsum(ml.query[idx], contrib, jr.num_queries)
+
+
+def tie_dcg(jr: JudgedRankings, cutoff: int | None, gains: dict | None) -> np.ndarray:
+    """E[DCG@k] = sum_g (G_g / n_g) * (sum of the discounts of level g's positions <= k)."""
+    log2 = jr.log2_table(max(jr.max_rank, 1) + 1)  # log2[i + 1] = log2(rank i + 1)
+    return _positional(jr, gain_table(jr, gains).row_gain, log2[1:], cutoff, divide=True)
+
+
+@tie_aware_form("DCG")
+def tie_dcg_measure(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+    """E[DCG@k]."""
+    return tie_dcg(jr, cutoff, gains)
 
 
 @tie_aware_form("nDCG")
@@ -196,8 +212,126 @@ def tie_ndcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> n
     return _ratio(tie_dcg(jr, cutoff, gains), idcg)
 
 
+@tie_aware_form("RelP")
+def tie_relative_precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
+    """E[RelP@k] = E[rel@k] / min(k, R)."""
+    R = jr.num_rel(rel)
+    return _ratio(expected_count_at(jr, jr.relevant(rel), cutoff), np.minimum(cutoff, R))
+
+
+@tie_aware_form("Unjudged")
+def tie_unjudged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
+    """E[Unjudged@k] = E[unjudged@k] / k."""
+    return expected_count_at(jr, jr.grades < 0, cutoff) / float(cutoff)
+
+
+@tie_aware_form("RBP")
+def tie_rbp(jr: JudgedRankings, *, p: float, gains: dict | None) -> np.ndarray:
+    """E[RBP] = (1 - p) sum_g (G_g / n_g) sum_{i in g} p^(i-1) (gains as RBP's)."""
+    from .rbp import powers
+
+    gt = gain_table(jr, gains, normalise=True)
+    table = np.concatenate(([0.0], powers(p, jr.max_rank)))  # table[i] = p^(i-1)
+    return (1.0 - p) * _positional(jr, gt.row_gain, table, None, divide=False)
+
+
+@tie_aware_form("RBPResid")
+def tie_rbp_resid(jr: JudgedRankings, *, p: float) -> np.ndarray:
+    """E[RBPResid] = p^n + (1 - p) sum_g (U_g / n_g) sum_{i in g} p^(i-1), U_g unjudged."""
+    from .rbp import powers
+
+    pw = powers(p, jr.max_rank)
+    table = np.concatenate(([0.0], pw))
+    unjudged = (jr.grades < 0).astype(np.float64)
+    return pw[jr.num_ret] + (1 - p) * _positional(jr, unjudged, table, None, divide=False)
+
+
+def _uniform_before(jr: JudgedRankings, ml, others: np.ndarray):
+    """Per marked level: (a, u) = the ``others`` rows (sorted) of its query before the level,
+    and in the level.  A given marked document has ``a + V`` of them above it, ``V`` uniform on
+    ``0..u`` (its place among the level's u others is uniform)."""
+    first = np.searchsorted(others, jr.offsets[ml.query])
+    at = np.searchsorted(others, ml.start)
+    end = np.searchsorted(others, ml.start + ml.size)
+    return at - first, end - at
+
+
+@tie_aware_form("BinG")
+def tie_bin_g(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[BinG] = (1/R) sum_g r_g mean_{v=0..i_g} 1/log2(2 + j_g + v), j_g the non-relevant
+    documents before level g, i_g those in it."""
+    relv = jr.relevant(rel)
+    ml = marked_levels(jr, np.flatnonzero(relv), True)
+    j, i = _uniform_before(jr, ml, np.flatnonzero(~relv))
+    log2 = jr.log2_table(int(jr.max_rank) + 2)
+    contrib = np.zeros(len(ml))
+    single = i == 0
+    contrib[single] = ml.marked[single] / log2[j[single] + 2]
+    multi = np.flatnonzero(~single)
+    if len(multi):
+        cnt = i[multi] + 1
+        seg = np.cumsum(cnt) - cnt
+        x = np.repeat(j[multi] - seg, cnt) + np.arange(int(cnt.sum()))
+        mean = np.add.reduceat(1.0 / log2[x + 2], seg) / cnt
+        contrib[multi] = ml.marked[multi] * mean
+    total = segment_seqsum(ml.query, contrib, jr.num_queries)
+    R = jr.num_rel(rel)
+    out = np.zeros(jr.num_queries)
+    np.divide(total, R, out=out, where=(R > 0) & (jr.count(relv) > 0))
+    return out
+
+
+def tie_bpref(jr: JudgedRankings, rel: int) -> np.ndarray:
+    """E[Bpref] = (1/R) sum_g r_g (1 - E[min(a_g + V, R)] / min(N, R)), V uniform on 0..u_g
+    (a_g, u_g: judged non-relevant before / in level g; N: judged non-relevant in the qrels)."""
+    L = max(rel, 0)
+    relv = jr.relevant(rel)
+    ml = marked_levels(jr, np.flatnonzero(relv), True)
+    nonrel = np.flatnonzero((jr.grades >= 0) & (jr.grades < L))
+    a, u = _uniform_before(jr, ml, nonrel)
+    R = jr.num_rel(rel)
+    D = np.minimum(jr.qrels_count((jr.qrels_grades >= 0) & (jr.qrels_grades < L)), R)
+    Rg, Dg = R[ml.query], D[ml.query]
+    # sum_{v=0..u} min(a + v, R): (t + 1) a + t (t + 1) / 2 + (u - t) R with t = min(u, R-a-1)
+    t = np.minimum(u, Rg - a - 1)
+    below = t >= 0
+    total_min = np.where(below, (t + 1) * a + t * (t + 1) // 2 + (u - t) * Rg, (u + 1) * Rg)
+    mean_min = total_min / (u + 1)
+    term = np.ones(len(ml))
+    some = Dg > 0
+    term[some] = 1.0 - (mean_min[some] / Dg[some].astype(np.float64))
+    contrib = np.where(ml.marked == 1, term, ml.marked * term)
+    total = segment_seqsum(ml.query, contrib, jr.num_queries)
+    return _ratio(total, R)
+
+
+@tie_aware_form("Bpref")
+def tie_bpref_measure(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[Bpref]."""
+    return tie_bpref(jr, rel)
+
+
+@tie_aware_form("GMBpref")
+def tie_gm_bpref(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
+    """Per query E[Bpref]; the aggregate is the geometric mean of these expectations."""
+    return tie_bpref(jr, rel)
+
+
 # Order-invariant measures (functions of the retrieved set and the qrels) are their own
 # tie-aware form.
-ORDER_INVARIANT = ("NumQ", "NumRet", "NumRel", "NumRelRet", "SetP", "SetR", "SetF")
+ORDER_INVARIANT = (
+    "NumQ",
+    "NumRet",
+    "NumRel",
+    "NumRelRet",
+    "NumNonRelJudgedRet",
+    "SetP",
+    "SetR",
+    "SetF",
+    "SetRelP",
+    "SetAP",
+    "IDCG",
+    "Utility",
+)
 for _name in ORDER_INVARIANT:
     tie_aware_form(_name)(REGISTRY[_name].func)
