@@ -170,3 +170,13 @@ def test_weak_with_depth_keeps_the_documents_trec_eval_keeps():
         )
     # depth 2 keeps d, c: one level {d-, c+}; expected P@1 = 1/2
     assert evaluate(qrels, run, ["P@1"], ties="weak", depth=2).values[0, 0] == 0.5
+
+
+def test_micro_average_under_weak_uses_the_expected_numerators():
+    """P@k has the constant denominator k: its micro average is the mean of E[P@k]."""
+    qrels = {"q1": {"a": 1, "b": 0, "c": 1}, "q2": {"x": 1, "y": 0}}
+    run = {"q1": {"a": 1.0, "b": 1.0, "c": 1.0}, "q2": {"x": 2.0, "y": 2.0}}
+    res = evaluate(qrels, run, ["P@1", "SetP"], ties="weak", aggregate="micro")
+    # E[P@1]: q1 2/3, q2 1/2 -> micro (2/3 + 1/2) / 2; SetP: (2 + 1) / (3 + 2)
+    assert res.aggregate()["P@1"] == pytest.approx((2 / 3 + 1 / 2) / 2, abs=1e-15)
+    assert res.aggregate()["SetP"] == pytest.approx(3 / 5, abs=1e-15)

@@ -187,10 +187,10 @@ def mean(values):
     return sum(values, Fraction(0)) / len(values)
 
 
-def _values(qrels, run, labels, ties):
+def _values(qrels, run, labels, ties, **side):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = evaluate(qrels, run, labels, ties=ties)
+        res = evaluate(qrels, run, labels, ties=ties, **side)
     return {
         q: dict(zip(res.labels, row, strict=True))
         for q, row in zip(res.query_ids, res.values, strict=True)
@@ -423,6 +423,166 @@ def test_best_and_worst_tie_breaking_are_the_extremes_over_all_orders(queries, k
             assert min(vals) - 1e-12 <= tr.trec[i, j] <= max(vals) + 1e-12
 
 
+# ------------------------------------------------------------------ literature measures
+N_COLLECTION = 30
+
+
+def _gain(g):
+    return g if _judged(g) else 0
+
+
+def _ranks_with_missing(order, R, N):
+    """Ranks of the relevant documents; unretrieved ones at the bottom, N-k+1..N."""
+    ranks = [i for i, g in enumerate(order, 1) if _rel(g)]
+    k = R - len(ranks)
+    return ranks + list(range(N - k + 1, N + 1))
+
+
+def rnorm(order, R, N):
+    if not R:
+        return Fraction(0)
+    ranks = _ranks_with_missing(order, R, N)
+    return 1 - Fraction(sum(ranks) - R * (R + 1) // 2, R * (N - R))
+
+
+def pnorm(order, R, N):
+    if not R:
+        return 0.0
+    ranks = _ranks_with_missing(order, R, N)
+    worst = math.lgamma(N + 1) - math.lgamma(N - R + 1) - math.lgamma(R + 1)
+    return 1 - (sum(math.log(r) for r in ranks) - math.lgamma(R + 1)) / worst
+
+
+def wrnorm(order, qgrades, R, N):
+    """Keen Fig. 27 with weight = grade; unretrieved relevant at the mean bottom rank."""
+    if not R:
+        return Fraction(0)
+    found = [(i, g) for i, g in enumerate(order, 1) if _rel(g)]
+    k = R - len(found)
+    w_all = sorted((g for g in qgrades if g >= 1), reverse=True)
+    ideal = sum(i * w for i, w in enumerate(w_all, 1))
+    missing_w = sum(w_all) - sum(g for _, g in found)
+    actual = sum(i * g for i, g in found) + missing_w * (N - Fraction(k - 1, 2))
+    return 1 - (actual - ideal) / (R * (N - R))
+
+
+def pres(order, R, nmax):
+    """Magdy & Jones eq. 3-4: missing relevant at N_max+nR+1..N_max+n."""
+    if not R:
+        return Fraction(0)
+    found = [i for i, g in enumerate(order[:nmax], 1) if _rel(g)]
+    ranks = found + list(range(nmax + len(found) + 1, nmax + R + 1))
+    return 1 - (Fraction(sum(ranks), R) - Fraction(R + 1, 2)) / nmax
+
+
+def nth_rank(order, s, R, N):
+    pos = position_of(order, s)
+    if pos is not None:
+        return pos
+    found = sum(_rel(g) for g in order)
+    if found < s <= R:
+        return N - (R - found) + (s - found)
+    return None
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weak_orderings, st.integers(1, 6), st.integers(1, 3))
+def test_literature_measures_equal_the_average_over_all_tie_breakings(queries, k, s):
+    assume(all(_orderings_count(levels) <= 2000 for levels, _ in queries))
+    qrels, run = _inputs(queries)
+    # the user knows every other relevant document of the qrels
+    # (plus a document the qrels do not list, so that no query's mapping is empty)
+    known = {
+        q: {"k0": 1, **{d: 1 for i, (d, g) in enumerate(docs.items()) if g >= 1 and i % 2 == 0}}
+        for q, docs in qrels.items()
+    }
+    target = 2
+    side = {"collection_size": N_COLLECTION, "known": known, "target": target}
+    labels = [
+        "Rnorm",
+        "Pnorm",
+        "WRnorm",
+        f"PRES@{k}",
+        f"PRESest@{k}",
+        f"RelRank(n={s})",
+        f"SearchLength(n={s})",
+        f"F(beta=2.0)@{k}",
+        f"E@{k}",
+        f"Fallout@{k}",
+        f"SlidingRatio@{k}",
+        f"Coverage@{k}",
+        f"RelativeRecall@{k}",
+        "RecallEffort",
+        f"CG@{k}",
+        f"nCG@{k}",
+        f"DCG(convention=jk)@{k}",
+    ]
+    got = _values(qrels, run, labels, "weak", **side)
+    for qi, (levels, _extra) in enumerate(queries):
+        q = f"q{qi}"
+        qgrades = list(qrels[q].values())
+        R = _R(qgrades)
+        N = N_COLLECTION
+        orders = list(_linear_orders(levels))
+        n = len(orders[0])
+        known_rel = {d for d in known[q] if qrels[q].get(d, 0) >= 1}
+        ideal = sorted((g for g in qgrades if g > 0), reverse=True)
+        icg = sum(ideal[:k])
+        ranks = [nth_rank(o, s, R, N) for o in orders]
+        exp_rank = mean(ranks) if ranks[0] is not None else math.nan
+        expect = {
+            "Rnorm": mean(rnorm(o, R, N) for o in orders),
+            "Pnorm": sum(pnorm(o, R, N) for o in orders) / len(orders),
+            "WRnorm": mean(wrnorm(o, qgrades, R, N) for o in orders),
+            f"PRES@{k}": mean(pres(o, R, k) for o in orders),
+            f"PRESest@{k}": mean(pres(o, R, k) for o in orders) * max(1, Fraction(R, k)),
+            f"RelRank(n={s})": exp_rank if s <= R else math.nan,
+            f"SearchLength(n={s})": exp_rank - s if s <= R and ranks[0] is not None else math.nan,
+            f"F(beta=2.0)@{k}": mean(
+                Fraction(5 * sum(_rel(g) for g in o[:k]), 4 * R + k) for o in orders
+            ),
+            f"E@{k}": 1 - mean(Fraction(2 * sum(_rel(g) for g in o[:k]), R + k) for o in orders),
+            f"Fallout@{k}": mean(
+                Fraction(min(n, k) - sum(_rel(g) for g in o[:k]), N - R) for o in orders
+            ),
+            f"SlidingRatio@{k}": mean(rel_p(o, k, R) for o in orders),
+            f"RelativeRecall@{k}": mean(
+                Fraction(min(sum(_rel(g) for g in o[:k]), target), target) for o in orders
+            ),
+            "RecallEffort": mean(
+                Fraction(target, position_of(o, target)) if position_of(o, target) else 0
+                for o in orders
+            ),
+            f"CG@{k}": mean(Fraction(sum(_gain(g) for g in o[:k])) for o in orders),
+            f"nCG@{k}": mean(Fraction(sum(_gain(g) for g in o[:k]), icg) for o in orders)
+            if icg
+            else Fraction(0),
+            f"DCG(convention=jk)@{k}": sum(
+                sum(_gain(g) / (math.log2(i) if i >= 2 else 1) for i, g in enumerate(o[:k], 1))
+                for o in orders
+            )
+            / len(orders),
+        }
+        for label, value in expect.items():
+            if isinstance(value, float) and math.isnan(value):
+                assert math.isnan(got[q][label]), (q, label, got[q][label], levels)
+                continue
+            assert _close(got[q][label], value), (q, label, got[q][label], value, levels)
+        # Coverage follows the documents: enumerate the documents' own orders
+        doc_levels = []
+        d = 0
+        for lv in levels:
+            doc_levels.append([f"d{d + j + 1:02d}" for j in range(len(lv))])
+            d += len(lv)
+        doc_orders = list(_linear_orders(doc_levels))
+        cov = (
+            mean(Fraction(sum(x in known_rel for x in o[:k]), len(known_rel)) for o in doc_orders)
+            if known_rel
+            else Fraction(0)
+        )
+        assert _close(got[q][f"Coverage@{k}"], cov), (q, levels)
+
+
 # ------------------------------------------------------------------ linear orderings
 TIE_AWARE_LABELS = [
     "P@3",
@@ -461,6 +621,33 @@ TIE_AWARE_LABELS = [
     "RBP",
     "RBP(p=0.5,gains={0:0,1:1,2:3})",
     "RBPResid",
+    "nDCG(convention=jk,base=3.0)@5",
+    "DCG(convention=jk)",
+    "Rnorm",
+    "Pnorm",
+    "WRnorm",
+    "WRnorm(gains={1:1,2:3})",
+    "PRES@5",
+    "PRESest@3",
+    "RelRank",
+    "RelRank(n=2)",
+    "RelRank(n=last)",
+    "SearchLength(n=2)",
+    "F@3",
+    "F(beta=2.0)@4",
+    "E@3",
+    "Fallout@3",
+    "Generality",
+    "SlidingRatio@3",
+    "Coverage",
+    "Coverage@3",
+    "RelativeRecall",
+    "RelativeRecall@4",
+    "RelativeRecall(cap=false)@2",
+    "RecallEffort",
+    "CG",
+    "CG@3",
+    "nCG@4",
     "ESL(NR=2)",
     "ESL(recall=0.5)",
     "PRR(NR=2)",
@@ -490,10 +677,15 @@ def test_on_a_linear_ordering_every_tie_aware_measure_equals_its_plain_form(quer
         run[q] = {f"d{i}": float(s) for i, s in enumerate(scores)}
         qrels[q] = {f"d{i}": g for i, g in enumerate(grades) if g is not NOT_IN_QRELS}
         qrels[q]["u"] = 1
+    known = {
+        q: {"k0": 1, **{d: 1 for d, g in docs.items() if g > 0 and d != "d0"}}
+        for q, docs in qrels.items()
+    }
+    side = {"collection_size": 40, "known": known, "target": 2}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        weak = evaluate(qrels, run, TIE_AWARE_LABELS, ties="weak")
-        plain = evaluate(qrels, run, TIE_AWARE_LABELS, ties="trec")
+        weak = evaluate(qrels, run, TIE_AWARE_LABELS, ties="weak", **side)
+        plain = evaluate(qrels, run, TIE_AWARE_LABELS, ties="trec", **side)
     np.testing.assert_array_equal(weak.values, plain.values)
 
 
@@ -503,3 +695,34 @@ def test_every_registered_tie_aware_form_is_covered_by_the_linear_test():
     covered = {parse(s).name for s in TIE_AWARE_LABELS}
     have = {n for n, d in REGISTRY.items() if d.tie_aware is not None}
     assert have <= covered, sorted(have - covered)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weak_orderings, st.integers(1, 6))
+def test_micro_denominators_do_not_depend_on_tie_breaking(queries, k):
+    """Under 'weak' the micro average uses E[num] = E[value] * den, which needs every micro
+    denominator of a tie-aware measure to be the same for all tie-breakings."""
+    from cranfield.measures import REGISTRY, parse
+    from cranfield.tie_analysis import reorder_ties
+
+    assume(all(_orderings_count(levels) <= 2000 for levels, _ in queries))
+    qrels, run = _inputs(queries)
+    known = {q: {"k0": 1, **{d: 1 for d, g in docs.items() if g >= 1}} for q, docs in qrels.items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # known documents the qrels do not judge relevant
+        jr = judge(
+            read_qrels(qrels),
+            read_run(run),
+            ties="weak",
+            collection_size=N_COLLECTION,
+            known=read_qrels(known),
+            target=2,
+        )
+    orders = [jr, reorder_ties(jr, True), reorder_ties(jr, False)]
+    for name, d in REGISTRY.items():
+        if d.micro is None or d.tie_aware is None:
+            continue
+        m = parse(f"{name}@{k}" if d.cutoff is not None else name)
+        dens = [np.asarray(d.micro(o, **m.resolve())[1], dtype=float) for o in orders]
+        np.testing.assert_array_equal(dens[0], dens[1], err_msg=name)
+        np.testing.assert_array_equal(dens[0], dens[2], err_msg=name)

@@ -186,9 +186,11 @@ def evaluate_judged(
         "relevant_retrieved": int(jr.count(rel1).sum()),
     }
     parts = {}
-    for label, m in measures:
+    for j, (label, m) in enumerate(measures):
         if aggregation.get(label) == "micro" and m.definition.micro is not None:
             num, den = m.definition.micro(jr, **m.resolve(defaults))
+            if jr.ties == "weak":  # micro denominators do not depend on the order (tested)
+                num = cols[j] * np.asarray(den, dtype=np.float64)
             parts[label] = (
                 np.asarray(num, dtype=np.float64)[order],
                 np.asarray(den, dtype=np.float64)[order],

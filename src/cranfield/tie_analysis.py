@@ -72,7 +72,8 @@ def reorder_ties(jr: JudgedRankings, best: bool) -> JudgedRankings:
     lv = levels(jr, True)
     g = jr.grades
     o = np.lexsort((-g if best else g, lv.level_of_row()))
-    return replace(jr, grades=g[o], scores=jr.scores[o], ties="trec")
+    known = None if jr.known is None else replace(jr.known, rows=jr.known.rows[o])
+    return replace(jr, grades=g[o], scores=jr.scores[o], known=known, ties="trec")
 
 
 @dataclass(frozen=True, eq=False)

@@ -132,9 +132,42 @@ def render_curves(curves, digits: int) -> str:
 )
 @click.option("-J", "--judged-only", is_flag=True, help="Drop unjudged documents (-J).")
 @click.option("-c", "--complete", is_flag=True, help="Score missing queries as empty (-c).")
+@click.option(
+    "--collection-size",
+    "collection_size",
+    metavar="N|FILE",
+    default=None,
+    help="Documents in the collection (Rnorm, Pnorm, ...), as in 'cranfield evaluate'.",
+)
+@click.option(
+    "--known",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Documents known to the user (Coverage), as in 'cranfield evaluate'.",
+)
+@click.option(
+    "--target",
+    metavar="N|FILE",
+    default=None,
+    help="Relevant documents the user wants (RelativeRecall, RecallEffort).",
+)
 @click.option("--digits", type=click.IntRange(0, 17), default=4, show_default=True)
 def command(
-    qrels, runs, measures, per_query, curves, recall, nd, fmt, depth, judged_only, complete, digits
+    qrels,
+    runs,
+    measures,
+    per_query,
+    curves,
+    recall,
+    nd,
+    fmt,
+    depth,
+    judged_only,
+    complete,
+    collection_size,
+    known,
+    target,
+    digits,
 ):
     """Show, per run, how far tie-breaking can move its scores.
 
@@ -150,8 +183,16 @@ def command(
     cranfield ties qrels.txt run.txt --curves --recall .1,.3,.5,.7,.9 --nd 2,10,22,40,68
     """
     from ..tie_analysis import tie_ranges, weak_curves
+    from .evaluate import _number_or_path
 
-    args = {"depth": depth, "judged_only": judged_only, "complete": complete}
+    args = {
+        "depth": depth,
+        "judged_only": judged_only,
+        "complete": complete,
+        "collection_size": _number_or_path(collection_size),
+        "known": known,
+        "target": _number_or_path(target),
+    }
     if curves:
         res = weak_curves(qrels, list(runs), _floats(recall, "--recall"), _ints(nd, "--nd"), **args)
         if fmt == "json":

@@ -13,6 +13,7 @@ from . import normalized, contingency, relrank, user, cg  # noqa: F401  (literat
 from . import micro  # noqa: F401  (micro-average parts of measures defined above)
 from . import tie_aware  # noqa: F401  (tie-aware forms of the measures above: keep after them)
 from . import weak_order  # noqa: F401
+from . import tie_aware_literature  # noqa: F401
 
 # isort: on
 from .parse import Measure, format_value, parse

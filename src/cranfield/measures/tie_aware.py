@@ -23,9 +23,12 @@ depend on the order (counts, set measures) are their own tie-aware form.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..judged import JudgedRankings, segment_seqsum
+from .discount import discounted
 from .gain import dcg_parts
 from .gaintable import gain_table
 from .levels import expand, level_bounds, log_binom, marked_levels
@@ -169,10 +172,13 @@ def tie_rr(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
 
 
 def _positional(
-    jr: JudgedRankings, weights: np.ndarray, table: np.ndarray, cutoff: int | None, divide: bool
+    jr: JudgedRankings,
+    weights: np.ndarray,
+    term: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    cutoff: int | None,
 ) -> np.ndarray:
-    """``E[sum_{i <= k} w(d_i) * t(i)]`` (or ``w / t`` with ``divide``), ``t(i) = table[i]``:
-    ``sum_g (W_g / n_g) sum_{i in level g, i <= k} t(i)`` (measures-notes sec. 2.4)."""
+    """``E[sum_{i <= k} term(w(d_i), i)]`` for ``term`` linear in the weight:
+    ``sum_g sum_{i in level g, i <= k} term(W_g / n_g, i)`` (measures-notes sec. 2.4)."""
     rows = np.flatnonzero(weights != 0)
     ml = marked_levels(jr, rows, True)
     W = np.add.reduceat(weights[rows], ml.first_marked) if len(rows) else np.zeros(0)
@@ -182,34 +188,46 @@ def _positional(
     contrib = np.zeros(len(idx))
     single = n[idx] == 1
     si = idx[single]
-    t = table[T[si] + 1]
-    contrib[single] = W[si] / t if divide else W[si] * t
+    contrib[single] = term(W[si], T[si] + 1)
     multi = idx[~single]
     if len(multi):
         lrows, seg = expand(ml.start[multi], m[multi])
         rank = lrows + np.repeat(T[multi] + 1 - ml.start[multi], m[multi])
-        per = 1.0 / table[rank] if divide else table[rank]
+        per = term(np.ones(len(rank)), rank)
         contrib[~single] = W[multi] / n[multi] * np.add.reduceat(per, seg)
     return segment_seqsum(ml.query[idx], contrib, jr.num_queries)
 
 
-def tie_dcg(jr: JudgedRankings, cutoff: int | None, gains: dict | None) -> np.ndarray:
+def tie_dcg(
+    jr: JudgedRankings,
+    cutoff: int | None,
+    gains: dict | None,
+    convention: str = "trec",
+    base: float = 2.0,
+) -> np.ndarray:
     """E[DCG@k] = sum_g (G_g / n_g) * (sum of the discounts of level g's positions <= k)."""
-    log2 = jr.log2_table(max(jr.max_rank, 1) + 1)  # log2[i + 1] = log2(rank i + 1)
-    return _positional(jr, gain_table(jr, gains).row_gain, log2[1:], cutoff, divide=True)
+
+    def term(w: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        return discounted(w, rank, convention, base)
+
+    return _positional(jr, gain_table(jr, gains).row_gain, term, cutoff)
 
 
 @tie_aware_form("DCG")
-def tie_dcg_measure(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+def tie_dcg_measure(
+    jr: JudgedRankings, *, cutoff: int | None, gains: dict | None, convention: str, base: float
+) -> np.ndarray:
     """E[DCG@k]."""
-    return tie_dcg(jr, cutoff, gains)
+    return tie_dcg(jr, cutoff, gains, convention, base)
 
 
 @tie_aware_form("nDCG")
-def tie_ndcg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+def tie_ndcg(
+    jr: JudgedRankings, *, cutoff: int | None, gains: dict | None, convention: str, base: float
+) -> np.ndarray:
     """E[nDCG@k] = E[DCG@k] / IDCG@k."""
-    idcg = dcg_parts(jr, cutoff, gains)[1]
-    return _ratio(tie_dcg(jr, cutoff, gains), idcg)
+    idcg = dcg_parts(jr, cutoff, gains, convention, base)[1]
+    return _ratio(tie_dcg(jr, cutoff, gains, convention, base), idcg)
 
 
 @tie_aware_form("RelP")
@@ -231,8 +249,8 @@ def tie_rbp(jr: JudgedRankings, *, p: float, gains: dict | None) -> np.ndarray:
     from .rbp import powers
 
     gt = gain_table(jr, gains, normalise=True)
-    table = np.concatenate(([0.0], powers(p, jr.max_rank)))  # table[i] = p^(i-1)
-    return (1.0 - p) * _positional(jr, gt.row_gain, table, None, divide=False)
+    pw = powers(p, jr.max_rank)
+    return (1.0 - p) * _positional(jr, gt.row_gain, lambda w, i: w * pw[i - 1], None)
 
 
 @tie_aware_form("RBPResid")
@@ -241,9 +259,8 @@ def tie_rbp_resid(jr: JudgedRankings, *, p: float) -> np.ndarray:
     from .rbp import powers
 
     pw = powers(p, jr.max_rank)
-    table = np.concatenate(([0.0], pw))
     unjudged = (jr.grades < 0).astype(np.float64)
-    return pw[jr.num_ret] + (1 - p) * _positional(jr, unjudged, table, None, divide=False)
+    return pw[jr.num_ret] + (1 - p) * _positional(jr, unjudged, lambda w, i: w * pw[i - 1], None)
 
 
 def _uniform_before(jr: JudgedRankings, ml, others: np.ndarray):

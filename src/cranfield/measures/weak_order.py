@@ -313,20 +313,24 @@ def _nd(jr: JudgedRankings, weak: bool, nd: int, rel: int) -> np.ndarray:
     return jr.count_at(relv, nd).astype(np.float64)
 
 
-def _ep_nr(jr: JudgedRankings, weak: bool, k: int, rel: int) -> np.ndarray:
-    """E[k / (k + j + V)], V negative hypergeometric: exact sum over v = 0..i."""
-    fin = _Final(jr, weak, np.full(jr.num_queries, float(k)), rel)
+def expected_precision_at_nr(
+    jr: JudgedRankings, weak: bool, k: int | np.ndarray, rel: int
+) -> np.ndarray:
+    """E[k / (k + j + V)] per query (``k`` scalar or per query), V negative hypergeometric:
+    an exact sum over v = 0..i; 0 where the ranking holds fewer than k relevant documents."""
+    kq = np.broadcast_to(np.asarray(k, dtype=np.float64), jr.num_queries)
+    fin = _Final(jr, weak, kq, rel)
     out = np.zeros(jr.num_queries)
-    q = np.flatnonzero(fin.ok)
+    q = np.flatnonzero(fin.ok & (kq >= 1))
     if len(q) == 0:
         return out
     s, r, i, j = fin.s[q], fin.r[q], fin.i[q], fin.j[q]
     cnt = i.astype(np.int64) + 1
     seg = np.cumsum(cnt) - cnt
     v = (np.arange(int(cnt.sum())) - np.repeat(seg, cnt)).astype(np.float64)
-    ss, rr, ii, jj = (np.repeat(a, cnt) for a in (s, r, i, j))
+    ss, rr, ii, jj, kk = (np.repeat(a, cnt) for a in (s, r, i, j, kq[q]))
     logp = log_binom(ss - 1 + v, v) + log_binom(rr - ss + ii - v, ii - v) - log_binom(rr + ii, ii)
-    terms = np.exp(logp) * (float(k) / (k + jj + v))
+    terms = np.exp(logp) * (kk / (kk + jj + v))
     out[q] = np.add.reduceat(terms, seg)
     return out
 
@@ -335,7 +339,7 @@ def _ep_measure(weak: bool):
     def f(jr: JudgedRankings, *, NR: int | None, ND: int | None, rel: int) -> np.ndarray:
         if ND is not None:
             return _nd(jr, weak, ND, rel) / float(ND)
-        return _ep_nr(jr, weak, int(NR), rel)
+        return expected_precision_at_nr(jr, weak, int(NR), rel)
 
     return f
 
