@@ -204,6 +204,7 @@ def _close(a, b):
 
 
 # ------------------------------------------------------------------ the tests
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(weak_orderings, st.integers(1, 6), st.integers(1, 4))
 def test_standard_measures_equal_the_average_over_all_tie_breakings(queries, k, h):
