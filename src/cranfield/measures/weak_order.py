@@ -183,7 +183,9 @@ def _ceiling(jr: JudgedRankings, weak: bool, nr: np.ndarray, rel: int, which: st
     return out
 
 
-def _unreachable(jr: JudgedRankings, nr: np.ndarray, rel: int, ceiling: bool) -> np.ndarray:
+def _unreachable(jr: JudgedRankings, nr: np.ndarray, rel: int) -> np.ndarray:
+    """The ranking holds fewer than max(1, ceil(NR)) relevant documents (and R > 0); the same
+    for both interpolations: the ceiling's max over h >= ceil(xR) is then empty."""
     target = np.maximum(np.ceil(nr), 1.0)
     return (jr.num_rel(rel) > 0) & (target > jr.count(jr.relevant(rel)))
 
@@ -204,7 +206,7 @@ def _unmet(
     if ND is not None:
         return np.zeros(jr.num_queries, dtype=bool)
     nr = _wanted(jr, NR, recall, rel)
-    return _unreachable(jr, nr, rel, interpolation == "ceiling")
+    return _unreachable(jr, nr, rel)
 
 
 UNMET = "the ranking holds fewer relevant documents than wanted (NR > relevant retrieved)"
