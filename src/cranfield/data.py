@@ -8,6 +8,7 @@ by vectorised operations.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -21,9 +22,10 @@ __all__ = ["IdColumn", "Qrels", "Run"]
 class IdColumn:
     """A column of string ids backed by a Python list or a pyarrow string array."""
 
-    __slots__ = ("_arrow", "_list")
+    __slots__ = ("_arrow", "_hashes", "_list")
 
     def __init__(self, values: Sequence[str] | Any) -> None:
+        self._hashes: np.ndarray | None = None
         if isinstance(values, list):
             self._list: list[str] | None = values
             self._arrow = None
@@ -47,9 +49,18 @@ class IdColumn:
         if self._list is not None:
             lst = self._list
             return [lst[i] for i in np.asarray(rows, dtype=np.int64).tolist()]
-        import pyarrow as pa
 
-        return self._arrow.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()
+        return self._arrow.take(numpy_arrow(rows)).to_pylist()
+
+    def arrow(self, rows: np.ndarray | Sequence[int] | None = None) -> Any:
+        """The ids (at the given row positions) as a pyarrow string array."""
+
+        if self._arrow is None:
+            values = self._list if rows is None else self.take(rows)
+            return strings_arrow(values)
+        if rows is None:
+            return self._arrow
+        return self._arrow.take(numpy_arrow(rows))
 
     def to_list(self) -> list[str]:
         return list(self._list) if self._list is not None else self._arrow.to_pylist()
@@ -58,13 +69,25 @@ class IdColumn:
         """Position of each id in ``vocabulary`` (distinct strings), -1 where absent."""
         if self._list is not None:
             index = {v: i for i, v in enumerate(vocabulary)}
-            get = index.get
-            return np.fromiter((get(v, -1) for v in self._list), dtype=np.int64, count=len(self))
-        import pyarrow as pa
+            found = map(index.get, self._list, itertools.repeat(-1))
+            return np.fromiter(found, dtype=np.int64, count=len(self))
         import pyarrow.compute as pc
 
-        found = pc.index_in(self._arrow, value_set=pa.array(list(vocabulary), type=pa.string()))
-        return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+        vocab = strings_arrow(list(vocabulary))
+        out = np.full(len(self), -1, dtype=np.int64)
+        if len(vocab) == 0 or len(self) == 0:
+            return out
+        # Filter first: a direct-mapped table of the vocabulary's hashes rules out most ids
+        # (equal strings have equal hashes), then only the candidates are looked up exactly.
+        size = 1 << max(16, min(24, (32 * len(vocab) - 1).bit_length()))
+        table = np.zeros(size, dtype=bool)
+        table[_hash_arrow(vocab).view(np.uint64) & np.uint64(size - 1)] = True
+        candidates = np.flatnonzero(table[self.codes().view(np.uint64) & np.uint64(size - 1)])
+        if len(candidates) == 0:
+            return out
+        found = pc.index_in(self._arrow.take(numpy_arrow(candidates)), value_set=vocab)
+        out[candidates] = arrow_numpy(found, np.int32, fill=-1)
+        return out
 
     def codes(self) -> np.ndarray:
         """Integer keys with ``a == b  =>  key(a) == key(b)``.
@@ -79,14 +102,75 @@ class IdColumn:
             return np.fromiter(
                 (setdefault(v, len(index)) for v in self._list), dtype=np.int64, count=len(self)
             )
-        import polars as pl
-
-        return pl.from_arrow(self._arrow).hash(seed=0x5EED).to_numpy().view(np.int64)
+        if self._hashes is None:  # computed once: duplicate checks and lookups share them
+            self._hashes = _hash_arrow(self._arrow)
+            self._hashes.flags.writeable = False
+        return self._hashes
 
     @property
     def exact_codes(self) -> bool:
         """Whether :meth:`codes` are exact (no hash collisions possible)."""
         return self._list is not None
+
+
+def _hash_arrow(arr: Any) -> np.ndarray:
+    """64-bit hashes of an Arrow string array (polars' vectorised hash, fixed seed), as int64.
+
+    The hash depends only on each string's bytes, so hashes of two columns are comparable.
+    """
+    import polars as pl
+
+    return pl.from_arrow(arr).hash(seed=0x5EED).to_numpy().view(np.int64)
+
+
+def numpy_arrow(values: np.ndarray | Sequence[int]) -> Any:
+    """An integer numpy array as a zero-copy Arrow array (``pa.array`` would import pandas)."""
+    import pyarrow as pa
+
+    a = np.ascontiguousarray(values, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(a), [None, pa.py_buffer(a)])
+
+
+def strings_arrow(values: Sequence[str]) -> Any:
+    """Python strings as an Arrow string array, built from buffers (``pa.array`` would
+    import pandas, a quarter of a second)."""
+    import pyarrow as pa
+
+    encoded = [v.encode("utf-8") for v in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, encoded), np.int64, len(encoded)), out=offsets[1:])
+    if offsets[-1] < 2**31:
+        typ, offsets = pa.string(), offsets.astype(np.int32)
+    else:
+        typ = pa.large_string()
+    return pa.Array.from_buffers(
+        typ, len(encoded), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))]
+    )
+
+
+def arrow_numpy(arr: Any, dtype: Any, fill: Any = None) -> np.ndarray:
+    """A primitive Arrow array (or chunked array) as numpy, without pandas.
+
+    ``pyarrow.Array.to_numpy`` and ``fill_null`` import pandas (a quarter of a second); this
+    reads the buffers directly (zero-copy for a single chunk without nulls).  Nulls become
+    ``fill`` (an error if it is None).
+    """
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    dt = np.dtype(dtype)
+    if arr.type.bit_width != dt.itemsize * 8:
+        raise TypeError(f"{arr.type} is not {dt}")
+    n, off = len(arr), arr.offset
+    values = np.frombuffer(arr.buffers()[1], dtype=dt)[off : off + n]
+    if arr.null_count:
+        if fill is None:
+            raise ValueError("the array has nulls and no fill value was given")
+        bits = np.frombuffer(arr.buffers()[0], dtype=np.uint8)
+        valid = np.unpackbits(bits, bitorder="little")[off : off + n].astype(bool)
+        values = np.where(valid, values, np.asarray(fill, dtype=dt))
+    return values
 
 
 def _byte_order(ids: Sequence[str]) -> list[int]:

@@ -64,12 +64,14 @@ class JudgedRankings:
     @cached_property
     def row_query(self) -> np.ndarray:
         """Query index of every row."""
-        return np.repeat(np.arange(self.num_queries, dtype=np.int64), self.num_ret)
+        return _frozen(np.repeat(np.arange(self.num_queries, dtype=np.int64), self.num_ret))
 
     @cached_property
     def rank(self) -> np.ndarray:
         """1-based rank of every row within its query."""
-        return np.arange(len(self.grades), dtype=np.int64) - self.offsets[self.row_query] + 1
+        r = np.arange(1, len(self.grades) + 1, dtype=np.int64)
+        r -= np.repeat(self.offsets[:-1], self.num_ret)
+        return _frozen(r)
 
     @cached_property
     def max_rank(self) -> int:
@@ -77,8 +79,16 @@ class JudgedRankings:
 
     # ------------------------------------------------------------------ relevance
     def relevant(self, rel: int = 1) -> np.ndarray:
-        """Boolean per row: judged with grade >= ``rel``."""
-        return self.grades >= max(rel, 0)
+        """Boolean per row: judged with grade >= ``rel`` (read-only, computed once per level)."""
+        level = max(int(rel), 0)
+        cache = self._relevant_cache
+        if level not in cache:
+            cache[level] = _frozen(self.grades >= level)
+        return cache[level]
+
+    @cached_property
+    def _relevant_cache(self) -> dict[int, np.ndarray]:
+        return {}
 
     def num_rel(self, rel: int = 1) -> np.ndarray:
         """R per query: number of qrels documents with grade >= ``rel`` (retrieved or not)."""
@@ -107,20 +117,23 @@ class JudgedRankings:
     # ------------------------------------------------------------------ segment helpers
     def count(self, mask: np.ndarray) -> np.ndarray:
         """Per-query number of rows where ``mask`` holds (exact integers)."""
-        cs = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
-        return cs[self.offsets[1:]] - cs[self.offsets[:-1]]
+        hits = np.flatnonzero(mask)  # few in long runs: cheaper than a cumulative sum
+        return np.diff(np.searchsorted(hits, self.offsets)).astype(np.int64, copy=False)
 
     def count_at(self, mask: np.ndarray, k: int | np.ndarray) -> np.ndarray:
         """Per-query number of rows where ``mask`` holds among ranks ``1..k``."""
-        cs = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
-        end = np.minimum(self.offsets[:-1] + np.asarray(k, dtype=np.int64), self.offsets[1:])
-        return cs[end] - cs[self.offsets[:-1]]
+        hits = np.flatnonzero(mask)
+        start = self.offsets[:-1]
+        end = np.minimum(start + np.asarray(k, dtype=np.int64), self.offsets[1:])
+        return (np.searchsorted(hits, end) - np.searchsorted(hits, start)).astype(np.int64)
 
     def cumcount(self, mask: np.ndarray) -> np.ndarray:
         """Per row: number of rows of the same query at or above it where ``mask`` holds."""
         cs = np.cumsum(mask, dtype=np.int64)
-        before = np.concatenate(([0], cs))[self.offsets[:-1]]
-        return cs - before[self.row_query]
+        start = self.offsets[:-1]
+        before = np.where(start > 0, cs[np.maximum(start - 1, 0)], 0) if len(cs) else start
+        cs -= np.repeat(before, self.num_ret)
+        return cs
 
     def seqsum(self, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
         """Per-query sum of ``values`` at ``rows`` (ascending), added one by one in rank order.
@@ -145,8 +158,10 @@ class JudgedRankings:
         """Size of each row's tie group."""
         if len(self.tie_ids) == 0:
             return np.zeros(0, dtype=np.int64)
-        _, inv, counts = np.unique(self.tie_ids, return_inverse=True, return_counts=True)
-        return counts[inv]
+        n = len(self.tie_ids)  # tie_ids are non-decreasing: groups are contiguous runs
+        starts = np.flatnonzero(np.concatenate(([True], self.tie_ids[1:] != self.tie_ids[:-1])))
+        sizes = np.diff(np.append(starts, n))
+        return np.repeat(sizes, sizes)
 
     @property
     def has_ties(self) -> bool:
@@ -157,6 +172,12 @@ class JudgedRankings:
     def log2_table(n: int) -> np.ndarray:
         """``log2(i)`` for ``i = 0..n`` computed by the C library (as trec_eval does)."""
         return _log2_table(n)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    """Mark a cached array read-only, so that no caller can change it for the next one."""
+    a.flags.writeable = False
+    return a
 
 
 def segment_seqsum(segment: np.ndarray, values: np.ndarray, num_segments: int) -> np.ndarray:

@@ -74,34 +74,27 @@ def judge(
         run, segment_of_query, len(evaluated), ties=order_ties, seed=0 if seed is None else seed
     )
     rows, lengths, tie_ids = ordering.rows, ordering.lengths, ordering.tie_ids
-    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    identity = ordering.identity
+    offsets = _offsets(lengths)
 
     if depth is not None:
-        seg_of_row = np.repeat(np.arange(len(evaluated)), lengths)
-        rank0 = np.arange(len(rows)) - offsets[seg_of_row]
+        rank0 = np.arange(len(rows)) - np.repeat(offsets[:-1], lengths)
         keep = rank0 < depth
         if not keep.all():
-            rows, tie_ids, seg_of_row = rows[keep], tie_ids[keep], seg_of_row[keep]
-            lengths = np.bincount(seg_of_row, minlength=len(evaluated)).astype(np.int64)
-            offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+            rows, tie_ids, identity = rows[keep], tie_ids[keep], False
+            lengths = np.minimum(lengths, depth)
+            offsets = _offsets(lengths)
 
     qrels_qidx_of_segment = np.array([qrels.query_index[q] for q in evaluated], dtype=np.int64)
-    seg_of_row = np.repeat(np.arange(len(evaluated)), lengths)
-    doc_code = run.docs.lookup(qrels.doc_vocabulary)[rows] if len(rows) else np.zeros(0, np.int64)
-    grades = qrels.grades_of(qrels_qidx_of_segment[seg_of_row], doc_code)
-    grades = np.where(grades == MISSING, NOT_IN_QRELS, np.where(grades < 0, UNJUDGED, grades))
+    grades = _grades(qrels, run, rows, identity, offsets, qrels_qidx_of_segment)
 
     if judged_only:
         keep = grades >= 0
         if not keep.all():
-            rows, tie_ids, grades, seg_of_row = (
-                rows[keep],
-                tie_ids[keep],
-                grades[keep],
-                seg_of_row[keep],
-            )
+            seg_of_row = np.repeat(np.arange(len(evaluated)), lengths)[keep]
+            rows, tie_ids, grades, identity = rows[keep], tie_ids[keep], grades[keep], False
             lengths = np.bincount(seg_of_row, minlength=len(evaluated)).astype(np.int64)
-            offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+            offsets = _offsets(lengths)
 
     qoff, qgrades = _qrels_grades(qrels, qrels_qidx_of_segment)
     side = side_fields(
@@ -120,7 +113,7 @@ def judge(
         query_ids=tuple(evaluated),
         offsets=offsets,
         grades=grades.astype(np.int64, copy=False),
-        scores=run.scores[rows],
+        scores=run.scores if identity else run.scores[rows],
         tie_ids=tie_ids,
         qrels_offsets=qoff,
         qrels_grades=qgrades,
@@ -135,6 +128,43 @@ def judge(
         },
         **side,
     )
+
+
+def _offsets(lengths: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=out[1:])
+    return out
+
+
+def _grades(
+    qrels: Qrels,
+    run: Run,
+    rows: np.ndarray,
+    identity: bool,
+    offsets: np.ndarray,
+    qrels_qidx_of_segment: np.ndarray,
+) -> np.ndarray:
+    """Grade of every ordered row: the qrels grade, ``NOT_IN_QRELS`` or ``UNJUDGED``.
+
+    Most retrieved documents are absent from the qrels: the documents are looked up once in
+    the qrels vocabulary, and only the rows found there are joined with their query's
+    judgments (the other rows keep ``NOT_IN_QRELS`` without further work).
+    """
+    n = len(rows)
+    grades = np.full(n, NOT_IN_QRELS, dtype=np.int64)
+    if n == 0:
+        return grades
+    code = run.docs.lookup(qrels.doc_vocabulary)  # per run row, in file order
+    found = code >= 0
+    pos = np.flatnonzero(found if identity else found[rows])  # positions in ranked order
+    if len(pos) == 0:
+        return grades
+    src = pos if identity else rows[pos]
+    segment = np.searchsorted(offsets, pos, side="right") - 1
+    g = qrels.grades_of(qrels_qidx_of_segment[segment], code[src])
+    g = np.where(g == MISSING, NOT_IN_QRELS, np.where(g < 0, UNJUDGED, g))
+    grades[pos] = g
+    return grades
 
 
 def _qrels_grades(qrels: Qrels, qidx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

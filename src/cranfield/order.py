@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .data import Run
+from .data import Run, arrow_numpy, numpy_arrow
 from .errors import InputError, ParameterError
 
 __all__ = ["TIE_POLICIES", "Ordering", "order_run"]
@@ -35,6 +35,7 @@ class Ordering:
     rows: np.ndarray  # run row indices, grouped by segment, in rank order
     lengths: np.ndarray  # rows per segment
     tie_ids: np.ndarray  # per output row, non-decreasing
+    identity: bool = False  # rows == arange(len(run)): the file was already in this order
 
 
 def order_run(
@@ -42,19 +43,19 @@ def order_run(
 ) -> Ordering:
     """Order the rows of ``run`` whose query maps to a segment (``segment_of_query[qcode]``).
 
-    Segments are numbered ``0..num_segments-1``; queries mapped to -1 are dropped.
+    Segments are numbered ``0..num_segments-1``; queries mapped to -1 are dropped.  Nothing is
+    sorted that is already in order (files usually are: one block per query, scores
+    descending), so the common case costs a few linear passes.
     """
     if ties not in TIE_POLICIES:
         raise ParameterError(
             f"unknown tie policy {ties!r}; choose one of {', '.join(TIE_POLICIES)}"
         )
-    seg_all = segment_of_query[run.qcodes]
-    keep = seg_all >= 0
-    rows = np.arange(len(run), dtype=np.int64) if keep.all() else np.flatnonzero(keep)
-    seg = seg_all[rows]
-    if len(seg) > 1 and (seg[1:] < seg[:-1]).any():
-        o = np.argsort(seg, kind="stable")
-        rows, seg = rows[o], seg[o]
+    seg_of_query = np.asarray(segment_of_query)
+    if num_segments < 2**31 - 1:
+        seg_of_query = seg_of_query.astype(np.int32, copy=False)
+    rows, seg = _group_by_segment(seg_of_query[run.qcodes])
+    identity = rows is None
 
     if ties == "given":
         if run.ranks is None:
@@ -62,28 +63,91 @@ def order_run(
                 run.source,
                 f"the 'given' tie policy orders by the rank column, but {run.rank_problem}",
             )
-        r = run.ranks[rows]
+        r = run.ranks if identity else run.ranks[rows]
         if len(r) > 1 and ((seg[1:] == seg[:-1]) & (r[1:] < r[:-1])).any():
             o = np.lexsort((r, seg))
-            rows, seg = rows[o], seg[o]
-        s = run.scores[rows]
+            rows, seg, identity = _rows(rows, len(seg))[o], seg[o], False
+        s = run.scores if identity else run.scores[rows]
     else:
-        s = run.scores[rows]
+        s = run.scores if identity else run.scores[rows]
         if len(s) > 1 and ((seg[1:] == seg[:-1]) & (s[1:] > s[:-1])).any():
             o = np.lexsort((-s, seg))
-            rows, seg, s = rows[o], seg[o], s[o]
+            rows, seg, s, identity = _rows(rows, len(seg))[o], seg[o], s[o], False
 
-    n = len(rows)
-    boundary = np.ones(n, dtype=bool)
-    if n > 1:
-        boundary[1:] = (seg[1:] != seg[:-1]) | (s[1:] != s[:-1])
-    tie_ids = np.cumsum(boundary, dtype=np.int64) - 1
+    n = len(seg)
+    boundary = np.empty(n, dtype=bool)
+    if n:
+        boundary[0] = True
+        np.not_equal(seg[1:], seg[:-1], out=boundary[1:])
+        boundary[1:] |= s[1:] != s[:-1]
+    tie_ids = _tie_ids(boundary)
+    rows = _rows(rows, n)
 
     if ties not in ("given", "weak") and n > 1 and not boundary[1:].all():
         rows = _order_within_ties(run, rows, boundary, tie_ids, ties, seed)
+        identity = False
 
-    lengths = np.bincount(seg, minlength=num_segments).astype(np.int64)
-    return Ordering(rows=rows, lengths=lengths, tie_ids=tie_ids)
+    # seg is sorted: segment lengths by binary search (cheaper than counting every row)
+    bounds = np.searchsorted(seg, np.arange(num_segments + 1, dtype=seg.dtype))
+    lengths = np.diff(bounds).astype(np.int64)
+    return Ordering(rows=rows, lengths=lengths, tie_ids=tie_ids, identity=identity)
+
+
+def _tie_ids(boundary: np.ndarray) -> np.ndarray:
+    """``cumsum(boundary) - 1``: the tie group of each row (``boundary`` marks group starts).
+
+    Runs have few ties, so the rows that do *not* start a group are few: the ids are the row
+    numbers shifted down once per such row before them (a repeat, not a cumulative sum).
+    """
+    n = len(boundary)
+    inner = np.flatnonzero(~boundary)  # rows that continue a tie group
+    if len(inner) > n // 8:
+        return np.cumsum(boundary, dtype=np.int64) - 1
+    ids = np.arange(n, dtype=np.int64)
+    if len(inner):
+        ids -= np.repeat(np.arange(len(inner) + 1), np.diff(inner, prepend=0, append=n))
+    return ids
+
+
+def _rows(rows: np.ndarray | None, n: int) -> np.ndarray:
+    return np.arange(n, dtype=np.int64) if rows is None else rows
+
+
+def _group_by_segment(seg_all: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """Rows with a segment >= 0, stably grouped by segment: (rows, their segments), where
+    ``rows`` is None when that is every row in file order.
+
+    Files usually hold each query in one contiguous block, though not in segment order (ids in
+    numeric rather than ``strcmp`` order): then the blocks are permuted, in linear time,
+    instead of sorting every row.
+    """
+    n_all = len(seg_all)
+    keep = seg_all >= 0
+    if keep.all():
+        rows, seg = None, seg_all
+    else:
+        rows = np.flatnonzero(keep)
+        seg = seg_all[rows]
+    n = len(seg)
+    if n < 2:
+        return (None if rows is None and n == n_all else rows), seg
+    starts = np.flatnonzero(seg[1:] != seg[:-1])
+    starts += 1
+    starts = np.concatenate(([0], starts))
+    block_seg = seg[starts]
+    if (block_seg[1:] > block_seg[:-1]).all():  # blocks in segment order: already grouped
+        return (None if rows is None and n == n_all else rows), seg
+    sorted_seg = np.sort(block_seg)
+    if (sorted_seg[1:] == sorted_seg[:-1]).any():  # a segment in several blocks: sort rows
+        o = np.argsort(seg, kind="stable")
+        return _rows(rows, n)[o], seg[o]
+    lengths = np.diff(np.append(starts, n))
+    bo = np.argsort(block_seg)  # distinct keys: any sort is stable
+    new_lengths = lengths[bo]
+    new_starts = np.cumsum(new_lengths) - new_lengths
+    src = np.repeat(starts[bo] - new_starts, new_lengths)
+    src += np.arange(n, dtype=np.int64)
+    return (src if rows is None else rows[src]), np.repeat(block_seg[bo], new_lengths)
 
 
 def _order_within_ties(
@@ -104,6 +168,14 @@ def _order_within_ties(
     if ties == "random":
         rng = np.random.default_rng(seed)
         o = np.lexsort((rng.random(len(pos)), gid))
+    elif run.docs.is_arrow:  # trec, vectorised: Arrow compares strings byte by byte
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        docs = run.docs.arrow(rows[pos])
+        table = pa.Table.from_arrays([numpy_arrow(gid), docs], names=["g", "d"])
+        o = pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")])
+        o = arrow_numpy(o, np.uint64).astype(np.int64)
     else:  # trec: document id descending (byte order), stable within the group
         docs = run.docs.take(rows[pos])
         idx = sorted(range(len(pos)), key=docs.__getitem__, reverse=True)
