@@ -26,6 +26,7 @@ def parser(request, monkeypatch):
     limit = 0 if request.param == "fast" else 1 << 62
     monkeypatch.setattr(text_io, "FAST_PATH_BYTES", limit)
     monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", limit)
+    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0 if request.param == "fast" else 1 << 62)
     return request.param
 
 

@@ -27,6 +27,7 @@ def path_kind(request, monkeypatch):
     limit = 0 if request.param == "fast" else 1 << 62
     monkeypatch.setattr(text_io, "FAST_PATH_BYTES", limit)
     monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", limit)
+    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0 if request.param == "fast" else 1 << 62)
     return request.param
 
 
@@ -236,6 +237,7 @@ def test_bare_cr_is_whitespace_not_a_line_end(tmp_path, path_kind):
 def _outcome(data: bytes, kind: str, fast: bool, monkeypatch, tmp_path):
     monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0 if fast else 1 << 62)
     monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", 0 if fast else 1 << 62)
+    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0 if fast else 1 << 62)
     p = tmp_path / "f.txt"
     p.write_bytes(data)
     try:
@@ -333,6 +335,7 @@ def test_fast_and_exact_run_parsers_agree_on_a_regular_file(tmp_path, monkeypatc
     p = write(tmp_path, "r.txt", ("\n".join(lines) + "\n").encode())
     exact = read_run(p)
     monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0)
+    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0)
     fast = read_run(p)
     assert fast.docs.is_arrow and not exact.docs.is_arrow
     assert fast.query_ids == exact.query_ids
@@ -347,6 +350,7 @@ def test_irregular_files_are_normalised_not_parsed_line_by_line(tmp_path, monkey
     """Space-aligned CRLF columns with comments still take the vectorised path."""
     monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0)
     monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", 0)
+    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0)
     monkeypatch.setattr(normalize_mod, "CHUNK_BYTES", 64)  # many chunk seams
 
     def no_python(*args):

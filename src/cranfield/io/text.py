@@ -23,15 +23,22 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data import IdColumn, Qrels, Run
+from ..data import IdColumn, Qrels, Run, arrow_numpy
 from ..errors import InputError
 from .normalize import normalize_fields
 from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
 
 __all__ = ["parse_trec_qrels", "parse_trec_run", "read_bytes", "read_trec_qrels", "read_trec_run"]
 
-FAST_PATH_BYTES = 4 << 20
-"""Runs at least this large are parsed with Arrow first (tests lower it to cover that path)."""
+FAST_PATH_BYTES = 512 << 10
+"""Runs at least this large are parsed with Arrow first (tests lower it to cover that path);
+below it, importing pyarrow costs more than the line parser."""
+ARROW_IDS_ROWS = 150_000
+"""Runs with at least this many rows keep their ids in Arrow arrays (vectorised lookups and
+hashes); smaller ones convert them to Python strings, which is cheaper than importing
+pyarrow.compute and polars.  Tests lower it to cover both."""
+PART_BYTES = 64 << 20
+"""The Arrow run parser reads a large file in parts of about this size (less scratch memory)."""
 QRELS_FAST_PATH_BYTES = 512 << 10
 """The same for qrels (the line parser costs more per line there: it also sorts)."""
 
@@ -290,38 +297,179 @@ def _parse_run_arrow(
 ) -> Run | None:
     """Vectorised parse of a regular run; ``None`` hands over to the exact parser.
 
-    ``lines`` maps rows to source lines when ``data`` is a normalised copy of the file.
+    ``lines`` maps rows to source lines when ``data`` is a normalised copy of the file.  The
+    file is parsed in parts of about :data:`PART_BYTES` (zero-copy slices ending at line ends)
+    into preallocated arrays, so the parser's scratch memory is that of one part; the rank is
+    parsed as an integer directly unless the file could hold a hexadecimal token (``0x``,
+    which Arrow would accept and the exact parser rejects) or a token Arrow rejects, in which
+    case the exact rule of :func:`_int_tokens` applies.
     """
-    table = _read_regular(data, RUN_FIELDS, exact=False)
-    if table is None:
+    layout = _layout(data)
+    if layout is None:
         return None
-    import pyarrow.compute as pc
+    delim, ncols = layout
+    if ncols < RUN_FIELDS:
+        return None
+    import pyarrow as pa
+    import pyarrow.csv as csv
 
-    tag = table["c5"][-1].as_py()
-    qcol, dcol, rcol, scol = (table[c] for c in ("c0", "c2", "c3", "c4"))
-    del table  # free the columns only checked for emptiness
-    ranks, bad_row, why = _int_tokens(rcol)
+    names = [f"c{i}" for i in range(ncols)]
+    strings = ("c0", "c1", "c2", "c5")
+    types = {c: pa.string() for c in strings}
+    types["c4"] = pa.float64()
+    types["c3"] = pa.string() if (b"0x" in data or b"0X" in data) else pa.int64()
+    read_options = csv.ReadOptions(column_names=names, block_size=8 << 20)
+    parse_options = csv.ParseOptions(
+        delimiter=delim.decode(),
+        quote_char=False,
+        double_quote=False,
+        escape_char=False,
+        ignore_empty_lines=False,  # a blank line becomes a row of empty fields
+    )
+
+    def read(part):
+        convert = csv.ConvertOptions(
+            column_types=types,
+            include_columns=list(types),
+            strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+            null_values=[],
+        )
+        return csv.read_csv(
+            part, read_options=read_options, parse_options=parse_options, convert_options=convert
+        )
+
+    buffer = pa.py_buffer(data)  # zero-copy (BytesIO would copy the file)
+    # rows, at most: a line has 6 fields, 5 delimiters and an end (untouched pages cost nothing)
+    capacity = len(data) // (2 * RUN_FIELDS) + 1
+    scores = np.empty(capacity, dtype=np.float64)
+    ranks = np.empty(capacity, dtype=np.int64)
+    qcodes = np.empty(capacity, dtype=np.int32)
+    comments = b"#" in data
     rank_problem = None
-    if bad_row is not None:
-        line = int(lines[bad_row]) if lines is not None else bad_row + 1
-        rank_problem = f"line {line}: rank {rcol[bad_row].as_py()!r} is {why}"
-    del rcol
-    scores = _numpy(scol)
-    del scol
-    enc = pc.dictionary_encode(qcol.combine_chunks())
-    del qcol
+    n = 0
+    qindex: dict[str, int] = {}
+    docs: list = []
+    tag = None
+    for a, b in _parts(data, PART_BYTES):
+        part = buffer.slice(a, b - a)
+        try:
+            table = read(part)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            if types["c3"] == pa.string():
+                return None
+            types["c3"] = pa.string()  # a rank Arrow rejects (or bad data): read it exactly
+            try:
+                table = read(part)
+            except (pa.ArrowInvalid, pa.ArrowTypeError):
+                return None
+        m = table.num_rows
+        checked = [*strings, "c3"] if types["c3"] == pa.string() else strings
+        if any(_has_empty_string(c) for col in checked for c in table[col].chunks):
+            return None  # an empty field: repeated or edge delimiters, or a blank line
+        if comments and any(_starts_with(c, b"#") for c in table["c0"].chunks):
+            return None  # comment lines
+        _fill(scores, n, table["c4"], np.float64)
+        if rank_problem is None:
+            if types["c3"] == pa.int64():
+                _fill(ranks, n, table["c3"], np.int64)
+            else:
+                values, bad_row, why = _int_tokens(table["c3"])
+                if bad_row is None:
+                    ranks[n : n + m] = values
+                else:
+                    line = int(lines[n + bad_row]) if lines is not None else n + bad_row + 1
+                    bad = table["c3"][bad_row].as_py()
+                    rank_problem = f"line {line}: rank {bad!r} is {why}"
+        qcodes[n : n + m] = _encode(table["c0"], qindex)
+        docs.extend(table["c2"].chunks)
+        if m:
+            tag = table["c5"][m - 1].as_py()
+        n += m
+        del table
+    if n == 0:
+        return None
+    if n < ARROW_IDS_ROWS:  # Python strings: exact codes later, no pyarrow.compute/polars
+        ids = IdColumn([d for c in docs for d in c.to_pylist()])
+    else:
+        ids = IdColumn(pa.concat_arrays(docs))
+    del docs
+    pa.default_memory_pool().release_unused()  # give the parser's scratch memory back
     return Run(
         name=name,
-        query_ids=tuple(enc.dictionary.to_pylist()),
-        qcodes=enc.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False),
-        docs=IdColumn(dcol.combine_chunks()),
-        scores=scores,
-        ranks=ranks,
+        query_ids=tuple(qindex),
+        qcodes=qcodes[:n],
+        docs=ids,
+        scores=scores[:n],
+        ranks=None if rank_problem else ranks[:n],
         tag=tag,
         source=source,
         lines=lines,
         rank_problem=rank_problem,
     )
+
+
+def _parts(data: bytes, size: int):
+    """``(start, end)`` byte ranges of about ``size`` bytes that end at line ends."""
+    start, n = 0, len(data)
+    while start < n:
+        end = data.find(b"\n", min(start + size, n) - 1)
+        end = n if end < 0 else end + 1
+        yield start, end
+        start = end
+
+
+def _encode(column, qindex: dict[str, int]) -> np.ndarray:
+    """Codes of the query ids in ``column`` in a dictionary shared across parts (order of
+    first appearance): one dictionary_encode per part, then a small mapping."""
+    n = len(column)
+    if n < ARROW_IDS_ROWS:
+        ids = column.to_pylist()
+        for q in dict.fromkeys(ids):  # distinct ids in order of first appearance
+            qindex.setdefault(q, len(qindex))
+        return np.fromiter(map(qindex.__getitem__, ids), np.int32, n)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    enc = pc.dictionary_encode(column)  # one dictionary shared by all chunks
+    if enc.num_chunks == 0:
+        return np.zeros(0, dtype=np.int32)
+    local = enc.chunks[-1].dictionary.to_pylist()
+    mapping = np.fromiter((qindex.setdefault(q, len(qindex)) for q in local), np.int32)
+    idx = np.concatenate([arrow_numpy(c.indices, np.int32) for c in enc.chunks])
+    del pa
+    return mapping[idx]
+
+
+def _fill(out: np.ndarray, at: int, column, dtype) -> None:
+    """Copy a null-free chunked Arrow column into ``out[at:]``."""
+    for c in column.chunks:
+        values = arrow_numpy(c, dtype)
+        out[at : at + len(values)] = values
+        at += len(values)
+
+
+def _string_offsets(arr) -> np.ndarray:
+    import pyarrow as pa
+
+    width = np.int64 if pa.types.is_large_string(arr.type) else np.int32
+    return np.frombuffer(arr.buffers()[1], dtype=width)[arr.offset : arr.offset + len(arr) + 1]
+
+
+def _has_empty_string(arr) -> bool:
+    """Whether a (non-null) Arrow string array holds an empty string, read off its offsets."""
+    if len(arr) == 0:
+        return False
+    offsets = _string_offsets(arr)
+    return bool((offsets[1:] == offsets[:-1]).any())
+
+
+def _starts_with(arr, prefix: bytes) -> bool:
+    """Whether any string of a (non-null, no empty string) Arrow array starts with a byte."""
+    if len(arr) == 0 or arr.buffers()[2] is None:
+        return False
+    first = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[_string_offsets(arr)[:-1]]
+    return bool((first == prefix[0]).any())
 
 
 def _numpy(col) -> np.ndarray:

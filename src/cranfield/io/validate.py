@@ -81,6 +81,21 @@ def check_scores(run: Run, unit: str = "line") -> None:
         )
 
 
+def _pair_keys(run: Run) -> np.ndarray:
+    """One uint64 key per row from (query code, document key), built in place: besides the
+    result no temporary as long as the run."""
+    codes = run.docs.codes().view(np.uint64)  # int64 codes or hashes, reinterpreted
+    keys = run.qcodes.astype(np.uint64)
+    if run.docs.exact_codes:
+        keys *= np.uint64(len(run))  # exact: every code is < n
+        keys += codes
+    else:
+        with np.errstate(over="ignore"):  # the codes are hashes already: mix in the query
+            keys *= np.uint64(0xC2B2AE3D27D4EB4F)
+            keys ^= codes
+    return keys
+
+
 def check_run_duplicates(run: Run, unit: str = "line") -> None:
     """A document listed twice for one query is an error, as in trec_eval (``duplicate docs``).
 
@@ -91,16 +106,16 @@ def check_run_duplicates(run: Run, unit: str = "line") -> None:
     n = len(run)
     if n < 2:
         return
-    codes = run.docs.codes().astype(np.uint64, copy=False)
-    q = run.qcodes.astype(np.uint64)
-    if run.docs.exact_codes:
-        keys = codes + q * np.uint64(n)  # exact: every code is < n
-    else:
-        with np.errstate(over="ignore"):
-            keys = codes * np.uint64(0x9E3779B97F4A7C15) ^ (q * np.uint64(0xC2B2AE3D27D4EB4F))
-    sk = np.sort(keys)
+    if not run.docs.is_arrow:  # Python strings: one set of pairs says whether to look closer
+        pairs = zip(run.qcodes.tolist(), run.docs.to_list(), strict=True)
+        if len(set(pairs)) == n:
+            return
+    sk = _pair_keys(run)
+    sk.sort()  # in place
     if not (sk[1:] == sk[:-1]).any():
         return  # the common case: one unstable sort, no index array
+    del sk
+    keys = _pair_keys(run)
     order = np.argsort(keys, kind="stable")
     sk = keys[order]
     same = np.flatnonzero(sk[1:] == sk[:-1])
