@@ -79,3 +79,21 @@ def test_trec_order_breaks_ties_by_docno_descending_on_both_paths(tmp_path, monk
                 g = judged[q].get(d)
                 expected.append(-1 if g is None else -2 if g < 0 else g)
         assert jr.grades.tolist() == expected
+
+
+@pytest.mark.parametrize("collide", [False, True])
+def test_vocabulary_lookup_of_arrow_ids_equals_dictionary_lookup(monkeypatch, collide):
+    from cranfield import data as data_mod
+    from cranfield.data import IdColumn, Vocabulary, strings_arrow
+
+    if collide:  # every string hashes alike: the exact Arrow fallback must take over
+        monkeypatch.setattr(data_mod, "_hash_arrow", lambda arr: np.zeros(len(arr), dtype=np.int64))
+    rng = np.random.default_rng(11)
+    pool = [f"d{i}" for i in range(300)] + ["é1", "ü", "x y", "D00"]
+    vocab = Vocabulary(list(dict.fromkeys(rng.choice(pool, 120).tolist())))
+    ids = rng.choice([*pool, "absent", "d1000"], 2000).tolist()
+    arrow_col = IdColumn(strings_arrow(ids))
+    expected = [vocab.index.get(d, -1) for d in ids]
+    assert arrow_col.lookup(vocab).tolist() == expected
+    assert IdColumn(ids).lookup(vocab).tolist() == expected
+    assert arrow_col.lookup(vocab.values).tolist() == expected  # a plain sequence works too

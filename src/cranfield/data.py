@@ -65,29 +65,18 @@ class IdColumn:
     def to_list(self) -> list[str]:
         return list(self._list) if self._list is not None else self._arrow.to_pylist()
 
-    def lookup(self, vocabulary: Sequence[str]) -> np.ndarray:
-        """Position of each id in ``vocabulary`` (distinct strings), -1 where absent."""
-        if self._list is not None:
-            index = {v: i for i, v in enumerate(vocabulary)}
-            found = map(index.get, self._list, itertools.repeat(-1))
-            return np.fromiter(found, dtype=np.int64, count=len(self))
-        import pyarrow.compute as pc
+    def lookup(self, vocabulary: Sequence[str] | Vocabulary) -> np.ndarray:
+        """Position of each id in ``vocabulary`` (distinct strings), -1 where absent.
 
-        vocab = strings_arrow(list(vocabulary))
-        out = np.full(len(self), -1, dtype=np.int64)
-        if len(vocab) == 0 or len(self) == 0:
-            return out
-        # Filter first: a direct-mapped table of the vocabulary's hashes rules out most ids
-        # (equal strings have equal hashes), then only the candidates are looked up exactly.
-        size = 1 << max(16, min(24, (32 * len(vocab) - 1).bit_length()))
-        table = np.zeros(size, dtype=bool)
-        table[_hash_arrow(vocab).view(np.uint64) & np.uint64(size - 1)] = True
-        candidates = np.flatnonzero(table[self.codes().view(np.uint64) & np.uint64(size - 1)])
-        if len(candidates) == 0:
-            return out
-        found = pc.index_in(self._arrow.take(numpy_arrow(candidates)), value_set=vocab)
-        out[candidates] = arrow_numpy(found, np.int32, fill=-1)
-        return out
+        Pass a :class:`Vocabulary` to look up several columns in the same strings (it keeps
+        the hashes and the dictionary it builds).
+        """
+        if not isinstance(vocabulary, Vocabulary):
+            vocabulary = Vocabulary(vocabulary)
+        if self._list is not None:
+            found = map(vocabulary.index.get, self._list, itertools.repeat(-1))
+            return np.fromiter(found, dtype=np.int64, count=len(self))
+        return vocabulary.find_hashed(self)
 
     def codes(self) -> np.ndarray:
         """Integer keys with ``a == b  =>  key(a) == key(b)``.
@@ -111,6 +100,74 @@ class IdColumn:
     def exact_codes(self) -> bool:
         """Whether :meth:`codes` are exact (no hash collisions possible)."""
         return self._list is not None
+
+
+class Vocabulary:
+    """Distinct strings prepared for repeated lookups (``IdColumn.lookup``).
+
+    For Python ids a dictionary; for Arrow ids the strings' 64-bit hashes (the ones
+    :meth:`IdColumn.codes` gives), sorted, and a direct-mapped table of them: a column's
+    hashes are filtered through the table, matched by binary search, and confirmed on the
+    strings, so that nothing is rebuilt per column.  Built lazily, once.
+    """
+
+    def __init__(self, values: Sequence[str]) -> None:
+        self.values = list(values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        return {v: i for i, v in enumerate(self.values)}
+
+    @cached_property
+    def _hashed(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, int] | None:
+        """(Arrow strings, sorted hashes, their positions, filter table, mask); None if two
+        strings share a hash (then lookups use Arrow's exact ``index_in``)."""
+        arr = strings_arrow(self.values)
+        h = _hash_arrow(arr).view(np.uint64)
+        order = np.argsort(h, kind="stable")
+        sorted_h = h[order]
+        if len(sorted_h) > 1 and (sorted_h[1:] == sorted_h[:-1]).any():
+            return None
+        size = 1 << max(16, min(24, (32 * max(len(h), 1) - 1).bit_length()))
+        table = np.zeros(size, dtype=bool)
+        table[h & np.uint64(size - 1)] = True
+        return arr, sorted_h, order, table, size - 1
+
+    def find_hashed(self, column: IdColumn) -> np.ndarray:
+        """Positions of an Arrow-backed column's ids (-1 where absent)."""
+        import pyarrow.compute as pc
+
+        out = np.full(len(column), -1, dtype=np.int64)
+        if not self.values or not len(column):
+            return out
+        prepared = self._hashed
+        if prepared is None:  # a hash collision inside the vocabulary: exact and slower
+            found = pc.index_in(column.arrow(), value_set=strings_arrow(self.values))
+            return arrow_numpy(found, np.int32, fill=-1).astype(np.int64)
+        arr, sorted_h, order, table, mask = prepared
+        h = column.codes().view(np.uint64)
+        cand = np.flatnonzero(table[h & np.uint64(mask)])  # equal strings, equal hashes
+        if len(cand) == 0:
+            return out
+        hc = h[cand]
+        pos = np.minimum(np.searchsorted(sorted_h, hc), len(sorted_h) - 1)
+        hit = sorted_h[pos] == hc
+        cand, where = cand[hit], order[pos[hit]]
+        if len(cand) == 0:
+            return out
+        same = pc.equal(column.arrow(cand), arr.take(numpy_arrow(where)))  # confirm
+        ok = _bool_numpy(same)
+        out[cand[ok]] = where[ok]
+        return out
+
+
+def _bool_numpy(arr: Any) -> np.ndarray:
+    """A null-free Arrow boolean array as numpy (bit-packed values unpacked)."""
+    bits = np.frombuffer(arr.buffers()[1], dtype=np.uint8)
+    return np.unpackbits(bits, bitorder="little")[arr.offset : arr.offset + len(arr)].astype(bool)
 
 
 def _hash_arrow(arr: Any) -> np.ndarray:
@@ -209,6 +266,11 @@ class Qrels:
         return {q: i for i, q in enumerate(self.query_ids)}
 
     @cached_property
+    def doc_index(self) -> Vocabulary:
+        """:attr:`doc_vocabulary` prepared for lookups (built once per Qrels)."""
+        return Vocabulary(self.doc_vocabulary)
+
+    @cached_property
     def doc_vocabulary(self) -> list[str]:
         """Distinct document ids, in order of first appearance."""
         return list(dict.fromkeys(self.doc_ids))
@@ -216,7 +278,7 @@ class Qrels:
     @cached_property
     def _sorted_keys(self) -> tuple[np.ndarray, np.ndarray]:
         """(sorted pair keys, row of each key) with key = query * |vocabulary| + doc code."""
-        vocab = {d: i for i, d in enumerate(self.doc_vocabulary)}
+        vocab = self.doc_index.index
         codes = np.fromiter((vocab[d] for d in self.doc_ids), dtype=np.int64, count=len(self))
         qidx = np.repeat(np.arange(self.num_queries, dtype=np.int64), np.diff(self.offsets))
         keys = qidx * max(len(vocab), 1) + codes

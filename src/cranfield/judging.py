@@ -154,7 +154,7 @@ def _grades(
     grades = np.full(n, NOT_IN_QRELS, dtype=np.int64)
     if n == 0:
         return grades
-    code = run.docs.lookup(qrels.doc_vocabulary)  # per run row, in file order
+    code = run.docs.lookup(qrels.doc_index)  # per run row, in file order
     found = code >= 0
     pos = np.flatnonzero(found if identity else found[rows])  # positions in ranked order
     if len(pos) == 0:
