@@ -17,6 +17,7 @@ exact parser, so every error message is the exact parser's.
 from __future__ import annotations
 
 import gzip
+import itertools
 import os
 import re
 from pathlib import Path
@@ -393,7 +394,7 @@ def _parse_run_arrow(
     if n == 0:
         return None
     if n < ARROW_IDS_ROWS:  # Python strings: exact codes later, no pyarrow.compute/polars
-        ids = IdColumn([d for c in docs for d in c.to_pylist()])
+        ids = IdColumn(list(itertools.chain.from_iterable(c.to_pylist() for c in docs)))
     else:
         ids = IdColumn(pa.concat_arrays(docs))
     del docs
@@ -426,11 +427,12 @@ def _encode(column, qindex: dict[str, int]) -> np.ndarray:
     """Codes of the query ids in ``column`` in a dictionary shared across parts (order of
     first appearance): one dictionary_encode per part, then a small mapping."""
     n = len(column)
-    if n < ARROW_IDS_ROWS:
-        ids = column.to_pylist()
-        for q in dict.fromkeys(ids):  # distinct ids in order of first appearance
-            qindex.setdefault(q, len(qindex))
-        return np.fromiter(map(qindex.__getitem__, ids), np.int32, n)
+    if n < ARROW_IDS_ROWS:  # runs of equal ids (queries come in blocks), coded per run
+        keys, lengths = [], []
+        for q, group in itertools.groupby(column.to_pylist()):
+            keys.append(qindex.setdefault(q, len(qindex)))
+            lengths.append(len(list(group)))
+        return np.repeat(np.asarray(keys, dtype=np.int32), lengths)
     import pyarrow as pa
     import pyarrow.compute as pc
 

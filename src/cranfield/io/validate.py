@@ -106,9 +106,12 @@ def check_run_duplicates(run: Run, unit: str = "line") -> None:
     n = len(run)
     if n < 2:
         return
-    if not run.docs.is_arrow:  # Python strings: one set of pairs says whether to look closer
-        pairs = zip(run.qcodes.tolist(), run.docs.to_list(), strict=True)
-        if len(set(pairs)) == n:
+    if not run.docs.is_arrow:  # Python strings: their (cached) hashes say whether to look
+        h = np.fromiter(map(hash, run.docs.to_list()), dtype=np.int64, count=n).view(np.uint64)
+        with np.errstate(over="ignore"):
+            h ^= run.qcodes.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+        h.sort()
+        if not (h[1:] == h[:-1]).any():
             return
     sk = _pair_keys(run)
     sk.sort()  # in place
