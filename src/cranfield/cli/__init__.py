@@ -57,6 +57,11 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: errors become one line on stderr and exit status 2, never a traceback."""
+    # one BLAS thread unless the user says otherwise: nothing here multiplies large matrices,
+    # and starting OpenBLAS's thread pool is a tenth of numpy's import time
+    import os
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from ..errors import CranfieldError
 
     warnings.showwarning = _show_warning

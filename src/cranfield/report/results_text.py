@@ -44,10 +44,16 @@ def render_trec(runs: Sequence[Results], *, per_query: bool, digits: int) -> str
         ints = [m.definition.integer for m in r.measures]
         if len(runs) > 1:
             lines.append(f"runid\tall\t{r.run}")
-        if per_query:
-            for q, row in zip(r.query_ids, r.values.tolist(), strict=True):
-                for label, v, i in zip(r.labels, row, ints, strict=True):
-                    lines.append(f"{label}\t{q}\t{_fmt(v, i, digits)}")
+        if per_query:  # formatted column by column, then interleaved query by query
+            spec = f".{digits}f"  # format(nan, spec) == "nan", as _fmt gives
+            columns = [
+                [_fmt(v, True, digits) for v in col] if i else [format(v, spec) for v in col]
+                for col, i in zip(r.values.T.tolist(), ints, strict=True)
+            ]
+            labels = r.labels
+            for q, cells in zip(r.query_ids, zip(*columns, strict=True), strict=True):
+                tail = f"\t{q}\t"
+                lines.extend([label + tail + c for label, c in zip(labels, cells, strict=True)])
         for (label, v), i in zip(r.aggregate().items(), ints, strict=True):
             lines.append(f"{label}\tall\t{_fmt(v, i, digits)}")
     return "\n".join(lines) + "\n"
