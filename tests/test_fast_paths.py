@@ -46,7 +46,7 @@ def test_fast_paths_equal_plain_paths(tmp_path, monkeypatch, seed, layout):
     monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0)
     fast = read_run(rp)
     assert fast.docs.is_arrow and not plain.docs.is_arrow
-    for ties in ("trec", "given", "random"):
+    for ties in ("trec", "given", "random", "weak"):
         for kw in ({}, {"depth": 7}, {"judged_only": True}, {"complete": True}):
             a = judge(qrels, plain, ties=ties, seed=5, **kw)
             b = judge(qrels, fast, ties=ties, seed=5, **kw)
