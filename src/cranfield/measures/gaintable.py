@@ -154,7 +154,9 @@ def gain_table(
     width = int(jr.qrels_grades.max()) + 1 if judged.any() else 1
     keys = jr.qrels_query[judged] * width + jr.qrels_grades[judged]
     ukeys, ucounts = np.unique(keys, return_counts=True)
-    present = set(np.unique(jr.qrels_grades[judged]).tolist())
+    # grades present: from the (query, grade) keys already counted (plain np.unique would
+    # import numpy.ma, 20 ms of start-up)
+    present = set((ukeys % width).tolist()) if len(ukeys) else set()
 
     def counts_of(queries: np.ndarray, grade: int) -> np.ndarray:
         if grade < 0 or grade >= width or len(ukeys) == 0:
