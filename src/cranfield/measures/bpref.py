@@ -12,7 +12,7 @@ import numpy as np
 
 from ..judged import UNJUDGED, JudgedRankings
 from .precision import NO_REL
-from .registry import REL, Param, measure
+from .registry import GM_EPS, REL, measure
 from .segments import count_above, memo, num_rel, rel_position, relevant_rows, seqsum
 
 INFAP_EPSILON = 1e-5
@@ -63,13 +63,7 @@ def bpref(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     "GMBpref",
     params=(
         REL,
-        Param(
-            "eps",
-            "float",
-            1e-5,
-            "floor of bpref before the logarithm",
-            check=lambda v: None if v > 0 else "must be > 0",
-        ),
+        GM_EPS,
     ),
     summary="geometric mean of bpref over queries",
     formula="GMBpref = exp(mean_q ln(max(Bpref_q, eps))), eps = 1e-5",

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..judged import JudgedRankings
 from .precision import NO_REL
-from .registry import CUTOFF_OPTIONAL, REL, Param, measure
+from .registry import CUTOFF_OPTIONAL, GM_EPS, REL, measure
 from .segments import (
     c_log,
     memo,
@@ -76,13 +76,7 @@ def average_precision(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np
     "GMAP",
     params=(
         REL,
-        Param(
-            "eps",
-            "float",
-            1e-5,
-            "floor of AP before the logarithm",
-            check=lambda v: None if v > 0 else "must be > 0",
-        ),
+        GM_EPS,
     ),
     summary="geometric mean of average precision over queries",
     formula="GMAP = exp(mean_q ln(max(AP_q, eps))), eps = 1e-5",

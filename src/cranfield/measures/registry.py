@@ -26,6 +26,7 @@ from ..errors import MeasureError
 __all__ = [
     "CUTOFF",
     "CUTOFF_OPTIONAL",
+    "GM_EPS",
     "JUDGED_ONLY",
     "REGISTRY",
     "REL",
@@ -80,6 +81,13 @@ CUTOFF_OPTIONAL = Param(
     "cutoff", "int", None, "rank cut-off k (the @k part); none: whole ranking", check=_positive
 )
 REL = Param("rel", "int", 1, "minimum grade counted relevant (trec_eval -l)", check=_non_negative)
+GM_EPS = Param(
+    "eps",
+    "float",
+    1e-5,
+    "floor of the per-query value before the logarithm (trec_eval MIN_GEO_MEAN)",
+    check=_positive,
+)
 JUDGED_ONLY = Param("judged_only", "bool", False, "ignore unjudged documents (trec_eval -J)")
 
 
@@ -145,10 +153,12 @@ class MeasureDef:
         """``P(rel=1,judged_only=false)@k`` style synopsis with defaults."""
         from .parse import format_value
 
-        inner = ",".join(
-            f"{p.name}={'<required>' if p.required else format_value(p.default)}"
-            for p in self.params
-        )
+        def shown(p: Param) -> str:
+            if p.required:
+                return "<required>"
+            return "none" if p.default is None else format_value(p.default)
+
+        inner = ",".join(f"{p.name}={shown(p)}" for p in self.params)
         s = self.name + (f"({inner})" if inner else "")
         if self.cutoff is not None:
             s += "@k" if self.cutoff.required else "[@k]"
