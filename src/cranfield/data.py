@@ -230,14 +230,6 @@ def arrow_numpy(arr: Any, dtype: Any, fill: Any = None) -> np.ndarray:
     return values
 
 
-def _byte_order(ids: Sequence[str]) -> list[int]:
-    """Indices sorting ``ids`` in C ``strcmp`` (byte) order.
-
-    Python compares ``str`` by code point, which for valid UTF-8 is the same as byte order.
-    """
-    return sorted(range(len(ids)), key=ids.__getitem__)
-
-
 @dataclass(frozen=True, eq=False)
 class Qrels:
     """Relevance judgments, grouped by query in ``strcmp`` order of the query id.

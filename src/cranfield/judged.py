@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .segmented import segment_total
+
 if TYPE_CHECKING:
     from .side_inputs import KnownDocs
 
@@ -104,12 +106,6 @@ class JudgedRankings:
         """Query index of every entry of ``qrels_grades``."""
         return np.repeat(np.arange(self.num_queries, dtype=np.int64), np.diff(self.qrels_offsets))
 
-    @cached_property
-    def qrels_position(self) -> np.ndarray:
-        """1-based position of every ``qrels_grades`` entry in its query's descending list."""
-        n = len(self.qrels_grades)
-        return np.arange(n, dtype=np.int64) - self.qrels_offsets[self.qrels_query] + 1
-
     def qrels_of(self, i: int) -> np.ndarray:
         """All qrels grades of query ``i``, sorted descending."""
         return self.qrels_grades[self.qrels_offsets[i] : self.qrels_offsets[i + 1]]
@@ -180,30 +176,8 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def segment_seqsum(segment: np.ndarray, values: np.ndarray, num_segments: int) -> np.ndarray:
-    """Per-segment sums, adding each segment's values one by one in the given order from 0.0.
-
-    ``segment`` must be non-decreasing.  Floating-point addition is not associative: trec_eval
-    adds per-rank contributions in rank order, and so does this (vectorised across segments,
-    one position at a time), so that sums agree with trec_eval to the last bit, which
-    ``np.add.reduceat`` (pairwise summation) does not guarantee.
-    """
-    out = np.zeros(num_segments, dtype=np.float64)
-    n = len(segment)
-    if n == 0:
-        return out
-    segment = np.asarray(segment, dtype=np.int64)
-    starts = np.flatnonzero(np.concatenate(([True], segment[1:] != segment[:-1])))
-    first = np.repeat(starts, np.diff(np.append(starts, n)))
-    pos = np.arange(n) - first
-    order = np.argsort(pos, kind="stable")
-    bounds = np.concatenate(([0], np.cumsum(np.bincount(pos))))
-    seg_o = segment[order]
-    val_o = np.asarray(values, dtype=np.float64)[order]
-    for j in range(len(bounds) - 1):
-        a, b = bounds[j], bounds[j + 1]
-        out[seg_o[a:b]] += val_o[a:b]
-    return out
+segment_seqsum = segment_total
+"""Per-segment sums added one by one in order from 0.0 (see :mod:`cranfield.segmented`)."""
 
 
 _LOG2: np.ndarray = np.zeros(0)

@@ -33,7 +33,7 @@ from ..errors import CranfieldWarning, DataWarning, ParameterError
 from ..measures.parse import Measure, parse
 from ..results import Results, ResultsSet
 from . import agreement as agr
-from .corrections import CORRECTIONS, adjust, canonical
+from .corrections import adjust, canonical
 from .paired import (
     ALTERNATIVES,
     TESTS,
@@ -816,6 +816,3 @@ def _sweep(rs: list[Results], common: list[str], spec: tuple[str, list[str]]) ->
             vals.append(_mean(col[np.isfinite(col)], r.measures[j]))
         values[r.run] = tuple(vals)
     return Sweep(base, tuple(labels), tuple(xs), values)
-
-
-CORRECTION_NAMES = {k: v[0] for k, v in CORRECTIONS.items()}

@@ -26,7 +26,6 @@ from .options import Options, UsageError, parse_argv
 __all__ = ["USAGE", "main"]
 
 VERSION = "10.0"
-MIN_GEO_MEAN = 1e-5
 REL_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
 
 USAGE = """\
