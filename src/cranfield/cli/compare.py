@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import click
 
+from ..comparing.corrections import CORRECTIONS as _CORRECTIONS
+from ..comparing.paired import TESTS as _TESTS
 from ..order import TIE_POLICIES
 
-TESTS = ("t", "wilcoxon", "sign", "randomization", "bootstrap", "tukey")
-CORRECTIONS = ("none", "bonferroni", "holm", "bh")
+TESTS = tuple(_TESTS)  # the library's tables: a test or correction added there is offered here
+CORRECTIONS = tuple(_CORRECTIONS)
 FORMATS = ("table", "markdown", "latex", "csv", "json")
 
 
