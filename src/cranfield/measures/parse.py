@@ -13,7 +13,6 @@ in their declared order, numbers in shortest form).
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -167,6 +166,8 @@ def _number(tok: tuple[str, str, int], text: str) -> int | float:
 def _suggest(name: str) -> str:
     names = all_names()
     lowered = {n.lower(): n for n in names}
+    import difflib  # error path only
+
     close = difflib.get_close_matches(name.lower(), list(lowered), n=4, cutoff=0.5)
     if close:
         return "did you mean " + ", ".join(lowered[c] for c in close) + "?"
