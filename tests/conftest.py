@@ -63,3 +63,26 @@ def run_cli(*args: str, cwd: Path | None = None, input: bytes | None = None):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+TEXT_PARSERS = ("exact", "fields", "arrow")
+"""The three paths of the TREC text readers: the exact line parser (the reference, which names
+every error), the vectorised field splitter (small and mid-size files) and Arrow (large ones)."""
+
+
+def use_text_parser(monkeypatch, which: str) -> None:
+    """Send every TREC text read of the test through one parser (see :data:`TEXT_PARSERS`)."""
+    import cranfield.io.text as text_io
+
+    arrow = which == "arrow"
+    monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0 if arrow else 1 << 62)
+    monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", 0 if arrow else 1 << 62)
+    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0 if arrow else 1 << 62)
+    monkeypatch.setattr(text_io, "FIELDS_PATH", which == "fields")
+
+
+@pytest.fixture(params=TEXT_PARSERS)
+def text_parser(request, monkeypatch) -> str:
+    """Run the test once through each TREC text parser."""
+    use_text_parser(monkeypatch, request.param)
+    return request.param

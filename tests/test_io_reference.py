@@ -4,7 +4,6 @@
 import numpy as np
 import pytest
 
-import cranfield.io.text as text_io
 from conftest import CONFORMANCE, DATA, need
 from cranfield.io import read_qrels, read_run
 
@@ -21,17 +20,8 @@ COLLECTIONS = {
 }
 
 
-@pytest.fixture(params=["exact", "fast"])
-def parser(request, monkeypatch):
-    limit = 0 if request.param == "fast" else 1 << 62
-    monkeypatch.setattr(text_io, "FAST_PATH_BYTES", limit)
-    monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", limit)
-    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0 if request.param == "fast" else 1 << 62)
-    return request.param
-
-
 @pytest.mark.parametrize("name", COLLECTIONS)
-def test_classic_collection_qrels_counts(name, parser):
+def test_classic_collection_qrels_counts(name, text_parser):
     path = need(DATA / name / "qrels.trec")
     lines, qids, relevant = COLLECTIONS[name]
     q = read_qrels(path)
@@ -41,13 +31,13 @@ def test_classic_collection_qrels_counts(name, parser):
     assert q.query_ids == tuple(sorted(q.query_ids))  # strcmp order: "10" < "2"
 
 
-def test_cranfield_grades_are_the_readme_counts(parser):
+def test_cranfield_grades_are_the_readme_counts(text_parser):
     q = read_qrels(need(DATA / "cran" / "qrels.trec"))
     counts = dict(zip(*np.unique(q.grades, return_counts=True), strict=True))
     assert {int(k): int(v) for k, v in counts.items()} == {4: 128, 3: 387, 2: 734, 1: 363, 0: 225}
 
 
-def test_conformance_qrels_with_comments_read_like_without(parser):
+def test_conformance_qrels_with_comments_read_like_without(text_parser):
     plain = read_qrels(need(CONFORMANCE / "qrels.test")).to_dict()
     commented = read_qrels(need(CONFORMANCE / "qrels.test.with-comments")).to_dict()
     assert sum(len(d) for d in plain.values()) == 3681  # `grep -c . qrels.test`
@@ -56,7 +46,7 @@ def test_conformance_qrels_with_comments_read_like_without(parser):
     assert commented == plain
 
 
-def test_conformance_msmarco_style_ids_with_hash_inside(parser):
+def test_conformance_msmarco_style_ids_with_hash_inside(text_parser):
     q = read_qrels(need(CONFORMANCE / "qrels.comment.test"))
     assert any("#" in d for d in q.doc_ids)
     r = read_run(need(CONFORMANCE / "results.comment.test"))

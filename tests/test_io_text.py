@@ -1,5 +1,6 @@
 """The TREC text readers: accepted variations, one clear error per problem, and the rule that
-the Arrow fast path (with its whitespace normaliser) never changes a result or a message."""
+the fast paths (the vectorised field splitter, and Arrow with its whitespace normaliser) never
+change a result or a message."""
 
 import gzip
 
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 import cranfield.io.normalize as normalize_mod
 import cranfield.io.text as text_io
+from conftest import use_text_parser
 from cranfield.errors import InputError
 from cranfield.io import read_qrels, read_run
 from cranfield.io.normalize import normalize_fields
@@ -21,20 +23,10 @@ def write(tmp_path, name, content: bytes):
     return p
 
 
-@pytest.fixture(params=["exact", "fast"])
-def path_kind(request, monkeypatch):
-    """Run a test once through the exact parser and once through the Arrow fast path."""
-    limit = 0 if request.param == "fast" else 1 << 62
-    monkeypatch.setattr(text_io, "FAST_PATH_BYTES", limit)
-    monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", limit)
-    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0 if request.param == "fast" else 1 << 62)
-    return request.param
-
-
 # ------------------------------------------------------------------------- accepted forms
 
 
-def test_qrels_any_whitespace_crlf_comments_and_string_ids(tmp_path, path_kind):
+def test_qrels_any_whitespace_crlf_comments_and_string_ids(tmp_path, text_parser):
     p = write(
         tmp_path, "q.txt", b"# judged by NIST\r\n007 0 d1 1\r\n007\t0\t  d2  0\r\n\n10 0 d3 2"
     )
@@ -72,7 +64,7 @@ def test_corrupt_gzip_is_an_error(tmp_path):
         b"\xef\xbb\xbf1 Q0 a 1 2.5 t\n1 Q0 b 2 1 t\n",  # a UTF-8 byte order mark
     ],
 )
-def test_run_layouts_all_read_the_same(tmp_path, path_kind, content):
+def test_run_layouts_all_read_the_same(tmp_path, text_parser, content):
     r = read_run(write(tmp_path, "r.txt", content))
     assert r.query_ids == ("1",)
     assert r.docs.to_list() == ["a", "b"]
@@ -81,7 +73,7 @@ def test_run_layouts_all_read_the_same(tmp_path, path_kind, content):
     assert r.tag == "t"
 
 
-def test_line_numbers_count_comments_and_blank_lines(tmp_path, path_kind):
+def test_line_numbers_count_comments_and_blank_lines(tmp_path, text_parser):
     p = write(tmp_path, "r.txt", b"# c\n1 Q0 a 1 2 t\n\n1 Q0 b 2 1 t\n1 Q0 a 3 0 t\n")
     with pytest.raises(InputError) as exc:
         read_run(p)
@@ -89,20 +81,20 @@ def test_line_numbers_count_comments_and_blank_lines(tmp_path, path_kind):
     assert "(first at line 2)" in str(exc.value)
 
 
-def test_very_long_lines(tmp_path, path_kind):
+def test_very_long_lines(tmp_path, text_parser):
     doc = "d" * 200_000
     p = write(tmp_path, "r.txt", f"1 Q0 {doc} 1 2 t {'x ' * 50_000}\n1 Q0 b 2 1 t\n".encode())
     assert read_run(p).docs.to_list() == [doc, "b"]
 
 
-def test_run_extra_columns_ignored_and_tag_is_last_line(tmp_path, path_kind):
+def test_run_extra_columns_ignored_and_tag_is_last_line(tmp_path, text_parser):
     p = write(tmp_path, "r.txt", b"1 Q0 a 1 2.5 tagA extra\n1 Q0 b 2 1e0 tagB\n")
     r = read_run(p)
     assert r.name == "r.txt" and r.tag == "tagB"
     assert r.scores.tolist() == [2.5, 1.0]
 
 
-def test_numbers_as_python_reads_them(tmp_path, path_kind):
+def test_numbers_as_python_reads_them(tmp_path, text_parser):
     p = write(
         tmp_path,
         "r.txt",
@@ -121,7 +113,7 @@ def test_numbers_as_python_reads_them(tmp_path, path_kind):
         (b"99999999999999999999", "out of range"),
     ],
 )
-def test_unusable_rank_is_reported_only_when_given_order_needs_it(tmp_path, path_kind, rank, why):
+def test_unusable_rank_is_reported_only_when_given_order_needs_it(tmp_path, text_parser, rank, why):
     p = write(tmp_path, "r.txt", b"1 Q0 a 1 2 t\n1 Q0 b " + rank + b" 1 t\n")
     r = read_run(p)
     assert r.ranks is None
@@ -129,12 +121,12 @@ def test_unusable_rank_is_reported_only_when_given_order_needs_it(tmp_path, path
     assert r.scores.tolist() == [2.0, 1.0]
 
 
-def test_qrels_grades(tmp_path, path_kind):
+def test_qrels_grades(tmp_path, text_parser):
     p = write(tmp_path, "q.txt", b"1 0 a +2\n1 0 b -1\n1 0 c 0\n1 0 d 007\n")
     assert read_qrels(p).to_dict() == {"1": {"a": 2, "b": -1, "c": 0, "d": 7}}
 
 
-def test_ids_are_bytes_exact_strings(tmp_path, path_kind):
+def test_ids_are_bytes_exact_strings(tmp_path, text_parser):
     p = write(tmp_path, "q.txt", "007 0 Straße 1\n7 0 straße 2\n#x 0 d 1\n q#1 0 é#1 3\n".encode())
     q = read_qrels(p)
     assert q.to_dict() == {"007": {"Straße": 1}, "7": {"straße": 2}, "q#1": {"é#1": 3}}
@@ -158,7 +150,7 @@ def test_ids_are_bytes_exact_strings(tmp_path, path_kind):
         (b"1 0 a 1\n1 0 b\x00 1\n", 2, "NUL byte"),
     ],
 )
-def test_bad_qrels_name_file_line_and_problem(tmp_path, path_kind, content, line, problem):
+def test_bad_qrels_name_file_line_and_problem(tmp_path, text_parser, content, line, problem):
     p = write(tmp_path, "q.txt", content)
     with pytest.raises(InputError, match=problem) as exc:
         read_qrels(p)
@@ -166,7 +158,7 @@ def test_bad_qrels_name_file_line_and_problem(tmp_path, path_kind, content, line
     assert str(exc.value).startswith(f"{p}: line {line}: ")
 
 
-def test_qrels_duplicate_reported_at_its_second_occurrence(tmp_path, path_kind):
+def test_qrels_duplicate_reported_at_its_second_occurrence(tmp_path, text_parser):
     # in (query, doc) order the pair ('1', 'z') comes first, but ('2', 'a') repeats earlier
     p = write(tmp_path, "q.txt", b"1 0 z 1\n2 0 a 1\n2 0 a 1\n1 0 z 0\n")
     with pytest.raises(InputError, match="'a' is judged twice .* query '2' .first at line 2") as e:
@@ -174,7 +166,7 @@ def test_qrels_duplicate_reported_at_its_second_occurrence(tmp_path, path_kind):
     assert e.value.line == 3
 
 
-def test_empty_files_are_errors(tmp_path, path_kind):
+def test_empty_files_are_errors(tmp_path, text_parser):
     for content in (b"", b"  \n\n", b"\xef\xbb\xbf"):
         p = write(tmp_path, "q.txt", content)
         with pytest.raises(InputError, match="file is empty"):
@@ -210,7 +202,7 @@ def test_missing_file_and_directory(tmp_path):
         (b"1 Q0 a 1 2.5 t\n2 Q0 a 1 2 t\n1 Q0 a 2 2.0 t\n", 3, "'a' is listed twice for query '1'"),
     ],
 )
-def test_bad_runs_name_file_line_and_problem(tmp_path, path_kind, content, line, problem):
+def test_bad_runs_name_file_line_and_problem(tmp_path, text_parser, content, line, problem):
     p = write(tmp_path, "r.txt", content)
     with pytest.raises(InputError, match=problem) as exc:
         read_run(p)
@@ -224,7 +216,7 @@ def test_cr_only_line_endings_are_refused(tmp_path, content):
         read_run(write(tmp_path, "r.txt", content))
 
 
-def test_bare_cr_is_whitespace_not_a_line_end(tmp_path, path_kind):
+def test_bare_cr_is_whitespace_not_a_line_end(tmp_path, text_parser):
     # trec_eval reads a lone CR as a field separator: this is one line with 12 fields
     p = write(tmp_path, "r.txt", b"1 Q0 a 1 2 t\r1 Q0 b 2 1 t\n")
     r = read_run(p)
@@ -234,10 +226,8 @@ def test_bare_cr_is_whitespace_not_a_line_end(tmp_path, path_kind):
 # ----------------------------------------------------- the fast path never changes results
 
 
-def _outcome(data: bytes, kind: str, fast: bool, monkeypatch, tmp_path):
-    monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0 if fast else 1 << 62)
-    monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", 0 if fast else 1 << 62)
-    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0 if fast else 1 << 62)
+def _outcome(data: bytes, kind: str, parser: str, monkeypatch, tmp_path):
+    use_text_parser(monkeypatch, parser)
     p = tmp_path / "f.txt"
     p.write_bytes(data)
     try:
@@ -311,19 +301,19 @@ _SETTINGS = settings(
 @pytest.mark.slow
 @_SETTINGS
 @given(data=trec_text("run"))
-def test_fast_run_parser_equals_exact_parser(data, monkeypatch, tmp_path):
-    exact = _outcome(data, "run", False, monkeypatch, tmp_path)
-    fast = _outcome(data, "run", True, monkeypatch, tmp_path)
-    assert fast == exact
+def test_fast_run_parsers_equal_exact_parser(data, monkeypatch, tmp_path):
+    exact = _outcome(data, "run", "exact", monkeypatch, tmp_path)
+    assert _outcome(data, "run", "fields", monkeypatch, tmp_path) == exact
+    assert _outcome(data, "run", "arrow", monkeypatch, tmp_path) == exact
 
 
 @pytest.mark.slow
 @_SETTINGS
 @given(data=trec_text("qrels"))
-def test_fast_qrels_parser_equals_exact_parser(data, monkeypatch, tmp_path):
-    exact = _outcome(data, "qrels", False, monkeypatch, tmp_path)
-    fast = _outcome(data, "qrels", True, monkeypatch, tmp_path)
-    assert fast == exact
+def test_fast_qrels_parsers_equal_exact_parser(data, monkeypatch, tmp_path):
+    exact = _outcome(data, "qrels", "exact", monkeypatch, tmp_path)
+    assert _outcome(data, "qrels", "fields", monkeypatch, tmp_path) == exact
+    assert _outcome(data, "qrels", "arrow", monkeypatch, tmp_path) == exact
 
 
 def test_fast_and_exact_run_parsers_agree_on_a_regular_file(tmp_path, monkeypatch):
@@ -333,17 +323,18 @@ def test_fast_and_exact_run_parsers_agree_on_a_regular_file(tmp_path, monkeypatc
         for i, d in enumerate(rng.choice(500, 50, replace=False)):
             lines.append(f"{q}\tQ0\tD{d}\t{i + 1}\t{rng.integers(0, 5) / 4}\tsys")
     p = write(tmp_path, "r.txt", ("\n".join(lines) + "\n").encode())
+    use_text_parser(monkeypatch, "exact")
     exact = read_run(p)
-    monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0)
-    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0)
-    fast = read_run(p)
-    assert fast.docs.is_arrow and not exact.docs.is_arrow
-    assert fast.query_ids == exact.query_ids
-    assert np.array_equal(fast.qcodes, exact.qcodes)
-    assert fast.docs.to_list() == exact.docs.to_list()
-    assert np.array_equal(fast.scores, exact.scores)
-    assert np.array_equal(fast.ranks, exact.ranks)
-    assert fast.tag == exact.tag == "sys"
+    for parser in ("fields", "arrow"):
+        use_text_parser(monkeypatch, parser)
+        fast = read_run(p)
+        assert fast.docs.is_arrow == (parser == "arrow") and not exact.docs.is_arrow
+        assert fast.query_ids == exact.query_ids
+        assert np.array_equal(fast.qcodes, exact.qcodes)
+        assert fast.docs.to_list() == exact.docs.to_list()
+        assert np.array_equal(fast.scores, exact.scores)
+        assert np.array_equal(fast.ranks, exact.ranks)
+        assert fast.tag == exact.tag == "sys"
 
 
 def test_irregular_files_are_normalised_not_parsed_line_by_line(tmp_path, monkeypatch):

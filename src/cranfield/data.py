@@ -119,7 +119,7 @@ class Vocabulary:
 
     @cached_property
     def index(self) -> dict[str, int]:
-        return {v: i for i, v in enumerate(self.values)}
+        return dict(zip(self.values, range(len(self.values)), strict=True))
 
     @cached_property
     def _hashed(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, int] | None:
@@ -271,7 +271,7 @@ class Qrels:
     def _sorted_keys(self) -> tuple[np.ndarray, np.ndarray]:
         """(sorted pair keys, row of each key) with key = query * |vocabulary| + doc code."""
         vocab = self.doc_index.index
-        codes = np.fromiter((vocab[d] for d in self.doc_ids), dtype=np.int64, count=len(self))
+        codes = np.fromiter(map(vocab.__getitem__, self.doc_ids), dtype=np.int64, count=len(self))
         qidx = np.repeat(np.arange(self.num_queries, dtype=np.int64), np.diff(self.offsets))
         keys = qidx * max(len(vocab), 1) + codes
         order = np.argsort(keys, kind="stable")
@@ -328,7 +328,9 @@ class Qrels:
         n = len(qids)
         if n >= ARROW_SORT_ROWS:
             return Qrels.from_columns(qids, docs, grades, source=source, lines=lines)
-        order = sorted(range(n), key=lambda i: (qids[i], docs[i]))
+        # by (query, document): sort by document, then stably by query (C-level keys)
+        order = sorted(range(n), key=docs.__getitem__)
+        order.sort(key=qids.__getitem__)
         q_sorted = [qids[i] for i in order]
         uniq: list[str] = []
         starts: list[int] = []

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import operator
 import os
 import re
 from pathlib import Path
@@ -26,21 +27,25 @@ import numpy as np
 
 from ..data import IdColumn, Qrels, Run, arrow_numpy
 from ..errors import InputError
+from .fields import split_fields
 from .normalize import normalize_fields
 from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
 
 __all__ = ["parse_trec_qrels", "parse_trec_run", "read_bytes", "read_trec_qrels", "read_trec_run"]
 
-FAST_PATH_BYTES = 512 << 10
+FAST_PATH_BYTES = 4 << 20
 """Runs at least this large are parsed with Arrow first (tests lower it to cover that path);
-below it, importing pyarrow costs more than the line parser."""
+below it, importing pyarrow costs more than the vectorised splitter saves."""
+FIELDS_PATH = True
+"""Below the Arrow sizes, parse with the vectorised splitter of :mod:`.fields` first (tests
+turn it off to cover the line parser, which stays the reference and names every error)."""
 ARROW_IDS_ROWS = 150_000
 """Runs with at least this many rows keep their ids in Arrow arrays (vectorised lookups and
 hashes); smaller ones convert them to Python strings, which is cheaper than importing
 pyarrow.compute and polars.  Tests lower it to cover both."""
 PART_BYTES = 64 << 20
 """The Arrow run parser reads a large file in parts of about this size (less scratch memory)."""
-QRELS_FAST_PATH_BYTES = 512 << 10
+QRELS_FAST_PATH_BYTES = 4 << 20
 """The same for qrels (the line parser costs more per line there: it also sorts)."""
 
 RUN_FIELDS = 6
@@ -141,9 +146,22 @@ def _parse_qrels(data: bytes, source: str) -> Qrels:
             normalised, lines = normalize_fields(data)
             if normalised:
                 qrels = _parse_qrels_arrow(normalised, source, lines=lines)
+    elif FIELDS_PATH:
+        qrels = _parse_qrels_fields(data, source)
     if qrels is None:
         qrels = _parse_qrels_python(data, source)
     return qrels
+
+
+def _parse_qrels_fields(data: bytes, source: str) -> Qrels | None:
+    """Vectorised parse (:mod:`.fields`); ``None`` hands over to the exact parser."""
+    f = split_fields(data)
+    if not len(f) or (f.count != QRELS_FIELDS).any():
+        return None
+    grades = f.integers(3)
+    if grades is None:
+        return None
+    return Qrels.from_rows(f.strings(0), f.strings(2), grades, source=source, lines=f.lines)
 
 
 def _parse_qrels_python(data: bytes, source: str) -> Qrels:
@@ -218,7 +236,12 @@ def parse_trec_run(data: bytes, source: str, name: str) -> Run:
 def _parse_run(data: bytes, source: str, name: str) -> Run:
     """Parse and check the scores; the duplicate check is left to the caller."""
     data = _check_text(data, source)
-    if len(data) >= FAST_PATH_BYTES:
+    if len(data) < FAST_PATH_BYTES and FIELDS_PATH:
+        run = _parse_run_fields(data, source, name)
+        if run is not None:
+            check_scores(run)
+            return run
+    elif len(data) >= FAST_PATH_BYTES:
         run = _parse_run_arrow(data, source, name)
         if run is None:
             normalised, lines = normalize_fields(data, max_fields=RUN_FIELDS)
@@ -230,6 +253,32 @@ def _parse_run(data: bytes, source: str, name: str) -> Run:
     run = _parse_run_python(data, source, name)
     check_scores(run)
     return run
+
+
+def _parse_run_fields(data: bytes, source: str, name: str) -> Run | None:
+    """Vectorised parse (:mod:`.fields`); ``None`` hands over to the exact parser (which also
+    reports a rank column that is not all integers)."""
+    f = split_fields(data)
+    n = len(f)
+    if not n or (f.count < RUN_FIELDS).any():
+        return None
+    scores = f.decimals(4)
+    ranks = f.integers(3) if scores is not None else None
+    if ranks is None:
+        return None
+    qindex: dict[str, int] = {}
+    qcodes = _query_codes(f.strings(0), qindex)
+    return Run(
+        name=name,
+        query_ids=tuple(qindex),
+        qcodes=qcodes,
+        docs=IdColumn(f.strings(2)),
+        scores=scores,
+        ranks=ranks,
+        tag=f.last_string(5),
+        source=source,
+        lines=None if int(f.lines[-1]) == n else f.lines,
+    )
 
 
 def _parse_run_python(data: bytes, source: str, name: str) -> Run:
@@ -427,12 +476,8 @@ def _encode(column, qindex: dict[str, int]) -> np.ndarray:
     """Codes of the query ids in ``column`` in a dictionary shared across parts (order of
     first appearance): one dictionary_encode per part, then a small mapping."""
     n = len(column)
-    if n < ARROW_IDS_ROWS:  # runs of equal ids (queries come in blocks), coded per run
-        keys, lengths = [], []
-        for q, group in itertools.groupby(column.to_pylist()):
-            keys.append(qindex.setdefault(q, len(qindex)))
-            lengths.append(len(list(group)))
-        return np.repeat(np.asarray(keys, dtype=np.int32), lengths)
+    if n < ARROW_IDS_ROWS:
+        return _query_codes(column.to_pylist(), qindex)
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -444,6 +489,17 @@ def _encode(column, qindex: dict[str, int]) -> np.ndarray:
     idx = np.concatenate([arrow_numpy(c.indices, np.int32) for c in enc.chunks])
     del pa
     return mapping[idx]
+
+
+def _query_codes(qids: list[str], qindex: dict[str, int]) -> np.ndarray:
+    """Codes of ``qids`` in ``qindex`` (extended in order of first appearance), int32: runs
+    of equal ids (queries come in blocks) are coded once per run."""
+    n = len(qids)
+    changed = np.fromiter(map(operator.ne, qids[1:], qids[:-1]), dtype=bool, count=max(n - 1, 0))
+    starts = np.flatnonzero(changed) + 1
+    keys = [qindex.setdefault(qids[i], len(qindex)) for i in [0, *starts.tolist()]] if n else []
+    lengths = np.diff(starts, prepend=0, append=n)
+    return np.repeat(np.asarray(keys, dtype=np.int32), lengths)
 
 
 def _fill(out: np.ndarray, at: int, column, dtype) -> None:

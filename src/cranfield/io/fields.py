@@ -1,0 +1,186 @@
+"""Vectorised field splitter for TREC text, the fast path of small and mid-size files.
+
+:func:`split_fields` reads text the way the exact line parser (``text._data_lines``) does:
+fields are maximal runs of bytes that are not C ``isspace`` (space, tab, LF, CR, VT, FF); a
+line is ended by LF only; a line without fields (blank) or whose first field starts with ``#``
+(a comment) carries no data.  It does this with a few numpy passes over the bytes instead of a
+Python loop over lines, and converts columns without creating a Python object per field:
+
+- :meth:`Fields.strings` gathers one column's bytes, separated by ``\\n``, and decodes them
+  with one ``decode`` and one ``split``;
+- :meth:`Fields.integers` reads ``[+-]?[0-9]+`` tokens as int64, digit by digit;
+- :meth:`Fields.decimals` reads scores as float64 exactly as Python's ``float`` does: a token
+  ``[+-]?digits[.digits]`` with at most 15 digits is the integer ``m`` of its digits divided
+  by ``10**k`` (``k`` digits after the point), and since ``m < 2**53`` and ``10**k <= 10**15``
+  are both exact doubles, the one correctly rounded IEEE division gives the correctly rounded
+  value of the decimal, which is what ``float`` returns (Clinger's fast path, W. D. Clinger,
+  "How to read floating point numbers accurately", PLDI 1990, sec. 5).  Other tokens (an
+  exponent, more digits, ``inf``) go through ``float`` one by one.
+
+A conversion returns ``None`` when a token is not what the exact parser accepts; the reader
+then hands the whole file to the exact parser, so every error message is the exact parser's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["Fields", "split_fields"]
+
+_NL = 10
+_SPACE = 32
+_HASH = ord("#")
+_ZERO = ord("0")
+_DOT = ord(".")
+_PLUS = ord("+")
+_MINUS = ord("-")
+_POW10_FLOAT = 10.0 ** np.arange(16, dtype=np.float64)  # exact doubles
+_MAX_DIGITS = 15  # 10**15 < 2**53: every such digit string is an exact double
+_MAX_WIDTH = 32  # longer tokens are read one by one
+
+
+class Fields:
+    """The fields of the data lines of one text (see :func:`split_fields`).
+
+    ``lines`` holds the 1-based line number of each data line, ``first`` the index of its
+    first field in ``starts``/``ends`` and ``count`` its number of fields.  ``starts`` and
+    ``ends`` (exclusive) are offsets in the internal byte array, which is the text after one
+    leading space.
+    """
+
+    __slots__ = ("_bytes", "count", "ends", "first", "lines", "starts")
+
+    def __init__(self, data: np.ndarray, starts, ends, first, count, lines) -> None:
+        self._bytes = data
+        self.starts, self.ends = starts, ends
+        self.first, self.count, self.lines = first, count, lines
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+    def _column(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The bytes of field ``k`` of every line, each followed by ``\\n``, and the offset of
+        each token in them (lines must have more than ``k`` fields)."""
+        idx = self.first + k
+        s = self.starts[idx]
+        length = self.ends[idx] - s + 1  # with the separator after the token
+        ends = np.cumsum(length)
+        offsets = ends - length
+        pos = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
+        pos -= np.repeat(offsets - s, length)
+        out = self._bytes[pos]  # the separator after a token is whitespace (or the final LF)
+        out[ends - 1] = _NL
+        return out, offsets
+
+    def strings(self, k: int) -> list[str]:
+        """Field ``k`` of every line as a Python string (the text must be valid UTF-8)."""
+        if not len(self):
+            return []
+        out, _ = self._column(k)
+        return out[:-1].tobytes().decode("utf-8").split("\n")
+
+    def last_string(self, k: int) -> str | None:
+        """Field ``k`` of the last line."""
+        if not len(self):
+            return None
+        i = int(self.first[-1]) + k
+        return self._bytes[self.starts[i] : self.ends[i]].tobytes().decode("utf-8")
+
+    def integers(self, k: int) -> np.ndarray | None:
+        """Field ``k`` as int64 if every token is ``[+-]?[0-9]+`` with at most 18 digits (so
+        in range), else ``None``."""
+        if not len(self):
+            return np.zeros(0, dtype=np.int64)
+        t = _Digits(self, k)
+        if not (t.is_digit | t.leading_sign | t.pad).all() or t.long.any():
+            return None
+        ndigits = t.count(t.is_digit)
+        if not ((ndigits >= 1) & (ndigits <= 18)).all():
+            return None
+        return t.signed(t.mantissa())
+
+    def decimals(self, k: int) -> np.ndarray | None:
+        """Field ``k`` as float64, each value equal to Python's ``float(token)``; ``None`` if a
+        token is not a number ``float`` reads, or holds an underscore (which ``float`` would
+        accept as a digit separator but the exact parser refuses)."""
+        if not len(self):
+            return np.zeros(0, dtype=np.float64)
+        t = _Digits(self, k)
+        is_dot = t.bytes == _DOT
+        ndigits = t.count(t.is_digit)
+        simple = (t.is_digit | is_dot | t.leading_sign | t.pad).all(axis=0)
+        simple &= (ndigits >= 1) & (ndigits <= _MAX_DIGITS) & (t.count(is_dot) <= 1) & ~t.long
+        # digits after the point: every byte right of the point is a digit in a simple token
+        frac = np.where(is_dot.any(axis=0), t.width - 1 - np.argmax(is_dot, axis=0), 0)
+        frac[~simple] = 0
+        values = t.signed(t.mantissa() / _POW10_FLOAT[frac])
+        for i in np.flatnonzero(~simple).tolist():  # exponents, long digit strings, inf, ...
+            tok = self._bytes[self.starts[t.idx[i]] : self.ends[t.idx[i]]].tobytes()
+            if b"_" in tok:
+                return None
+            try:
+                values[i] = float(tok)
+            except ValueError:
+                return None
+        return values
+
+
+class _Digits:
+    """Field ``k`` of every line as a (width x lines) byte matrix, tokens right-aligned and
+    padded on the left with NUL (which the text cannot hold), for column-wise digit parsing.
+    Tokens longer than :data:`_MAX_WIDTH` are cut to their last bytes and marked ``long``."""
+
+    def __init__(self, fields: Fields, k: int) -> None:
+        self.idx = fields.first + k
+        ends = fields.ends[self.idx]
+        length = ends - fields.starts[self.idx]
+        self.long = length > _MAX_WIDTH
+        self.width = w = min(int(length.max()), _MAX_WIDTH)
+        rows = np.arange(w, dtype=np.int64)[:, None]
+        start_row = (w - length)[None, :]  # row of each token's first byte (< 0 if long)
+        self.pad = rows < start_row
+        self.bytes = fields._bytes[np.maximum(ends[None, :] - w + rows, 0)]
+        self.bytes[self.pad] = 0
+        self.digit = self.bytes - np.uint8(_ZERO)
+        self.is_digit = self.digit < 10
+        sign = (self.bytes == _PLUS) | (self.bytes == _MINUS)
+        self.leading_sign = sign & (rows == start_row)
+        self.negative = (self.bytes == _MINUS).any(axis=0) & ~self.long
+
+    def count(self, mask: np.ndarray) -> np.ndarray:
+        return mask.sum(axis=0, dtype=np.int64)
+
+    def mantissa(self) -> np.ndarray:
+        """The integer of each token's digits, by Horner's rule row by row (garbage, never
+        used, for tokens of more than 18 digits)."""
+        m = np.zeros(self.bytes.shape[1], dtype=np.int64)
+        for row in range(self.width):
+            d = self.is_digit[row]
+            m[d] = m[d] * 10 + self.digit[row][d]
+        return m
+
+    def signed(self, values: np.ndarray) -> np.ndarray:
+        """``values`` negated where the token has a ``-`` (``-0`` gives ``-0.0``)."""
+        values[self.negative] = -values[self.negative]
+        return values
+
+
+def split_fields(data: bytes) -> Fields:
+    """Split ``data`` into fields per line, dropping blank and comment lines."""
+    # a space before the text and a LF after it: every field starts and ends at a change
+    a = np.frombuffer(b" " + data + b"\n", dtype=np.uint8)
+    sep = (a - np.uint8(9) < 5) | (a == _SPACE)  # \t \n \v \f \r or space
+    edges = np.flatnonzero(sep[1:] != sep[:-1])  # (bool != bool: faster than a diff)
+    edges += 1
+    del sep
+    starts, ends = edges[0::2], edges[1::2]
+    newlines = np.flatnonzero(a == _NL)
+    bounds = np.empty(len(newlines) + 1, dtype=np.int64)  # first field of each line
+    bounds[0] = 0
+    bounds[1:] = np.searchsorted(starts, newlines)
+    count = np.diff(bounds)
+    data_line = count > 0
+    first = bounds[:-1]
+    data_line[data_line] = a[starts[first[data_line]]] != _HASH
+    lines = np.flatnonzero(data_line) + 1
+    return Fields(a, starts, ends, first[data_line], count[data_line], lines)
