@@ -1,12 +1,14 @@
-"""The ``cranfield`` command: one module per subcommand, imported only when it runs."""
+"""The ``cranfield`` command: one module per subcommand, imported only when it runs.
+
+Each subcommand module has ``run(argv)``: it parses its arguments (argparse, see ``_args``) and
+does the work.  ``main`` turns errors into one line on stderr.
+"""
 
 from __future__ import annotations
 
-import importlib
 import sys
 import warnings
-
-import click
+from collections.abc import Sequence
 
 # name -> (module, one-line help).  The help is here so that `cranfield --help` imports nothing.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -20,28 +22,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-class LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(COMMANDS)
+def _version() -> str:
+    """The installed version (importlib.metadata is imported for ``--version`` only)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name not in COMMANDS:
-            return None
-        try:
-            module = importlib.import_module(COMMANDS[name][0])
-        except ModuleNotFoundError:
-            return None
-        return module.command
+    try:
+        return version("cranfield")
+    except PackageNotFoundError:
+        from .. import __version__
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, help_) for name, (_, help_) in COMMANDS.items()]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+        return __version__
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="cranfield", message="cranfield %(version)s")
-def cli() -> None:
+def run(argv: Sequence[str]) -> None:
     """Evaluate information retrieval runs: exact, complete, fast.
 
     \b
@@ -49,13 +42,23 @@ def cli() -> None:
     cranfield evaluate qrels.txt run1.txt run2.txt -m AP -m P@10 -m nDCG@10
     cranfield trec_eval -q -m all_trec qrels.txt run.txt
     """
+    from importlib import import_module
+
+    if argv and argv[0] in COMMANDS:  # trec_eval never needs argparse
+        name, rest = argv[0], list(argv[1:])
+    else:  # help, version or a usage error
+        from ._args import dispatch
+
+        helps = {name: help_ for name, (_, help_) in COMMANDS.items()}
+        name, rest = dispatch("cranfield", run.__doc__, helps, argv, version=_version)
+    import_module(COMMANDS[name][0]).run(rest)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    click.echo(f"cranfield: warning: {message}", err=True)
+    sys.stderr.write(f"cranfield: warning: {message}\n")
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: errors become one line on stderr and exit status 2, never a traceback."""
     # one BLAS thread unless the user says otherwise: nothing here multiplies large matrices,
     # and starting OpenBLAS's thread pool is a tenth of numpy's import time
@@ -66,21 +69,13 @@ def main(argv: list[str] | None = None) -> None:
 
     warnings.showwarning = _show_warning
     try:
-        cli.main(args=argv, prog_name="cranfield", standalone_mode=False)
+        run(sys.argv[1:] if argv is None else argv)
     except CranfieldError as exc:
-        click.echo(f"cranfield: error: {exc}", err=True)
+        sys.stderr.write(f"cranfield: error: {exc}\n")
         sys.exit(2)
-    except click.exceptions.Abort:
-        click.echo("cranfield: aborted", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
     except BrokenPipeError:
         sys.stderr.close()
         sys.exit(0)
     except KeyboardInterrupt:
-        click.echo("cranfield: interrupted", err=True)
+        sys.stderr.write("cranfield: interrupted\n")
         sys.exit(130)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 
-import click
+from ._args import Parser, echo
 
 MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@1000")
 OPTIONAL = ("Bpref",)
@@ -48,10 +49,10 @@ def demo_text() -> str:
     return "\n".join(lines) + "\n"
 
 
-@click.command("demo", context_settings={"help_option_names": ["-h", "--help"]})
-def command() -> None:
+def run(argv: Sequence[str]) -> None:
     """Evaluate the bundled example runs on the bundled qrels and print a table.
 
     Works offline: the data ships inside the package (see cranfield.examples).
     """
-    click.echo(demo_text(), nl=False)
+    Parser("cranfield demo", run.__doc__, usage="%(prog)s [options]").parse(argv)
+    echo(demo_text())

@@ -2,27 +2,35 @@
 
 from __future__ import annotations
 
-import click
+from collections.abc import Sequence
+
+from ._args import SUPPRESS, Parser, echo
 
 
-@click.command("measures", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("names", nargs=-1)
-@click.option("--family", default=None, help="Only this family (precision, ranking, gain, ...).")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "markdown", "json"]),
-    default="text",
-    show_default=True,
-)
-def command(names, family, fmt):
+def parser() -> Parser:
+    p = Parser("cranfield measures", run.__doc__, usage="%(prog)s [options] [NAMES]...")
+    p.add_argument("names", metavar="NAMES", nargs="*", help=SUPPRESS)
+    p.option("--family", help="Only this family (precision, ranking, gain, ...).")
+    p.option(
+        "--format",
+        dest="fmt",
+        choices=("text", "markdown", "json"),
+        default="text",
+        show_default=True,
+        help="Output format.",
+    )
+    return p
+
+
+def run(argv: Sequence[str]) -> None:
     """List measures (all, or the NAMES given) with parameters, defaults, formula and source."""
+    a = parser().parse(argv)
     from ..measures import REGISTRY, lookup
     from ..report.measure_list import render_measures
 
-    if names:
+    if a.names:
         defs = []
-        for n in names:
+        for n in a.names:
             d = lookup(n)
             if d is None:
                 from ..measures import parse
@@ -32,6 +40,6 @@ def command(names, family, fmt):
                 defs.append(d)
     else:
         defs = list(REGISTRY.values())
-    if family:
-        defs = [d for d in defs if d.family == family]
-    click.echo(render_measures(defs, fmt), nl=False)
+    if a.family:
+        defs = [d for d in defs if d.family == a.family]
+    echo(render_measures(defs, a.fmt))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
-import click
+from ._args import Parser, echo, values
 
 
 def _floats(text: str, what: str) -> list[float]:
@@ -88,87 +89,37 @@ def render_curves(curves, digits: int) -> str:
     return "\n".join(out[:-1]) + "\n"
 
 
-@click.command("ties", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("qrels", type=click.Path(dir_okay=False))
-@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option(
-    "-m",
-    "--measure",
-    "measures",
-    multiple=True,
-    metavar="MEASURE",
-    help="Measure to range over tie-breakings, repeatable (default: AP, P@10, nDCG@10).",
-)
-@click.option("-q", "--per-query", is_flag=True, help="Also print the range of every query.")
-@click.option(
-    "--curves",
-    is_flag=True,
-    help="Print the averaged weak-order curves instead (Raghavan et al. 1989, sec. 4).",
-)
-@click.option(
-    "--recall",
-    "recall",
-    default="0.1,0.3,0.5,0.7,0.9",
-    show_default=True,
-    help="Recall levels of --curves (comma-separated).",
-)
-@click.option(
-    "--nd",
-    "nd",
-    default="5,10,20,50,100",
-    show_default=True,
-    help="ND values (documents retrieved) of --curves (comma-separated).",
-)
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-)
-@click.option(
-    "-M", "--depth", type=click.IntRange(min=0), default=None, help="Keep the first N (-M)."
-)
-@click.option("-J", "--judged-only", is_flag=True, help="Drop unjudged documents (-J).")
-@click.option("-c", "--complete", is_flag=True, help="Score missing queries as empty (-c).")
-@click.option(
-    "--collection-size",
-    "collection_size",
-    metavar="N|FILE",
-    default=None,
-    help="Documents in the collection (Rnorm, Pnorm, ...), as in 'cranfield evaluate'.",
-)
-@click.option(
-    "--known",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Documents known to the user (Coverage), as in 'cranfield evaluate'.",
-)
-@click.option(
-    "--target",
-    metavar="N|FILE",
-    default=None,
-    help="Relevant documents the user wants (RelativeRecall, RecallEffort).",
-)
-@click.option("--digits", type=click.IntRange(0, 17), default=4, show_default=True)
-def command(
-    qrels,
-    runs,
-    measures,
-    per_query,
-    curves,
-    recall,
-    nd,
-    fmt,
-    depth,
-    judged_only,
-    complete,
-    collection_size,
-    known,
-    target,
-    digits,
-):
+def parser() -> Parser:
+    p = Parser("cranfield ties", run.__doc__)
+    p.inputs()
+    p.common(
+        "measures",
+        help="Measure to range over tie-breakings, repeatable (default: AP, P@10, nDCG@10).",
+    )
+    p.common("per_query", help="Also print the range of every query.")
+    p.option(
+        "--curves",
+        action="store_true",
+        help="Print the averaged weak-order curves instead (Raghavan et al. 1989, sec. 4).",
+    )
+    p.option(
+        "--recall",
+        default="0.1,0.3,0.5,0.7,0.9",
+        show_default=True,
+        help="Recall levels of --curves (comma-separated).",
+    )
+    p.option(
+        "--nd",
+        default="5,10,20,50,100",
+        show_default=True,
+        help="ND values (documents retrieved) of --curves (comma-separated).",
+    )
+    p.common("fmt", choices=("table", "json"), help="Output format.")
+    p.common("depth", "judged_only", "complete", "collection_size", "known", "target", "digits")
+    return p
+
+
+def run(argv: Sequence[str]) -> None:
     """Show, per run, how far tie-breaking can move its scores.
 
     For each measure: the mean over queries under the worst tie-breaking (relevant documents
@@ -182,28 +133,22 @@ def command(
     cranfield ties qrels.txt run.txt -m AP -m RR --per-query --format json
     cranfield ties qrels.txt run.txt --curves --recall .1,.3,.5,.7,.9 --nd 2,10,22,40,68
     """
+    a = parser().parse(argv)
     from ..tie_analysis import tie_ranges, weak_curves
-    from .evaluate import _number_or_path
 
-    args = {
-        "depth": depth,
-        "judged_only": judged_only,
-        "complete": complete,
-        "collection_size": _number_or_path(collection_size),
-        "known": known,
-        "target": _number_or_path(target),
-    }
-    if curves:
-        res = weak_curves(qrels, list(runs), _floats(recall, "--recall"), _ints(nd, "--nd"), **args)
-        if fmt == "json":
+    kw = values(a, "depth", "judged_only", "complete", "collection_size", "known", "target")
+    if a.curves:
+        recall, nd = _floats(a.recall, "--recall"), _ints(a.nd, "--nd")
+        res = weak_curves(a.qrels, a.runs, recall, nd, **kw)
+        if a.fmt == "json":
             text = json.dumps({"runs": [c.to_dict() for c in res]}, indent=2) + "\n"
         else:
-            text = render_curves(res, digits)
+            text = render_curves(res, a.digits)
     else:
-        ranges = tie_ranges(qrels, list(runs), list(measures) or ("AP", "P@10", "nDCG@10"), **args)
-        if fmt == "json":
-            doc = {"runs": [r.to_dict(per_query=per_query) for r in ranges]}
+        ranges = tie_ranges(a.qrels, a.runs, a.measures or ("AP", "P@10", "nDCG@10"), **kw)
+        if a.fmt == "json":
+            doc = {"runs": [r.to_dict(per_query=a.per_query) for r in ranges]}
             text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
         else:
-            text = render_ranges(ranges, digits, per_query)
-    click.echo(text, nl=False)
+            text = render_ranges(ranges, a.digits, a.per_query)
+    echo(text)
