@@ -151,6 +151,26 @@ def test_fields_are_the_line_parsers_fields(data):
             assert fields.strings(k) == [f[k].decode() for _, f in expected]
     if expected:
         assert fields.last_string(0) == expected[-1][1][0].decode()
+        firsts = [f[0] for _, f in expected]
+        changed = [True] + [a != b for a, b in zip(firsts[1:], firsts[:-1], strict=True)]
+        assert fields.changes(0).tolist() == changed
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    ids=st.lists(
+        st.builds(lambda a, n: a * n, st.sampled_from(["x", "y", "é"]), st.integers(1, 40)),
+        min_size=1,
+        max_size=10,
+    )
+)
+def test_changes_compare_whole_ids_of_any_length(ids):
+    """Ids longer than the matrix width are compared on all their bytes."""
+    fields = split_fields("".join(f"{q} Q0 d 1 1 t\n" for q in ids).encode())
+    changed = [True] + [a != b for a, b in zip(ids[1:], ids[:-1], strict=True)]
+    assert fields.changes(0).tolist() == changed
+    blocks = [i for i, c in enumerate(changed) if c]
+    assert fields.strings(0, blocks) == [ids[i] for i in blocks]
 
 
 def test_empty_and_comment_only_texts_have_no_data_lines():

@@ -37,6 +37,7 @@ _MINUS = ord("-")
 _POW10_FLOAT = 10.0 ** np.arange(16, dtype=np.float64)  # exact doubles
 _MAX_DIGITS = 15  # 10**15 < 2**53: every such digit string is an exact double
 _MAX_WIDTH = 32  # longer tokens are read one by one
+_LEAD = _MAX_WIDTH  # spaces before the text: no token window starts before the array
 
 
 class Fields:
@@ -44,8 +45,8 @@ class Fields:
 
     ``lines`` holds the 1-based line number of each data line, ``first`` the index of its
     first field in ``starts``/``ends`` and ``count`` its number of fields.  ``starts`` and
-    ``ends`` (exclusive) are offsets in the internal byte array, which is the text after one
-    leading space.
+    ``ends`` (exclusive) are offsets in the internal byte array, which is the text after
+    :data:`_LEAD` spaces.
     """
 
     __slots__ = ("_bytes", "count", "ends", "first", "lines", "starts")
@@ -58,10 +59,11 @@ class Fields:
     def __len__(self) -> int:
         return len(self.first)
 
-    def _column(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """The bytes of field ``k`` of every line, each followed by ``\\n``, and the offset of
-        each token in them (lines must have more than ``k`` fields)."""
-        idx = self.first + k
+    def _column(self, k: int, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The bytes of field ``k`` of every line (or of the given line indices), each
+        followed by ``\n``, and the offset of each token in them (lines must have more than
+        ``k`` fields)."""
+        idx = self.first + k if rows is None else self.first[rows] + k
         s = self.starts[idx]
         length = self.ends[idx] - s + 1  # with the separator after the token
         ends = np.cumsum(length)
@@ -72,19 +74,36 @@ class Fields:
         out[ends - 1] = _NL
         return out, offsets
 
-    def strings(self, k: int) -> list[str]:
-        """Field ``k`` of every line as a Python string (the text must be valid UTF-8)."""
-        if not len(self):
+    def strings(self, k: int, rows: np.ndarray | None = None) -> list[str]:
+        """Field ``k`` of every line (or of the given line indices) as Python strings (the
+        text must be valid UTF-8)."""
+        if not len(self) or (rows is not None and not len(rows)):
             return []
-        out, _ = self._column(k)
+        out, _ = self._column(k, rows)
         return out[:-1].tobytes().decode("utf-8").split("\n")
+
+    def changes(self, k: int) -> np.ndarray:
+        """Whether field ``k`` of each line differs from the previous line's (the first line
+        counts as a change): the blocks of equal ids, without a string per line."""
+        n = len(self)
+        changed = np.ones(n, dtype=bool)
+        if n < 2:
+            return changed
+        m = _Matrix(self, k)
+        same = (m.bytes[:, 1:] == m.bytes[:, :-1]).all(axis=0)  # NUL padding: lengths too
+        changed[1:] = ~same
+        for i in np.flatnonzero(same & (m.long[1:] | m.long[:-1])).tolist():  # cut tokens
+            changed[i + 1] = self._token(m.idx[i + 1]) != self._token(m.idx[i])
+        return changed
+
+    def _token(self, i: int) -> bytes:
+        return self._bytes[self.starts[i] : self.ends[i]].tobytes()
 
     def last_string(self, k: int) -> str | None:
         """Field ``k`` of the last line."""
         if not len(self):
             return None
-        i = int(self.first[-1]) + k
-        return self._bytes[self.starts[i] : self.ends[i]].tobytes().decode("utf-8")
+        return self._token(int(self.first[-1]) + k).decode("utf-8")
 
     def integers(self, k: int) -> np.ndarray | None:
         """Field ``k`` as int64 if every token is ``[+-]?[0-9]+`` with at most 18 digits (so
@@ -115,7 +134,7 @@ class Fields:
         frac[~simple] = 0
         values = t.signed(t.mantissa() / _POW10_FLOAT[frac])
         for i in np.flatnonzero(~simple).tolist():  # exponents, long digit strings, inf, ...
-            tok = self._bytes[self.starts[t.idx[i]] : self.ends[t.idx[i]]].tobytes()
+            tok = self._token(t.idx[i])
             if b"_" in tok:
                 return None
             try:
@@ -125,10 +144,11 @@ class Fields:
         return values
 
 
-class _Digits:
+class _Matrix:
     """Field ``k`` of every line as a (width x lines) byte matrix, tokens right-aligned and
-    padded on the left with NUL (which the text cannot hold), for column-wise digit parsing.
-    Tokens longer than :data:`_MAX_WIDTH` are cut to their last bytes and marked ``long``."""
+    padded on the left with NUL (which the text cannot hold), for column-wise work (one row
+    per position: contiguous rows make the per-position steps fast).  Tokens longer than
+    :data:`_MAX_WIDTH` are cut to their last bytes and marked ``long``."""
 
     def __init__(self, fields: Fields, k: int) -> None:
         self.idx = fields.first + k
@@ -136,15 +156,25 @@ class _Digits:
         length = ends - fields.starts[self.idx]
         self.long = length > _MAX_WIDTH
         self.width = w = min(int(length.max()), _MAX_WIDTH)
-        rows = np.arange(w, dtype=np.int64)[:, None]
-        start_row = (w - length)[None, :]  # row of each token's first byte (< 0 if long)
-        self.pad = rows < start_row
-        self.bytes = fields._bytes[np.maximum(ends[None, :] - w + rows, 0)]
+        # the w bytes up to each token's end (the text is preceded by _LEAD >= w spaces, so
+        # every window lies inside the array), copied as one block per token, then turned
+        windows = np.lib.stride_tricks.sliding_window_view(fields._bytes, w)
+        self.bytes = np.ascontiguousarray(windows[ends - w].T)
+        self.rows = np.arange(w, dtype=np.int64)[:, None]
+        self.start_row = w - length  # row of each token's first byte (< 0 if long)
+        self.pad = self.rows < self.start_row
         self.bytes[self.pad] = 0
+
+
+class _Digits(_Matrix):
+    """:class:`_Matrix` with the digits, signs and sign of each token."""
+
+    def __init__(self, fields: Fields, k: int) -> None:
+        super().__init__(fields, k)
         self.digit = self.bytes - np.uint8(_ZERO)
         self.is_digit = self.digit < 10
         sign = (self.bytes == _PLUS) | (self.bytes == _MINUS)
-        self.leading_sign = sign & (rows == start_row)
+        self.leading_sign = sign & (self.rows == self.start_row)
         self.negative = (self.bytes == _MINUS).any(axis=0) & ~self.long
 
     def count(self, mask: np.ndarray) -> np.ndarray:
@@ -152,11 +182,16 @@ class _Digits:
 
     def mantissa(self) -> np.ndarray:
         """The integer of each token's digits, by Horner's rule row by row (garbage, never
-        used, for tokens of more than 18 digits)."""
+        used, for tokens of more than 18 digits): ``m = m * 10 + d`` at a digit, unchanged at
+        any other byte."""
+        digit = self.is_digit.view(np.uint8)
+        times = digit * np.uint8(9)
+        times += 1  # 10 at a digit, 1 elsewhere
+        plus = self.digit * digit  # the digit, or 0
         m = np.zeros(self.bytes.shape[1], dtype=np.int64)
         for row in range(self.width):
-            d = self.is_digit[row]
-            m[d] = m[d] * 10 + self.digit[row][d]
+            m *= times[row]
+            m += plus[row]
         return m
 
     def signed(self, values: np.ndarray) -> np.ndarray:
@@ -167,14 +202,17 @@ class _Digits:
 
 def split_fields(data: bytes) -> Fields:
     """Split ``data`` into fields per line, dropping blank and comment lines."""
-    # a space before the text and a LF after it: every field starts and ends at a change
-    a = np.frombuffer(b" " + data + b"\n", dtype=np.uint8)
-    sep = (a - np.uint8(9) < 5) | (a == _SPACE)  # \t \n \v \f \r or space
-    edges = np.flatnonzero(sep[1:] != sep[:-1])  # (bool != bool: faster than a diff)
+    # spaces before the text and a LF after it: every field starts and ends at a change
+    a = np.frombuffer(b"".join((b" " * _LEAD, data, b"\n")), dtype=np.uint8)
+    scratch = np.subtract(a, np.uint8(9))  # one scratch buffer: fresh memory costs page faults
+    sep = scratch < 5  # \t \n \v \f \r
+    flag = scratch.view(bool)
+    sep |= np.equal(a, _SPACE, out=flag)
+    edges = np.flatnonzero(np.not_equal(sep[1:], sep[:-1], out=flag[:-1]))  # (not a diff)
     edges += 1
-    del sep
     starts, ends = edges[0::2], edges[1::2]
-    newlines = np.flatnonzero(a == _NL)
+    newlines = np.flatnonzero(np.equal(a, _NL, out=flag))
+    del scratch, sep, flag
     bounds = np.empty(len(newlines) + 1, dtype=np.int64)  # first field of each line
     bounds[0] = 0
     bounds[1:] = np.searchsorted(starts, newlines)

@@ -267,7 +267,8 @@ def _parse_run_fields(data: bytes, source: str, name: str) -> Run | None:
     if ranks is None:
         return None
     qindex: dict[str, int] = {}
-    qcodes = _query_codes(f.strings(0), qindex)
+    blocks = np.flatnonzero(f.changes(0))  # first line of each block of one query id
+    qcodes = _block_codes(f.strings(0, blocks), blocks, n, qindex)
     return Run(
         name=name,
         query_ids=tuple(qindex),
@@ -492,13 +493,18 @@ def _encode(column, qindex: dict[str, int]) -> np.ndarray:
 
 
 def _query_codes(qids: list[str], qindex: dict[str, int]) -> np.ndarray:
-    """Codes of ``qids`` in ``qindex`` (extended in order of first appearance), int32: runs
-    of equal ids (queries come in blocks) are coded once per run."""
+    """Codes of ``qids`` in ``qindex`` (extended in order of first appearance), int32."""
     n = len(qids)
     changed = np.fromiter(map(operator.ne, qids[1:], qids[:-1]), dtype=bool, count=max(n - 1, 0))
-    starts = np.flatnonzero(changed) + 1
-    keys = [qindex.setdefault(qids[i], len(qindex)) for i in [0, *starts.tolist()]] if n else []
-    lengths = np.diff(starts, prepend=0, append=n)
+    blocks = np.concatenate(([0], np.flatnonzero(changed) + 1)) if n else np.zeros(0, np.int64)
+    return _block_codes([qids[i] for i in blocks.tolist()], blocks, n, qindex)
+
+
+def _block_codes(ids: list[str], blocks: np.ndarray, n: int, qindex: dict[str, int]) -> np.ndarray:
+    """Codes of ``n`` rows in blocks of one query id (``ids[j]`` from row ``blocks[j]`` on):
+    queries come in blocks, so each block is coded once."""
+    keys = [qindex.setdefault(q, len(qindex)) for q in ids]
+    lengths = np.diff(blocks, append=n)
     return np.repeat(np.asarray(keys, dtype=np.int32), lengths)
 
 
