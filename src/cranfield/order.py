@@ -18,7 +18,7 @@ orders consistent with the weak order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,8 +30,7 @@ __all__ = ["TIE_POLICIES", "Ordering", "order_run"]
 TIE_POLICIES = ("trec", "given", "random", "weak")
 
 
-@dataclass(frozen=True)
-class Ordering:
+class Ordering(NamedTuple):
     rows: np.ndarray  # run row indices, grouped by segment, in rank order
     lengths: np.ndarray  # rows per segment
     tie_ids: np.ndarray  # per output row, non-decreasing

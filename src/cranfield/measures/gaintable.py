@@ -21,8 +21,7 @@ query's level count there, a defect that cannot change any value but ``ideal_dcg
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -102,8 +101,7 @@ def _sorted_table(levels: int, pairs: tuple) -> tuple[np.ndarray, np.ndarray, np
     return grade[order], gain[order], counted[order]
 
 
-@dataclass(frozen=True)
-class GainTable:
+class GainTable(NamedTuple):
     """Gains of all ranked rows and the ideal gain lists of all queries of ``jr``."""
 
     row_gain: np.ndarray

@@ -13,7 +13,7 @@ documents, positive gains) touch those rows only (:func:`marked_levels`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -22,8 +22,7 @@ from ..judged import JudgedRankings
 __all__ = ["Levels", "MarkedLevels", "level_bounds", "levels", "log_binom", "marked_levels"]
 
 
-@dataclass(frozen=True)
-class Levels:
+class Levels(NamedTuple):
     """All levels of every query, in rank order."""
 
     start: np.ndarray  # row index of the level's first row
@@ -77,8 +76,7 @@ def level_bounds(
     return q, start, end
 
 
-@dataclass(frozen=True)
-class MarkedLevels:
+class MarkedLevels(NamedTuple):
     """The levels that hold at least one marked row, in rank order, with their counts."""
 
     start: np.ndarray  # row index of the level's first row
@@ -88,9 +86,6 @@ class MarkedLevels:
     marked: np.ndarray  # r_g: marked rows in the level
     marked_before: np.ndarray  # S_g: marked rows of the same query before the level
     first_marked: np.ndarray  # index (into the marked rows) of the level's first marked row
-
-    def __len__(self) -> int:
-        return len(self.start)
 
 
 def marked_levels(jr: JudgedRankings, rows: np.ndarray, weak: bool) -> MarkedLevels:

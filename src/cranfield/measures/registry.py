@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -91,8 +91,7 @@ GM_EPS = Param(
 JUDGED_ONLY = Param("judged_only", "bool", False, "ignore unjudged documents (trec_eval -J)")
 
 
-@dataclass(frozen=True)
-class Undefined:
+class Undefined(NamedTuple):
     """A case where a measure is undefined, the value declared for it, and how to find it."""
 
     when: str

@@ -281,7 +281,7 @@ def tie_bin_g(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     ml = marked_levels(jr, np.flatnonzero(relv), True)
     j, i = _uniform_before(jr, ml, np.flatnonzero(~relv))
     log2 = jr.log2_table(int(jr.max_rank) + 2)
-    contrib = np.zeros(len(ml))
+    contrib = np.zeros(len(ml.start))
     single = i == 0
     contrib[single] = ml.marked[single] / log2[j[single] + 2]
     multi = np.flatnonzero(~single)
@@ -314,7 +314,7 @@ def tie_bpref(jr: JudgedRankings, rel: int) -> np.ndarray:
     below = t >= 0
     total_min = np.where(below, (t + 1) * a + t * (t + 1) // 2 + (u - t) * Rg, (u + 1) * Rg)
     mean_min = total_min / (u + 1)
-    term = np.ones(len(ml))
+    term = np.ones(len(ml.start))
     some = Dg > 0
     term[some] = 1.0 - (mean_min[some] / Dg[some].astype(np.float64))
     contrib = np.where(ml.marked == 1, term, ml.marked * term)

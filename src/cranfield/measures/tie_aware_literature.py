@@ -48,7 +48,7 @@ def expected_rank_parts(
     n, T, r = ml.size, ml.before, ml.marked
     single = n == 1
     rank_sum = np.where(single, (T + 1).astype(np.float64), r * (T + (n + 1) / 2.0))
-    logs = np.zeros(len(ml))
+    logs = np.zeros(len(ml.start))
     logs[single] = np.log((T[single] + 1).astype(np.float64))
     multi = np.flatnonzero(~single)
     if len(multi):
