@@ -328,28 +328,22 @@ class Qrels:
         n = len(qids)
         if n >= ARROW_SORT_ROWS:
             return Qrels.from_columns(qids, docs, grades, source=source, lines=lines)
-        # by (query, document): sort by document, then stably by query (C-level keys)
-        order = sorted(range(n), key=docs.__getitem__)
-        order.sort(key=qids.__getitem__)
-        q_sorted = [qids[i] for i in order]
-        uniq: list[str] = []
-        starts: list[int] = []
-        prev = None
-        for i, q in enumerate(q_sorted):
-            if q != prev:
-                uniq.append(q)
-                starts.append(i)
-                prev = q
-        starts.append(n)
-        g = np.asarray(grades, dtype=np.int64)
-        idx = np.asarray(order, dtype=np.int64)
+        # by (query, document): documents sorted as strings, then stably by the rank of the
+        # query id among the distinct ids (Python compares code points: strcmp order in UTF-8)
+        uniq = sorted(set(qids))
+        rank = dict(zip(uniq, range(len(uniq)), strict=True))
+        qrank = np.fromiter(map(rank.__getitem__, qids), dtype=np.int64, count=n)
+        order = np.fromiter(sorted(range(n), key=docs.__getitem__), dtype=np.int64, count=n)
+        order = order[np.argsort(qrank[order], kind="stable")]
+        offsets = np.zeros(len(uniq) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(qrank, minlength=len(uniq)), out=offsets[1:])
         return Qrels(
             query_ids=tuple(uniq),
-            offsets=np.asarray(starts, dtype=np.int64),
-            doc_ids=[docs[i] for i in order],
-            grades=g[idx] if n else np.zeros(0, dtype=np.int64),
+            offsets=offsets,
+            doc_ids=list(map(docs.__getitem__, order.tolist())),
+            grades=np.asarray(grades, dtype=np.int64)[order] if n else np.zeros(0, np.int64),
             source=source,
-            lines=None if lines is None else np.asarray(lines)[idx],
+            lines=None if lines is None else np.asarray(lines)[order],
         )
 
     @staticmethod
@@ -413,8 +407,9 @@ class Qrels:
         return out
 
 
-ARROW_SORT_ROWS = 50_000
-"""From this many rows on, :meth:`Qrels.from_rows` sorts with Arrow instead of Python."""
+ARROW_SORT_ROWS = 1_000_000
+"""From this many rows on, :meth:`Qrels.from_rows` sorts with Arrow instead of Python (below
+it, converting the lists to Arrow, and importing pyarrow, costs more than Python's sort)."""
 
 
 def _string_array(values: Any) -> Any:
