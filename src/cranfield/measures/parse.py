@@ -47,7 +47,7 @@ def format_value(v: Any) -> str:
     return str(v)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # __repr__ below
 class Measure:
     """A measure with its parameters, e.g. ``P(rel=2)@10``.
 
