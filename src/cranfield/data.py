@@ -159,12 +159,12 @@ class Vocabulary:
         if len(cand) == 0:
             return out
         same = pc.equal(column.arrow(cand), arr.take(numpy_arrow(where)))  # confirm
-        ok = _bool_numpy(same)
+        ok = bool_numpy(same)
         out[cand[ok]] = where[ok]
         return out
 
 
-def _bool_numpy(arr: Any) -> np.ndarray:
+def bool_numpy(arr: Any) -> np.ndarray:
     """A null-free Arrow boolean array as numpy (bit-packed values unpacked)."""
     bits = np.frombuffer(arr.buffers()[1], dtype=np.uint8)
     return np.unpackbits(bits, bitorder="little")[arr.offset : arr.offset + len(arr)].astype(bool)

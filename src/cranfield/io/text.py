@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data import IdColumn, Qrels, Run, arrow_numpy
+from ..data import IdColumn, Qrels, Run, arrow_numpy, bool_numpy, numpy_arrow
 from ..errors import InputError
 from .fields import split_fields
 from .normalize import normalize_fields
@@ -475,21 +475,24 @@ def _parts(data: bytes, size: int):
 
 def _encode(column, qindex: dict[str, int]) -> np.ndarray:
     """Codes of the query ids in ``column`` in a dictionary shared across parts (order of
-    first appearance): one dictionary_encode per part, then a small mapping."""
+    first appearance).  Queries come in blocks: the block starts are found by comparing each
+    id with the one before (a vectorised kernel) and only those ids become Python strings; a
+    run whose queries are interleaved is dictionary-encoded instead."""
     n = len(column)
     if n < ARROW_IDS_ROWS:
         return _query_codes(column.to_pylist(), qindex)
-    import pyarrow as pa
     import pyarrow.compute as pc
 
-    enc = pc.dictionary_encode(column)  # one dictionary shared by all chunks
-    if enc.num_chunks == 0:
-        return np.zeros(0, dtype=np.int32)
-    local = enc.chunks[-1].dictionary.to_pylist()
+    arr = column.combine_chunks()
+    changed = bool_numpy(pc.not_equal(arr.slice(1), arr.slice(0, n - 1)))
+    blocks = np.flatnonzero(changed)
+    if len(blocks) < n // 16:
+        blocks = np.concatenate(([0], blocks + 1))
+        return _block_codes(arr.take(numpy_arrow(blocks)).to_pylist(), blocks, n, qindex)
+    enc = pc.dictionary_encode(arr)
+    local = enc.dictionary.to_pylist()
     mapping = np.fromiter((qindex.setdefault(q, len(qindex)) for q in local), np.int32)
-    idx = np.concatenate([arrow_numpy(c.indices, np.int32) for c in enc.chunks])
-    del pa
-    return mapping[idx]
+    return mapping[arrow_numpy(enc.indices, np.int32)]
 
 
 def _query_codes(qids: list[str], qindex: dict[str, int]) -> np.ndarray:

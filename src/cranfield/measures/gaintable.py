@@ -201,8 +201,14 @@ def gain_table(
                 emit_count.append(c[has])
             order_base += 1
 
+    # gain of every ranked row; only grades with a non-zero gain in some table are looked up
+    # (most retrieved documents are unjudged or non-relevant)
     grades = jr.grades
-    row_gain = lut[group[jr.row_query], grades - min_grade] if len(grades) else np.zeros(0)
+    row_gain = np.zeros(len(grades))
+    column = grades - min_grade  # every grade lies in min_grade..max_grade
+    look = np.flatnonzero(lut.any(axis=0)[column])
+    if len(look):
+        row_gain[look] = lut[group[jr.row_query[look]], column[look]]
 
     if emit_q:
         q = np.concatenate(emit_q)
