@@ -135,6 +135,7 @@ def evaluate(
             known=known,
             target=target,
         )
+        del run  # the judged rankings hold what the measures need: free the run's columns
         results.append(
             evaluate_judged(jr, specs, run_name=name, qrels=q, aggregate=aggregate, warn_agg=i == 0)
         )
