@@ -175,6 +175,7 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
     if opts.results_format != "trec_results":
         raise Exit(2, f"trec_eval: Illegal retrieval results format '{opts.results_format}'\n")
     run = _read_results(results_file)
+    tag = run.tag
     zscores = None
     if opts.zscore_file is not None:
         from .zscores import read_zscores
@@ -185,7 +186,9 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
     _check_formats(measures, opts.rel_format)
     relstrings = None
     if opts.rel_format == "qrels":
-        qids, values, relstrings = _evaluate_qrels(rel_info, run, opts, measures)
+        jr = _judge_qrels(rel_info, run, opts)
+        del run  # the judged rankings hold what the measures need: free the run's columns
+        qids, values, relstrings = _evaluate_qrels(jr, opts, measures)
     elif opts.rel_format == "qrels_jg":
         from .jg import evaluate_jg
 
@@ -208,7 +211,7 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
         for _tm, slot_list in per_measure:
             for s in slot_list:
                 s.values = zscores.convert(qids, s.name, s.values)
-    return TrecEvaluation(opts, qids, per_measure, relstrings, run.tag, rel_info)
+    return TrecEvaluation(opts, qids, per_measure, relstrings, tag, rel_info)
 
 
 def _run(argv: list[str], lines: list[str], err: IO[str]) -> int:
@@ -265,12 +268,12 @@ def _parsed_of(measures: list[tuple], tm) -> Parsed:
     return next(p for t, p in measures if t is tm)
 
 
-def _evaluate_qrels(qrels, run, opts: Options, measures: list[tuple]):
+def _judge_qrels(qrels, run, opts: Options):
     from ..judging import judge
 
     if opts.debug_query is not None:
         qrels = qrels.restrict([opts.debug_query])
-    jr = judge(
+    return judge(
         qrels,
         run,
         ties="trec",
@@ -278,6 +281,9 @@ def _evaluate_qrels(qrels, run, opts: Options, measures: list[tuple]):
         judged_only=opts.judged_only,
         complete=opts.complete,
     )
+
+
+def _evaluate_qrels(jr, opts: Options, measures: list[tuple]):
     ctx = Context(jr=jr, level=opts.level, num_docs=opts.num_docs, complete=opts.complete)
     values: dict[str, list[np.ndarray]] = {}
     relstrings = None
