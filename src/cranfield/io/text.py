@@ -236,12 +236,7 @@ def parse_trec_run(data: bytes, source: str, name: str) -> Run:
 def _parse_run(data: bytes, source: str, name: str) -> Run:
     """Parse and check the scores; the duplicate check is left to the caller."""
     data = _check_text(data, source)
-    if len(data) < FAST_PATH_BYTES and FIELDS_PATH:
-        run = _parse_run_fields(data, source, name)
-        if run is not None:
-            check_scores(run)
-            return run
-    elif len(data) >= FAST_PATH_BYTES:
+    if len(data) >= FAST_PATH_BYTES:
         run = _parse_run_arrow(data, source, name)
         if run is None:
             normalised, lines = normalize_fields(data, max_fields=RUN_FIELDS)
@@ -250,6 +245,11 @@ def _parse_run(data: bytes, source: str, name: str) -> Run:
             del normalised
         if run is not None and np.isfinite(run.scores).all():
             return run  # a NaN (or 'nan(1)') score: the exact parser names it
+    elif FIELDS_PATH:
+        run = _parse_run_fields(data, source, name)
+        if run is not None:
+            check_scores(run)
+            return run
     run = _parse_run_python(data, source, name)
     check_scores(run)
     return run
@@ -263,7 +263,9 @@ def _parse_run_fields(data: bytes, source: str, name: str) -> Run | None:
     if not n or (f.count < RUN_FIELDS).any():
         return None
     scores = f.decimals(4)
-    ranks = f.integers(3) if scores is not None else None
+    if scores is None:
+        return None
+    ranks = f.integers(3)
     if ranks is None:
         return None
     qindex: dict[str, int] = {}
