@@ -133,3 +133,20 @@ def test_tie_aware_measures_agree_with_random_tie_breaking(name):
         diff = mean[col, j].mean() - expected[col, j].mean()
         se = np.sqrt(var[col, j].sum() / SAMPLES) / q
         assert abs(diff) <= 5.0 * se + 1e-12, (m, diff, se)
+
+
+def test_a_depth_cut_does_not_move_the_expectation_of_measures_above_it():
+    """The Cranfield coordination-level run: with -M 5 the cut falls inside a tie group in
+    most queries, yet a measure that reads only the top 5 (P@5, nDCG@5, AP@5, RR@5,
+    Success@5) has the same expectation with the cut as without it: which tied documents the
+    cut keeps must not decide it (before the fix, -M 5 changed weak P@5 on 115 of 225
+    queries, by cutting in trec_eval's document-id order first)."""
+    qrels_path, run = coordination_run("cran")
+    q, r = read_qrels(str(qrels_path)), read_run(run, name="cran")
+    full = judge(q, r, ties="weak")
+    cut = judge(q, r, ties="weak", depth=5)
+    split = int(np.count_nonzero(cut.num_rows > cut.num_ret))
+    assert cut.cut and split > 100, split
+    for m in ("P@5", "nDCG@5", "AP@5", "RR@5", "Success@5", "R@5", "Judged@5"):
+        spec = parse(m)
+        np.testing.assert_allclose(spec.compute(cut), spec.compute(full), rtol=1e-12, atol=0)

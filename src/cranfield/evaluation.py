@@ -179,12 +179,11 @@ def evaluate_judged(
                     )
     order = sorted(range(jr.num_queries), key=jr.query_ids.__getitem__)
     values = np.column_stack(cols)[order] if cols else np.zeros((jr.num_queries, 0))
-    rel1 = jr.relevant(1)
     summary = {
         "queries": jr.num_queries,
         "retrieved": int(jr.num_ret.sum()),
         "relevant": int(jr.num_rel(1).sum()),
-        "relevant_retrieved": int(jr.count(rel1).sum()),
+        "relevant_retrieved": _relevant_retrieved(jr),
     }
     parts = {}
     for j, (label, m) in enumerate(measures):
@@ -207,6 +206,16 @@ def evaluate_judged(
         aggregation=aggregation,
         parts=parts,
     )
+
+
+def _relevant_retrieved(jr: JudgedRankings) -> int | float:
+    """Relevant documents retrieved, summed over queries: the expected number when a depth
+    cut splits a tie group under ``weak`` (see :attr:`JudgedRankings.cut`)."""
+    if jr.cut:
+        from .measures.tie_aware import cut_num_rel_ret
+
+        return float(cut_num_rel_ret(jr, rel=1).sum())
+    return int(jr.count(jr.relevant(1)).sum())
 
 
 def _data_warnings(jr: JudgedRankings, name: str) -> None:

@@ -46,6 +46,11 @@ class JudgedRankings:
     ties: str = "trec"
     depth: int | None = None
     judged_only: bool = False
+    cut: bool = False
+    """Under the ``weak`` policy, a depth cut fell inside a tie group of some query: all of that
+    level's rows are kept (its composition is what the expectation needs) but only the first
+    ``depth`` positions are retrieved, so :attr:`num_ret` is smaller than the rows of such a
+    query.  Tie-aware forms read at most :meth:`limit` positions; plain forms never see this."""
     notes: dict = field(default_factory=dict, repr=False)
     """Facts about how the rankings were formed (skipped queries...), for reports."""
     known: KnownDocs | None = field(default=None, repr=False)
@@ -59,25 +64,64 @@ class JudgedRankings:
         return len(self.query_ids)
 
     @cached_property
+    def num_rows(self) -> np.ndarray:
+        """Rows per query: :attr:`num_ret`, plus the rows of a level cut by ``depth``."""
+        return np.diff(self.offsets)
+
+    @cached_property
     def num_ret(self) -> np.ndarray:
         """Number of ranked documents per query (after depth cut and judged-only filter)."""
-        return np.diff(self.offsets)
+        if self.cut:
+            return np.minimum(self.num_rows, self.depth)
+        return self.num_rows
+
+    def limit(self, cutoff: int | None = None) -> int | None:
+        """The last position a measure with this cut-off reads: ``cutoff``, capped by the depth
+        when a depth cut fell inside a tie group (see :attr:`cut`); None: every row."""
+        if not self.cut:
+            return cutoff
+        return int(self.depth) if cutoff is None else min(int(cutoff), int(self.depth))
+
+    def truncated(self) -> JudgedRankings:
+        """The rankings as they are ordered, cut at :attr:`depth` where a tie group straddled
+        it (:attr:`cut`): for a linear order built from weak rankings (best or worst
+        tie-breaking).  Unchanged when nothing was cut."""
+        if not self.cut:
+            return self
+        from dataclasses import replace
+
+        keep = self.rank <= self.depth
+        offsets = np.zeros(len(self.offsets), dtype=np.int64)
+        np.cumsum(self.num_ret, out=offsets[1:])
+        known = self.known
+        if known is not None:
+            known = replace(known, rows=known.rows[keep])
+        return replace(
+            self,
+            offsets=offsets,
+            grades=self.grades[keep],
+            scores=self.scores[keep],
+            tie_ids=self.tie_ids[keep],
+            known=known,
+            cut=False,
+        )
 
     @cached_property
     def row_query(self) -> np.ndarray:
         """Query index of every row."""
-        return _frozen(np.repeat(np.arange(self.num_queries, dtype=np.int64), self.num_ret))
+        return _frozen(np.repeat(np.arange(self.num_queries, dtype=np.int64), self.num_rows))
 
     @cached_property
     def rank(self) -> np.ndarray:
         """1-based rank of every row within its query."""
         r = np.arange(1, len(self.grades) + 1, dtype=np.int64)
-        r -= np.repeat(self.offsets[:-1], self.num_ret)
+        r -= np.repeat(self.offsets[:-1], self.num_rows)
         return _frozen(r)
 
     @cached_property
     def max_rank(self) -> int:
-        return int(self.num_ret.max()) if self.num_queries else 0
+        """The most rows of any query (a bound for tables indexed by rank)."""
+        return int(self.num_rows.max()) if self.num_queries else 0
 
     # ------------------------------------------------------------------ relevance
     def relevant(self, rel: int = 1) -> np.ndarray:
@@ -128,7 +172,7 @@ class JudgedRankings:
         cs = np.cumsum(mask, dtype=np.int64)
         start = self.offsets[:-1]
         before = np.where(start > 0, cs[np.maximum(start - 1, 0)], 0) if len(cs) else start
-        cs -= np.repeat(before, self.num_ret)
+        cs -= np.repeat(before, self.num_rows)
         return cs
 
     def seqsum(self, rows: np.ndarray, values: np.ndarray) -> np.ndarray:

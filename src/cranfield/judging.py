@@ -50,6 +50,9 @@ def judge(
         Seed of the ``random`` tie policy (default 0, so results are reproducible).
     depth
         Keep only the first ``depth`` documents of each ranking, after ordering (``-M``).
+        Under ``weak``, a tie group that straddles the cut is kept whole and marked (see
+        :attr:`JudgedRankings.cut`): the tie-aware measures take the expectation over which
+        of its documents the cut keeps, instead of letting the document ids decide.
     judged_only
         Drop documents without a judgment (grade >= 0) after the depth cut (``-J``).
     complete
@@ -68,22 +71,26 @@ def judge(
     seg_index = {q: i for i, q in enumerate(evaluated)}
     segment_of_query = np.array([seg_index.get(q, -1) for q in run.query_ids], dtype=np.int64)
 
-    # under "weak" the order within ties matters only to choose what a depth cut keeps
-    order_ties = "trec" if ties == "weak" and depth is not None else ties
     ordering = order_run(
-        run, segment_of_query, len(evaluated), ties=order_ties, seed=0 if seed is None else seed
+        run, segment_of_query, len(evaluated), ties=ties, seed=0 if seed is None else seed
     )
     rows, lengths, tie_ids = ordering.rows, ordering.lengths, ordering.tie_ids
     identity = ordering.identity
     offsets = _offsets(lengths)
 
+    cut = False
     if depth is not None:
-        rank0 = np.arange(len(rows)) - np.repeat(offsets[:-1], lengths)
-        keep = rank0 < depth
-        if not keep.all():
-            rows, tie_ids, identity = rows[keep], tie_ids[keep], False
-            lengths = np.minimum(lengths, depth)
+        rows, tie_ids, lengths, cut = _cut_at_depth(rows, tie_ids, lengths, offsets, depth, ties)
+        if len(rows) != len(ordering.rows):
+            identity = False
             offsets = _offsets(lengths)
+    if cut and judged_only:
+        raise ParameterError(
+            f"with ties='weak' (--ties weak), a depth of {depth} that falls inside a tie group "
+            "cannot be combined with judged_only (-J): the expectation over tie-breakings has "
+            "no closed form there (which documents of the group survive the cut decides how "
+            "many judged ones remain); drop one of the two options or choose another depth"
+        )
 
     qrels_qidx_of_segment = np.array([qrels.query_index[q] for q in evaluated], dtype=np.int64)
     grades = _grades(qrels, run, rows, identity, offsets, qrels_qidx_of_segment)
@@ -122,12 +129,51 @@ def judge(
         ties=ties,
         depth=depth,
         judged_only=judged_only,
+        cut=cut,
         notes={
             "run_only_queries": [q for q in run.query_ids if q not in qrels.query_index],
             "missing_queries": [q for q in qrels.query_ids if q not in run_queries],
         },
         **side,
     )
+
+
+def _cut_at_depth(
+    rows: np.ndarray,
+    tie_ids: np.ndarray,
+    lengths: np.ndarray,
+    offsets: np.ndarray,
+    depth: int,
+    ties: str,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Keep the first ``depth`` rows of each query (trec_eval's ``-M``).
+
+    Under ``weak`` the order within a tie group is not a fact of the run, so a cut that falls
+    inside a group must not choose its members: the whole group is kept, and ``cut`` (returned
+    True) tells the measures that only ``depth`` positions are retrieved.  Each tie-aware form
+    then computes the expectation over tie-breakings of the measure of the truncated ranking,
+    in which the group's retrieved part is a uniformly random subset of it (docs/ties.md).
+    """
+    rank0 = np.arange(len(rows)) - np.repeat(offsets[:-1], lengths)
+    keep = rank0 < depth
+    if keep.all():
+        return rows, tie_ids, lengths, False
+    cut = False
+    if ties == "weak" and depth > 0:
+        over = np.flatnonzero(lengths > depth)  # queries whose ranking is longer than depth
+        last = tie_ids[offsets[over] + depth - 1]  # the group at position depth
+        after = tie_ids[offsets[over] + depth]
+        straddle = over[last == after]
+        if len(straddle):
+            cut = True
+            seg = np.repeat(np.arange(len(lengths)), lengths)
+            group_of = np.full(len(lengths), -1, dtype=np.int64)
+            group_of[straddle] = tie_ids[offsets[straddle] + depth - 1]
+            keep |= tie_ids == group_of[seg]  # tie ids are unique across queries
+    lengths = np.bincount(
+        np.repeat(np.arange(len(lengths)), lengths)[keep], minlength=len(lengths)
+    ).astype(np.int64)
+    return rows[keep], tie_ids[keep], lengths, cut
 
 
 def _offsets(lengths: np.ndarray) -> np.ndarray:

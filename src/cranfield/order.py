@@ -8,8 +8,8 @@
 - ``weak``: equal scores form one level of a weak ordering (Raghavan, Jung & Bollmann 1989);
   measures are computed as their expectation over uniformly random tie-breaking (their
   ``tie_aware`` form), which no order within a level can change, so rows of a level stay in
-  input order (no tie sort).  :func:`~cranfield.judging.judge` orders them as ``trec`` when a
-  depth cut must choose which documents of a level to keep.
+  input order (no tie sort).  A depth cut inside a level keeps the whole level
+  (:func:`~cranfield.judging.judge`), so no order within a level is ever chosen.
 
 Whatever the policy, rows with equal scores that end up adjacent form a tie group; its id is
 kept in the judged rankings so that tie-aware measures can compute expectations over all

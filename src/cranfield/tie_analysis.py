@@ -129,18 +129,26 @@ class TieRange:
 
 
 def tie_range(
-    jr: JudgedRankings, measures: Sequence[str] = RANGE_MEASURES, *, run_name: str | None = None
+    jr: JudgedRankings,
+    measures: Sequence[str] = RANGE_MEASURES,
+    *,
+    run_name: str | None = None,
+    trec: JudgedRankings | None = None,
 ) -> TieRange:
     """Worst / trec / expected / best values of ``measures`` on judged rankings ``jr``.
 
-    The ``trec`` column is the plain measure on ``jr`` as ordered: judge with ``ties="trec"``
-    for trec_eval's order (as :func:`tie_ranges` does).
+    The ``trec`` column is the plain measure on ``trec`` (default ``jr``) as ordered: judge
+    with ``ties="trec"`` for trec_eval's order.  With a depth cut, judge ``jr`` with
+    ``ties="weak"`` (a tie group the cut splits is then kept whole, and the other columns
+    range over which of its documents are retrieved) and pass the ``trec`` judgement too, as
+    :func:`tie_ranges` does.
     """
     specs = [(m, parse(m)) for m in measures]
     for _, m in specs:
         m.definition.function("weak")
-    linear = replace(jr, ties="trec")
-    best, worst = reorder_ties(jr, True), reorder_ties(jr, False)
+    linear = replace(trec if trec is not None else jr, ties="trec").truncated()
+    best = reorder_ties(jr, True).truncated()
+    worst = reorder_ties(jr, False).truncated()
     weak = replace(jr, ties="weak")
 
     def table(j: JudgedRankings) -> np.ndarray:
@@ -174,7 +182,11 @@ def tie_ranges(
     **judge_args: Any,
 ) -> list[TieRange]:
     """:func:`tie_range` for one run or a list of runs (paths, DataFrames, dicts, Runs)."""
-    return [tie_range(jr, measures) for jr in _judge_all(qrels, runs, "trec", **judge_args)]
+    trec = _judge_all(qrels, runs, "trec", **judge_args)
+    if judge_args.get("depth") is None:
+        return [tie_range(jr, measures) for jr in trec]
+    weak = _judge_all(qrels, runs, "weak", **judge_args)  # keeps a tie group the cut splits
+    return [tie_range(w, measures, trec=t) for w, t in zip(weak, trec, strict=True)]
 
 
 # ---------------------------------------------------------------------------- curves

@@ -173,6 +173,8 @@ def fallout(
     lev = parse_levels(levels) if read else None
     if generality is not None and not 0 < float(generality) < 1000:
         raise ParameterError(f"generality must be in (0, 1000) per thousand, got {generality}")
+    if weak:  # levels are tie groups: a depth cut must not pick members of one
+        ties = "weak"
     opts = dict(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
     jrs = judged_runs(qrels, runs, names=names, collection_size=collection_size, **opts)
     tables, pqs = [], []

@@ -53,7 +53,17 @@ def judged_runs(
             if default is None and in_memory:
                 default = f"run{i + 1}" if len(sources) > 1 else "run"
             run = read_run(src, name=default)
-            out.append(judge(q, run, collection_size=collection_size, **judge_options))
+            jr = judge(q, run, collection_size=collection_size, **judge_options)
+            if jr.cut:
+                split = int(np.count_nonzero(jr.num_rows > jr.num_ret))
+                raise ParameterError(
+                    f"{jr.run_name}: the depth cut ({jr.depth}) falls inside a tie group in "
+                    f"{split} queries, and a curve reads whole levels (weak orderings) or "
+                    "single positions: with tied scores as levels (weak), which documents of "
+                    "a split level are retrieved is undefined; use no depth, a depth that "
+                    "does not split a tie group, or the trec tie policy without weak levels"
+                )
+            out.append(jr)
     seen: dict[str, int] = {}
     renamed = []
     for jr in out:

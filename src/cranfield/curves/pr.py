@@ -244,6 +244,8 @@ def precision_recall(
         weak=weak,
         reference=reference is not None,
     )
+    if spec.weak:  # levels are tie groups: a depth cut must not pick members of one
+        ties = "weak"
     opts = dict(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
     jrs = judged_runs(qrels, runs, names=names, collection_size=collection_size, **opts)
     ref = resolve_reference(reference, qrels, opts) if reference is not None else None

@@ -31,7 +31,7 @@ from ..judged import JudgedRankings, segment_seqsum
 from .discount import discounted
 from .gain import dcg_parts
 from .gaintable import gain_table
-from .levels import expand, level_bounds, log_binom, marked_levels
+from .levels import expand, level_bounds, log_binom, marked_levels, retrieved_part_mean
 from .registry import REGISTRY, tie_aware_form
 
 __all__ = ["expected_count_at", "tie_average_precision", "tie_dcg", "tie_reciprocal_rank"]
@@ -113,7 +113,8 @@ def tie_average_precision(jr: JudgedRankings, cutoff: int | None, rel: int) -> n
     """Expected AP (AP@k with ``cutoff``), normalised by R as trec_eval."""
     ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
     n, T, r, S = ml.size, ml.before, ml.marked, ml.marked_before
-    m = n if cutoff is None else np.minimum(n, cutoff - T)
+    limit = jr.limit(cutoff)
+    m = n if limit is None else np.minimum(n, limit - T)
     idx = np.flatnonzero(m > 0)
     contrib = np.zeros(len(idx))
     single = n[idx] == 1
@@ -150,8 +151,9 @@ def tie_reciprocal_rank(jr: JudgedRankings, cutoff: int | None, rel: int) -> np.
     first = np.flatnonzero(ml.marked_before == 0)
     n, rg, T = ml.size[first], ml.marked[first], ml.before[first]
     J = n - rg + 1
-    if cutoff is not None:
-        J = np.minimum(J, cutoff - T)
+    limit = jr.limit(cutoff)
+    if limit is not None:
+        J = np.minimum(J, limit - T)
     ok = J > 0
     first, n, rg, T, J = first[ok], n[ok], rg[ok], T[ok], J[ok]
     out = np.zeros(jr.num_queries)
@@ -183,7 +185,8 @@ def _positional(
     ml = marked_levels(jr, rows, True)
     W = np.add.reduceat(weights[rows], ml.first_marked) if len(rows) else np.zeros(0)
     n, T = ml.size, ml.before
-    m = n if cutoff is None else np.minimum(n, cutoff - T)
+    limit = jr.limit(cutoff)
+    m = n if limit is None else np.minimum(n, limit - T)
     idx = np.flatnonzero((W != 0) & (m > 0))
     contrib = np.zeros(len(idx))
     single = n[idx] == 1
@@ -291,11 +294,27 @@ def tie_bin_g(jr: JudgedRankings, *, rel: int) -> np.ndarray:
         x = np.repeat(j[multi] - seg, cnt) + np.arange(int(cnt.sum()))
         mean = np.add.reduceat(1.0 / log2[x + 2], seg) / cnt
         contrib[multi] = ml.marked[multi] * mean
+    cut, m = _cut_levels(jr, ml)
+    if len(cut):  # only the first m positions of the level are retrieved
+        jc = j[cut]
+        contrib[cut] = ml.marked[cut] * retrieved_part_mean(
+            ml.size[cut], m, i[cut], lambda g, v: 1.0 / log2[jc[g] + v + 2]
+        )
     total = segment_seqsum(ml.query, contrib, jr.num_queries)
     R = jr.num_rel(rel)
     out = np.zeros(jr.num_queries)
     np.divide(total, R, out=out, where=(R > 0) & (jr.count(relv) > 0))
     return out
+
+
+def _cut_levels(jr: JudgedRankings, ml) -> tuple[np.ndarray, np.ndarray]:
+    """The marked levels that a depth cut splits (see ``JudgedRankings.cut``), and how many of
+    their positions are retrieved."""
+    if not jr.cut:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    visible = jr.offsets[ml.query] + jr.num_ret[ml.query]
+    cut = np.flatnonzero(ml.start + ml.size > visible)
+    return cut, visible[cut] - ml.start[cut]
 
 
 def tie_bpref(jr: JudgedRankings, rel: int) -> np.ndarray:
@@ -318,6 +337,17 @@ def tie_bpref(jr: JudgedRankings, rel: int) -> np.ndarray:
     some = Dg > 0
     term[some] = 1.0 - (mean_min[some] / Dg[some].astype(np.float64))
     contrib = np.where(ml.marked == 1, term, ml.marked * term)
+    cut, m = _cut_levels(jr, ml)
+    if len(cut):  # only the first m positions of the level are retrieved
+        ac, Rc, Dc = a[cut], Rg[cut], Dg[cut].astype(np.float64)
+
+        def value(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            out = np.ones(len(g))
+            some = Dc[g] > 0
+            out[some] = 1.0 - np.minimum(ac[g] + v, Rc[g])[some] / Dc[g][some]
+            return out
+
+        contrib[cut] = ml.marked[cut] * retrieved_part_mean(ml.size[cut], m, u[cut], value)
     total = segment_seqsum(ml.query, contrib, jr.num_queries)
     return _ratio(total, R)
 
@@ -334,21 +364,98 @@ def tie_gm_bpref(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
     return tie_bpref(jr, rel)
 
 
-# Order-invariant measures (functions of the retrieved set and the qrels) are their own
-# tie-aware form.
-ORDER_INVARIANT = (
-    "NumQ",
-    "NumRet",
-    "NumRel",
-    "NumRelRet",
-    "NumNonRelJudgedRet",
-    "SetP",
-    "SetR",
-    "SetF",
-    "SetRelP",
-    "SetAP",
-    "IDCG",
-    "Utility",
-)
+# Measures of the qrels alone, or of the number retrieved, are their own tie-aware form.
+ORDER_INVARIANT = ("NumQ", "NumRet", "NumRel", "IDCG")
 for _name in ORDER_INVARIANT:
     tie_aware_form(_name)(REGISTRY[_name].func)
+
+
+def _retrieved_set_form(name: str) -> Callable[[Callable[..., np.ndarray]], Callable]:
+    """Register the tie-aware form of a measure of the retrieved *set*: its own function (no
+    order changes the set), except when a depth cut falls inside a tie group (see
+    ``JudgedRankings.cut``); then which of the group's documents are retrieved is random, and
+    the decorated function gives the expectation."""
+    plain = REGISTRY[name].func
+
+    def deco(cut_form: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+        def form(jr: JudgedRankings, **params: object) -> np.ndarray:
+            return cut_form(jr, **params) if jr.cut else plain(jr, **params)
+
+        form.__doc__ = cut_form.__doc__
+        tie_aware_form(name)(form)
+        return cut_form
+
+    return deco
+
+
+def _expected_retrieved(jr: JudgedRankings, mask: np.ndarray) -> np.ndarray:
+    """E[retrieved rows where ``mask`` holds]: the count at the ranking's length."""
+    return expected_count_at(jr, mask, jr.num_ret)
+
+
+@_retrieved_set_form("NumRelRet")
+def cut_num_rel_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[RR] = S_g + m_g r_g / n_g for the level g the depth cut splits."""
+    return _expected_retrieved(jr, jr.relevant(rel))
+
+
+@_retrieved_set_form("NumNonRelJudgedRet")
+def cut_num_nonrel_judged_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[judged non-relevant retrieved]."""
+    L = max(rel, 0)
+    return _expected_retrieved(jr, (jr.grades >= 0) & (jr.grades < L))
+
+
+@_retrieved_set_form("SetP")
+def cut_set_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[SetP] = E[RR] / n."""
+    return _ratio(_expected_retrieved(jr, jr.relevant(rel)), jr.num_ret)
+
+
+@_retrieved_set_form("SetR")
+def cut_set_recall(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[SetR] = E[RR] / R."""
+    return _ratio(_expected_retrieved(jr, jr.relevant(rel)), jr.num_rel(rel))
+
+
+@_retrieved_set_form("SetF")
+def cut_set_f(jr: JudgedRankings, *, rel: int, beta: float) -> np.ndarray:
+    """E[SetF] = (1 + b^2) E[RR] / (b^2 R + n): SetF is linear in RR when n is fixed."""
+    b2 = beta * beta
+    num = (1.0 + b2) * _expected_retrieved(jr, jr.relevant(rel))
+    return _ratio(num, b2 * jr.num_rel(rel) + jr.num_ret)
+
+
+@_retrieved_set_form("SetRelP")
+def cut_set_relative_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[SetRelP] = E[RR] / min(n, R)."""
+    den = np.minimum(jr.num_ret, jr.num_rel(rel))
+    return _ratio(_expected_retrieved(jr, jr.relevant(rel)), den)
+
+
+@_retrieved_set_form("SetAP")
+def cut_set_average_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[SetAP] = E[RR^2] / (n R), E[RR^2] = E[RR]^2 + m p (1-p) (n_g - m) / (n_g - 1), the
+    hypergeometric variance of the split level's part (p = r_g / n_g)."""
+    relv = jr.relevant(rel)
+    mean = _expected_retrieved(jr, relv)
+    at = _AtK(jr, relv, jr.num_ret)
+    var = np.zeros(jr.num_queries)
+    part = at.n > at.m
+    p = at.r[part] / at.n[part]
+    m, n = at.m[part], at.n[part]
+    var[at.q[part]] = m * p * (1.0 - p) * (n - m) / (n - 1.0)
+    den = jr.num_ret.astype(np.float64) * jr.num_rel(rel).astype(np.float64)
+    return _ratio(mean * mean + var, den)
+
+
+@_retrieved_set_form("Utility")
+def cut_utility(
+    jr: JudgedRankings, *, a: float, b: float, c: float, d: float, N: int, rel: int
+) -> np.ndarray:
+    """E[Utility]: linear in RR when n is fixed."""
+    rr = _expected_retrieved(jr, jr.relevant(rel))
+    n = jr.num_ret
+    R = jr.num_rel(rel)
+    value = a * rr + b * (n - rr) + c * (R - rr) + d * (N + rr - n - R)
+    return np.where(jr.in_run, value, 0.0)

@@ -28,13 +28,13 @@ import numpy as np
 from ..judged import JudgedRankings, segment_seqsum
 from .cg import gain_parts
 from .gaintable import gain_table
-from .levels import expand, log_binom, marked_levels
+from .levels import expand, log_binom, marked_levels, refuse_cut
 from .normalized import _lgamma, collection_size
 from .registry import REGISTRY, tie_aware_form
 from .relrank import _nth_rank
 from .tie_aware import _AtK, _positional, _ratio, expected_count_at
 from .user import _known, _target
-from .weak_order import _Final, expected_precision_at_nr
+from .weak_order import SPLIT, _Final, expected_precision_at_nr
 
 __all__ = ["expected_rank_parts"]
 
@@ -43,7 +43,9 @@ def expected_rank_parts(
     jr: JudgedRankings, rel: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per query: n (relevant in the qrels), found (relevant retrieved), E[sum of their ranks],
-    E[sum of their natural logs] (tie-aware :func:`.normalized.relevant_rank_parts`)."""
+    E[sum of their natural logs] (tie-aware :func:`.normalized.relevant_rank_parts`).
+
+    Without a depth cut inside a tie group (``jr.cut``); see :func:`_cut_rank_parts`."""
     ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
     n, T, r = ml.size, ml.before, ml.marked
     single = n == 1
@@ -65,13 +67,47 @@ def expected_rank_parts(
 
 
 # ---------------------------------------------------------------------- normalized measures
+def _cut_rank_parts(
+    jr: JudgedRankings, rel: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per query: n, E[found], E[sum of the found ranks] and Var[found], when a depth cut keeps
+    only the first m positions of a level: its retrieved part is a uniformly random m-subset,
+    so its relevant documents are hypergeometric (mean m p, variance
+    m p (1-p) (n_g-m)/(n_g-1), p = r_g/n_g) at ranks T_g+1..T_g+m (mean sum p (m T_g +
+    m (m+1)/2)), as in PRES (measures-notes sec. 1.4)."""
+    ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
+    n_g, T, r = ml.size, ml.before, ml.marked
+    m = np.minimum(n_g, jr.limit(None) - T) if jr.cut else n_g
+    keep = m > 0
+    q, n_g, T, r, m = ml.query[keep], n_g[keep], T[keep], r[keep], m[keep]
+    p = r / n_g
+    found_g = np.where(m == n_g, r.astype(np.float64), m * p)
+    rank_g = np.where(m == n_g, r * (T + (n_g + 1) / 2.0), p * (m * T + m * (m + 1) / 2.0))
+    var_g = np.zeros(len(q))
+    part = m < n_g
+    var_g[part] = (m * p * (1 - p) * (n_g - m) / (n_g - 1))[part]
+    nq = jr.num_queries
+    return (
+        jr.num_rel(rel).astype(np.int64),
+        np.bincount(q, weights=found_g, minlength=nq),
+        np.bincount(q, weights=rank_g, minlength=nq),
+        np.bincount(q, weights=var_g, minlength=nq),
+    )
+
+
 @tie_aware_form("Rnorm")
 def tie_rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    """E[Rnorm]: Rnorm is linear in the sum of the relevant ranks."""
+    """E[Rnorm]: Rnorm is linear in the sum of the relevant ranks (and, through the relevant
+    documents a depth cut leaves out, quadratic in their number: E[k^2] = Var + E[k]^2)."""
     N = collection_size(jr, "Rnorm")
-    n, found, rank_sum, _ = expected_rank_parts(jr, rel)
-    k = n - found
-    total = rank_sum + k * N - k * (k - 1) // 2
+    if jr.cut:
+        n, found, rank_sum, var = _cut_rank_parts(jr, rel)
+        k = n - found
+        total = rank_sum + k * N - (var + k * k - k) / 2
+    else:
+        n, found, rank_sum, _ = expected_rank_parts(jr, rel)
+        k = n - found
+        total = rank_sum + k * N - k * (k - 1) // 2
     num = total - n * (n + 1) // 2
     den = n * (N - n)
     out = np.where(n > 0, 1.0, 0.0)
@@ -82,6 +118,8 @@ def tie_rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
 @tie_aware_form("Pnorm")
 def tie_pnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     """E[Pnorm]: Pnorm is linear in the sum of the logs of the relevant ranks."""
+    refuse_cut(jr, "Pnorm", "the logarithm of the ranks it gives the relevant documents the cut "
+               "leaves out is not linear in their number")
     N = collection_size(jr, "Pnorm")
     n, found, _, log_sum = expected_rank_parts(jr, rel)
     k = n - found
@@ -99,6 +137,8 @@ def tie_wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarra
     """E[WRnorm]: linear in the weighted sum of the relevant ranks."""
     from .normalized import _weights
 
+    refuse_cut(jr, "WRnorm", "the ranks it gives the relevant documents the cut leaves out "
+               "depend on which of them it leaves out (their weights differ)")
     N = collection_size(jr, "WRnorm")
     relv = jr.relevant(rel)
     rows = np.flatnonzero(relv)
@@ -135,7 +175,7 @@ def _tie_pres(jr: JudgedRankings, cutoff: int, rel: int) -> tuple[np.ndarray, np
     """E[PRES@N_max] (measures-notes sec. 1.4) and n."""
     ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
     n_g, T, r = ml.size, ml.before, ml.marked
-    m = np.minimum(n_g, cutoff - T)
+    m = np.minimum(n_g, jr.limit(cutoff) - T)
     keep = m > 0
     q, n_g, T, r, m = ml.query[keep], n_g[keep], T[keep], r[keep], m[keep]
     p = r / n_g
@@ -173,6 +213,8 @@ def tie_pres_est(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
 # ---------------------------------------------------------------------- rank of the n-th
 def _tie_nth_rank(jr: JudgedRankings, n: object, rel: int) -> tuple[np.ndarray, np.ndarray]:
     """E[rank of the wanted relevant document] where it is retrieved; elsewhere as RelRank."""
+    refuse_cut(jr, "RelRank and SearchLength", "whether the wanted relevant document is "
+               "retrieved, or placed after the ranking, depends on which documents the cut keeps")
     out, want = _nth_rank(jr, n, rel)  # declared values and collection-size placements
     fin = _Final(jr, True, want.astype(np.float64), rel)
     ok = fin.ok & (want >= 1)
@@ -230,7 +272,9 @@ def tie_sliding_ratio(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarra
 def tie_coverage(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
     """E[Coverage@k] = E[known relevant in the top k] / |U|."""
     if cutoff is None:
-        return REGISTRY["Coverage"].func(jr, cutoff=None, rel=rel)
+        if not jr.cut:
+            return REGISTRY["Coverage"].func(jr, cutoff=None, rel=rel)
+        cutoff = jr.num_ret  # the retrieved set: its part of the split level is random
     known = _known(jr, "Coverage")
     found = expected_count_at(jr, known.rows & jr.relevant(rel), cutoff)
     return _ratio(found, known.num_known_relevant(rel))
@@ -243,7 +287,9 @@ def tie_relative_recall(
     """E[min(rel@k, t)] / t (or E[rel@k] / t): a sum over the hypergeometric law of the
     relevant documents that the level straddling k puts in the top k."""
     if cutoff is None:
-        return REGISTRY["RelativeRecall"].func(jr, cutoff=None, rel=rel, cap=cap)
+        if not jr.cut:
+            return REGISTRY["RelativeRecall"].func(jr, cutoff=None, rel=rel, cap=cap)
+        cutoff = jr.num_ret  # the retrieved set: its part of the split level is random
     t = _target(jr, "RelativeRecall")
     if not cap:
         return _ratio(expected_count_at(jr, jr.relevant(rel), cutoff), t)
@@ -266,6 +312,7 @@ def tie_relative_recall(
 @tie_aware_form("RecallEffort")
 def tie_recall_effort(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     """E[t / r_t] = EP(NR=t) (Raghavan, Jung & Bollmann 1989)."""
+    refuse_cut(jr, "RecallEffort", SPLIT)
     t = _target(jr, "RecallEffort")
     return expected_precision_at_nr(jr, True, t, rel)
 

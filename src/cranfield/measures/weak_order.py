@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from ..judged import JudgedRankings
-from .levels import level_bounds, log_binom, marked_levels
+from .levels import level_bounds, log_binom, marked_levels, refuse_cut
 from .registry import REL, Param, Undefined, measure
 from .tie_aware import expected_count_at
 
@@ -210,6 +210,10 @@ def _unmet(
 
 
 UNMET = "the ranking holds fewer relevant documents than wanted (NR > relevant retrieved)"
+SPLIT = (
+    "whether the ranking meets the need becomes a matter of which documents the cut keeps, "
+    "and the measure is undefined where it does not (the model reads whole levels)"
+)
 NO_REL0 = Undefined("the query has no relevant document (R = 0)", "0", _no_rel)
 UNMET0 = Undefined(UNMET, "0", _unmet)
 
@@ -217,6 +221,7 @@ UNMET0 = Undefined(UNMET, "0", _unmet)
 # ---------------------------------------------------------------------------- measures
 def _esl_measure(weak: bool):
     def f(jr: JudgedRankings, *, NR: int | None, recall: float | None, rel: int) -> np.ndarray:
+        refuse_cut(jr, "ESL", SPLIT)
         nr = _wanted(jr, NR, recall, rel)
         fin = _Final(jr, weak, nr, rel)
         return np.where(fin.ok, _esl(fin), np.nan)
@@ -253,6 +258,7 @@ def _prr_measure(weak: bool):
     ) -> np.ndarray:
         if ND is not None:
             return _nd(jr, weak, ND, rel) / float(ND)
+        refuse_cut(jr, "PRR with NR= or recall=", SPLIT)
         nr = _wanted(jr, NR, recall, rel)
         if recall is not None and interpolation == "ceiling":
             return _ceiling(jr, weak, nr, rel, "PRR")
@@ -284,6 +290,7 @@ def _precall_measure(weak: bool):
         interpolation: str,
         rel: int,
     ) -> np.ndarray:
+        refuse_cut(jr, "PRECALL", SPLIT)
         nr = _wanted(jr, NR, recall, rel)
         if recall is not None and interpolation == "ceiling":
             return _ceiling(jr, weak, nr, rel, "PRECALL")
@@ -341,6 +348,7 @@ def _ep_measure(weak: bool):
     def f(jr: JudgedRankings, *, NR: int | None, ND: int | None, rel: int) -> np.ndarray:
         if ND is not None:
             return _nd(jr, weak, ND, rel) / float(ND)
+        refuse_cut(jr, "EP(NR=...)", SPLIT)
         return expected_precision_at_nr(jr, weak, int(NR), rel)
 
     return f
