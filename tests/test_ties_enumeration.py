@@ -730,17 +730,6 @@ def test_micro_denominators_do_not_depend_on_tie_breaking(queries, k):
 
 
 # ------------------------------------------------------------------ a depth cut inside a tie
-def rnorm(order, R, N):
-    """Rnorm (Keen sec. 3A): relevant ranks against the best; the relevant documents not
-    retrieved sit at ranks N-k+1..N."""
-    if not R:
-        return Fraction(0)
-    ranks = [i for i, g in enumerate(order, start=1) if _rel(g)]
-    k = R - len(ranks)
-    total = sum(ranks) + sum(range(N - k + 1, N + 1))
-    return 1 - Fraction(total - R * (R + 1) // 2, R * (N - R)) if N > R else Fraction(1)
-
-
 def _set_counts(order):
     relret = sum(_rel(g) for g in order)
     nonrel = sum(_judged(g) and not _rel(g) for g in order)
@@ -842,23 +831,16 @@ def test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking
             assert _close(got[q][label], value), (q, label, got[q][label], float(value), levels)
 
 
-def pres(order, R, nmax):
-    """PRES@N_max (Magdy & Jones 2010, eq. 3 and sec. 4): the relevant documents missing from
-    the top N_max sit at the worst ranks, the last ones of N_max + n (7 of 10 found in the top
-    100: the missing 3 at 108, 109, 110)."""
-    if not R:
-        return Fraction(0)
-    ranks = [i for i, g in enumerate(order[:nmax], start=1) if _rel(g)]
-    missing = R - len(ranks)
-    total = sum(ranks) + sum(range(nmax + R - missing + 1, nmax + R + 1))
-    return 1 - Fraction(total - R * (R + 1) // 2, R * nmax)
-
-
 def test_the_issue_example_a_cut_inside_a_tie_does_not_depend_on_document_ids():
     """qrels 'q1 0 d1 1'; run d1 and d2 tied: weak P@1 with -M 1 is 1/2, whatever the ids."""
     for relevant, other in (("d1", "d2"), ("d3", "d2")):
-        res = evaluate({"q1": {relevant: 1}}, {"q1": {relevant: 1.0, other: 1.0}}, ["P@1", "AP"],
-                       ties="weak", depth=1)
+        res = evaluate(
+            {"q1": {relevant: 1}},
+            {"q1": {relevant: 1.0, other: 1.0}},
+            ["P@1", "AP"],
+            ties="weak",
+            depth=1,
+        )
         assert res.aggregate() == {"P@1": 0.5, "AP": 0.5}
 
 

@@ -55,10 +55,11 @@ def judged_runs(
             run = read_run(src, name=default)
             jr = judge(q, run, collection_size=collection_size, **judge_options)
             if jr.cut:
-                split = int(np.count_nonzero(jr.num_rows > jr.num_ret))
+                n = int(np.count_nonzero(jr.num_rows > jr.num_ret))
+                split = "1 query" if n == 1 else f"{n} queries"
                 raise ParameterError(
                     f"{jr.run_name}: the depth cut ({jr.depth}) falls inside a tie group in "
-                    f"{split} queries, and a curve reads whole levels (weak orderings) or "
+                    f"{split}, and a curve reads whole levels (weak orderings) or "
                     "single positions: with tied scores as levels (weak), which documents of "
                     "a split level are retrieved is undefined; use no depth, a depth that "
                     "does not split a tie group, or the trec tie policy without weak levels"

@@ -144,9 +144,10 @@ def refuse_cut(jr: JudgedRankings, name: str, why: str) -> None:
     if not jr.cut:
         return
     split = np.flatnonzero(jr.num_rows > jr.num_ret)
+    queries = "1 query" if len(split) == 1 else f"{len(split)} queries"
     raise MeasureError(
         f"{name} has no closed form for the expectation over tie-breakings when the depth "
-        f"cut ({jr.depth}) falls inside a tie group, as it does for {len(split)} queries "
+        f"cut ({jr.depth}) falls inside a tie group, as it does for {queries} "
         f"(first: {jr.query_ids[int(split[0])]!r}): {why}. Use a depth that does not split a "
         "tie group, no depth, or another tie policy (see docs/ties.md)"
     )

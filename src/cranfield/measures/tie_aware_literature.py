@@ -118,8 +118,12 @@ def tie_rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
 @tie_aware_form("Pnorm")
 def tie_pnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     """E[Pnorm]: Pnorm is linear in the sum of the logs of the relevant ranks."""
-    refuse_cut(jr, "Pnorm", "the logarithm of the ranks it gives the relevant documents the cut "
-               "leaves out is not linear in their number")
+    refuse_cut(
+        jr,
+        "Pnorm",
+        "the logarithm of the ranks it gives the relevant documents the cut "
+        "leaves out is not linear in their number",
+    )
     N = collection_size(jr, "Pnorm")
     n, found, _, log_sum = expected_rank_parts(jr, rel)
     k = n - found
@@ -137,8 +141,12 @@ def tie_wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarra
     """E[WRnorm]: linear in the weighted sum of the relevant ranks."""
     from .normalized import _weights
 
-    refuse_cut(jr, "WRnorm", "the ranks it gives the relevant documents the cut leaves out "
-               "depend on which of them it leaves out (their weights differ)")
+    refuse_cut(
+        jr,
+        "WRnorm",
+        "the ranks it gives the relevant documents the cut leaves out "
+        "depend on which of them it leaves out (their weights differ)",
+    )
     N = collection_size(jr, "WRnorm")
     relv = jr.relevant(rel)
     rows = np.flatnonzero(relv)
@@ -213,8 +221,12 @@ def tie_pres_est(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
 # ---------------------------------------------------------------------- rank of the n-th
 def _tie_nth_rank(jr: JudgedRankings, n: object, rel: int) -> tuple[np.ndarray, np.ndarray]:
     """E[rank of the wanted relevant document] where it is retrieved; elsewhere as RelRank."""
-    refuse_cut(jr, "RelRank and SearchLength", "whether the wanted relevant document is "
-               "retrieved, or placed after the ranking, depends on which documents the cut keeps")
+    refuse_cut(
+        jr,
+        "RelRank and SearchLength",
+        "whether the wanted relevant document is "
+        "retrieved, or placed after the ranking, depends on which documents the cut keeps",
+    )
     out, want = _nth_rank(jr, n, rel)  # declared values and collection-size placements
     fin = _Final(jr, True, want.astype(np.float64), rel)
     ok = fin.ok & (want >= 1)
