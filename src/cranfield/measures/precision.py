@@ -235,10 +235,16 @@ def unjudged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
     "Judged",
     cutoff=CUTOFF,
     summary="fraction of the top k that is judged",
-    formula="Judged@k = |{i <= min(k, n) : d_i judged}| / k",
-    source="ir_measures Judged (Sakai & Kando 2008); complement of trec_eval unj_k",
+    formula="Judged@k = |{i <= min(k, n) : grade(d_i) >= 0}| / k",
+    source="MacAvaney, Macdonald & Ounis, 'Streamlining evaluation with ir-measures', ECIR "
+    "2022 (Judged@k, 'P@k with a rel lower than any judgment'); its complement is trec_eval "
+    "10.0's unj_k (m_unjudged.c)",
     family="precision",
-    notes="Documents with a negative grade in the qrels count as unjudged, as in trec_eval's unj.",
+    notes="Divides by k, as P@k and as ir_measures describes it; ir_measures' implementation "
+    "divides by min(k, n) when fewer than k documents are retrieved (3 judged of 3 retrieved: "
+    "Judged@10 = 0.3 here, 1.0 there) and counts a negative qrels grade as judged. Here a "
+    "negative grade means 'in the pool, not judged' (trec_eval's convention, as in unj_k), so "
+    "Judged@k + Unjudged@k = min(k, n) / k.",
 )
 def judged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
     return mask_count_at(jr, "judged", lambda: jr.grades >= 0, cutoff) / float(cutoff)
