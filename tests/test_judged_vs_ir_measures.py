@@ -11,7 +11,8 @@ ir_measures = pytest.importorskip("ir_measures")
 
 
 def _theirs(qrels, run, k):
-    return {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.Judged @ k], qrels, run)}
+    values = ir_measures.iter_calc([ir_measures.Judged @ k], qrels, run)
+    return {m.query_id: m.value for m in values}
 
 
 def _ours(qrels, run, k):
