@@ -233,7 +233,8 @@ def grades(arr: Any, column: str, where: Where) -> np.ndarray:
 
 
 def scores(arr: Any, column: str, where: Where) -> np.ndarray:
-    """float64 scores from any numeric column (finiteness is checked on the run)."""
+    """float64 scores from any numeric column, each the double nearest its value (finiteness
+    is checked on the run; decimal columns are converted value by value, exactly)."""
     import pyarrow as pa
 
     arr = _plain(arr)
@@ -241,18 +242,10 @@ def scores(arr: Any, column: str, where: Where) -> np.ndarray:
     _missing(arr, where, "score", column)
     if not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)):
         raise where.column_error(column, f"scores must be numbers, not {_kind(t)}")
+    if pa.types.is_decimal(t):  # Arrow's cast is not correctly rounded; float(Decimal) is
+        return np.asarray(py_scores(arr.to_pylist(), where), dtype=np.float64)
     # unsafe: integers beyond 2**53 round to the nearest double, as float() does
-    values = arr.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False)
-    if pa.types.is_decimal(t):  # no NaN or infinity: a non-finite double is an overflow
-        bad = np.flatnonzero(~np.isfinite(values))
-        if len(bad):
-            row = int(bad[0])
-            raise where.error(
-                row,
-                f"score {arr[row].as_py()} is too large for a 64-bit float "
-                "(the largest is about 1.8e308)",
-            )
-    return values
+    return arr.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False)
 
 
 def ranks(arr: Any, column: str, where: Where) -> tuple[np.ndarray | None, str | None]:

@@ -196,7 +196,8 @@ def _frame_columns(frame: Any, roles, source: str) -> dict[str, tuple[str, Any]]
             try:
                 frame = frame.select(list(found.values())).collect()
             except Exception as exc:  # the user's query failed (polars' own exception types)
-                raise InputError(source, f"cannot collect the LazyFrame: {exc}") from None
+                why = " ".join(str(exc).split())  # one line
+                raise InputError(source, f"cannot collect the LazyFrame: {why}") from None
         elif isinstance(frame, pl.DataFrame):
             found = C.resolve(frame.columns, roles, source)
         else:
@@ -215,16 +216,25 @@ def _frame_columns(frame: Any, roles, source: str) -> dict[str, tuple[str, Any]]
     return {role: (col, frame.column(col)) for role, col in found.items()}
 
 
+_ARROW_INFERS = ("string", "integer", "floating")
+"""Object columns pandas infers as one of these go to Arrow whole; Arrow would coerce the
+others (``[3.0, True]`` becomes ``[3.0, 1.0]``), so they are checked value by value."""
+
+
 def _pandas_array(series: Any, role: str, source: str) -> Any:
-    """An Arrow array of a pandas column.  Columns Arrow cannot take as a whole (object columns
-    mixing types, Python ints beyond 64 bits, Fractions, float128...) are converted element-wise
-    by the Python rules (errors name the row); complex columns are refused."""
+    """An Arrow array of a pandas column.  Columns Arrow cannot take as a whole, or would
+    coerce (object columns mixing types, Python ints beyond 64 bits, Fractions, Decimals,
+    float128...), are converted element-wise by the Python rules (errors name the row);
+    complex columns are refused."""
     import pandas as pd
     import pyarrow as pa
 
     dtype = series.dtype
     if isinstance(dtype, pd.SparseDtype):
         series = series.sparse.to_dense()
+        dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.categories.dtype == object:
+        series = series.astype(object)
         dtype = series.dtype
     if isinstance(dtype, np.dtype):
         if dtype.kind == "c":
@@ -236,9 +246,12 @@ def _pandas_array(series: Any, role: str, source: str) -> Any:
             return pa.array(series.to_numpy(), from_pandas=False)  # keep NaN a NaN
         if dtype.kind == "f":  # float128: Arrow has no such type
             return _python_array(list(series.to_numpy()), role, Where(source, "row"))
+        inferred = pd.api.types.infer_dtype(series, skipna=True) if dtype.kind == "O" else None
+        if inferred is not None and inferred not in _ARROW_INFERS:
+            return _python_array(series.tolist(), role, Where(source, "row"))
     try:
         return pa.array(series, from_pandas=True)
-    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+    except Exception:  # Arrow's, or whatever a value's __float__ raises
         pass
     return _python_array(series.tolist(), role, Where(source, "row"))
 
@@ -246,10 +259,14 @@ def _pandas_array(series: Any, role: str, source: str) -> Any:
 def _polars_array(series: Any, role: str, source: str) -> Any:
     """An Arrow array of a polars column; columns Arrow cannot take (polars ``Object``) are
     converted element-wise by the Python rules."""
-    try:
-        return series.to_arrow()
-    except Exception:  # polars' own exception types
-        return _python_array(series.to_list(), role, Where(source, "row"))
+    import polars as pl
+
+    if series.dtype != pl.Object:
+        try:
+            return series.to_arrow()
+        except Exception:  # polars' own exception types
+            pass
+    return _python_array(series.to_list(), role, Where(source, "row"))
 
 
 def _python_array(values: list[Any], role: str, where: Where) -> Any:
