@@ -55,15 +55,21 @@ CURVE_METHODS = (
 _JUDGE_ARGS = ("seed", "depth", "judged_only", "complete", "collection_size", "known", "target")
 
 
-def _judge_all(qrels: Any, runs: Any, ties: str, **judge_args: Any) -> list[JudgedRankings]:
-    from .io import read_qrels, read_run
-    from .judging import judge
-
+def _check_judge_args(judge_args: dict[str, Any]) -> None:
     unknown = [k for k in judge_args if k not in _JUDGE_ARGS]
     if unknown:
         raise ParameterError(
             f"unknown option {unknown[0]!r}; the judging options are {', '.join(_JUDGE_ARGS)}"
         )
+
+
+def _judge_all(
+    qrels: Any, runs: Any, ties: str, judge_args: dict[str, Any]
+) -> list[JudgedRankings]:
+    from .io import read_qrels, read_run
+    from .judging import judge
+
+    _check_judge_args(judge_args)
     A.judge_options(
         ties=ties,
         seed=judge_args.get("seed"),
@@ -212,7 +218,7 @@ def tie_ranges(
     """:func:`tie_range` for one run or a list of runs (paths, DataFrames, dicts, Runs)."""
     for _, m in _range_measures(measures):  # fail before reading
         m.definition.function("weak")
-    return [tie_range(jr, measures) for jr in _judge_all(qrels, runs, "trec", **judge_args)]
+    return [tie_range(jr, measures) for jr in _judge_all(qrels, runs, "trec", judge_args)]
 
 
 # ---------------------------------------------------------------------------- curves
@@ -327,5 +333,5 @@ def weak_curves(
     _weak_levels(recall, nd, rel)  # fail before reading
     return [
         weak_curves_judged(jr, recall, nd, rel=rel)
-        for jr in _judge_all(qrels, runs, "weak", **judge_args)
+        for jr in _judge_all(qrels, runs, "weak", judge_args)
     ]

@@ -216,9 +216,10 @@ def _frame_columns(frame: Any, roles, source: str) -> dict[str, tuple[str, Any]]
     return {role: (col, frame.column(col)) for role, col in found.items()}
 
 
-_ARROW_INFERS = ("string", "integer", "floating")
+_ARROW_INFERS = ("string", "integer")
 """Object columns pandas infers as one of these go to Arrow whole; Arrow would coerce the
-others (``[3.0, True]`` becomes ``[3.0, 1.0]``), so they are checked value by value."""
+others (``[3.0, True]`` becomes ``[3.0, 1.0]``, a float128 ``1e400`` becomes infinite), so
+they are checked value by value."""
 
 
 def _pandas_array(series: Any, role: str, source: str) -> Any:
