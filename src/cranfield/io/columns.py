@@ -3,15 +3,20 @@
 A table (pandas or polars DataFrame, pyarrow Table, JSON lines, JSON records, Parquet) has one
 column per *role*; each role accepts the names ir_measures, PyTerrier and ranx users have:
 
-- query: ``query_id``, ``qid`` or ``q_id``; strings, or integers (become decimal text)
-- doc: ``doc_id`` or ``docno``; strings, or integers
-- grade: ``relevance`` or ``label``; integers (booleans and integral floats too)
-- score: ``score``; finite numbers
+- query: ``query_id``, ``qid`` or ``q_id``; strings, or integers (become decimal text), then
+  checked by the id rule of :mod:`cranfield.io.ids` (not empty, no whitespace or control
+  character)
+- doc: ``doc_id`` or ``docno``; the same
+- grade: ``relevance`` or ``label``; integers in int64 (booleans and numbers of integral value
+  too: ``2.0``, ``Fraction(4, 2)``, ``Decimal("2")``)
+- score: ``score``; finite real numbers a double can hold (stored as the nearest double)
 - rank (optional): ``rank``; integers, the order of the ``given`` tie policy
 - tag (optional): ``run`` or ``name``; one value, the run's tag (and default name)
 
-Other columns are ignored.  Every problem is an :class:`InputError` naming the source and the
-line (JSON lines), the 0-based row (tables, Parquet) or item (a JSON list).
+Arrow arrays are checked as whole columns (numpy over the values); Python values (JSON, dicts,
+object columns) one by one by the ``py_*`` rules, which accept the same values.  Other columns
+are ignored.  Every problem is an :class:`InputError` naming the source and the line (JSON
+lines), the 0-based row (tables, Parquet), the item (a JSON list) or the keys (dicts).
 """
 
 from __future__ import annotations
