@@ -10,7 +10,7 @@
   per run;
 - ``runs``: one run, or a non-empty list (or tuple) of runs; ``qrels`` cannot be ``None``;
 - ``measures``: a measure string or :class:`~cranfield.measures.Measure`, or a non-empty list
-  of them.
+  (any iterable) of them.
 
 The checks run before any file is read, so a typo fails at once.
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from numbers import Real
 from typing import Any
 
@@ -154,7 +154,9 @@ def measure_list(measures: Any, default: Sequence[Any]) -> list[Any]:
         measures = default
     if isinstance(measures, str | Measure):
         return [measures]
-    if not isinstance(measures, list | tuple):
+    if isinstance(measures, Iterable) and not isinstance(measures, bytes | Mapping):
+        measures = list(measures)  # a list, tuple, generator, Series of measure strings...
+    else:
         raise ParameterError(
             f"measures must be a measure string such as 'AP' or a list of them, got "
             f"{_got(measures)}"
