@@ -8,14 +8,15 @@ from typing import Any
 
 import numpy as np
 
+from . import arguments as A
 from .aggregate import resolve_aggregation
+from .arguments import measure_list
 from .data import Qrels, Run
-from .errors import DataWarning, InputError, ParameterError, UndefinedMeasureWarning
+from .errors import DataWarning, InputError, UndefinedMeasureWarning
 from .io import QrelsSource, RunSource, read_qrels, read_run
 from .judged import JudgedRankings
 from .judging import judge
 from .measures import Measure, parse
-from .order import TIE_POLICIES
 from .results import Results, ResultsSet
 
 __all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_judged"]
@@ -26,25 +27,15 @@ DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@1000")
 def _measures(
     measures: str | Measure | Sequence[str | Measure] | None,
 ) -> list[tuple[str, Measure]]:
-    if measures is None:
-        measures = DEFAULT_MEASURES
-    if isinstance(measures, str | Measure):
-        measures = [measures]
     out: list[tuple[str, Measure]] = []
     seen: set[str] = set()
-    for m in measures:
+    for m in measure_list(measures, DEFAULT_MEASURES):
         label = m if isinstance(m, str) else str(m)
         if label in seen:
             continue
         seen.add(label)
         out.append((label, parse(m)))
-    if not out:
-        raise ParameterError("no measures given")
     return out
-
-
-def _many(runs: Any) -> bool:
-    return isinstance(runs, list | tuple)
 
 
 def evaluate(
@@ -99,17 +90,19 @@ def evaluate(
     for some queries, with the count and the value used; :class:`~cranfield.errors.DataWarning`
     reports queries that were not evaluated.
     """
-    if ties not in TIE_POLICIES:
-        raise ParameterError(
-            f"unknown tie policy {ties!r}; choose one of {', '.join(TIE_POLICIES)}"
-        )
+    opts = A.judge_options(
+        ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete
+    )
+    A.qrels_given(qrels)
+    sources, many = A.run_list(runs)
+    names = A.run_names(names, len(sources))
+    A.per_query(collection_size, "collection size")
+    A.per_query(target, "target")
     specs = _measures(measures)
     for _, m in specs:
         m.definition.function(ties)  # fail before reading: no tie-aware form under "weak"
+    resolve_aggregation(specs, aggregate, warn=False)  # fail before reading
     q = read_qrels(qrels)
-    sources = list(runs) if _many(runs) else [runs]
-    if names is not None and len(names) != len(sources):
-        raise ParameterError(f"{len(names)} names given for {len(sources)} runs")
     results = []
     used: set[str] = set()
     for i, src in enumerate(sources):
@@ -118,7 +111,7 @@ def evaluate(
         if default is None and in_memory:
             default = f"run{i + 1}" if len(sources) > 1 else "run"
         run = read_run(src, name=default)
-        name = run.name
+        name = names[i] if names is not None else run.name  # a Run keeps its name otherwise
         k = 2
         while name in used:
             name, k = f"{run.name}#{k}", k + 1
@@ -126,11 +119,7 @@ def evaluate(
         jr = judge(
             q,
             run,
-            ties=ties,
-            seed=seed,
-            depth=depth,
-            judged_only=judged_only,
-            complete=complete,
+            **opts,
             collection_size=collection_size,
             known=known,
             target=target,
@@ -139,7 +128,7 @@ def evaluate(
         results.append(
             evaluate_judged(jr, specs, run_name=name, qrels=q, aggregate=aggregate, warn_agg=i == 0)
         )
-    return ResultsSet(tuple(results)) if _many(runs) else results[0]
+    return ResultsSet(tuple(results)) if many else results[0]
 
 
 def evaluate_judged(

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .arguments import judge_options
 from .data import MISSING, Qrels, Run
 from .errors import ParameterError
 from .judged import NOT_IN_QRELS, UNJUDGED, JudgedRankings
@@ -61,8 +62,16 @@ def judge(
         Collection size N, documents known to the user (qrels-format source) and the number of
         relevant documents the user wants, per query; see :mod:`cranfield.side_inputs`.
     """
-    if depth is not None and (isinstance(depth, bool) or int(depth) != depth or depth < 0):
-        raise ParameterError(f"depth must be a non-negative integer, got {depth!r}")
+    if not isinstance(qrels, Qrels) or not isinstance(run, Run):
+        bad, what = ("qrels", "Qrels") if not isinstance(qrels, Qrels) else ("run", "Run")
+        raise ParameterError(
+            f"judge() takes a {what} as {bad} (read it with cranfield.read_{bad}), "
+            f"got a {type(qrels if bad == 'qrels' else run).__name__}"
+        )
+    opts = judge_options(
+        ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete
+    )
+    ties, seed, depth = opts["ties"], opts["seed"], opts["depth"]
     run_queries = set(run.query_ids)
     if complete:
         evaluated = list(qrels.query_ids)

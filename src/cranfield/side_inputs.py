@@ -36,6 +36,7 @@ from .errors import DataWarning, InputError, ParameterError
 __all__ = ["KnownDocs", "PerQuery", "per_query_counts", "side_fields"]
 
 PerQuery = int | Mapping[str, int] | str | os.PathLike[str]
+_INT64_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +79,8 @@ def _read_count_file(path: Path, what: str) -> dict[str, int]:
         qid, value = parts
         if not re.fullmatch(r"[+-]?\d+", value):
             raise InputError(src, f"{what} {value!r} is not an integer", lineno)
+        if len(value.lstrip("+-").lstrip("0")) > 19 or abs(int(value)) > _INT64_MAX:
+            raise InputError(src, f"{what} {value[:30]!r} is out of range", lineno)
         if qid in out:
             raise InputError(src, f"query {qid!r} is listed twice", lineno)
         out[qid] = int(value)
@@ -95,6 +98,8 @@ def per_query_counts(
     if isinstance(source, int | np.integer):
         if source < minimum:
             raise ParameterError(f"{what} must be >= {minimum}, got {source}")
+        if source > _INT64_MAX:
+            raise ParameterError(f"{what} must be <= {_INT64_MAX}, got {source}")
         return np.full(len(query_ids), int(source), dtype=np.int64)
     if isinstance(source, str | os.PathLike):
         where = str(source)
@@ -116,6 +121,8 @@ def per_query_counts(
             raise InputError(where, f"{what} of query {q!r} must be an integer, got {v!r}")
         if v < minimum:
             raise InputError(where, f"{what} of query {q!r} must be >= {minimum}, got {v}")
+        if v > _INT64_MAX:
+            raise InputError(where, f"{what} of query {q!r} must be <= {_INT64_MAX}, got {v}")
         out[i] = int(v)
     return out
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from . import arguments as A
 from .aggregate import aggregate_values
 from .errors import ParameterError, UndefinedMeasureWarning
 from .judged import JudgedRankings
@@ -51,12 +52,36 @@ CURVE_METHODS = (
 )
 
 
-def _judge_all(qrels: Any, runs: Any, ties: str, **judge_args: Any) -> list[JudgedRankings]:
+_JUDGE_ARGS = ("seed", "depth", "judged_only", "complete", "collection_size", "known", "target")
+
+
+def _check_judge_args(judge_args: dict[str, Any]) -> None:
+    unknown = [k for k in judge_args if k not in _JUDGE_ARGS]
+    if unknown:
+        raise ParameterError(
+            f"unknown option {unknown[0]!r}; the judging options are {', '.join(_JUDGE_ARGS)}"
+        )
+
+
+def _judge_all(
+    qrels: Any, runs: Any, ties: str, judge_args: dict[str, Any]
+) -> list[JudgedRankings]:
     from .io import read_qrels, read_run
     from .judging import judge
 
+    _check_judge_args(judge_args)
+    A.judge_options(
+        ties=ties,
+        seed=judge_args.get("seed"),
+        depth=judge_args.get("depth"),
+        judged_only=judge_args.get("judged_only", False),
+        complete=judge_args.get("complete", False),
+    )
+    A.qrels_given(qrels)
+    sources, _ = A.run_list(runs)
+    for what in ("collection_size", "target"):
+        A.per_query(judge_args.get(what), what.replace("_", " "))
     q = read_qrels(qrels)
-    sources = list(runs) if isinstance(runs, list | tuple) else [runs]
     out = []
     for i, src in enumerate(sources):
         in_memory = not isinstance(src, str) and not hasattr(src, "__fspath__")
@@ -64,6 +89,23 @@ def _judge_all(qrels: Any, runs: Any, ties: str, **judge_args: Any) -> list[Judg
         run = read_run(src, name=name)
         out.append(judge(q, run, ties=ties, **judge_args))
     return out
+
+
+def _range_measures(measures: Any) -> list[tuple[str, Any]]:
+    return [(str(m), parse(m)) for m in A.measure_list(measures, RANGE_MEASURES)]
+
+
+def _weak_levels(recall: Any, nd: Any, rel: Any) -> tuple[tuple[float, ...], tuple[int, ...], int]:
+    """The recall levels (each in [0, 1]), ND values (each >= 1) and ``rel``, checked."""
+    for what, values in (("recall levels", recall), ("ND values", nd)):
+        if not isinstance(values, list | tuple | np.ndarray):
+            raise ParameterError(f"{what} must be a list of numbers, got {values!r}")
+    levels_ = tuple(A.number(x, "a recall level") for x in recall)
+    for x in levels_:
+        if not 0.0 <= x <= 1.0:
+            raise ParameterError(f"recall levels must be between 0 and 1, got {x}")
+    nds = tuple(A.integer(k, "an ND value", minimum=1) for k in nd)
+    return levels_, nds, A.integer(rel, "rel")
 
 
 # ---------------------------------------------------------------------------- ranges
@@ -143,7 +185,7 @@ def tie_range(
     range over which of its documents are retrieved) and pass the ``trec`` judgement too, as
     :func:`tie_ranges` does.
     """
-    specs = [(m, parse(m)) for m in measures]
+    specs = _range_measures(measures)
     for _, m in specs:
         m.definition.function("weak")
     linear = replace(trec if trec is not None else jr, ties="trec").truncated()
@@ -182,10 +224,12 @@ def tie_ranges(
     **judge_args: Any,
 ) -> list[TieRange]:
     """:func:`tie_range` for one run or a list of runs (paths, DataFrames, dicts, Runs)."""
-    trec = _judge_all(qrels, runs, "trec", **judge_args)
+    for _, m in _range_measures(measures):  # fail before reading
+        m.definition.function("weak")
+    trec = _judge_all(qrels, runs, "trec", judge_args)
     if judge_args.get("depth") is None:
         return [tie_range(jr, measures) for jr in trec]
-    weak = _judge_all(qrels, runs, "weak", **judge_args)  # keeps a tie group the cut splits
+    weak = _judge_all(qrels, runs, "weak", judge_args)  # keeps a tie group the cut splits
     return [tie_range(w, measures, trec=t) for w, t in zip(weak, trec, strict=True)]
 
 
@@ -237,14 +281,7 @@ def weak_curves_judged(
     Queries with no relevant document are excluded (precision at a recall level is undefined
     for them); a recall level a ranking cannot reach scores 0 (counted in ``unmet``).
     """
-    recall = tuple(float(x) for x in recall)
-    nd = tuple(int(k) for k in nd)
-    for x in recall:
-        if not 0.0 <= x <= 1.0:
-            raise ParameterError(f"recall levels must be between 0 and 1, got {x}")
-    for k in nd:
-        if k <= 0:
-            raise ParameterError(f"ND values must be positive, got {k}")
+    recall, nd, rel = _weak_levels(recall, nd, rel)
     has_rel = jr.num_rel(rel) > 0
     nq = int(has_rel.sum())
     if nq == 0:
@@ -305,7 +342,8 @@ def weak_curves(
     **judge_args: Any,
 ) -> list[WeakCurves]:
     """:func:`weak_curves_judged` for one run or a list of runs, under the ``weak`` policy."""
+    _weak_levels(recall, nd, rel)  # fail before reading
     return [
         weak_curves_judged(jr, recall, nd, rel=rel)
-        for jr in _judge_all(qrels, runs, "weak", **judge_args)
+        for jr in _judge_all(qrels, runs, "weak", judge_args)
     ]

@@ -20,6 +20,7 @@ Means are over the compared queries: arithmetic, or geometric for measures aggre
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,12 +29,13 @@ from typing import Any
 
 import numpy as np
 
+from .. import arguments as A
 from ..aggregate import aggregate_values
 from ..errors import CranfieldWarning, DataWarning, ParameterError
 from ..measures.parse import Measure, parse
 from ..results import Results, ResultsSet
 from . import agreement as agr
-from .corrections import adjust, canonical
+from .corrections import CORRECTIONS, adjust, canonical
 from .paired import (
     ALTERNATIVES,
     TESTS,
@@ -58,6 +60,8 @@ from .tukey import tukey_hsd
 __all__ = ["Comparison", "PairResult", "Sweep", "compare", "parse_sweep"]
 
 CI_METHODS = ("t", "bootstrap")
+MAX_RESAMPLES = 100_000_000
+"""The most ``permutations`` (resamples) a comparison takes: more would exhaust memory."""
 
 
 def _warn(warning: Warning) -> None:
@@ -485,33 +489,41 @@ def compare(
         Specs like ``"P@5,10,20"`` or ``"PRES@10,100,1000"`` (evaluated when compare
         evaluates), or a measure name whose cut-offs are taken from the results.
     """
-    if test not in TESTS:
-        raise ParameterError(f"unknown test {test!r}; choose one of {', '.join(TESTS)}")
+    test = A.choice(test, "test", TESTS)
+    A.judge_options(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
+    if correction is not None and not isinstance(correction, str):
+        raise ParameterError(
+            f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}"
+        )
     correction = canonical(correction)
     if test == "tukey" and correction != "none":
         raise ParameterError(
             "Tukey's HSD already controls the family-wise error rate; use correction 'none'"
         )
-    if alternative not in ALTERNATIVES:
-        raise ParameterError(
-            f"unknown alternative {alternative!r}; choose one of {', '.join(ALTERNATIVES)}"
-        )
+    alternative = A.choice(alternative, "alternative", ALTERNATIVES)
     if test == "tukey" and alternative != "two-sided":
         raise ParameterError("Tukey's HSD is two-sided only")
+    alpha = A.number(alpha, "alpha")
     if not 0.0 < alpha < 1.0:
         raise ParameterError(f"alpha must be between 0 and 1, got {alpha}")
-    if permutations < 1:
-        raise ParameterError(f"permutations must be >= 1, got {permutations}")
+    permutations = A.integer(permutations, "permutations", minimum=1, maximum=MAX_RESAMPLES)
+    seed = A.random_seed(seed)
     if ci is None:
         ci = "bootstrap" if test == "bootstrap" else "t"
-    if ci not in CI_METHODS:
-        raise ParameterError(f"unknown interval {ci!r}; choose one of {', '.join(CI_METHODS)}")
+    ci = A.choice(ci, "interval", CI_METHODS)
     if missing not in ("intersect", "error"):
         raise ParameterError(f"missing must be 'intersect' or 'error', got {missing!r}")
-    sweeps = [sweep] if isinstance(sweep, str) else list(sweep)
+    if baseline is not None and not isinstance(baseline, str | os.PathLike):
+        raise ParameterError(f"baseline must be a run name, got {baseline!r}")
+    if isinstance(sweep, str):
+        sweeps = [sweep]
+    elif isinstance(sweep, list | tuple) and all(isinstance(s, str) for s in sweep):
+        sweeps = list(sweep)
+    else:
+        raise ParameterError(
+            f"sweep must be a spec such as 'P@5,10,20' or a list of them, got {sweep!r}"
+        )
     sweep_specs = [parse_sweep(s) for s in sweeps]
-    if isinstance(measures, str):
-        measures = [measures]
 
     if _is_results(results):
         if runs is not None:
@@ -519,20 +531,21 @@ def compare(
                 raise ParameterError(
                     "give compare(results, measures) or compare(qrels, runs, measures)"
                 )
-            measures = [runs] if isinstance(runs, str) else list(runs)
+            measures = runs
         rs = list(results) if not isinstance(results, Results) else [results]
-        if measures is None:
-            measures = list(rs[0].labels)
+        labels = A.measure_list(measures, list(rs[0].labels))
     else:
         if runs is None:
             raise ParameterError("compare(qrels, runs, measures): runs are missing")
         from ..evaluation import DEFAULT_MEASURES, evaluate
 
-        run_list = list(runs) if isinstance(runs, list | tuple) else [runs]
-        if measures is None:
-            measures = list(DEFAULT_MEASURES)
-        extra = [label for _, labels in sweep_specs for label in labels]
-        wanted = list(dict.fromkeys([*measures, *extra, "NumRel"]))
+        A.qrels_given(results)
+        run_list, _ = A.run_list(runs)
+        if len(run_list) < 2:
+            raise ParameterError(f"comparing needs at least 2 runs, got {len(run_list)}")
+        labels = A.measure_list(measures, DEFAULT_MEASURES)
+        extra = [label for _, cut_labels in sweep_specs for label in cut_labels]
+        wanted = list(dict.fromkeys([*labels, *extra, "NumRel"]))
         rs = list(
             evaluate(
                 results,
@@ -548,7 +561,7 @@ def compare(
         )
     return _build(
         rs,
-        list(measures),
+        [str(m) for m in labels],
         test=test,
         correction=correction,
         baseline=baseline,

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import arguments as A
 from ..errors import DataWarning, ParameterError
 from .average import check_average, column_statistic
 from .cutoffs import relevant_at
@@ -165,6 +166,10 @@ def fallout(
     (relevant per thousand, Keen Fig. 28 c).
     """
     check_average(average, statistic)
+    rel = A.integer(rel, "rel")
+    weak, per_query = A.flag(weak, "weak"), A.flag(per_query, "per_query")
+    if generality is not None:
+        generality = A.number(generality, "generality")
     cut = parse_cutoffs(cutoffs)
     by_cutoff = cut is not None or average == "micro"
     if by_cutoff and weak:

@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from .. import arguments as A
 from ..errors import ParameterError, UndefinedMeasureWarning
 from ..judged import JudgedRankings
 from .average import check_average
@@ -49,6 +51,19 @@ def _gain(grades: np.ndarray, gains: dict[int, float] | None) -> np.ndarray:
             out[grades == g] = float(v)
         out[grades < 0] = 0.0
     return out
+
+
+def _check_gains(gains: Any) -> dict[int, float] | None:
+    """``None`` or ``{grade: gain}`` with integer grades and finite gains."""
+    if gains is None:
+        return None
+    if not isinstance(gains, Mapping):
+        raise ParameterError(f"gains must be a {{grade: gain}} mapping, got {gains!r}")
+    min_grade = -(2**63)
+    return {
+        A.integer(g, "a grade of gains", minimum=min_grade): A.number(v, f"the gain of grade {g}")
+        for g, v in gains.items()
+    }
 
 
 def _discounted(G: np.ndarray, convention: str, base: float) -> np.ndarray:
@@ -133,6 +148,9 @@ def gain(
     ``(curves, per_query)``.
     """
     check_average(average, statistic)
+    base = A.number(base, "base")
+    per_query = A.flag(per_query, "per_query")
+    gains = _check_gains(gains)
     if not base > 1:
         raise ParameterError(f"discount base must be > 1, got {base}")
     if convention not in ("jk", "trec"):

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import arguments as A
 from ..errors import DataWarning, ParameterError
 from ..judged import UNJUDGED, JudgedRankings
 
@@ -30,11 +31,15 @@ def judged_runs(
 
     ``collection_size`` (one integer, ``{qid: N}`` or a file of ``qid N`` lines) is passed to
     :func:`cranfield.judge`, or set on given JudgedRankings."""
+    opts = A.judge_options(**judge_options)
     if runs is None:
         items = qrels if isinstance(qrels, list | tuple) else [qrels]
         if not items or not all(_is_judged(j) for j in items):
             raise ParameterError("give qrels and runs, or JudgedRankings (from cranfield.judge)")
         out = list(items)
+        if names is not None:
+            given = A.run_names(names, len(out))
+            out = [_with(jr, run_name=n) for jr, n in zip(out, given, strict=True)]
         if collection_size is not None:
             out = [_with(jr, collection_size=_sizes(jr, collection_size)) for jr in out]
     else:
@@ -42,10 +47,11 @@ def judged_runs(
         from ..io import read_qrels, read_run
         from ..judging import judge
 
+        A.qrels_given(qrels)
+        sources, _ = A.run_list(runs)
+        names = A.run_names(names, len(sources))
+        A.per_query(collection_size, "collection size")
         q = read_qrels(qrels)
-        sources = list(runs) if isinstance(runs, list | tuple) else [runs]
-        if names is not None and len(names) != len(sources):
-            raise ParameterError(f"{len(names)} names given for {len(sources)} runs")
         out = []
         for i, src in enumerate(sources):
             default = names[i] if names is not None else None
@@ -53,7 +59,7 @@ def judged_runs(
             if default is None and in_memory:
                 default = f"run{i + 1}" if len(sources) > 1 else "run"
             run = read_run(src, name=default)
-            jr = judge(q, run, collection_size=collection_size, **judge_options)
+            jr = judge(q, run, collection_size=collection_size, **opts)
             if jr.cut:
                 n = int(np.count_nonzero(jr.num_rows > jr.num_ret))
                 split = "1 query" if n == 1 else f"{n} queries"
@@ -64,7 +70,7 @@ def judged_runs(
                     "a split level are retrieved is undefined; use no depth, a depth that "
                     "does not split a tie group, or the trec tie policy without weak levels"
                 )
-            out.append(jr)
+            out.append(jr if names is None else _with(jr, run_name=names[i]))
     seen: dict[str, int] = {}
     renamed = []
     for jr in out:
@@ -82,10 +88,12 @@ def _sizes(jr: JudgedRankings, collection_size: Any) -> np.ndarray:
     from ..side_inputs import per_query_counts
 
     if isinstance(collection_size, Sequence | np.ndarray) and not isinstance(collection_size, str):
-        N = np.asarray(collection_size, dtype=np.int64)
-        if N.shape != (jr.num_queries,):
-            raise ParameterError(f"collection size: {len(N)} values for {jr.num_queries} queries")
-        return N
+        if np.ndim(collection_size) != 1 or len(collection_size) != jr.num_queries:
+            raise ParameterError(
+                f"collection size: {len(collection_size)} values for {jr.num_queries} queries"
+            )
+        values = [A.integer(n, "collection size", minimum=1) for n in collection_size]
+        return np.asarray(values, dtype=np.int64)
     return per_query_counts(collection_size, jr.query_ids, "collection size", minimum=1)
 
 

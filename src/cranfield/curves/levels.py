@@ -8,12 +8,13 @@ double precision, use :func:`as_double` of the level, which is the value C's ``a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
 import numpy as np
 
 from ..errors import ParameterError
+from ..io.columns import show
 
 __all__ = [
     "STANDARD_CUTOFFS",
@@ -64,12 +65,15 @@ def parse_levels(levels: int | str | Iterable[object] | None) -> tuple[Fraction,
         if int(levels) == 21:
             return tuple(Fraction(i, 20) for i in range(21))
         raise ParameterError(f"recall levels {levels!r}: expected 11, 21 or a list of levels")
-    out = sorted({_fraction(v) for v in levels})  # type: ignore[union-attr]
+    if not isinstance(levels, Iterable) or isinstance(levels, bytes | Mapping):
+        raise ParameterError(f"recall levels {levels!r}: expected 11, 21 or a list of levels")
+    out = sorted({_fraction(v) for v in levels})
     if not out:
         raise ParameterError("no recall levels given")
     for f in out:
         if not 0 <= f <= 1:
-            raise ParameterError(f"recall level {float(f)} is outside [0, 1]")
+            shown = float(f) if abs(f) < 10**300 else show(f)
+            raise ParameterError(f"recall level {shown} is outside [0, 1]")
     return tuple(out)
 
 
@@ -85,20 +89,28 @@ def parse_cutoffs(cutoffs: str | int | Sequence[int] | None) -> tuple[int, ...] 
         if text == "standard":
             return STANDARD_CUTOFFS
         items: list[object] = [p.strip() for p in text.split(",")]
-    elif isinstance(cutoffs, int | np.integer):
+    elif isinstance(cutoffs, int | np.integer) and not isinstance(cutoffs, bool):
         items = [cutoffs]
-    else:
+    elif isinstance(cutoffs, Iterable) and not isinstance(cutoffs, bytes | Mapping):
         items = list(cutoffs)
+    else:
+        raise ParameterError(
+            f"document cut-offs {cutoffs!r}: expected 'all', 'standard' or a list of integers"
+        )
     out = []
     for v in items:
         try:
+            if isinstance(v, bool | np.bool_):
+                raise TypeError
             k = int(v)  # type: ignore[call-overload]
-            if str(v).strip() != str(k) and not isinstance(v, int | np.integer):
+            if not isinstance(v, int | np.integer) and str(v).strip() != str(k):
                 raise ValueError
-        except (TypeError, ValueError):
-            raise ParameterError(f"document cut-off {v!r} is not an integer") from None
+        except (TypeError, ValueError, OverflowError):
+            raise ParameterError(f"document cut-off {show(v)} is not an integer") from None
         if k < 1:
             raise ParameterError(f"document cut-off {k} must be >= 1")
+        if k > 2**63 - 1:
+            raise ParameterError(f"document cut-off {show(k)} is beyond the 64-bit range")
         out.append(k)
     if not out:
         raise ParameterError("no document cut-offs given")

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import arguments as A
 from ..errors import DataWarning, ParameterError, UndefinedMeasureWarning
 from ..judged import JudgedRankings
 from .average import check_average, column_statistic
@@ -233,6 +234,9 @@ def precision_recall(
     names, ties, seed, depth, judged_only, complete
         As for :func:`cranfield.evaluate`.
     """
+    rel = A.integer(rel, "rel")
+    best, weak = A.flag(best, "best"), A.flag(weak, "weak")
+    per_query = A.flag(per_query, "per_query")
     spec = PRSpec.resolve(
         levels=levels,
         interpolation=interpolation,

@@ -67,6 +67,10 @@ def read_run(source: RunSource, *, name: str | None = None) -> Run:
     ``name`` defaults to the file name (paths), the value of a table's ``run``/``name``
     column, or ``"run"``.
     """
+    if name is not None:
+        from ..arguments import run_names
+
+        run_names([name], 1)
     if isinstance(source, Run):
         return source
     if isinstance(source, str | os.PathLike):

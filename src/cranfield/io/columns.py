@@ -3,15 +3,20 @@
 A table (pandas or polars DataFrame, pyarrow Table, JSON lines, JSON records, Parquet) has one
 column per *role*; each role accepts the names ir_measures, PyTerrier and ranx users have:
 
-- query: ``query_id``, ``qid`` or ``q_id``; strings, or integers (become decimal text)
-- doc: ``doc_id`` or ``docno``; strings, or integers
-- grade: ``relevance`` or ``label``; integers (booleans and integral floats too)
-- score: ``score``; finite numbers
+- query: ``query_id``, ``qid`` or ``q_id``; strings, or integers (become decimal text), then
+  checked by the id rule of :mod:`cranfield.io.ids` (not empty, no whitespace or control
+  character)
+- doc: ``doc_id`` or ``docno``; the same
+- grade: ``relevance`` or ``label``; integers in int64 (booleans and numbers of integral value
+  too: ``2.0``, ``Fraction(4, 2)``, ``Decimal("2")``)
+- score: ``score``; finite real numbers a double can hold (stored as the nearest double)
 - rank (optional): ``rank``; integers, the order of the ``given`` tie policy
 - tag (optional): ``run`` or ``name``; one value, the run's tag (and default name)
 
-Other columns are ignored.  Every problem is an :class:`InputError` naming the source and the
-line (JSON lines), the 0-based row (tables, Parquet) or item (a JSON list).
+Arrow arrays are checked as whole columns (numpy over the values); Python values (JSON, dicts,
+object columns) one by one by the ``py_*`` rules, which accept the same values.  Other columns
+are ignored.  Every problem is an :class:`InputError` naming the source and the line (JSON
+lines), the 0-based row (tables, Parquet), the item (a JSON list) or the keys (dicts).
 """
 
 from __future__ import annotations
@@ -19,12 +24,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from numbers import Integral, Real
+from decimal import Decimal
+from numbers import Integral, Rational, Real
 from typing import Any
 
 import numpy as np
 
 from ..errors import InputError
+from .ids import WHY, bad_id_in_arrow, bad_id_in_list, id_problem
 from .validate import located
 
 __all__ = ["QRELS_ROLES", "RUN_ROLES", "Role", "Where", "resolve"]  # and the converters
@@ -152,6 +159,8 @@ def _kind(t: Any) -> str:
         return "integers"
     if _is_string(t):
         return "strings"
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
+        return "bytes (decode them to strings first)"
     return f"values of type {t}"
 
 
@@ -161,45 +170,56 @@ def _is_string(t: Any) -> bool:
     return pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)
 
 
+def _missing(arr: Any, where: Where, what: str, column: str) -> None:
+    row = _first_null(arr)
+    if row is not None:
+        raise where.error(row, f"missing {what} (column {column!r} is null)")
+
+
 def ids(arr: Any, column: str, role: Role, where: Where) -> Any:
-    """A ``pa.string()`` array of non-empty ids: strings as they are, integers as decimal text."""
+    """A ``pa.string()`` array of valid ids (:mod:`cranfield.io.ids`): strings as they are,
+    integers as decimal text."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     arr = _plain(arr)
     t = arr.type
+    what = role.what[:-1]
+    if pa.types.is_null(t):
+        _missing(arr, where, what, column)
     if not (_is_string(t) or pa.types.is_integer(t)):
         fix = " (convert them with astype(int) or astype(str))" if pa.types.is_floating(t) else ""
         raise where.column_error(
             column, f"{role.what} must be strings or integers, not {_kind(t)}{fix}"
         )
-    row = _first_null(arr)
+    _missing(arr, where, what, column)
+    if t != pa.string():
+        try:
+            arr = arr.cast(pa.string())
+        except pa.ArrowException as exc:  # more than 2 GiB of ids
+            raise where.column_error(column, f"cannot read the {role.what}: {exc}") from None
+    row = bad_id_in_arrow(arr)
     if row is not None:
-        raise where.error(row, f"missing {role.what[:-1]} (column {column!r} is null)")
-    arr = arr.cast(pa.string()) if t != pa.string() else arr
-    empty = pc.equal(pc.binary_length(arr), 0)
-    if pc.any(empty).as_py():
-        row = int(np.argmax(empty.to_numpy(zero_copy_only=False)))
-        raise where.error(row, f"empty {role.what[:-1]} (column {column!r})")
+        value = arr[row].as_py()
+        raise where.error(row, _id_message(what, value, f" (column {column!r})"))
     return arr
 
 
 def grades(arr: Any, column: str, where: Where) -> np.ndarray:
-    """int64 grades from integer, boolean or integral floating-point columns."""
+    """int64 grades from integer, boolean, integral floating-point or decimal columns."""
     import pyarrow as pa
 
     arr = _plain(arr)
     t = arr.type
-    row = _first_null(arr)
-    if row is not None:
-        raise where.error(row, f"missing relevance grade (column {column!r} is null)")
+    _missing(arr, where, "relevance grade", column)
     if pa.types.is_boolean(t):
         return arr.to_numpy(zero_copy_only=False).astype(np.int64)
     if pa.types.is_integer(t):
         values = arr.to_numpy(zero_copy_only=False)
         if values.dtype == np.uint64 and (values > np.iinfo(np.int64).max).any():
             row = int(np.argmax(values > np.iinfo(np.int64).max))
-            raise where.error(row, f"grade {int(values[row])} is out of range")
+            raise where.error(
+                row, f"grade {int(values[row])} is out of range (grades are 64-bit integers)"
+            )
         return values.astype(np.int64)
     if pa.types.is_floating(t):
         values = arr.to_numpy(zero_copy_only=False).astype(np.float64)
@@ -207,22 +227,28 @@ def grades(arr: Any, column: str, where: Where) -> np.ndarray:
             bad = ~np.isfinite(values) | (values != np.floor(values)) | (np.abs(values) >= 2.0**63)
         if bad.any():
             row = int(np.argmax(bad))
-            raise where.error(row, f"grade {float(values[row])!r} is not an integer")
+            v = float(values[row])
+            if np.isfinite(v) and v == np.floor(v):
+                raise where.error(row, f"grade {v!r} is out of range (grades are 64-bit integers)")
+            raise where.error(row, f"grade {v!r} is not an integer")
         return values.astype(np.int64)
+    if pa.types.is_decimal(t):  # rare: checked value by value
+        return np.asarray(py_grades(arr.to_pylist(), where), dtype=np.int64)
     raise where.column_error(column, f"relevance grades must be integers, not {_kind(t)}")
 
 
 def scores(arr: Any, column: str, where: Where) -> np.ndarray:
-    """float64 scores from any numeric column (finiteness is checked on the run)."""
+    """float64 scores from any numeric column, each the double nearest its value (finiteness
+    is checked on the run; decimal columns are converted value by value, exactly)."""
     import pyarrow as pa
 
     arr = _plain(arr)
     t = arr.type
+    _missing(arr, where, "score", column)
     if not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)):
         raise where.column_error(column, f"scores must be numbers, not {_kind(t)}")
-    row = _first_null(arr)
-    if row is not None:
-        raise where.error(row, f"missing score (column {column!r} is null)")
+    if pa.types.is_decimal(t):  # Arrow's cast is not correctly rounded; float(Decimal) is
+        return np.asarray(py_scores(arr.to_pylist(), where), dtype=np.float64)
     # unsafe: integers beyond 2**53 round to the nearest double, as float() does
     return arr.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False)
 
@@ -255,86 +281,218 @@ def ranks(arr: Any, column: str, where: Where) -> tuple[np.ndarray | None, str |
 
 def tag(arr: Any, column: str, where: Where) -> str | None:
     """The one value of the tag column (a table holding several runs is an error)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    values = pc.unique(_plain(arr)).to_pylist()
+    try:
+        values = pc.unique(_plain(arr)).to_pylist()
+    except pa.ArrowException:
+        raise where.column_error(
+            column, f"run tags must be strings, not {_kind(arr.type)}"
+        ) from None
     if len(values) > 1:
-        shown = ", ".join(repr(v) for v in values[:3]) + (", ..." if len(values) > 3 else "")
+        shown = ", ".join(show(v) for v in values[:3]) + (", ..." if len(values) > 3 else "")
         raise where.column_error(
             column,
             f"the table holds {len(values)} runs ({shown}); pass one run at a time, "
             f"for example df[df[{column!r}] == {values[0]!r}]",
         )
-    return None if values[0] is None else str(values[0])
+    if values[0] is None:
+        return None
+    text = str(values[0])
+    problem = id_problem(text)
+    if problem is not None:  # the tag is a field of TREC lines too
+        raise where.column_error(column, _id_message("run tag", text))
+    return text
 
 
 # ------------------------------------------------------- Python values (JSON, object columns)
 
 
+class _Refused(Exception):
+    """A value a rule refuses; the message is completed with the place by the caller."""
+
+
+def show(v: Any, limit: int = 40) -> str:
+    """``repr(v)`` for messages, shortened (and safe for ints beyond Python's digit limit)."""
+    try:
+        text = repr(v)
+    except Exception:  # a hostile __repr__, or an int of 5000 digits
+        if isinstance(v, int):
+            return f"<an integer of {v.bit_length()} bits>"
+        return f"<a {type(v).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _id_message(what: str, value: str, column: str = "") -> str:
+    problem = id_problem(value)
+    if problem == "is empty":
+        return f"empty {what}{column}"
+    return f"{what} {show(value)}{column} {problem}; {WHY}"
+
+
+def _is_missing(v: Any) -> bool:
+    """``None``, NaN (any float type), ``pd.NA`` and ``pd.NaT``."""
+    if v is None:
+        return True
+    if isinstance(v, float | np.floating):
+        return bool(v != v)
+    return type(v).__name__ in ("NAType", "NaTType")
+
+
+def _id_text(v: Any, role: Role) -> str:
+    what = role.what[:-1]
+    if isinstance(v, str):
+        return v
+    if isinstance(v, Integral) and not isinstance(v, bool | np.bool_):
+        try:
+            return str(int(v))
+        except ValueError:  # beyond sys.get_int_max_str_digits()
+            raise _Refused(f"{what} {show(v)} is an integer too long to write as text") from None
+    if _is_missing(v):
+        raise _Refused(f"missing {what}")
+    if isinstance(v, bytes | bytearray | memoryview):
+        raise _Refused(f"{what} {show(v)} is bytes (decode ids to strings first)")
+    hint = " (ids must be strings or integers)"
+    if isinstance(v, float | np.floating) and np.isfinite(v) and float(v).is_integer():
+        hint = f" (ids must be strings or integers: write {int(v)}, not {show(v)})"
+    raise _Refused(f"{what} {show(v)} is {_py_kind(v)}{hint}")
+
+
 def py_ids(values: Sequence[Any], role: Role, where: Where) -> list[str]:
-    """Element-wise :func:`ids` for Python values: ``str`` as is, ``int`` as decimal text."""
+    """Element-wise :func:`ids` for Python values: ``str`` as is, ``int`` as decimal text,
+    each then checked by the id rule (:mod:`cranfield.io.ids`)."""
     out: list[str] = []
     for row, v in enumerate(values):
-        if isinstance(v, str):
+        if type(v) is str:
             out.append(v)
-        elif isinstance(v, Integral) and not isinstance(v, bool | np.bool_):
-            out.append(str(int(v)))
-        elif v is None or (isinstance(v, float) and math.isnan(v)):
-            raise where.error(row, f"missing {role.what[:-1]}")
-        else:
-            raise where.error(
-                row, f"{role.what[:-1]} {v!r} is {_py_kind(v)} (ids must be strings or integers)"
-            )
+            continue
+        try:
+            out.append(_id_text(v, role))
+        except _Refused as exc:
+            raise where.error(row, str(exc)) from None
+    row = bad_id_in_list(out)
+    if row is not None:
+        raise where.error(row, _id_message(role.what[:-1], out[row]))
     return out
+
+
+_INT64 = 2**63
+
+
+def _grade(v: Any) -> int:
+    """An integer grade in the 64-bit range from any Python or numpy number of integral value
+    (booleans, ``2.0``, ``Fraction(4, 2)``, ``Decimal("2")``), else :class:`_Refused`."""
+    if isinstance(v, bool | np.bool_):
+        return int(v)
+    if isinstance(v, Integral):
+        n = int(v)
+    elif isinstance(v, float | np.floating):
+        if not (np.isfinite(v) and v == np.floor(v)):
+            raise _Refused(f"grade {show(v)} is not an integer")
+        n = int(v)
+    elif isinstance(v, Rational):
+        if v.denominator != 1:
+            raise _Refused(f"grade {show(v)} is not an integer")
+        n = int(v.numerator)
+    elif isinstance(v, Decimal):
+        if not v.is_finite() or v != v.to_integral_value():
+            raise _Refused(f"grade {show(v)} is not an integer")
+        if v.adjusted() > 19:  # int() of Decimal("1e999999999") would take minutes
+            raise _Refused(f"grade {show(v)} is out of range (grades are 64-bit integers)")
+        n = int(v)
+    elif _is_missing(v):
+        raise _Refused("missing relevance grade")
+    else:
+        raise _Refused(f"grade {show(v)} is not an integer ({_py_kind(v)})")
+    if not -_INT64 <= n < _INT64:
+        raise _Refused(f"grade {show(v)} is out of range (grades are 64-bit integers)")
+    return n
 
 
 def py_grades(values: Sequence[Any], where: Where) -> list[int]:
+    """int64 grades: integers, booleans and numbers of integral value (``2.0``, not ``2.5``)."""
     out: list[int] = []
     for row, v in enumerate(values):
-        if isinstance(v, bool | np.bool_):
-            out.append(int(v))
-        elif isinstance(v, Integral):
-            if not -(2**63) <= int(v) < 2**63:
-                raise where.error(row, f"grade {v!r} is out of range")
-            out.append(int(v))
-        elif isinstance(v, Real) and math.isfinite(v) and float(v).is_integer():
-            if not -(2.0**63) <= float(v) < 2.0**63:
-                raise where.error(row, f"grade {v!r} is out of range")
-            out.append(int(v))
-        elif v is None:
-            raise where.error(row, "missing relevance grade")
-        else:
-            raise where.error(row, f"grade {v!r} is not an integer")
+        if type(v) is int and -_INT64 <= v < _INT64:
+            out.append(v)
+            continue
+        try:
+            out.append(_grade(v))
+        except _Refused as exc:
+            raise where.error(row, str(exc)) from None
     return out
 
 
+def _score(v: Any) -> float:
+    """A finite float64 score from any real number (not a boolean), else :class:`_Refused`."""
+    if isinstance(v, bool | np.bool_):
+        raise _Refused(f"score {show(v)} is not a number (a boolean)")
+    if isinstance(v, Real | Decimal):
+        try:
+            f = float(v)
+        except OverflowError:
+            f = math.inf
+        except (ValueError, ArithmeticError):  # Decimal("sNaN")
+            f = math.nan
+    elif _is_missing(v):
+        raise _Refused("missing score")
+    else:
+        raise _Refused(f"score {show(v)} is not a number ({_py_kind(v)})")
+    if math.isfinite(f):
+        return f
+    if f != f:
+        raise _Refused("score is NaN (scores must be finite)")
+    infinite = (
+        v.is_infinite()
+        if isinstance(v, Decimal)
+        else bool(np.isinf(v))
+        if isinstance(v, float | np.floating)
+        else False
+    )
+    if infinite:
+        raise _Refused("score is infinite (scores must be finite)")
+    raise _Refused(
+        f"score {show(v)} is too large for a 64-bit float (the largest is about 1.8e308)"
+    )
+
+
 def py_scores(values: Sequence[Any], where: Where) -> list[float]:
+    """float64 scores: finite real numbers (``int``, ``float``, ``Fraction``, ``Decimal``,
+    numpy numbers) that a double can hold; booleans and strings are refused."""
     out: list[float] = []
     for row, v in enumerate(values):
-        if isinstance(v, Real) and not isinstance(v, bool | np.bool_):
-            out.append(float(v))
-        elif v is None:
-            raise where.error(row, "missing score")
-        else:
-            raise where.error(row, f"score {v!r} is not a number")
+        if type(v) is float and math.isfinite(v):
+            out.append(v)
+            continue
+        try:
+            out.append(_score(v))
+        except _Refused as exc:
+            raise where.error(row, str(exc)) from None
     return out
 
 
 def py_ranks(values: Sequence[Any], where: Where) -> tuple[list[int] | None, str | None]:
     out: list[int] = []
     for row, v in enumerate(values):
-        ok = (isinstance(v, Integral) and not isinstance(v, bool | np.bool_)) or (
-            isinstance(v, float) and math.isfinite(v) and v.is_integer()
-        )
-        if not ok or not -(2**63) <= int(v) < 2**63:
-            return None, f"{where.label(row)}: rank {v!r} is not an integer"
-        out.append(int(v))
+        try:
+            if isinstance(v, bool | np.bool_):
+                raise _Refused
+            out.append(_grade(v))
+        except _Refused:
+            return None, f"{where.label(row)}: rank {show(v)} is not an integer"
     return out, None
 
 
 def _py_kind(v: Any) -> str:
     if isinstance(v, bool | np.bool_):
         return "a boolean"
-    if isinstance(v, Real):
+    if isinstance(v, float | np.floating):
         return "a floating-point number"
+    if isinstance(v, complex | np.complexfloating):
+        return "a complex number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, bytes | bytearray):
+        return "bytes"
     return f"a {type(v).__name__}"

@@ -1,8 +1,9 @@
 """Nested dicts ``{qid: {docno: value}}``, the form pytrec_eval and ranx take (and JSON files).
 
-Keys are ids: strings, or integers (decimal text); a float or boolean key is an error.  Grades
-are integers (booleans and integral floats accepted); scores are numbers (booleans and numeric
-strings are refused).  Messages name an entry by its two keys.
+Keys are ids (strings, or integers as decimal text) and follow the id rule of
+:mod:`cranfield.io.ids`; a float, boolean or bytes key is an error.  Grades and scores follow
+the value rules of :mod:`cranfield.io.columns` (grades: integral values in int64; scores:
+finite doubles, not booleans or strings).  Messages name an entry by its two keys.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def _entries(obj: Mapping, source: str, what: str):
         if not isinstance(docs, Mapping):
             raise InputError(
                 source,
-                f"query {q!r}: expected a mapping of document ids to {what}s, "
+                f"query {C.show(q)}: expected a mapping of document ids to {what}s, "
                 f"got {type(docs).__name__}",
             )
         for d, v in docs.items():
@@ -44,43 +45,53 @@ def _entries(obj: Mapping, source: str, what: str):
     return qkeys, dkeys, values
 
 
-def _keys(keys: list[Any], role: C.Role, where: Where) -> list[str]:
-    return C.py_ids(keys, role, where)
-
-
-def _check_collisions(obj: Mapping, source: str) -> None:
-    """Two keys naming the same id (``1`` and ``"1"``) would silently merge or duplicate."""
-    seen: dict[str, Any] = {}
-    for q, docs in obj.items():
-        qs = str(q)
-        if qs in seen:
-            raise InputError(source, f"keys {seen[qs]!r} and {q!r} both name query {qs!r}")
-        seen[qs] = q
-        if len(docs) > 1 and any(not isinstance(d, str) for d in docs):
-            named: dict[str, Any] = {}
-            for d in docs:
-                ds = str(d)
-                if ds in named:
-                    raise InputError(
-                        source,
-                        f"query {q!r}: keys {named[ds]!r} and {d!r} both name document {ds!r}",
-                    )
-                named[ds] = d
+def _ids(
+    obj: Mapping, qkeys: list[Any], dkeys: list[Any], where: Where
+) -> tuple[list[str], list[str]]:
+    """The keys as id text, checked by the id rule (the keys of queries that map to an empty
+    mapping too); two keys of one mapping that name the same id (``1`` and ``"1"``) would
+    silently merge two queries (or documents): an error."""
+    qids = C.py_ids(qkeys, C.QUERY, where)
+    docs = C.py_ids(dkeys, C.DOC, where)
+    empty = [q for q, d in obj.items() if not d]
+    empty_ids = C.py_ids(
+        empty, C.QUERY, Where(where.source, describe=lambda i: f"query {C.show(empty[i])}")
+    )
+    if all(type(k) is str for k in obj) and all(type(k) is str for k in dkeys):
+        return qids, docs
+    first_q: dict[str, Any] = {}
+    for qk, q in zip([*qkeys, *empty], [*qids, *empty_ids], strict=True):
+        prev = first_q.setdefault(q, qk)
+        if prev is not qk and (type(prev) is not type(qk) or prev != qk):
+            raise InputError(
+                where.source, f"keys {C.show(prev)} and {C.show(qk)} both name query {q!r}"
+            )
+    first_d: dict[tuple[str, str], Any] = {}
+    for qk, q, dk, d in zip(qkeys, qids, dkeys, docs, strict=True):
+        prev = first_d.setdefault((q, d), dk)
+        if prev is not dk and (type(prev) is not type(dk) or prev != dk):
+            raise InputError(
+                where.source,
+                f"query {C.show(qk)}: keys {C.show(prev)} and {C.show(dk)} both name "
+                f"document {d!r}",
+            )
+    return qids, docs
 
 
 def _where(source: str, qkeys: list[Any], dkeys: list[Any]) -> Where:
     """Messages name an entry by its keys: ``query 'q1', document 'd3': ...``."""
-    return Where(source, "row", describe=lambda i: f"query {qkeys[i]!r}, document {dkeys[i]!r}")
+    return Where(
+        source,
+        "row",
+        describe=lambda i: f"query {C.show(qkeys[i])}, document {C.show(dkeys[i])}",
+    )
 
 
 def qrels_from_mapping(obj: Mapping, source: str = "<qrels dict>") -> Qrels:
     """``{qid: {docno: grade}}`` with integer grades (booleans and integral floats accepted)."""
     qkeys, dkeys, values = _entries(obj, source, "grade")
     where = _where(source, qkeys, dkeys)
-    qids = _keys(qkeys, C.QUERY, where)
-    docs = _keys(dkeys, C.DOC, where)
-    if not all(isinstance(k, str) for k in qkeys) or not all(isinstance(k, str) for k in dkeys):
-        _check_collisions(obj, source)
+    qids, docs = _ids(obj, qkeys, dkeys, where)
     grades = C.py_grades(values, where)
     lines = np.arange(len(qids), dtype=np.int64)
     qrels = Qrels.from_rows(qids, docs, grades, source=source, lines=lines)
@@ -95,10 +106,7 @@ def run_from_mapping(obj: Mapping, source: str = "<run dict>", name: str = "run"
     """
     qkeys, dkeys, values = _entries(obj, source, "score")
     where = _where(source, qkeys, dkeys)
-    qids = _keys(qkeys, C.QUERY, where)
-    docs = _keys(dkeys, C.DOC, where)
-    if not all(isinstance(k, str) for k in qkeys) or not all(isinstance(k, str) for k in dkeys):
-        _check_collisions(obj, source)
+    qids, docs = _ids(obj, qkeys, dkeys, where)
     scores = C.py_scores(values, where)
     qindex: dict[str, int] = {}
     qcodes = [qindex.setdefault(q, len(qindex)) for q in qids]

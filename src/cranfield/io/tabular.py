@@ -183,18 +183,29 @@ def _frame_columns(frame: Any, roles, source: str) -> dict[str, tuple[str, Any]]
         if not isinstance(frame, pd.DataFrame):
             raise InputError(source, f"expected a DataFrame, got a pandas {type(frame).__name__}")
         found = C.resolve(list(frame.columns), roles, source, list(frame.index.names))
-        return {role: (col, _pandas_array(frame[col], role, source)) for role, col in found.items()}
+        names = {str(c): c for c in frame.columns}  # resolve() compares the names as text
+        return {
+            role: (col, _pandas_array(frame[names[col]], role, source))
+            for role, col in found.items()
+        }
     if mod.startswith("polars"):
         import polars as pl
 
         if isinstance(frame, pl.LazyFrame):
             found = C.resolve(frame.collect_schema().names(), roles, source)
-            frame = frame.select(list(found.values())).collect()
+            try:
+                frame = frame.select(list(found.values())).collect()
+            except Exception as exc:  # the user's query failed (polars' own exception types)
+                why = " ".join(str(exc).split())  # one line
+                raise InputError(source, f"cannot collect the LazyFrame: {why}") from None
         elif isinstance(frame, pl.DataFrame):
             found = C.resolve(frame.columns, roles, source)
         else:
             raise InputError(source, f"expected a DataFrame, got a polars {type(frame).__name__}")
-        return {role: (col, frame.get_column(col).to_arrow()) for role, col in found.items()}
+        return {
+            role: (col, _polars_array(frame.get_column(col), role, source))
+            for role, col in found.items()
+        }
     import pyarrow as pa
 
     if isinstance(frame, pa.RecordBatch):
@@ -205,19 +216,58 @@ def _frame_columns(frame: Any, roles, source: str) -> dict[str, tuple[str, Any]]
     return {role: (col, frame.column(col)) for role, col in found.items()}
 
 
+_ARROW_INFERS = ("string", "integer")
+"""Object columns pandas infers as one of these go to Arrow whole; Arrow would coerce the
+others (``[3.0, True]`` becomes ``[3.0, 1.0]``, a float128 ``1e400`` becomes infinite), so
+they are checked value by value."""
+
+
 def _pandas_array(series: Any, role: str, source: str) -> Any:
-    """An Arrow array of a pandas column; object columns that mix types are converted
-    element-wise by the Python rules (errors name the row)."""
+    """An Arrow array of a pandas column.  Columns Arrow cannot take as a whole, or would
+    coerce (object columns mixing types, Python ints beyond 64 bits, Fractions, Decimals,
+    float128...), are converted element-wise by the Python rules (errors name the row);
+    complex columns are refused."""
+    import pandas as pd
     import pyarrow as pa
 
-    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fc":
-        return pa.array(series.to_numpy(), from_pandas=False)  # keep NaN a NaN
+    dtype = series.dtype
+    if isinstance(dtype, pd.SparseDtype):
+        series = series.sparse.to_dense()
+        dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.categories.dtype == object:
+        series = series.astype(object)
+        dtype = series.dtype
+    if isinstance(dtype, np.dtype):
+        if dtype.kind == "c":
+            what = {r.key: r.what for r in (*C.QRELS_ROLES, *C.RUN_ROLES)}[role]
+            raise Where(source).column_error(
+                series.name, f"{what} cannot be complex numbers (column of {dtype})"
+            )
+        if dtype.kind == "f" and dtype.itemsize <= 8:
+            return pa.array(series.to_numpy(), from_pandas=False)  # keep NaN a NaN
+        if dtype.kind == "f":  # float128: Arrow has no such type
+            return _python_array(list(series.to_numpy()), role, Where(source, "row"))
+        inferred = pd.api.types.infer_dtype(series, skipna=True) if dtype.kind == "O" else None
+        if inferred is not None and inferred not in _ARROW_INFERS:
+            return _python_array(series.tolist(), role, Where(source, "row"))
     try:
         return pa.array(series, from_pandas=True)
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        if series.dtype != object:
-            raise
+    except Exception:  # Arrow's, or whatever a value's __float__ raises
+        pass
     return _python_array(series.tolist(), role, Where(source, "row"))
+
+
+def _polars_array(series: Any, role: str, source: str) -> Any:
+    """An Arrow array of a polars column; columns Arrow cannot take (polars ``Object``) are
+    converted element-wise by the Python rules."""
+    import polars as pl
+
+    if series.dtype != pl.Object:
+        try:
+            return series.to_arrow()
+        except Exception:  # polars' own exception types
+            pass
+    return _python_array(series.to_list(), role, Where(source, "row"))
 
 
 def _python_array(values: list[Any], role: str, where: Where) -> Any:
@@ -233,7 +283,8 @@ def _python_array(values: list[Any], role: str, where: Where) -> Any:
     if role == "rank":
         ranks, problem = C.py_ranks(values, where)
         return RankProblem(problem) if ranks is None else pa.array(ranks, type=pa.int64())
-    return pa.array([None if v is None else str(v) for v in values], type=pa.string())
+    tags = [None if v is None else v if isinstance(v, str) else C.show(v) for v in values]
+    return pa.array(tags, type=pa.string())
 
 
 # ----------------------------------------------------------------------------------- files

@@ -1,0 +1,88 @@
+"""The text rule every query and document id follows, whatever the source.
+
+An id is one field of a TREC line: it is not empty and holds no whitespace or control
+character.  Refused are the C0 controls and space (U+0000-U+0020, tab, LF, CR, VT and FF
+included), DEL (U+007F) and the C1 controls (U+0080-U+009F): written to a TREC file or to
+``--format trec`` output they would split or join fields and lines, so the data could not be
+read back.  Any other character is fine (``#``, non-breaking space, emoji...).
+
+Arrow string arrays are checked with numpy over their UTF-8 bytes in fixed-size chunks (no
+temporary as large as the data); Python lists go through the same check once joined.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["WHY", "bad_id_in_arrow", "bad_id_in_list", "id_problem"]
+
+WHY = "ids cannot hold whitespace or control characters, which would break TREC files and output"
+
+_CHUNK = 1 << 18
+_C1_LEAD = 0xC2  # U+0080-U+00BF are 0xC2 followed by 0x80-0xBF; C1 is 0x80-0x9F
+_BAD_CHAR = re.compile("[\x00-\x20\x7f-\x9f]")
+_NAMES = {"\t": "a tab", "\n": "a newline", "\r": "a carriage return", " ": "a space"}
+
+
+def id_problem(value: str) -> str | None:
+    """Why ``value`` cannot be an id (``"is empty"``, ``"contains a tab at position 3"``...),
+    or ``None``; messages add :data:`WHY` after a bad character."""
+    if not value:
+        return "is empty"
+    m = _BAD_CHAR.search(value)
+    if m is None:
+        return None
+    ch = m.group()
+    what = _NAMES.get(ch) or f"the control character U+{ord(ch):04X}"
+    return f"contains {what} at position {m.start()}"
+
+
+def bad_id_in_list(values: Sequence[str]) -> int | None:
+    """The index of the first value that is not a valid id, or ``None``."""
+    if not all(values) or _BAD_CHAR.search("".join(values)) is not None:
+        return next(i for i, v in enumerate(values) if id_problem(v) is not None)
+    return None
+
+
+def _suspect_bytes(data: np.ndarray) -> np.ndarray:
+    """Positions of bytes that make an id invalid (C0, space, DEL, a C1 character's lead)."""
+    bad = (data <= 0x20) | (data == 0x7F)
+    lead = np.flatnonzero(data[:-1] == _C1_LEAD)
+    if len(lead):
+        bad[lead[data[lead + 1] < 0xA0]] = True
+    return np.flatnonzero(bad)
+
+
+def bad_id_in_arrow(arr: Any) -> int | None:
+    """The row of the first invalid id of a ``pa.string()`` array without nulls, or ``None``."""
+    import pyarrow.compute as pc
+
+    n = len(arr)
+    if n == 0:
+        return None
+    empty = pc.equal(pc.binary_length(arr), 0)
+    first_empty = n
+    if pc.any(empty).as_py():
+        first_empty = int(np.argmax(empty.to_numpy(zero_copy_only=False)))
+    _, offsets_buf, data_buf = arr.buffers()
+    offsets = np.frombuffer(offsets_buf, dtype=np.int32, count=n + 1, offset=arr.offset * 4)
+    start, stop = int(offsets[0]), int(offsets[-1])
+    if data_buf is None or stop == start:
+        return None if first_empty == n else first_empty
+    data = np.frombuffer(data_buf, dtype=np.uint8, count=stop - start, offset=start)
+    for lo in range(0, len(data), _CHUNK):
+        # one byte of overlap so that a C1 lead byte at a chunk's end sees its next byte
+        chunk = data[lo : lo + _CHUNK + 1]
+        top = min(_CHUNK, len(data) - lo)
+        if not ((chunk <= 0x20).any() or (chunk == 0x7F).any() or (chunk == _C1_LEAD).any()):
+            continue
+        pos = _suspect_bytes(chunk)
+        pos = pos[pos < top]
+        if len(pos):
+            row = int(np.searchsorted(offsets, start + lo + int(pos[0]), side="right")) - 1
+            return min(row, first_empty)
+    return None if first_empty == n else first_empty
