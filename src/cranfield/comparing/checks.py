@@ -58,7 +58,8 @@ def finite(arr: np.ndarray, what: str) -> None:
         pos = np.unravel_index(int(np.argmin(ok)), arr.shape)
         where = ", ".join(str(int(i)) for i in pos)
         raise ParameterError(
-            f"{what} must be finite (no NaN or infinity); position ({where}) holds {float(arr[pos])!r}"
+            f"{what} must be finite (no NaN or infinity); position ({where}) holds "
+            f"{float(arr[pos])!r}"
         )
 
 
