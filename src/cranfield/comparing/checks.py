@@ -26,6 +26,7 @@ __all__ = [
     "check_seed",
     "finite",
     "floats",
+    "show",
     "unit_exponents",
 ]
 
