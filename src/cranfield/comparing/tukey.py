@@ -63,8 +63,6 @@ def studentized_range_sf(q, k: int, df: float) -> np.ndarray:
     standard normals ``1 - F_R(w) = k int phi(z) ((1-Phi(z))^(k-1) - (Phi(z+w)-Phi(z))^(k-1))
     dz`` (Gauss-Legendre on [-8.5, 8.5]).  For k = 2, ``2 P(T_df >= q / sqrt(2))`` exactly.
     """
-    from scipy import special
-
     q = np.atleast_1d(floats(q, "studentized range values"))
     if np.isnan(q).any():
         raise ParameterError("studentized range values must not be NaN")
@@ -81,6 +79,13 @@ def studentized_range_sf(q, k: int, df: float) -> np.ndarray:
         from scipy import stats
 
         return np.clip(2.0 * stats.t.sf(q / math.sqrt(2.0), df), 0.0, 1.0)
+    return _quadrature_sf(q, int(k), df)
+
+
+def _quadrature_sf(q: np.ndarray, k: int, df: float) -> np.ndarray:
+    """The double integral of :func:`studentized_range_sf` for ``q >= 0`` (any k >= 2)."""
+    from scipy import special
+
     s, ws = _scale_nodes(df)
     xz, wz = np.polynomial.legendre.leggauss(120)
     z = 8.5 * xz
