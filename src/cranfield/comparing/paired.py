@@ -97,6 +97,9 @@ _MC_TOLERANCE = 1e-10
 # the number of pairs, so that the random stream, and a pair's p-value, do not depend on
 # which other pairs are compared.
 _BLOCK_ELEMENTS = 2_000_000
+# Elements per block of resampled statistics (rows x pairs); several temporaries of this size
+# live at once while a block is compared with the observed statistics.
+_STAT_ELEMENTS = 500_000
 # Exact enumeration of the randomization test: at most 2^24 sign vectors.
 MAX_EXACT_QUERIES = 24
 
@@ -266,7 +269,7 @@ def _blocks(total: int, n: int) -> list[int]:
 
 def _pair_chunks(rows: int, npairs: int) -> list[slice]:
     """Column ranges whose resampled statistics (rows x columns) fit one block."""
-    step = max(1, _BLOCK_ELEMENTS // max(rows, 1))
+    step = max(1, _STAT_ELEMENTS // max(rows, 1))
     return [slice(lo, min(lo + step, npairs)) for lo in range(0, npairs, step)]
 
 
