@@ -149,7 +149,8 @@ def tau_ap(x, y) -> float:
 
 
 def tau_ap_b(x, y) -> float:
-    """Urbano & Marrero's symmetric AP correlation with ties (tau_AP_b)."""
+    """Urbano & Marrero's symmetric AP correlation with ties (tau_AP_b); NaN when a ranking
+    is constant (no item has another above it)."""
     a, b = _pair_arrays(x, y)
     c = _dominance(a, b)  # symmetric in the two rankings
     return (_ap_direction(b, c) + _ap_direction(a, c)) / 2.0

@@ -540,16 +540,17 @@ def mean_cis(D: np.ndarray, confidence: float = 0.95) -> list[tuple[float, float
 
 
 def effect_size(d: np.ndarray) -> float:
-    """``mean(d) / sd(d)`` (Cohen's d for paired data, d_z); +-inf when sd(d) = 0 and the mean
-    is not, 0 when both are 0."""
-    S, _ = _scaled(_vector(d)[:, None])
-    s = S[:, 0]
-    _need(len(s), 2, "effect size")
-    mean = float(s.mean())
-    sd = float(s.std(ddof=1))
-    if sd > 0:
-        return mean / sd
-    return 0.0 if mean == 0 else math.copysign(math.inf, mean)
+    """``mean(d) / sd(d)`` (Cohen's d for paired data, d_z).  When the differences are all
+    equal (the t-test's rule: within ``1e-12 * max(1, max |d|)``), sd(d) counts as 0: the
+    effect is +-inf, or 0 when they are all 0."""
+    d = _vector(d)
+    _need(len(d), 2, "effect size")
+    tol = EQUAL_TOLERANCE * max(1.0, float(np.abs(d).max()))
+    S, _ = _scaled(d[:, None])
+    mean = float(S[:, 0].mean())
+    if np.all(np.abs(d - d[0]) <= tol):
+        return 0.0 if np.all(np.abs(d) <= tol) else math.copysign(math.inf, mean)
+    return mean / float(S[:, 0].std(ddof=1))
 
 
 # One-pair conveniences: a and b are per-query values of the two runs, in the same order.

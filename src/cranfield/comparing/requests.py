@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numbers
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -41,13 +42,27 @@ __all__ = [
 ]
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
 def natural_key(qid: str) -> tuple:
-    """Sort key putting ``q2`` before ``q10`` (digits compared as numbers)."""
+    """Sort key putting ``q2`` before ``q10``: runs of decimal digits compare as numbers (of
+    any length, in any script), other characters (superscript digits included) as text."""
+    # the digit runs captured by the split sit at the odd positions
     return tuple(
-        (0, int(part), "") if part.isdigit() else (1, 0, part)
-        for part in re.split(r"(\d+)", qid)
+        _number_key(part) if i % 2 else (1, 0, part)
+        for i, part in enumerate(_DIGITS.split(qid))
         if part
     )
+
+
+def _number_key(digits: str) -> tuple[int, int, str]:
+    """A run of decimal digits ordered by value, without int() (which refuses more than 4,300
+    digits): by length without leading zeros, then digit by digit."""
+    if not digits.isascii():
+        digits = "".join(str(unicodedata.decimal(c)) for c in digits)
+    digits = digits.lstrip("0")
+    return (0, len(digits), digits)
 
 
 @dataclass(frozen=True)

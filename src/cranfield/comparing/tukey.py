@@ -127,19 +127,21 @@ def tukey_hsd(Y: np.ndarray) -> TukeyResult:
     e = int(unit_exponents(top))
     S = np.ldexp(Y, -e)  # exact; q and p are invariant under scaling
     run_means = S.mean(axis=0)
-    query_means = S.mean(axis=1)
-    grand = S.mean()
-    resid = S - run_means[None, :] - query_means[:, None] + grand
+    # centred per query first: the run effects r_j - m are then means of small numbers, and
+    # r_j - r_l loses no digits to the cancellation of two close run means
+    centred = S - S.mean(axis=1)[:, None]
+    effects = centred.mean(axis=0)
+    resid = centred - effects[None, :]
     df = (n - 1) * (k - 1)
     mse = float((resid * resid).sum()) / df
-    diff = np.abs(run_means[:, None] - run_means[None, :])
+    diff = np.abs(effects[:, None] - effects[None, :])
     # differences within 1e-12 * max(1, max |Y|) are ties (in the scaled units)
     with np.errstate(over="ignore"):
         scale = max(float(np.ldexp(1.0, -e)), float(np.abs(S).max()))
     diff[diff <= 1e-12 * scale] = 0.0
     q = np.zeros((k, k))
     p = np.ones((k, k))
-    if mse <= (1e-12 * scale) ** 2:
+    if math.sqrt(mse) <= 1e-12 * scale:
         # no residual variation: every difference is exact
         q = np.where(diff > 0, np.inf, 0.0)
         p = np.where(diff > 0, 0.0, 1.0)
