@@ -610,9 +610,17 @@ def test_bad_counts_seeds_and_levels_are_parameter_errors():
         with pytest.raises(ParameterError, match="seed"):
             randomization_test(a, b, seed=seed)
     assert in_unit(randomization_test(a, b, seed=10**400).p_value)
-    for c in (0, 1, 2, math.nan, "x"):
+    for c in (0, -0.5, 1.5, math.nan, "x"):
         with pytest.raises(ParameterError, match="confidence"):
             mean_ci(differences(a, b), c)
+    # 1 - alpha rounds to 1 for alpha = 1e-20: the 100% interval
+    assert mean_ci(differences(a, b), 1.0) == (-math.inf, math.inf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        rs = _results(30)
+    for ci in ("t", "bootstrap"):
+        p = cranfield.compare(rs, "AP", alpha=1e-20, ci=ci, permutations=99).pair("AP", "A", "B")
+        assert in_unit(p.p_value) and p.ci_low <= p.mean_diff <= p.ci_high
     for bad in (["x", "y"], [10**400, 1], [[0.1], [0.2, 0.3]]):
         with pytest.raises(ParameterError):
             t_test(bad, [0.1, 0.2])

@@ -84,13 +84,14 @@ def check_seed(value: object) -> int | None:
 
 
 def check_confidence(value: object) -> float:
-    """A confidence level strictly between 0 and 1."""
+    """A confidence level in (0, 1]; 1 (what ``1 - alpha`` rounds to for alpha < 1.1e-16) gives
+    the infinite t interval and the full range of the bootstrap means."""
     try:
         c = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError):
         raise ParameterError(f"confidence must be a number, got {show(value)}") from None
-    if not 0.0 < c < 1.0:
-        raise ParameterError(f"confidence must be between 0 and 1, got {show(value)}")
+    if not 0.0 < c <= 1.0:
+        raise ParameterError(f"confidence must be in (0, 1], got {show(value)}")
     return c
 
 
