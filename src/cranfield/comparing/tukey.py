@@ -14,7 +14,7 @@ correction applies.  With two runs it is the paired t-test (``q = sqrt(2) |t|``)
 p-value is computed as such: ``P(Q_{2,df} >= q) = P(|T_df| >= q / sqrt(2))``.
 
 ``scipy.stats.studentized_range.sf`` integrates numerically per value (about 20 ms each), far
-too slow for the thousand pairs of 48 runs, and above df = 100,000 it switches to the
+too slow for the thousand pairs of 48 runs, and from df = 100,000 on it switches to the
 infinite-df limit (relative error 1e-3 in the tail at df = 400,000), so for k > 2
 :func:`studentized_range_sf` evaluates the double integral itself, vectorised over all pairs
 and accurate at any df (the tests check it against scipy where scipy is exact, against
