@@ -42,6 +42,8 @@ from .paired import (
     PairedTestResult,
     bootstrap_tests,
     differences,
+    effect_size,
+    exact_enumeration,
     mean_cis,
     paired_tests,
 )
@@ -665,7 +667,8 @@ def _build(
             bad = [q for q, f in zip(common, ok, strict=True) if not f]
             _warn(
                 DataWarning(
-                    f"compare: {label} is undefined (NaN) in some run for {len(bad)} queries "
+                    f"compare: {label} is undefined (NaN) or infinite in some run for "
+                    f"{len(bad)} queries "
                     f"(first: {bad[0]!r}); they were left out of {label}"
                 )
             )
@@ -695,9 +698,7 @@ def _build(
             sig = bool(pa < alpha)
             direction = sgn * t.direction
             outcome = ("b" if direction > 0 else "a" if direction < 0 else "=") if sig else "="
-            sd = float(d.std(ddof=1))
-            mean_d = float(d.mean())
-            effect = (mean_d / sd) if sd > 0 else (0.0 if mean_d == 0 else math.inf)
+            effect = effect_size(d)
             plist.append(
                 PairResult(
                     measure=label,
@@ -734,7 +735,7 @@ def _build(
     if test == "randomization":
         # exact enumeration of the 2^n sign vectors wherever 2^n <= permutations
         notes["exact"] = sorted(
-            {label for label in labels if 2.0 ** len(qids[label]) <= permutations}
+            {label for label in labels if exact_enumeration(len(qids[label]), permutations)}
         )
     sweeps = tuple(_sweep(rs, common, spec) for spec in sweep_specs)
     return Comparison(

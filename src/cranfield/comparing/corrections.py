@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ParameterError
+from .checks import floats
 
 __all__ = ["CORRECTIONS", "adjust"]
 
@@ -50,7 +51,7 @@ def canonical(method: str | None) -> str:
 def adjust(p_values, method: str | None = "holm") -> np.ndarray:
     """Adjusted p-values, in the input order."""
     method = canonical(method)
-    p = np.asarray(p_values, dtype=np.float64)
+    p = floats(p_values, "p-values")
     if p.ndim != 1:
         raise ParameterError("p-values must be a flat list")
     if np.isnan(p).any() or (p < 0).any() or (p > 1).any():

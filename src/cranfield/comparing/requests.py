@@ -16,13 +16,16 @@ Two values are equal when ``|x - y| <= 1e-12 * max(1, |x|, |y|)`` (float noise i
 
 from __future__ import annotations
 
+import numbers
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import ParameterError
+from .checks import floats, show
 from .paired import differences
 
 __all__ = [
@@ -39,13 +42,27 @@ __all__ = [
 ]
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
 def natural_key(qid: str) -> tuple:
-    """Sort key putting ``q2`` before ``q10`` (digits compared as numbers)."""
+    """Sort key putting ``q2`` before ``q10``: runs of decimal digits compare as numbers (of
+    any length, in any script), other characters (superscript digits included) as text."""
+    # the digit runs captured by the split sit at the odd positions
     return tuple(
-        (0, int(part), "") if part.isdigit() else (1, 0, part)
-        for part in re.split(r"(\d+)", qid)
+        _number_key(part) if i % 2 else (1, 0, part)
+        for i, part in enumerate(_DIGITS.split(qid))
         if part
     )
+
+
+def _number_key(digits: str) -> tuple[int, int, str]:
+    """A run of decimal digits ordered by value, without int() (which refuses more than 4,300
+    digits): by length without leading zeros, then digit by digit."""
+    if not digits.isascii():
+        digits = "".join(str(unicodedata.decimal(c)) for c in digits)
+    digits = digits.lstrip("0")
+    return (0, len(digits), digits)
 
 
 @dataclass(frozen=True)
@@ -72,14 +89,37 @@ def request_counts(first, second) -> RequestCounts:
     )
 
 
+# Request counts are stored as floats in Keen's table: beyond 2^53 they would not be exact.
+_MAX_COUNT = 2**53
+
+
+def _count(value: object) -> int:
+    """A number of requests: a whole number (an integral float is accepted) in [0, 2^53]."""
+    if isinstance(value, bool):
+        raise ParameterError(f"request counts must be whole numbers, got {value!r}")
+    try:
+        v = int(value) if isinstance(value, numbers.Integral) else _integral_float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ParameterError(f"request counts must be whole numbers, got {show(value)}") from None
+    if not 0 <= v <= _MAX_COUNT:
+        raise ParameterError(f"request counts must lie between 0 and 2^53, got {show(v)}")
+    return v
+
+
+def _integral_float(value: object) -> int:
+    f = float(value)  # type: ignore[arg-type]
+    if not f.is_integer():
+        raise ValueError(value)
+    return int(f)
+
+
 def superiority(first: int, second: int) -> float:
     """Keen's superiority percentage ignoring equal cases (Fig. 35, row 2):
     ``100 (first - second) / (first + second)``; 0 when no request favours either option."""
-    if first < 0 or second < 0:
-        raise ParameterError("request counts must be >= 0")
+    first, second = _count(first), _count(second)
     if first + second == 0:
         return 0.0
-    return 100.0 * (first - second) / (first + second)
+    return 100 * (first - second) / (first + second)  # integers: one correct rounding
 
 
 @dataclass(frozen=True)
@@ -116,14 +156,18 @@ def keen_table(counts: RequestCounts | tuple[int, int, int]) -> list[KeenRow]:
     has these four rows; we implement the rows shown.)
     """
     if not isinstance(counts, RequestCounts):
-        counts = RequestCounts(*counts)
-    f, s, e = counts.first, counts.second, counts.equal
-    if min(f, s, e) < 0:
-        raise ParameterError("request counts must be >= 0")
+        try:
+            counts = RequestCounts(*counts)
+        except TypeError:
+            raise ParameterError(
+                f"Keen's table needs three request counts (first, second, equal), got "
+                f"{show(counts)}"
+            ) from None
+    f, s, e = _count(counts.first), _count(counts.second), _count(counts.equal)
     t = f + s + e
 
     def pct(x: int, total: int) -> float:
-        return 100.0 * x / total if total else 0.0
+        return 100 * x / total if total else 0.0  # integers: one correct rounding
 
     ign = (pct(f, f + s), pct(s, f + s))
     inc = (pct(f, t), pct(s, t), pct(e, t))
@@ -159,8 +203,10 @@ def magnitude_difference(
     """Split the per-query differences of two options into the requests favouring each one,
     each sorted by decreasing magnitude (ties of magnitude by query id, naturally)."""
     d = differences(second, first)  # first - second
-    if len(query_ids) != len(d):
+    if d.ndim != 1 or len(query_ids) != len(d):
         raise ParameterError("query_ids and values differ in length")
+    if not all(isinstance(q, str) for q in query_ids):
+        raise ParameterError("query ids must be strings")
     wins_first = [(q, float(x)) for q, x in zip(query_ids, d, strict=True) if x > 0]
     wins_second = [(q, float(-x)) for q, x in zip(query_ids, d, strict=True) if x < 0]
     eq = [q for q, x in zip(query_ids, d, strict=True) if x == 0]
@@ -198,22 +244,22 @@ def split_by_relevant(num_rel: Mapping[str, float]) -> GeneralitySplit:
     """
     if not num_rel:
         raise ParameterError("no queries to split")
-    counts = {q: float(v) for q, v in num_rel.items()}
-    values = sorted(set(counts.values()))
+    if not all(isinstance(q, str) for q in num_rel):
+        raise ParameterError("query ids must be strings")
+    arr = floats(list(num_rel.values()), "numbers of relevant documents")
+    if arr.ndim != 1 or not np.isfinite(arr).all():
+        raise ParameterError("numbers of relevant documents must be finite numbers")
+    counts = dict(zip(num_rel, arr.tolist(), strict=True))
+    values, sizes = np.unique(arr, return_counts=True)
     if len(values) < 2:
         raise ParameterError(
             "cannot split requests into specific and general: every query has "
             f"{values[0]:g} relevant documents"
         )
-    arr = np.array(list(counts.values()))
-    best = None
-    for t in values[:-1]:
-        k = int(np.count_nonzero(arr <= t))
-        gap = abs(len(arr) - 2 * k)
-        if best is None or gap < best[0]:
-            best = (gap, t)
-    assert best is not None
-    t = best[1]
+    # k(t) = #{R <= t} for each candidate t (every value but the largest); argmin takes the
+    # first, i.e. the smallest t, on a tie of the gap
+    gaps = np.abs(len(arr) - 2 * np.cumsum(sizes[:-1]))
+    t = float(values[int(np.argmin(gaps))])
     spec = tuple(sorted((q for q, v in counts.items() if v <= t), key=natural_key))
     gen = tuple(sorted((q for q, v in counts.items() if v > t), key=natural_key))
     return GeneralitySplit(
