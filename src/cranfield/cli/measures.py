@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ._args import SUPPRESS, Parser, echo
+from ._args import SUPPRESS, Parser
+from ._output import echo
 
 
 def parser() -> Parser:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._lazy import require
 from ..errors import ParameterError
+from ..output_files import check_output_dir, replace_atomically
 from .agreement import OUTCOME_TEXT
 
 if TYPE_CHECKING:
@@ -64,8 +65,11 @@ def _save(fig: Any, path: Path, fmt: str) -> Path:
         )
     metadata = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
     out = path.parent / f"{path.name}.{fmt}"
-    with mpl.rc_context({"svg.hashsalt": "cranfield", "pdf.compression": 6}):
-        fig.savefig(out, format=fmt, dpi=150, metadata=metadata[fmt])
+    with (
+        mpl.rc_context({"svg.hashsalt": "cranfield", "pdf.compression": 6}),
+        replace_atomically(out) as fh,
+    ):
+        fig.savefig(fh, format=fmt, dpi=150, metadata=metadata[fmt])
     return out
 
 
@@ -329,8 +333,12 @@ def plot_comparison(
             raise ParameterError(
                 f"unknown plot format {fmt!r}; choose one of {', '.join(PLOT_FORMATS)}"
             )
+    check_output_dir(directory)
     out_dir = Path(directory)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ParameterError(f"{directory}: cannot create the directory: {exc.strerror}") from None
     written: list[Path] = []
 
     def emit(fig: Any, stem: str) -> None:

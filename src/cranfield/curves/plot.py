@@ -13,6 +13,7 @@ from typing import Any
 
 from .._lazy import require
 from ..errors import ParameterError
+from ..output_files import check_output_file, replace_atomically
 
 __all__ = ["plot_curves"]
 
@@ -76,6 +77,8 @@ def plot_curves(
         raise ParameterError("plot() takes a table from precision_recall(), gain() or fallout()")
     if path is not None and Path(path).suffix.lower() not in FORMATS:
         raise ParameterError(f"plot file {str(path)!r}: use a .png, .svg or .pdf name")
+    if path is not None:
+        check_output_file(path, suffixes=FORMATS)  # before drawing
     require("matplotlib", "plot", "plotting curves")
     from matplotlib.figure import Figure
 
@@ -183,5 +186,8 @@ def _save(fig: Any, path: Path) -> None:
         metadata = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
     else:
         metadata = {"Date": None, "Creator": None}
-    with matplotlib.rc_context({"svg.hashsalt": "cranfield", "svg.fonttype": "path"}):
-        fig.savefig(path, dpi=150, metadata=metadata)
+    with (
+        matplotlib.rc_context({"svg.hashsalt": "cranfield", "svg.fonttype": "path"}),
+        replace_atomically(path) as fh,
+    ):
+        fig.savefig(fh, format=suffix[1:], dpi=150, metadata=metadata)
