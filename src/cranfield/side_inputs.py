@@ -80,10 +80,11 @@ def _read_count_file(path: Path, what: str, minimum: int, maximum: int) -> dict[
         shown = repr(value) if len(value) <= 30 else f"'{value[:25]}...' ({len(value)} characters)"
         if not re.fullmatch(r"[+-]?[0-9]+", value):
             raise InputError(src, f"{what} {shown} is not an integer", lineno)
-        if len(value.lstrip("+-0")) > 40 or not minimum <= int(value) <= maximum:
-            raise InputError(
-                src, f"{what} {shown} of query {qid!r} is not in {_range(minimum, maximum)}", lineno
-            )
+        huge = len(value.lstrip("+-0")) > 40  # beyond any bound (and int()'s digit limit)
+        number = (-1 if value[0] == "-" else 1) * 10**41 if huge else int(value)
+        problem = _out_of_range(number, minimum, maximum)
+        if problem:
+            raise InputError(src, f"{what} of query {qid!r} {problem}, got {shown}", lineno)
         if qid in out:
             raise InputError(src, f"query {qid!r} is listed twice", lineno)
         out[qid] = int(value)
@@ -92,8 +93,13 @@ def _read_count_file(path: Path, what: str, minimum: int, maximum: int) -> dict[
     return out
 
 
-def _range(minimum: int, maximum: int) -> str:
-    return f"[{minimum:,}, {maximum:,}]"
+def _out_of_range(value: int, minimum: int, maximum: int) -> str | None:
+    """``must be >= minimum`` / ``must be <= maximum`` when ``value`` is outside, else None."""
+    if value < minimum:
+        return f"must be >= {minimum}"
+    if value > maximum:
+        return f"must be <= {maximum:,}"
+    return None
 
 
 def per_query_counts(
@@ -109,8 +115,9 @@ def per_query_counts(
     if isinstance(source, bool):
         raise ParameterError(f"{what} must be an integer, a mapping or a file, got {source!r}")
     if isinstance(source, int | np.integer):
-        if not minimum <= source <= maximum:
-            raise ParameterError(f"{what} must be in {_range(minimum, maximum)}, got {int(source)}")
+        problem = _out_of_range(int(source), minimum, maximum)
+        if problem:
+            raise ParameterError(f"{what} {problem}, got {int(source)}")
         return np.full(len(query_ids), int(source), dtype=np.int64)
     if isinstance(source, str | os.PathLike):
         where = str(source)
@@ -130,11 +137,9 @@ def per_query_counts(
         v = values[q]
         if isinstance(v, bool) or not isinstance(v, int | np.integer):
             raise InputError(where, f"{what} of query {q!r} must be an integer, got {v!r}")
-        if not minimum <= v <= maximum:
-            raise InputError(
-                where,
-                f"{what} of query {q!r} must be in {_range(minimum, maximum)}, got {int(v)}",
-            )
+        problem = _out_of_range(int(v), minimum, maximum)
+        if problem:
+            raise InputError(where, f"{what} of query {q!r} {problem}, got {int(v)}")
         out[i] = int(v)
     return out
 

@@ -292,6 +292,9 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 }
 
 
+OUTPUTS = ("output", "plot_path")
+"""Destinations of the options that name a file to write."""
+
 JUDGING = ("ties", "seed", "depth", "judged_only", "complete")
 """The options that say how rankings are read and judged, named as the library's keywords."""
 
@@ -398,7 +401,28 @@ class Parser(argparse.ArgumentParser):
         args, extras = self.parse_known_intermixed_args(list(argv))
         if extras:
             self.error(self.unknown(extras))
+        self._check_outputs(args)
         return args
+
+    def _check_outputs(self, args: argparse.Namespace) -> None:
+        """An output file (``-o``, ``--plot``) that is also one of the input files would be
+        replaced by the output: a usage error."""
+        outputs = {d: v for d, v in vars(args).items() if d in OUTPUTS and v and v != "-"}
+        if not outputs:
+            return
+        inputs: list[str] = []
+        for dest, v in vars(args).items():
+            if dest not in OUTPUTS:
+                inputs += [x for x in (v if isinstance(v, list) else [v]) if isinstance(x, str)]
+        for dest, out in outputs.items():
+            for path in inputs:
+                try:
+                    same = os.path.samefile(out, path)
+                except (OSError, ValueError):  # either does not exist (or is no file name)
+                    continue
+                if same:
+                    flag = next(a for a in self._actions if a.dest == dest).option_strings[-1]
+                    self.error(f"argument {flag}: {out!r} is also an input file ({path!r})")
 
     def unknown(self, extras: list[str]) -> str:
         """The error message for arguments nobody took, with the nearest options for the first

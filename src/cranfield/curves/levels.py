@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import ParameterError
+from ..limits import MAX_CUTOFF
 
 __all__ = [
     "STANDARD_CUTOFFS",
@@ -99,6 +100,8 @@ def parse_cutoffs(cutoffs: str | int | Sequence[int] | None) -> tuple[int, ...] 
             raise ParameterError(f"document cut-off {v!r} is not an integer") from None
         if k < 1:
             raise ParameterError(f"document cut-off {k} must be >= 1")
+        if k > MAX_CUTOFF:
+            raise ParameterError(f"document cut-off {k} must be <= {MAX_CUTOFF:,}")
         out.append(k)
     if not out:
         raise ParameterError("no document cut-offs given")
