@@ -57,6 +57,22 @@ def _figure(width: float, height: float) -> Any:
     return Figure(figsize=(width, height), layout="constrained")
 
 
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def _literal_text(fig: Any) -> None:
+    """Show every text as written: run names and query ids may hold ``$`` (which matplotlib
+    would parse as mathematics, failing on ``$\\foo$``).  Tick labels made while saving follow
+    the ``text.parse_math`` setting of the save."""
+    from matplotlib.text import Text
+
+    for t in fig.findobj(Text):
+        t.set_parse_math(False)
+        text = t.get_text()
+        if _UNDECODED.search(text):  # bytes of a file name that is not UTF-8: no glyph
+            t.set_text(_UNDECODED.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", text))
+
+
 def _save(fig: Any, path: Path, fmt: str) -> Path:
     mpl = _mpl()
     if fmt not in PLOT_FORMATS:
@@ -65,10 +81,9 @@ def _save(fig: Any, path: Path, fmt: str) -> Path:
         )
     metadata = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
     out = path.parent / f"{path.name}.{fmt}"
-    with (
-        mpl.rc_context({"svg.hashsalt": "cranfield", "pdf.compression": 6}),
-        replace_atomically(out) as fh,
-    ):
+    _literal_text(fig)
+    rc = {"svg.hashsalt": "cranfield", "pdf.compression": 6, "text.parse_math": False}
+    with mpl.rc_context(rc), replace_atomically(out) as fh:
         fig.savefig(fh, format=fmt, dpi=150, metadata=metadata[fmt])
     return out
 
