@@ -88,7 +88,7 @@ def check_output_file(path: StrPath, *, suffixes: Sequence[str] | None = None) -
     target = os.path.realpath(name)
     try:
         st = os.stat(target)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         st = None
     except OSError as exc:
         raise _fail(path, f"cannot write: {_why(exc)}") from None
@@ -150,7 +150,7 @@ def replace_atomically(path: StrPath) -> Iterator[BinaryIO]:
     target = os.path.realpath(os.fspath(path))
     try:
         st: os.stat_result | None = os.stat(target)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         st = None
     except OSError as exc:
         raise _fail(path, f"cannot write: {_why(exc)}") from None

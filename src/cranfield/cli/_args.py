@@ -58,9 +58,10 @@ class Range:
             value = _number(self.kind, text)
         except (ValueError, OverflowError):
             what = "an integer" if self.kind is int else "a finite number"
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not {what}") from None
         if not self.contains(value):
-            raise argparse.ArgumentTypeError(f"{text.strip()} is not in the range {self}")
+            shown = _shown(text.strip())[1:-1] if len(text.strip()) > 30 else text.strip()
+            raise argparse.ArgumentTypeError(f"{shown} is not in the range {self}")
         return value
 
     def contains(self, value: float) -> bool:
@@ -76,6 +77,11 @@ class Range:
         return f"x{op}{hi}" if self.lo is None else f"{lo}{op}x{op}{hi}"
 
     __name__ = "number"  # argparse names the type in some messages
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut short when long (a 5000-digit number)."""
+    return repr(text) if len(text) <= 30 else f"{text[:25]!r}... ({len(text)} characters)"
 
 
 def _show(x: float | None) -> str:
@@ -112,7 +118,8 @@ class CountOrFile:
                 pass
             else:
                 raise argparse.ArgumentTypeError(
-                    f"{text!r} is not an integer (nor an existing file); expected {self.range}"
+                    f"{_shown(text)} is not an integer (nor an existing file); "
+                    f"expected {self.range}"
                 )
         return file_path(text)
 

@@ -31,7 +31,21 @@ def _stdout_failed(exc: OSError | None) -> OutputError:
 
 def prepare_streams() -> None:
     """Make standard output write any text: bytes of non-UTF-8 file names as they were,
-    characters its encoding cannot hold as escapes (see ``ENCODING_ERRORS``)."""
+    characters its encoding cannot hold as escapes (see ``ENCODING_ERRORS``).
+
+    A standard stream closed at start (``>&-``) stays closed for Python (``sys.stdout`` is
+    None: writing to it is an error), but its descriptor is taken by /dev/null, so that no
+    file opened later (an input, the ``-o`` file) lands on descriptor 1 or 2, where a C
+    library's message would go."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            with suppress(OSError):
+                null = os.open(os.devnull, os.O_RDONLY)  # read-only: writes still fail
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
     out = sys.stdout
     if out is not None and hasattr(out, "reconfigure"):
         with suppress(OSError, ValueError):  # a stream that cannot be reconfigured keeps its rules

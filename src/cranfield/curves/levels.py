@@ -24,6 +24,9 @@ __all__ = [
     "parse_levels",
 ]
 
+MAX_LEVEL_DENOMINATOR = 10**30
+"""A recall level is a fraction with a denominator up to 10**30 (30 decimals)."""
+
 STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 50, 100)
 """Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1: average precision "when 5, 10, 15, 20, 30,
 50, or 100 documents have been seen"."""
@@ -41,7 +44,12 @@ def _fraction(value: object) -> Fraction:
             return Fraction(repr(float(value)))
         return Fraction(str(value).strip())
     except (ValueError, ZeroDivisionError):
-        raise ParameterError(f"recall level {value!r} is not a number") from None
+        raise ParameterError(f"recall level {_shown(value)} is not a number") from None
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else f"{text[:25]}... ({len(text)} characters)"
 
 
 def parse_levels(levels: int | str | Iterable[object] | None) -> tuple[Fraction, ...]:
@@ -65,13 +73,17 @@ def parse_levels(levels: int | str | Iterable[object] | None) -> tuple[Fraction,
         if int(levels) == 21:
             return tuple(Fraction(i, 20) for i in range(21))
         raise ParameterError(f"recall levels {levels!r}: expected 11, 21 or a list of levels")
-    out = sorted({_fraction(v) for v in levels})  # type: ignore[union-attr]
-    if not out:
-        raise ParameterError("no recall levels given")
-    for f in out:
+    given = {}
+    for v in levels:  # type: ignore[union-attr]
+        f = _fraction(v)
         if not 0 <= f <= 1:
-            raise ParameterError(f"recall level {float(f)} is outside [0, 1]")
-    return tuple(out)
+            raise ParameterError(f"recall level {_shown(v)} is outside [0, 1]")
+        if f.denominator > MAX_LEVEL_DENOMINATOR:  # 1e-400: beyond what floats can hold
+            raise ParameterError(f"recall level {_shown(v)} has more than 30 decimals")
+        given[f] = v
+    if not given:
+        raise ParameterError("no recall levels given")
+    return tuple(sorted(given))
 
 
 def parse_cutoffs(cutoffs: str | int | Sequence[int] | None) -> tuple[int, ...] | str | None:
@@ -112,14 +124,27 @@ def _num_den(level: Fraction) -> tuple[int, int]:
     return level.numerator, level.denominator
 
 
+def _exact(a: int, b: int, R: np.ndarray) -> np.ndarray:
+    """``R`` as Python integers when ``a * R`` or ``b * R`` could leave int64 (a level with
+    many decimals, such as ``1/3`` as a float: denominator 10**16), else as it is."""
+    R = np.asarray(R)
+    top = int(np.abs(R).max(initial=0)) if R.size else 0
+    return R.astype(object) if max(abs(a), b) * top >= 2**62 else R
+
+
 def ceil_count(level: Fraction, R: np.ndarray) -> np.ndarray:
     """``ceil(level * R)`` exactly: relevant documents needed to reach recall ``level``."""
     a, b = _num_den(level)
-    return -((-a * R) // b)
+    Rx = _exact(a, b, R)
+    return np.asarray(-((-a * Rx) // b), dtype=np.int64) if Rx is not R else -((-a * R) // b)
 
 
 def floor_count(level: Fraction, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(h, t)`` with ``level * R = h + t``, ``h`` integer, ``0 <= t < 1`` (``t`` as a float)."""
     a, b = _num_den(level)
-    h = (a * R) // b
-    return h, (a * R - h * b) / b
+    Rx = _exact(a, b, R)
+    h = (a * Rx) // b
+    t = (a * Rx - h * b) / b
+    if Rx is not R:
+        return np.asarray(h, dtype=np.int64), np.asarray(t, dtype=np.float64)
+    return h, t
