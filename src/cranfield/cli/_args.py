@@ -1,5 +1,6 @@
-"""What the subcommands share: an argparse parser with click's conventions, checked number
-ranges, the options several commands have, and output helpers.
+"""What the subcommands share: an argparse parser with click's conventions, checked option
+types (number ranges, ``N|FILE`` values, number lists, output files), and the options several
+commands have.  Where output goes is ``_output``'s business.
 
 Standard library only: argparse imports in about 3 ms, click took 25-30 ms of the start-up budget.
 """

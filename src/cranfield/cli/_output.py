@@ -106,24 +106,20 @@ class StdoutBytes:
         stream = sys.stdout
         if stream is None:
             raise _stdout_failed(None)
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:  # a text-only stream (an IDE's console): decode what would be bytes
+            echo(data.decode("utf-8", "surrogateescape"))
+            return len(data)
         try:
             stream.flush()
-            return stream.buffer.write(data)
+            return buffer.write(data)
         except BrokenPipeError:
             raise
         except OSError as exc:
             raise _stdout_failed(exc) from None
 
     def flush(self) -> None:
-        stream = sys.stdout
-        if stream is None:
-            raise _stdout_failed(None)
-        try:
-            stream.buffer.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise _stdout_failed(exc) from None
+        flush_stdout()
 
 
 class StderrText:
@@ -144,6 +140,9 @@ def flush_stdout() -> None:
         return
     try:
         stream.flush()
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None:
+            buffer.flush()
     except BrokenPipeError:
         raise
     except OSError as exc:

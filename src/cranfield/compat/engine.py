@@ -19,6 +19,7 @@ from typing import IO
 import numpy as np
 
 from ..errors import ParameterError
+from ..limits import MAX_DOCUMENTS
 from .catalogue import BY_NAME, CATALOGUE, NICKNAMES, Context, ParamError, Parsed, parse_params
 from .cformat import fmt_double, fmt_value_line
 from .options import Options, UsageError, parse_argv
@@ -158,6 +159,11 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
         )
     if opts.max_docs is not None and opts.max_docs < 0:
         raise ParameterError(f"-M {opts.max_docs}: the number of documents must be >= 0")
+    if not 0 <= opts.num_docs <= MAX_DOCUMENTS:
+        raise ParameterError(
+            f"-N {opts.num_docs}: the number of documents in the collection must be in "
+            f"[0, {MAX_DOCUMENTS:,}]"
+        )
 
     rel_file, results_file = opts.files
     if opts.rel_format == "qrels":
