@@ -402,6 +402,7 @@ def test_library_counts_have_the_same_range(files):
         evaluate(files["qrels"], files["run"], ["Rnorm"], collection_size={"q1": 10**20})
 
 
+@pytest.mark.filterwarnings("ignore::cranfield.errors.DataWarning")
 def test_collection_size_at_the_maximum_is_exact(files):
     """Rnorm with N = 10**12 against a brute-force Rocchio computation in exact integers."""
     from fractions import Fraction
@@ -724,6 +725,26 @@ def test_file_names_that_are_not_utf8_are_written_back_as_bytes(files, tmp_path)
     assert proc.returncode == 0, proc.stderr.decode()
     assert b"\nrun\xff.txt " in proc.stdout
     assert b"run\\udcff.txt: 1 queries have results" in proc.stderr
+
+
+def test_curves_and_charts_of_runs_whose_file_names_are_not_utf8(
+    files, tmp_path, capsys, monkeypatch
+):
+    if sys.platform == "darwin":
+        pytest.skip("macOS file names are UTF-8")
+    pytest.importorskip("matplotlib")
+    run = tmp_path / os.fsdecode(b"run\xff.txt")
+    run.write_text(RUN)
+    for command in (["curve", "pr"], ["curve", "gain"]):
+        png = tmp_path / "c.png"
+        argv = [*command, files["qrels"], str(run), files["run2"], "--plot", str(png)]
+        code, out, err = call(argv, capsys, monkeypatch)
+        assert code == 0, err
+        assert "run\\xff.txt" in out and png.stat().st_size > 0  # the bytes as an escape
+    charts = tmp_path / "charts"  # compare prints the name's bytes: a subprocess reads them
+    proc = run_cli("compare", files["qrels"], str(run), files["run2"], "--plot", str(charts))
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"run\xff.txt" in proc.stdout and any(p.suffix == ".png" for p in charts.iterdir())
 
 
 def test_control_characters_in_messages_are_escaped(files, capsys, monkeypatch):

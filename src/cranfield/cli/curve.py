@@ -151,6 +151,7 @@ def pr_command(argv: Sequence[str]) -> None:
         a.qrels,
         a.runs,
         per_query=True,
+        names=_names(a.runs),
         **values(a, *SHARED, "interpolation", "step", "extrapolation", "reference", "best"),
     )
     _finish(result, a)
@@ -194,6 +195,7 @@ def gain_command(argv: Sequence[str]) -> None:
         a.runs,
         gains=_parse_gains(a.gains),
         per_query=True,
+        names=_names(a.runs),
         **values(a, "cutoffs", "average", "statistic", "convention", "base", *JUDGING),
     )
     if a.plot_path:
@@ -201,6 +203,22 @@ def gain_command(argv: Sequence[str]) -> None:
 
         plot_curves(table, a.plot_path, title=a.title, gain_curve=a.plot_curve)
     _emit(area(table) if a.area else pq if a.per_query else table, a.fmt, a.digits, a.output)
+
+
+def _names(paths: Sequence[str]) -> list[str | None] | None:
+    """Run names for the curve tables where the default (the file name) would not do: bytes
+    of a file name that are not UTF-8 become ``\\xNN`` (the tables hold UTF-8 text only)."""
+    import re
+    from pathlib import Path
+
+    undecoded = re.compile("[\udc80-\udcff]")
+    names = [Path(p).name for p in paths]
+    if not any(undecoded.search(n) for n in names):
+        return None
+    return [
+        undecoded.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", n) if undecoded.search(n) else None
+        for n in names
+    ]
 
 
 def _parse_gains(text: str | None) -> dict[int, float] | None:
@@ -252,6 +270,7 @@ def fallout_command(argv: Sequence[str]) -> None:
         a.qrels,
         a.runs,
         per_query=True,
+        names=_names(a.runs),
         **values(a, *SHARED, "generality"),
     )
     _finish(result, a)
