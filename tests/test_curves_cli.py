@@ -323,7 +323,7 @@ def test_fallout_command(cli, files, tmp_path):
         (["--interpolation", "trec", "--step", "lowest"], "step choices apply"),
         (["--interpolation", "max", "--extrapolation", "3"], "needs no left-end extrapolation"),
         (["--cutoffs", "5,x"], "not an integer"),
-        (["--levels", "0.5,1.5"], "outside [0, 1]"),
+        (["--levels", "0.5,1.5"], "1.5 is not in the range 0<=x<=1"),
         (["--average", "micro", "--statistic", "median"], "no median"),
         (["--interpolation", "max", "--cutoffs", "5"], "does not combine"),
         (["--plot", "x.gif"], ".png, .svg or .pdf"),

@@ -127,10 +127,11 @@ class CountOrFile:
 
 class NumberList:
     """A comma list of numbers, each in ``range`` (``words``, such as ``all``, pass as they
-    are).  Returns a tuple, or the word."""
+    are).  Returns a tuple, or the word; with ``as_text`` the text itself once checked (for
+    the library's exact reading of decimals)."""
 
-    def __init__(self, range_: Range, words: Sequence[str] = ()) -> None:
-        self.range, self.words = range_, tuple(words)
+    def __init__(self, range_: Range, words: Sequence[str] = (), as_text: bool = False) -> None:
+        self.range, self.words, self.as_text = range_, tuple(words), as_text
 
     def __call__(self, text: str) -> tuple[Any, ...] | str:
         if text.strip().lower() in self.words:
@@ -138,7 +139,8 @@ class NumberList:
         parts = [p.strip() for p in text.split(",")]
         if not any(parts):
             raise argparse.ArgumentTypeError("empty list: give comma-separated numbers")
-        return tuple(self.range(p) for p in parts)
+        values = tuple(self.range(p) for p in parts)
+        return text if self.as_text else values
 
 
 def output_file(text: str) -> str:

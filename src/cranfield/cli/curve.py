@@ -85,7 +85,11 @@ def _average(p: Parser, default: str) -> None:
 
 
 def _levels(p: Parser) -> None:
-    p.option("--levels", help="Recall levels: 11, 21 or a comma list [default: 11].")
+    p.option(
+        "--levels",
+        type=NumberList(Range(float, 0, 1), words=("11", "21"), as_text=True),
+        help="Recall levels: 11, 21 or a comma list [default: 11].",
+    )
 
 
 def _emit(table, fmt: str, digits: int, output: str | None) -> None:
