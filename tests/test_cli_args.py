@@ -37,9 +37,9 @@ def test_misspelled_command_gets_the_nearest_names(cli):
 def test_out_of_range_and_bad_choice_are_usage_errors(cli):
     for args, expected in (
         (("--digits", "99"), "99 is not in the range 0<=x<=17"),
-        (("-M", "-1"), "-1 is not in the range x>=0"),
+        (("-M", "-1"), "-1 is not in the range 0<=x<=2**63-1"),
         (("--ties", "sometimes"), "invalid choice: 'sometimes'"),
-        (("--digits", "four"), "'four' is not a valid int"),
+        (("--digits", "four"), "'four' is not an integer"),
     ):
         out = cli("evaluate", QRELS, RUN, *args)
         assert out.returncode == 2, args

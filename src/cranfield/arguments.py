@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ParameterError
+from .limits import INT64_MAX, MAX_DOCUMENTS, MAX_SEED
 
 __all__ = [
     "INT64_MAX",
@@ -43,7 +44,6 @@ __all__ = [
     "run_names",
 ]
 
-INT64_MAX = 2**63 - 1
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
@@ -68,13 +68,13 @@ def integer(value: Any, name: str, *, minimum: int = 0, maximum: int = INT64_MAX
     if v < minimum:
         raise ParameterError(f"{name} must be >= {minimum}, got {v}")
     if v > maximum:
-        raise ParameterError(f"{name} must be <= {maximum}, got {_show(v)}")
+        raise ParameterError(f"{name} must be <= {maximum:,}, got {_show(v)}")
     return v
 
 
 def random_seed(value: Any, name: str = "seed") -> int | None:
     """``None`` or a non-negative int64 (numpy's ``default_rng`` refuses negative seeds)."""
-    return None if value is None else integer(value, name)
+    return None if value is None else integer(value, name, maximum=MAX_SEED)
 
 
 def flag(value: Any, name: str) -> bool:
@@ -175,7 +175,7 @@ def per_query(value: Any, what: str) -> None:
     if value is None or isinstance(value, Mapping | str | os.PathLike):
         return
     if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
-        integer(value, what, minimum=1)
+        integer(value, what, minimum=1, maximum=MAX_DOCUMENTS)
         return
     if isinstance(value, bool | np.bool_):
         raise ParameterError(f"{what} must be an integer, a mapping or a file, got {value!r}")

@@ -32,6 +32,7 @@ import numpy as np
 
 from .data import MISSING, Qrels, Run
 from .errors import DataWarning, InputError, ParameterError
+from .limits import MAX_DOCUMENTS
 
 __all__ = ["KnownDocs", "PerQuery", "per_query_counts", "side_fields"]
 
@@ -58,7 +59,7 @@ class KnownDocs:
         return cs[self.offsets[1:]] - cs[self.offsets[:-1]]
 
 
-def _read_count_file(path: Path, what: str) -> dict[str, int]:
+def _read_count_file(path: Path, what: str, minimum: int, maximum: int) -> dict[str, int]:
     src = str(path)
     try:
         text = path.read_bytes().decode("utf-8")
@@ -69,7 +70,7 @@ def _read_count_file(path: Path, what: str) -> dict[str, int]:
     except OSError as exc:
         raise InputError(src, f"cannot read: {exc.strerror}") from None
     out: dict[str, int] = {}
-    for lineno, line in enumerate(text.splitlines(), 1):
+    for lineno, line in enumerate(text.split("\n"), 1):  # lines as the TREC readers count them
         line = line.strip()
         if not line or line.startswith("#"):
             continue
@@ -77,10 +78,14 @@ def _read_count_file(path: Path, what: str) -> dict[str, int]:
         if len(parts) != 2:
             raise InputError(src, f"expected 'qid {what}', got {len(parts)} fields", lineno)
         qid, value = parts
-        if not re.fullmatch(r"[+-]?\d+", value):
-            raise InputError(src, f"{what} {value!r} is not an integer", lineno)
-        if len(value.lstrip("+-").lstrip("0")) > 19 or abs(int(value)) > _INT64_MAX:
-            raise InputError(src, f"{what} {value[:30]!r} is out of range", lineno)
+        shown = repr(value) if len(value) <= 30 else f"'{value[:25]}...' ({len(value)} characters)"
+        if not re.fullmatch(r"[+-]?[0-9]+", value):
+            raise InputError(src, f"{what} {shown} is not an integer", lineno)
+        huge = len(value.lstrip("+-0")) > 40  # beyond any bound (and int()'s digit limit)
+        number = (-1 if value[0] == "-" else 1) * 10**41 if huge else int(value)
+        problem = _out_of_range(number, minimum, maximum)
+        if problem:
+            raise InputError(src, f"{what} of query {qid!r} {problem}, got {shown}", lineno)
         if qid in out:
             raise InputError(src, f"query {qid!r} is listed twice", lineno)
         out[qid] = int(value)
@@ -89,21 +94,35 @@ def _read_count_file(path: Path, what: str) -> dict[str, int]:
     return out
 
 
+def _out_of_range(value: int, minimum: int, maximum: int) -> str | None:
+    """``must be >= minimum`` / ``must be <= maximum`` when ``value`` is outside, else None."""
+    if value < minimum:
+        return f"must be >= {minimum}"
+    if value > maximum:
+        return f"must be <= {maximum:,}"
+    return None
+
+
 def per_query_counts(
-    source: PerQuery, query_ids: Sequence[str], what: str, *, minimum: int
+    source: PerQuery,
+    query_ids: Sequence[str],
+    what: str,
+    *,
+    minimum: int,
+    maximum: int = MAX_DOCUMENTS,
 ) -> np.ndarray:
-    """One integer per query from a number, a ``{qid: n}`` mapping or a ``qid n`` file."""
+    """One integer per query from a number, a ``{qid: n}`` mapping or a ``qid n`` file, each
+    in ``[minimum, maximum]`` (an error names the file and line, or the query)."""
     if isinstance(source, bool):
         raise ParameterError(f"{what} must be an integer, a mapping or a file, got {source!r}")
     if isinstance(source, int | np.integer):
-        if source < minimum:
-            raise ParameterError(f"{what} must be >= {minimum}, got {source}")
-        if source > _INT64_MAX:
-            raise ParameterError(f"{what} must be <= {_INT64_MAX}, got {source}")
+        problem = _out_of_range(int(source), minimum, maximum)
+        if problem:
+            raise ParameterError(f"{what} {problem}, got {int(source)}")
         return np.full(len(query_ids), int(source), dtype=np.int64)
     if isinstance(source, str | os.PathLike):
         where = str(source)
-        values: Mapping[str, Any] = _read_count_file(Path(source), what)
+        values: Mapping[str, Any] = _read_count_file(Path(source), what, minimum, maximum)
     elif isinstance(source, Mapping):
         where = f"the {what} mapping"
         values = {str(k): v for k, v in source.items()}
@@ -119,10 +138,9 @@ def per_query_counts(
         v = values[q]
         if isinstance(v, bool) or not isinstance(v, int | np.integer):
             raise InputError(where, f"{what} of query {q!r} must be an integer, got {v!r}")
-        if v < minimum:
-            raise InputError(where, f"{what} of query {q!r} must be >= {minimum}, got {v}")
-        if v > _INT64_MAX:
-            raise InputError(where, f"{what} of query {q!r} must be <= {_INT64_MAX}, got {v}")
+        problem = _out_of_range(int(v), minimum, maximum)
+        if problem:
+            raise InputError(where, f"{what} of query {q!r} {problem}, got {int(v)}")
         out[i] = int(v)
     return out
 
@@ -138,6 +156,14 @@ def _check_collection_size(
             f"collection size {int(sizes[i])} of query {query_ids[i]!r}{src} is smaller than "
             f"the {int(known[i])} documents known for it: {int(ranked[i])} ranked by the run and "
             f"{int(known[i] - ranked[i])} judged but not ranked{more}"
+        )
+    # the collection-wide measures sum ranks up to N for each known document: keep that in int64
+    big = np.flatnonzero(sizes.astype(np.float64) * np.maximum(known, 1) >= 2.0**62)
+    if len(big):
+        i = int(big[0])
+        raise ParameterError(
+            f"collection size {int(sizes[i])} of query {query_ids[i]!r}{src} times its "
+            f"{int(known[i])} known documents exceeds 2**62: the rank sums would overflow"
         )
 
 

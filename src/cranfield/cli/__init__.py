@@ -55,27 +55,36 @@ def run(argv: Sequence[str]) -> None:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    sys.stderr.write(f"cranfield: warning: {message}\n")
+    from ._output import say
+
+    say(f"cranfield: warning: {message}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point: errors become one line on stderr and exit status 2, never a traceback."""
+    """Entry point: errors become one line on stderr and exit status 2, never a traceback.
+
+    Output that cannot be written (standard output closed or full) is such an error too; a
+    closed pipe (``cranfield ... | head``) ends quietly with status 0."""
     # one BLAS thread unless the user says otherwise: nothing here multiplies large matrices,
     # and starting OpenBLAS's thread pool is a tenth of numpy's import time
     import os
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from ..errors import CranfieldError
+    from ._output import discard_stdout, flush_stdout, prepare_streams, say
 
+    prepare_streams()
     warnings.showwarning = _show_warning
     try:
         run(sys.argv[1:] if argv is None else argv)
+        flush_stdout()
     except CranfieldError as exc:
-        sys.stderr.write(f"cranfield: error: {exc}\n")
+        say(f"cranfield: error: {exc}")
+        discard_stdout()
         sys.exit(2)
     except BrokenPipeError:
-        sys.stderr.close()
+        discard_stdout()
         sys.exit(0)
     except KeyboardInterrupt:
-        sys.stderr.write("cranfield: interrupted\n")
+        say("cranfield: interrupted")
         sys.exit(130)

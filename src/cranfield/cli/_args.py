@@ -1,5 +1,6 @@
-"""What the subcommands share: an argparse parser with click's conventions, checked number
-ranges, the options several commands have, and output helpers.
+"""What the subcommands share: an argparse parser with click's conventions, checked option
+types (number ranges, ``N|FILE`` values, number lists, output files), and the options several
+commands have.  Where output goes is ``_output``'s business.
 
 Standard library only: argparse imports in about 3 ms, click took 25-30 ms of the start-up budget.
 """
@@ -7,48 +8,46 @@ Standard library only: argparse imports in about 3 ms, click took 25-30 ms of th
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
 
+from ..limits import INT64_MAX, MAX_DOCUMENTS, MAX_SEED
+from ._output import echo, write_stderr
+
 SUPPRESS = argparse.SUPPRESS
 
 
-# ------------------------------------------------------------------------------ output
-def echo(text: str, err: bool = False) -> None:
-    """Write ``text`` to stdout (or stderr) and flush, so a closed pipe shows up here."""
-    stream = sys.stderr if err else sys.stdout
-    stream.write(text)
-    stream.flush()
-
-
-def write_output(text: str, path: str | None) -> None:
-    """Write ``text`` to the ``--output`` file, or to standard output without one."""
-    if not path:
-        echo(text)
-        return
-    try:
-        with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-    except OSError as exc:
-        from ..errors import ParameterError
-
-        raise ParameterError(f"{path}: {exc.strerror or exc}") from None
-
-
-def number_or_path(value: str | None) -> int | str | None:
-    """An integer when an ``N|FILE`` option value is one, else the file path it names."""
-    if value is None:
-        return None
-    text = value.strip()
-    return int(text) if text.lstrip("+-").isdigit() else value
-
-
 # ------------------------------------------------------------------------------ value types
+_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def _number(kind: type, text: str) -> Any:
+    """``text`` as an int (ASCII digits, optional sign) or a finite float; ValueError else."""
+    text = text.strip()
+    if kind is int:
+        if not _INT.fullmatch(text):
+            raise ValueError(text)
+        digits = text.lstrip("+-").lstrip("0")
+        if len(digits) > 40:  # beyond every range here; int() would refuse 4300 digits anyway
+            return (-1 if text.startswith("-") else 1) * 10**40
+        return int(text)
+    if "_" in text:
+        raise ValueError(text)
+    value = kind(text)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
 class Range:
     """A number type checked by the parser: ``Range(int, 0, 17)`` accepts 0 <= x <= 17,
-    ``Range(float, 0, 1, open=True)`` 0 < x < 1, and ``Range(int, 0)`` x >= 0."""
+    ``Range(float, 0, 1, open=True)`` 0 < x < 1, and ``Range(int, 0)`` x >= 0.
+
+    Integers are ASCII digits with an optional sign; floats must be finite (no nan, inf)."""
 
     def __init__(
         self, kind: type, lo: float | None = None, hi: float | None = None, open: bool = False
@@ -57,35 +56,150 @@ class Range:
 
     def __call__(self, text: str) -> Any:
         try:
-            value = self.kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{text!r} is not a valid {self.kind.__name__}"
-            ) from None
+            value = _number(self.kind, text)
+        except (ValueError, OverflowError):
+            what = "an integer" if self.kind is int else "a finite number"
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not {what}") from None
+        if not self.contains(value):
+            shown = _shown(text.strip())[1:-1] if len(text.strip()) > 30 else text.strip()
+            raise argparse.ArgumentTypeError(f"{shown} is not in the range {self}")
+        return value
+
+    def contains(self, value: float) -> bool:
         above = self.lo is None or (value > self.lo if self.open else value >= self.lo)
         below = self.hi is None or (value < self.hi if self.open else value <= self.hi)
-        if not (above and below):  # also rejects nan
-            raise argparse.ArgumentTypeError(f"{text} is not in the range {self}")
-        return value
+        return above and below
 
     def __str__(self) -> str:
         op = "<" if self.open else "<="
+        lo, hi = _show(self.lo), _show(self.hi)
         if self.hi is None:
-            return f"x{op.replace('<', '>')}{self.lo}"
-        return f"x{op}{self.hi}" if self.lo is None else f"{self.lo}{op}x{op}{self.hi}"
+            return f"x{op.replace('<', '>')}{lo}"
+        return f"x{op}{hi}" if self.lo is None else f"{lo}{op}x{op}{hi}"
+
+    __name__ = "number"  # argparse names the type in some messages
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut short when long (a 5000-digit number)."""
+    return repr(text) if len(text) <= 30 else f"{text[:25]!r}... ({len(text)} characters)"
+
+
+def _show(x: float | None) -> str:
+    """A bound as people read it: 10**12 rather than 1000000000000."""
+    if isinstance(x, int) and abs(x) >= 10**6:
+        for base in (10, 2):
+            k = round(math.log(abs(x), base))
+            for d in (0, -1):
+                if base**k + d == abs(x):
+                    text = f"{base}**{k}" + (f"{d}" if d else "")
+                    return f"-{text}" if x < 0 else text
+    return str(x)
+
+
+class CountOrFile:
+    """An ``N|FILE`` value: an integer in ``range``, or the name of a file of ``qid N`` lines
+    (whose numbers are checked against the same range when it is read).  Text that reads as a
+    number but not as an integer (``1.5``, ``1e400``, ``inf``) is an error, not a file name,
+    unless such a file exists."""
+
+    def __init__(self, range_: Range) -> None:
+        self.range = range_
+
+    def __call__(self, text: str) -> int | str:
+        stripped = text.strip()
+        if not stripped:
+            raise argparse.ArgumentTypeError("empty value: give a number or a file name")
+        if _INT.fullmatch(stripped):
+            return self.range(stripped)
+        if not os.path.exists(text):
+            try:
+                float(stripped)
+            except ValueError:
+                pass
+            else:
+                raise argparse.ArgumentTypeError(
+                    f"{_shown(text)} is not an integer (nor an existing file); "
+                    f"expected {self.range}"
+                )
+        return file_path(text)
+
+
+class NumberList:
+    """A comma list of numbers, each in ``range`` (``words``, such as ``all``, pass as they
+    are).  Returns a tuple, or the word; with ``as_text`` the text itself once checked (for
+    the library's exact reading of decimals)."""
+
+    def __init__(self, range_: Range, words: Sequence[str] = (), as_text: bool = False) -> None:
+        self.range, self.words, self.as_text = range_, tuple(words), as_text
+
+    def __call__(self, text: str) -> tuple[Any, ...] | str:
+        if text.strip().lower() in self.words:
+            return text.strip().lower()
+        parts = [p.strip() for p in text.split(",")]
+        if not any(parts):
+            raise argparse.ArgumentTypeError("empty list: give comma-separated numbers")
+        values = tuple(self.range(p) for p in parts)
+        return text if self.as_text else values
+
+
+def output_file(text: str) -> str:
+    """A file to write (``-o``): its directory must exist and be writable, and it must not be
+    a directory.  Checked here, before any work; ``-`` is standard output."""
+    if text == "-":
+        return text
+    from ..errors import ParameterError
+    from ..output_files import check_output_file
+
+    try:
+        return check_output_file(text)
+    except ParameterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _need_matplotlib() -> None:
+    from importlib.util import find_spec
+
+    if find_spec("matplotlib") is None:
+        from ..errors import MissingExtraError
+
+        raise MissingExtraError(
+            "plotting needs the optional dependency 'matplotlib': pip install 'cranfield[plot]'"
+        )
+
+
+def plot_file(text: str) -> str:
+    """An image file to write (``--plot``): ``.png``, ``.svg`` or ``.pdf``, writable, and
+    matplotlib installed; checked before any work."""
+    from ..errors import ParameterError
+    from ..output_files import check_output_file
+
+    try:
+        name = check_output_file(text, suffixes=(".png", ".svg", ".pdf"))
+    except ParameterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    _need_matplotlib()
+    return name
+
+
+def output_dir(text: str) -> str:
+    """A directory to write files into (created if missing): it must not be (inside) a file
+    and must be writable; matplotlib must be installed (the charts)."""
+    from ..errors import ParameterError
+    from ..output_files import check_output_dir
+
+    try:
+        name = check_output_dir(text)
+    except ParameterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    _need_matplotlib()
+    return name
 
 
 def file_path(text: str) -> str:
     """A file name.  Existence is not checked: the readers report a missing file themselves."""
     if os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{text!r} is a directory")
-    return text
-
-
-def dir_path(text: str) -> str:
-    """A directory name; it need not exist yet."""
-    if os.path.exists(text) and not os.path.isdir(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is a file")
     return text
 
 
@@ -113,11 +227,14 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "per_query": (("-q", "--per-query"), {"action": "store_true"}),
     "fmt": (("-f", "--format"), {"default": "table", "show_default": True}),
     "ties": (("--ties",), {"default": "trec", "show_default": True}),
-    "seed": (("--seed",), {"type": int, "help": "Seed of --ties random."}),
+    "seed": (
+        ("--seed",),
+        {"type": Range(int, 0, MAX_SEED), "metavar": "N", "help": "Seed of --ties random."},
+    ),
     "depth": (
         ("-M", "--depth"),
         {
-            "type": Range(int, 0),
+            "type": Range(int, 0, INT64_MAX),
             "metavar": "N",
             "help": "Keep only the first N documents of each ranking (trec_eval -M).",
         },
@@ -139,6 +256,7 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "collection_size": (
         ("--collection-size",),
         {
+            "type": CountOrFile(Range(int, 1, MAX_DOCUMENTS)),
             "metavar": "N|FILE",
             "help": "Documents in the collection: one number, or a file of 'qid N' lines (needed "
             "by Rnorm, Pnorm, RankRecall, LogPrecision, WRnorm, Fallout, Generality, AdjP).",
@@ -156,6 +274,7 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "target": (
         ("--target",),
         {
+            "type": CountOrFile(Range(int, 1, MAX_DOCUMENTS)),
             "metavar": "N|FILE",
             "help": "Relevant documents the user wants: one number, or a file of 'qid N' lines "
             "(RelativeRecall, RecallEffort).",
@@ -174,25 +293,25 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "output": (
         ("-o", "--output"),
         {
-            "type": file_path,
+            "type": output_file,
             "metavar": "FILE",
-            "help": "Write to this file instead of standard output.",
+            "help": "Write to this file instead of standard output (replaced only once the "
+            "output is complete).",
         },
     ),
 }
 
+
+OUTPUTS = ("output", "plot_path")
+"""Destinations of the options that name a file to write."""
 
 JUDGING = ("ties", "seed", "depth", "judged_only", "complete")
 """The options that say how rankings are read and judged, named as the library's keywords."""
 
 
 def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:
-    """The parsed ``names`` as keyword arguments; ``N|FILE`` values become a number or a path."""
-    out = {name: getattr(args, name) for name in names}
-    for name in ("collection_size", "target"):
-        if name in out:
-            out[name] = number_or_path(out[name])
-    return out
+    """The parsed ``names`` as keyword arguments."""
+    return {name: getattr(args, name) for name in names}
 
 
 # ------------------------------------------------------------------------------ the parser
@@ -270,8 +389,10 @@ class Parser(argparse.ArgumentParser):
             if kw.get("action") is Switch:
                 default = flags[0 if default else 1].lstrip("-")
             notes.append(f"default: {default}")
-        if isinstance(kw.get("type"), Range):
-            notes.append(str(kw["type"]))
+        kind = kw.get("type")
+        kind = getattr(kind, "range", kind)  # N|FILE and number lists: the range of each number
+        if isinstance(kind, Range):
+            notes.append(str(kind))
         help_ = kw.get("help") or ""
         if notes:
             help_ = f"{help_} [{'; '.join(notes)}]".lstrip()
@@ -290,7 +411,28 @@ class Parser(argparse.ArgumentParser):
         args, extras = self.parse_known_intermixed_args(list(argv))
         if extras:
             self.error(self.unknown(extras))
+        self._check_outputs(args)
         return args
+
+    def _check_outputs(self, args: argparse.Namespace) -> None:
+        """An output file (``-o``, ``--plot``) that is also one of the input files would be
+        replaced by the output: a usage error."""
+        outputs = {d: v for d, v in vars(args).items() if d in OUTPUTS and v and v != "-"}
+        if not outputs:
+            return
+        inputs: list[str] = []
+        for dest, v in vars(args).items():
+            if dest not in OUTPUTS:
+                inputs += [x for x in (v if isinstance(v, list) else [v]) if isinstance(x, str)]
+        for dest, out in outputs.items():
+            for path in inputs:
+                try:
+                    same = os.path.samefile(out, path)
+                except (OSError, ValueError):  # either does not exist (or is no file name)
+                    continue
+                if same:
+                    flag = next(a for a in self._actions if a.dest == dest).option_strings[-1]
+                    self.error(f"argument {flag}: {out!r} is also an input file ({path!r})")
 
     def unknown(self, extras: list[str]) -> str:
         """The error message for arguments nobody took, with the nearest options for the first
@@ -305,6 +447,22 @@ class Parser(argparse.ArgumentParser):
         """A short usage line and one ``error:`` line on stderr; exit status 2."""
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def print_help(self, file: Any = None) -> None:
+        """The help on standard output (``file=None``), where a failure is an error."""
+        if file is None:
+            echo(self.format_help())
+        else:
+            self._print_message(self.format_help(), file)
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Usage and error messages: standard error, never failing (argparse's own rule)."""
+        if not message:
+            return
+        if file is None or file is sys.stderr:
+            write_stderr(message)
+        else:
+            echo(message)
 
 
 def dispatch(
@@ -332,6 +490,6 @@ def dispatch(
     if any(a.startswith("-") and a != "-" for a in extras):
         parser.error(parser.unknown(extras))
     if args.command is None:
-        parser.print_help(sys.stderr)
+        write_stderr(parser.format_help())
         sys.exit(2)
     parser.error(f"no such command {args.command!r}{_did_you_mean(args.command, commands)}")

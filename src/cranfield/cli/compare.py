@@ -6,8 +6,10 @@ from collections.abc import Sequence
 
 from ..comparing.corrections import CORRECTIONS as _CORRECTIONS
 from ..comparing.paired import TESTS as _TESTS
+from ..limits import MAX_RESAMPLES
 from ..order import TIE_POLICIES
-from ._args import Parser, Range, Switch, dir_path, echo, values, write_output
+from ._args import Parser, Range, Switch, output_dir, values
+from ._output import echo, write_output
 
 TESTS = tuple(_TESTS)  # the library's tables: a test or correction added there is offered here
 CORRECTIONS = tuple(_CORRECTIONS)
@@ -61,7 +63,7 @@ def parser() -> Parser:
     )
     p.option(
         "--permutations",
-        type=Range(int, 1),
+        type=Range(int, 1, MAX_RESAMPLES),
         default=10_000,
         show_default=True,
         help="Permutations of the randomization test / samples of the bootstrap.",
@@ -114,7 +116,7 @@ def parser() -> Parser:
     p.option(
         "--plot",
         dest="plot_dir",
-        type=dir_path,
+        type=output_dir,
         metavar="DIRECTORY",
         help="Write charts into this directory: agreement, ranking change, sweeps, and per "
         "pair precision histograms and magnitude differences.",

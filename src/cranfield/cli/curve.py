@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Sequence
 
+from ..limits import INT64_MAX, MAX_CUTOFF
 from ..order import TIE_POLICIES
 from ..report.curves_text import CURVE_FORMATS
-from ._args import JUDGING, Parser, dispatch, file_path, values, write_output
+from ._args import JUDGING, NumberList, Parser, Range, dispatch, file_path, plot_file, values
+from ._output import write_output
 
 # fixed by issue 6 (scripts depend on these names and values)
 INTERPOLATIONS = ("max", "trec", "trec9", "ceiling", "quasi-cranfield", "semi-cranfield", "none")
 STEPS = ("highest", "lowest", "middle", "mean", "ends")
 SHARED = ("levels", "average", "statistic", "cutoffs", "weak", "rel", "collection_size", *JUDGING)
 """Options of pr and fallout handed to the library under their own names."""
+CUTOFFS = NumberList(Range(int, 1, MAX_CUTOFF), words=("all", "standard"))
+"""``--cutoffs``: document cut-offs, or a named set."""
 
 
 def run(argv: Sequence[str]) -> None:
@@ -43,7 +48,7 @@ def _parser(name: str, doc: str | None) -> Parser:
     p.option(
         "--plot",
         dest="plot_path",
-        type=file_path,
+        type=plot_file,
         metavar="FILE",
         help="Also draw the curves to this file (.png, .svg or .pdf).",
     )
@@ -52,7 +57,7 @@ def _parser(name: str, doc: str | None) -> Parser:
     p.common("digits")
     p.option(
         "--rel",
-        type=int,
+        type=Range(int, -INT64_MAX - 1, INT64_MAX),
         default=1,
         show_default=True,
         help="Minimum grade of a relevant document.",
@@ -80,7 +85,11 @@ def _average(p: Parser, default: str) -> None:
 
 
 def _levels(p: Parser) -> None:
-    p.option("--levels", help="Recall levels: 11, 21 or a comma list [default: 11].")
+    p.option(
+        "--levels",
+        type=NumberList(Range(float, 0, 1), words=("11", "21"), as_text=True),
+        help="Recall levels: 11, 21 or a comma list [default: 11].",
+    )
 
 
 def _emit(table, fmt: str, digits: int, output: str | None) -> None:
@@ -93,9 +102,9 @@ def _finish(result, a, **plot_kw) -> None:
     """Draw the ``--plot`` file, then print the averaged (or ``--per-query``) table."""
     table, pq = result
     if a.plot_path:
-        from ..curves import plot
+        from ..curves.plot import plot_curves
 
-        plot(table, a.plot_path, title=a.title, **plot_kw)
+        plot_curves(table, a.plot_path, title=a.title, **plot_kw)
     _emit(pq if a.per_query else table, a.fmt, a.digits, a.output)
 
 
@@ -122,6 +131,7 @@ def pr_command(argv: Sequence[str]) -> None:
     _average(p, "macro")
     p.option(
         "--cutoffs",
+        type=CUTOFFS,
         help="Average at these document cut-offs (Pseudo-Cranfield): a comma list, 'standard' "
         "(5,10,15,20,30,50,100) or 'all'.",
     )
@@ -145,6 +155,7 @@ def pr_command(argv: Sequence[str]) -> None:
         a.qrels,
         a.runs,
         per_query=True,
+        names=_names(a.runs),
         **values(a, *SHARED, "interpolation", "step", "extrapolation", "reference", "best"),
     )
     _finish(result, a)
@@ -153,7 +164,9 @@ def pr_command(argv: Sequence[str]) -> None:
 def gain_command(argv: Sequence[str]) -> None:
     """Cumulated gain curves (CG, DCG, ideal, normalized) of RUNS against QRELS."""
     p = _parser("gain", gain_command.__doc__)
-    p.option("--cutoffs", help="Ranks to report: a comma list or 'all' [default: all].")
+    p.option(
+        "--cutoffs", type=CUTOFFS, help="Ranks to report: a comma list or 'all' [default: all]."
+    )
     _average(p, "micro")
     p.option("--gains", help="Gain of each grade, e.g. '1=1,2=5,3=10' [default: the grade].")
     p.option(
@@ -165,7 +178,7 @@ def gain_command(argv: Sequence[str]) -> None:
     )
     p.option(
         "--base",
-        type=float,
+        type=Range(float, 1, open=True),
         default=2.0,
         show_default=True,
         help="Log base b of the discount (ranks below b are not discounted).",
@@ -186,19 +199,34 @@ def gain_command(argv: Sequence[str]) -> None:
         a.runs,
         gains=_parse_gains(a.gains),
         per_query=True,
+        names=_names(a.runs),
         **values(a, "cutoffs", "average", "statistic", "convention", "base", *JUDGING),
     )
     if a.plot_path:
-        from ..curves import plot
+        from ..curves.plot import plot_curves
 
-        plot(table, a.plot_path, title=a.title, gain_curve=a.plot_curve)
+        plot_curves(table, a.plot_path, title=a.title, gain_curve=a.plot_curve)
     _emit(area(table) if a.area else pq if a.per_query else table, a.fmt, a.digits, a.output)
 
 
+def _names(paths: Sequence[str]) -> list[str] | None:
+    """Run names for the curve tables where the default (the file name) would not do: bytes
+    of a file name that are not UTF-8 become ``\\xNN`` (the tables hold UTF-8 text only)."""
+    import re
+    from pathlib import Path
+
+    undecoded = re.compile("[\udc80-\udcff]")
+    names = [Path(p).name for p in paths]
+    if not any(undecoded.search(n) for n in names):
+        return None
+    return [undecoded.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", n) for n in names]
+
+
 def _parse_gains(text: str | None) -> dict[int, float] | None:
+    """``--gains``: ``grade=gain`` pairs, grades 64-bit integers, gains finite numbers."""
     from ..errors import ParameterError
 
-    if not text:
+    if text is None:
         return None
     out: dict[int, float] = {}
     for part in text.split(","):
@@ -206,10 +234,18 @@ def _parse_gains(text: str | None) -> dict[int, float] | None:
         try:
             if not sep:
                 raise ValueError
-            out[int(grade)] = float(value)
-        except ValueError:
-            raise ParameterError(f"--gains: expected grade=gain, got {part!r}") from None
+            g = GRADE(grade)
+            out[g] = GAIN(value)
+        except (ValueError, argparse.ArgumentTypeError):
+            raise ParameterError(
+                f"--gains: expected grade=gain (a 64-bit integer grade, a finite gain), "
+                f"got {part!r}"
+            ) from None
     return out
+
+
+GRADE = Range(int, -INT64_MAX - 1, INT64_MAX)
+GAIN = Range(float)
 
 
 def fallout_command(argv: Sequence[str]) -> None:
@@ -221,11 +257,11 @@ def fallout_command(argv: Sequence[str]) -> None:
     )
     _levels(p)
     _average(p, "macro")
-    p.option("--cutoffs", help="Average at document cut-offs: a comma list or 'all'.")
+    p.option("--cutoffs", type=CUTOFFS, help="Average at document cut-offs: a comma list or 'all'.")
     p.option("--weak", action="store_true", help="Tied scores form one level (seed 003 eq. 3.6).")
     p.option(
         "--generality",
-        type=float,
+        type=Range(float, 0, 1000, open=True),
         help="Adjust the precision column to this generality (relevant per 1000, Keen Fig. 28c).",
     )
     a = p.parse(argv)
@@ -235,6 +271,7 @@ def fallout_command(argv: Sequence[str]) -> None:
         a.qrels,
         a.runs,
         per_query=True,
+        names=_names(a.runs),
         **values(a, *SHARED, "generality"),
     )
     _finish(result, a)

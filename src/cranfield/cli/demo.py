@@ -5,7 +5,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from ._args import Parser, echo
+from ._args import Parser
+from ._output import echo
 
 MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@1000")
 OPTIONAL = ("Bpref",)

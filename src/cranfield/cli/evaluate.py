@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from ..order import TIE_POLICIES
 from ..report.results_text import FORMATS
-from ._args import JUDGING, Parser, values, write_output
+from ._args import JUDGING, Parser, values
+from ._output import write_output
 
 
 def parser() -> Parser:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ._args import SUPPRESS, Parser, echo
+from ._args import SUPPRESS, Parser
+from ._output import echo
 
 
 def parser() -> Parser:
@@ -40,6 +41,15 @@ def run(argv: Sequence[str]) -> None:
                 defs.append(d)
     else:
         defs = list(REGISTRY.values())
-    if a.family:
+    if a.family is not None:
+        families = sorted({d.family for d in REGISTRY.values()})
+        if a.family not in families:
+            from ..errors import ParameterError
+            from ._args import _did_you_mean
+
+            raise ParameterError(
+                f"--family: no family {a.family!r}{_did_you_mean(a.family, families)}; "
+                f"the families are {', '.join(families)}"
+            )
         defs = [d for d in defs if d.family == a.family]
     echo(render_measures(defs, a.fmt))

@@ -5,25 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from ._args import Parser, echo, values
-
-
-def _floats(text: str, what: str) -> list[float]:
-    from ..errors import ParameterError
-
-    try:
-        return [float(t) for t in text.split(",") if t.strip()]
-    except ValueError:
-        raise ParameterError(f"{what} must be comma-separated numbers, got {text!r}") from None
-
-
-def _ints(text: str, what: str) -> list[int]:
-    from ..errors import ParameterError
-
-    vals = _floats(text, what)
-    if any(v != int(v) for v in vals):
-        raise ParameterError(f"{what} must be comma-separated integers, got {text!r}")
-    return [int(v) for v in vals]
+from ..limits import MAX_CUTOFF
+from ._args import NumberList, Parser, Range, values
+from ._output import write_output
 
 
 def _table(head: list[str], rows: list[list[str]], nleft: int) -> list[str]:
@@ -104,18 +88,21 @@ def parser() -> Parser:
     )
     p.option(
         "--recall",
+        type=NumberList(Range(float, 0, 1)),
         default="0.1,0.3,0.5,0.7,0.9",
         show_default=True,
         help="Recall levels of --curves (comma-separated).",
     )
     p.option(
         "--nd",
+        type=NumberList(Range(int, 1, MAX_CUTOFF)),
         default="5,10,20,50,100",
         show_default=True,
         help="ND values (documents retrieved) of --curves (comma-separated).",
     )
     p.common("fmt", choices=("table", "json"), help="Output format.")
     p.common("depth", "judged_only", "complete", "collection_size", "known", "target", "digits")
+    p.common("output")
     return p
 
 
@@ -138,8 +125,7 @@ def run(argv: Sequence[str]) -> None:
 
     kw = values(a, "depth", "judged_only", "complete", "collection_size", "known", "target")
     if a.curves:
-        recall, nd = _floats(a.recall, "--recall"), _ints(a.nd, "--nd")
-        res = weak_curves(a.qrels, a.runs, recall, nd, **kw)
+        res = weak_curves(a.qrels, a.runs, list(a.recall), list(a.nd), **kw)
         if a.fmt == "json":
             text = json.dumps({"runs": [c.to_dict() for c in res]}, indent=2) + "\n"
         else:
@@ -151,4 +137,4 @@ def run(argv: Sequence[str]) -> None:
             text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
         else:
             text = render_ranges(ranges, a.digits, a.per_query)
-    echo(text)
+    write_output(text, a.output)

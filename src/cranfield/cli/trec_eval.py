@@ -13,7 +13,8 @@ from collections.abc import Sequence
 def run(argv: Sequence[str]) -> None:
     """trec_eval [-h] [-q] [-m measure[.params]] [-c] [-n] [-l num] [-M num] [-J] ... qrels run"""
     from ..compat.engine import main
+    from ._output import StderrText, StdoutBytes
 
-    status = main(list(argv))
+    status = main(list(argv), out=StdoutBytes(), err=StderrText())
     if status:
         sys.exit(status)

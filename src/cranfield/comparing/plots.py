@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._lazy import require
 from ..errors import ParameterError
+from ..output_files import check_output_dir, replace_atomically
 from .agreement import OUTCOME_TEXT
 
 if TYPE_CHECKING:
@@ -56,6 +57,22 @@ def _figure(width: float, height: float) -> Any:
     return Figure(figsize=(width, height), layout="constrained")
 
 
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def _literal_text(fig: Any) -> None:
+    """Show every text as written: run names and query ids may hold ``$`` (which matplotlib
+    would parse as mathematics, failing on ``$\\foo$``).  Tick labels made while saving follow
+    the ``text.parse_math`` setting of the save."""
+    from matplotlib.text import Text
+
+    for t in fig.findobj(Text):
+        t.set_parse_math(False)
+        text = t.get_text()
+        if _UNDECODED.search(text):  # bytes of a file name that is not UTF-8: no glyph
+            t.set_text(_UNDECODED.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", text))
+
+
 def _save(fig: Any, path: Path, fmt: str) -> Path:
     mpl = _mpl()
     if fmt not in PLOT_FORMATS:
@@ -64,8 +81,10 @@ def _save(fig: Any, path: Path, fmt: str) -> Path:
         )
     metadata = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
     out = path.parent / f"{path.name}.{fmt}"
-    with mpl.rc_context({"svg.hashsalt": "cranfield", "pdf.compression": 6}):
-        fig.savefig(out, format=fmt, dpi=150, metadata=metadata[fmt])
+    _literal_text(fig)
+    rc = {"svg.hashsalt": "cranfield", "pdf.compression": 6, "text.parse_math": False}
+    with mpl.rc_context(rc), replace_atomically(out) as fh:
+        fig.savefig(fh, format=fmt, dpi=150, metadata=metadata[fmt])
     return out
 
 
@@ -329,8 +348,12 @@ def plot_comparison(
             raise ParameterError(
                 f"unknown plot format {fmt!r}; choose one of {', '.join(PLOT_FORMATS)}"
             )
+    check_output_dir(directory)
     out_dir = Path(directory)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ParameterError(f"{directory}: cannot create the directory: {exc.strerror}") from None
     written: list[Path] = []
 
     def emit(fig: Any, stem: str) -> None:

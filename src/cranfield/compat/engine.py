@@ -19,6 +19,7 @@ from typing import IO
 import numpy as np
 
 from ..errors import ParameterError
+from ..limits import MAX_DOCUMENTS
 from .catalogue import BY_NAME, CATALOGUE, NICKNAMES, Context, ParamError, Parsed, parse_params
 from .cformat import fmt_double, fmt_value_line
 from .options import Options, UsageError, parse_argv
@@ -158,6 +159,11 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
         )
     if opts.max_docs is not None and opts.max_docs < 0:
         raise ParameterError(f"-M {opts.max_docs}: the number of documents must be >= 0")
+    if not 0 <= opts.num_docs <= MAX_DOCUMENTS:
+        raise ParameterError(
+            f"-N {opts.num_docs}: the number of documents in the collection must be in "
+            f"[0, {MAX_DOCUMENTS:,}]"
+        )
 
     rel_file, results_file = opts.files
     if opts.rel_format == "qrels":
@@ -176,6 +182,7 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
         raise Exit(2, f"trec_eval: Illegal retrieval results format '{opts.results_format}'\n")
     run = _read_results(results_file)
     tag = run.tag
+    skipped = _skipped_queries(rel_info.query_ids, run, opts)
     zscores = None
     if opts.zscore_file is not None:
         from .zscores import read_zscores
@@ -199,6 +206,7 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
         qids, values = evaluate_prefs(rel_info, run, opts, measures)
     if not qids:
         raise Exit(7, "trec_eval: No queries with both results and relevance info\n")
+    _warn_skipped(*skipped)
     per_measure = []
     for tm, parsed in measures:
         if tm.kind == "runid":
@@ -221,6 +229,47 @@ def _run(argv: list[str], lines: list[str], err: IO[str]) -> int:
         return 0
     _print(lines, result)
     return 0
+
+
+def _skipped_queries(
+    rel_ids: Sequence[str], run, opts: Options
+) -> tuple[str, list[str], list[str]]:
+    """(run name, queries of the run without judgments, judged queries without results that
+    are not evaluated): trec_eval skips both without a word; cranfield says so on stderr."""
+    if opts.debug_query is not None:  # -D level.qid: the other queries are left out on request
+        rel_ids = [q for q in rel_ids if q == opts.debug_query]
+    judged = set(rel_ids)
+    run_ids = run.query_ids
+    if opts.debug_query is not None:
+        run_ids = [q for q in run_ids if q == opts.debug_query]
+    run_only = [q for q in run_ids if q not in judged]
+    in_run = set(run_ids)
+    missing = [] if opts.complete else [q for q in rel_ids if q not in in_run]
+    return run.name, run_only, missing
+
+
+def _warn_skipped(name: str, run_only: list[str], missing: list[str]) -> None:
+    """The notes of ``cranfield evaluate`` (evaluation.py), worded the same way."""
+    import warnings
+
+    from ..errors import DataWarning
+
+    if run_only:
+        warnings.warn(
+            DataWarning(
+                f"{name}: {len(run_only)} queries have results but no judgments and were not "
+                f"evaluated (first: {run_only[0]!r})"
+            ),
+            stacklevel=4,
+        )
+    if missing:
+        warnings.warn(
+            DataWarning(
+                f"{name}: {len(missing)} judged queries have no results and were skipped "
+                f"(use -c to score them as empty rankings) (first: {missing[0]!r})"
+            ),
+            stacklevel=4,
+        )
 
 
 def _read_results(path: str):
@@ -299,11 +348,10 @@ _REL_CHARS = np.array(list("<.-0123456789>"))
 
 
 def _relstrings(jr, length: float) -> list[str]:
-    """trec_eval's relstring: the first ``(long) length`` judgements as characters."""
-    try:
-        k = int(length)
-    except (ValueError, OverflowError):
-        k = -1
+    """trec_eval's relstring: the first ``(long) length`` judgements as characters.
+
+    A length outside C's ``long`` (or NaN) converts to ``LONG_MIN`` on x86-64, hence 0."""
+    k = int(length) if -(2.0**63) <= length < 2.0**63 else 0  # False for NaN too
     k = max(k, 0)
     keep = jr.rank <= k
     g = jr.grades[keep]

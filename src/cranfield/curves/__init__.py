@@ -14,6 +14,10 @@ from .fallout import FALLOUT_COLUMNS, fallout
 from .gain import GAIN_COLUMNS, GAIN_CURVES, area, gain
 from .interpolate import EXTRAPOLATIONS, INTERPOLATIONS
 from .levels import STANDARD_CUTOFFS, parse_cutoffs, parse_levels
+
+# bound after the submodule of the same name is loaded, which would otherwise replace a lazy
+# function ``plot`` with the module on first use (matplotlib itself is imported when drawing)
+from .plot import plot_curves as plot
 from .pr import PR_COLUMNS, precision_recall
 from .steps import STEP_CHOICES
 
@@ -34,10 +38,3 @@ __all__ = [
     "plot",
     "precision_recall",
 ]
-
-
-def plot(*args, **kwargs):
-    """Plot curves returned by this package (see :func:`cranfield.curves.plot.plot_curves`)."""
-    from .plot import plot_curves
-
-    return plot_curves(*args, **kwargs)

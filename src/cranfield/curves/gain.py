@@ -178,7 +178,11 @@ def gain(
 
 def _one(jr, ks, average, statistic, gains, convention, base, per_query):
     Q, K = jr.num_queries, len(ks)
-    depth = int(ks.max())
+    # past the longest ranking and the longest qrels list no curve changes: compute up to
+    # there and read larger cut-offs at the end (a cut-off of 10**9 allocates nothing more)
+    longest = max(jr.max_rank, int(np.diff(jr.qrels_offsets).max(initial=0)), 1)
+    depth = int(min(ks.max(), longest))
+    cols = np.minimum(ks, depth) - 1
     keep_all = per_query or statistic == "median"
     block = max(1, 4_000_000 // depth)
     sums = {c: np.zeros(K) for c in GAIN_CURVES}
@@ -188,7 +192,7 @@ def _one(jr, ks, average, statistic, gains, convention, base, per_query):
         full = gain_matrices(
             jr, depth, gains=gains, convention=convention, base=base, queries=slice(lo, lo + block)
         )
-        m = {c: v[:, ks - 1] for c, v in full.items()}
+        m = {c: v[:, cols] for c, v in full.items()}
         no_rel += int((full["icg"][:, -1] == 0).sum())
         m["ncg"] = _ratio(m["cg"], m["icg"])
         m["ndcg"] = _ratio(m["dcg"], m["idcg"])

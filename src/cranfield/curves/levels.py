@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..io.columns import show
+from ..limits import MAX_CUTOFF
 
 __all__ = [
     "STANDARD_CUTOFFS",
@@ -23,6 +24,9 @@ __all__ = [
     "parse_cutoffs",
     "parse_levels",
 ]
+
+MAX_LEVEL_DENOMINATOR = 10**30
+"""A recall level is a fraction with a denominator up to 10**30 (30 decimals)."""
 
 STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 50, 100)
 """Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1: average precision "when 5, 10, 15, 20, 30,
@@ -41,7 +45,12 @@ def _fraction(value: object) -> Fraction:
             return Fraction(repr(float(value)))
         return Fraction(str(value).strip())
     except (ValueError, ZeroDivisionError):
-        raise ParameterError(f"recall level {value!r} is not a number") from None
+        raise ParameterError(f"recall level {_shown(value)} is not a number") from None
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else f"{text[:25]}... ({len(text)} characters)"
 
 
 def parse_levels(levels: int | str | Iterable[object] | None) -> tuple[Fraction, ...]:
@@ -67,14 +76,17 @@ def parse_levels(levels: int | str | Iterable[object] | None) -> tuple[Fraction,
         raise ParameterError(f"recall levels {levels!r}: expected 11, 21 or a list of levels")
     if not isinstance(levels, Iterable) or isinstance(levels, bytes | Mapping):
         raise ParameterError(f"recall levels {levels!r}: expected 11, 21 or a list of levels")
-    out = sorted({_fraction(v) for v in levels})
-    if not out:
-        raise ParameterError("no recall levels given")
-    for f in out:
+    given = {}
+    for v in levels:  # type: ignore[union-attr]
+        f = _fraction(v)
         if not 0 <= f <= 1:
-            shown = float(f) if abs(f) < 10**300 else show(f)
-            raise ParameterError(f"recall level {shown} is outside [0, 1]")
-    return tuple(out)
+            raise ParameterError(f"recall level {_shown(v)} is outside [0, 1]")
+        if f.denominator > MAX_LEVEL_DENOMINATOR:  # 1e-400: beyond what floats can hold
+            raise ParameterError(f"recall level {_shown(v)} has more than 30 decimals")
+        given[f] = v
+    if not given:
+        raise ParameterError("no recall levels given")
+    return tuple(sorted(given))
 
 
 def parse_cutoffs(cutoffs: str | int | Sequence[int] | None) -> tuple[int, ...] | str | None:
@@ -109,8 +121,8 @@ def parse_cutoffs(cutoffs: str | int | Sequence[int] | None) -> tuple[int, ...] 
             raise ParameterError(f"document cut-off {show(v)} is not an integer") from None
         if k < 1:
             raise ParameterError(f"document cut-off {k} must be >= 1")
-        if k > 2**63 - 1:
-            raise ParameterError(f"document cut-off {show(k)} is beyond the 64-bit range")
+        if k > MAX_CUTOFF:
+            raise ParameterError(f"document cut-off {show(k)} must be <= {MAX_CUTOFF:,}")
         out.append(k)
     if not out:
         raise ParameterError("no document cut-offs given")
@@ -121,14 +133,27 @@ def _num_den(level: Fraction) -> tuple[int, int]:
     return level.numerator, level.denominator
 
 
+def _exact(a: int, b: int, R: np.ndarray) -> np.ndarray:
+    """``R`` as Python integers when ``a * R`` or ``b * R`` could leave int64 (a level with
+    many decimals, such as ``1/3`` as a float: denominator 10**16), else as it is."""
+    R = np.asarray(R)
+    top = int(np.abs(R).max(initial=0)) if R.size else 0
+    return R.astype(object) if max(abs(a), b) * top >= 2**62 else R
+
+
 def ceil_count(level: Fraction, R: np.ndarray) -> np.ndarray:
     """``ceil(level * R)`` exactly: relevant documents needed to reach recall ``level``."""
     a, b = _num_den(level)
-    return -((-a * R) // b)
+    Rx = _exact(a, b, R)
+    return np.asarray(-((-a * Rx) // b), dtype=np.int64) if Rx is not R else -((-a * R) // b)
 
 
 def floor_count(level: Fraction, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(h, t)`` with ``level * R = h + t``, ``h`` integer, ``0 <= t < 1`` (``t`` as a float)."""
     a, b = _num_den(level)
-    h = (a * R) // b
-    return h, (a * R - h * b) / b
+    Rx = _exact(a, b, R)
+    h = (a * Rx) // b
+    t = (a * Rx - h * b) / b
+    if Rx is not R:
+        return np.asarray(h, dtype=np.int64), np.asarray(t, dtype=np.float64)
+    return h, t

@@ -8,11 +8,13 @@ so that the same curves give the same bytes.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from .._lazy import require
 from ..errors import ParameterError
+from ..output_files import check_output_file, replace_atomically
 
 __all__ = ["plot_curves"]
 
@@ -76,6 +78,8 @@ def plot_curves(
         raise ParameterError("plot() takes a table from precision_recall(), gain() or fallout()")
     if path is not None and Path(path).suffix.lower() not in FORMATS:
         raise ParameterError(f"plot file {str(path)!r}: use a .png, .svg or .pdf name")
+    if path is not None:
+        check_output_file(path, suffixes=FORMATS)  # before drawing
     require("matplotlib", "plot", "plotting curves")
     from matplotlib.figure import Figure
 
@@ -172,6 +176,22 @@ def _gain(fig: Any, table: Any, which: str) -> Any:
     return fig
 
 
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def _literal_text(fig: Any) -> None:
+    """Show every text as written: run names, query ids and titles may hold ``$`` (which
+    matplotlib would parse as mathematics, failing on ``$\\foo$``).  Tick labels made while
+    saving follow the ``text.parse_math`` setting of the save."""
+    from matplotlib.text import Text
+
+    for t in fig.findobj(Text):
+        t.set_parse_math(False)
+        text = t.get_text()
+        if _UNDECODED.search(text):  # bytes of a file name that is not UTF-8: no glyph
+            t.set_text(_UNDECODED.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", text))
+
+
 def _save(fig: Any, path: Path) -> None:
     import matplotlib
 
@@ -183,5 +203,7 @@ def _save(fig: Any, path: Path) -> None:
         metadata = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
     else:
         metadata = {"Date": None, "Creator": None}
-    with matplotlib.rc_context({"svg.hashsalt": "cranfield", "svg.fonttype": "path"}):
-        fig.savefig(path, dpi=150, metadata=metadata)
+    _literal_text(fig)
+    rc = {"svg.hashsalt": "cranfield", "svg.fonttype": "path", "text.parse_math": False}
+    with matplotlib.rc_context(rc), replace_atomically(path) as fh:
+        fig.savefig(fh, format=suffix[1:], dpi=150, metadata=metadata)

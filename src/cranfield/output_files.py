@@ -1,0 +1,202 @@
+"""Files cranfield writes (``-o``, ``--plot``, the charts of a comparison): checked before the
+work starts, and replaced atomically.
+
+- :func:`check_output_file` / :func:`check_output_dir`: a name that cannot be written (missing
+  or read-only directory, a directory given as a file, a file given as a directory, an unknown
+  image suffix) is a :class:`~cranfield.errors.ParameterError` before anything is computed.
+- :func:`replace_atomically`: the new content goes to a temporary file in the same directory,
+  is flushed to disk (``fsync``) and renamed over the old file (``os.replace``), which keeps its
+  permission bits.  If anything fails on the way, the old file is untouched and the temporary
+  file is removed.  A symbolic link is followed (the file it points to is replaced; the link
+  stays).  A device, FIFO or socket (``/dev/null``, ``/dev/stdout``, a named pipe) is written
+  in place: it cannot be replaced.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from functools import cache
+from pathlib import Path
+from typing import BinaryIO
+
+from .errors import ParameterError
+
+__all__ = [
+    "ENCODING_ERRORS",
+    "check_output_dir",
+    "check_output_file",
+    "replace_atomically",
+    "write_text_file",
+]
+
+StrPath = str | os.PathLike[str]
+
+ENCODING_ERRORS = "cranfield-names"
+"""The encoding error handler of everything cranfield writes: the bytes of a file name that is
+not UTF-8 are written back as they were (``surrogateescape``); any other character the encoding
+cannot hold becomes a backslash escape, never an error."""
+
+
+def _encode_error(exc: UnicodeError) -> tuple[bytes, int]:
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    chunk = exc.object[exc.start : exc.end]
+    out = b"".join(
+        bytes([ord(c) - 0xDC00])
+        if 0xDC80 <= ord(c) <= 0xDCFF
+        else c.encode("ascii", "backslashreplace")
+        for c in chunk
+    )
+    return out, exc.end
+
+
+codecs.register_error(ENCODING_ERRORS, _encode_error)
+
+
+def _fail(path: StrPath, problem: str) -> ParameterError:
+    return ParameterError(f"{os.fspath(path)}: {problem}")
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _probe(directory: str, path: StrPath) -> None:
+    """Create and remove a temporary file in ``directory``: the one test that tells whether a
+    file can be written there (permissions, read-only file systems, ``/proc``)."""
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".cranfield-", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise _fail(path, f"cannot write in directory {directory!r}: {_why(exc)}") from None
+    os.close(fd)
+    with suppress(OSError):
+        os.unlink(tmp)
+
+
+def check_output_file(path: StrPath, *, suffixes: Sequence[str] | None = None) -> str:
+    """``path`` if a file can be written there, else :class:`ParameterError`.  ``suffixes``:
+    the accepted name endings (``.png``, ...), compared case-insensitively."""
+    name = os.fspath(path)
+    if not name.strip():
+        raise ParameterError("the output file name is empty")
+    target = os.path.realpath(name)
+    try:
+        st = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        st = None
+    except OSError as exc:
+        raise _fail(path, f"cannot write: {_why(exc)}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise _fail(path, "is a directory")
+    if suffixes is not None and Path(name).suffix.lower() not in suffixes:
+        *most, last = suffixes
+        names = f"{', '.join(most)} or {last}" if most else last
+        raise _fail(path, f"unknown file type: use a {names} name")
+    if st is not None and not os.access(target, os.W_OK):
+        raise _fail(path, "cannot write: permission denied")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return name  # a device or a pipe: written in place
+    parent = os.path.dirname(target) or "."
+    if not os.path.isdir(parent):
+        problem = "is not a directory" if os.path.exists(parent) else "does not exist"
+        raise _fail(path, f"directory {parent!r} {problem}")
+    _probe(parent, path)
+    return name
+
+
+def check_output_dir(path: StrPath) -> str:
+    """``path`` if files can be written into it (created when missing), else
+    :class:`ParameterError`.  Nothing is created here."""
+    name = os.fspath(path)
+    if not name.strip():
+        raise ParameterError("the output directory name is empty")
+    here = os.path.abspath(name)
+    while not os.path.exists(here):  # the nearest existing ancestor will hold the new folders
+        here = os.path.dirname(here)
+    if not os.path.isdir(here):
+        what = "is a file" if here == os.path.abspath(name) else f"is inside a file ({here!r})"
+        raise _fail(path, what)
+    _probe(here, path)
+    return name
+
+
+@cache
+def _umask() -> int:
+    """The process umask (read from /proc on Linux; else set and restored once)."""
+    with (
+        suppress(OSError, ValueError),
+        open("/proc/self/status", encoding="ascii", errors="replace") as fh,
+    ):
+        for line in fh:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+@contextmanager
+def replace_atomically(path: StrPath) -> Iterator[BinaryIO]:
+    """Yield a binary file whose content replaces ``path`` when the block ends without error.
+
+    On any error the previous file (if any) is untouched and no temporary file is left; an
+    ``OSError`` becomes a :class:`ParameterError` naming ``path``."""
+    target = os.path.realpath(os.fspath(path))
+    try:
+        st: os.stat_result | None = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        st = None
+    except OSError as exc:
+        raise _fail(path, f"cannot write: {_why(exc)}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise _fail(path, "is a directory")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        try:
+            with open(target, "wb") as fh:
+                yield fh
+        except OSError as exc:
+            raise _fail(path, f"cannot write: {_why(exc)}") from None
+        return
+    parent = os.path.dirname(target) or "."
+    prefix = f".{os.path.basename(target)[:100]}."
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=parent)
+    except OSError as exc:
+        raise _fail(path, f"cannot write in directory {parent!r}: {_why(exc)}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+            os.fchmod(fh.fileno(), (st.st_mode & 0o7777) if st else (0o666 & ~_umask()))
+            if st is not None and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+                with suppress(OSError):  # only root may give the file back to its owner
+                    os.fchown(fh.fileno(), st.st_uid, st.st_gid)
+        os.replace(tmp, target)
+    except BaseException as exc:
+        with suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise _fail(path, f"cannot write: {_why(exc)}") from None
+        raise
+    with suppress(OSError):  # make the rename itself durable
+        dfd = os.open(parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+def write_text_file(path: StrPath, text: str) -> None:
+    """Replace ``path`` with ``text`` in UTF-8 (see :data:`ENCODING_ERRORS`)."""
+    data = text.encode("utf-8", ENCODING_ERRORS)
+    with replace_atomically(path) as fh:
+        fh.write(data)
