@@ -45,9 +45,9 @@ def test_misspelled_measure_lists_nearest_names():
     ("text", "problem"),
     [
         ("P", "needs a cut-off"),
-        ("P@0", "cutoff must be > 0"),
+        ("P@0", r"cutoff must be in \[1, 2147483647\], got 0"),
         ("P@2.5", "must be an integer"),
-        ("P(rel=-1)@5", "must be >= 0"),
+        ("P(rel=-1)@5", r"rel must be in \[0, 9223372036854775807\]"),
         ("P(foo=1)@5", "has no parameter 'foo'"),
         ("NumQ@5", "takes no @ cut-off"),
         ("P(rel=1", "missing '\\)'"),

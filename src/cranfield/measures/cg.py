@@ -20,6 +20,7 @@ from ..errors import ParameterError
 from ..judged import JudgedRankings, segment_seqsum
 from .gain import GAINS, dcg_parts
 from .gaintable import gain_table
+from .params import INT64_MAX
 from .registry import CUTOFF_OPTIONAL, Param, Undefined, measure
 
 CHEN = "Chen, 'Retrieval Evaluation - Measures' (seed 004)"
@@ -102,16 +103,13 @@ def ncg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.nda
 # ----------------------------------------------------------------------------- ERR
 
 
-def _max_grade_check(v: int) -> str | None:
-    return None if v >= 1 else "must be >= 1"
-
-
 MAX_GRADE = Param(
     "max_grade",
     "int",
     None,
     "highest grade g_max of the scale; none: the highest judged grade (at least 1)",
-    check=_max_grade_check,
+    at_least=1,
+    at_most=INT64_MAX,
 )
 
 

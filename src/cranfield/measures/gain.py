@@ -14,6 +14,7 @@ import numpy as np
 from ..judged import JudgedRankings
 from .discount import BASE, CONVENTION, discounted
 from .gaintable import GainTable, gain_pairs, gain_table
+from .params import MAX_WEIGHT
 from .precision import NO_REL
 from .registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
 from .segments import (
@@ -32,19 +33,13 @@ from .segments import (
 JK = "Järvelin & Kekäläinen (2002) 'Cumulated gain-based evaluation of IR techniques'"
 
 
-def _check_gains(g: dict) -> str | None:
-    for k in g:
-        if not isinstance(k, int):
-            return f"has a non-integer grade {k!r}"
-    return None
-
-
 GAINS = Param(
     "gains",
     "gains",
     None,
     "gain of each grade, as {grade:gain}; unlisted grades gain their grade (trec_eval)",
-    check=_check_gains,
+    at_least=-MAX_WEIGHT,
+    at_most=MAX_WEIGHT,
 )
 
 

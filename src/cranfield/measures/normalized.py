@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..judged import JudgedRankings
+from .params import MAX_COUNT, MAX_WEIGHT
 from .registry import REL, REQUIRED, Param, Undefined, measure
 
 KEEN = "Keen, 'Evaluation Parameters', ISR-13 (seed 002)"
@@ -163,19 +164,13 @@ def _weights(grades: np.ndarray, gains: dict | None) -> np.ndarray:
     return base
 
 
-def _check_weights(g: dict) -> str | None:
-    for k in g:
-        if not isinstance(k, int):
-            return f"has a non-integer grade {k!r}"
-    return None
-
-
 WEIGHTS = Param(
     "gains",
     "gains",
     None,
     "weight of each relevant grade, as {grade:weight}; unlisted grades weigh their grade",
-    check=_check_weights,
+    at_least=-MAX_WEIGHT,
+    at_most=MAX_WEIGHT,
 )
 
 
@@ -223,12 +218,13 @@ def wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
 # ----------------------------------------------------------------------------- PRES
 
 
-def _nmax_check(v: int) -> str | None:
-    return None if v > 0 else "(N_max, the documents the user examines) must be > 0"
-
-
 NMAX = Param(
-    "cutoff", "int", REQUIRED, "N_max: documents the user examines (the @ part)", check=_nmax_check
+    "cutoff",
+    "int",
+    REQUIRED,
+    "N_max: documents the user examines (the @ part)",
+    at_least=1,
+    at_most=MAX_COUNT,
 )
 
 
