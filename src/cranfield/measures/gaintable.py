@@ -20,16 +20,23 @@ query's level count there, a defect that cannot change any value but ``ideal_dcg
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..judged import JudgedRankings
+from .params import INT64_MAX, INT64_MIN
 
-__all__ = ["GainTable", "gain_pairs", "gain_table", "glibc_msort"]
+__all__ = ["LEVEL_LIMIT", "GainTable", "gain_pairs", "gain_table", "glibc_msort"]
 
 INT_MIN = -(2**31)
+LEVEL_LIMIT = 1024
+"""Queries with up to this many grade levels (``0..1023``) get trec_eval's merge-sort order of
+fractional gains; above it (trec_eval would build a table of one entry per grade) gains are
+ordered by value."""
 
 
 def _cmp_gain(a: float, b: float) -> int:
@@ -67,7 +74,14 @@ def gain_pairs(gains: Mapping[Any, Any] | Sequence[tuple[Any, Any]] | None) -> t
     if not gains:
         return ()
     items = gains.items() if isinstance(gains, Mapping) else gains
-    return tuple((int(g), float(v)) for g, v in items)
+    return tuple((int(g), _as_float(v)) for g, v in items)
+
+
+def _as_float(v: Any) -> float:
+    try:
+        return float(v)
+    except OverflowError:  # an integer beyond the doubles (only from unchecked measures)
+        return math.inf if v > 0 else -math.inf
 
 
 def _sorted_table(levels: int, pairs: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -76,7 +90,7 @@ def _sorted_table(levels: int, pairs: tuple) -> tuple[np.ndarray, np.ndarray, np
     Returns (grade, gain, counted) arrays in sorted order; ``counted`` marks the entries that
     take the count of their grade (the first user entry of a grade, and the defaults).
     """
-    user_grades = np.array([g for g, _ in pairs], dtype=np.int64)
+    user_grades = np.array([_int64(g) for g, _ in pairs], dtype=np.int64)
     user_gains = np.array([v for _, v in pairs], dtype=np.float64)
     counted = np.zeros(len(pairs), dtype=bool)
     if len(pairs):
@@ -101,6 +115,12 @@ def _sorted_table(levels: int, pairs: tuple) -> tuple[np.ndarray, np.ndarray, np
     return grade[order], gain[order], counted[order]
 
 
+def _int64(g: int) -> int:
+    """A user grade as an int64: one outside the range matches no document and no judgment,
+    as does INT64_MIN (judged grades are >= 0, ranked rows' grades >= -2)."""
+    return g if INT64_MIN <= g <= INT64_MAX else INT64_MIN
+
+
 class GainTable(NamedTuple):
     """Gains of all ranked rows and the ideal gain lists of all queries of ``jr``."""
 
@@ -121,13 +141,39 @@ class GainTable(NamedTuple):
         return np.arange(len(self.ideal_gain)) - self.ideal_offsets[self.ideal_query] + 1
 
 
-def _levels(jr: JudgedRankings) -> np.ndarray:
-    """``L`` per query: highest judged grade + 1 (0 if the qrels have no grade >= 0)."""
+class _Judged(NamedTuple):
+    """Per query the highest judged grade (-1: none), and the (query, grade, count) runs of
+    the judged qrels entries (grade >= 0), by query then descending grade."""
+
+    top: np.ndarray
+    query: np.ndarray
+    grade: np.ndarray
+    count: np.ndarray
+
+
+def _judged(jr: JudgedRankings) -> _Judged:
     off = jr.qrels_offsets
+    grades = jr.qrels_grades  # each query's grades sorted descending
     nonempty = off[1:] > off[:-1]
     top = np.full(jr.num_queries, -1, dtype=np.int64)
-    top[nonempty] = jr.qrels_grades[off[:-1][nonempty]]  # grades sorted descending
-    return np.maximum(top, -1) + 1
+    top[nonempty] = grades[off[:-1][nonempty]]
+    top = np.maximum(top, -1)
+    judged = np.flatnonzero(grades >= 0)
+    q, g = jr.qrels_query[judged], grades[judged]
+    new = np.ones(len(g), dtype=bool)
+    new[1:] = (q[1:] != q[:-1]) | (g[1:] != g[:-1])
+    starts = np.flatnonzero(new)
+    count = np.diff(np.append(starts, len(g)))
+    return _Judged(top, q[starts], g[starts], count)
+
+
+def _lookup(keys: np.ndarray, values: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(hit, value) of each ``x`` in the sorted ``keys``."""
+    if len(keys) == 0:
+        return np.zeros(len(x), dtype=bool), np.zeros(len(x))
+    pos = np.minimum(np.searchsorted(keys, x), len(keys) - 1)
+    hit = keys[pos] == x
+    return hit, values[pos]
 
 
 def gain_table(
@@ -141,48 +187,137 @@ def gain_table(
     ``normalise`` applies trec_eval's rbp rescaling: with ``lo = min(0, table gains)`` and
     ``hi = max(0, table gains)``, if ``lo < 0`` or ``hi > 1`` every table gain becomes
     ``(g - lo) / (hi - lo)`` (gains of grades outside the table stay 0).
+
+    The cost depends on the number of ranked rows, judgments and given gains, never on the
+    grade values: the default entries of the table (``gain = grade``) are looked up, not
+    built, except for trec_eval's merge-sort order of fractional gains (:data:`LEVEL_LIMIT`).
     """
     pairs = gain_pairs(gains)
     nq = jr.num_queries
-    levels = _levels(jr)
-    distinct, group = np.unique(levels, return_inverse=True)
-    group = group.reshape(-1)
+    jd = _judged(jr)
+    grades = jr.grades
 
-    # per (query, grade) counts of judged qrels entries, looked up by sorted key
-    judged = jr.qrels_grades >= 0
-    width = int(jr.qrels_grades.max()) + 1 if judged.any() else 1
-    keys = jr.qrels_query[judged] * width + jr.qrels_grades[judged]
-    ukeys, ucounts = np.unique(keys, return_counts=True)
-    # grades present: from the (query, grade) keys already counted (plain np.unique would
-    # import numpy.ma, 20 ms of start-up)
-    present = set((ukeys % width).tolist()) if len(ukeys) else set()
+    # the user's grades that can match a judgment or a ranked row, and their gains: a
+    # ranked row takes the first entry of its grade in sorted order (the smallest gain of a
+    # grade given twice), the ideal list the first one given (trec_eval's "counted" entry)
+    row_of: dict[int, float] = {}
+    ideal_of: dict[int, float] = {}
+    for i in sorted(range(len(pairs)), key=lambda i: (math.isnan(pairs[i][1]), pairs[i][1])):
+        g, v = pairs[i]
+        if INT64_MIN < g <= INT64_MAX:
+            row_of.setdefault(g, v)
+    for g, v in pairs:
+        if 0 <= g <= INT64_MAX:
+            ideal_of.setdefault(g, v)
+    user = np.array(sorted(row_of), dtype=np.int64)
+
+    # gain of every ranked row: the grade (0 below 0) unless the user gives one
+    row_gain = np.maximum(grades, 0).astype(np.float64)
+    in_table = grades >= 0
+    if len(user):
+        hit, value = _lookup(user, np.array([row_of[g] for g in user.tolist()]), grades)
+        row_gain[hit] = value[hit]
+        in_table |= hit
+
+    uv = np.array([v for _, v in pairs], dtype=np.float64)
+    integral = bool(np.all(np.mod(uv, 1.0) == 0.0))
+    quirk = np.zeros(nq, dtype=bool)
+    if not integral:  # trec_eval's comparator (int)(g1 - g2) on the whole table
+        quirk = jd.top < LEVEL_LIMIT
+    emitted = _msort_ideal(jr, jd, pairs, quirk, row_gain) if quirk.any() else None
+
+    if normalise:
+        row_gain = _normalised(jr, jd.top, pairs, uv, row_gain, in_table)
+
+    # the ideal list: every judged entry with a positive gain, gains descending
+    ideal = jd.grade.astype(np.float64)
+    if ideal_of:
+        keys = np.array(sorted(ideal_of), dtype=np.int64)
+        hit, value = _lookup(keys, np.array([ideal_of[g] for g in keys.tolist()]), jd.grade)
+        ideal[hit] = value[hit]
+    keep = (ideal > 0) & ~quirk[jd.query]
+    q, key, g, c = jd.query[keep], -ideal[keep], ideal[keep], jd.count[keep]
+    if emitted is not None:
+        parts = zip((q, key, g, c), emitted, strict=True)
+        q, key, g, c = (np.concatenate((a, b)) for a, b in parts)
+    o = np.lexsort((key, q))
+    ideal_query = np.repeat(q[o], c[o])
+    ideal_gain = np.repeat(g[o], c[o])
+    sizes = np.bincount(ideal_query, minlength=nq) if nq else np.zeros(0, dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    return GainTable(row_gain, ideal_query.astype(np.int64), ideal_gain, offsets)
+
+
+def _normalised(
+    jr: JudgedRankings,
+    top: np.ndarray,
+    pairs: tuple,
+    uv: np.ndarray,
+    row_gain: np.ndarray,
+    in_table: np.ndarray,
+) -> np.ndarray:
+    """trec_eval's rbp rescaling of the rows' gains, per query: ``lo``/``hi`` are the extremes
+    of the user's gains and of the default gains ``0..L-1`` (largest: the highest grade below
+    ``L`` that the user does not give)."""
+    if np.isnan(uv).any():  # the table's min and max are NaN: no rescaling (min(0, nan) = 0)
+        return row_gain
+    lo = min(0.0, float(uv.min())) if len(uv) else 0.0
+    umax = float(uv.max()) if len(uv) else -math.inf
+    given = np.unique(np.array([g for g, _ in pairs if 0 <= g <= INT64_MAX], dtype=np.int64))
+    dmax = top.copy()
+    if len(given):
+        brk = np.ones(len(given), dtype=bool)
+        brk[1:] = given[1:] != given[:-1] + 1
+        run_start = given[np.maximum.accumulate(np.where(brk, np.arange(len(given)), 0))]
+        hit, start = _lookup(given, run_start, top)
+        dmax = np.where(hit, start - 1, top)
+    hi = np.maximum(0.0, np.maximum(umax, np.where(dmax >= 0, dmax, 0).astype(np.float64)))
+    has_table = (top >= 0) | (len(pairs) > 0)
+    scaled = has_table & ((lo < 0) | (hi > 1.0))
+    rows = np.flatnonzero(in_table & scaled[jr.row_query])
+    out = row_gain.copy()
+    h = hi[jr.row_query[rows]]
+    out[rows] = (row_gain[rows] - lo) / (h - lo)
+    return out
+
+
+def _msort_ideal(
+    jr: JudgedRankings, jd: _Judged, pairs: tuple, quirk: np.ndarray, row_gain: np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """trec_eval's ideal lists of the ``quirk`` queries (fractional gains, fewer than
+    :data:`LEVEL_LIMIT` levels): the whole table sorted by glibc's merge sort with the
+    truncating comparator, read from the top down, each entry repeated by its count, empty
+    entries skipped, stopping at the first non-positive gain.  Returns (query, order key,
+    gain, count) of the emitted entries; a grade given twice also takes, in ``row_gain``, the
+    gain of its first entry in this order."""
+    width = LEVEL_LIMIT + 1
+    sel = np.flatnonzero(quirk[jd.query])
+    keys = jd.query[sel] * width + jd.grade[sel]
+    o = np.argsort(keys, kind="stable")
+    ukeys, ucounts = keys[o], jd.count[sel][o]
+    present = set(jd.grade[sel].tolist())
+    twice = [g for g, n in Counter(g for g, _ in pairs).items() if n > 1]
 
     def counts_of(queries: np.ndarray, grade: int) -> np.ndarray:
         if grade < 0 or grade >= width or len(ukeys) == 0:
             return np.zeros(len(queries), dtype=np.int64)
-        k = queries * width + grade
-        pos = np.minimum(np.searchsorted(ukeys, k), len(ukeys) - 1)
-        return np.where(ukeys[pos] == k, ucounts[pos], 0)
+        hit, value = _lookup(ukeys, ucounts, queries * width + grade)
+        return np.where(hit, value, 0)
 
-    min_grade = min([-2, *(g for g, _ in pairs)])
-    max_grade = max([int(distinct.max()) if len(distinct) else 0, *(g for g, _ in pairs), 0])
-    lut = np.zeros((max(len(distinct), 1), max_grade - min_grade + 1), dtype=np.float64)
-    emit_q: list[np.ndarray] = []
-    emit_order: list[np.ndarray] = []
-    emit_gain: list[np.ndarray] = []
-    emit_count: list[np.ndarray] = []
+    levels = np.zeros(len(quirk), dtype=np.int64)
+    levels[quirk] = jd.top[quirk] + 1
+    emit: list[list[np.ndarray]] = [[], [], [], []]
     order_base = 0
-    for gi, L in enumerate(distinct.tolist()):
+    for L in np.unique(levels[quirk]).tolist():
+        queries = np.flatnonzero(quirk & (levels == L))
         tgrade, tgain, tcounted = _sorted_table(int(L), pairs)
-        lut_gain = tgain
-        if normalise and len(tgain):
-            lo, hi = min(0.0, float(tgain.min())), max(0.0, float(tgain.max()))
-            if lo < 0 or hi > 1:
-                lut_gain = (tgain - lo) / (hi - lo)
-        # get_gain: the first entry (in sorted order) with the grade
-        ug, first = np.unique(tgrade, return_index=True)
-        lut[gi, ug - min_grade] = lut_gain[first]
-        queries = np.flatnonzero(group == gi)
+        if twice:  # get_gain: the first entry (in sorted order) with the grade
+            rows = np.flatnonzero(quirk[jr.row_query] & (levels[jr.row_query] == L))
+            for g in twice:
+                first = np.flatnonzero(tgrade == _int64(g))
+                if len(first):
+                    r = rows[jr.grades[rows] == g]
+                    row_gain[r] = tgain[first[0]]
         if len(tgain) == 0 or tgain[-1] <= 0:
             continue
         stopped = np.zeros(len(queries), dtype=bool)
@@ -195,32 +330,10 @@ def gain_table(
                 stopped |= has
                 continue
             if has.any():
-                emit_q.append(queries[has])
-                emit_order.append(np.full(int(has.sum()), order_base, dtype=np.int64))
-                emit_gain.append(np.full(int(has.sum()), e_gain))
-                emit_count.append(c[has])
+                emit[0].append(queries[has])
+                emit[1].append(np.full(int(has.sum()), float(order_base)))
+                emit[2].append(np.full(int(has.sum()), e_gain))
+                emit[3].append(c[has])
             order_base += 1
-
-    # gain of every ranked row; only grades with a non-zero gain in some table are looked up
-    # (most retrieved documents are unjudged or non-relevant)
-    grades = jr.grades
-    row_gain = np.zeros(len(grades))
-    column = grades - min_grade  # every grade lies in min_grade..max_grade
-    look = np.flatnonzero(lut.any(axis=0)[column])
-    if len(look):
-        row_gain[look] = lut[group[jr.row_query[look]], column[look]]
-
-    if emit_q:
-        q = np.concatenate(emit_q)
-        o = np.lexsort((np.concatenate(emit_order), q))
-        q = q[o]
-        g = np.concatenate(emit_gain)[o]
-        c = np.concatenate(emit_count)[o]
-        ideal_query = np.repeat(q, c)
-        ideal_gain = np.repeat(g, c)
-    else:
-        ideal_query = np.zeros(0, dtype=np.int64)
-        ideal_gain = np.zeros(0)
-    sizes = np.bincount(ideal_query, minlength=nq) if nq else np.zeros(0, dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
-    return GainTable(row_gain, ideal_query.astype(np.int64), ideal_gain, offsets)
+    empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0, np.int64))
+    return tuple(np.concatenate(e) if e else z for e, z in zip(emit, empty, strict=True))
