@@ -160,7 +160,11 @@ def gain(
 
 def _one(jr, ks, average, statistic, gains, convention, base, per_query):
     Q, K = jr.num_queries, len(ks)
-    depth = int(ks.max())
+    # beyond the longest ranking and the largest qrels every curve is flat: the matrices stop
+    # there, whatever the cut-offs asked (memory by the input, not by a cut-off's value)
+    longest = int(np.diff(jr.qrels_offsets).max(initial=0))
+    depth = min(int(ks.max()), max(jr.max_rank, longest, 1))
+    cols = np.minimum(ks, depth) - 1
     keep_all = per_query or statistic == "median"
     block = max(1, 4_000_000 // depth)
     sums = {c: np.zeros(K) for c in GAIN_CURVES}
@@ -170,7 +174,7 @@ def _one(jr, ks, average, statistic, gains, convention, base, per_query):
         full = gain_matrices(
             jr, depth, gains=gains, convention=convention, base=base, queries=slice(lo, lo + block)
         )
-        m = {c: v[:, ks - 1] for c, v in full.items()}
+        m = {c: v[:, cols] for c, v in full.items()}
         no_rel += int((full["icg"][:, -1] == 0).sum())
         m["ncg"] = _ratio(m["cg"], m["icg"])
         m["ndcg"] = _ratio(m["dcg"], m["idcg"])

@@ -9,11 +9,14 @@ double precision, use :func:`as_double` of the level, which is the value C's ``a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from ..errors import ParameterError
+from ..measures.params import MAX_COUNT
 
 __all__ = [
     "STANDARD_CUTOFFS",
@@ -23,6 +26,7 @@ __all__ = [
     "parse_levels",
 ]
 
+_MAX_EXPONENT = 1000
 STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 50, 100)
 """Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1: average precision "when 5, 10, 15, 20, 30,
 50, or 100 documents have been seen"."""
@@ -38,9 +42,20 @@ def _fraction(value: object) -> Fraction:
             return Fraction(int(value))
         if isinstance(value, np.floating):
             return Fraction(repr(float(value)))
-        return Fraction(str(value).strip())
-    except (ValueError, ZeroDivisionError):
-        raise ParameterError(f"recall level {value!r} is not a number") from None
+        text = str(value).strip()
+        if "/" in text:  # "1/3": two integers (Python refuses more than 4300 digits)
+            return Fraction(text)
+        exact = Decimal(text)  # reads the exponent without expanding it
+        if not exact.is_finite():
+            raise ValueError
+    except (ValueError, ZeroDivisionError, ArithmeticError):
+        raise ParameterError(f"recall level {str(value)[:40]!r} is not a number") from None
+    if exact and not -_MAX_EXPONENT <= exact.adjusted() <= _MAX_EXPONENT:
+        # a Fraction would expand 10**exponent: no recall level needs that
+        raise ParameterError(
+            f"recall level {text[:40]!r} is outside [1e-{_MAX_EXPONENT}, 1] (and not 0)"
+        )
+    return Fraction(exact)
 
 
 def parse_levels(levels: int | str | Iterable[object] | None) -> tuple[Fraction, ...]:
@@ -95,28 +110,40 @@ def parse_cutoffs(cutoffs: str | int | Sequence[int] | None) -> tuple[int, ...] 
             k = int(v)  # type: ignore[call-overload]
             if str(v).strip() != str(k) and not isinstance(v, int | np.integer):
                 raise ValueError
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise ParameterError(f"document cut-off {v!r} is not an integer") from None
-        if k < 1:
-            raise ParameterError(f"document cut-off {k} must be >= 1")
+        if not 1 <= k <= MAX_COUNT:
+            raise ParameterError(f"document cut-off {k} must be >= 1 and <= {MAX_COUNT}")
         out.append(k)
     if not out:
         raise ParameterError("no document cut-offs given")
     return tuple(sorted(set(out)))
 
 
-def _num_den(level: Fraction) -> tuple[int, int]:
-    return level.numerator, level.denominator
+def _num_den(level: Fraction, R: np.ndarray) -> tuple[Any, Any, np.ndarray]:
+    """Numerator, denominator and ``R`` ready for exact products: int64 when ``b * max(R)``
+    fits, else Python integers (a level like ``1e-999`` has a 1000-digit denominator)."""
+    a, b = level.numerator, level.denominator
+    R = np.asarray(R)
+    top = int(R.max(initial=0)) if R.size else 0
+    if b * max(top, 1) < 2**62:
+        return a, b, R
+    return a, b, R.astype(object)
 
 
 def ceil_count(level: Fraction, R: np.ndarray) -> np.ndarray:
     """``ceil(level * R)`` exactly: relevant documents needed to reach recall ``level``."""
-    a, b = _num_den(level)
-    return -((-a * R) // b)
+    a, b, R = _num_den(level, R)
+    return np.asarray(-((-a * R) // b)).astype(np.int64)
 
 
 def floor_count(level: Fraction, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(h, t)`` with ``level * R = h + t``, ``h`` integer, ``0 <= t < 1`` (``t`` as a float)."""
-    a, b = _num_den(level)
+    a, b, R = _num_den(level, R)
     h = (a * R) // b
-    return h, (a * R - h * b) / b
+    t = (
+        np.asarray([float(Fraction(int(x), b)) for x in (a * R - h * b).ravel()])
+        if (R.dtype == object)
+        else (a * R - h * b) / b
+    )
+    return np.asarray(h).astype(np.int64), np.asarray(t, dtype=np.float64).reshape(np.shape(R))
