@@ -16,6 +16,13 @@ With default or integer gains this is simply "judged grades sorted descending"; 
 gains the comparator can put a smaller gain above a larger one (trec_eval 10.0 quirk, kept).
 Queries whose qrels have no grade >= 0 get an empty table (trec_eval keeps the previous
 query's level count there, a defect that cannot change any value but ``ideal_dcg``).
+
+The table is never built one entry per grade (a grade of ``2**63-1`` would need that many):
+a row's gain is looked up among the user's grades (else it is the grade), the ideal list is
+made from the query's judged (grade, count) runs, and rbp's ``hi`` takes the largest default
+entry from the highest grade and the user's grades.  Only the merge-sort order of fractional
+gains needs the whole table: it is built for queries with at most :data:`LEVEL_LIMIT` levels
+(trec_eval's values); above that, gains are ordered by value.
 """
 
 from __future__ import annotations

@@ -156,19 +156,25 @@ def _definition(name: Any) -> MeasureDef:
 
 def _pairs(params: Any, name: str) -> dict[str, Any]:
     """Explicit parameters given as a mapping or as (name, value) pairs, as a dict."""
-    items = params.items() if isinstance(params, Mapping) else params
+    if isinstance(params, Mapping):
+        items = list(params.items())
+    else:
+        try:
+            items = [tuple(item) for item in params]
+        except TypeError:
+            items = None
+        if items is None or any(len(item) != 2 for item in items):
+            raise MeasureError(
+                f"measure {name}: parameters must be a mapping or (name, value) pairs, "
+                f"got {shown(params)}"
+            )
     out: dict[str, Any] = {}
-    try:
-        for key, value in items:
-            if not isinstance(key, str):
-                raise MeasureError(f"measure {name}: parameter names are strings, got {key!r}")
-            if key in out:
-                raise MeasureError(f"measure {name}: parameter {key} given twice")
-            out[key] = value
-    except (TypeError, ValueError):
-        raise MeasureError(
-            f"measure {name}: parameters must be a mapping or (name, value) pairs, got {params!r}"
-        ) from None
+    for key, value in items:
+        if not isinstance(key, str):
+            raise MeasureError(f"measure {name}: parameter names are strings, got {shown(key)}")
+        if key in out:
+            raise MeasureError(f"measure {name}: parameter {key} given twice")
+        out[key] = value
     return out
 
 
