@@ -56,24 +56,8 @@ def _cmp_gain(a: float, b: float) -> int:
 
 def glibc_msort(items: list, key_cmp) -> list:
     """glibc's ``msort``: top-down merge sort (first half ``n // 2``), taking left on ``<= 0``."""
-    n = len(items)
-    if n <= 1:
-        return list(items)
-    n1 = n // 2
-    b1 = glibc_msort(items[:n1], key_cmp)
-    b2 = glibc_msort(items[n1:], key_cmp)
-    out = []
-    i = j = 0
-    while i < len(b1) and j < len(b2):
-        if key_cmp(b1[i], b2[j]) <= 0:
-            out.append(b1[i])
-            i += 1
-        else:
-            out.append(b2[j])
-            j += 1
-    out.extend(b1[i:])
-    out.extend(b2[j:])
-    return out
+    order = _msort_range(0, len(items), len(items), lambda a, b: key_cmp(items[a], items[b]))
+    return [items[i] for i in order]
 
 
 def gain_pairs(gains: Mapping[Any, Any] | Sequence[tuple[Any, Any]] | None) -> tuple:
@@ -116,10 +100,34 @@ def _sorted_table(levels: int, pairs: tuple) -> tuple[np.ndarray, np.ndarray, np
     else:
         values = gain.tolist()
         order = np.array(
-            glibc_msort(list(range(len(values))), lambda a, b: _cmp_gain(values[a], values[b])),
+            _msort_range(0, len(values), len(pairs), lambda a, b: _cmp_gain(values[a], values[b])),
             dtype=np.int64,
         )
     return grade[order], gain[order], counted[order]
+
+
+def _msort_range(lo: int, hi: int, run_from: int, key_cmp) -> list[int]:
+    """:func:`glibc_msort` of the indices ``lo..hi-1`` when those from ``run_from`` on are
+    already in order for ``key_cmp`` (the default entries: distinct integer gains, ascending,
+    less than 2**31 apart): their sub-arrays come back unchanged, so only the sub-arrays
+    holding user entries are sorted and merged, with glibc's comparisons."""
+    if hi - lo <= 1 or lo >= run_from:
+        return list(range(lo, hi))
+    mid = lo + (hi - lo) // 2
+    b1 = _msort_range(lo, mid, run_from, key_cmp)
+    b2 = _msort_range(mid, hi, run_from, key_cmp)
+    out = []
+    i = j = 0
+    while i < len(b1) and j < len(b2):
+        if key_cmp(b1[i], b2[j]) <= 0:
+            out.append(b1[i])
+            i += 1
+        else:
+            out.append(b2[j])
+            j += 1
+    out.extend(b1[i:])
+    out.extend(b2[j:])
+    return out
 
 
 def _int64(g: int) -> int:
@@ -221,10 +229,11 @@ def gain_table(
     # gain of every ranked row: the grade (0 below 0) unless the user gives one
     row_gain = np.maximum(grades, 0).astype(np.float64)
     in_table = grades >= 0
-    if len(user):
-        hit, value = _lookup(user, np.array([row_of[g] for g in user.tolist()]), grades)
-        row_gain[hit] = value[hit]
-        in_table |= hit
+    if len(user):  # most ranked rows are not judged: look up those within the given grades
+        rows = np.flatnonzero((grades >= user[0]) & (grades <= user[-1]))
+        hit, value = _lookup(user, np.array([row_of[g] for g in user.tolist()]), grades[rows])
+        row_gain[rows[hit]] = value[hit]
+        in_table[rows[hit]] = True
 
     uv = np.array([v for _, v in pairs], dtype=np.float64)
     integral = bool(np.all(np.mod(uv, 1.0) == 0.0))
@@ -294,53 +303,49 @@ def _msort_ideal(
     """trec_eval's ideal lists of the ``quirk`` queries (fractional gains, fewer than
     :data:`LEVEL_LIMIT` levels): the whole table sorted by glibc's merge sort with the
     truncating comparator, read from the top down, each entry repeated by its count, empty
-    entries skipped, stopping at the first non-positive gain.  Returns (query, order key,
-    gain, count) of the emitted entries; a grade given twice also takes, in ``row_gain``, the
-    gain of its first entry in this order."""
-    width = LEVEL_LIMIT + 1
-    sel = np.flatnonzero(quirk[jd.query])
-    keys = jd.query[sel] * width + jd.grade[sel]
-    o = np.argsort(keys, kind="stable")
-    ukeys, ucounts = keys[o], jd.count[sel][o]
-    present = set(jd.grade[sel].tolist())
-    twice = [g for g, n in Counter(g for g, _ in pairs).items() if n > 1]
-
-    def counts_of(queries: np.ndarray, grade: int) -> np.ndarray:
-        if grade < 0 or grade >= width or len(ukeys) == 0:
-            return np.zeros(len(queries), dtype=np.int64)
-        hit, value = _lookup(ukeys, ucounts, queries * width + grade)
-        return np.where(hit, value, 0)
-
+    entries skipped, stopping at the first non-empty entry with a non-positive gain.  Returns
+    (query, order key, gain, count) of the emitted entries; a grade given twice also takes, in
+    ``row_gain``, the gain of its first entry in this order.  One table per number of levels
+    ``L``; the judged (query, grade) runs of its queries are placed on it at once."""
     levels = np.zeros(len(quirk), dtype=np.int64)
     levels[quirk] = jd.top[quirk] + 1
+    twice = [g for g, n in Counter(g for g, _ in pairs).items() if n > 1]
+    dup_rows = np.zeros(0, dtype=np.int64)
+    if twice:
+        dup_rows = np.flatnonzero(np.isin(jr.grades, twice) & quirk[jr.row_query])
+    sel = np.flatnonzero(quirk[jd.query])
+    sel = sel[np.argsort(levels[jd.query[sel]], kind="stable")]  # grouped by L, then query
+    group_of = levels[jd.query[sel]]
     emit: list[list[np.ndarray]] = [[], [], [], []]
-    order_base = 0
     for L in np.unique(levels[quirk]).tolist():
-        queries = np.flatnonzero(quirk & (levels == L))
         tgrade, tgain, tcounted = _sorted_table(int(L), pairs)
-        if twice:  # get_gain: the first entry (in sorted order) with the grade
-            rows = np.flatnonzero(quirk[jr.row_query] & (levels[jr.row_query] == L))
+        if len(dup_rows):  # get_gain: the first entry (in sorted order) with the grade
+            rows = dup_rows[levels[jr.row_query[dup_rows]] == L]
             for g in twice:
                 first = np.flatnonzero(tgrade == _int64(g))
                 if len(first):
-                    r = rows[jr.grades[rows] == g]
-                    row_gain[r] = tgain[first[0]]
-        if len(tgain) == 0 or tgain[-1] <= 0:
+                    row_gain[rows[jr.grades[rows] == g]] = tgain[first[0]]
+        if L == 0 or len(tgain) == 0 or tgain[-1] <= 0:
             continue
-        stopped = np.zeros(len(queries), dtype=bool)
-        walk = np.flatnonzero(tcounted & np.isin(tgrade, list(present)))[::-1]
-        for idx in walk.tolist():  # from the top of the table down, non-empty entries only
-            e_grade, e_gain = int(tgrade[idx]), float(tgain[idx])
-            c = counts_of(queries, e_grade)
-            has = (c > 0) & ~stopped
-            if e_gain <= 0:
-                stopped |= has
-                continue
-            if has.any():
-                emit[0].append(queries[has])
-                emit[1].append(np.full(int(has.sum()), float(order_base)))
-                emit[2].append(np.full(int(has.sum()), e_gain))
-                emit[3].append(c[has])
-            order_base += 1
+        # every grade 0..L-1 has one counted entry: its place in the table and its gain
+        counted = np.flatnonzero(tcounted)
+        place = np.empty(L, dtype=np.int64)
+        place[tgrade[counted]] = counted
+        lo, hi = np.searchsorted(group_of, [L, L + 1])
+        e = sel[lo:hi]
+        q, p, c = jd.query[e], place[jd.grade[e]], jd.count[e]
+        o = np.lexsort((-p, q))  # per query, from the top of the table down
+        q, p, c = q[o], p[o], c[o]
+        g = tgain[p]
+        # stop at each query's first entry with a non-positive gain
+        bad = (g <= 0).astype(np.int64)
+        starts = np.flatnonzero(np.concatenate(([True], q[1:] != q[:-1]))) if len(q) else bad
+        before = np.cumsum(bad) - bad  # non-positive entries above, from the first query on
+        before -= np.repeat(before[starts], np.diff(np.append(starts, len(q))))
+        keep = (before == 0) & (bad == 0)
+        emit[0].append(q[keep])
+        emit[1].append(-p[keep].astype(np.float64))
+        emit[2].append(g[keep])
+        emit[3].append(c[keep])
     empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0, np.int64))
     return tuple(np.concatenate(e) if e else z for e, z in zip(emit, empty, strict=True))
