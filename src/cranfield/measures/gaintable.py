@@ -42,9 +42,10 @@ __all__ = ["LEVEL_LIMIT", "GainTable", "gain_pairs", "gain_table", "glibc_msort"
 INT_MIN = -(2**31)
 LEVEL_LIMIT = 256
 """Queries with up to this many grade levels (grades ``0..255``) get trec_eval's merge-sort
-order of fractional gains; above it (trec_eval would build a table of one entry per grade)
-gains are ordered by value.  The merge sort runs in Python once per distinct number of levels:
-this bound keeps its worst case (every query with its own highest grade) near 0.1 s."""
+order of fractional gains (if at most this many gains are given); above it (trec_eval would
+build a table of one entry per grade) gains are ordered by value.  The merge sort runs in
+Python once per distinct number of levels: this bound keeps its worst case (every query with
+its own highest grade) near 0.1 s."""
 
 
 def _cmp_gain(a: float, b: float) -> int:
@@ -239,7 +240,7 @@ def gain_table(
     uv = np.array([v for _, v in pairs], dtype=np.float64)
     integral = bool(np.all(np.mod(uv, 1.0) == 0.0))
     quirk = np.zeros(nq, dtype=bool)
-    if not integral:  # trec_eval's comparator (int)(g1 - g2) on the whole table
+    if not integral and len(pairs) <= LEVEL_LIMIT:  # trec_eval's (int)(g1 - g2) on the table
         quirk = jd.top < LEVEL_LIMIT
     emitted = _msort_ideal(jr, jd, pairs, quirk, row_gain) if quirk.any() else None
 

@@ -185,7 +185,7 @@ class Param:
             k = int(k)
             if not INT64_MIN <= k <= INT64_MAX:
                 raise MeasureError(f"{at}: grade {shown(k)} must be in [{INT64_MIN}, {INT64_MAX}]")
-            g = _finite(v, f"{at}: the gain of grade {k}", f"a number {self.wanted()}")
+            g = _finite(v, at, "", grade=k, param=self)
             if not self.in_bounds(g):
                 raise MeasureError(
                     f"{at}: the gain of grade {k} must be {self.wanted()}, got {shown(v)}"
@@ -214,19 +214,23 @@ def shown(v: Any) -> str:
     return f"{text} ({type(v).__name__})"
 
 
-def _finite(value: Any, at: str, wanted: str) -> float:
-    """A real number (int or float, not bool) as a finite float."""
-    if isinstance(value, bool | np.bool_) or not isinstance(
+def _finite(value: Any, at: str, wanted: str, grade: Any = None, param: Any = None) -> float:
+    """A real number (int or float, not bool) as a finite float (``grade``/``param``: the
+    message is about the gain of that grade, in ``param``'s range)."""
+    if isinstance(value, float) and math.isfinite(value):
+        return value  # the common case, without building a message
+    if not isinstance(value, bool | np.bool_) and isinstance(
         value, int | float | np.integer | np.floating
     ):
-        raise MeasureError(f"{at} must be {_article(wanted)}, got {shown(value)}")
-    try:
-        f = float(value)
-    except OverflowError:
-        f = math.inf
-    if not math.isfinite(f):
-        raise MeasureError(f"{at} must be {_article(wanted)}, got {shown(value)}")
-    return f
+        try:
+            f = float(value)
+        except OverflowError:  # an integer beyond the doubles
+            f = math.inf
+        if math.isfinite(f):
+            return f
+    if param is not None:
+        at, wanted = f"{at}: the gain of grade {grade}", f"a number {param.wanted()}"
+    raise MeasureError(f"{at} must be {_article(wanted)}, got {shown(value)}")
 
 
 def _article(text: str) -> str:

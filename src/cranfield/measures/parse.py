@@ -72,7 +72,11 @@ class Measure:
     def __post_init__(self) -> None:
         d = _definition(self.name)
         given = _pairs(self.params, d.name)
-        ordered, cutoff = check_values(d, given, self.cutoff, _describe(d.name, given, self.cutoff))
+        try:
+            ordered, cutoff = check_values(d, given, self.cutoff, repr(d.name))
+        except MeasureError:  # again, to name the whole measure in the message
+            check_values(d, given, self.cutoff, _describe(d.name, given, self.cutoff))
+            raise
         object.__setattr__(self, "name", d.name)
         object.__setattr__(self, "params", ordered)
         object.__setattr__(self, "cutoff", cutoff)
@@ -265,6 +269,7 @@ def _scalar(p: Param, kind: str, tok: str, at: str) -> Any:
 def _gains(p: Param, entries: list[tuple[tuple[str, str, int], tuple[str, str, int]]], at: str):
     """A ``{grade:gain}`` map from its tokens (duplicate grades are an error)."""
     out: dict[int, int | float] = {}
+    wanted = p.wanted()
     for (kk, ktok, _), (vk, vtok, _) in entries:
         if kk != "num" or not _INT.fullmatch(ktok):
             raise MeasureError(f"{at}: grade {ktok!r} is not an integer")
@@ -273,7 +278,6 @@ def _gains(p: Param, entries: list[tuple[tuple[str, str, int], tuple[str, str, i
             raise MeasureError(f"{at}: grade {k} is given twice")
         if vk != "num":
             raise MeasureError(f"{at}: the gain of grade {k} must be a number, got {vtok!r}")
-        wanted = p.wanted()
         where = f"{at}: the gain of grade {k}"
         out[k] = _int(vtok, where, wanted) if _INT.fullmatch(vtok) else _float(vtok, where, wanted)
     return out
