@@ -350,6 +350,20 @@ def test_an_incomplete_measure_cannot_be_computed():
             m.compute(JR["trec"])
 
 
+def test_the_json_listing_carries_every_declared_range():
+    import json
+
+    out = run_cli("measures", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    listed = {m["name"]: {p["name"]: p for p in m["parameters"]} for m in json.loads(out.stdout)}
+    for name, d in REGISTRY.items():
+        for p in d.all_params:
+            shown = listed[name][p.name]
+            assert shown["range"] == p.range_text(), (name, p.name)
+            for bound in ("at_least", "at_most", "above", "below"):
+                assert shown.get(bound) == getattr(p, bound), (name, p.name, bound)
+
+
 def test_the_listing_shows_each_range():
     out = run_cli("measures", "RBP", "RelRank", "P")
     assert out.returncode == 0, out.stderr
