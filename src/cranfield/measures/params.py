@@ -158,7 +158,7 @@ class Param:
                 )
             if self.choices and value not in self.choices:
                 raise MeasureError(
-                    f"{at} must be one of {', '.join(map(str, self.choices))}, got {value!r}"
+                    f"{at} must be one of {', '.join(map(str, self.choices))}, got {shown(value)}"
                 )
             return value
         if self.kind == "int":
@@ -197,7 +197,7 @@ class Param:
 def shown(v: Any) -> str:
     """A value in an error message (long integers shortened)."""
     if isinstance(v, str):
-        return repr(v)
+        return repr(v if len(v) <= 60 else v[:50] + "...")
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**30:
         if v.bit_length() > 10_000:  # str() refuses more than 4300 digits
             return f"an integer of about {int(v.bit_length() * math.log10(2))} digits"
@@ -255,7 +255,7 @@ def check_values(
             names = ", ".join(known) or "none"
             hint = " (the cut-off is the @ part)" if key == "cutoff" else ""
             raise MeasureError(
-                f"measure {d.name} has no parameter {key!r}{hint} (in {where}); "
+                f"measure {d.name} has no parameter {shown(key)}{hint} (in {where}); "
                 f"its parameters: {names}"
             )
     ordered = tuple(

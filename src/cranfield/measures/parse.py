@@ -9,6 +9,11 @@
 Examples: ``AP``, ``P@10``, ``P(rel=2)@10``, ``nDCG(gains={0:0,1:1,2:3})@10``,
 ``RBP(p=0.8)``, ``IPrec@0.5``.  ``str(parse(s)) == s`` for every canonical string (parameters
 in their declared order, numbers in shortest form).
+
+Numbers are made of the ASCII digits 0-9 only; a literal beyond the doubles (``1e400``) or
+that a double would make 0 (``1e-400``) is an error, and a gains map names each grade once.
+Every value is then checked against its parameter's declared range (:mod:`.params`), by the
+same routine that checks a :class:`Measure` built in Python.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ _TOKEN = re.compile(
 )
 _INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _MAX_DIGITS = 4000  # longer integers are out of every range (and int() refuses > 4300 digits)
-INT64_RANGE = f"[{INT64_MIN}, {INT64_MAX}]"
+_INT64_RANGE = f"[{INT64_MIN}, {INT64_MAX}]"
 
 
 def format_value(v: Any) -> str:
@@ -151,10 +156,10 @@ class Measure:
 
 def _definition(name: Any) -> MeasureDef:
     if not isinstance(name, str):
-        raise MeasureError(f"a measure name must be a string like 'P', got {name!r}")
+        raise MeasureError(f"a measure name must be a string like 'P', got {shown(name)}")
     d = lookup(name)
     if d is None:
-        raise MeasureError(f"unknown measure {name!r}: {_suggest(name)}")
+        raise MeasureError(f"unknown measure {_q(name)}: {_suggest(name)}")
     return d
 
 
@@ -188,7 +193,9 @@ def _describe(name: str, params: Mapping[str, Any], cutoff: Any) -> str:
     def text(v: Any) -> str:
         if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**30:
             return shown(v)
-        if isinstance(v, bool | int | float | str):
+        if isinstance(v, str):
+            return v if len(v) <= 40 else v[:30] + "..."
+        if isinstance(v, bool | int | float):
             return format_value(v)
         if isinstance(v, dict) and all(isinstance(x, int | float) for x in (*v, *v.values())):
             return "{" + ",".join(f"{text(k)}:{text(g)}" for k, g in v.items()) + "}"
@@ -252,17 +259,17 @@ def _scalar(p: Param, kind: str, tok: str, at: str) -> Any:
             return True
         if tok.lower() in ("false", "0", "no"):
             return False
-        raise MeasureError(f"{at} must be true or false, got {tok!r}")
+        raise MeasureError(f"{at} must be true or false, got {shown(tok)}")
     if p.kind == "str":
         return tok
     if p.kind == "int":
         if kind == "word" and tok in p.words:
             return tok
         if kind != "num" or not _INT.fullmatch(tok):
-            raise MeasureError(f"{at} must be an {p.range_text()}, got {tok!r}")
+            raise MeasureError(f"{at} must be an {p.range_text()}, got {shown(tok)}")
         return _int(tok, at, p.wanted())
     if kind != "num":
-        raise MeasureError(f"{at} must be a {p.range_text()}, got {tok!r}")
+        raise MeasureError(f"{at} must be a {p.range_text()}, got {shown(tok)}")
     return _float(tok, at, p.wanted())
 
 
@@ -272,12 +279,12 @@ def _gains(p: Param, entries: list[tuple[tuple[str, str, int], tuple[str, str, i
     wanted = p.wanted()
     for (kk, ktok, _), (vk, vtok, _) in entries:
         if kk != "num" or not _INT.fullmatch(ktok):
-            raise MeasureError(f"{at}: grade {ktok!r} is not an integer")
-        k = _int(ktok, f"{at}: grade", f"in {INT64_RANGE}")
+            raise MeasureError(f"{at}: grade {shown(ktok)} is not an integer")
+        k = _int(ktok, f"{at}: grade", f"in {_INT64_RANGE}")
         if k in out:
             raise MeasureError(f"{at}: grade {k} is given twice")
         if vk != "num":
-            raise MeasureError(f"{at}: the gain of grade {k} must be a number, got {vtok!r}")
+            raise MeasureError(f"{at}: the gain of grade {k} must be a number, got {shown(vtok)}")
         where = f"{at}: the gain of grade {k}"
         out[k] = _int(vtok, where, wanted) if _INT.fullmatch(vtok) else _float(vtok, where, wanted)
     return out
@@ -306,7 +313,7 @@ def parse(text: str | Measure) -> Measure:
     name = toks[0][1]
     d = lookup(name)
     if d is None:
-        raise MeasureError(f"unknown measure {name!r} in {_q(text)}: {_suggest(name)}")
+        raise MeasureError(f"unknown measure {_q(name)} in {_q(text)}: {_suggest(name)}")
     where = f"measure {_q(text)}"
     i = 1
     given: dict[str, Any] = {}
@@ -361,7 +368,7 @@ def parse(text: str | Measure) -> Measure:
         cutoff = _scalar(d.cutoff, kind, tok, f"{where}: parameter cutoff")
         i += 2
     if i != len(toks):
-        raise MeasureError(f"cannot parse measure {_q(text)}: unexpected {toks[i][1]!r}")
+        raise MeasureError(f"cannot parse measure {_q(text)}: unexpected {shown(toks[i][1])}")
     ordered, cutoff = check_values(d, given, cutoff, _q(text))
     problem = missing(d, dict(ordered), cutoff, _q(text))
     if problem:
