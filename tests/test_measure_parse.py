@@ -45,9 +45,9 @@ def test_misspelled_measure_lists_nearest_names():
     ("text", "problem"),
     [
         ("P", "needs a cut-off"),
-        ("P@0", "cutoff must be > 0"),
+        ("P@0", r"cutoff must be in \[1, 2147483647\], got 0"),
         ("P@2.5", "must be an integer"),
-        ("P(rel=-1)@5", "must be >= 0"),
+        ("P(rel=-1)@5", r"rel must be in \[0, 9223372036854775807\]"),
         ("P(foo=1)@5", "has no parameter 'foo'"),
         ("NumQ@5", "takes no @ cut-off"),
         ("P(rel=1", "missing '\\)'"),
@@ -65,3 +65,79 @@ def test_bad_measure_strings_are_rejected_clearly(text, problem):
 def test_measure_objects_compose_like_ir_measures():
     P = parse("P@5")
     assert str(P(rel=2) @ 10) == "P(rel=2)@10"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["P@１０", "P(rel=٣)@5", "nDCG(gains={１:1})", "nDCG(gains={1:٣})", "RBP(p=０.5)", "P@1٠"],
+)
+def test_only_ascii_digits_make_numbers(text):
+    with pytest.raises(MeasureError, match="ASCII digits 0-9"):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["nDCG(gains={1:1,1:5})", "nDCG(gains={1:1,+1:1})", "G(gains={01:2,1:2})"]
+)
+def test_a_gains_map_names_each_grade_once(text):
+    with pytest.raises(MeasureError, match="grade 1 is given twice"):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("RBP(p=1e-400)", "it would be 0 as a double"),
+        ("RBP(p=-1e-400)", "it would be 0 as a double"),
+        ("Rprec(mult=1e400)", "beyond the largest double"),
+        ("nDCG(gains={1:-1e999})", "beyond the largest double"),
+        ("nDCG(gains={1:nan})", "must be a number, got 'nan'"),
+        ("SetF(beta=inf)", "must be a number in \\[0, 1e\\+100\\], got 'inf'"),
+        ("P(rel=" + "9" * 5000 + ")@5", "got 9{12}\\.\\.\\.\\(5000 digits\\)"),
+        ("P@" + "1" * 30, "got 111111111111111111111111111111"),
+        ("nDCG(gains={" + "9" * 5000 + ":1})", "grade must be in"),
+    ],
+    ids=lambda v: v[:40],
+)
+def test_numbers_beyond_the_doubles_or_the_integers_are_rejected(text, problem):
+    with pytest.raises(MeasureError, match=problem):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "P(rel=" + "9" * 5000 + ")@5",
+        "X" * 100_000,
+        "P(" + "x" * 100_000 + "=1)@5",
+        "P(rel=" + "x" * 100_000 + ")@5",
+        "nDCG(convention=" + "x" * 100_000 + ")",
+        "nDCG(gains={" + "x" * 100_000 + ":1})",
+        "P@" + "x" * 100_000,
+        "P@5 " + "x" * 100_000,
+    ],
+    ids=lambda v: v[:30],
+)
+def test_messages_shorten_long_measure_strings(text):
+    with pytest.raises(MeasureError) as err:
+        parse(text)
+    assert len(str(err.value)) < 600
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "P@2147483647",
+        "AP(rel=9223372036854775807)",
+        "ERR(max_grade=9223372036854775807)",
+        "nDCG(gains={-9223372036854775808:-1e+100,9223372036854775807:1e+100})",
+        "RBP(p=5e-324)",
+        "RBP(p=0.9999999999999999)",
+        "DCG(base=1.0000000000000002)",
+        "IPrec@0.0",
+        "RelRank(n=last)",
+        "Utility(N=9007199254740992)",
+    ],
+)
+def test_values_at_the_ends_of_their_ranges_round_trip(text):
+    assert str(parse(text)) == text

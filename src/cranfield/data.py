@@ -280,8 +280,8 @@ class Qrels:
     def grades_of(self, query_index: np.ndarray, doc_code: np.ndarray) -> np.ndarray:
         """Grade of (query, doc) pairs given as qrels query index and vocabulary code.
 
-        Returns the grade, or ``NOT_IN_QRELS`` (-1 sentinel handled by the caller via
-        :data:`MISSING`) where the pair has no judgment.
+        Returns the grade, or :data:`MISSING` where the pair has no judgment (a grade of
+        ``-2**63`` itself comes back as ``-2**63 + 1``, negative all the same).
         """
         keys, rows = self._sorted_keys
         out = np.full(len(doc_code), MISSING, dtype=np.int64)
@@ -293,7 +293,9 @@ class Qrels:
         pos_c = np.minimum(pos, len(keys) - 1)
         hit = keys[pos_c] == k
         found = np.full(len(k), MISSING, dtype=np.int64)
-        found[hit] = self.grades[rows[pos_c[hit]]]
+        # a judged grade equal to the sentinel (-2**63) is returned as -2**63 + 1: both are
+        # negative grades, which every caller treats alike
+        found[hit] = np.maximum(self.grades[rows[pos_c[hit]]], MISSING + 1)
         out[ok] = found
         return out
 

@@ -164,7 +164,8 @@ class JudgedRankings:
         """Per-query number of rows where ``mask`` holds among ranks ``1..k``."""
         hits = np.flatnonzero(mask)
         start = self.offsets[:-1]
-        end = np.minimum(start + np.asarray(k, dtype=np.int64), self.offsets[1:])
+        # k capped at the ranking's length before adding: any int64 k, no overflow
+        end = start + np.minimum(np.asarray(k, dtype=np.int64), self.num_ret)
         return (np.searchsorted(hits, end) - np.searchsorted(hits, start)).astype(np.int64)
 
     def cumcount(self, mask: np.ndarray) -> np.ndarray:

@@ -232,5 +232,5 @@ def _qrels_grades(qrels: Qrels, qidx: np.ndarray) -> tuple[np.ndarray, np.ndarra
     seg = np.repeat(np.arange(len(qidx)), lengths)
     src = np.arange(off[-1]) - off[seg] + starts[seg]
     g = qrels.grades[src]
-    o = np.lexsort((-g, seg))
+    o = np.lexsort((~g, seg))  # ~g = -g - 1: descending grades, no overflow at -2**63
     return off, g[o]

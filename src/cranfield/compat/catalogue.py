@@ -162,7 +162,7 @@ def _m(name: str, cutoff: Any = None, **params: Any) -> Measure:
 
     d = REGISTRY[name]
     ordered = tuple((p.name, params[p.name]) for p in d.params if p.name in params)
-    return Measure(name, ordered, cutoff)
+    return Measure.unchecked(name, ordered, cutoff)  # trec_eval's own parameter rules
 
 
 def _single(name: str, rel: bool = True) -> Callable[[Context, tuple], list[np.ndarray]]:

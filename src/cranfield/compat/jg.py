@@ -76,7 +76,7 @@ def _m(name: str, cutoff=None, **params) -> Measure:
     from ..measures.registry import REGISTRY
 
     d = REGISTRY[name]
-    return Measure(
+    return Measure.unchecked(  # trec_eval's own parameter rules
         name, tuple((p.name, params[p.name]) for p in d.params if p.name in params), cutoff
     )
 

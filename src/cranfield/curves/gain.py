@@ -178,10 +178,10 @@ def gain(
 
 def _one(jr, ks, average, statistic, gains, convention, base, per_query):
     Q, K = jr.num_queries, len(ks)
-    # past the longest ranking and the longest qrels list no curve changes: compute up to
-    # there and read larger cut-offs at the end (a cut-off of 10**9 allocates nothing more)
-    longest = max(jr.max_rank, int(np.diff(jr.qrels_offsets).max(initial=0)), 1)
-    depth = int(min(ks.max(), longest))
+    # beyond the longest ranking and the largest qrels every curve is flat: the matrices stop
+    # there, whatever the cut-offs asked (memory by the input, not by a cut-off's value)
+    longest = int(np.diff(jr.qrels_offsets).max(initial=0))
+    depth = min(int(ks.max()), max(jr.max_rank, longest, 1))
     cols = np.minimum(ks, depth) - 1
     keep_all = per_query or statistic == "median"
     block = max(1, 4_000_000 // depth)

@@ -9,7 +9,9 @@ double precision, use :func:`as_double` of the level, which is the value C's ``a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +30,7 @@ __all__ = [
 MAX_LEVEL_DENOMINATOR = 10**30
 """A recall level is a fraction with a denominator up to 10**30 (30 decimals)."""
 
+_MAX_EXPONENT = 1000
 STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 50, 100)
 """Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1: average precision "when 5, 10, 15, 20, 30,
 50, or 100 documents have been seen"."""
@@ -43,9 +46,20 @@ def _fraction(value: object) -> Fraction:
             return Fraction(int(value))
         if isinstance(value, np.floating):
             return Fraction(repr(float(value)))
-        return Fraction(str(value).strip())
-    except (ValueError, ZeroDivisionError):
+        text = str(value).strip()
+        if "/" in text:  # "1/3": two integers (Python refuses more than 4300 digits)
+            return Fraction(text)
+        exact = Decimal(text)  # reads the exponent without expanding it
+        if not exact.is_finite():
+            raise ValueError
+    except (ValueError, ZeroDivisionError, ArithmeticError):
         raise ParameterError(f"recall level {_shown(value)} is not a number") from None
+    if exact and not -_MAX_EXPONENT <= exact.adjusted() <= _MAX_EXPONENT:
+        # a Fraction would expand 10**exponent: no recall level needs that
+        raise ParameterError(
+            f"recall level {text[:40]!r} is outside [1e-{_MAX_EXPONENT}, 1] (and not 0)"
+        )
+    return Fraction(exact)
 
 
 def _shown(value: object) -> str:
@@ -129,31 +143,30 @@ def parse_cutoffs(cutoffs: str | int | Sequence[int] | None) -> tuple[int, ...] 
     return tuple(sorted(set(out)))
 
 
-def _num_den(level: Fraction) -> tuple[int, int]:
-    return level.numerator, level.denominator
-
-
-def _exact(a: int, b: int, R: np.ndarray) -> np.ndarray:
-    """``R`` as Python integers when ``a * R`` or ``b * R`` could leave int64 (a level with
-    many decimals, such as ``1/3`` as a float: denominator 10**16), else as it is."""
+def _num_den(level: Fraction, R: np.ndarray) -> tuple[Any, Any, np.ndarray]:
+    """Numerator, denominator and ``R`` ready for exact products: int64 when ``b * max(R)``
+    fits, else Python integers (a level like ``1e-999`` has a 1000-digit denominator)."""
+    a, b = level.numerator, level.denominator
     R = np.asarray(R)
-    top = int(np.abs(R).max(initial=0)) if R.size else 0
-    return R.astype(object) if max(abs(a), b) * top >= 2**62 else R
+    top = int(R.max(initial=0)) if R.size else 0
+    if b * max(top, 1) < 2**62:
+        return a, b, R
+    return a, b, R.astype(object)
 
 
 def ceil_count(level: Fraction, R: np.ndarray) -> np.ndarray:
     """``ceil(level * R)`` exactly: relevant documents needed to reach recall ``level``."""
-    a, b = _num_den(level)
-    Rx = _exact(a, b, R)
-    return np.asarray(-((-a * Rx) // b), dtype=np.int64) if Rx is not R else -((-a * R) // b)
+    a, b, R = _num_den(level, R)
+    return np.asarray(-((-a * R) // b)).astype(np.int64)
 
 
 def floor_count(level: Fraction, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(h, t)`` with ``level * R = h + t``, ``h`` integer, ``0 <= t < 1`` (``t`` as a float)."""
-    a, b = _num_den(level)
-    Rx = _exact(a, b, R)
-    h = (a * Rx) // b
-    t = (a * Rx - h * b) / b
-    if Rx is not R:
-        return np.asarray(h, dtype=np.int64), np.asarray(t, dtype=np.float64)
-    return h, t
+    a, b, R = _num_den(level, R)
+    h = (a * R) // b
+    t = (
+        np.asarray([float(Fraction(int(x), b)) for x in (a * R - h * b).ravel()])
+        if (R.dtype == object)
+        else (a * R - h * b) / b
+    )
+    return np.asarray(h).astype(np.int64), np.asarray(t, dtype=np.float64).reshape(np.shape(R))

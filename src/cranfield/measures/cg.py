@@ -20,6 +20,7 @@ from ..errors import ParameterError
 from ..judged import JudgedRankings, segment_seqsum
 from .gain import GAINS, dcg_parts
 from .gaintable import gain_table
+from .params import INT64_MAX
 from .registry import CUTOFF_OPTIONAL, Param, Undefined, measure
 
 CHEN = "Chen, 'Retrieval Evaluation - Measures' (seed 004)"
@@ -102,17 +103,29 @@ def ncg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.nda
 # ----------------------------------------------------------------------------- ERR
 
 
-def _max_grade_check(v: int) -> str | None:
-    return None if v >= 1 else "must be >= 1"
-
-
 MAX_GRADE = Param(
     "max_grade",
     "int",
     None,
     "highest grade g_max of the scale; none: the highest judged grade (at least 1)",
-    check=_max_grade_check,
+    at_least=1,
+    at_most=INT64_MAX,
 )
+
+
+def stop_probability(grades: np.ndarray, max_grade: int) -> np.ndarray:
+    """ERR's ``R = (2^g - 1) / 2^g_max`` for integer grades ``0 <= g <= g_max`` (any size).
+
+    Computed as ``ldexp(1 - 2^-g, g - g_max)``: ``1 - 2^-g`` is exact up to ``g = 53`` (then
+    rounds to 1) and ``ldexp`` rounds once, so every value is the correctly rounded quotient,
+    equal to ``(2^g - 1) / 2^g_max`` evaluated in doubles wherever that does not overflow
+    (``g_max <= 1023``); no power of two is ever formed whole.
+    """
+    g = np.asarray(grades, dtype=np.int64)
+    head = 1.0 - np.ldexp(1.0, -np.minimum(g, 60).astype(np.int32))  # 2^-g rounds away at 55
+    # below 2^-1075 every value is 0: clip the exponent (g - g_max may be about -2^63)
+    shift = np.maximum(g - max_grade, -2000).astype(np.int32)
+    return np.ldexp(head, shift)
 
 
 def _err(jr: JudgedRankings, cutoff: int | None, max_grade: int | None) -> np.ndarray:
@@ -120,12 +133,11 @@ def _err(jr: JudgedRankings, cutoff: int | None, max_grade: int | None) -> np.nd
         max_grade = max(1, int(jr.qrels_grades.max()) if len(jr.qrels_grades) else 1)
     elif max_grade < 1:
         raise ParameterError(f"ERR needs max_grade >= 1, got {max_grade!r}")
-    g = np.clip(jr.grades, 0, None).astype(np.float64)
-    if (g > max_grade).any():
-        raise ParameterError(
-            f"ERR(max_grade={max_grade}): the run has a document of grade {int(g.max())}"
-        )
-    stop = (np.exp2(g) - 1.0) / 2.0**max_grade
+    g = np.maximum(jr.grades, 0)
+    top = int(g.max()) if len(g) else 0
+    if top > max_grade:
+        raise ParameterError(f"ERR(max_grade={max_grade}): the run has a document of grade {top}")
+    stop = stop_probability(g, max_grade)
     take = stop > 0
     if cutoff is not None:
         take &= jr.rank <= cutoff

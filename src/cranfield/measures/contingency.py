@@ -13,6 +13,7 @@ import numpy as np
 
 from ..judged import JudgedRankings
 from .normalized import collection_size
+from .params import MAX_WEIGHT
 from .registry import CUTOFF, REGISTRY, REL, REQUIRED, Param, Undefined, measure
 
 KEEN = "Keen, 'Evaluation Parameters', ISR-13 (seed 002)"
@@ -27,11 +28,14 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return out
 
 
-def _beta_check(v: float) -> str | None:
-    return None if v >= 0 else "(the weight of recall) must be >= 0"
-
-
-BETA = Param("beta", "float", 1.0, "weight of recall relative to precision", check=_beta_check)
+BETA = Param(
+    "beta",
+    "float",
+    1.0,
+    "weight of recall relative to precision",
+    at_least=0.0,
+    at_most=MAX_WEIGHT,
+)
 
 
 def _no_rel(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
@@ -151,10 +155,6 @@ def generality(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     return _ratio(*_generality_parts(jr, rel=rel))
 
 
-def _g_check(v: float) -> str | None:
-    return None if 0 < v <= 1000 else "(relevant per thousand) must be in (0, 1000]"
-
-
 def _adj_den_zero(jr: JudgedRankings, *, cutoff: int, rel: int = 1, **_: object) -> np.ndarray:
     a = _rel_at(jr, cutoff, rel)
     b = np.minimum(jr.num_ret, cutoff) - a
@@ -171,7 +171,8 @@ def _adj_den_zero(jr: JudgedRankings, *, cutoff: int, rel: int = 1, **_: object)
             "float",
             REQUIRED,
             "target generality number G (relevant per thousand)",
-            check=_g_check,
+            above=0.0,
+            at_most=1000.0,
         ),
     ),
     summary="generality-adjusted precision: precision at rank k moved to generality G",

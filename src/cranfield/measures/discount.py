@@ -18,10 +18,6 @@ __all__ = ["BASE", "CONVENTION", "CONVENTIONS", "discounted"]
 CONVENTIONS = ("trec", "jk")
 
 
-def _base_check(v: float) -> str | None:
-    return None if v > 1 else "(of the logarithm) must be > 1"
-
-
 CONVENTION = Param(
     "convention",
     "str",
@@ -29,7 +25,7 @@ CONVENTION = Param(
     "discount: trec = 1/log_b(i+1); jk = Järvelin & Kekäläinen, 1/log_b(i) from rank b on",
     choices=CONVENTIONS,
 )
-BASE = Param("base", "float", 2.0, "base b of the logarithm of the discount", check=_base_check)
+BASE = Param("base", "float", 2.0, "base b of the logarithm of the discount", above=1.0)
 
 
 def discounted(gains: np.ndarray, ranks: np.ndarray, convention: str, base: float) -> np.ndarray:

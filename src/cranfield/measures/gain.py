@@ -14,6 +14,7 @@ import numpy as np
 from ..judged import JudgedRankings
 from .discount import BASE, CONVENTION, discounted
 from .gaintable import GainTable, gain_pairs, gain_table
+from .params import MAX_WEIGHT
 from .precision import NO_REL
 from .registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
 from .segments import (
@@ -32,19 +33,13 @@ from .segments import (
 JK = "Järvelin & Kekäläinen (2002) 'Cumulated gain-based evaluation of IR techniques'"
 
 
-def _check_gains(g: dict) -> str | None:
-    for k in g:
-        if not isinstance(k, int):
-            return f"has a non-integer grade {k!r}"
-    return None
-
-
 GAINS = Param(
     "gains",
     "gains",
     None,
     "gain of each grade, as {grade:gain}; unlisted grades gain their grade (trec_eval)",
-    check=_check_gains,
+    at_least=-MAX_WEIGHT,
+    at_most=MAX_WEIGHT,
 )
 
 
@@ -250,10 +245,19 @@ def _ideal_at_rows(gt: GainTable, prefix: np.ndarray, q: np.ndarray, k: np.ndarr
     "if n >= m + 2",
     source="trec_eval 10.0 m_Rndcg.c (experimental, Buckley)",
     family="gain",
-    undefined=(NO_REL,),
+    undefined=(
+        NO_REL,
+        Undefined(
+            "relevant documents (R > 0 at rel) but none with a positive gain: no ideal DCG",
+            "NaN (as trec_eval)",
+            lambda jr, rel=1, gains=None, **_: (
+                (num_rel(jr, rel) > 0) & (_table(jr, gains).ideal_size == 0)
+            ),
+        ),
+    ),
     trec="Rndcg",
     notes=GAIN_NOTES + "rel only decides R = 0 -> 0. The end-of-ranking point is added only "
-    "when n >= m + 2 (trec_eval). NaN when no boundary has a positive ideal DCG.",
+    "when n >= m + 2 (trec_eval).",
 )
 def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     gt = _table(jr, gains)

@@ -119,10 +119,6 @@ def eleven_point_average(jr: JudgedRankings, points: Sequence[float], rel: int) 
     return total / float(m)
 
 
-def _check_level(v: float) -> str | None:
-    return None if 0.0 <= v <= 1.0 else "must be a recall level between 0 and 1"
-
-
 def _empty_ranking(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
     n = _effective_num_ret(jr)
     return (n == 0) & (rel_ret(jr, rel) == 0)
@@ -137,7 +133,9 @@ EMPTY = Undefined(
 
 @measure(
     "IPrec",
-    cutoff=Param("cutoff", "float", REQUIRED, "recall level r in [0, 1]", check=_check_level),
+    cutoff=Param(
+        "cutoff", "float", REQUIRED, "recall level r (the @r part)", at_least=0.0, at_most=1.0
+    ),
     params=(REL,),
     summary="interpolated precision at recall level r (trec_eval rounding)",
     formula="IPrec@r = max_{j >= i_c} P@j, i_c = rank of the c-th relevant retrieved, "

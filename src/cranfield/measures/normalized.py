@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..judged import JudgedRankings
+from .params import MAX_COUNT, MAX_WEIGHT
 from .registry import REL, REQUIRED, Param, Undefined, measure
 
 KEEN = "Keen, 'Evaluation Parameters', ISR-13 (seed 002)"
@@ -57,6 +58,27 @@ def _lgamma(x: np.ndarray) -> np.ndarray:
     return np.array([math.lgamma(float(v)) for v in np.asarray(x).tolist()], dtype=np.float64)
 
 
+EXACT_LGAMMA = 2**31
+"""Below this collection size ``ln(N!/(N-k)!)`` is a difference of ``lgamma`` values (their
+digits suffice); from it on, ``lgamma(N)`` is so large that the difference would lose most
+of its digits, and the sum of ``ln(N - j)`` is used."""
+
+
+def log_falling(N: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """``ln(N! / (N-k)!)`` per query (``0 <= k <= N``, ``N`` up to ``2**63-1``), in doubles."""
+    Nf = np.asarray(N, dtype=np.int64).astype(np.float64)
+    k = np.asarray(k, dtype=np.int64)
+    out = _lgamma(Nf + 1.0) - _lgamma(Nf - k + 1.0)
+    big = np.flatnonzero((np.asarray(N) >= EXACT_LGAMMA) & (k > 0))
+    if len(big):  # sum_{j<k} ln(N - j): as many terms as relevant documents
+        kb = k[big]
+        seg = np.cumsum(kb) - kb
+        j = np.arange(int(kb.sum())) - np.repeat(seg, kb)
+        terms = np.log(np.repeat(Nf[big], kb) - j)
+        out[big] = np.add.reduceat(terms, seg)
+    return out
+
+
 def _no_rel(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
     return jr.num_rel(rel) == 0
 
@@ -77,8 +99,9 @@ def _collection_rank_sum(jr: JudgedRankings, rel: int, name: str):
     n, found, rank_sum, log_sum = relevant_rank_parts(jr, rel)
     k = n - found
     # missing relevant documents at ranks N-k+1..N
-    total = rank_sum + k * N - k * (k - 1) // 2
-    log_total = log_sum + (_lgamma(N + 1) - _lgamma(N - k + 1))
+    # in doubles: exact below 2**53, finite for any 64-bit N (int64 products could overflow)
+    total = rank_sum + k * N.astype(np.float64) - k * (k - 1) // 2
+    log_total = log_sum + log_falling(N, k)
     return n, N, k, total, log_total
 
 
@@ -95,7 +118,7 @@ def _collection_rank_sum(jr: JudgedRankings, rel: int, name: str):
 def rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     n, N, _k, total, _ = _collection_rank_sum(jr, rel, "Rnorm")
     num = total - n * (n + 1) // 2
-    den = n * (N - n)
+    den = n * (N.astype(np.float64) - n)
     out = np.where(n > 0, 1.0, 0.0)
     np.subtract(1.0, num / np.maximum(den, 1), out=out, where=den > 0)
     return out
@@ -114,7 +137,7 @@ def rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
 def pnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     n, N, _k, _total, log_total = _collection_rank_sum(jr, rel, "Pnorm")
     best = _lgamma(n + 1)
-    worst = _lgamma(N + 1) - _lgamma(N - n + 1) - _lgamma(n + 1)
+    worst = log_falling(N, n) - _lgamma(n + 1)
     ok = (n > 0) & (n < N)
     out = np.where(n > 0, 1.0, 0.0)
     np.subtract(1.0, (log_total - best) / np.where(ok, worst, 1.0), out=out, where=ok)
@@ -163,19 +186,13 @@ def _weights(grades: np.ndarray, gains: dict | None) -> np.ndarray:
     return base
 
 
-def _check_weights(g: dict) -> str | None:
-    for k in g:
-        if not isinstance(k, int):
-            return f"has a non-integer grade {k!r}"
-    return None
-
-
 WEIGHTS = Param(
     "gains",
     "gains",
     None,
     "weight of each relevant grade, as {grade:weight}; unlisted grades weigh their grade",
-    check=_check_weights,
+    at_least=-MAX_WEIGHT,
+    at_most=MAX_WEIGHT,
 )
 
 
@@ -214,7 +231,7 @@ def wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     np.add.at(total_w, q, w)
     k = n - found
     missing = (total_w - found_wsum) * (N - (k - 1) / 2.0)
-    den = n * (N - n)
+    den = n * (N.astype(np.float64) - n)
     out = np.where(n > 0, 1.0, 0.0)
     np.subtract(1.0, (found_w + missing - ideal) / np.maximum(den, 1), out=out, where=den > 0)
     return out
@@ -223,12 +240,13 @@ def wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
 # ----------------------------------------------------------------------------- PRES
 
 
-def _nmax_check(v: int) -> str | None:
-    return None if v > 0 else "(N_max, the documents the user examines) must be > 0"
-
-
 NMAX = Param(
-    "cutoff", "int", REQUIRED, "N_max: documents the user examines (the @ part)", check=_nmax_check
+    "cutoff",
+    "int",
+    REQUIRED,
+    "N_max: documents the user examines (the @ part)",
+    at_least=1,
+    at_most=MAX_COUNT,
 )
 
 

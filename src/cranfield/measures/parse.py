@@ -9,29 +9,40 @@
 Examples: ``AP``, ``P@10``, ``P(rel=2)@10``, ``nDCG(gains={0:0,1:1,2:3})@10``,
 ``RBP(p=0.8)``, ``IPrec@0.5``.  ``str(parse(s)) == s`` for every canonical string (parameters
 in their declared order, numbers in shortest form).
+
+Numbers are made of the ASCII digits 0-9 only; a literal beyond the doubles (``1e400``) or
+that a double would make 0 (``1e-400``) is an error, and a gains map names each grade once.
+Every value is then checked against its parameter's declared range (:mod:`.params`), by the
+same routine that checks a :class:`Measure` built in Python.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..errors import MeasureError
-from .registry import REGISTRY, MeasureDef, Param, all_names, lookup
+from .params import INT64_MAX, INT64_MIN, Param, check_values, missing, shown
+from .registry import REGISTRY, MeasureDef, all_names, lookup
 
 __all__ = ["Measure", "format_value", "parse"]
 
 _TOKEN = re.compile(
     r"""\s*(?:
-        (?P<num>[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?))
+        (?P<num>[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?))
       | (?P<word>[A-Za-z_][A-Za-z0-9_.\-]*)
       | (?P<sym>[()@,={}:])
     )""",
-    re.VERBOSE,
+    re.VERBOSE | re.ASCII,
 )
+_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_MAX_DIGITS = 4000  # longer integers are out of every range (and int() refuses > 4300 digits)
+_INT64_RANGE = f"[{INT64_MIN}, {INT64_MAX}]"
 
 
 def format_value(v: Any) -> str:
@@ -51,12 +62,46 @@ def format_value(v: Any) -> str:
 class Measure:
     """A measure with its parameters, e.g. ``P(rel=2)@10``.
 
-    Only explicitly given parameters are stored; :meth:`resolve` fills in defaults.
+    Only explicitly given parameters are stored; :meth:`resolve` fills in defaults.  Every
+    value is checked against the registry's declaration when the object is made, exactly as
+    the measure-string grammar checks it (one routine, :func:`.params.check_values`): unknown
+    names, wrong types and values outside the declared ranges are :class:`MeasureError`.  A
+    measure may be built without its required values (``Measure("P")``, to compose with
+    ``@`` and ``(...)`` as in ``Measure("P")(rel=2) @ 10``); computing it needs them.
     """
 
     name: str
     params: tuple[tuple[str, Any], ...] = ()
     cutoff: int | float | None = None
+
+    def __post_init__(self) -> None:
+        d = _definition(self.name)
+        given = _pairs(self.params, d.name)
+        try:
+            ordered, cutoff = check_values(d, given, self.cutoff, repr(d.name))
+        except MeasureError:  # again, to name the whole measure in the message
+            check_values(d, given, self.cutoff, _describe(d.name, given, self.cutoff))
+            raise
+        object.__setattr__(self, "name", d.name)
+        object.__setattr__(self, "params", ordered)
+        object.__setattr__(self, "cutoff", cutoff)
+
+    @classmethod
+    def unchecked(
+        cls, name: str, params: tuple[tuple[str, Any], ...] = (), cutoff: Any = None
+    ) -> Measure:
+        """A measure whose values are *not* checked against the declared ranges.
+
+        For front ends with another tool's parameter rules (``cranfield trec_eval`` takes C
+        ``long`` cut-offs and any ``double``); the measure functions accept such values
+        without an exception foreign to cranfield and without allocating by a value.
+        """
+        m = object.__new__(cls)
+        object.__setattr__(m, "name", name)
+        object.__setattr__(m, "params", tuple(params))
+        object.__setattr__(m, "cutoff", cutoff)
+        object.__setattr__(m, "_unchecked", True)
+        return m
 
     @property
     def definition(self) -> MeasureDef:
@@ -74,14 +119,21 @@ class Measure:
         return f"Measure({str(self)!r})"
 
     def __matmul__(self, k: int | float) -> Measure:
-        return _build(self.definition, dict(self.params), k, str(self) + f"@{k}")
+        return Measure(self.name, self.params, k)
 
     def __call__(self, **params: Any) -> Measure:
-        return _build(self.definition, {**dict(self.params), **params}, self.cutoff, self.name)
+        return Measure(self.name, {**dict(self.params), **params}, self.cutoff)
 
     def resolve(self, defaults: dict[str, Any] | None = None) -> dict[str, Any]:
-        """All parameters as keywords for the measure function (``cutoff`` included)."""
+        """All parameters as keywords for the measure function (``cutoff`` included).
+
+        A measure lacking a required value (``Measure("P")`` without ``@k``) is a
+        :class:`MeasureError` here."""
         d = self.definition
+        if not getattr(self, "_unchecked", False):
+            problem = missing(d, dict(self.params), self.cutoff, repr(str(self)))
+            if problem:
+                raise MeasureError(problem)
         out: dict[str, Any] = {}
         given = dict(self.params)
         for p in d.params:
@@ -102,6 +154,66 @@ class Measure:
         return np.asarray(values, dtype=np.float64)
 
 
+def _definition(name: Any) -> MeasureDef:
+    if not isinstance(name, str):
+        raise MeasureError(f"a measure name must be a string like 'P', got {shown(name)}")
+    d = lookup(name)
+    if d is None:
+        raise MeasureError(f"unknown measure {_q(name)}: {_suggest(name)}")
+    return d
+
+
+def _pairs(params: Any, name: str) -> dict[str, Any]:
+    """Explicit parameters given as a mapping or as (name, value) pairs, as a dict."""
+    if isinstance(params, Mapping):
+        items = list(params.items())
+    else:
+        try:
+            items = [tuple(item) for item in params]
+        except TypeError:
+            items = None
+        if items is None or any(len(item) != 2 for item in items):
+            raise MeasureError(
+                f"measure {name}: parameters must be a mapping or (name, value) pairs, "
+                f"got {shown(params)}"
+            )
+    out: dict[str, Any] = {}
+    for key, value in items:
+        if not isinstance(key, str):
+            raise MeasureError(f"measure {name}: parameter names are strings, got {shown(key)}")
+        if key in out:
+            raise MeasureError(f"measure {name}: parameter {key} given twice")
+        out[key] = value
+    return out
+
+
+def _describe(name: str, params: Mapping[str, Any], cutoff: Any) -> str:
+    """A measure as text for messages, whatever its values."""
+
+    def text(v: Any) -> str:
+        if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**30:
+            return shown(v)
+        if isinstance(v, str):
+            return v if len(v) <= 40 else v[:30] + "..."
+        if isinstance(v, bool | int | float):
+            return format_value(v)
+        if isinstance(v, dict) and all(isinstance(x, int | float) for x in (*v, *v.values())):
+            return "{" + ",".join(f"{text(k)}:{text(g)}" for k, g in v.items()) + "}"
+        return shown(v)
+
+    s = name
+    if params:
+        s += "(" + ",".join(f"{k}={text(v)}" for k, v in params.items()) + ")"
+    if cutoff is not None:
+        s += "@" + text(cutoff)
+    return repr(s)
+
+
+def _q(text: str) -> str:
+    """A measure string quoted for a message (a long one shortened)."""
+    return repr(text if len(text) <= 120 else text[:100] + "...")
+
+
 def _tokens(text: str) -> list[tuple[str, str, int]]:
     out = []
     pos = 0
@@ -109,9 +221,12 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None or m.end() == pos:
+            rest = text[pos:].strip()
+            ch = rest[:1]
+            hint = " (numbers are written with the ASCII digits 0-9)" if ch.isdigit() else ""
             raise MeasureError(
-                f"cannot parse measure {text!r}: unexpected {text[pos:].strip()[:1]!r} "
-                f"at position {pos + 1}"
+                f"cannot parse measure {_q(text)}: unexpected {ch!r} "
+                f"at position {len(text) - len(rest) + 1}{hint}"
             )
         kind = m.lastgroup or ""
         out.append((kind, m.group(kind), m.start(kind)))
@@ -119,48 +234,60 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
     return out
 
 
-def _convert(d: MeasureDef, p: Param, raw: Any, text: str) -> Any:
-    kind = p.kind
-    where = f"measure {text!r}: parameter {p.name}"
-    if kind == "gains":
-        if not isinstance(raw, dict):
-            raise MeasureError(f"{where} must be a map like {{0:0,1:1,2:3}}")
-        return raw
-    if isinstance(raw, dict):
-        raise MeasureError(f"{where} takes a single value, not a map")
-    kind_raw, tok = raw
-    if kind == "bool":
+def _int(tok: str, at: str, wanted: str) -> int:
+    digits = tok.lstrip("+-").lstrip("0")
+    if len(digits) > _MAX_DIGITS:
+        raise MeasureError(f"{at} must be {wanted}, got {tok[:12]}...({len(digits)} digits)")
+    return int(tok)
+
+
+def _float(tok: str, at: str, wanted: str) -> float:
+    f = float(tok)
+    if math.isinf(f):
+        raise MeasureError(f"{at} must be {wanted}, got {tok} (beyond the largest double)")
+    mantissa = re.split("[eE]", tok)[0]
+    if f == 0.0 and re.search("[1-9]", mantissa):
+        raise MeasureError(f"{at} must be {wanted}, got {tok} (it would be 0 as a double)")
+    return f
+
+
+def _scalar(p: Param, kind: str, tok: str, at: str) -> Any:
+    """The token ``tok`` (of token ``kind``) for parameter ``p``, as a Python value of its kind
+    (its range is checked by :func:`.params.check_values`)."""
+    if p.kind == "bool":
         if tok.lower() in ("true", "1", "yes"):
             return True
         if tok.lower() in ("false", "0", "no"):
             return False
-        raise MeasureError(f"{where} must be true or false, got {tok!r}")
-    if kind == "int":
-        if kind_raw != "num" or not re.fullmatch(r"[+-]?\d+", tok):
-            raise MeasureError(f"{where} must be an integer, got {tok!r}")
-        value: Any = int(tok)
-    elif kind == "float":
-        if kind_raw != "num":
-            raise MeasureError(f"{where} must be a number, got {tok!r}")
-        value = float(tok)
-    else:  # str
-        value = tok
-    if p.choices and value not in p.choices:
-        raise MeasureError(
-            f"{where} must be one of {', '.join(map(format_value, p.choices))}, got {tok!r}"
-        )
-    if p.check is not None:
-        problem = p.check(value)
-        if problem:
-            raise MeasureError(f"{where} {problem}, got {tok}")
-    return value
-
-
-def _number(tok: tuple[str, str, int], text: str) -> int | float:
-    kind, value, _ = tok
+        raise MeasureError(f"{at} must be true or false, got {shown(tok)}")
+    if p.kind == "str":
+        return tok
+    if p.kind == "int":
+        if kind == "word" and tok in p.words:
+            return tok
+        if kind != "num" or not _INT.fullmatch(tok):
+            raise MeasureError(f"{at} must be an {p.range_text()}, got {shown(tok)}")
+        return _int(tok, at, p.wanted())
     if kind != "num":
-        raise MeasureError(f"cannot parse measure {text!r}: expected a number, got {value!r}")
-    return int(value) if re.fullmatch(r"[+-]?\d+", value) else float(value)
+        raise MeasureError(f"{at} must be a {p.range_text()}, got {shown(tok)}")
+    return _float(tok, at, p.wanted())
+
+
+def _gains(p: Param, entries: list[tuple[tuple[str, str, int], tuple[str, str, int]]], at: str):
+    """A ``{grade:gain}`` map from its tokens (duplicate grades are an error)."""
+    out: dict[int, int | float] = {}
+    wanted = p.wanted()
+    for (kk, ktok, _), (vk, vtok, _) in entries:
+        if kk != "num" or not _INT.fullmatch(ktok):
+            raise MeasureError(f"{at}: grade {shown(ktok)} is not an integer")
+        k = _int(ktok, f"{at}: grade", f"in {_INT64_RANGE}")
+        if k in out:
+            raise MeasureError(f"{at}: grade {k} is given twice")
+        if vk != "num":
+            raise MeasureError(f"{at}: the gain of grade {k} must be a number, got {shown(vtok)}")
+        where = f"{at}: the gain of grade {k}"
+        out[k] = _int(vtok, where, wanted) if _INT.fullmatch(vtok) else _float(vtok, where, wanted)
+    return out
 
 
 def _suggest(name: str) -> str:
@@ -182,84 +309,68 @@ def parse(text: str | Measure) -> Measure:
         raise MeasureError(f"a measure must be a string like 'P@10', got {type(text).__name__}")
     toks = _tokens(text)
     if not toks or toks[0][0] != "word":
-        raise MeasureError(f"cannot parse measure {text!r}: it must start with a measure name")
+        raise MeasureError(f"cannot parse measure {_q(text)}: it must start with a measure name")
     name = toks[0][1]
     d = lookup(name)
     if d is None:
-        raise MeasureError(f"unknown measure {name!r} in {text!r}: {_suggest(name)}")
+        raise MeasureError(f"unknown measure {_q(name)} in {_q(text)}: {_suggest(name)}")
+    where = f"measure {_q(text)}"
     i = 1
     given: dict[str, Any] = {}
     if i < len(toks) and toks[i][1] == "(" and toks[i][0] == "sym":
         i += 1
         while i < len(toks) and toks[i][1] != ")":
             if toks[i][0] != "word" or i + 2 >= len(toks) or toks[i + 1][1] != "=":
-                raise MeasureError(f"cannot parse measure {text!r}: expected name=value")
+                raise MeasureError(f"cannot parse measure {_q(text)}: expected name=value")
             key = toks[i][1]
             i += 2
-            if toks[i][1] == "{":
+            if key in given:
+                raise MeasureError(f"{where}: parameter {key} given twice")
+            p = d.param(key)
+            if p is None or key == "cutoff":
+                check_values(d, {key: None}, None, _q(text))  # raises: no such parameter
+                raise AssertionError  # pragma: no cover
+            at = f"{where}: parameter {key}"
+            if toks[i][1] == "{" and toks[i][0] == "sym":
                 i += 1
-                mapping: dict[Any, Any] = {}
+                entries = []
                 while i < len(toks) and toks[i][1] != "}":
-                    k = _number(toks[i], text)
                     if i + 2 >= len(toks) or toks[i + 1][1] != ":":
-                        raise MeasureError(f"cannot parse measure {text!r}: expected grade:gain")
-                    mapping[k] = _number(toks[i + 2], text)
+                        raise MeasureError(f"cannot parse measure {_q(text)}: expected grade:gain")
+                    entries.append((toks[i], toks[i + 2]))
                     i += 3
                     if i < len(toks) and toks[i][1] == ",":
                         i += 1
                 if i >= len(toks):
-                    raise MeasureError(f"cannot parse measure {text!r}: missing '}}'")
-                value: Any = mapping
+                    raise MeasureError(f"cannot parse measure {_q(text)}: missing '}}'")
+                if p.kind != "gains":
+                    raise MeasureError(f"{at} takes a single value, not a map")
+                value: Any = _gains(p, entries, at)
                 i += 1
             else:
-                value = (toks[i][0], toks[i][1])
+                if p.kind == "gains":
+                    raise MeasureError(f"{at} must be a map like {{0:0,1:1,2:3}}")
+                value = _scalar(p, toks[i][0], toks[i][1], at)
                 i += 1
-            if key in given:
-                raise MeasureError(f"measure {text!r}: parameter {key} given twice")
             given[key] = value
             if i < len(toks) and toks[i][1] == ",":
                 i += 1
         if i >= len(toks):
-            raise MeasureError(f"cannot parse measure {text!r}: missing ')'")
+            raise MeasureError(f"cannot parse measure {_q(text)}: missing ')'")
         i += 1
-    cutoff_raw = None
+    cutoff = None
     if i < len(toks) and toks[i][1] == "@":
         if i + 1 >= len(toks):
-            raise MeasureError(f"cannot parse measure {text!r}: expected a number after '@'")
-        cutoff_raw = toks[i + 1]
+            raise MeasureError(f"cannot parse measure {_q(text)}: expected a number after '@'")
+        if d.cutoff is None:
+            raise MeasureError(f"measure {d.name} takes no @ cut-off (in {_q(text)})")
+        kind, tok, _ = toks[i + 1]
+        cutoff = _scalar(d.cutoff, kind, tok, f"{where}: parameter cutoff")
         i += 2
     if i != len(toks):
-        raise MeasureError(f"cannot parse measure {text!r}: unexpected {toks[i][1]!r}")
-    converted: dict[str, Any] = {}
-    for key, raw in given.items():
-        p = d.param(key)
-        if p is None or key == "cutoff":
-            names = ", ".join(q.name for q in d.params) or "none"
-            raise MeasureError(
-                f"measure {d.name} has no parameter {key!r} (in {text!r}); its parameters: {names}"
-            )
-        converted[key] = _convert(d, p, raw, text)
-    cutoff = None
-    if cutoff_raw is not None:
-        if d.cutoff is None:
-            raise MeasureError(f"measure {d.name} takes no @ cut-off (in {text!r})")
-        cutoff = _convert(d, d.cutoff, (cutoff_raw[0], cutoff_raw[1]), text)
-    return _build(d, converted, cutoff, text)
-
-
-def _build(d: MeasureDef, params: dict[str, Any], cutoff: Any, text: str) -> Measure:
-    if cutoff is not None and d.cutoff is not None and d.cutoff.check is not None:
-        problem = d.cutoff.check(cutoff)
-        if problem:
-            raise MeasureError(f"measure {text!r}: the cut-off {problem}, got {cutoff}")
-    if d.cutoff is not None and d.cutoff.required and cutoff is None:
-        raise MeasureError(f"measure {d.name} needs a cut-off, as in {d.name}@10 (got {text!r})")
-    for p in d.params:
-        if p.required and p.name not in params:
-            raise MeasureError(f"measure {d.name} needs parameter {p.name} (got {text!r})")
-    ordered = tuple((p.name, params[p.name]) for p in d.params if p.name in params)
-    if d.check is not None:
-        problem = d.check(dict(ordered))
-        if problem:
-            raise MeasureError(f"measure {text!r}: {problem}")
+        raise MeasureError(f"cannot parse measure {_q(text)}: unexpected {shown(toks[i][1])}")
+    ordered, cutoff = check_values(d, given, cutoff, _q(text))
+    problem = missing(d, dict(ordered), cutoff, _q(text))
+    if problem:
+        raise MeasureError(problem)
     return Measure(d.name, ordered, cutoff)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged import JudgedRankings
+from .params import MAX_COUNT, MAX_WEIGHT
 from .registry import CUTOFF, REL, Param, Undefined, measure
 from .segments import mask_count_at, num_rel, rel_count_at, rel_ret
 
@@ -62,15 +63,18 @@ def recall(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     return _ratio(rel_count_at(jr, rel, cutoff), num_rel(jr, rel))
 
 
-def _check_mult(v: float) -> str | None:
-    return None if v > 0 else "must be > 0"
-
-
 @measure(
     "Rprec",
     params=(
         REL,
-        Param("mult", "float", 1.0, "multiple x of R: precision at rank x*R", check=_check_mult),
+        Param(
+            "mult",
+            "float",
+            1.0,
+            "multiple x of R: precision at rank x*R",
+            above=0.0,
+            at_most=MAX_COUNT,
+        ),
     ),
     summary="precision at rank R (R-precision), or at a multiple of R",
     formula="Rprec = rel(min(n, R)) / R; Rprec(mult=x) = rel(min(n, c)) / c, c = (long)(x*R + 0.9)",
@@ -143,7 +147,8 @@ def set_recall(jr: JudgedRankings, *, rel: int) -> np.ndarray:
             "float",
             1.0,
             "weight of recall (F_beta)",
-            check=lambda v: None if v >= 0 else "must be >= 0",
+            at_least=0.0,
+            at_most=MAX_WEIGHT,
         ),
     ),
     summary="F measure of the retrieved set",

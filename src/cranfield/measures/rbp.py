@@ -20,11 +20,7 @@ from .segments import memo, row_seqsum, seqsum
 MZ = "Moffat & Zobel (2008) ACM TOIS 27(1)"
 
 
-def _check_p(v: float) -> str | None:
-    return None if 0.0 < v < 1.0 else "must be strictly between 0 and 1"
-
-
-P = Param("p", "float", 0.9, "persistence: probability of reading on", check=_check_p)
+P = Param("p", "float", 0.9, "persistence: probability of reading on", above=0.0, below=1.0)
 
 
 def powers(p: float, n: int) -> np.ndarray:

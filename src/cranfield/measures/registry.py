@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import MeasureError
+from .params import INT64_MAX, MAX_COUNT, REQUIRED, Param
 
 __all__ = [
     "CUTOFF",
@@ -40,53 +41,32 @@ __all__ = [
 ]
 
 
-class _Required:
-    def __repr__(self) -> str:
-        return "REQUIRED"
-
-
-REQUIRED: Any = _Required()
-
-
-@dataclass(frozen=True)
-class Param:
-    """One parameter of a measure.
-
-    ``kind`` is ``int``, ``float``, ``str``, ``bool`` or ``gains`` (a ``{grade: gain}`` map);
-    ``check`` returns a problem description for a bad value, or ``None``.
-    """
-
-    name: str
-    kind: str
-    default: Any = REQUIRED
-    doc: str = ""
-    choices: tuple[Any, ...] = ()
-    check: Callable[[Any], str | None] | None = None
-
-    @property
-    def required(self) -> bool:
-        return self.default is REQUIRED
-
-
-def _positive(v: Any) -> str | None:
-    return None if v > 0 else "must be > 0"
-
-
-def _non_negative(v: Any) -> str | None:
-    return None if v >= 0 else "must be >= 0"
-
-
-CUTOFF = Param("cutoff", "int", REQUIRED, "rank cut-off k (the @k part)", check=_positive)
-CUTOFF_OPTIONAL = Param(
-    "cutoff", "int", None, "rank cut-off k (the @k part); none: whole ranking", check=_positive
+CUTOFF = Param(
+    "cutoff", "int", REQUIRED, "rank cut-off k (the @k part)", at_least=1, at_most=MAX_COUNT
 )
-REL = Param("rel", "int", 1, "minimum grade counted relevant (trec_eval -l)", check=_non_negative)
+CUTOFF_OPTIONAL = Param(
+    "cutoff",
+    "int",
+    None,
+    "rank cut-off k (the @k part); none: whole ranking",
+    at_least=1,
+    at_most=MAX_COUNT,
+)
+REL = Param(
+    "rel",
+    "int",
+    1,
+    "minimum grade counted relevant (trec_eval -l)",
+    at_least=0,
+    at_most=INT64_MAX,
+)
 GM_EPS = Param(
     "eps",
     "float",
     1e-5,
     "floor of the per-query value before the logarithm (trec_eval MIN_GEO_MEAN)",
-    check=_positive,
+    above=0.0,
+    at_most=1.0,
 )
 JUDGED_ONLY = Param("judged_only", "bool", False, "ignore unjudged documents (trec_eval -J)")
 

@@ -11,31 +11,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ParameterError
 from ..judged import JudgedRankings
+from .params import MAX_COUNT
 from .registry import REL, Param, Undefined, measure
 
 KEEN = "Keen, 'Evaluation Parameters', ISR-13 (seed 002) sec. 8, Figs. 31-33"
 
 
-def _n_check(v: object) -> str | None:
-    s = str(v)
-    if s == "last" or (s.isdigit() and int(s) >= 1):
-        return None
-    return "must be a positive integer or 'last'"
-
-
-NTH = Param("n", "str", "1", "which relevant document: 1, 2, ... or last", check=_n_check)
+NTH = Param(
+    "n",
+    "int",
+    1,
+    "which relevant document: 1, 2, ... or last",
+    at_least=1,
+    at_most=MAX_COUNT,
+    words=("last",),
+)
 
 
 def _wanted(jr: JudgedRankings, n: object, rel: int) -> np.ndarray:
     """Per query: the ordinal of the wanted relevant document (n, or R for 'last')."""
-    problem = _n_check(n)
-    if problem:
-        raise ParameterError(f"parameter n {problem}, got {n!r}")
-    if str(n) == "last":
+    if n == "last":
         return jr.num_rel(rel).astype(np.int64)
-    return np.full(jr.num_queries, int(str(n)), dtype=np.int64)
+    n = NTH.convert(n, "RelRank")
+    return np.full(jr.num_queries, n, dtype=np.int64)
 
 
 def _nth_rank(jr: JudgedRankings, n: object, rel: int) -> tuple[np.ndarray, np.ndarray]:

@@ -144,7 +144,7 @@ def mask_count_at(jr: Any, name: str, mask: Callable[[], np.ndarray], k: int) ->
 
     cs = memo(jr, ("mask_cumsum", name), build)
     start = jr.offsets[:-1]
-    return cs[np.minimum(start + k, jr.offsets[1:])] - cs[start]
+    return cs[start + np.minimum(k, jr.num_ret)] - cs[start]  # k capped first: no overflow
 
 
 def rel_position(jr: Any, rel: int) -> tuple[np.ndarray, np.ndarray]:

@@ -29,7 +29,7 @@ from ..judged import JudgedRankings, segment_seqsum
 from .cg import gain_parts
 from .gaintable import gain_table
 from .levels import expand, log_binom, marked_levels, refuse_cut
-from .normalized import _lgamma, collection_size
+from .normalized import _lgamma, collection_size, log_falling
 from .registry import REGISTRY, tie_aware_form
 from .relrank import _nth_rank
 from .tie_aware import _AtK, _positional, _ratio, expected_count_at
@@ -103,13 +103,13 @@ def tie_rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     if jr.cut:
         n, found, rank_sum, var = _cut_rank_parts(jr, rel)
         k = n - found
-        total = rank_sum + k * N - (var + k * k - k) / 2
+        total = rank_sum + k * N.astype(np.float64) - (var + k * k - k) / 2
     else:
         n, found, rank_sum, _ = expected_rank_parts(jr, rel)
         k = n - found
-        total = rank_sum + k * N - k * (k - 1) // 2
+        total = rank_sum + k * N.astype(np.float64) - k * (k - 1) // 2
     num = total - n * (n + 1) // 2
-    den = n * (N - n)
+    den = n * (N.astype(np.float64) - n)
     out = np.where(n > 0, 1.0, 0.0)
     np.subtract(1.0, num / np.maximum(den, 1), out=out, where=den > 0)
     return out
@@ -127,9 +127,9 @@ def tie_pnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     N = collection_size(jr, "Pnorm")
     n, found, _, log_sum = expected_rank_parts(jr, rel)
     k = n - found
-    log_total = log_sum + (_lgamma(N + 1) - _lgamma(N - k + 1))
+    log_total = log_sum + log_falling(N, k)
     best = _lgamma(n + 1)
-    worst = _lgamma(N + 1) - _lgamma(N - n + 1) - _lgamma(n + 1)
+    worst = log_falling(N, n) - _lgamma(n + 1)
     ok = (n > 0) & (n < N)
     out = np.where(n > 0, 1.0, 0.0)
     np.subtract(1.0, (log_total - best) / np.where(ok, worst, 1.0), out=out, where=ok)
@@ -173,7 +173,7 @@ def tie_wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarra
     np.add.at(total_w, q, w)
     k = n - found
     missing = (total_w - found_wsum) * (N - (k - 1) / 2.0)
-    den = n * (N - n)
+    den = n * (N.astype(np.float64) - n)
     out = np.where(n > 0, 1.0, 0.0)
     np.subtract(1.0, (found_w + missing - ideal) / np.maximum(den, 1), out=out, where=den > 0)
     return out

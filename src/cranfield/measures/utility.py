@@ -9,12 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged import JudgedRankings
+from .params import MAX_EXACT, MAX_WEIGHT
 from .registry import REL, Param, measure
 from .segments import num_rel, rel_ret
 
 
 def _float(name: str, default: float, doc: str) -> Param:
-    return Param(name, "float", default, doc)
+    return Param(name, "float", default, doc, at_least=-MAX_WEIGHT, at_most=MAX_WEIGHT)
 
 
 @measure(
@@ -29,7 +30,8 @@ def _float(name: str, default: float, doc: str) -> Param:
             "int",
             0,
             "collection size (only used by d; trec_eval -N)",
-            check=lambda v: None if v >= 0 else "must be >= 0",
+            at_least=0,
+            at_most=MAX_EXACT,
         ),
         REL,
     ),

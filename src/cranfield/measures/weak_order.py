@@ -47,6 +47,7 @@ import numpy as np
 
 from ..judged import JudgedRankings
 from .levels import level_bounds, log_binom, marked_levels, refuse_cut
+from .params import MAX_COUNT
 from .registry import REL, Param, Undefined, measure
 from .tie_aware import expected_count_at
 
@@ -54,17 +55,20 @@ SEED3 = "Raghavan, Jung & Bollmann, ACM TOIS 1989 (seed 003)"
 INTERPOLATIONS = ("ceiling", "intuitive")
 
 
-def _positive(v: Any) -> str | None:
-    return None if v > 0 else "must be > 0"
-
-
-def _unit(v: Any) -> str | None:
-    return None if 0.0 <= v <= 1.0 else "must be between 0 and 1"
-
-
-NR = Param("NR", "int", None, "relevant documents wanted (stopping criterion)", check=_positive)
-RECALL = Param("recall", "float", None, "recall level x wanted: NR = x R", check=_unit)
-ND = Param("ND", "int", None, "documents retrieved (stopping criterion)", check=_positive)
+NR = Param(
+    "NR",
+    "int",
+    None,
+    "relevant documents wanted (stopping criterion)",
+    at_least=1,
+    at_most=MAX_COUNT,
+)
+RECALL = Param(
+    "recall", "float", None, "recall level x wanted: NR = x R", at_least=0.0, at_most=1.0
+)
+ND = Param(
+    "ND", "int", None, "documents retrieved (stopping criterion)", at_least=1, at_most=MAX_COUNT
+)
 
 
 def _interpolation(default: str) -> Param:
@@ -381,7 +385,7 @@ def _er_measure(weak: bool):
 
 measure(
     "ER",
-    params=(Param("ND", "int", None, "documents retrieved", check=_positive), REL),
+    params=(ND, REL),
     summary="expected recall P(retr | rel) when the user stops after ND documents",
     formula="ER(ND=k) = (t_r + k r / (r + i)) / R",
     source=SEED3 + " sec. 3.4 (ER, Theorem 3.5)",

@@ -17,7 +17,7 @@ def _params(d: MeasureDef) -> str:
             if p.required
             else f"default {format_value(p.default) if p.default is not None else 'none'}"
         )
-        parts.append(f"{p.name} ({p.kind}, {default}): {p.doc}")
+        parts.append(f"{p.name} ({p.range_text()}; {default}): {p.doc}")
     return "; ".join(parts) if parts else "none"
 
 
@@ -51,6 +51,14 @@ def render_measures(defs: Sequence[MeasureDef], fmt: str = "text") -> str:
                                 "default": None if p.required else p.default,
                                 "required": p.required,
                                 "doc": p.doc,
+                                "range": p.range_text(),
+                                **{
+                                    b: getattr(p, b)
+                                    for b in ("at_least", "at_most", "above", "below")
+                                    if getattr(p, b) is not None
+                                },
+                                **({"choices": list(p.choices)} if p.choices else {}),
+                                **({"words": list(p.words)} if p.words else {}),
                             }
                             for p in d.all_params
                         ],
