@@ -226,11 +226,7 @@ def _run(argv: list[str], lines: list[str], err: IO[str]) -> int:
 def _read_results(path: str):
     from ..io import read_run
 
-    if path == "-":
-        from ..io.text import parse_trec_run
-
-        return parse_trec_run(sys.stdin.buffer.read(), "<stdin>", "stdin")
-    return read_run(path)
+    return read_run(path)  # "-": standard input, as for every reader
 
 
 def _check_formats(measures: list[tuple], rel_format: str) -> None:

@@ -46,10 +46,24 @@ class Fields:
     ``lines`` holds the 1-based line number of each data line, ``first`` the index of its
     first field in ``starts``/``ends`` and ``count`` its number of fields.  ``starts`` and
     ``ends`` (exclusive) are offsets in the internal byte array, which is the text after
-    :data:`_LEAD` spaces.
+    :data:`_LEAD` spaces.  ``comment_first``/``comment_count``/``comment_lines`` say the
+    same of the comment lines; ``nlines`` is the number of lines of the text, ``blank`` of
+    those without fields.
     """
 
-    __slots__ = ("_bytes", "count", "ends", "first", "lines", "starts")
+    __slots__ = (
+        "_bytes",
+        "blank",
+        "comment_count",
+        "comment_first",
+        "comment_lines",
+        "count",
+        "ends",
+        "first",
+        "lines",
+        "nlines",
+        "starts",
+    )
 
     def __init__(self, data: np.ndarray, starts, ends, first, count, lines) -> None:
         self._bytes = data
@@ -58,6 +72,10 @@ class Fields:
 
     def __len__(self) -> int:
         return len(self.first)
+
+    def line_tokens(self, first: int, count: int) -> list[bytes]:
+        """The ``count`` fields from field index ``first`` on (one line's), as bytes."""
+        return [self._token(i) for i in range(first, first + count)]
 
     def _column(self, k: int, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The bytes of field ``k`` of every line (or of the given line indices), each
@@ -217,8 +235,17 @@ def split_fields(data: bytes) -> Fields:
     bounds[0] = 0
     bounds[1:] = np.searchsorted(starts, newlines)
     count = np.diff(bounds)
-    data_line = count > 0
+    has_fields = count > 0
     first = bounds[:-1]
-    data_line[data_line] = a[starts[first[data_line]]] != _HASH
+    data_line = has_fields.copy()
+    data_line[has_fields] = a[starts[first[has_fields]]] != _HASH
+    comment = has_fields & ~data_line
     lines = np.flatnonzero(data_line) + 1
-    return Fields(a, starts, ends, first[data_line], count[data_line], lines)
+    f = Fields(a, starts, ends, first[data_line], count[data_line], lines)
+    # the LF appended above ends one more line, empty when the text ends with its own LF
+    ends_with_lf = data[-1:] == b"\n"
+    f.nlines = len(count) - ends_with_lf
+    f.blank = len(count) - int(np.count_nonzero(has_fields)) - ends_with_lf
+    f.comment_first, f.comment_count = first[comment], count[comment]
+    f.comment_lines = np.flatnonzero(comment) + 1
+    return f
