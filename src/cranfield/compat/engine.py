@@ -160,6 +160,8 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
         raise ParameterError(f"-M {opts.max_docs}: the number of documents must be >= 0")
 
     rel_file, results_file = opts.files
+    if rel_file == results_file == "-":
+        raise ParameterError("only one input can be '-' (standard input)")
     if opts.rel_format == "qrels":
         from ..io import read_qrels
 

@@ -26,7 +26,7 @@ from typing import Any, BinaryIO, Protocol
 
 from ..errors import InputError
 
-__all__ = ["STDIN", "STDIN_SOURCE", "Check", "read_source", "source_name"]
+__all__ = ["STDIN", "STDIN_SOURCE", "Check", "claim_stdin", "read_source", "source_name"]
 
 STDIN = "-"
 """The path that means standard input."""
@@ -45,6 +45,7 @@ XZ_MEMLIMIT = 1 << 30
 """Memory the xz decoder may use (xz -9 needs 65 MiB); a header asking for more is refused."""
 
 _consumed_stdin: weakref.WeakSet[Any] = weakref.WeakSet()
+_claimed_stdin: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 class Check(Protocol):
@@ -89,6 +90,18 @@ def read_source(path: str | os.PathLike[str], check: Callable[[], Check] | None 
         raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
     except MemoryError:
         raise InputError(source, "too large to read into memory") from None
+
+
+def claim_stdin() -> bool:
+    """Note that an argument names standard input; ``False`` if one already did (the command
+    line checks this before anything is read: only one input can be ``-``)."""
+    stream = getattr(sys.stdin, "buffer", None) or sys.stdin
+    if stream is None:
+        return True  # the read reports it
+    if stream in _claimed_stdin:
+        return False
+    _claimed_stdin.add(stream)
+    return True
 
 
 def _stdin() -> BinaryIO:
@@ -212,7 +225,9 @@ def _decompress(fmt: str, head: bytes, fh: BinaryIO, source: str) -> Iterator[by
 def _why(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
     if isinstance(exc, EOFError) or "ended before" in text:
-        return "the compressed data ends early (truncated file?)"
+        return _TRUNCATED
+    if text.startswith("Error ") and "while decompressing data: " in text:  # zlib's prefix
+        text = text.split("while decompressing data: ", 1)[1]
     return text
 
 
