@@ -116,7 +116,7 @@ def _stdin() -> BinaryIO:
 
 
 def _read_stream(fh: BinaryIO, source: str, make_check, *, regular: bool) -> bytes:
-    head = _read_full(fh, HEAD_BYTES if regular else CHUNK_BYTES)
+    head = _read_full(fh, max(HEAD_BYTES if regular else CHUNK_BYTES, _MAGIC_BYTES))
     fmt = sniff(head)
     check = make_check() if make_check is not None else None
     if fmt is not None:
@@ -130,7 +130,7 @@ def _read_stream(fh: BinaryIO, source: str, make_check, *, regular: bool) -> byt
     elif regular:
         if check is not None:
             check.feed(head)  # garbage fails before the rest is read
-        if len(head) < HEAD_BYTES:
+        if len(head) < max(HEAD_BYTES, _MAGIC_BYTES):
             data = head
         else:
             fh.seek(0)
@@ -171,6 +171,7 @@ def _read_full(fh: BinaryIO, n: int) -> bytes:
 
 # ---------------------------------------------------------------------------- compression
 
+_MAGIC_BYTES = 10  # enough to tell every format (bzip2's block magic ends at byte 10)
 _LABELS = {"gzip": "gzip", "bzip2": "bzip2", "xz": "xz", "zstd": "Zstandard"}
 _BZ2_BLOCK = (b"1AY&SY", b"\x17rE8P\x90")  # first block, or the end of an empty stream
 

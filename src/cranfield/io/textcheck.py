@@ -48,7 +48,7 @@ class TextCheck:
                 problems.append((bom, "bom"))
             if self._tail:
                 edge = (self._tail + chunk[:2]).find(BOM)
-                if edge >= 0:
+                if edge >= 0 and self._offset + edge - len(self._tail) > 0:  # not the first
                     problems.append((edge - len(self._tail), "bom"))
         if problems:
             pos, what = min(problems)
