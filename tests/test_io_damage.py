@@ -326,3 +326,20 @@ def test_jsonl_lines_are_counted(tmp_path):
     assert (c.lines, c.data, c.comments, c.blank) == (4, 2, 0, 2)
     r = read_run(write(tmp_path, "r.jsonl", row % b"a" + row % b"b"))
     assert (r.line_counts.lines, r.line_counts.data) == (2, 2)
+
+
+@pytest.mark.parametrize(
+    ("tail", "extra"),
+    [(b"", 0), (b" ", 0), (b"\t\t", 0), (b" f1 f2", 3), (b" 1 2 3 Q1 5 6", 3)],
+)
+def test_regular_files_with_extra_columns_on_every_parser(tmp_path, text_parser, tail, extra):
+    """Arrow reads a regular layout's extra columns: all present (counted), all empty
+    (trailing delimiters) or mixed (left to the normaliser)."""
+    sep = b"\t" if tail.startswith(b"\t") else b" "
+    lines = [sep.join([b"q1", b"Q0", b"d%d" % i, b"%d" % i, b"1.5", b"t"]) + tail for i in range(3)]
+    r = read_run(write(tmp_path, "r.txt", b"\n".join(lines) + b"\n"))
+    assert len(r) == 3 and r.line_counts.extra_columns == extra
+    assert r.line_counts.first_extra_line == (1 if extra else None)
+    joined = [*lines[:2], lines[2] + b" x Q0 d9 9 0.5 u"]
+    err = _error(read_run, write(tmp_path, "r.txt", b"\n".join(joined) + b"\n"))
+    assert err.line == 3 and "two results on one line?" in err.problem

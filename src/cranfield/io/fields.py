@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Fields", "split_fields"]
+__all__ = ["Fields", "repeats_field_1", "split_fields"]
 
 _NL = 10
 _SPACE = 32
@@ -72,6 +72,10 @@ class Fields:
 
     def __len__(self) -> int:
         return len(self.first)
+
+    def may_hold_two_results(self) -> np.ndarray:
+        """Per data line: :func:`repeats_field_1`."""
+        return repeats_field_1(self._bytes, self.starts, self.ends, self.first, self.count)
 
     def line_tokens(self, first: int, count: int) -> list[bytes]:
         """The ``count`` fields from field index ``first`` on (one line's), as bytes."""
@@ -249,3 +253,39 @@ def split_fields(data: bytes) -> Fields:
     f.comment_first, f.comment_count = first[comment], count[comment]
     f.comment_lines = np.flatnonzero(comment) + 1
     return f
+
+
+def repeats_field_1(
+    a: np.ndarray, starts: np.ndarray, ends: np.ndarray, first: np.ndarray, count: np.ndarray
+) -> np.ndarray:
+    """Per line: whether one of its fields 7 to ``count - 5`` (1-based) is byte for byte its
+    field 2, the iteration token (``Q0``): the lines that may hold a second result, which the
+    exact rule (``text._joined_at``) then looks at one by one.
+
+    ``a`` holds the bytes, ``starts``/``ends`` the fields and ``first``/``count`` each line's
+    first field and number of fields, as in :class:`Fields`.  Vectorised over all (line,
+    field) pairs: lengths first, then the bytes position by position for the pairs still
+    equal.
+    """
+    lo, tail = 6, 5  # 0-based field j from 6 to count - 5: a result of 6 fields from j - 1
+    npairs = np.maximum(count - tail - lo + 1, 0)
+    out = np.zeros(len(first), dtype=bool)
+    total = int(npairs.sum())
+    if not total:
+        return out
+    line = np.repeat(np.arange(len(first)), npairs)
+    offset = np.arange(total) - np.repeat(np.cumsum(npairs) - npairs, npairs)
+    tj = first[line] + lo + offset
+    t1 = first[line] + 1
+    length = ends[t1] - starts[t1]
+    live = np.flatnonzero(ends[tj] - starts[tj] == length)
+    sj, s1, length = starts[tj[live]], starts[t1[live]], length[live]
+    m = 0
+    while len(live):
+        done = length <= m  # every byte compared: equal
+        out[line[live[done]]] = True
+        keep = ~done
+        keep[keep] = a[sj[keep] + m] == a[s1[keep] + m]
+        live, sj, s1, length = live[keep], sj[keep], s1[keep], length[keep]
+        m += 1
+    return out

@@ -10,8 +10,9 @@ The output is the regular layout the Arrow fast path accepts, and ``lines`` maps
 line to its 1-based line in the input (``None`` when no line was dropped, so that output line
 ``i`` is input line ``i``).  The result also counts the input's lines (blank, comments, data
 lines with more than ``max_fields`` fields) and lists the *suspects*: lines the caller must
-look at one by one (comment lines with ``comment_fields`` fields, data lines with at least
-``many_fields``), by the byte offset of their first field.  Everything is numpy over
+look at one by one (comment lines with ``comment_fields`` fields; with ``joined``, data lines
+that may hold two results, see :func:`~cranfield.io.fields.repeats_field_1`), by the byte
+offset of their first field.  Everything is numpy over
 fixed-size chunks of whole lines, so the memory overhead is a few tens of megabytes whatever
 the input size.
 """
@@ -21,6 +22,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+
+from .fields import repeats_field_1
 
 __all__ = ["Normalized", "normalize_fields"]
 
@@ -66,12 +69,12 @@ def normalize_fields(
     max_fields: int | None = None,
     *,
     comment_fields: tuple[int, int] | None = None,
-    many_fields: int | None = None,
+    joined: bool = False,
 ) -> Normalized:
     """Normalise ``data`` (see the module docstring).
 
     ``comment_fields=(lo, hi)`` makes comment lines of ``lo`` to ``hi`` fields suspects,
-    ``many_fields=k`` data lines of ``k`` fields or more.
+    ``joined`` the data lines that may hold two run results.
     """
     pieces: list[bytes] = []
     kept_lines: list[np.ndarray] = []
@@ -85,7 +88,7 @@ def normalize_fields(
         stop = data.find(b"\n", min(start + CHUNK_BYTES, n) - 1)
         stop = n if stop < 0 else stop + 1
         chunk = np.frombuffer(data, dtype=np.uint8, count=stop - start, offset=start)
-        c = _normalize_chunk(chunk, max_fields, comment_fields, many_fields)
+        c = _normalize_chunk(chunk, max_fields, comment_fields, joined)
         pieces.append(c.text)
         kept_lines.append(c.kept + line_base + 1)
         suspects.append(c.suspects + start)
@@ -116,7 +119,7 @@ def _normalize_chunk(
     a: np.ndarray,
     max_fields: int | None,
     comment_fields: tuple[int, int] | None,
-    many_fields: int | None,
+    joined: bool,
 ) -> _Chunk:
     """Normalise whole lines in ``a`` (and count them)."""
     size = len(a)
@@ -140,8 +143,8 @@ def _normalize_chunk(
     if comment_fields is not None and ncomments:
         lo, hi = comment_fields
         suspect |= ~is_data & (nfields >= lo) & (nfields <= hi)
-    if many_fields is not None:
-        suspect |= is_data & (nfields >= many_fields)
+    if joined:
+        suspect |= is_data & repeats_field_1(a, starts, ends, first, nfields)
     extra = np.zeros(0, dtype=np.int64)
     if max_fields is not None:
         long = is_data & (nfields > max_fields)

@@ -396,7 +396,7 @@ def _parse_run(data: bytes, source: str, name: str) -> Run:
                 data,
                 max_fields=RUN_FIELDS,
                 comment_fields=(RUN_FIELDS, len(data)),
-                many_fields=JOINED_FIELDS,
+                joined=True,
             )
             if norm.data and _suspects_are_fine(data, norm.suspects, "run"):
                 counts = _line_counts(
@@ -429,9 +429,10 @@ def _parse_run_fields(data: bytes, source: str, name: str) -> Run | None:
     if not n or (f.count < RUN_FIELDS).any() or not _comments_are_fine(f, "run"):
         return None
     extra = np.flatnonzero(f.count > RUN_FIELDS)
-    for i in extra[f.count[extra] >= JOINED_FIELDS].tolist():
-        if _joined_at(f.line_tokens(int(f.first[i]), int(f.count[i]))) is not None:
-            return None
+    if len(extra) and int(f.count.max()) >= JOINED_FIELDS:
+        for i in np.flatnonzero(f.may_hold_two_results()).tolist():
+            if _joined_at(f.line_tokens(int(f.first[i]), int(f.count[i]))) is not None:
+                return None
     scores = f.decimals(4)
     if scores is None:
         return None
@@ -549,9 +550,10 @@ def _parse_run_arrow(
     """Vectorised parse of a regular run; ``None`` hands over to the exact parser.
 
     ``lines`` maps rows to source lines and ``counts`` counts the source's lines when
-    ``data`` is a normalised copy of the file (which has 6 fields per line); a file with
-    more columns than 6 (or 7, the last one empty: a trailing delimiter) is left to the
-    normaliser, which counts the lines with extra columns and finds joined results.  The
+    ``data`` is a normalised copy of the file (which has 6 fields per line).  Columns after
+    the 6th are read as strings: either every line has them (none empty: each line has extra
+    fields) or none (all empty: trailing delimiters); a file that mixes both, or whose lines
+    may hold a second result (:func:`_may_hold_two_results`), is left to the normaliser.  The
     file is parsed in parts of about :data:`PART_BYTES` (zero-copy slices ending at line ends)
     into preallocated arrays, so the parser's scratch memory is that of one part.  The rank
     is parsed as an integer directly unless the file could hold a hexadecimal token (it has
@@ -562,7 +564,7 @@ def _parse_run_arrow(
     if layout is None:
         return None
     delim, ncols = layout
-    if not RUN_FIELDS <= ncols <= RUN_FIELDS + 1:
+    if ncols < RUN_FIELDS:
         return None
     import pyarrow as pa
     import pyarrow.csv as csv
@@ -571,8 +573,9 @@ def _parse_run_arrow(
     strings = ("c0", "c1", "c2", "c5")
     types = {c: pa.string() for c in strings}
     types["c4"] = pa.float64()
-    if ncols > RUN_FIELDS:
-        types["c6"] = pa.string()  # must be empty on every line (a trailing delimiter)
+    extra_columns = names[RUN_FIELDS:]
+    types.update(dict.fromkeys(extra_columns, pa.string()))
+    extra_state = None  # "empty" or "full", the same in every part
     hex_possible = b"x" in data or b"X" in data  # one memchr each (a 2-byte search is slow)
     types["c3"] = pa.string() if hex_possible else pa.int64()
     parse_options = csv.ParseOptions(
@@ -628,8 +631,13 @@ def _parse_run_arrow(
             return None  # an empty field: repeated or edge delimiters, or a blank line
         if comments and any(_starts_with(c, b"#") for c in table["c0"].chunks):
             return None  # comment lines
-        if ncols > RUN_FIELDS and not all(_all_empty(c) for c in table["c6"].chunks):
-            return None  # a 7th field: the normaliser counts the lines that have one
+        if extra_columns:
+            state = _extra_state(table, extra_columns)
+            if state is None or extra_state not in (None, state):
+                return None  # some lines have extra fields, some not: the normaliser counts
+            extra_state = state
+            if state == "full" and _may_hold_two_results(table, ncols):
+                return None
         _fill(scores, n, table["c4"], np.float64)
         if rank_problem is None:
             if types["c3"] == pa.int64():
@@ -667,7 +675,30 @@ def _parse_run_arrow(
         source=source,
         lines=lines,
         rank_problem=rank_problem,
-        line_counts=counts or _line_counts(n, n, 0, 0),
+        line_counts=counts
+        or _line_counts(n, n, 0, 0, *((n, 1) if extra_state == "full" else (0, None))),
+    )
+
+
+def _extra_state(table, columns: list[str]) -> str | None:
+    """``"empty"`` if every cell of the columns after the 6th is empty (trailing delimiters),
+    ``"full"`` if none is (every line has extra fields), else ``None``."""
+    chunks = [c for col in columns for c in table[col].chunks]
+    if all(_all_empty(c) for c in chunks):
+        return "empty"
+    if not any(_has_empty_string(c) for c in chunks):
+        return "full"
+    return None
+
+
+def _may_hold_two_results(table, ncols: int) -> bool:
+    """Whether a line's field 7 to ``ncols - 5`` equals its iteration token (field 2), as
+    :func:`~cranfield.io.fields.repeats_field_1` asks of irregular files."""
+    import pyarrow.compute as pc
+
+    return any(
+        pc.any(pc.equal(table[f"c{j}"], table["c1"])).as_py()
+        for j in range(RUN_FIELDS, ncols - RUN_FIELDS + 2)
     )
 
 
