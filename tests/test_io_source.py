@@ -214,6 +214,7 @@ def test_endless_devices_fail_on_their_first_chunk(device, problem, counting):
 
 def test_regular_file_garbage_fails_before_the_rest_is_read(tmp_path, counting, monkeypatch):
     monkeypatch.setattr(source_mod, "HEAD_BYTES", 1 << 10)
+    monkeypatch.setattr(source_mod, "CHUNK_BYTES", 1 << 12)  # larger files: head first
     p = write(tmp_path, "r.txt", b"\xff" + RUN * 10)
     with pytest.raises(InputError, match="undecodable byte 0xff at column 1"):
         read_run(p)

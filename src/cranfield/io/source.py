@@ -9,10 +9,11 @@ Nothing is read without bound before it is checked.  A stream (standard input, a
 device such as ``/dev/urandom``) and every decompressed input arrive in chunks of
 :data:`CHUNK_BYTES`, and each chunk goes through the caller's check (for text:
 :class:`~cranfield.io.textcheck.TextCheck`) before the next one is read, so garbage or a
-decompression bomb fails on its first chunk.  A regular file has a known size: its first
-:data:`HEAD_BYTES` are checked, then the rest is read in one call (one allocation, no copy)
-and checked as a whole.  Every failure is an :class:`~cranfield.errors.InputError` naming
-the file (``<stdin>`` for standard input).
+decompression bomb fails on its first chunk.  A regular file has a known size: one of at most
+:data:`CHUNK_BYTES` is read in one call; of a larger one the first :data:`HEAD_BYTES` are
+checked, then the whole file is read in one call (one allocation, no copy) and checked.
+Every failure is an :class:`~cranfield.errors.InputError` naming the file (``<stdin>`` for
+standard input).
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ STDIN_SOURCE = "<stdin>"
 """How standard input is named in messages."""
 CHUNK_BYTES = 16 << 20
 """Bytes of a stream or of decompressed output checked at a time (tests lower it)."""
-HEAD_BYTES = 1 << 20
-"""Bytes of a regular file checked before the rest is read."""
+HEAD_BYTES = 1 << 16
+"""Bytes of a large regular file checked before the rest is read."""
 INPUT_BYTES = 1 << 20
 """Compressed bytes read at a time."""
 ZSTD_PIECE = 2 << 10
@@ -74,7 +75,7 @@ def read_source(path: str | os.PathLike[str], check: Callable[[], Check] | None 
     source = source_name(path)
     try:
         if _is_stdin(path):
-            return _read_stream(_stdin(), source, check, regular=False)
+            return _read_stream(_stdin(), source, check, size=None)
         try:
             fh = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below
         except FileNotFoundError:
@@ -84,8 +85,9 @@ def read_source(path: str | os.PathLike[str], check: Callable[[], Check] | None 
         except OSError as exc:
             raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
         with fh:
-            regular = stat.S_ISREG(os.fstat(fh.fileno()).st_mode)
-            return _read_stream(fh, source, check, regular=regular)
+            st = os.fstat(fh.fileno())
+            size = st.st_size if stat.S_ISREG(st.st_mode) else None
+            return _read_stream(fh, source, check, size=size)
     except OSError as exc:
         raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
     except MemoryError:
@@ -115,8 +117,13 @@ def _stdin() -> BinaryIO:
     return stream
 
 
-def _read_stream(fh: BinaryIO, source: str, make_check, *, regular: bool) -> bytes:
-    head = _read_full(fh, max(HEAD_BYTES if regular else CHUNK_BYTES, _MAGIC_BYTES))
+def _read_stream(fh: BinaryIO, source: str, make_check, *, size: int | None) -> bytes:
+    """Read and check; ``size`` is a regular file's size (``None``: a stream)."""
+    want = CHUNK_BYTES  # a stream: a chunk; a small file: all of it (and 1 byte: its end)
+    if size is not None:
+        want = size + 1 if size <= CHUNK_BYTES else HEAD_BYTES
+    want = max(want, _MAGIC_BYTES)
+    head = _read_full(fh, want)
     fmt = sniff(head)
     check = make_check() if make_check is not None else None
     if fmt is not None:
@@ -127,10 +134,10 @@ def _read_stream(fh: BinaryIO, source: str, make_check, *, regular: bool) -> byt
             chunks.append(chunk)
         data = b"".join(chunks)
         del chunks
-    elif regular:
+    elif size is not None:
         if check is not None:
             check.feed(head)  # garbage fails before the rest is read
-        if len(head) < max(HEAD_BYTES, _MAGIC_BYTES):
+        if len(head) < want:
             data = head
         else:
             fh.seek(0)
