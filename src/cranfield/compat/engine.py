@@ -226,9 +226,16 @@ def _run(argv: list[str], lines: list[str], err: IO[str]) -> int:
 
 
 def _read_results(path: str):
+    """The run ("-": standard input, as for every reader).  Fields after the 6th are
+    ignored without the DataWarning the other commands give: trec_eval prints nothing."""
+    import warnings
+
+    from ..errors import DataWarning
     from ..io import read_run
 
-    return read_run(path)  # "-": standard input, as for every reader
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        return read_run(path)
 
 
 def _check_formats(measures: list[tuple], rel_format: str) -> None:
