@@ -273,6 +273,18 @@ def test_stdin_errors_name_stdin_and_a_second_read_is_refused(monkeypatch):
         read_run("-")
 
 
+def test_unreadable_names_and_streams(tmp_path, monkeypatch):
+    with pytest.raises(InputError, match="cannot open"):
+        read_run("a\0b")
+    with pytest.raises(InputError, match="is a directory"):
+        read_run(tmp_path)
+    closed = _Stdin(b"")
+    closed.buffer.close()
+    monkeypatch.setattr(sys, "stdin", closed)
+    with pytest.raises(InputError, match="^<stdin>: cannot read"):
+        read_run("-")
+
+
 def test_a_file_named_dash_is_reached_by_a_path(tmp_path, monkeypatch):
     write(tmp_path, "-", RUN)
     monkeypatch.chdir(tmp_path)

@@ -84,12 +84,18 @@ def read_source(path: str | os.PathLike[str], check: Callable[[], Check] | None 
             raise InputError(source, "is a directory, not a file") from None
         except OSError as exc:
             raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
+        except ValueError as exc:  # a NUL character in the name
+            raise InputError(source, f"cannot open: {exc}") from None
         with fh:
             st = os.fstat(fh.fileno())
             size = st.st_size if stat.S_ISREG(st.st_mode) else None
             return _read_stream(fh, source, check, size=size)
+    except InputError:
+        raise
     except OSError as exc:
         raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:  # e.g. standard input already closed
+        raise InputError(source, f"cannot read: {exc}") from None
     except MemoryError:
         raise InputError(source, "too large to read into memory") from None
 
