@@ -263,12 +263,10 @@ def _comments_are_fine(f: Fields, kind: str) -> bool:
     """Whether no comment line has the shape of a data line (else the exact parser says so)."""
     if not len(f.comment_first):
         return True
-    count = f.comment_count
-    suspect = count >= RUN_FIELDS if kind == "run" else count == QRELS_FIELDS
-    for first, count in zip(
-        f.comment_first[suspect].tolist(), f.comment_count[suspect].tolist(), strict=True
-    ):
-        if _hidden_result(f.line_tokens(first, count), kind):
+    nfields = f.comment_count
+    suspect = nfields >= RUN_FIELDS if kind == "run" else nfields == QRELS_FIELDS
+    for first, n in zip(f.comment_first[suspect].tolist(), nfields[suspect].tolist(), strict=True):
+        if _hidden_result(f.line_tokens(first, n), kind):
             return False
     return True
 
