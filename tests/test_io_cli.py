@@ -126,3 +126,87 @@ def test_every_format_gives_the_same_numbers(cli, tmp_path):
         ("q.txt", "r.txt.gz"),
     ]:
         assert _aggregate(cli, tmp_path / qname, tmp_path / rname) == expected, rname
+
+
+# ------------------------------------------------------------------ '-': standard input
+
+RUN2 = b"1 Q0 c 1 3 u\n1 Q0 a 2 2 u\n1 Q0 b 3 1 u\n2 Q0 a 1 5 u\n2 Q0 b 2 4 u\n"
+
+STDIN_COMMANDS = {
+    "evaluate": ["evaluate", "q.txt", "{run}", "-m", "AP", "-m", "P@2", "-q", "-f", "json"],
+    "compare": ["compare", "q.txt", "{run}", "r2.txt", "-m", "AP", "-f", "json"],
+    "curve pr": ["curve", "pr", "q.txt", "{run}", "-f", "csv"],
+    "curve gain": ["curve", "gain", "q.txt", "{run}", "--cutoffs", "1,2", "-f", "csv"],
+    "curve fallout": ["curve", "fallout", "q.txt", "{run}", "--collection-size", "9", "-f", "csv"],
+    "ties": ["ties", "q.txt", "{run}", "-f", "json"],
+    "trec_eval": ["trec_eval", "-q", "-m", "all_trec", "q.txt", "{run}"],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", STDIN_COMMANDS)
+def test_every_command_reads_a_run_from_standard_input(cli, tmp_path, command):
+    """``-`` gives what the same run read from a file called 'stdin' gives (the run's name)."""
+    write(tmp_path, "q.txt", QRELS)
+    write(tmp_path, "r2.txt", RUN2)
+    write(tmp_path, "stdin", RUN)
+    args = STDIN_COMMANDS[command]
+    from_file = cli(*(a.format(run="stdin") for a in args), cwd=tmp_path)
+    assert from_file.returncode == 0, from_file.stderr.decode()
+    from_stdin = cli(*(a.format(run="-") for a in args), cwd=tmp_path, input=gzip.compress(RUN))
+    assert from_stdin.returncode == 0, from_stdin.stderr.decode()
+    assert from_stdin.stdout == from_file.stdout and from_file.stdout
+
+
+def test_qrels_from_standard_input(cli, tmp_path):
+    r = write(tmp_path, "r.txt", RUN)
+    expected = _aggregate(cli, write(tmp_path, "q.txt", QRELS), r)
+    res = cli("evaluate", "-", str(r), "-m", "AP", "-m", "nDCG@2", "-f", "json", input=QRELS)
+    assert res.returncode == 0 and json.loads(res.stdout)["runs"][0]["aggregate"] == expected
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["evaluate", "q.txt", "-", "r.txt", "-", "-m", "AP"],
+        ["trec_eval", "-", "-"],
+    ],
+)
+def test_only_one_input_can_be_standard_input(cli, tmp_path, args):
+    write(tmp_path, "q.txt", QRELS)
+    write(tmp_path, "r.txt", RUN)
+    res = cli(*args, cwd=tmp_path, input=RUN)
+    err = res.stderr.decode()
+    assert res.returncode == 2 and "only one input can be '-' (standard input)" in err
+    assert "Traceback" not in err and res.stdout == b""
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (RUN + b"1 Q0 d 4 x t\n", "<stdin>: line 6: score 'x' is not a number"),
+        (gzip.compress(RUN)[:-6], "<stdin>: corrupt gzip data: the compressed data ends early"),
+    ],
+    ids=["bad score", "truncated gzip"],
+)
+def test_standard_input_errors_name_it(cli, tmp_path, data, message):
+    q = write(tmp_path, "q.txt", QRELS)
+    res = cli("evaluate", str(q), "-", "-m", "AP", input=data)
+    err = res.stderr.decode()
+    assert res.returncode == 2 and "Traceback" not in err
+    assert err.startswith(f"cranfield: error: {message}") and err.count("\n") == 1
+
+
+def test_damaged_run_through_the_command(cli, tmp_path):
+    q = write(tmp_path, "q.txt", QRELS)
+    joined = write(tmp_path, "j.txt", RUN.rstrip(b"\n") + RUN2)  # cat without a final newline
+    res = cli("evaluate", str(q), str(joined), "-m", "AP")
+    assert res.returncode == 2
+    assert f"{joined}: line 5: two results on one line?" in res.stderr.decode()
+    extra = write(tmp_path, "x.txt", RUN.replace(b" t\n", b" t extra\n"))
+    res = cli("evaluate", str(q), str(extra), "-m", "AP")
+    assert res.returncode == 0
+    assert res.stderr.decode() == (
+        f"cranfield: warning: {extra}: 5 lines have more than 6 columns (first: line 1); "
+        "the columns after the 6th (the run tag) are ignored, as trec_eval does\n"
+    )

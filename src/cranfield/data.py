@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["IdColumn", "Qrels", "Run"]
+__all__ = ["IdColumn", "LineCounts", "Qrels", "Run"]
 
 
 class IdColumn:
@@ -230,6 +230,23 @@ def arrow_numpy(arr: Any, dtype: Any, fill: Any = None) -> np.ndarray:
     return values
 
 
+@dataclass(frozen=True)
+class LineCounts:
+    """How the lines of a text file were read: each is a data line (one row), a comment or
+    blank, so ``data + comments + blank == lines`` and ``data == len(rows)``.
+
+    ``extra_columns`` counts the run lines that had fields after the run tag (ignored, as
+    trec_eval does), the first of them at ``first_extra_line``.
+    """
+
+    lines: int
+    data: int
+    comments: int = 0
+    blank: int = 0
+    extra_columns: int = 0
+    first_extra_line: int | None = None
+
+
 @dataclass(frozen=True, eq=False)
 class Qrels:
     """Relevance judgments, grouped by query in ``strcmp`` order of the query id.
@@ -245,6 +262,8 @@ class Qrels:
     grades: np.ndarray
     source: str = "<qrels>"
     lines: np.ndarray | None = field(default=None, repr=False)
+    line_counts: LineCounts | None = field(default=None, repr=False)
+    """How the lines of a text file were used (``None`` for other sources)."""
 
     @property
     def num_queries(self) -> int:
@@ -460,6 +479,8 @@ class Run:
     lines: np.ndarray | None = field(default=None, repr=False)
     rank_problem: str | None = field(default=None, repr=False)
     """Why ``ranks`` is None (first bad line), reported if the ``given`` tie policy needs it."""
+    line_counts: LineCounts | None = field(default=None, repr=False)
+    """How the lines of a text file were used (``None`` for other sources)."""
 
     def __len__(self) -> int:
         return len(self.qcodes)

@@ -197,7 +197,14 @@ def output_dir(text: str) -> str:
 
 
 def file_path(text: str) -> str:
-    """A file name.  Existence is not checked: the readers report a missing file themselves."""
+    """A file name, or ``-`` for standard input (one argument at most).  Existence is not
+    checked: the readers report a missing file themselves."""
+    if text == "-":
+        from ..io.source import claim_stdin
+
+        if not claim_stdin():
+            raise argparse.ArgumentTypeError("only one input can be '-' (standard input)")
+        return text
     if os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{text!r} is a directory")
     return text

@@ -166,6 +166,8 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
         )
 
     rel_file, results_file = opts.files
+    if rel_file == results_file == "-":
+        raise ParameterError("only one input can be '-' (standard input)")
     if opts.rel_format == "qrels":
         from ..io import read_qrels
 
@@ -273,13 +275,16 @@ def _warn_skipped(name: str, run_only: list[str], missing: list[str]) -> None:
 
 
 def _read_results(path: str):
+    """The run ("-": standard input, as for every reader).  Fields after the 6th are
+    ignored without the DataWarning the other commands give: trec_eval prints nothing."""
+    import warnings
+
+    from ..errors import DataWarning
     from ..io import read_run
 
-    if path == "-":
-        from ..io.text import parse_trec_run
-
-        return parse_trec_run(sys.stdin.buffer.read(), "<stdin>", "stdin")
-    return read_run(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        return read_run(path)
 
 
 def _check_formats(measures: list[tuple], rel_format: str) -> None:

@@ -2,9 +2,10 @@
 :class:`~cranfield.data.Run`.
 
 Sources: a path to TREC text, JSON lines (``.jsonl``/``.ndjson``), JSON (``.json``) or
-Parquet (``.parquet``/``.pq``), each optionally gzipped; a pandas or polars DataFrame (or
-LazyFrame) or a pyarrow Table; a nested dict ``{qid: {docno: value}}``; or an already-read
-``Qrels``/``Run``.  See ``docs/input.md`` for every rule.
+Parquet (``.parquet``/``.pq``), each optionally compressed (gzip, bzip2, xz, Zstandard);
+``-`` for TREC text on standard input; a pandas or polars DataFrame (or LazyFrame) or a
+pyarrow Table; a nested dict ``{qid: {docno: value}}``; or an already-read ``Qrels``/``Run``.
+See ``docs/input.md`` for every rule.
 """
 
 from __future__ import annotations
@@ -23,13 +24,20 @@ QrelsSource = Qrels | str | os.PathLike[str] | Mapping[str, Mapping[str, int]] |
 RunSource = Run | str | os.PathLike[str] | Mapping[str, Mapping[str, float]] | Any
 
 _TABULAR_SUFFIXES = {".parquet", ".pq", ".jsonl", ".ndjson", ".json"}
+_COMPRESSED_SUFFIXES = {".gz", ".bz2", ".xz", ".zst"}
+STDIN_RUN_NAME = "stdin"
+"""The default name of a run read from standard input (``-``)."""
 
 
 def _suffix(path: Path) -> str:
     suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
+    if suffixes and suffixes[-1] in _COMPRESSED_SUFFIXES:
         suffixes = suffixes[:-1]
     return suffixes[-1] if suffixes else ""
+
+
+def _is_stdin(source: Any) -> bool:
+    return isinstance(source, str) and source == "-"
 
 
 def _is_frame(obj: Any) -> bool:
@@ -38,12 +46,13 @@ def _is_frame(obj: Any) -> bool:
 
 
 def read_qrels(source: QrelsSource) -> Qrels:
-    """Read and validate relevance judgments from any supported source."""
+    """Read and validate relevance judgments from any supported source (``-``: TREC text on
+    standard input)."""
     if isinstance(source, Qrels):
         return source
     if isinstance(source, str | os.PathLike):
         path = Path(source)
-        if _suffix(path) in _TABULAR_SUFFIXES:
+        if not _is_stdin(source) and _suffix(path) in _TABULAR_SUFFIXES:
             from .tabular import read_qrels_file
 
             return read_qrels_file(path)
@@ -64,8 +73,8 @@ def read_qrels(source: QrelsSource) -> Qrels:
 def read_run(source: RunSource, *, name: str | None = None) -> Run:
     """Read and validate a run from any supported source.
 
-    ``name`` defaults to the file name (paths), the value of a table's ``run``/``name``
-    column, or ``"run"``.
+    ``name`` defaults to the file name (paths; ``"stdin"`` for ``-``, standard input), the
+    value of a table's ``run``/``name`` column, or ``"run"``.
     """
     if name is not None:
         from ..arguments import run_names
@@ -75,6 +84,10 @@ def read_run(source: RunSource, *, name: str | None = None) -> Run:
         return source
     if isinstance(source, str | os.PathLike):
         path = Path(source)
+        if _is_stdin(source):
+            from .text import read_trec_run
+
+            return read_trec_run(source, name or STDIN_RUN_NAME)
         run_name = name or path.name
         if _suffix(path) in _TABULAR_SUFFIXES:
             from .tabular import read_run_file

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Fields", "split_fields"]
+__all__ = ["Fields", "repeats_field_1", "split_fields"]
 
 _NL = 10
 _SPACE = 32
@@ -46,10 +46,24 @@ class Fields:
     ``lines`` holds the 1-based line number of each data line, ``first`` the index of its
     first field in ``starts``/``ends`` and ``count`` its number of fields.  ``starts`` and
     ``ends`` (exclusive) are offsets in the internal byte array, which is the text after
-    :data:`_LEAD` spaces.
+    :data:`_LEAD` spaces.  ``comment_first``/``comment_count``/``comment_lines`` say the
+    same of the comment lines; ``nlines`` is the number of lines of the text, ``blank`` of
+    those without fields.
     """
 
-    __slots__ = ("_bytes", "count", "ends", "first", "lines", "starts")
+    __slots__ = (
+        "_bytes",
+        "blank",
+        "comment_count",
+        "comment_first",
+        "comment_lines",
+        "count",
+        "ends",
+        "first",
+        "lines",
+        "nlines",
+        "starts",
+    )
 
     def __init__(self, data: np.ndarray, starts, ends, first, count, lines) -> None:
         self._bytes = data
@@ -58,6 +72,14 @@ class Fields:
 
     def __len__(self) -> int:
         return len(self.first)
+
+    def may_hold_two_results(self) -> np.ndarray:
+        """Per data line: :func:`repeats_field_1`."""
+        return repeats_field_1(self._bytes, self.starts, self.ends, self.first, self.count)
+
+    def line_tokens(self, first: int, count: int) -> list[bytes]:
+        """The ``count`` fields from field index ``first`` on (one line's), as bytes."""
+        return [self._token(i) for i in range(first, first + count)]
 
     def _column(self, k: int, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The bytes of field ``k`` of every line (or of the given line indices), each
@@ -217,8 +239,53 @@ def split_fields(data: bytes) -> Fields:
     bounds[0] = 0
     bounds[1:] = np.searchsorted(starts, newlines)
     count = np.diff(bounds)
-    data_line = count > 0
+    has_fields = count > 0
     first = bounds[:-1]
-    data_line[data_line] = a[starts[first[data_line]]] != _HASH
+    data_line = has_fields.copy()
+    data_line[has_fields] = a[starts[first[has_fields]]] != _HASH
+    comment = has_fields & ~data_line
     lines = np.flatnonzero(data_line) + 1
-    return Fields(a, starts, ends, first[data_line], count[data_line], lines)
+    f = Fields(a, starts, ends, first[data_line], count[data_line], lines)
+    # the LF appended above ends one more line, empty when the text ends with its own LF
+    ends_with_lf = data[-1:] == b"\n"
+    f.nlines = len(count) - ends_with_lf
+    f.blank = len(count) - int(np.count_nonzero(has_fields)) - ends_with_lf
+    f.comment_first, f.comment_count = first[comment], count[comment]
+    f.comment_lines = np.flatnonzero(comment) + 1
+    return f
+
+
+def repeats_field_1(
+    a: np.ndarray, starts: np.ndarray, ends: np.ndarray, first: np.ndarray, count: np.ndarray
+) -> np.ndarray:
+    """Per line: whether one of its fields 7 to ``count - 5`` (1-based) is byte for byte its
+    field 2, the iteration token (``Q0``): the lines that may hold a second result, which the
+    exact rule (``text._joined_at``) then looks at one by one.
+
+    ``a`` holds the bytes, ``starts``/``ends`` the fields and ``first``/``count`` each line's
+    first field and number of fields, as in :class:`Fields`.  Vectorised over all (line,
+    field) pairs: lengths first, then the bytes position by position for the pairs still
+    equal.
+    """
+    lo, tail = 6, 5  # 0-based field j from 6 to count - 5: a result of 6 fields from j - 1
+    npairs = np.maximum(count - tail - lo + 1, 0)
+    out = np.zeros(len(first), dtype=bool)
+    total = int(npairs.sum())
+    if not total:
+        return out
+    line = np.repeat(np.arange(len(first)), npairs)
+    offset = np.arange(total) - np.repeat(np.cumsum(npairs) - npairs, npairs)
+    tj = first[line] + lo + offset
+    t1 = first[line] + 1
+    length = ends[t1] - starts[t1]
+    live = np.flatnonzero(ends[tj] - starts[tj] == length)
+    sj, s1, length = starts[tj[live]], starts[t1[live]], length[live]
+    m = 0
+    while len(live):
+        done = length <= m  # every byte compared: equal
+        out[line[live[done]]] = True
+        keep = ~done
+        keep[keep] = a[sj[keep] + m] == a[s1[keep] + m]
+        live, sj, s1, length = live[keep], sj[keep], s1[keep], length[keep]
+        m += 1
+    return out

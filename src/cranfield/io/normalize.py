@@ -8,15 +8,24 @@ first ``k`` fields of a line are kept (a run line's fields after the run tag are
 
 The output is the regular layout the Arrow fast path accepts, and ``lines`` maps each output
 line to its 1-based line in the input (``None`` when no line was dropped, so that output line
-``i`` is input line ``i``).  Everything is numpy over fixed-size chunks of whole lines, so the
-memory overhead is a few tens of megabytes whatever the input size.
+``i`` is input line ``i``).  The result also counts the input's lines (blank, comments, data
+lines with more than ``max_fields`` fields) and lists the *suspects*: lines the caller must
+look at one by one (comment lines with ``comment_fields`` fields; with ``joined``, data lines
+that may hold two results, see :func:`~cranfield.io.fields.repeats_field_1`), by the byte
+offset of their first field.  Everything is numpy over
+fixed-size chunks of whole lines, so the memory overhead is a few tens of megabytes whatever
+the input size.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-__all__ = ["normalize_fields"]
+from .fields import repeats_field_1
+
+__all__ = ["Normalized", "normalize_fields"]
 
 CHUNK_BYTES = 4 << 20
 """Bytes per chunk (rounded up to the next line end); tests lower it to cover chunk seams."""
@@ -28,29 +37,91 @@ _SPACE = 32
 _HASH = ord("#")
 
 
-def normalize_fields(data: bytes, max_fields: int | None = None) -> tuple[bytes, np.ndarray | None]:
-    """``(normalised bytes, 1-based input line of each output line or None)``."""
+class Normalized(NamedTuple):
+    """The result of :func:`normalize_fields`."""
+
+    data: bytes
+    lines: np.ndarray | None
+    """1-based input line of each output line, ``None`` if they are the same."""
+    nlines: int
+    """Lines of the input."""
+    blank: int
+    comments: int
+    extra: int
+    """Data lines with more than ``max_fields`` fields."""
+    first_extra: int | None
+    suspects: np.ndarray
+    """Byte offsets (in the input) of the first field of each suspect line, in file order."""
+
+
+class _Chunk(NamedTuple):
+    text: bytes
+    kept: np.ndarray  # 0-based indices of the kept lines in the chunk
+    lines: int
+    blank: int
+    comments: int
+    extra: np.ndarray  # 0-based indices of the data lines with extra fields
+    suspects: np.ndarray  # offsets in the chunk
+
+
+def normalize_fields(
+    data: bytes,
+    max_fields: int | None = None,
+    *,
+    comment_fields: tuple[int, int] | None = None,
+    joined: bool = False,
+) -> Normalized:
+    """Normalise ``data`` (see the module docstring).
+
+    ``comment_fields=(lo, hi)`` makes comment lines of ``lo`` to ``hi`` fields suspects,
+    ``joined`` the data lines that may hold two run results.
+    """
     pieces: list[bytes] = []
     kept_lines: list[np.ndarray] = []
+    suspects: list[np.ndarray] = []
     line_base = 0  # input lines before the current chunk
+    nlines = blank = comments = extra = 0
+    first_extra = None
     start = 0
     n = len(data)
     while start < n:
         stop = data.find(b"\n", min(start + CHUNK_BYTES, n) - 1)
         stop = n if stop < 0 else stop + 1
         chunk = np.frombuffer(data, dtype=np.uint8, count=stop - start, offset=start)
-        out, lines = _normalize_chunk(chunk, max_fields)
-        pieces.append(out)
-        kept_lines.append(lines + line_base + 1)
+        c = _normalize_chunk(chunk, max_fields, comment_fields, joined)
+        pieces.append(c.text)
+        kept_lines.append(c.kept + line_base + 1)
+        suspects.append(c.suspects + start)
+        nlines += c.lines
+        blank += c.blank
+        comments += c.comments
+        if len(c.extra):
+            if first_extra is None:
+                first_extra = int(c.extra[0]) + line_base + 1
+            extra += len(c.extra)
         line_base += int(np.count_nonzero(chunk == _NL))
         start = stop
     lines = np.concatenate(kept_lines) if kept_lines else np.zeros(0, dtype=np.int64)
     identity = len(lines) == 0 or int(lines[-1]) == len(lines)  # no line dropped
-    return b"".join(pieces), None if identity else lines
+    return Normalized(
+        b"".join(pieces),
+        None if identity else lines,
+        nlines,
+        blank,
+        comments,
+        extra,
+        first_extra,
+        np.concatenate(suspects) if suspects else np.zeros(0, dtype=np.int64),
+    )
 
 
-def _normalize_chunk(a: np.ndarray, max_fields: int | None) -> tuple[bytes, np.ndarray]:
-    """Normalise whole lines in ``a``; returns the bytes and the 0-based kept line indices."""
+def _normalize_chunk(
+    a: np.ndarray,
+    max_fields: int | None,
+    comment_fields: tuple[int, int] | None,
+    joined: bool,
+) -> _Chunk:
+    """Normalise whole lines in ``a`` (and count them)."""
     size = len(a)
     sep = ((a - np.uint8(9)) < 5) | (a == _SPACE)  # \t \n \v \f \r or space
     edges = np.flatnonzero(np.diff(sep.view(np.int8), prepend=np.int8(1), append=np.int8(1)))
@@ -66,8 +137,21 @@ def _normalize_chunk(a: np.ndarray, max_fields: int | None) -> tuple[bytes, np.n
     first = bounds[line_idx]
     nfields = nfields[line_idx]
     is_data = a[starts[first]] != _HASH
+    nlines = len(newlines) + int(size > 0 and a[-1] != _NL)  # a last line without its LF
+    ncomments = len(is_data) - int(np.count_nonzero(is_data))
+    suspect = np.zeros(len(first), dtype=bool)
+    if comment_fields is not None and ncomments:
+        lo, hi = comment_fields
+        suspect |= ~is_data & (nfields >= lo) & (nfields <= hi)
+    if joined:
+        suspect |= is_data & repeats_field_1(a, starts, ends, first, nfields)
+    extra = np.zeros(0, dtype=np.int64)
     if max_fields is not None:
+        long = is_data & (nfields > max_fields)
+        if long.any():
+            extra = line_idx[long]
         nfields = np.minimum(nfields, max_fields)
+    stats = (nlines, nlines - len(line_idx), ncomments, extra, starts[first[suspect]])
 
     keep_tokens = ~sep
     del sep
@@ -97,4 +181,4 @@ def _normalize_chunk(a: np.ndarray, max_fields: int | None) -> tuple[bytes, np.n
     text = out[keep_tokens].tobytes()
     if len(ends) and not inside[-1]:
         text += b"\n"  # the input's last line had no final newline
-    return text, line_idx.astype(np.int64)
+    return _Chunk(text, line_idx.astype(np.int64), *stats)

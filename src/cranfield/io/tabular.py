@@ -10,6 +10,7 @@ order), else its row order.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data import IdColumn, Qrels, Run
+from ..data import IdColumn, LineCounts, Qrels, Run
 from ..errors import InputError
 from . import columns as C
 from .columns import QRELS_ROLES, RUN_ROLES, Where
@@ -51,7 +52,7 @@ def run_from_frame(frame: Any, name: str | None = None, source: str | None = Non
 
 
 def read_qrels_file(path: str | os.PathLike[str]) -> Qrels:
-    """Qrels from a ``.jsonl``/``.ndjson``, ``.json`` or ``.parquet`` file (``.gz`` too)."""
+    """Qrels from a ``.jsonl``/``.ndjson``, ``.json`` or ``.parquet`` file (compressed too)."""
     kind, source = _kind(path), str(path)
     if kind == "parquet":
         cols = _parquet_columns(path, QRELS_ROLES)
@@ -69,7 +70,7 @@ def read_qrels_file(path: str | os.PathLike[str]) -> Qrels:
 
 
 def read_run_file(path: str | os.PathLike[str], name: str | None = None) -> Run:
-    """A run from a ``.jsonl``/``.ndjson``, ``.json`` or ``.parquet`` file (``.gz`` too);
+    """A run from a ``.jsonl``/``.ndjson``, ``.json`` or ``.parquet`` file (compressed too);
     ``name`` defaults to the file name."""
     kind, source = _kind(path), str(path)
     name = name or Path(path).name
@@ -290,9 +291,12 @@ def _python_array(values: list[Any], role: str, where: Where) -> Any:
 # ----------------------------------------------------------------------------------- files
 
 
+COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst")
+
+
 def _kind(path: str | os.PathLike[str]) -> str:
     suffixes = [s.lower() for s in Path(path).suffixes]
-    if suffixes and suffixes[-1] == ".gz":
+    if suffixes and suffixes[-1] in COMPRESSED_SUFFIXES:
         suffixes = suffixes[:-1]
     last = suffixes[-1] if suffixes else ""
     if last in PARQUET_SUFFIXES:
@@ -303,21 +307,54 @@ def _kind(path: str | os.PathLike[str]) -> str:
 
 
 def _text(path: str | os.PathLike[str]) -> bytes:
-    from .text import _check_text, read_bytes
+    """The checked text of a JSON or JSON lines file (a leading byte order mark dropped)."""
+    from .text import read_text
+    from .textcheck import BOM
 
-    return _check_text(read_bytes(path), str(path))
+    source = str(path)
+    data = read_text(path)
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    if not data or data.isspace():
+        raise InputError(source, "file is empty")
+    if b"\n" not in data and b"\r" in data.strip():
+        raise InputError(
+            source, "lines end in a bare CR (classic Mac OS line endings); convert them to LF"
+        )
+    return data
+
+
+class _ParquetMagic:
+    """Refuses a file that does not start with Parquet's magic number on its first bytes."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.head = b""
+
+    def feed(self, chunk: bytes) -> None:
+        if len(self.head) < 4:
+            self.head += chunk[: 4 - len(self.head)]
+            if len(self.head) == 4 and self.head != b"PAR1":
+                self._refuse()
+
+    def close(self) -> None:
+        if not self.head:
+            raise InputError(self.source, "file is empty")
+        if len(self.head) < 4:
+            self._refuse()
+
+    def _refuse(self) -> None:
+        raise InputError(self.source, "not a readable Parquet file (it does not start with 'PAR1')")
 
 
 def _parquet_columns(path: str | os.PathLike[str], roles) -> dict[str, tuple[str, Any]]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .text import read_bytes
+    from .source import read_source
 
     source = str(path)
-    data = read_bytes(path)
-    if not data:
-        raise InputError(source, "file is empty")
+    data = read_source(path, lambda: _ParquetMagic(source))
     try:
         pf = pq.ParquetFile(pa.BufferReader(data))
         found = C.resolve(pf.schema_arrow.names, roles, source)
@@ -327,15 +364,90 @@ def _parquet_columns(path: str | os.PathLike[str], roles) -> dict[str, tuple[str
     return {role: (col, table.column(col)) for role, col in found.items()}
 
 
+class _DuplicateKey(Exception):
+    """A JSON object has a key twice (raised inside the decoder, turned into an InputError)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of every JSON read: a key given twice is an error (the decoder
+    would silently keep the last value)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _DuplicateKey
+    return obj
+
+
+def _duplicate_key_error(text: str, source: str, line: int = 1) -> InputError:
+    """The error for the first repeated key of ``text`` (which holds one), at its position;
+    ``line`` is the line ``text`` starts on.  Found again by the pure-Python decoder, whose
+    object parser is replaced by one that knows where each key is."""
+    from json import decoder, scanner
+
+    ws = decoder.WHITESPACE.match
+
+    def parse_object(s_and_end, strict, scan_once, object_hook, object_pairs_hook, memo=None):
+        s, end = s_and_end
+        obj: dict[str, Any] = {}
+        end = ws(s, end).end()
+        if s[end : end + 1] == "}":
+            return obj, end + 1
+        while True:
+            if s[end : end + 1] != '"':
+                raise ValueError("expected a key")
+            key, after = decoder.scanstring(s, end + 1, strict)
+            if key in obj:
+                raise _KeyAt(key, end)
+            after = ws(s, after).end()
+            if s[after : after + 1] != ":":
+                raise ValueError("expected ':'")
+            obj[key], end = scan_once(s, ws(s, after + 1).end())
+            end = ws(s, end).end()
+            sep = s[end : end + 1]
+            end = ws(s, end + 1).end()
+            if sep == "}":
+                return obj, end
+            if sep != ",":
+                raise ValueError("expected ',' or '}'")
+
+    dec = json.JSONDecoder()
+    dec.parse_object = parse_object
+    dec.scan_once = scanner.py_make_scanner(dec)
+    try:
+        dec.decode(text)
+    except _KeyAt as dup:
+        at = line + text.count("\n", 0, dup.pos)
+        col = dup.pos - (text.rfind("\n", 0, dup.pos) + 1) + 1
+        return InputError(
+            source,
+            f"key {dup.key!r} appears twice in one JSON object (the second at column {col}); "
+            "a JSON object cannot hold the same key twice",
+            line=at,
+        )
+    except (ValueError, StopIteration, RecursionError):  # pragma: no cover - not reached
+        pass
+    return InputError(source, "a key appears twice in one JSON object", line=line)
+
+
+class _KeyAt(Exception):
+    def __init__(self, key: str, pos: int) -> None:
+        self.key, self.pos = key, pos
+
+
 def _load_json(path: str | os.PathLike[str]) -> Any:
     source = str(path)
     data = _text(path)
     try:
-        return json.loads(data)
+        return json.loads(data, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise InputError(
             source, f"invalid JSON at column {exc.colno}: {exc.msg}", line=exc.lineno
         ) from None
+    except _DuplicateKey:
+        raise _duplicate_key_error(data.decode("utf-8"), source) from None
+    except RecursionError:
+        raise InputError(source, "invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InputError(source, f"invalid JSON: {exc}") from None
 
 
 def _refuse_column_orient(obj: dict, source: str) -> None:
@@ -398,8 +510,10 @@ def _jsonl(path, roles, build):
         except InputError:
             result = None  # let the exact reader name the line and the problem
         if result is not None and getattr(result, "rank_problem", None) is None:
-            return result
-    return build(*_jsonl_python(data, roles, source))
+            n = len(result)
+            return dataclasses.replace(result, line_counts=LineCounts(lines=n, data=n))
+    cols, where, counts = _jsonl_python(data, roles, source)
+    return dataclasses.replace(build(cols, where), line_counts=counts)
 
 
 def _jsonl_arrow(data: bytes, roles, source: str) -> dict[str, tuple[str, Any]] | None:
@@ -431,19 +545,29 @@ def _jsonl_arrow(data: bytes, roles, source: str) -> dict[str, tuple[str, Any]] 
 def _jsonl_python(data: bytes, roles, source: str):
     objs: list[Any] = []
     lines: list[int] = []
-    for lineno, raw in enumerate(data.split(b"\n"), 1):
+    blank = 0
+    pieces = data.split(b"\n")
+    nlines = len(pieces) - (data[-1:] == b"\n")
+    for lineno, raw in enumerate(pieces[:nlines], 1):
         if not raw.strip():
+            blank += 1
             continue
         try:
-            objs.append(json.loads(raw))
+            objs.append(json.loads(raw, object_pairs_hook=_unique_keys))
         except json.JSONDecodeError as exc:
             raise InputError(
                 source, f"invalid JSON at column {exc.colno}: {exc.msg}", line=lineno
             ) from None
+        except _DuplicateKey:
+            raise _duplicate_key_error(raw.decode("utf-8"), source, lineno) from None
+        except RecursionError:
+            raise InputError(source, "invalid JSON: nested too deeply", line=lineno) from None
+        except ValueError as exc:  # e.g. an integer of more than 4300 digits
+            raise InputError(source, f"invalid JSON: {exc}", line=lineno) from None
         lines.append(lineno)
     if not objs:
         raise InputError(source, "file is empty")
     line_arr = np.asarray(lines, dtype=np.int64)
     where = Where(source, "line", line_arr)
     cols = _objects_to_columns(objs, range(len(objs)), roles, where)
-    return cols, where
+    return cols, where, LineCounts(lines=nlines, data=len(objs), blank=blank)

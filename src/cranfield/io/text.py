@@ -1,37 +1,49 @@
 """TREC text formats: qrels (``qid iter docno grade``) and runs (``qid Q0 docno rank score tag``).
 
 Fields are separated by any run of ASCII whitespace (C ``isspace``: space, tab, CR, VT, FF), so
-tabs, repeated spaces and CRLF line endings all work; ``.gz`` files are read transparently.  A
-line whose first non-blank character is ``#`` is a comment; blank lines are skipped.  Every
-rule is documented in ``docs/input.md``.
+tabs, repeated spaces and CRLF line endings all work; compressed files (gzip, bzip2, xz,
+Zstandard) and standard input (``-``) are read by :mod:`.source`.  A line whose first
+non-blank character is ``#`` is a comment; blank lines are skipped.  Every rule is documented
+in ``docs/input.md``; the rules that catch damaged files (lines joined by a bare CR or by a
+missing newline, a result hidden behind ``#``) are checked by every parser.
 
-Two parsers produce identical results: a line-by-line Python parser that knows the line of
-every problem, and for large files (``FAST_PATH_BYTES``) a vectorised Arrow CSV parser.  The
-Arrow parser only accepts a *regular* layout (one delimiter, no empty field, no blank or comment
-line, LF or CRLF endings); an irregular large file is first rewritten into that layout by the
-vectorised :func:`~cranfield.io.normalize.normalize_fields`, which keeps the line numbers.  On
-anything else (a malformed line, a bad number, a NaN score) the fast path hands over to the
-exact parser, so every error message is the exact parser's.
+Three parsers produce identical results: a line-by-line Python parser that knows the line of
+every problem, the vectorised field splitter of :mod:`.fields` for files under
+:data:`FAST_PATH_BYTES`, and for large files a vectorised Arrow CSV parser.  The Arrow parser
+only accepts a *regular* layout (one delimiter, no empty field, no blank or comment line, LF or
+CRLF endings); an irregular large file is first rewritten into that layout by the vectorised
+:func:`~cranfield.io.normalize.normalize_fields`, which keeps the line numbers.  On anything
+else (a malformed line, a bad number, a NaN score, a suspect line) the fast paths hand over to
+the exact parser, so every error message is the exact parser's.
 """
 
 from __future__ import annotations
 
-import gzip
+import dataclasses
 import itertools
 import operator
 import os
 import re
-from pathlib import Path
+import warnings
 
 import numpy as np
 
-from ..data import IdColumn, Qrels, Run, arrow_numpy, bool_numpy, numpy_arrow
-from ..errors import InputError
-from .fields import split_fields
+from ..data import IdColumn, LineCounts, Qrels, Run, arrow_numpy, bool_numpy, numpy_arrow
+from ..errors import DataWarning, InputError
+from .fields import Fields, split_fields
 from .normalize import normalize_fields
+from .source import read_source, source_name
+from .textcheck import BOM, TextCheck, check_text
 from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
 
-__all__ = ["parse_trec_qrels", "parse_trec_run", "read_bytes", "read_trec_qrels", "read_trec_run"]
+__all__ = [
+    "parse_trec_qrels",
+    "parse_trec_run",
+    "read_bytes",
+    "read_text",
+    "read_trec_qrels",
+    "read_trec_run",
+]
 
 FAST_PATH_BYTES = 4 << 20
 """Runs at least this large are parsed with Arrow first (tests lower it to cover that path);
@@ -50,66 +62,58 @@ QRELS_FAST_PATH_BYTES = 4 << 20
 
 RUN_FIELDS = 6
 QRELS_FIELDS = 4
+JOINED_FIELDS = 2 * RUN_FIELDS - 1
+"""A run line of this many fields or more may hold two results (a missing newline)."""
 _INT = re.compile(rb"[+-]?[0-9]+")
 _INT64 = (-(2**63), 2**63 - 1)
-_BOM = b"\xef\xbb\xbf"
+_BARE_CR = re.compile(rb"\r[\t\x0b\x0c\r ]*[^\t\n\x0b\x0c\r ]")
+"""A CR followed, on the same line, by more data."""
+
+NO_CR, CRLF_ONLY, OTHER_CR = 0, 1, 2
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """The file's bytes, gunzipped if it starts with the gzip magic number."""
-    p = Path(path)
-    try:
-        with open(p, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        raise InputError(str(path), "no such file") from None
-    except IsADirectoryError:
-        raise InputError(str(path), "is a directory, not a file") from None
-    except OSError as exc:
-        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, gzip.BadGzipFile) as exc:
-            raise InputError(str(path), f"corrupt gzip data: {exc}") from None
-    return data
+    """The bytes of a text file (or ``-``, standard input), decompressed, checked as UTF-8
+    text without NUL bytes or inner byte order marks (a leading one is kept)."""
+    return read_text(path)
 
 
-def _check_text(data: bytes, source: str) -> bytes:
-    """Reject empty input, NUL bytes and undecodable bytes (naming the line); drop a BOM."""
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
+def read_text(path: str | os.PathLike[str]) -> bytes:
+    """:func:`read_bytes` (the checks of :class:`~cranfield.io.textcheck.TextCheck` run on
+    each chunk as it is read)."""
+    source = source_name(path)
+    return read_source(path, lambda: TextCheck(source))
+
+
+def _check_trec(data: bytes, source: str) -> tuple[bytes, int]:
+    """Drop a leading BOM; reject empty text and CRs that join lines.
+
+    Returns the text and what its CRs are: :data:`NO_CR`, :data:`CRLF_ONLY` (every CR ends a
+    line with its LF) or :data:`OTHER_CR` (some CR is followed by whitespace before its LF,
+    which is allowed).  A CR followed by more data on its line is an error: C reads it as a
+    field separator, so the line after it would become extra columns of the line before.
+    """
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
     if not data or data.isspace():
         raise InputError(source, "file is empty")
-    if b"\n" not in data and b"\r" in data.strip():
+    if b"\r" not in data:
+        return data, NO_CR
+    if data.count(b"\r") == data.count(b"\r\n"):
+        return data, CRLF_ONLY
+    bad = _BARE_CR.search(data)
+    if bad is None:
+        return data, OTHER_CR
+    if b"\n" not in data:
         raise InputError(
             source, "lines end in a bare CR (classic Mac OS line endings); convert them to LF"
         )
-    if b"\x00" in data:
-        pos = data.index(b"\x00")
-        raise InputError(source, "NUL byte in a text file", line=data.count(b"\n", 0, pos) + 1)
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-            bad = data[exc.start : exc.start + 1].hex()
-            raise InputError(
-                source,
-                f"undecodable byte 0x{bad} at column {col} (files must be UTF-8)",
-                line=line,
-            ) from None
-    return data
-
-
-def _data_lines(data: bytes):
-    """Yield (line number, fields) for every line that is neither blank nor a comment."""
-    for lineno, raw in enumerate(data.split(b"\n"), 1):
-        fields = raw.split()
-        if not fields or fields[0][:1] == b"#":
-            continue
-        yield lineno, fields
+    raise InputError(
+        source,
+        "bare CR (carriage return) inside the line: two lines joined? convert the line "
+        "endings (for example with dos2unix)",
+        line=data.count(b"\n", 0, bad.start()) + 1,
+    )
 
 
 def _show(token: bytes) -> str:
@@ -120,32 +124,121 @@ def _column_count_error(source: str, expected: str, found: int, lineno: int) -> 
     return InputError(source, f"expected {expected}, found {found}", line=lineno)
 
 
+def _is_score(tok: bytes) -> bool:
+    """Whether the exact parser reads ``tok`` as a score."""
+    if b"_" in tok:
+        return False
+    try:
+        float(tok)
+    except ValueError:
+        return False
+    return True
+
+
+def _result_at(f: list[bytes], k: int = 0) -> bool:
+    """Whether ``f[k:k+6]`` has the shape of a run line: an integer rank, a numeric score."""
+    return _INT.fullmatch(f[k + 3]) is not None and _is_score(f[k + 4])
+
+
+def _joined_at(f: list[bytes]) -> int | None:
+    """Where a second result starts in the fields of one run line (a missing newline), or
+    ``None``: the first ``k >= 5`` from which six fields have the shape of a result with the
+    line's own iteration token (``Q0``)."""
+    for k in range(RUN_FIELDS - 1, len(f) - RUN_FIELDS + 1):
+        if f[k + 1] == f[1] and _result_at(f, k):
+            return k
+    return None
+
+
+def _hidden_result(f: list[bytes], kind: str) -> bool:
+    """Whether the fields of a comment line have the complete shape of a data line."""
+    if kind == "run":
+        return len(f) >= RUN_FIELDS and _result_at(f)
+    return len(f) == QRELS_FIELDS and _INT.fullmatch(f[3]) is not None
+
+
+def _hidden_result_error(source: str, lineno: int, f: list[bytes], kind: str) -> InputError:
+    what = "result" if kind == "run" else "judgment"
+    line = b" ".join(f).decode("utf-8", "replace")
+    return InputError(
+        source,
+        f"ambiguous line {line!r}: it has the shape of a {what}, but lines starting with "
+        "'#' are comments (a query id cannot start with '#'); delete the line or the '#'",
+        line=lineno,
+    )
+
+
+def _joined_error(source: str, lineno: int, f: list[bytes], k: int) -> InputError:
+    second = b" ".join(f[k : k + RUN_FIELDS]).decode("utf-8", "replace")
+    return InputError(
+        source,
+        f"two results on one line? fields {k + 1}-{k + RUN_FIELDS} ({second!r}) have the "
+        "shape of another result: a missing newline (files joined with cat?)",
+        line=lineno,
+    )
+
+
+def _suspects_are_fine(data: bytes, offsets: np.ndarray, kind: str) -> bool:
+    """Whether none of the suspect lines (given by their first field's offset) breaks a rule:
+    a comment line must not have the shape of a data line, a run line must not hold two."""
+    for offset in offsets.tolist():
+        end = data.find(b"\n", offset)
+        f = data[offset : end if end >= 0 else len(data)].split()
+        bad = _hidden_result(f, kind) if f[0][:1] == b"#" else _joined_at(f) is not None
+        if bad:
+            return False
+    return True
+
+
+def _line_counts(nlines: int, data: int, comments: int, blank: int, extra=0, first_extra=None):
+    return LineCounts(
+        lines=nlines,
+        data=data,
+        comments=comments,
+        blank=blank,
+        extra_columns=extra,
+        first_extra_line=first_extra,
+    )
+
+
+def _physical_lines(data: bytes) -> tuple[list[bytes], int]:
+    """The text split at LF, and its number of lines (a final LF ends the last line)."""
+    pieces = data.split(b"\n")
+    return pieces, len(pieces) - (data[-1:] == b"\n")
+
+
 # ----------------------------------------------------------------------------------- qrels
 
 
 def read_trec_qrels(path: str | os.PathLike[str]) -> Qrels:
-    """Read a TREC qrels file (the file's bytes are freed before the duplicate check)."""
-    qrels = _parse_qrels(read_bytes(path), str(path))
+    """Read a TREC qrels file, or ``-`` (the file's bytes are freed before the duplicate
+    check)."""
+    qrels = _parse_qrels(read_text(path), source_name(path))
     check_qrels_duplicates(qrels)
     return qrels
 
 
 def parse_trec_qrels(data: bytes, source: str) -> Qrels:
     """Parse TREC qrels text (exactly 4 fields per line, integer grade)."""
+    check_text(data, source)
     qrels = _parse_qrels(data, source)
     check_qrels_duplicates(qrels)
     return qrels
 
 
 def _parse_qrels(data: bytes, source: str) -> Qrels:
-    data = _check_text(data, source)
+    """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck`."""
+    data, crs = _check_trec(data, source)
     qrels = None
     if len(data) >= QRELS_FAST_PATH_BYTES:
-        qrels = _parse_qrels_arrow(data, source)
+        qrels = _parse_qrels_arrow(data, source, crs)
         if qrels is None:
-            normalised, lines = normalize_fields(data)
-            if normalised:
-                qrels = _parse_qrels_arrow(normalised, source, lines=lines)
+            norm = normalize_fields(data, comment_fields=(QRELS_FIELDS, QRELS_FIELDS))
+            if norm.data and _suspects_are_fine(data, norm.suspects, "qrels"):
+                counts = _line_counts(
+                    norm.nlines, norm.nlines - norm.blank - norm.comments, norm.comments, norm.blank
+                )
+                qrels = _parse_qrels_arrow(norm.data, source, NO_CR, norm.lines, counts)
     elif FIELDS_PATH:
         qrels = _parse_qrels_fields(data, source)
     if qrels is None:
@@ -156,12 +249,26 @@ def _parse_qrels(data: bytes, source: str) -> Qrels:
 def _parse_qrels_fields(data: bytes, source: str) -> Qrels | None:
     """Vectorised parse (:mod:`.fields`); ``None`` hands over to the exact parser."""
     f = split_fields(data)
-    if not len(f) or (f.count != QRELS_FIELDS).any():
+    if not len(f) or (f.count != QRELS_FIELDS).any() or not _comments_are_fine(f, "qrels"):
         return None
     grades = f.integers(3)
     if grades is None:
         return None
-    return Qrels.from_rows(f.strings(0), f.strings(2), grades, source=source, lines=f.lines)
+    qrels = Qrels.from_rows(f.strings(0), f.strings(2), grades, source=source, lines=f.lines)
+    counts = _line_counts(f.nlines, len(f), len(f.comment_lines), f.blank)
+    return dataclasses.replace(qrels, line_counts=counts)
+
+
+def _comments_are_fine(f: Fields, kind: str) -> bool:
+    """Whether no comment line has the shape of a data line (else the exact parser says so)."""
+    if not len(f.comment_first):
+        return True
+    nfields = f.comment_count
+    suspect = nfields >= RUN_FIELDS if kind == "run" else nfields == QRELS_FIELDS
+    for first, n in zip(f.comment_first[suspect].tolist(), nfields[suspect].tolist(), strict=True):
+        if _hidden_result(f.line_tokens(first, n), kind):
+            return False
+    return True
 
 
 def _parse_qrels_python(data: bytes, source: str) -> Qrels:
@@ -171,7 +278,18 @@ def _parse_qrels_python(data: bytes, source: str) -> Qrels:
     lines: list[int] = []
     fullmatch = _INT.fullmatch
     lo, hi = _INT64
-    for lineno, f in _data_lines(data):
+    blank = comments = 0
+    pieces, nlines = _physical_lines(data)
+    for lineno, raw in enumerate(pieces, 1):
+        f = raw.split()
+        if not f:
+            blank += 1
+            continue
+        if f[0][:1] == b"#":
+            if _hidden_result(f, "qrels"):
+                raise _hidden_result_error(source, lineno, f, "qrels")
+            comments += 1
+            continue
         if len(f) != QRELS_FIELDS:
             raise _column_count_error(
                 source,
@@ -192,7 +310,10 @@ def _parse_qrels_python(data: bytes, source: str) -> Qrels:
         lines.append(lineno)
     if not qids:
         raise InputError(source, "no judgments (only comments or blank lines)")
-    return Qrels.from_rows(qids, docs, grades, source=source, lines=np.asarray(lines))
+    blank -= len(pieces) - nlines  # the empty piece after a final LF is not a line
+    qrels = Qrels.from_rows(qids, docs, grades, source=source, lines=np.asarray(lines))
+    counts = _line_counts(nlines, len(qids), comments, blank)
+    return dataclasses.replace(qrels, line_counts=counts)
 
 
 def _is_float(tok: bytes) -> bool:
@@ -203,46 +324,89 @@ def _is_float(tok: bytes) -> bool:
     return True
 
 
-def _parse_qrels_arrow(data: bytes, source: str, lines: np.ndarray | None = None) -> Qrels | None:
-    """Vectorised parse of a regular qrels file; ``None`` hands over to the exact parser."""
-    table = _read_regular(data, QRELS_FIELDS, exact=True)
+def _parse_qrels_arrow(
+    data: bytes,
+    source: str,
+    crs: int,
+    lines: np.ndarray | None = None,
+    counts: LineCounts | None = None,
+) -> Qrels | None:
+    """Vectorised parse of a regular qrels file; ``None`` hands over to the exact parser.
+    ``lines`` and ``counts`` describe the original file when ``data`` is a normalised copy."""
+    table = _read_regular(data, QRELS_FIELDS, crs)
     if table is None:
         return None
     grades, bad_row, _ = _int_tokens(table["c3"])
     if bad_row is not None:
         return None
+    n = table.num_rows
     if lines is None:
-        lines = np.arange(1, table.num_rows + 1, dtype=np.int64)
-    return Qrels.from_columns(table["c0"], table["c2"], grades, source=source, lines=lines)
+        lines = np.arange(1, n + 1, dtype=np.int64)
+    qrels = Qrels.from_columns(table["c0"], table["c2"], grades, source=source, lines=lines)
+    return dataclasses.replace(qrels, line_counts=counts or _line_counts(n, n, 0, 0))
 
 
 # ------------------------------------------------------------------------------------- run
 
 
 def read_trec_run(path: str | os.PathLike[str], name: str) -> Run:
-    """Read a TREC run file (the file's bytes are freed before the duplicate check)."""
-    run = _parse_run(read_bytes(path), str(path), name)
+    """Read a TREC run file, or ``-`` (the file's bytes are freed before the duplicate
+    check)."""
+    run = _parse_run(read_text(path), source_name(path), name)
     check_run_duplicates(run)
+    _warn_extra_columns(run)
     return run
 
 
 def parse_trec_run(data: bytes, source: str, name: str) -> Run:
     """Parse a TREC run (at least 6 fields per line; fields after the 6th are ignored)."""
+    check_text(data, source)
     run = _parse_run(data, source, name)
     check_run_duplicates(run)
+    _warn_extra_columns(run)
     return run
 
 
+def _warn_extra_columns(run: Run) -> None:
+    """One :class:`DataWarning` per file whose lines have fields after the run tag."""
+    c = run.line_counts
+    if c is None or not c.extra_columns:
+        return
+    n = c.extra_columns
+    lines = "1 line has" if n == 1 else f"{n} lines have"
+    warnings.warn(
+        DataWarning(
+            f"{run.source}: {lines} more than 6 columns (first: line {c.first_extra_line}); "
+            "the columns after the 6th (the run tag) are ignored, as trec_eval does"
+        ),
+        stacklevel=3,
+    )
+
+
 def _parse_run(data: bytes, source: str, name: str) -> Run:
-    """Parse and check the scores; the duplicate check is left to the caller."""
-    data = _check_text(data, source)
+    """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck` and check the
+    scores; the duplicate check is left to the caller."""
+    data, crs = _check_trec(data, source)
     if len(data) >= FAST_PATH_BYTES:
-        run = _parse_run_arrow(data, source, name)
+        run = _parse_run_arrow(data, source, name, crs)
         if run is None:
-            normalised, lines = normalize_fields(data, max_fields=RUN_FIELDS)
-            if normalised:
-                run = _parse_run_arrow(normalised, source, name, lines=lines)
-            del normalised
+            norm = normalize_fields(
+                data,
+                max_fields=RUN_FIELDS,
+                comment_fields=(RUN_FIELDS, len(data)),
+                joined=True,
+            )
+            if norm.data and _suspects_are_fine(data, norm.suspects, "run"):
+                counts = _line_counts(
+                    norm.nlines,
+                    norm.nlines - norm.blank - norm.comments,
+                    norm.comments,
+                    norm.blank,
+                    norm.extra,
+                    norm.first_extra,
+                )
+                run = _parse_run_arrow(norm.data, source, name, NO_CR, norm.lines, counts)
+            del norm
         if run is not None and np.isfinite(run.scores).all():
             return run  # a NaN (or 'nan(1)') score: the exact parser names it
     elif FIELDS_PATH:
@@ -260,8 +424,13 @@ def _parse_run_fields(data: bytes, source: str, name: str) -> Run | None:
     reports a rank column that is not all integers)."""
     f = split_fields(data)
     n = len(f)
-    if not n or (f.count < RUN_FIELDS).any():
+    if not n or (f.count < RUN_FIELDS).any() or not _comments_are_fine(f, "run"):
         return None
+    extra = np.flatnonzero(f.count > RUN_FIELDS)
+    if len(extra) and int(f.count.max()) >= JOINED_FIELDS:
+        for i in np.flatnonzero(f.may_hold_two_results()).tolist():
+            if _joined_at(f.line_tokens(int(f.first[i]), int(f.count[i]))) is not None:
+                return None
     scores = f.decimals(4)
     if scores is None:
         return None
@@ -271,6 +440,7 @@ def _parse_run_fields(data: bytes, source: str, name: str) -> Run | None:
     qindex: dict[str, int] = {}
     blocks = np.flatnonzero(f.changes(0))  # first line of each block of one query id
     qcodes = _block_codes(f.strings(0, blocks), blocks, n, qindex)
+    first_extra = int(f.lines[extra[0]]) if len(extra) else None
     return Run(
         name=name,
         query_ids=tuple(qindex),
@@ -281,6 +451,9 @@ def _parse_run_fields(data: bytes, source: str, name: str) -> Run | None:
         tag=f.last_string(5),
         source=source,
         lines=None if int(f.lines[-1]) == n else f.lines,
+        line_counts=_line_counts(
+            f.nlines, n, len(f.comment_lines), f.blank, len(extra), first_extra
+        ),
     )
 
 
@@ -295,14 +468,31 @@ def _parse_run_python(data: bytes, source: str, name: str) -> Run:
     tag: str | None = None
     fullmatch = _INT.fullmatch
     lo, hi = _INT64
-    for lineno, f in _data_lines(data):
-        if len(f) < RUN_FIELDS:
-            raise _column_count_error(
-                source,
-                "at least 6 columns (query, Q0, document, rank, score, run tag)",
-                len(f),
-                lineno,
-            )
+    blank = comments = extra = 0
+    first_extra = None
+    pieces, nlines = _physical_lines(data)
+    for lineno, raw in enumerate(pieces, 1):
+        f = raw.split()
+        if not f:
+            blank += 1
+            continue
+        if f[0][:1] == b"#":
+            if _hidden_result(f, "run"):
+                raise _hidden_result_error(source, lineno, f, "run")
+            comments += 1
+            continue
+        if len(f) != RUN_FIELDS:
+            if len(f) < RUN_FIELDS:
+                raise _column_count_error(
+                    source,
+                    "at least 6 columns (query, Q0, document, rank, score, run tag)",
+                    len(f),
+                    lineno,
+                )
+            if len(f) >= JOINED_FIELDS and (k := _joined_at(f)) is not None:
+                raise _joined_error(source, lineno, f, k)
+            extra += 1
+            first_extra = first_extra or lineno
         s = f[4]
         try:
             if b"_" in s:
@@ -328,6 +518,7 @@ def _parse_run_python(data: bytes, source: str, name: str) -> Run:
         tag = f[5].decode()
     if not qcodes:
         raise InputError(source, "no results (only comments or blank lines)")
+    blank -= len(pieces) - nlines  # the empty piece after a final LF is not a line
     n = len(qcodes)
     line_arr = np.asarray(lines, dtype=np.int64)
     contiguous = bool(line_arr[-1] == n)  # no blank or comment line before the last data line
@@ -342,22 +533,32 @@ def _parse_run_python(data: bytes, source: str, name: str) -> Run:
         source=source,
         lines=None if contiguous else line_arr,
         rank_problem=rank_problem,
+        line_counts=_line_counts(nlines, n, comments, blank, extra, first_extra),
     )
 
 
 def _parse_run_arrow(
-    data: bytes, source: str, name: str, lines: np.ndarray | None = None
+    data: bytes,
+    source: str,
+    name: str,
+    crs: int,
+    lines: np.ndarray | None = None,
+    counts: LineCounts | None = None,
 ) -> Run | None:
     """Vectorised parse of a regular run; ``None`` hands over to the exact parser.
 
-    ``lines`` maps rows to source lines when ``data`` is a normalised copy of the file.  The
+    ``lines`` maps rows to source lines and ``counts`` counts the source's lines when
+    ``data`` is a normalised copy of the file (which has 6 fields per line).  Columns after
+    the 6th are read as strings: either every line has them (none empty: each line has extra
+    fields) or none (all empty: trailing delimiters); a file that mixes both, or whose lines
+    may hold a second result (:func:`_may_hold_two_results`), is left to the normaliser.  The
     file is parsed in parts of about :data:`PART_BYTES` (zero-copy slices ending at line ends)
     into preallocated arrays, so the parser's scratch memory is that of one part.  The rank
     is parsed as an integer directly unless the file could hold a hexadecimal token (it has
     an ``x``: Arrow accepts ``0x10``, the exact parser does not) or a part has a token Arrow
     rejects; then the exact rule of :func:`_int_tokens` applies.
     """
-    layout = _layout(data)
+    layout = _layout(data, crs)
     if layout is None:
         return None
     delim, ncols = layout
@@ -370,6 +571,9 @@ def _parse_run_arrow(
     strings = ("c0", "c1", "c2", "c5")
     types = {c: pa.string() for c in strings}
     types["c4"] = pa.float64()
+    extra_columns = names[RUN_FIELDS:]
+    types.update(dict.fromkeys(extra_columns, pa.string()))
+    extra_state = None  # "empty" or "full", the same in every part
     hex_possible = b"x" in data or b"X" in data  # one memchr each (a 2-byte search is slow)
     types["c3"] = pa.string() if hex_possible else pa.int64()
     parse_options = csv.ParseOptions(
@@ -425,6 +629,13 @@ def _parse_run_arrow(
             return None  # an empty field: repeated or edge delimiters, or a blank line
         if comments and any(_starts_with(c, b"#") for c in table["c0"].chunks):
             return None  # comment lines
+        if extra_columns:
+            state = _extra_state(table, extra_columns)
+            if state is None or extra_state not in (None, state):
+                return None  # some lines have extra fields, some not: the normaliser counts
+            extra_state = state
+            if state == "full" and _may_hold_two_results(table, ncols):
+                return None
         _fill(scores, n, table["c4"], np.float64)
         if rank_problem is None:
             if types["c3"] == pa.int64():
@@ -462,6 +673,30 @@ def _parse_run_arrow(
         source=source,
         lines=lines,
         rank_problem=rank_problem,
+        line_counts=counts
+        or _line_counts(n, n, 0, 0, *((n, 1) if extra_state == "full" else (0, None))),
+    )
+
+
+def _extra_state(table, columns: list[str]) -> str | None:
+    """``"empty"`` if every cell of the columns after the 6th is empty (trailing delimiters),
+    ``"full"`` if none is (every line has extra fields), else ``None``."""
+    chunks = [c for col in columns for c in table[col].chunks]
+    if all(_all_empty(c) for c in chunks):
+        return "empty"
+    if not any(_has_empty_string(c) for c in chunks):
+        return "full"
+    return None
+
+
+def _may_hold_two_results(table, ncols: int) -> bool:
+    """Whether a line's field 7 to ``ncols - 5`` equals its iteration token (field 2), as
+    :func:`~cranfield.io.fields.repeats_field_1` asks of irregular files."""
+    import pyarrow.compute as pc
+
+    return any(
+        pc.any(pc.equal(table[f"c{j}"], table["c1"])).as_py()
+        for j in range(RUN_FIELDS, ncols - RUN_FIELDS + 2)
     )
 
 
@@ -536,6 +771,14 @@ def _has_empty_string(arr) -> bool:
     return bool((offsets[1:] == offsets[:-1]).any())
 
 
+def _all_empty(arr) -> bool:
+    """Whether every string of a (non-null) Arrow string array is empty."""
+    if len(arr) == 0:
+        return True
+    offsets = _string_offsets(arr)
+    return bool(offsets[-1] == offsets[0])
+
+
 def _starts_with(arr, prefix: bytes) -> bool:
     """Whether any string of a (non-null, no empty string) Arrow array starts with a byte."""
     if len(arr) == 0 or arr.buffers()[2] is None:
@@ -552,14 +795,15 @@ def _numpy(col) -> np.ndarray:
 # ------------------------------------------------------------------ the regular Arrow layout
 
 
-def _layout(data: bytes) -> tuple[bytes, int] | None:
+def _layout(data: bytes, crs: int) -> tuple[bytes, int] | None:
     """``(delimiter, columns of the first line)`` if the bytes can be a regular layout.
 
     Regular: one delimiter (the first line's tab, else space) and not the other, no VT or FF,
-    every CR part of a CRLF.  Empty fields, blank and comment lines are found after parsing.
+    every CR part of a CRLF (``crs``, from :func:`_check_trec`).  Empty fields, blank and
+    comment lines are found after parsing.
     """
-    if b"\x0b" in data or b"\x0c" in data:
-        return None
+    if crs == OTHER_CR or b"\x0b" in data or b"\x0c" in data:
+        return None  # a CR before whitespace is a separator for trec_eval, a row end for Arrow
     end = data.find(b"\n")
     first = data[: end if end >= 0 else len(data)]
     if first.endswith(b"\r"):
@@ -567,25 +811,20 @@ def _layout(data: bytes) -> tuple[bytes, int] | None:
     delim, other = (b"\t", b" ") if b"\t" in first else (b" ", b"\t")
     if other in data:
         return None
-    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
-        return None  # a bare CR separates fields for trec_eval, but ends a row for Arrow
     return delim, first.count(delim) + 1
 
 
-def _read_regular(data: bytes, min_fields: int, *, exact: bool):
-    """Arrow table of the first 4 (qrels) or 6 (runs) fields of a regular file, or None.
+def _read_regular(data: bytes, nfields: int, crs: int):
+    """Arrow table (string columns) of a regular qrels file of ``nfields`` fields, or None.
 
-    Fields are strings, except a run's ``c4`` (the score, float64).  Every line must have the
-    same number of fields, ``min_fields`` or more (exactly that many with ``exact``), and no
-    blank or comment line.  None of the fields read may be empty (an empty field means repeated
-    or edge delimiters); with those six non-empty, an empty field further right only comes from
-    trailing whitespace or ignored extra columns.
+    Every line must have that many fields, none empty (an empty field means repeated or edge
+    delimiters), and no line may be blank or a comment.
     """
-    layout = _layout(data)
+    layout = _layout(data, crs)
     if layout is None:
         return None
     delim, ncols = layout
-    if ncols < min_fields or (exact and ncols != min_fields):
+    if ncols != nfields:
         return None
     import io
 
@@ -594,10 +833,7 @@ def _read_regular(data: bytes, min_fields: int, *, exact: bool):
     import pyarrow.csv as csv
 
     names = [f"c{i}" for i in range(ncols)]
-    strings = ["c0", "c1", "c2", "c3"] if exact else ["c0", "c1", "c2", "c3", "c5"]
-    types = {c: pa.string() for c in strings}
-    if not exact:
-        types["c4"] = pa.float64()
+    types = {c: pa.string() for c in names}
     try:
         table = csv.read_csv(
             io.BytesIO(data),
@@ -611,7 +847,7 @@ def _read_regular(data: bytes, min_fields: int, *, exact: bool):
             ),
             convert_options=csv.ConvertOptions(
                 column_types=types,
-                include_columns=list(types),
+                include_columns=names,
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
                 null_values=[],
@@ -621,7 +857,7 @@ def _read_regular(data: bytes, min_fields: int, *, exact: bool):
         return None
     if table.num_rows == 0:
         return None
-    for c in strings:
+    for c in names:
         if pc.min(pc.binary_length(table[c])).as_py() == 0:
             return None  # an empty field: repeated or edge delimiters, or a blank line
     if b"#" in data and pc.any(pc.starts_with(table["c0"], "#")).as_py():

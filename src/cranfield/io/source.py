@@ -1,0 +1,347 @@
+"""Bytes of an input: a path or ``-`` (standard input), decompressed, read in bounded chunks.
+
+Compression is detected from the first bytes (magic numbers), never from the name: gzip,
+bzip2 and xz with the standard library, Zstandard with the ``zstandard`` package (the ``zstd``
+extra).  Concatenated streams (``cat a.gz b.gz``) are read one after the other, with NUL
+padding between them allowed; anything else after the end of a stream is an error.
+
+Nothing is read without bound before it is checked.  A stream (standard input, a pipe, a
+device such as ``/dev/urandom``) and every decompressed input arrive in chunks of
+:data:`CHUNK_BYTES`, and each chunk goes through the caller's check (for text:
+:class:`~cranfield.io.textcheck.TextCheck`) before the next one is read, so garbage or a
+decompression bomb fails on its first chunk.  A regular file has a known size: one of at most
+:data:`CHUNK_BYTES` is read in one call; of a larger one the first :data:`HEAD_BYTES` are
+checked, then the whole file is read in one call (one allocation, no copy) and checked.
+Every failure is an :class:`~cranfield.errors.InputError` naming the file (``<stdin>`` for
+standard input).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO, Protocol
+
+from ..errors import InputError
+
+__all__ = ["STDIN", "STDIN_SOURCE", "Check", "claim_stdin", "read_source", "source_name"]
+
+STDIN = "-"
+"""The path that means standard input."""
+STDIN_SOURCE = "<stdin>"
+"""How standard input is named in messages."""
+CHUNK_BYTES = 16 << 20
+"""Bytes of a stream or of decompressed output checked at a time (tests lower it)."""
+HEAD_BYTES = 1 << 16
+"""Bytes of a large regular file checked before the rest is read."""
+INPUT_BYTES = 1 << 20
+"""Compressed bytes read at a time."""
+ZSTD_PIECE = 2 << 10
+"""Compressed bytes given to the Zstandard decoder at a time: its API has no output limit,
+and one compressed byte expands to at most about 32 KiB, so a piece yields at most 64 MiB."""
+XZ_MEMLIMIT = 1 << 30
+"""Memory the xz decoder may use (xz -9 needs 65 MiB); a header asking for more is refused."""
+
+_consumed_stdin: weakref.WeakSet[Any] = weakref.WeakSet()
+_claimed_stdin: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+class Check(Protocol):
+    """What :func:`read_source` calls on the bytes as they arrive."""
+
+    def feed(self, chunk: bytes) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def source_name(path: str | os.PathLike[str]) -> str:
+    """The name of an input in messages: the path, or ``<stdin>`` for ``-``."""
+    return STDIN_SOURCE if _is_stdin(path) else str(path)
+
+
+def _is_stdin(path: Any) -> bool:
+    return isinstance(path, str) and path == STDIN
+
+
+def read_source(path: str | os.PathLike[str], check: Callable[[], Check] | None = None) -> bytes:
+    """All the (decompressed) bytes of ``path`` or of standard input (``-``).
+
+    ``check`` makes a fresh checker; its ``feed`` sees every chunk in order as it arrives
+    and may raise; ``close`` is called at the end.
+    """
+    source = source_name(path)
+    try:
+        if _is_stdin(path):
+            return _read_stream(_stdin(), source, check, size=None)
+        try:
+            fh = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below
+        except FileNotFoundError:
+            raise InputError(source, "no such file") from None
+        except IsADirectoryError:
+            raise InputError(source, "is a directory, not a file") from None
+        except OSError as exc:
+            raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
+        except ValueError as exc:  # a NUL character in the name
+            raise InputError(source, f"cannot open: {exc}") from None
+        with fh:
+            st = os.fstat(fh.fileno())
+            size = st.st_size if stat.S_ISREG(st.st_mode) else None
+            return _read_stream(fh, source, check, size=size)
+    except InputError:
+        raise
+    except OSError as exc:
+        raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:  # e.g. standard input already closed
+        raise InputError(source, f"cannot read: {exc}") from None
+    except MemoryError:
+        raise InputError(source, "too large to read into memory") from None
+
+
+def claim_stdin() -> bool:
+    """Note that an argument names standard input; ``False`` if one already did (the command
+    line checks this before anything is read: only one input can be ``-``)."""
+    stream = getattr(sys.stdin, "buffer", None) or sys.stdin
+    if stream is None:
+        return True  # the read reports it
+    if stream in _claimed_stdin:
+        return False
+    _claimed_stdin.add(stream)
+    return True
+
+
+def _stdin() -> BinaryIO:
+    """Standard input's byte stream, once per process (only one input can be ``-``)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise InputError(STDIN_SOURCE, "standard input is not available")
+    if stream in _consumed_stdin:
+        raise InputError(STDIN_SOURCE, "standard input was already read: only one input can be '-'")
+    _consumed_stdin.add(stream)
+    return stream
+
+
+def _read_stream(fh: BinaryIO, source: str, make_check, *, size: int | None) -> bytes:
+    """Read and check; ``size`` is a regular file's size (``None``: a stream)."""
+    want = CHUNK_BYTES  # a stream: a chunk; a small file: all of it (and 1 byte: its end)
+    if size is not None:
+        want = size + 1 if size <= CHUNK_BYTES else HEAD_BYTES
+    want = max(want, _MAGIC_BYTES)
+    head = _read_full(fh, want)
+    fmt = sniff(head)
+    check = make_check() if make_check is not None else None
+    if fmt is not None:
+        chunks = []
+        for chunk in _decompress(fmt, head, fh, source):
+            if check is not None:
+                check.feed(chunk)
+            chunks.append(chunk)
+        data = b"".join(chunks)
+        del chunks
+    elif size is not None:
+        if check is not None:
+            check.feed(head)  # garbage fails before the rest is read
+        if len(head) < want:
+            data = head
+        else:
+            fh.seek(0)
+            data = fh.read()  # one allocation of the file's size, one copy from the kernel
+            if check is not None:
+                check = make_check()
+                check.feed(data)
+    else:
+        chunks = [head]
+        if check is not None:
+            check.feed(head)
+        while len(chunk := _read_full(fh, CHUNK_BYTES)):
+            if check is not None:
+                check.feed(chunk)
+            chunks.append(chunk)
+        data = b"".join(chunks)
+        del chunks
+    if check is not None:
+        check.close()
+    return data
+
+
+def _read_full(fh: BinaryIO, n: int) -> bytes:
+    """``n`` bytes, or fewer only at the end of the input (pipes return short reads)."""
+    first = fh.read(n)
+    if not first or len(first) >= n:
+        return first or b""
+    parts = [first]
+    got = len(first)
+    while got < n:
+        more = fh.read(n - got)
+        if not more:
+            break
+        parts.append(more)
+        got += len(more)
+    return b"".join(parts)
+
+
+# ---------------------------------------------------------------------------- compression
+
+_MAGIC_BYTES = 10  # enough to tell every format (bzip2's block magic ends at byte 10)
+_LABELS = {"gzip": "gzip", "bzip2": "bzip2", "xz": "xz", "zstd": "Zstandard"}
+_BZ2_BLOCK = (b"1AY&SY", b"\x17rE8P\x90")  # first block, or the end of an empty stream
+
+
+def sniff(head: bytes) -> str | None:
+    """The compression format whose magic number starts ``head``, or ``None``."""
+    if head[:2] == b"\x1f\x8b":
+        return "gzip"
+    if head[:6] == b"\xfd7zXZ\x00":
+        return "xz"
+    if head[:4] == b"\x28\xb5\x2f\xfd":
+        return "zstd"
+    # "BZh1".."BZh9" could begin a text file: the block magic that follows cannot
+    if head[:3] == b"BZh" and head[3:4].isdigit() and head[4:10] in _BZ2_BLOCK:
+        return "bzip2"
+    return None
+
+
+class _Corrupt(Exception):
+    """A decompression failure (the message says what)."""
+
+
+def _decompress(fmt: str, head: bytes, fh: BinaryIO, source: str) -> Iterator[bytes]:
+    """Decompressed chunks of at most about :data:`CHUNK_BYTES`, stream after stream."""
+    label = _LABELS[fmt]
+    errors: tuple[type[BaseException], ...] = (_Corrupt, EOFError, OSError, ValueError)
+    if fmt == "gzip":
+        import zlib
+
+        errors += (zlib.error,)
+        members = _zlib_members
+    elif fmt == "zstd":
+        from .._lazy import require
+
+        zstd = require("zstandard", "zstd", f"reading the Zstandard-compressed {source}")
+        errors += (zstd.ZstdError,)
+        members = _zstd_members
+    else:
+        import lzma
+
+        errors += (lzma.LZMAError,)
+        members = _bz2_members if fmt == "bzip2" else _xz_members
+    reader = _Input(head, fh)
+    try:
+        yield from members(reader)
+    except errors as exc:
+        raise InputError(source, f"corrupt {label} data: {_why(exc)}") from None
+    except MemoryError:
+        raise InputError(source, f"corrupt {label} data: out of memory decompressing it") from None
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, EOFError) or "ended before" in text:
+        return _TRUNCATED
+    if text.startswith("Error ") and "while decompressing data: " in text:  # zlib's prefix
+        text = text.split("while decompressing data: ", 1)[1]
+    return text
+
+
+class _Input:
+    """Compressed bytes: the head already read, then the file in :data:`INPUT_BYTES` reads."""
+
+    def __init__(self, head: bytes, fh: BinaryIO) -> None:
+        self.pending = head
+        self.fh = fh
+
+    def read(self) -> bytes:
+        if self.pending:
+            out, self.pending = self.pending, b""
+            return out
+        return self.fh.read(INPUT_BYTES) or b""
+
+    def next_stream(self, magic: bytes) -> bytes | None:
+        """The input at the start of the next stream (NUL padding skipped), ``None`` at the
+        end; anything but another stream of the same format is an error."""
+        data = self.pending.lstrip(b"\x00")
+        while not data:
+            data = self.fh.read(INPUT_BYTES)
+            if not data:
+                return None
+            data = data.lstrip(b"\x00")
+        while len(data) < len(magic) and (more := self.fh.read(INPUT_BYTES)):
+            data += more
+        if not data.startswith(magic):
+            raise _Corrupt("unexpected data after the end of the compressed stream")
+        self.pending = b""
+        return data
+
+
+_TRUNCATED = "the compressed data ends early (truncated file?)"
+
+
+def _zlib_members(src: _Input) -> Iterator[bytes]:
+    import zlib
+
+    while (buf := src.next_stream(b"\x1f\x8b")) is not None:
+        d = zlib.decompressobj(31)  # gzip wrapper: header, CRC-32 and length are checked
+        while not d.eof:
+            if not buf:
+                buf = src.read()
+            out = d.decompress(buf, CHUNK_BYTES)
+            if out:
+                yield out
+            elif not buf:
+                raise _Corrupt(_TRUNCATED)
+            buf = d.unconsumed_tail
+        src.pending = d.unused_data + buf
+
+
+def _bz2_members(src: _Input) -> Iterator[bytes]:
+    import bz2
+
+    yield from _limited_members(src, b"BZh", bz2.BZ2Decompressor)
+
+
+def _xz_members(src: _Input) -> Iterator[bytes]:
+    import lzma
+
+    def make():
+        return lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=XZ_MEMLIMIT)
+
+    yield from _limited_members(src, b"\xfd7zXZ\x00", make)
+
+
+def _limited_members(src: _Input, magic: bytes, make) -> Iterator[bytes]:
+    """Streams of a decoder with an output limit and an internal input buffer (bz2, lzma)."""
+    while (buf := src.next_stream(magic)) is not None:
+        d = make()
+        while not d.eof:
+            if d.needs_input:
+                if not buf:
+                    buf = src.read()
+                    if not buf:
+                        raise _Corrupt(_TRUNCATED)
+                out = d.decompress(buf, CHUNK_BYTES)
+                buf = b""
+            else:
+                out = d.decompress(b"", CHUNK_BYTES)
+            if out:
+                yield out
+        src.pending = d.unused_data + buf
+
+
+def _zstd_members(src: _Input) -> Iterator[bytes]:
+    import zstandard
+
+    while (buf := src.next_stream(b"\x28\xb5\x2f\xfd")) is not None:
+        d = zstandard.ZstdDecompressor().decompressobj()
+        pos = 0
+        while not d.eof:
+            if pos >= len(buf):
+                buf, pos = src.read(), 0
+                if not buf:
+                    raise _Corrupt(_TRUNCATED)
+            out = d.decompress(buf[pos : pos + ZSTD_PIECE])
+            pos += ZSTD_PIECE
+            if out:
+                yield out
+        src.pending = d.unused_data + buf[pos:]

@@ -1,0 +1,92 @@
+"""Checks on text input, chunk by chunk as it is read, naming the line of the first problem.
+
+Every text input must be UTF-8 without NUL bytes, and may carry a byte order mark only at its
+very start (a BOM further in comes from files joined with ``cat``: Arrow would strip it at the
+start of each block it reads, so the same bytes would give different ids by file size).
+:class:`TextCheck` sees the text in chunks: a character may straddle two chunks, and the
+problem reported is the first one in the file whatever the chunk size.  ASCII chunks cost two
+scans at memory speed (``find`` of a NUL byte, ``isascii``); other chunks are also decoded.
+"""
+
+from __future__ import annotations
+
+import codecs
+
+from ..errors import InputError
+
+__all__ = ["BOM", "TextCheck", "check_text"]
+
+BOM = b"\xef\xbb\xbf"
+
+
+class TextCheck:
+    """Raises :class:`InputError` at the first NUL byte, undecodable byte or inner BOM."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._seen: list[bytes] = []  # the chunks checked so far (to count lines on error)
+        self._offset = 0  # bytes before the current chunk
+        self._decoder: codecs.IncrementalDecoder | None = None
+        self._tail = b""  # the last 2 bytes of the previous chunk: a BOM may straddle two
+
+    def feed(self, chunk: bytes) -> None:
+        problems: list[tuple[int, str]] = []  # (position in the chunk, what)
+        nul = chunk.find(b"\x00")
+        if nul >= 0:
+            problems.append((nul, "nul"))
+        pending = self._decoder is not None and bool(self._decoder.getstate()[0])
+        if pending or not chunk.isascii():
+            if self._decoder is None:
+                self._decoder = codecs.getincrementaldecoder("utf-8")()
+            carried = len(self._decoder.getstate()[0])
+            try:
+                self._decoder.decode(chunk)
+            except UnicodeDecodeError as exc:
+                problems.append((exc.start - carried, "utf8"))
+            bom = chunk.find(BOM, 1 if self._offset == 0 else 0)
+            if bom >= 0:
+                problems.append((bom, "bom"))
+            if self._tail:
+                edge = (self._tail + chunk[:2]).find(BOM)
+                if edge >= 0 and self._offset + edge - len(self._tail) > 0:  # not the first
+                    problems.append((edge - len(self._tail), "bom"))
+        if problems:
+            pos, what = min(problems)
+            self._raise(chunk, self._offset + pos, what)
+        self._seen.append(chunk)
+        self._offset += len(chunk)
+        self._tail = (self._tail + chunk)[-2:] if len(chunk) < 2 else chunk[-2:]
+
+    def close(self) -> None:
+        """The end of the text: a character cut short is an error."""
+        if self._decoder is None:
+            return
+        carried = len(self._decoder.getstate()[0])
+        try:
+            self._decoder.decode(b"", final=True)
+        except UnicodeDecodeError as exc:
+            self._raise(b"", self._offset - carried + exc.start, "utf8")
+
+    def _raise(self, chunk: bytes, pos: int, what: str) -> None:
+        text = b"".join([*self._seen, chunk])  # only on this error path
+        line = text.count(b"\n", 0, pos) + 1
+        if what == "nul":
+            raise InputError(self.source, "NUL byte in a text file", line=line)
+        if what == "bom":
+            raise InputError(
+                self.source,
+                "byte order mark inside the file: files joined with cat? (a byte order mark "
+                "is only allowed at the very start)",
+                line=line,
+            )
+        col = pos - (text.rfind(b"\n", 0, pos) + 1) + 1
+        bad = text[pos : pos + 1].hex()
+        problem = f"undecodable byte 0x{bad} at column {col} (files must be UTF-8)"
+        raise InputError(self.source, problem, line=line)
+
+
+def check_text(data: bytes, source: str) -> None:
+    """Check text already in memory (the same rules and messages as a file read)."""
+    check = TextCheck(source)
+    check.feed(data)
+    check.close()
