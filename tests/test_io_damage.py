@@ -343,3 +343,76 @@ def test_regular_files_with_extra_columns_on_every_parser(tmp_path, text_parser,
     joined = [*lines[:2], lines[2] + b" x Q0 d9 9 0.5 u"]
     err = _error(read_run, write(tmp_path, "r.txt", b"\n".join(joined) + b"\n"))
     assert err.line == 3 and "two results on one line?" in err.problem
+
+
+# ---------------------------------------------------------------------------- control characters
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "what"),
+    [
+        (b"1 Q0 a 1 2 t\n1 Q0 b\x01c 2 1 t\n", 2, "document id 'b\\\\x01c'"),
+        (b"1\x7f Q0 a 1 2 t\n", 1, "query id '1\\\\x7f'"),
+        (b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n2 Q0 \xc2\x85x 3 0 t\n", 3, "U\\+0085"),
+        (b"# note\n\n1 Q0 a 1 2 t\n1 Q0 \x1bz 2 1 t\n", 4, "U\\+001B"),
+    ],
+)
+def test_control_characters_in_run_ids_are_refused_by_every_parser(
+    tmp_path, text_parser, content, line, what
+):
+    """Ids from a TREC text follow the rule of ids from dicts and tables (io/ids.py): C0 and
+    C1 controls and DEL would corrupt ``--format trec`` output and terminals."""
+    err = _error(lambda p: read_run(p, name="r"), write(tmp_path, "r.txt", content))
+    assert err.line == line
+    assert __import__("re").search(what, str(err)), str(err)
+
+
+def test_control_characters_in_qrels_ids_name_the_earliest_line(tmp_path, text_parser):
+    # rows are sorted by (query, document): the offending line 3 sorts before line 2
+    content = b"2 0 b 1\n2 0 c\x02 1\n1 0 a\x03 0\n"
+    err = _error(read_qrels, write(tmp_path, "q.txt", content))
+    assert (err.line, "U+0002" in str(err)) == (2, True)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.lists(
+        st.text(
+            alphabet=st.characters(
+                min_codepoint=1, max_codepoint=0x200, exclude_characters="\t\n\x0b\x0c\r "
+            ),
+            min_size=1,
+            max_size=4,
+        ),
+        min_size=1,
+        max_size=6,
+        unique=True,
+    )
+)
+def test_text_files_and_dicts_accept_and_refuse_the_same_ids(tmp_path, docs):
+    """Differential: the same ids through a TREC file (each parser) and a dict."""
+    from cranfield.io import read_run as read
+
+    mapping = {"q": {d: float(len(docs) - i) for i, d in enumerate(docs)}}
+    try:
+        expect = read(mapping).docs.to_list()
+    except InputError:
+        expect = None
+    lines = "".join(f"q Q0 {d} {i + 1} {len(docs) - i} t\n" for i, d in enumerate(docs))
+    path = write(tmp_path, "r.txt", lines.encode())
+    mp = pytest.MonkeyPatch()
+    try:
+        for which in ("exact", "fields", "arrow"):
+            use_text_parser(mp, which)
+            try:
+                got = read(path, name="r").docs.to_list()
+            except InputError:
+                got = None
+            assert got == expect, (which, docs)
+    finally:
+        mp.undo()

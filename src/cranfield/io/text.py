@@ -34,7 +34,13 @@ from .fields import Fields, split_fields
 from .normalize import normalize_fields
 from .source import read_source, source_name
 from .textcheck import BOM, TextCheck, check_text
-from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
+from .validate import (
+    check_qrels_duplicates,
+    check_qrels_ids,
+    check_run_duplicates,
+    check_run_ids,
+    check_scores,
+)
 
 __all__ = [
     "parse_trec_qrels",
@@ -214,6 +220,7 @@ def read_trec_qrels(path: str | os.PathLike[str]) -> Qrels:
     """Read a TREC qrels file, or ``-`` (the file's bytes are freed before the duplicate
     check)."""
     qrels = _parse_qrels(read_text(path), source_name(path))
+    check_qrels_ids(qrels)
     check_qrels_duplicates(qrels)
     return qrels
 
@@ -222,6 +229,7 @@ def parse_trec_qrels(data: bytes, source: str) -> Qrels:
     """Parse TREC qrels text (exactly 4 fields per line, integer grade)."""
     check_text(data, source)
     qrels = _parse_qrels(data, source)
+    check_qrels_ids(qrels)
     check_qrels_duplicates(qrels)
     return qrels
 
@@ -353,6 +361,7 @@ def read_trec_run(path: str | os.PathLike[str], name: str) -> Run:
     """Read a TREC run file, or ``-`` (the file's bytes are freed before the duplicate
     check)."""
     run = _parse_run(read_text(path), source_name(path), name)
+    check_run_ids(run)
     check_run_duplicates(run)
     _warn_extra_columns(run)
     return run
@@ -362,6 +371,7 @@ def parse_trec_run(data: bytes, source: str, name: str) -> Run:
     """Parse a TREC run (at least 6 fields per line; fields after the 6th are ignored)."""
     check_text(data, source)
     run = _parse_run(data, source, name)
+    check_run_ids(run)
     check_run_duplicates(run)
     _warn_extra_columns(run)
     return run

@@ -14,7 +14,14 @@ import numpy as np
 from ..data import Qrels, Run
 from ..errors import InputError
 
-__all__ = ["check_qrels_duplicates", "check_run_duplicates", "check_scores", "located"]
+__all__ = [
+    "check_qrels_duplicates",
+    "check_qrels_ids",
+    "check_run_duplicates",
+    "check_run_ids",
+    "check_scores",
+    "located",
+]
 
 
 def located(source: str, problem: str, where: int, unit: str = "line") -> InputError:
@@ -141,3 +148,68 @@ def check_run_duplicates(run: Run, unit: str = "line") -> None:
             _run_where(run, later, unit),
             unit,
         )
+
+
+def _bad_rows(values: list[str]) -> list[int]:
+    """Every index of ``values`` that is not a valid id (only called when there is one)."""
+    from .ids import id_problem
+
+    return [i for i, v in enumerate(values) if id_problem(v) is not None]
+
+
+def _id_error(source: str, what: str, value: str, where: int, unit: str) -> InputError:
+    from .ids import WHY, id_problem
+
+    return located(source, f"{what} {value!r} {id_problem(value)}: {WHY}", where, unit)
+
+
+def check_run_ids(run: Run, unit: str = "line") -> None:
+    """Query and document ids follow the id rule of :mod:`cranfield.io.ids` (no control
+    character: a TREC text's fields hold no whitespace, but may hold other C0/C1 controls or
+    DEL), as they do from every other source; the earliest offending row is named."""
+    from .ids import bad_id_in_arrow, bad_id_in_list
+
+    bad_rows = []
+    qids = list(run.query_ids)
+    if bad_id_in_list(qids) is not None:  # codes index query_ids
+        bad_rows.append(int(np.flatnonzero(np.isin(run.qcodes, _bad_rows(qids)))[0]))
+    if run.docs.is_arrow:
+        row = bad_id_in_arrow(run.docs.arrow())
+    else:
+        docs = run.docs.to_list()
+        row = None if bad_id_in_list(docs) is None else _bad_rows(docs)[0]
+    if row is not None:
+        bad_rows.append(row)
+    if not bad_rows:
+        return
+    row = min(bad_rows)
+    q = run.query_ids[int(run.qcodes[row])]
+    from .ids import id_problem
+
+    if id_problem(q) is not None:
+        raise _id_error(run.source, "query id", q, _run_where(run, row, unit), unit)
+    (doc,) = run.docs.take([row])
+    raise _id_error(run.source, "document id", doc, _run_where(run, row, unit), unit)
+
+
+def check_qrels_ids(qrels: Qrels, unit: str = "line") -> None:
+    """:func:`check_run_ids` for qrels (rows are sorted: the earliest line is named)."""
+    from .ids import bad_id_in_list
+
+    bad_q = bad_id_in_list(list(qrels.query_ids)) is not None
+    bad_d = bad_id_in_list(qrels.doc_ids) is not None
+    if not (bad_q or bad_d):
+        return
+    rows = set(_bad_rows(qrels.doc_ids)) if bad_d else set()
+    if bad_q:
+        for qi in _bad_rows(list(qrels.query_ids)):
+            rows.update(range(int(qrels.offsets[qi]), int(qrels.offsets[qi + 1])))
+    row = min(rows, key=lambda r: _qrels_where(qrels, r, unit))
+    qi = int(np.searchsorted(qrels.offsets, row, side="right")) - 1
+    q = qrels.query_ids[qi]
+    from .ids import id_problem
+
+    what, value = (
+        ("query id", q) if id_problem(q) is not None else ("document id", qrels.doc_ids[row])
+    )
+    raise _id_error(qrels.source, what, value, _qrels_where(qrels, row, unit), unit)
