@@ -60,21 +60,18 @@ class KnownDocs:
 
 
 def _read_count_file(path: Path, what: str, minimum: int, maximum: int) -> dict[str, int]:
+    from .io.text import read_text
+
     src = str(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise InputError(src, f"no such {what} file") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(src, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise InputError(src, f"cannot read: {exc.strerror}") from None
+    # read as every text input is: bounded chunks (a device such as /dev/zero fails on its
+    # first chunk), decompressed, UTF-8 without NUL bytes; fields split as TREC files split them
+    text = read_text(path)
     out: dict[str, int] = {}
-    for lineno, line in enumerate(text.split("\n"), 1):  # lines as the TREC readers count them
-        line = line.strip()
-        if not line or line.startswith("#"):
+    for lineno, raw in enumerate(text.split(b"\n"), 1):  # lines as the TREC readers count them
+        fields = raw.split()
+        if not fields or fields[0].startswith(b"#"):
             continue
-        parts = line.split()
+        parts = [f.decode("utf-8") for f in fields]
         if len(parts) != 2:
             raise InputError(src, f"expected 'qid {what}', got {len(parts)} fields", lineno)
         qid, value = parts

@@ -1,0 +1,161 @@
+"""Every command against damaged files, in-process: the adversarial suite at the level a user
+sees.  Valid qrels and runs (Hypothesis, fixed seeds) are damaged by the mutations of
+``test_io_adversarial`` (byte flips, truncation, deleted or doubled fields, joined lines, bare
+CRs, BOMs, NUL and undecodable bytes, hostile numbers, control characters in ids, corrupt
+compressed data), then given to ``evaluate``, ``compare``, ``curve pr|gain|fallout``,
+``ties`` and ``trec_eval`` through :func:`cranfield.cli.main`.
+
+For every input and command: the exit status is 0 or 2 (``trec_eval`` keeps trec_eval's own
+statuses, 4 and 7 too) and nothing but SystemExit escapes
+(no traceback); an error is one ``cranfield: error:`` line, and one about a line of a file
+names that file; and the three TREC parsers give the same exit status, output and messages.
+The counts of the campaign go to ``CAMPAIGN`` (reported by the slow test).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+import warnings
+from collections import Counter
+from contextlib import redirect_stderr, redirect_stdout
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import TEXT_PARSERS, use_text_parser
+from cranfield.cli import main
+from test_io_adversarial import mutate, trec_file
+
+COMMANDS = {
+    "evaluate": ["evaluate", "{qrels}", "{run}", "-m", "AP", "-m", "P@5", "-m", "nDCG@3", "-q"],
+    "evaluate weak": ["evaluate", "{qrels}", "{run}", "-m", "AP", "--ties", "weak", "-M", "3"],
+    "compare": ["compare", "{qrels}", "{run}", "{other}", "-m", "AP", "--test", "t"],
+    "curve pr": ["curve", "pr", "{qrels}", "{run}"],
+    "curve gain": ["curve", "gain", "{qrels}", "{run}"],
+    "curve fallout": ["curve", "fallout", "{qrels}", "{run}", "--collection-size", "100"],
+    "ties": ["ties", "{qrels}", "{run}"],
+    "trec_eval": ["trec_eval", "-q", "-m", "all_trec", "{qrels}", "{run}"],
+}
+OTHER_RUN = b"1 Q0 d1 1 3 o\n1 Q0 d2 2 2 o\n2 Q0 d3 1 1 o\n10 Q0 d4 1 1 o\n"
+CAMPAIGN: Counter = Counter()
+
+
+def run_command(argv: list[str]) -> tuple[int, str, str]:
+    """``cranfield ARGV`` in this process: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = warnings.showwarning
+    code = 0
+    try:
+        with redirect_stdout(out), redirect_stderr(err), warnings.catch_warnings():
+            warnings.simplefilter("default")
+            try:
+                main(argv)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        warnings.showwarning = saved
+    return code, out.getvalue(), err.getvalue()
+
+
+def check_commands(qrels: bytes, run: bytes, tmp_path, mp, tally: Counter) -> None:
+    paths = {"qrels": tmp_path / "qrels.txt", "run": tmp_path / "run.txt"}
+    paths["other"] = tmp_path / "other.txt"
+    paths["qrels"].write_bytes(qrels)
+    paths["run"].write_bytes(run)
+    paths["other"].write_bytes(OTHER_RUN)
+    for name, template in COMMANDS.items():
+        argv = [a.format(**{k: str(p) for k, p in paths.items()}) for a in template]
+        seen = []
+        for parser in TEXT_PARSERS:
+            use_text_parser(mp, parser)
+            try:
+                seen.append(run_command(argv))
+            except Exception as exc:  # a traceback: what the suite exists to catch
+                raise AssertionError(f"{name} ({parser}): {type(exc).__name__}: {exc}") from exc
+        code, _, err = seen[0]
+        assert seen[1] == seen[0], (name, "fields", seen[0], seen[1])
+        assert seen[2] == seen[0], (name, "arrow", seen[0], seen[2])
+        assert "Traceback" not in err
+        tally["commands"] += 1
+        if name == "trec_eval":  # trec_eval's own statuses (docs/trec_eval.md): 4 and 7 too
+            assert code in (0, 2, 4, 7), (name, code, err)
+            tally["rejected" if code else "succeeded"] += 1
+            continue
+        assert code in (0, 2), (name, code, err)
+        if code == 2:
+            errors = [ln for ln in err.splitlines() if ln.startswith("cranfield: error: ")]
+            assert len(errors) == 1, err
+            if re.search(r": line \d+: ", errors[0]):
+                assert any(str(p) in errors[0] for p in paths.values()), errors[0]
+            tally["rejected"] += 1
+        else:
+            tally["succeeded"] += 1
+
+
+_PAIRS = st.tuples(trec_file("qrels"), trec_file("run"))
+
+
+def _damage(qrels: bytes, run: bytes, seed: int) -> tuple[bytes, bytes]:
+    if seed % 2:
+        return mutate(qrels, seed)[0], run
+    return qrels, mutate(run, seed)[0]
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(_PAIRS, st.integers(0, 2**32 - 1))
+def test_every_command_survives_damaged_files(tmp_path, monkeypatch, pair, seed):
+    qrels, run = _damage(*pair, seed)
+    check_commands(qrels, run, tmp_path, monkeypatch, CAMPAIGN)
+
+
+@pytest.mark.slow
+def test_campaign_every_command_on_many_damaged_files(tmp_path, monkeypatch):
+    """A larger fixed-seed campaign; prints its counts."""
+    tally: Counter = Counter()
+
+    @settings(
+        max_examples=150,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(_PAIRS, st.integers(0, 2**32 - 1))
+    def campaign(pair, seed):
+        qrels, run = _damage(*pair, seed)
+        tally["inputs"] += 1
+        check_commands(qrels, run, tmp_path, monkeypatch, tally)
+
+    campaign()
+    sys.stderr.write(f"\ncommand campaign: {dict(tally)}\n")
+    assert tally["inputs"] >= 100 and tally["rejected"] and tally["succeeded"]
+
+
+def test_side_input_files_are_read_like_every_text_input(tmp_path):
+    """--collection-size and --target files: bounded, checked reads (a device such as /dev/zero
+    fails on its first chunk instead of filling the memory), gzip understood."""
+    import gzip
+
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_bytes(b"1 0 a 1\n1 0 b 0\n")
+    run.write_bytes(b"1 Q0 a 1 2 t\n1 Q0 c 2 1 t\n")
+    code, _, err = run_command(
+        ["evaluate", str(qrels), str(run), "-m", "Rnorm", "--collection-size", "/dev/zero"]
+    )
+    assert (code, "/dev/zero: line 1: NUL byte" in err) == (2, True), err
+    sizes = tmp_path / "sizes.gz"
+    sizes.write_bytes(gzip.compress(b"1 10\n"))
+    code, out, err = run_command(
+        ["evaluate", str(qrels), str(run), "-m", "Rnorm", "--collection-size", str(sizes)]
+    )
+    assert code == 0, err
+    # Rnorm = 1 - (sum r_i - sum i) / (n (N - n)) with n = 1, r = 1: 1
+    assert out.split()[-1] == "1.0000"
