@@ -152,7 +152,12 @@ def _read_tarball(path: Path) -> dict[str, tuple[str, bytes]]:
     except CranfieldError:
         raise
     except (tarfile.TarError, zlib.error, OSError, EOFError, ValueError) as exc:
-        raise InputError(str(path), f"not a readable tar archive ({exc})") from None
+        why = str(exc).split("\n", 1)[0].rstrip(":") or type(exc).__name__
+        raise InputError(
+            str(path),
+            f"not a readable tar archive ({why}); give cran.tar.gz, or a folder holding "
+            "cran.all.1400, cran.qry and cranqrel",
+        ) from None
     missing = [name for name in FILES if name not in found]
     if missing:
         raise InputError(str(path), f"the archive has no {', '.join(missing)}")
