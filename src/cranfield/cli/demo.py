@@ -42,10 +42,10 @@ def _missing_note() -> list[str]:
     from .. import examples
 
     return [
-        "Note: this installation has no Cranfield collection data (its qrels and runs are made",
-        f"from the public collection by `{examples.MAKE_CRANFIELD}` in a cranfield",
-        "checkout; see src/cranfield/examples/cranfield/README.md). Showing the synthetic",
-        "collection instead.",
+        "Note: this installation has no Cranfield collection data: its qrels and runs are made",
+        f"from the public collection by `{examples.MAKE_CRANFIELD}`",
+        "in a cranfield checkout (see src/cranfield/examples/cranfield/README.md). Showing the",
+        "synthetic collection instead.",
         "",
     ]
 
@@ -122,7 +122,7 @@ def ties_text(synthetic: bool = False) -> str:
         qrels, runs, names = examples.qrels(), examples.runs(), ("boolean", "bm25")
         folder = examples.path("collection")
         lines += [
-            "cranfield demo --ties: how far tie-breaking moves the synthetic collection's",
+            "cranfield demo --ties, synthetic collection: how far tie-breaking moves its",
             "coordination-level run ('boolean': integer scores 0-5, listed in document id",
             "order), next to its 'bm25' run, whose scores rarely tie.",
         ]
@@ -134,7 +134,7 @@ def ties_text(synthetic: bool = False) -> str:
         lines += [
             "cranfield demo --ties: how far tie-breaking moves the coordination-level run on the",
             "Cranfield collection (score = number of distinct query terms in the document, so",
-            "hundreds of documents share each score), next to BM25, whose scores rarely tie.",
+            "dozens of documents share each score), next to BM25, whose scores rarely tie.",
         ]
         tie_run = "coordination"
     chosen = [read_run(runs[n], name=n) for n in names]
@@ -171,9 +171,9 @@ def synthetic_text() -> str:
     res = evaluate(qrels, list(runs.values()), demo_measures(), names=list(runs))
     d = shlex.quote(str(examples.path("collection")))
     lines = [
-        "cranfield demo --synthetic: six runs on the bundled synthetic test collection (50",
-        "topics, graded judgments pooled to depth 100, 1,000 documents per run and topic), best",
-        "first by construction.",
+        "cranfield demo, synthetic collection: six runs on a synthetic TREC-style test",
+        "collection (50 topics, graded judgments pooled to depth 100, 1,000 documents per run",
+        "and topic), best first by construction.",
         "",
         render(list(res), "table").rstrip("\n"),
         "",
