@@ -32,9 +32,10 @@ def _content(p: Path) -> bytes:
 def test_generator_reproduces_the_bundled_files_byte_for_byte(tmp_path):
     written = generate.generate(tmp_path)
     rel = sorted(str(p.relative_to(tmp_path)) for p in written)
-    bundled = sorted(
+    bundled = sorted(  # cranfield/ is made by scripts/make_cranfield_runs.py instead
         str(p.relative_to(examples.ROOT))
-        for p in examples.ROOT.rglob("*")
+        for folder in ("collection", "papers")
+        for p in (examples.ROOT / folder).rglob("*")
         if p.is_file() and p.suffix in (".txt", ".gz")
     )
     assert rel == bundled  # no stale or missing file
@@ -78,6 +79,22 @@ def test_path_and_paper_accessors():
     for name in examples.papers():
         ex = examples.paper(name)
         assert ex.qrels.exists() and ex.runs and all(p.exists() for p in ex.runs.values())
+
+
+def test_cranfield_accessors(tmp_path, monkeypatch):
+    if examples.has_cranfield():
+        assert examples.cranfield_qrels() == examples.path("cranfield/qrels.txt")
+        runs = examples.cranfield_runs()
+        assert list(runs) == list(examples.CRANFIELD_RUNS) == ["bm25", "tfidf", "coordination"]
+        assert all(p.is_file() and p.name.endswith(".txt.gz") for p in runs.values())
+    # a folder without the made files (a fresh checkout): one clear error saying how to make them
+    (tmp_path / "cranfield" / "runs").mkdir(parents=True)
+    (tmp_path / "cranfield" / "qrels.txt").write_text("1 0 1 1\n")
+    monkeypatch.setattr(examples, "ROOT", tmp_path)
+    assert not examples.has_cranfield()  # the runs are missing
+    for accessor in (examples.cranfield_qrels, examples.cranfield_runs):
+        with pytest.raises(cranfield.ParameterError, match="scripts/make_cranfield_runs.py"):
+            accessor()
 
 
 # ----------------------------------------------------------------------------- papers

@@ -1,5 +1,10 @@
 """Example data bundled with the package (works offline).
 
+- ``cranfield/``: the real Cranfield collection's judgments (Cleverdon's Cranfield II: 225
+  queries over 1,400 aerodynamics abstracts) in TREC form, with three real runs over its
+  documents (BM25, TF-IDF cosine, coordination level), made from the public collection by
+  ``scripts/make_cranfield_runs.py`` (``cranfield/README.md``: provenance, licence, rules).
+  A checkout without them says how to make them (:func:`has_cranfield`);
 - ``collection/``: a synthetic TREC-style test collection, 50 topics, graded pooled
   judgments and six runs of clearly different quality (see :mod:`cranfield.examples.generate`,
   which made it from a fixed seed);
@@ -9,6 +14,8 @@
 ::
 
     from cranfield import examples
+    examples.cranfield_qrels()             # Path of cranfield/qrels.txt
+    examples.cranfield_runs()              # {"bm25": Path, "tfidf": Path, "coordination": Path}
     examples.qrels()                       # Path of collection/qrels.txt
     examples.runs()                        # {"near_oracle": Path, ..., "random": Path}, best first
     examples.path("collection/qrels.txt")  # any bundled file
@@ -22,12 +29,30 @@ from pathlib import Path
 
 from ..errors import ParameterError
 
-__all__ = ["RUNS", "Paper", "paper", "papers", "path", "qrels", "runs"]
+__all__ = [
+    "CRANFIELD_RUNS",
+    "RUNS",
+    "Paper",
+    "cranfield_qrels",
+    "cranfield_runs",
+    "has_cranfield",
+    "paper",
+    "papers",
+    "path",
+    "qrels",
+    "runs",
+]
 
 ROOT = Path(__file__).resolve().parent
 
 RUNS = ("near_oracle", "good", "bm25", "boolean", "weak", "random")
 """The runs of the bundled collection in their intended quality order, best first."""
+
+CRANFIELD_RUNS = ("bm25", "tfidf", "coordination")
+"""The runs over the Cranfield collection: BM25, TF-IDF cosine and coordination level."""
+
+MAKE_CRANFIELD = "python scripts/make_cranfield_runs.py cran.tar.gz"
+"""How a cranfield checkout makes the Cranfield data (see ``cranfield/README.md``)."""
 
 
 def path(relative: str = "") -> Path:
@@ -48,6 +73,35 @@ def qrels() -> Path:
 def runs() -> dict[str, Path]:
     """The bundled runs, ``{name: path}``, best first."""
     return {name: path(f"collection/runs/{name}.txt.gz") for name in RUNS}
+
+
+def has_cranfield() -> bool:
+    """Whether the Cranfield collection's qrels and runs are in this installation."""
+    folder = ROOT / "cranfield"
+    return (folder / "qrels.txt").is_file() and all(
+        (folder / "runs" / f"{name}.txt.gz").is_file() for name in CRANFIELD_RUNS
+    )
+
+
+def _need_cranfield() -> None:
+    if not has_cranfield():
+        raise ParameterError(
+            f"the Cranfield collection's qrels and runs are not in {ROOT / 'cranfield'}: make "
+            f"them from the public collection with `{MAKE_CRANFIELD}` in a cranfield checkout "
+            "(cranfield/README.md there says where to get cran.tar.gz)"
+        )
+
+
+def cranfield_qrels() -> Path:
+    """The Cranfield collection's judgments in TREC form (``cranfield/qrels.txt``)."""
+    _need_cranfield()
+    return ROOT / "cranfield" / "qrels.txt"
+
+
+def cranfield_runs() -> dict[str, Path]:
+    """The runs over the Cranfield collection, ``{name: path}`` (see :data:`CRANFIELD_RUNS`)."""
+    _need_cranfield()
+    return {name: ROOT / "cranfield" / "runs" / f"{name}.txt.gz" for name in CRANFIELD_RUNS}
 
 
 @dataclass(frozen=True)
