@@ -29,7 +29,7 @@ from cranfield import compare, evaluate, judge, read_qrels, read_run
 from cranfield.curves import fallout, gain, precision_recall
 from cranfield.errors import CranfieldError, InputError, ParameterError
 from cranfield.io import ids as ids_mod
-from cranfield.tie_analysis import tie_ranges, weak_curves
+from cranfield.ties.analysis import tie_ranges, weak_curves
 
 pytestmark = pytest.mark.filterwarnings("ignore::cranfield.errors.CranfieldWarning")
 

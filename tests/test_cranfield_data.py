@@ -18,7 +18,7 @@ import cranfield
 from _cranfield_script import NO_DEV, NO_SOURCE, has_dev_extra, load, source
 from cranfield import examples
 from cranfield.io import read_qrels, read_run
-from cranfield.tie_analysis import tie_ranges
+from cranfield.ties.analysis import tie_ranges
 
 pytestmark = pytest.mark.skipif(
     not examples.has_cranfield(),

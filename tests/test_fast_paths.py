@@ -83,8 +83,9 @@ def test_trec_order_breaks_ties_by_docno_descending_on_both_paths(tmp_path, monk
 
 @pytest.mark.parametrize("collide", [False, True])
 def test_vocabulary_lookup_of_arrow_ids_equals_dictionary_lookup(monkeypatch, collide):
-    from cranfield import data as data_mod
-    from cranfield.data import IdColumn, Vocabulary, strings_arrow
+    from cranfield import id_column as data_mod
+    from cranfield.arrow import strings_arrow
+    from cranfield.id_column import IdColumn, Vocabulary
 
     if collide:  # every string hashes alike: the exact Arrow fallback must take over
         monkeypatch.setattr(data_mod, "_hash_arrow", lambda arr: np.zeros(len(arr), dtype=np.int64))

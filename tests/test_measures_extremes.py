@@ -699,7 +699,7 @@ def test_curve_cut_offs_and_recall_levels_are_bounded():
 
 
 def test_recall_levels_with_long_denominators_count_exactly():
-    from cranfield.curves.levels import ceil_count, floor_count
+    from cranfield.curves.recall_levels import ceil_count, floor_count
 
     R = np.array([0, 1, 7, 10**6], dtype=np.int64)
     level = Fraction(1, 10**40) + Fraction(1, 2)

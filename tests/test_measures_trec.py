@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import cranfield
-from cranfield.measures.gaintable import _cmp_gain, glibc_msort
-from cranfield.measures.segments import lround, segment_cummax_reverse, segment_cumsum
+from cranfield.measures.counting import lround, segment_cummax_reverse, segment_cumsum
+from cranfield.measures.gains import _cmp_gain, glibc_msort
 
 
 def ev(qrels, run, measures, **kw):

@@ -20,8 +20,8 @@ import pytest
 from conftest import DATA, need
 from cranfield import judge, read_qrels, read_run
 from cranfield.measures import parse
-from cranfield.measures.levels import levels
-from cranfield.tie_analysis import reorder_ties
+from cranfield.ties.analysis import reorder_ties
+from cranfield.ties.levels import levels
 
 pytestmark = pytest.mark.slow
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cranfield import evaluate, judge, read_qrels, read_run
-from cranfield.tie_analysis import tie_range
+from cranfield.ties.analysis import tie_range
 
 NOT_IN_QRELS = None
 
@@ -704,7 +704,7 @@ def test_micro_denominators_do_not_depend_on_tie_breaking(queries, k):
     """Under 'weak' the micro average uses E[num] = E[value] * den, which needs every micro
     denominator of a tie-aware measure to be the same for all tie-breakings."""
     from cranfield.measures import REGISTRY, parse
-    from cranfield.tie_analysis import reorder_ties
+    from cranfield.ties.analysis import reorder_ties
 
     assume(all(_orderings_count(levels) <= 2000 for levels, _ in queries))
     qrels, run = _inputs(queries)
@@ -880,7 +880,7 @@ def test_tie_ranges_with_a_depth_cut_range_over_which_documents_the_cut_keeps():
     """Best, worst and expected P@1 and AP under -M 1 for two tied documents, one relevant:
     the best keeps the relevant one (1), the worst drops it (0), the expectation is 1/2; trec
     keeps d2 (document ids descending) whatever the order."""
-    from cranfield.tie_analysis import tie_ranges
+    from cranfield.ties.analysis import tie_ranges
 
     (tr,) = tie_ranges({"q1": {"d1": 1}}, {"q1": {"d1": 1.0, "d2": 1.0}}, ["P@1", "AP"], depth=1)
     assert tr.best.tolist() == [[1.0, 1.0]]

@@ -52,7 +52,7 @@ _LAZY = {
     "read_run": ("cranfield.io", "read_run"),
     "Qrels": ("cranfield.data", "Qrels"),
     "Run": ("cranfield.data", "Run"),
-    "JudgedRankings": ("cranfield.judged", "JudgedRankings"),
+    "JudgedRankings": ("cranfield.judged_rankings", "JudgedRankings"),
     "Results": ("cranfield.results", "Results"),
     "ResultsSet": ("cranfield.results", "ResultsSet"),
     "Measure": ("cranfield.measures", "Measure"),
@@ -101,7 +101,7 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from .evaluation import evaluate
     from .io import read_qrels, read_run
-    from .judged import JudgedRankings
+    from .judged_rankings import JudgedRankings
     from .judging import judge
     from .measures import Measure
     from .measures import parse as parse_measure

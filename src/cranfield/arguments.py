@@ -171,7 +171,7 @@ def measure_list(measures: Any, default: Sequence[Any]) -> list[Any]:
 
 def per_query(value: Any, what: str) -> None:
     """``None``, an integer >= 1, a ``{qid: n}`` mapping or a file path (values are checked
-    when the queries are known, by :func:`cranfield.side_inputs.per_query_counts`)."""
+    when the queries are known, by :func:`cranfield.measure_inputs.per_query_counts`)."""
     if value is None or isinstance(value, Mapping | str | os.PathLike):
         return
     if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
@@ -189,7 +189,7 @@ def judge_options(
     *, ties: Any, seed: Any, depth: Any, judged_only: Any, complete: Any
 ) -> dict[str, Any]:
     """The options every judging function shares, checked (``judge``'s keyword arguments)."""
-    from .order import TIE_POLICIES
+    from .ties.order import TIE_POLICIES
 
     return {
         "ties": choice(ties, "tie policy", TIE_POLICIES),

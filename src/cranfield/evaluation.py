@@ -14,7 +14,7 @@ from .arguments import measure_list
 from .data import Qrels, Run
 from .errors import DataWarning, InputError, UndefinedMeasureWarning
 from .io import QrelsSource, RunSource, read_qrels, read_run
-from .judged import JudgedRankings
+from .judged_rankings import JudgedRankings
 from .judging import judge
 from .measures import Measure, parse
 from .results import Results, ResultsSet
@@ -77,7 +77,7 @@ def evaluate(
     collection_size, known, target
         Collection size N (a number, ``{qid: N}`` or a file of ``qid N`` lines), documents
         known to the user (qrels-format source) and the number of relevant documents the user
-        wants (like ``collection_size``); see :mod:`cranfield.side_inputs`.
+        wants (like ``collection_size``); see :mod:`cranfield.measure_inputs`.
     aggregate
         ``mean``, ``gmean``, ``median`` or ``micro`` for every measure, or ``{label: how}``;
         default: each measure's own (mean; sum for counts; geometric mean for GMAP).  ``micro``

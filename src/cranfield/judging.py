@@ -21,9 +21,9 @@ import numpy as np
 from .arguments import judge_options
 from .data import MISSING, Qrels, Run
 from .errors import ParameterError
-from .judged import NOT_IN_QRELS, UNJUDGED, JudgedRankings
-from .order import order_run
-from .side_inputs import PerQuery, side_fields
+from .judged_rankings import NOT_IN_QRELS, UNJUDGED, JudgedRankings
+from .measure_inputs import PerQuery, side_fields
+from .ties.order import order_run
 
 __all__ = ["judge"]
 
@@ -46,7 +46,7 @@ def judge(
     Parameters
     ----------
     ties
-        Tie policy (see :mod:`cranfield.order`).
+        Tie policy (see :mod:`cranfield.ties.order`).
     seed
         Seed of the ``random`` tie policy (default 0, so results are reproducible).
     depth
@@ -60,7 +60,7 @@ def judge(
         Evaluate qrels queries absent from the run as empty rankings (``-c``).
     collection_size, known, target
         Collection size N, documents known to the user (qrels-format source) and the number of
-        relevant documents the user wants, per query; see :mod:`cranfield.side_inputs`.
+        relevant documents the user wants, per query; see :mod:`cranfield.measure_inputs`.
     """
     if not isinstance(qrels, Qrels) or not isinstance(run, Run):
         bad, what = ("qrels", "Qrels") if not isinstance(qrels, Qrels) else ("run", "Run")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from ..comparing.corrections import CORRECTIONS as _CORRECTIONS
 from ..comparing.paired import TESTS as _TESTS
 from ..limits import MAX_RESAMPLES
-from ..order import TIE_POLICIES
+from ..ties.order import TIE_POLICIES
 from ._args import Parser, Range, Switch, output_dir, values
 from ._output import echo, write_output
 

@@ -6,8 +6,8 @@ import argparse
 from collections.abc import Callable, Sequence
 
 from ..limits import INT64_MAX, MAX_CUTOFF
-from ..order import TIE_POLICIES
 from ..report.curves_text import CURVE_FORMATS
+from ..ties.order import TIE_POLICIES
 from ._args import JUDGING, NumberList, Parser, Range, dispatch, file_path, plot_file, values
 from ._output import write_output
 

@@ -63,7 +63,7 @@ def cranfield_text() -> str:
     from ..evaluation import evaluate
     from ..io import read_qrels, read_run
     from ..report.results_text import render
-    from ..tie_analysis import tie_ranges
+    from ..ties.analysis import tie_ranges
 
     paths = examples.cranfield_runs()
     qrels = read_qrels(examples.cranfield_qrels())
@@ -112,7 +112,7 @@ def ties_text(synthetic: bool = False) -> str:
     """The tie analysis of a coordination-level run, against a run that rarely ties."""
     from .. import examples
     from ..io import read_run
-    from ..tie_analysis import tie_ranges
+    from ..ties.analysis import tie_ranges
     from .ties import render_ranges
 
     lines: list[str] = []

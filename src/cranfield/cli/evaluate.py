@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..order import TIE_POLICIES
 from ..report.results_text import FORMATS
+from ..ties.order import TIE_POLICIES
 from ._args import JUDGING, Parser, values
 from ._output import write_output
 

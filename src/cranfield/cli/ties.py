@@ -121,7 +121,7 @@ def run(argv: Sequence[str]) -> None:
     cranfield ties qrels.txt run.txt --curves --recall .1,.3,.5,.7,.9 --nd 2,10,22,40,68
     """
     a = parser().parse(argv)
-    from ..tie_analysis import tie_ranges, weak_curves
+    from ..ties.analysis import tie_ranges, weak_curves
 
     kw = values(a, "depth", "judged_only", "complete", "collection_size", "known", "target")
     if a.curves:

@@ -33,14 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ParameterError
-from .checks import (
-    check_confidence,
-    check_count,
-    check_seed,
-    finite,
-    floats,
-    unit_exponents,
-)
+from .checks import check_confidence, check_count, check_seed, finite, floats, unit_exponents
 
 __all__ = [
     "ALTERNATIVES",

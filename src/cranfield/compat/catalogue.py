@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
 from ..measures import Measure
 from ..measures.interpolated import ELEVEN_POINTS, eleven_point_average, iprec_at_recall
 from ..measures.precision import set_f_weighted

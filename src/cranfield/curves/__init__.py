@@ -13,12 +13,12 @@ from __future__ import annotations
 from .fallout import FALLOUT_COLUMNS, fallout
 from .gain import GAIN_COLUMNS, GAIN_CURVES, area, gain
 from .interpolate import EXTRAPOLATIONS, INTERPOLATIONS
-from .levels import STANDARD_CUTOFFS, parse_cutoffs, parse_levels
 
 # bound after the submodule of the same name is loaded, which would otherwise replace a lazy
 # function ``plot`` with the module on first use (matplotlib itself is imported when drawing)
 from .plot import plot_curves as plot
 from .pr import PR_COLUMNS, precision_recall
+from .recall_levels import STANDARD_CUTOFFS, parse_cutoffs, parse_levels
 from .steps import STEP_CHOICES
 
 __all__ = [

@@ -45,8 +45,8 @@ from ..errors import DataWarning, ParameterError
 from .average import check_average, column_statistic
 from .cutoffs import relevant_at
 from .inputs import collection_sizes, judged_runs
-from .levels import ceil_count, parse_cutoffs, parse_levels
 from .precall import WeakLevels
+from .recall_levels import ceil_count, parse_cutoffs, parse_levels
 from .steps import Steps
 
 __all__ = ["FALLOUT_COLUMNS", "fallout", "fallout_at_levels"]

@@ -33,10 +33,10 @@ import numpy as np
 
 from .. import arguments as A
 from ..errors import ParameterError, UndefinedMeasureWarning
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
 from .average import check_average
 from .inputs import judged_runs
-from .levels import parse_cutoffs
+from .recall_levels import parse_cutoffs
 
 __all__ = ["GAIN_COLUMNS", "GAIN_CURVES", "area", "gain", "gain_matrices"]
 

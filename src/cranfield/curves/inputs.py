@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import arguments as A
 from ..errors import DataWarning, ParameterError
-from ..judged import UNJUDGED, JudgedRankings
+from ..judged_rankings import UNJUDGED, JudgedRankings
 
 __all__ = ["collection_sizes", "ideal", "judged_runs", "resolve_reference"]
 
@@ -85,7 +85,7 @@ def judged_runs(
 
 
 def _sizes(jr: JudgedRankings, collection_size: Any) -> np.ndarray:
-    from ..side_inputs import per_query_counts
+    from ..measure_inputs import per_query_counts
 
     if isinstance(collection_size, Sequence | np.ndarray) and not isinstance(collection_size, str):
         if np.ndim(collection_size) != 1 or len(collection_size) != jr.num_queries:

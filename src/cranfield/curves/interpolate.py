@@ -41,9 +41,9 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import ParameterError
-from ..measures.segments import lround
-from .levels import ceil_count, floor_count
+from ..measures.counting import lround
 from .precall import WeakLevels
+from .recall_levels import ceil_count, floor_count
 from .steps import Steps
 
 __all__ = ["EXTRAPOLATIONS", "INTERPOLATIONS", "LevelValues", "at_levels"]

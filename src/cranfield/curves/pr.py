@@ -27,13 +27,13 @@ import numpy as np
 
 from .. import arguments as A
 from ..errors import DataWarning, ParameterError, UndefinedMeasureWarning
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
 from .average import check_average, column_statistic
 from .cutoffs import read_at_levels, relevant_at
 from .inputs import align, collection_sizes, ideal, judged_runs, resolve_reference
 from .interpolate import CRANFIELD, EXTRAPOLATIONS, INTERPOLATIONS, at_levels
-from .levels import parse_cutoffs, parse_levels
 from .precall import WeakLevels
+from .recall_levels import parse_cutoffs, parse_levels
 from .steps import STEP_CHOICES, Steps
 
 __all__ = ["PR_COLUMNS", "PRSpec", "precision_recall"]

@@ -26,7 +26,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import ParameterError
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
 
 __all__ = ["STEP_CHOICES", "Steps"]
 

@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from ..data import IdColumn, Qrels, Run
+from ..data import Qrels, Run
 from ..errors import InputError
+from ..id_column import IdColumn
 from . import columns as C
 from .columns import Where
 from .validate import check_qrels_duplicates, check_run_duplicates, check_scores

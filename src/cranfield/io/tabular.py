@@ -18,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from ..data import IdColumn, LineCounts, Qrels, Run
+from ..data import LineCounts, Qrels, Run
 from ..errors import InputError
+from ..id_column import IdColumn
 from . import columns as C
 from .columns import QRELS_ROLES, RUN_ROLES, Where
 from .validate import check_qrels_duplicates, check_run_duplicates, check_scores

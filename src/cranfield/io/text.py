@@ -28,8 +28,10 @@ import warnings
 
 import numpy as np
 
-from ..data import IdColumn, LineCounts, Qrels, Run, arrow_numpy, bool_numpy, numpy_arrow
+from ..arrow import arrow_numpy, bool_numpy, numpy_arrow
+from ..data import LineCounts, Qrels, Run
 from ..errors import DataWarning, InputError
+from ..id_column import IdColumn
 from .fields import Fields, split_fields
 from .normalize import normalize_fields
 from .source import read_source, source_name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 # Family modules register their measures on import; one line per module.
 # isort: off
-from . import counts, gain, precision, ranking  # noqa: F401
+from . import counts, dcg, precision, ranking  # noqa: F401
 from . import bpref  # noqa: F401
 from . import interpolated  # noqa: F401
 from . import rbp  # noqa: F401

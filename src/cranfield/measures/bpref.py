@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged import UNJUDGED, JudgedRankings
+from ..judged_rankings import UNJUDGED, JudgedRankings
+from .counting import count_above, memo, num_rel, rel_position, relevant_rows, seqsum
 from .precision import NO_REL
 from .registry import GM_EPS, REL, measure
-from .segments import count_above, memo, num_rel, rel_position, relevant_rows, seqsum
 
 INFAP_EPSILON = 1e-5
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ParameterError
-from ..judged import JudgedRankings, segment_seqsum
-from .gain import GAINS, dcg_parts
-from .gaintable import gain_table
+from ..judged_rankings import JudgedRankings, segment_seqsum
+from .dcg import GAINS, dcg_parts
+from .gains import gain_table
 from .params import INT64_MAX
 from .registry import CUTOFF_OPTIONAL, Param, Undefined, measure
 

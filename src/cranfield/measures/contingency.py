@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
 from .normalized import collection_size
 from .params import MAX_WEIGHT
 from .registry import CUTOFF, REGISTRY, REL, REQUIRED, Param, Undefined, measure

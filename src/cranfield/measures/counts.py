@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged import JudgedRankings
-from . import segments
+from ..judged_rankings import JudgedRankings
+from . import counting as segments
 from .registry import REL, measure
 
 SOURCE = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ParameterError
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
 from .registry import Param
 
 __all__ = ["BASE", "CONVENTION", "CONVENTIONS", "discounted"]

@@ -19,10 +19,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..judged import JudgedRankings
-from .precision import NO_REL
-from .registry import REL, REQUIRED, Param, Undefined, measure
-from .segments import (
+from ..judged_rankings import JudgedRankings
+from .counting import (
     lround,
     memo,
     num_rel,
@@ -31,6 +29,8 @@ from .segments import (
     relevant_rows,
     segment_cummax_reverse,
 )
+from .precision import NO_REL
+from .registry import REL, REQUIRED, Param, Undefined, measure
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 SOURCE = (

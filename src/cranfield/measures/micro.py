@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged import JudgedRankings
-from . import precision  # noqa: F401  (registers the measures this module extends)
-from .gain import dcg_parts
+from ..judged_rankings import JudgedRankings
+from .dcg import dcg_parts
 from .registry import REGISTRY, set_micro
 
 

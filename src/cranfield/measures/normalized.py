@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ..errors import ParameterError
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
 from .params import MAX_COUNT, MAX_WEIGHT
 from .registry import REL, REQUIRED, Param, Undefined, measure
 

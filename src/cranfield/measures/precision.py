@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
+from .counting import mask_count_at, num_rel, rel_count_at, rel_ret
 from .params import MAX_COUNT, MAX_WEIGHT
 from .registry import CUTOFF, REL, Param, Undefined, measure
-from .segments import mask_count_at, num_rel, rel_count_at, rel_ret
 
 SEED1 = "Baeza-Yates & Ribeiro-Neto, Modern IR (seed 001) sec. 3.2.1"
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged import JudgedRankings
-from .precision import NO_REL
-from .registry import CUTOFF_OPTIONAL, GM_EPS, REL, measure
-from .segments import (
+from ..judged_rankings import JudgedRankings
+from .counting import (
     c_log,
     memo,
     num_rel,
@@ -22,6 +20,8 @@ from .segments import (
     relevant_rows,
     segment_cumsum,
 )
+from .precision import NO_REL
+from .registry import CUTOFF_OPTIONAL, GM_EPS, REL, measure
 
 SEED1 = "Baeza-Yates & Ribeiro-Neto, Modern IR (seed 001) sec. 3.2.1"
 

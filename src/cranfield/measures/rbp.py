@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged import JudgedRankings
-from .gain import GAINS
-from .gaintable import gain_pairs, gain_table
+from ..judged_rankings import JudgedRankings
+from .counting import memo, row_seqsum, seqsum
+from .dcg import GAINS
+from .gains import gain_pairs, gain_table
 from .registry import Param, measure
-from .segments import memo, row_seqsum, seqsum
 
 MZ = "Moffat & Zobel (2008) ACM TOIS 27(1)"
 

@@ -1,6 +1,6 @@
 """The measure registry: every measure is a pure function plus one entry here.
 
-A measure function takes a :class:`~cranfield.judged.JudgedRankings` and its parameters as
+A measure function takes a :class:`~cranfield.judged_rankings.JudgedRankings` and its parameters as
 keywords (``cutoff`` for the ``@k`` part) and returns one float per query.  Its entry gives the
 name, parameters with defaults, aggregation, one-line formula and source; the parser, the
 ``cranfield measures`` listing and the docs table all read the same entries.

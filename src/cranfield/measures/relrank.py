@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
 from .params import MAX_COUNT
 from .registry import REL, Param, Undefined, measure
 

@@ -27,11 +27,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..judged import JudgedRankings, segment_seqsum
+from ..judged_rankings import JudgedRankings, segment_seqsum
+from ..ties.levels import expand, level_bounds, log_binom, marked_levels, retrieved_part_mean
+from .dcg import dcg_parts
 from .discount import discounted
-from .gain import dcg_parts
-from .gaintable import gain_table
-from .levels import expand, level_bounds, log_binom, marked_levels, retrieved_part_mean
+from .gains import gain_table
 from .registry import REGISTRY, tie_aware_form
 
 __all__ = ["expected_count_at", "tie_average_precision", "tie_dcg", "tie_reciprocal_rank"]

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged import JudgedRankings, segment_seqsum
+from ..judged_rankings import JudgedRankings, segment_seqsum
+from ..ties.levels import expand, log_binom, marked_levels, refuse_cut
 from .cg import gain_parts
-from .gaintable import gain_table
-from .levels import expand, log_binom, marked_levels, refuse_cut
+from .gains import gain_table
 from .normalized import _lgamma, collection_size, log_falling
 from .registry import REGISTRY, tie_aware_form
 from .relrank import _nth_rank

@@ -1,6 +1,6 @@
 """User-oriented measures: coverage, novelty, relative recall and recall effort.
 
-They need what the user knows or wants (see :mod:`cranfield.side_inputs`):
+They need what the user knows or wants (see :mod:`cranfield.measure_inputs`):
 
 - ``U``: the documents known to the user (``--known``, grade > 0 in a qrels-format file) that
   the qrels judge relevant; ``A``: the examined documents (the top k, or the whole ranking);
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ParameterError
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
 from .registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
 
 CHEN = "Chen, 'Retrieval Evaluation - Measures' (seed 004), user-oriented measures"

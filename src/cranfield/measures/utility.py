@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
+from .counting import num_rel, rel_ret
 from .params import MAX_EXACT, MAX_WEIGHT
 from .registry import REL, Param, measure
-from .segments import num_rel, rel_ret
 
 
 def _float(name: str, default: float, doc: str) -> Param:

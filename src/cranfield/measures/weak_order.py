@@ -45,8 +45,8 @@ from typing import Any
 
 import numpy as np
 
-from ..judged import JudgedRankings
-from .levels import level_bounds, log_binom, marked_levels, refuse_cut
+from ..judged_rankings import JudgedRankings
+from ..ties.levels import level_bounds, log_binom, marked_levels, refuse_cut
 from .params import MAX_COUNT
 from .registry import REL, Param, Undefined, measure
 from .tie_aware import expected_count_at

@@ -3,7 +3,7 @@
 Järvelin & Kekäläinen (2002), as presented in Chen (seed 004) "CG/DCG/ideal vectors";
 trec_eval 10.0 ``m_ndcg.c`` (ndcg, dcg, ideal_dcg), ``m_ndcg_cut.c``, ``m_ndcg_rel.c``,
 ``m_Rndcg.c``, ``m_G.c``, ``m_binG.c``, ``gain_init.c`` (gains and the ideal list, see
-:mod:`cranfield.measures.gaintable`).  Discount ``1/log2(i+1)`` at rank ``i`` with the C
+:mod:`cranfield.measures.gains`).  Discount ``1/log2(i+1)`` at rank ``i`` with the C
 library's ``log2``; sums are added in rank order, as trec_eval does.
 """
 
@@ -11,13 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged import JudgedRankings
-from .discount import BASE, CONVENTION, discounted
-from .gaintable import GainTable, gain_pairs, gain_table
-from .params import MAX_WEIGHT
-from .precision import NO_REL
-from .registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
-from .segments import (
+from ..judged_rankings import JudgedRankings
+from .counting import (
     c_log2,
     memo,
     num_rel,
@@ -29,6 +24,11 @@ from .segments import (
     segment_total,
     seqsum,
 )
+from .discount import BASE, CONVENTION, discounted
+from .gains import GainTable, gain_pairs, gain_table
+from .params import MAX_WEIGHT
+from .precision import NO_REL
+from .registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
 
 JK = "Järvelin & Kekäläinen (2002) 'Cumulated gain-based evaluation of IR techniques'"
 

@@ -42,7 +42,8 @@ _INT64_MAX = 2**63 - 1
 
 @dataclass(frozen=True, eq=False)
 class KnownDocs:
-    """Documents known to the user, aligned with a :class:`~cranfield.judged.JudgedRankings`.
+    """Documents known to the user, aligned with
+    :class:`~cranfield.judged_rankings.JudgedRankings`.
 
     ``rows``: per ranked row, whether the document is known; ``offsets``/``grades``: per query
     (CSR), the qrels grade of every known document (-1 where the qrels do not list it).
@@ -224,7 +225,7 @@ def side_fields(
     known: Any,
     target: PerQuery | None,
 ) -> dict[str, Any]:
-    """The optional :class:`~cranfield.judged.JudgedRankings` fields, validated."""
+    """The optional :class:`~cranfield.judged_rankings.JudgedRankings` fields, validated."""
     out: dict[str, Any] = {}
     if collection_size is not None:
         sizes = per_query_counts(collection_size, evaluated, "collection size", minimum=1)

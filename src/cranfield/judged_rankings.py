@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .segmented import segment_total
+from .segments import segment_total
 
 if TYPE_CHECKING:
-    from .side_inputs import KnownDocs
+    from .measure_inputs import KnownDocs
 
 __all__ = ["NOT_IN_QRELS", "UNJUDGED", "JudgedRankings", "segment_seqsum"]
 
@@ -42,7 +42,7 @@ class JudgedRankings:
     in_run: np.ndarray
     run_name: str = "run"
     collection_size: np.ndarray | None = None
-    """Per query: documents in the collection (``--collection-size``; see side_inputs.py)."""
+    """Per query: documents in the collection (``--collection-size``; see measure_inputs.py)."""
     ties: str = "trec"
     depth: int | None = None
     judged_only: bool = False
@@ -54,9 +54,9 @@ class JudgedRankings:
     notes: dict = field(default_factory=dict, repr=False)
     """Facts about how the rankings were formed (skipped queries...), for reports."""
     known: KnownDocs | None = field(default=None, repr=False)
-    """Documents known to the user (``--known``; see side_inputs.py)."""
+    """Documents known to the user (``--known``; see measure_inputs.py)."""
     target: np.ndarray | None = field(default=None, repr=False)
-    """Per query: relevant documents the user wants (``--target``; see side_inputs.py)."""
+    """Per query: relevant documents the user wants (``--target``; see measure_inputs.py)."""
 
     # ------------------------------------------------------------------ shape
     @property
@@ -222,7 +222,7 @@ def _frozen(a: np.ndarray) -> np.ndarray:
 
 
 segment_seqsum = segment_total
-"""Per-segment sums added one by one in order from 0.0 (see :mod:`cranfield.segmented`)."""
+"""Per-segment sums added one by one in order from 0.0 (see :mod:`cranfield.segments`)."""
 
 
 _LOG2: np.ndarray = np.zeros(0)

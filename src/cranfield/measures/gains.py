@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..judged import JudgedRankings
+from ..judged_rankings import JudgedRankings
 from .params import INT64_MAX, INT64_MIN
 
 __all__ = ["LEVEL_LIMIT", "GainTable", "gain_pairs", "gain_table", "glibc_msort"]

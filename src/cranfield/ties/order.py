@@ -22,8 +22,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .data import Run, arrow_numpy, numpy_arrow
-from .errors import InputError, ParameterError
+from ..arrow import arrow_numpy, numpy_arrow
+from ..data import Run
+from ..errors import InputError, ParameterError
 
 __all__ = ["TIE_POLICIES", "Ordering", "order_run"]
 

@@ -22,12 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from . import arguments as A
-from .aggregate import aggregate_values
-from .errors import ParameterError, UndefinedMeasureWarning
-from .judged import JudgedRankings
-from .measures import parse
-from .measures.levels import levels
+from .. import arguments as A
+from ..aggregate import aggregate_values
+from ..errors import ParameterError, UndefinedMeasureWarning
+from ..judged_rankings import JudgedRankings
+from ..measures import parse
+from .levels import levels
 
 __all__ = [
     "RANGE_MEASURES",
@@ -66,8 +66,8 @@ def _check_judge_args(judge_args: dict[str, Any]) -> None:
 def _judge_all(
     qrels: Any, runs: Any, ties: str, judge_args: dict[str, Any]
 ) -> list[JudgedRankings]:
-    from .io import read_qrels, read_run
-    from .judging import judge
+    from ..io import read_qrels, read_run
+    from ..judging import judge
 
     _check_judge_args(judge_args)
     A.judge_options(

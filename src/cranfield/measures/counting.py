@@ -5,7 +5,7 @@ trec_eval adds per-rank contributions one by one in rank order and uses the C li
 and logarithms of non-integers come from :mod:`math` (CPython calls the C library).
 
 The exact segment arithmetic itself (running sums and maxima, totals) lives in
-:mod:`cranfield.segmented`, shared with the judged rankings; this module adds what only the
+:mod:`cranfield.segments`, shared with the judged rankings; this module adds what only the
 measures need (C-library logarithms, ``lround``, a per-rankings memo, relevant-row helpers).
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..segmented import (
+from ..segments import (
     segment_bounds,
     segment_cummax_reverse,
     segment_cumsum,

@@ -1,0 +1,174 @@
+"""Columns of string ids: :class:`IdColumn` (a Python list for small inputs, an Arrow string
+array for large ones) and :class:`Vocabulary` (distinct strings prepared for repeated lookups).
+
+Ids are compared, looked up or hashed by vectorised operations; hashes (polars' 64-bit hash,
+fixed seed) are only candidates for equality and are always confirmed on the strings.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .arrow import arrow_numpy, bool_numpy, numpy_arrow, strings_arrow
+
+__all__ = ["IdColumn", "Vocabulary"]
+
+
+class IdColumn:
+    """A column of string ids backed by a Python list or a pyarrow string array."""
+
+    __slots__ = ("_arrow", "_hashes", "_list")
+
+    def __init__(self, values: Sequence[str] | Any) -> None:
+        self._hashes: np.ndarray | None = None
+        if isinstance(values, list):
+            self._list: list[str] | None = values
+            self._arrow = None
+        else:  # a pyarrow (Large)StringArray or ChunkedArray
+            import pyarrow as pa
+
+            if isinstance(values, pa.ChunkedArray):
+                values = values.combine_chunks()
+            self._arrow = values
+            self._list = None
+
+    def __len__(self) -> int:
+        return len(self._list) if self._list is not None else len(self._arrow)
+
+    @property
+    def is_arrow(self) -> bool:
+        return self._arrow is not None
+
+    def take(self, rows: np.ndarray | Sequence[int]) -> list[str]:
+        """The ids at the given row positions, as Python strings."""
+        if self._list is not None:
+            lst = self._list
+            return [lst[i] for i in np.asarray(rows, dtype=np.int64).tolist()]
+
+        return self._arrow.take(numpy_arrow(rows)).to_pylist()
+
+    def arrow(self, rows: np.ndarray | Sequence[int] | None = None) -> Any:
+        """The ids (at the given row positions) as a pyarrow string array."""
+
+        if self._arrow is None:
+            values = self._list if rows is None else self.take(rows)
+            return strings_arrow(values)
+        if rows is None:
+            return self._arrow
+        return self._arrow.take(numpy_arrow(rows))
+
+    def to_list(self) -> list[str]:
+        return list(self._list) if self._list is not None else self._arrow.to_pylist()
+
+    def lookup(self, vocabulary: Sequence[str] | Vocabulary) -> np.ndarray:
+        """Position of each id in ``vocabulary`` (distinct strings), -1 where absent.
+
+        Pass a :class:`Vocabulary` to look up several columns in the same strings (it keeps
+        the hashes and the dictionary it builds).
+        """
+        if not isinstance(vocabulary, Vocabulary):
+            vocabulary = Vocabulary(vocabulary)
+        if self._list is not None:
+            found = map(vocabulary.index.get, self._list, itertools.repeat(-1))
+            return np.fromiter(found, dtype=np.int64, count=len(self))
+        return vocabulary.find_hashed(self)
+
+    def codes(self) -> np.ndarray:
+        """Integer keys with ``a == b  =>  key(a) == key(b)``.
+
+        For a list the keys are exact dictionary codes.  For an Arrow column they are 64-bit
+        hashes (polars' vectorised hash), so equal keys are only candidates for equality and
+        callers must confirm them with :meth:`take`.
+        """
+        if self._list is not None:
+            index: dict[str, int] = {}
+            setdefault = index.setdefault
+            return np.fromiter(
+                (setdefault(v, len(index)) for v in self._list), dtype=np.int64, count=len(self)
+            )
+        if self._hashes is None:  # computed once: duplicate checks and lookups share them
+            self._hashes = _hash_arrow(self._arrow)
+            self._hashes.flags.writeable = False
+        return self._hashes
+
+    @property
+    def exact_codes(self) -> bool:
+        """Whether :meth:`codes` are exact (no hash collisions possible)."""
+        return self._list is not None
+
+
+class Vocabulary:
+    """Distinct strings prepared for repeated lookups (``IdColumn.lookup``).
+
+    For Python ids a dictionary; for Arrow ids the strings' 64-bit hashes (the ones
+    :meth:`IdColumn.codes` gives), sorted, and a direct-mapped table of them: a column's
+    hashes are filtered through the table, matched by binary search, and confirmed on the
+    strings, so that nothing is rebuilt per column.  Built lazily, once.
+    """
+
+    def __init__(self, values: Sequence[str]) -> None:
+        self.values = list(values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        return dict(zip(self.values, range(len(self.values)), strict=True))
+
+    @cached_property
+    def _hashed(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, int] | None:
+        """(Arrow strings, sorted hashes, their positions, filter table, mask); None if two
+        strings share a hash (then lookups use Arrow's exact ``index_in``)."""
+        arr = strings_arrow(self.values)
+        h = _hash_arrow(arr).view(np.uint64)
+        order = np.argsort(h, kind="stable")
+        sorted_h = h[order]
+        if len(sorted_h) > 1 and (sorted_h[1:] == sorted_h[:-1]).any():
+            return None
+        size = 1 << max(16, min(24, (32 * max(len(h), 1) - 1).bit_length()))
+        table = np.zeros(size, dtype=bool)
+        table[h & np.uint64(size - 1)] = True
+        return arr, sorted_h, order, table, size - 1
+
+    def find_hashed(self, column: IdColumn) -> np.ndarray:
+        """Positions of an Arrow-backed column's ids (-1 where absent)."""
+        import pyarrow.compute as pc
+
+        out = np.full(len(column), -1, dtype=np.int64)
+        if not self.values or not len(column):
+            return out
+        prepared = self._hashed
+        if prepared is None:  # a hash collision inside the vocabulary: exact and slower
+            found = pc.index_in(column.arrow(), value_set=strings_arrow(self.values))
+            return arrow_numpy(found, np.int32, fill=-1).astype(np.int64)
+        arr, sorted_h, order, table, mask = prepared
+        h = column.codes().view(np.uint64)
+        cand = np.flatnonzero(table[h & np.uint64(mask)])  # equal strings, equal hashes
+        if len(cand) == 0:
+            return out
+        hc = h[cand]
+        pos = np.minimum(np.searchsorted(sorted_h, hc), len(sorted_h) - 1)
+        hit = sorted_h[pos] == hc
+        cand, where = cand[hit], order[pos[hit]]
+        if len(cand) == 0:
+            return out
+        same = pc.equal(column.arrow(cand), arr.take(numpy_arrow(where)))  # confirm
+        ok = bool_numpy(same)
+        out[cand[ok]] = where[ok]
+        return out
+
+
+def _hash_arrow(arr: Any) -> np.ndarray:
+    """64-bit hashes of an Arrow string array (polars' vectorised hash, fixed seed), as int64.
+
+    The hash depends only on each string's bytes, so hashes of two columns are comparable.
+    """
+    import polars as pl
+
+    return pl.from_arrow(arr).hash(seed=0x5EED).to_numpy().view(np.int64)
