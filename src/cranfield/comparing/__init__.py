@@ -24,7 +24,7 @@ from .agreement import (
     tau_ap,
     tau_ap_b,
 )
-from .comparison import Comparison, PairResult, Sweep, compare, parse_sweep
+from .build import compare
 from .corrections import CORRECTIONS, adjust
 from .paired import (
     TESTS,
@@ -48,6 +48,8 @@ from .requests import (
     split_by_relevant,
     superiority,
 )
+from .result import Comparison, PairResult, Sweep
+from .sweep import parse_sweep
 from .tukey import TukeyResult, tukey_hsd
 
 __all__ = [

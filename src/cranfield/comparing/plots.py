@@ -26,8 +26,8 @@ from ..output_files import check_output_dir, replace_atomically
 from .agreement import OUTCOME_TEXT
 
 if TYPE_CHECKING:
-    from .comparison import Comparison, Sweep
     from .requests import MagnitudeDifference
+    from .result import Comparison, Sweep
 
 __all__ = [
     "PLOT_FORMATS",

@@ -1,4 +1,4 @@
-"""Renderings of a :class:`~cranfield.comparing.comparison.Comparison`: terminal text, Markdown,
+"""Renderings of a :class:`~cranfield.comparing.result.Comparison`: terminal text, Markdown,
 LaTeX (booktabs, superscript letters), CSV and JSON."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from .paired import TESTS
 from .requests import KEEN_METHODS
 
 if TYPE_CHECKING:
-    from .comparison import Comparison
+    from .result import Comparison
 
 __all__ = ["FORMATS", "comparison_dict", "render"]
 

@@ -1,0 +1,441 @@
+"""``compare()``: significance, agreement and per-request analysis over evaluated runs.
+
+The comparison consumes :class:`~cranfield.results.Results` (per-query values computed by
+``evaluate``); it never computes a measure itself.
+
+Which queries are compared (the explicit rule for queries present in one run only):
+
+- ``compare(qrels, runs, ...)`` evaluates every run with ``complete=True`` by default, so every
+  judged query is scored for every run (a run without results for a query scores what an
+  empty ranking scores, trec_eval ``-c``) and all runs share the same queries;
+- given already evaluated results, only the queries present in *every* run are compared
+  (``missing="intersect"``; a :class:`~cranfield.errors.DataWarning` gives the count and the
+  first one left out), or ``missing="error"`` refuses;
+- a query whose value is NaN in some run is left out of that measure only (with a warning).
+
+Means are over the compared queries: arithmetic, or geometric for measures aggregated that way
+(GMAP); ``mean_diff = mean(b) - mean(a)``.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import arguments as A
+from ..errors import CranfieldWarning, DataWarning, ParameterError
+from ..results import Results, ResultsSet
+from .corrections import CORRECTIONS, adjust, canonical
+from .paired import (
+    ALTERNATIVES,
+    TESTS,
+    PairedTestResult,
+    bootstrap_tests,
+    differences,
+    effect_size,
+    exact_enumeration,
+    mean_cis,
+    paired_tests,
+)
+from .requests import (
+    natural_key,
+    superiority,
+)
+from .result import Comparison, PairResult, direction, mean_of
+from .sweep import _sweep, parse_sweep
+from .tukey import tukey_hsd
+
+__all__ = ["compare"]
+
+
+CI_METHODS = ("t", "bootstrap")
+
+
+MAX_RESAMPLES = 100_000_000
+"""The most ``permutations`` (resamples) a comparison takes: more would exhaust memory."""
+
+
+def _warn(warning: Warning) -> None:
+    """Warn with the caller's frame outside cranfield as the location."""
+    import sys
+
+    frame = sys._getframe(1)
+    level = 2
+    root = str(Path(__file__).resolve().parents[1])
+    while frame is not None and str(Path(frame.f_code.co_filename).resolve()).startswith(root):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(warning, stacklevel=level)
+
+
+def _is_results(obj: Any) -> bool:
+    if isinstance(obj, ResultsSet | Results):
+        return True
+    return isinstance(obj, list | tuple) and bool(obj) and all(isinstance(r, Results) for r in obj)
+
+
+def compare(
+    results: Any,
+    runs: Any = None,
+    measures: str | Sequence[str] | None = None,
+    *,
+    test: str = "t",
+    correction: str | None = "none",
+    baseline: str | None = None,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    permutations: int = 10_000,
+    seed: int | None = 0,
+    ci: str | None = None,
+    missing: str = "intersect",
+    sweep: str | Sequence[str] = (),
+    complete: bool = True,
+    ties: str = "trec",
+    depth: int | None = None,
+    judged_only: bool = False,
+    names: Sequence[str] | None = None,
+) -> Comparison:
+    """Compare runs pairwise under one or more measures.
+
+    ``compare(results_set, ["AP", ...])`` takes evaluated results (a
+    :class:`~cranfield.results.ResultsSet` or list of :class:`~cranfield.results.Results`);
+    ``compare(qrels, [run_a, run_b, ...], ["AP", "P@10"])`` evaluates first (with
+    ``complete=True``: every judged query counts for every run).
+
+    Parameters
+    ----------
+    test
+        ``t`` (default), ``wilcoxon``, ``sign``, ``randomization``, ``bootstrap`` or ``tukey``.
+    correction
+        ``none`` (default), ``bonferroni``, ``holm`` or ``bh``, applied per measure over the
+        pairs compared; ``tukey`` needs none.
+    baseline
+        Compare every run with this one only; default: every pair of runs.
+    alpha
+        Significance level; a pair is significant when its adjusted p-value is below alpha.
+    alternative
+        ``two-sided``, ``greater`` (mean(b) > mean(a)) or ``less``.
+    permutations, seed
+        Resamples of the randomization and bootstrap tests, and their seed.
+    ci
+        Interval of the mean difference: ``t`` (default) or ``bootstrap`` (percentile; the
+        default with ``test="bootstrap"``), at confidence ``1 - alpha``.
+    missing
+        ``intersect`` (compare the queries all runs have, with a warning) or ``error``.
+    sweep
+        Specs like ``"P@5,10,20"`` or ``"PRES@10,100,1000"`` (evaluated when compare
+        evaluates), or a measure name whose cut-offs are taken from the results.
+    """
+    test = A.choice(test, "test", TESTS)
+    A.judge_options(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
+    if correction is not None and not isinstance(correction, str):
+        raise ParameterError(
+            f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}"
+        )
+    correction = canonical(correction)
+    if test == "tukey" and correction != "none":
+        raise ParameterError(
+            "Tukey's HSD already controls the family-wise error rate; use correction 'none'"
+        )
+    alternative = A.choice(alternative, "alternative", ALTERNATIVES)
+    if test == "tukey" and alternative != "two-sided":
+        raise ParameterError("Tukey's HSD is two-sided only")
+    alpha = A.number(alpha, "alpha")
+    if not 0.0 < alpha < 1.0:
+        raise ParameterError(f"alpha must be between 0 and 1, got {alpha}")
+    permutations = A.integer(permutations, "permutations", minimum=1, maximum=MAX_RESAMPLES)
+    seed = A.random_seed(seed)
+    if ci is None:
+        ci = "bootstrap" if test == "bootstrap" else "t"
+    ci = A.choice(ci, "interval", CI_METHODS)
+    if missing not in ("intersect", "error"):
+        raise ParameterError(f"missing must be 'intersect' or 'error', got {missing!r}")
+    if baseline is not None and not isinstance(baseline, str | os.PathLike):
+        raise ParameterError(f"baseline must be a run name, got {baseline!r}")
+    if isinstance(sweep, str):
+        sweeps = [sweep]
+    elif isinstance(sweep, list | tuple) and all(isinstance(s, str) for s in sweep):
+        sweeps = list(sweep)
+    else:
+        raise ParameterError(
+            f"sweep must be a spec such as 'P@5,10,20' or a list of them, got {sweep!r}"
+        )
+    sweep_specs = [parse_sweep(s) for s in sweeps]
+
+    if _is_results(results):
+        if runs is not None:
+            if measures is not None:
+                raise ParameterError(
+                    "give compare(results, measures) or compare(qrels, runs, measures)"
+                )
+            measures = runs
+        rs = list(results) if not isinstance(results, Results) else [results]
+        labels = A.measure_list(measures, list(rs[0].labels))
+    else:
+        if runs is None:
+            raise ParameterError("compare(qrels, runs, measures): runs are missing")
+        from ..evaluation import DEFAULT_MEASURES, evaluate
+
+        A.qrels_given(results)
+        run_list, _ = A.run_list(runs)
+        if len(run_list) < 2:
+            raise ParameterError(f"comparing needs at least 2 runs, got {len(run_list)}")
+        labels = A.measure_list(measures, DEFAULT_MEASURES)
+        extra = [label for _, cut_labels in sweep_specs for label in cut_labels]
+        wanted = list(dict.fromkeys([*labels, *extra, "NumRel"]))
+        rs = list(
+            evaluate(
+                results,
+                run_list,
+                wanted,
+                ties=ties,
+                seed=seed,
+                depth=depth,
+                judged_only=judged_only,
+                complete=complete,
+                names=names,
+            )
+        )
+    return _build(
+        rs,
+        [str(m) for m in labels],
+        test=test,
+        correction=correction,
+        baseline=baseline,
+        alpha=alpha,
+        alternative=alternative,
+        permutations=permutations,
+        seed=seed,
+        ci=ci,
+        missing=missing,
+        sweep_specs=sweep_specs,
+    )
+
+
+def _resolve_baseline(baseline: str | None, names: list[str]) -> str | None:
+    if baseline is None:
+        return None
+    if baseline in names:
+        return baseline
+    base = Path(baseline).name
+    if base in names:
+        return base
+    raise ParameterError(f"baseline {baseline!r} is not one of the runs ({', '.join(names)})")
+
+
+def _common_queries(rs: list[Results], missing: str) -> list[str]:
+    sets = [set(r.query_ids) for r in rs]
+    common = set.intersection(*sets)
+    union = set.union(*sets)
+    dropped = sorted(union - common, key=natural_key)
+    if dropped:
+        where = [r.run for r in rs if set(r.query_ids) != union]
+        msg = (
+            f"{len(dropped)} queries are not in every run (missing from {', '.join(where[:3])}"
+            f"{', ...' if len(where) > 3 else ''}; first: {dropped[0]!r})"
+        )
+        if missing == "error":
+            raise ParameterError(
+                f"compare: {msg}; evaluate with complete=True (--complete) to score them"
+            )
+        _warn(
+            DataWarning(
+                f"compare: {msg} and were left out; evaluate with complete=True "
+                "(--complete) to score them as empty rankings"
+            )
+        )
+    return sorted(common, key=natural_key)
+
+
+def _build(
+    rs: list[Results],
+    labels: list[str],
+    *,
+    test: str,
+    correction: str,
+    baseline: str | None,
+    alpha: float,
+    alternative: str,
+    permutations: int,
+    seed: int | None,
+    ci: str,
+    missing: str,
+    sweep_specs: list[tuple[str, list[str]]],
+) -> Comparison:
+    if len(rs) < 2:
+        raise ParameterError(f"comparing needs at least 2 runs, got {len(rs)}")
+    names = [r.run for r in rs]
+    if len(set(names)) != len(names):
+        raise ParameterError(f"run names must be distinct, got {', '.join(names)}")
+    labels = list(dict.fromkeys(labels))
+    if not labels:
+        raise ParameterError("no measures to compare")
+    for r in rs:
+        absent = [m for m in labels if m not in r.labels]
+        if absent:
+            raise ParameterError(
+                f"run {r.run!r} has no values for {', '.join(absent)} (it has: "
+                f"{', '.join(r.labels)})"
+            )
+    base = _resolve_baseline(baseline, names)
+    common = _common_queries(rs, missing)
+    measures = [rs[0].measures[rs[0].labels.index(m)] for m in labels]
+    index = [{q: i for i, q in enumerate(r.query_ids)} for r in rs]
+    if base is None:
+        pair_idx = [(i, j) for i in range(len(rs)) for j in range(i + 1, len(rs))]
+    else:
+        bi = names.index(base)
+        pair_idx = [(bi, j) for j in range(len(rs)) if j != bi]
+
+    values: dict[str, np.ndarray] = {}
+    qids: dict[str, tuple[str, ...]] = {}
+    means: dict[str, dict[str, float]] = {}
+    pairs: dict[str, list[PairResult]] = {}
+    notes: dict[str, Any] = {"queries": len(common)}
+    undefined_sup = 0
+    for label, m in zip(labels, measures, strict=True):
+        V = np.empty((len(common), len(rs)))
+        for j, (r, ix) in enumerate(zip(rs, index, strict=True)):
+            V[:, j] = r.column(label)[[ix[q] for q in common]]
+        ok = np.isfinite(V).all(axis=1)
+        if not ok.all():
+            bad = [q for q, f in zip(common, ok, strict=True) if not f]
+            _warn(
+                DataWarning(
+                    f"compare: {label} is undefined (NaN) or infinite in some run for "
+                    f"{len(bad)} queries "
+                    f"(first: {bad[0]!r}); they were left out of {label}"
+                )
+            )
+        V = V[ok]
+        q_m = tuple(q for q, f in zip(common, ok, strict=True) if f)
+        n = len(q_m)
+        if n < 2:
+            raise ParameterError(f"{label}: comparing needs at least 2 queries, got {n}")
+        values[label] = V
+        qids[label] = q_m
+        means[label] = {name: mean_of(V[:, j], m) for j, name in enumerate(names)}
+        D = np.column_stack([differences(V[:, i], V[:, j]) for i, j in pair_idx])
+        results, cis = _test_pairs(
+            V, D, pair_idx, test, alternative, permutations, seed, ci, 1.0 - alpha
+        )
+        padj = adjust([t.p_value for t in results], correction)
+        sgn = direction(m)
+        plist = []
+        for k, ((i, j), t, pa, (lo, hi)) in enumerate(
+            zip(pair_idx, results, padj, cis, strict=True)
+        ):
+            d = D[:, k]
+            wins = int(np.count_nonzero(sgn * d > 0))
+            losses = int(np.count_nonzero(sgn * d < 0))
+            if wins + losses == 0:
+                undefined_sup += 1
+            sig = bool(pa < alpha)
+            sign = sgn * t.direction
+            outcome = ("b" if sign > 0 else "a" if sign < 0 else "=") if sig else "="
+            effect = effect_size(d)
+            plist.append(
+                PairResult(
+                    measure=label,
+                    a=names[i],
+                    b=names[j],
+                    mean_a=means[label][names[i]],
+                    mean_b=means[label][names[j]],
+                    mean_diff=means[label][names[j]] - means[label][names[i]],
+                    statistic=t.statistic,
+                    p_value=t.p_value,
+                    p_adjusted=float(pa),
+                    significant=sig,
+                    outcome=outcome,
+                    wins=wins,
+                    losses=losses,
+                    ties=n - wins - losses,
+                    superiority=superiority(wins, losses),
+                    ci_low=lo,
+                    ci_high=hi,
+                    effect_size=effect,
+                    queries=n,
+                )
+            )
+        pairs[label] = plist
+    if undefined_sup:
+        _warn(
+            CranfieldWarning(
+                f"compare: for {undefined_sup} pair(s) every query is equal on the measure, so "
+                "the superiority percentage is undefined; reported as 0"
+            )
+        )
+    if test in ("randomization", "bootstrap"):
+        notes["resamples"] = permutations
+    if test == "randomization":
+        # exact enumeration of the 2^n sign vectors wherever 2^n <= permutations
+        notes["exact"] = sorted(
+            {label for label in labels if exact_enumeration(len(qids[label]), permutations)}
+        )
+    sweeps = tuple(_sweep(rs, common, spec) for spec in sweep_specs)
+    return Comparison(
+        results=tuple(rs),
+        runs=tuple(names),
+        labels=tuple(labels),
+        measures=tuple(measures),
+        query_ids=qids,
+        values=values,
+        means=means,
+        pairs=pairs,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        alternative=alternative,
+        baseline=base,
+        ci=ci,
+        permutations=permutations,
+        seed=seed,
+        sweeps=sweeps,
+        notes=notes,
+    )
+
+
+def _test_pairs(
+    V: np.ndarray,
+    D: np.ndarray,
+    pair_idx: list[tuple[int, int]],
+    test: str,
+    alternative: str,
+    permutations: int,
+    seed: int | None,
+    ci: str,
+    confidence: float,
+) -> tuple[list[PairedTestResult], list[tuple[float, float]]]:
+    if test == "tukey":
+        hsd = tukey_hsd(V)
+        results = []
+        for i, j in pair_idx:
+            diff = hsd.means[j] - hsd.means[i]
+            sign = 0 if hsd.q[i, j] == 0 else (1 if diff > 0 else -1)
+            results.append(
+                PairedTestResult("tukey", float(hsd.q[i, j]), float(hsd.p[i, j]), sign, len(V))
+            )
+    elif test == "bootstrap" and ci == "bootstrap":
+        results, interval = bootstrap_tests(
+            D, samples=permutations, seed=seed, alternative=alternative, confidence=confidence
+        )
+        assert interval is not None
+        return results, [(float(lo), float(hi)) for lo, hi in interval.T]
+    else:
+        results = paired_tests(
+            D, test, alternative=alternative, permutations=permutations, seed=seed
+        )
+    if ci == "bootstrap":
+        _, interval = bootstrap_tests(
+            D, samples=permutations, seed=seed, alternative=alternative, confidence=confidence
+        )
+        assert interval is not None
+        cis = [(float(lo), float(hi)) for lo, hi in interval.T]
+    else:
+        cis = mean_cis(D, confidence)
+    return results, cis
