@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 import cranfield
-from cranfield.measures.counting import lround, segment_cummax_reverse, segment_cumsum
+from cranfield.measures.counting import lround
 from cranfield.measures.gains import _cmp_gain, glibc_msort
+from cranfield.segments import segment_cummax_reverse, segment_cumsum
 
 
 def ev(qrels, run, measures, **kw):

@@ -201,9 +201,9 @@ def _relevant_retrieved(jr: JudgedRankings) -> int | float:
     """Relevant documents retrieved, summed over queries: the expected number when a depth
     cut splits a tie group under ``weak`` (see :attr:`JudgedRankings.cut`)."""
     if jr.cut:
-        from .measures.tie_aware import cut_num_rel_ret
+        from .ties.expected import expected_retrieved
 
-        return float(cut_num_rel_ret(jr, rel=1).sum())
+        return float(expected_retrieved(jr, jr.relevant(1)).sum())
     return int(jr.count(jr.relevant(1)).sum())
 
 

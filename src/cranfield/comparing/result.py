@@ -35,11 +35,10 @@ __all__ = ["Comparison", "Generality", "GeneralityRow", "PairResult", "Sweep"]
 
 
 def direction(m: Measure) -> int:
-    """+1 when higher values are better (the default), -1 for lower-is-better measures (a
-    registry entry may declare ``extra["better"] = "lower"``)."""
-    d = m.definition
-    better = getattr(d, "better", None) or d.extra.get("better", "higher")
-    return -1 if better == "lower" else 1
+    """+1 when higher values are better, -1 when lower ones are, as the measure declares
+    (``better=`` of :func:`cranfield.measures.registry.measure`); 0 for counts and
+    diagnostics (``better="none"``), which have no better run."""
+    return {"higher": 1, "lower": -1}.get(m.definition.better, 0)
 
 
 def mean_of(values: np.ndarray, m: Measure) -> float:

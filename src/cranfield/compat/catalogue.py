@@ -1,10 +1,12 @@
-"""trec_eval 10.0's measures, in its print order, mapped onto cranfield's registry.
+"""trec_eval 10.0's measures, in its print order, generated from cranfield's registry.
 
-Every entry knows trec_eval's parameter syntax and defaults, how its values are printed and
-summarised, and how to compute it: with a registry :class:`~cranfield.measures.Measure`
-(``P_10`` is ``P(rel=L)@10``) wherever one exists, or with the same family's function for
-the few parameterisations only trec_eval offers (custom 11-point lists, ``set_F`` weights
-that are not squares).  See ``docs/trec_eval.md`` for the name table.
+Each measure's declaration names its trec_eval name(s), parameter syntax, defaults and output
+kind (``trec_eval=TrecEval(...)``); this module turns them into trec_eval's table, in
+trec_eval's print order, with an adapter per parameter syntax that computes a registry
+:class:`~cranfield.measures.Measure` (``P_10`` is ``P(rel=L)@10``), or the same family's
+function for the few parameterisations only trec_eval offers (custom 11-point lists, ``set_F``
+weights that are not squares).  Only what trec_eval prints that is not a measure (``runid``,
+``relstring``) is written here.  See ``docs/trec_eval.md`` for the name table.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ import numpy as np
 from ..judged_rankings import JudgedRankings
 from ..measures import Measure
 from ..measures.interpolated import ELEVEN_POINTS, eleven_point_average, iprec_at_recall
-from ..measures.precision import set_f_weighted
 from ..measures.rbp import rbp_residual
+from ..measures.retrieved_set import set_f_weighted
 from .cformat import atof, atol, fmt_name_double
 
 __all__ = [
@@ -34,7 +36,7 @@ __all__ = [
     "parse_params",
 ]
 
-DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+from ..measures.precision import DEFAULT_CUTOFFS
 
 
 class ParamError(Exception):
@@ -256,83 +258,115 @@ def _gm(name: str) -> Callable[[Context, tuple], list[np.ndarray]]:
 
 
 # ------------------------------------------------------------------------------ the table
-def _tm(name: str, kind: str, compute=None, cranfield: str = "", **kw: Any) -> TrecMeasure:
-    return TrecMeasure(name, kind, compute=compute, cranfield=cranfield, **kw)
+PRINT_ORDER = [
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+    "relstring",
+    "recall",
+    "infAP",
+    "gm_bpref",
+    "Rprec_mult",
+    "utility",
+    "11pt_avg",
+    "binG",
+    "G",
+    "dcg",
+    "ideal_dcg",
+    "ndcg",
+    "ndcg_rel",
+    "Rndcg",
+    "ndcg_cut",
+    "map_cut",
+    "relative_P",
+    "success",
+    "set_P",
+    "set_relative_P",
+    "set_recall",
+    "set_map",
+    "set_F",
+    "num_nonrel_judged_ret",
+    "prefs_num_prefs_poss",
+    "prefs_num_prefs_ful",
+    "prefs_num_prefs_ful_ret",
+    "prefs_simp",
+    "prefs_pair",
+    "prefs_avgjg",
+    "prefs_avgjg_Rnonrel",
+    "prefs_simp_ret",
+    "prefs_pair_ret",
+    "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret",
+    "prefs_simp_imp",
+    "prefs_pair_imp",
+    "prefs_avgjg_imp",
+    "map_avgjg",
+    "P_avgjg",
+    "Rprec_mult_avgjg",
+    "yaap",
+    "rbp",
+    "rbp_resid",
+    "unj",
+]
+"""trec_eval 10.0's print order (its ``measures.c`` table), which ``-m`` order never changes."""
 
+ADAPTERS: dict[str, Callable[[str], Callable[[Context, tuple], list[np.ndarray]]]] = {
+    "single": _single,
+    "single_norel": lambda name: _single(name, rel=False),
+    "per_cutoff": _per_cutoff,
+    "per_cutoff_norel": lambda name: _per_cutoff(name, rel=False),
+    "gained": _gained,
+    "gained_rel": lambda name: _gained(name, rel=True),
+    "gm": _gm,
+    "ones": lambda name: _ones,
+    "iprec": lambda name: _iprec,
+    "eleven": lambda name: _eleven,
+    "rprec_mult": lambda name: _rprec_mult,
+    "utility": lambda name: _utility,
+    "set_f": lambda name: _set_f,
+    "rbp": lambda name: _rbp,
+    "rbp_resid": lambda name: _rbp_resid,
+    "unj": lambda name: _unjudged,
+}
+"""How trec_eval's parameters become a measure's (a declaration's ``TrecEval.compute``)."""
 
-LONG = "long_cutoffs"
-CATALOGUE: tuple[TrecMeasure, ...] = (
-    _tm("runid", "runid", cranfield="(the run's tag)"),
-    _tm("num_q", "num_q", _ones, "NumQ"),
-    _tm("num_ret", "long", _single("NumRet", rel=False), "NumRet"),
-    _tm("num_rel", "long", _single("NumRel"), "NumRel"),
-    _tm("num_rel_ret", "long", _single("NumRelRet"), "NumRelRet"),
-    _tm("map", "double", _single("AP"), "AP"),
-    _tm("gm_map", "gm", _gm("GMAP"), "GMAP"),
-    _tm("Rprec", "double", _single("Rprec"), "Rprec"),
-    _tm("bpref", "double", _single("Bpref"), "Bpref"),
-    _tm("recip_rank", "double", _single("RR"), "RR"),
-    _tm(
-        "iprec_at_recall",
-        "double",
-        _iprec,
-        "IPrec@r",
-        params="double_cutoffs",
-        default=ELEVEN_POINTS,
-    ),
-    _tm("P", "double", _per_cutoff("P"), "P@k", params=LONG, default=DEFAULT_CUTOFFS),
-    _tm(
-        "relstring", "relstring", _relstring, "(per query only)", params="doubles", default=(10.0,)
-    ),
-    _tm("recall", "double", _per_cutoff("R"), "R@k", params=LONG, default=DEFAULT_CUTOFFS),
-    _tm("infAP", "double", _single("infAP"), "infAP"),
-    _tm("gm_bpref", "gm", _gm("GMBpref"), "GMBpref"),
-    _tm(
-        "Rprec_mult",
-        "double",
-        _rprec_mult,
-        "Rprec(mult=x)",
-        params="double_cutoffs",
-        default=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
-    ),
-    _tm(
-        "utility",
-        "double",
-        _utility,
-        "Utility(a=,b=,c=,d=,N=)",
+SHOWN = {
+    "per_cutoff": "{m}@k",
+    "per_cutoff_norel": "{m}@k",
+    "unj": "{m}@k",
+    "iprec": "{m}@r",
+    "rprec_mult": "{m}(mult=x)",
+    "gained": "{m}(gains=)",
+    "gained_rel": "{m}(gains=)",
+    "rbp": "{m}(p=,gains=)",
+    "rbp_resid": "{m}(p=)",
+    "utility": "{m}(a=,b=,c=,d=,N=)",
+    "set_f": "{m}(beta=sqrt(x))",
+}
+"""The cranfield form of each trec_eval measure, for ``-h``."""
+
+# what trec_eval prints that is not a measure, and the measures of other rel_info formats
+_SPECIAL: dict[str, TrecMeasure] = {
+    "runid": TrecMeasure("runid", "runid", cranfield="(the run's tag)"),
+    "relstring": TrecMeasure(
+        "relstring",
+        "relstring",
         params="doubles",
-        default=(1.0, -1.0, 0.0, 0.0),
+        default=(10.0,),
+        compute=_relstring,
+        cranfield="(per query only)",
     ),
-    _tm("11pt_avg", "double", _eleven, "IPrecAvg", params="doubles", default=ELEVEN_POINTS),
-    _tm("binG", "double", _single("BinG"), "BinG"),
-    _tm("G", "double", _gained("G"), "G(gains=)", params="pairs"),
-    _tm("dcg", "double", _gained("DCG"), "DCG(gains=)", params="pairs"),
-    _tm("ideal_dcg", "double", _gained("IDCG"), "IDCG(gains=)", params="pairs"),
-    _tm("ndcg", "double", _gained("nDCG"), "nDCG(gains=)", params="pairs"),
-    _tm("ndcg_rel", "double", _gained("nDCGRel"), "nDCGRel(gains=)", params="pairs"),
-    _tm("Rndcg", "double", _gained("RnDCG", rel=True), "RnDCG(gains=)", params="pairs"),
-    _tm(
-        "ndcg_cut",
-        "double",
-        _per_cutoff("nDCG", rel=False),
-        "nDCG@k",
-        params=LONG,
-        default=DEFAULT_CUTOFFS,
-    ),
-    _tm("map_cut", "double", _per_cutoff("AP"), "AP@k", params=LONG, default=DEFAULT_CUTOFFS),
-    _tm(
-        "relative_P", "double", _per_cutoff("RelP"), "RelP@k", params=LONG, default=DEFAULT_CUTOFFS
-    ),
-    _tm("success", "double", _per_cutoff("Success"), "Success@k", params=LONG, default=(1, 5, 10)),
-    _tm("set_P", "double", _single("SetP"), "SetP"),
-    _tm("set_relative_P", "double", _single("SetRelP"), "SetRelP"),
-    _tm("set_recall", "double", _single("SetR"), "SetR"),
-    _tm("set_map", "double", _single("SetAP"), "SetAP"),
-    _tm("set_F", "double", _set_f, "SetF(beta=sqrt(x))", params="doubles", default=(1.0,)),
-    _tm("num_nonrel_judged_ret", "long", _single("NumNonRelJudgedRet"), "NumNonRelJudgedRet"),
-    # prefs and qrels_jg measures: see prefs.py and jg.py
-    *(
-        _tm(name, kind, rel_format="prefs")
+    **{
+        name: TrecMeasure(name, kind, rel_format="prefs")
         for name, kind in (
             ("prefs_num_prefs_poss", "long"),
             ("prefs_num_prefs_ful", "long"),
@@ -349,21 +383,51 @@ CATALOGUE: tuple[TrecMeasure, ...] = (
             ("prefs_pair_imp", "double"),
             ("prefs_avgjg_imp", "double"),
         )
+    },
+    "map_avgjg": TrecMeasure("map_avgjg", "double", rel_format="qrels_jg"),
+    "P_avgjg": TrecMeasure(
+        "P_avgjg", "double", params="long_cutoffs", default=DEFAULT_CUTOFFS, rel_format="qrels_jg"
     ),
-    _tm("map_avgjg", "double", rel_format="qrels_jg"),
-    _tm("P_avgjg", "double", params=LONG, default=DEFAULT_CUTOFFS, rel_format="qrels_jg"),
-    _tm(
+    "Rprec_mult_avgjg": TrecMeasure(
         "Rprec_mult_avgjg",
         "double",
         params="double_cutoffs",
         default=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
         rel_format="qrels_jg",
     ),
-    _tm("yaap", "double", _single("YAAP"), "YAAP"),
-    _tm("rbp", "double", _rbp, "RBP(p=,gains=)", params="pairs"),
-    _tm("rbp_resid", "double", _rbp_resid, "RBPResid(p=)", params="pairs"),
-    _tm("unj", "double", _unjudged, "Unjudged@k", params=LONG, default=(5, 10, 20)),
-)
+}
+
+
+def _from_registry() -> dict[str, TrecMeasure]:
+    """Every trec_eval name a registry measure declares (``trec_eval=`` of its declaration)."""
+    from ..measures import REGISTRY
+
+    out: dict[str, TrecMeasure] = {}
+    for d in REGISTRY.values():
+        for te in d.trec_eval:
+            if te.name in out:
+                raise ValueError(f"trec_eval name {te.name!r} declared by two measures")
+            out[te.name] = TrecMeasure(
+                te.name,
+                te.kind,
+                params=te.params,
+                default=te.default,
+                compute=ADAPTERS[te.compute](d.name),
+                cranfield=SHOWN.get(te.compute, "{m}").format(m=d.name),
+            )
+    return out
+
+
+def _catalogue() -> tuple[TrecMeasure, ...]:
+    known = {**_from_registry(), **_SPECIAL}
+    missing = [n for n in PRINT_ORDER if n not in known]
+    extra = [n for n in known if n not in PRINT_ORDER]
+    if missing or extra:
+        raise ValueError(f"trec_eval catalogue: not declared {missing}, not in the order {extra}")
+    return tuple(known[n] for n in PRINT_ORDER)
+
+
+CATALOGUE: tuple[TrecMeasure, ...] = _catalogue()
 
 BY_NAME: dict[str, TrecMeasure] = {tm.name: tm for tm in CATALOGUE}
 

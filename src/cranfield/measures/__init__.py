@@ -4,16 +4,10 @@ from __future__ import annotations
 
 # Family modules register their measures on import; one line per module.
 # isort: off
-from . import counts, dcg, precision, ranking  # noqa: F401
-from . import bpref  # noqa: F401
-from . import interpolated  # noqa: F401
-from . import rbp  # noqa: F401
-from . import utility  # noqa: F401
-from . import normalized, contingency, relrank, user, cg  # noqa: F401  (literature)
-from . import micro  # noqa: F401  (micro-average parts of measures defined above)
-from . import tie_aware  # noqa: F401  (tie-aware forms of the measures above: keep after them)
+from . import counts, precision, retrieved_set, ranking, dcg  # noqa: F401
+from . import gain_experimental, bpref, interpolated, rbp, utility  # noqa: F401
+from . import normalized, pres, contingency, relrank, user, cg  # noqa: F401  (literature)
 from . import weak_order  # noqa: F401
-from . import tie_aware_literature  # noqa: F401
 
 # isort: on
 from .parse import Measure, format_value, parse

@@ -4,12 +4,14 @@ Two discount conventions for DCG (``convention=`` of DCG and nDCG):
 
 - ``trec``: ``DCG@k = sum_{i<=k} g_i / log_b(i+1)`` (trec_eval ``m_ndcg.c``, Burges et al.
   2005; ``b = 2``);
-- ``jk``: Järvelin & Kekäläinen (2002) as in Chen (seed 004): no discount before rank ``b``,
+- ``jk``: Järvelin & Kekäläinen, ACM TOIS 20(4), 2002, as in Chen's slides: no discount
+  before rank ``b``,
   ``DCG[i] = CG[i]`` for ``i < b`` and ``DCG[i] = DCG[i-1] + g_i / log_b(i)`` for ``i >= b``.
 
 For ``b = 2`` the two differ only in the argument of the log (``i+1`` against ``i``, with rank
 1 undiscounted in both).  The ideal vector sorts the gains of all judged documents of the query
-in decreasing order.
+in decreasing order.  Tie-aware CG: ``E[CG@k] = sum_g (G_g/n_g) m_g``, ``m_g`` the level's
+positions ``<= k`` (linear in the gains, as DCG).
 """
 
 from __future__ import annotations
@@ -18,13 +20,18 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..judged_rankings import JudgedRankings, segment_seqsum
+from ..ties.expected import positional_sum
+from .counting import ratio
 from .dcg import GAINS, dcg_parts
 from .gains import gain_table
 from .params import INT64_MAX
 from .registry import CUTOFF_OPTIONAL, Param, Undefined, measure
+from .sources import CHEN, JARVELIN, KEEN
 
-CHEN = "Chen, 'Retrieval Evaluation - Measures' (seed 004)"
-JK = "Järvelin & Kekäläinen (2002)"
+LIT = (
+    "tests/test_ties_enumeration.py::"
+    "test_literature_measures_equal_the_average_over_all_tie_breakings"
+)
 
 
 def gain_parts(
@@ -52,9 +59,20 @@ def gain_parts(
     return actual, ideal
 
 
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    out = np.zeros(len(num))
-    np.divide(num, den, out=out, where=den > 0)
+def _tie_cg(jr: JudgedRankings, cutoff: int | None, gains: dict | None) -> np.ndarray:
+    return positional_sum(jr, gain_table(jr, gains).row_gain, lambda w, i: w * 1.0, cutoff)
+
+
+def _tie_cg_measure(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+    """E[CG@k] = sum_g (G_g / n_g) m_g, m_g the level's positions <= k."""
+    return _tie_cg(jr, cutoff, gains)
+
+
+def _tie_ncg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+    """E[nCG@k] = E[CG@k] / ICG@k."""
+    ideal = gain_parts(jr, cutoff, gains, discount=False)[1]
+    out = np.zeros(jr.num_queries)
+    np.divide(_tie_cg(jr, cutoff, gains), ideal, out=out, where=ideal > 0)
     return out
 
 
@@ -64,8 +82,12 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     params=(GAINS,),
     summary="cumulated gain: sum of the gains of the top k",
     formula="CG@k = sum_{i<=k} g(d_i)",
-    source=CHEN + " CG vectors; " + JK,
+    source=f"{CHEN} (CG vectors); {JARVELIN}",
     family="gain",
+    better="higher",
+    undefined=(),
+    ties=_tie_cg_measure,
+    checked_by=("tests/test_measures_literature.py::test_slides_cg_vector_q1", LIT),
 )
 def cg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
     return gain_parts(jr, cutoff, gains, discount=False)[0]
@@ -81,9 +103,15 @@ def _ncg_parts(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None):
     params=(GAINS,),
     summary="normalized cumulated gain: CG@k over the ideal CG@k (graded sliding ratio)",
     formula="nCG@k = CG@k / ICG@k",
-    source=CHEN + " NCG; " + JK + "; Keen (seed 002) Fig. 6 (sliding ratio, binary case)",
+    source=f"{CHEN} (NCG); {JARVELIN}; {KEEN}, Fig. 6 (sliding ratio, binary case)",
     family="gain",
+    better="higher",
     micro=_ncg_parts,
+    ties=_tie_ncg,
+    checked_by=(
+        "tests/test_measures_literature.py::test_slides_ncg_curve_is_the_micro_average_of_ncg",
+        LIT,
+    ),
     undefined=(
         Undefined(
             "no judged document has a positive gain (ICG = 0)",
@@ -97,7 +125,7 @@ def _ncg_parts(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None):
     "is the slides' NCG curve point.",
 )
 def ncg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
-    return _ratio(*_ncg_parts(jr, cutoff=cutoff, gains=gains))
+    return ratio(*_ncg_parts(jr, cutoff=cutoff, gains=gains))
 
 
 # ----------------------------------------------------------------------------- ERR
@@ -166,8 +194,14 @@ def _err(jr: JudgedRankings, cutoff: int | None, max_grade: int | None) -> np.nd
     params=(MAX_GRADE,),
     summary="expected reciprocal rank of the cascade model (graded)",
     formula="ERR@k = sum_{i<=k} (1/i) R_i prod_{j<i} (1 - R_j), R = (2^g - 1) / 2^g_max",
-    source="Chapelle, Metzler, Zhang & Grinspan, CIKM 2009, eq. 4 and sec. 4",
+    source="Chapelle, Metzler, Zhang & Grinspan, 'Expected reciprocal rank for graded "
+    "relevance', CIKM 2009, eq. 4 and sec. 4",
     family="gain",
+    better="higher",
+    undefined=(),
+    ties=None,
+    no_ties="no closed form: the cascade's products over the ranks above",
+    checked_by=("tests/test_measures_literature.py::test_err_cascade_by_hand",),
     notes="Grades below 0 (unjudged) count as 0. gdeval.pl fixes g_max = 4: ERR(max_grade=4).",
 )
 def err(jr: JudgedRankings, *, cutoff: int | None, max_grade: int | None) -> np.ndarray:

@@ -18,38 +18,28 @@ from typing import Any
 
 import numpy as np
 
-from ..segments import (
-    segment_bounds,
-    segment_cummax_reverse,
-    segment_cumsum,
-    segment_last,
-    segment_total,
-)
+from ..segments import segment_total
 
 __all__ = [
     "c_log",
     "c_log2",
     "count_above",
-    "first_in_segment",
     "lround",
     "memo",
+    "ratio",
     "rel_count_at",
     "relevant_rows",
-    "segment_bounds",
-    "segment_cummax_reverse",
-    "segment_cumsum",
-    "segment_last",
-    "segment_total",
     "seqsum",
 ]
 
 
-def first_in_segment(segment: np.ndarray) -> np.ndarray:
-    """Boolean per element: is it the first of its segment."""
-    segment = np.asarray(segment)
-    out = np.ones(len(segment), dtype=bool)
-    if len(segment) > 1:
-        np.not_equal(segment[1:], segment[:-1], out=out[1:])
+def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` per query, 0 where ``den <= 0`` (trec_eval's convention for an empty
+    denominator: no relevant document, nothing retrieved, no ideal gain)."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    out = np.zeros(np.broadcast(num, den).shape)
+    np.divide(num, den, out=out, where=den > 0)
     return out
 
 

@@ -1,7 +1,9 @@
-"""Counts: number of queries, retrieved, relevant and relevant retrieved documents.
+"""Counts: queries, retrieved, relevant, relevant retrieved and judged non-relevant retrieved.
 
-Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1 "summary table statistics"; trec_eval 10.0
-``m_num_q.c``, ``m_num_ret.c``, ``m_num_rel.c``, ``m_num_rel_ret.c``.  Aggregated by sum.
+Baeza-Yates & Ribeiro-Neto, Modern Information Retrieval, 1999, sec. 3.2.1 ("summary table
+statistics"); trec_eval 10.0 ``m_num_q.c``, ``m_num_ret.c``, ``m_num_rel.c``,
+``m_num_rel_ret.c``, ``m_num_nonrel_judged_ret.c``.  Summed over queries; directionless
+(``better="none"``): ``compare`` does not rank runs by them.
 """
 
 from __future__ import annotations
@@ -9,12 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged_rankings import JudgedRankings
-from . import counting as segments
-from .registry import REL, measure
+from ..ties.expected import expected_retrieved
+from . import counting
+from .registry import REL, SAME, TrecEval, measure
+from .sources import BAEZA_YATES
 
-SOURCE = (
-    "Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1, summary table statistics; trec_eval 10.0"
-)
+SOURCE = f"{BAEZA_YATES}, sec. 3.2.1, summary table statistics; trec_eval 10.0"
+ORACLE = "tests/test_property_measures.py::test_measures_equal_oracle"
+CONFORMANCE = "tests/test_trec_eval_conformance.py::test_output_is_byte_identical_to_trec_eval"
 
 
 @measure(
@@ -23,9 +27,13 @@ SOURCE = (
     formula="NumQ = |Q|",
     source=SOURCE + " m_num_q.c",
     family="counts",
+    better="none",
     aggregate="sum",
     integer=True,
-    trec="num_q",
+    undefined=(),
+    ties=SAME,
+    trec_eval=TrecEval("num_q", kind="num_q", compute="ones"),
+    checked_by=(CONFORMANCE,),
 )
 def num_q(jr: JudgedRankings) -> np.ndarray:
     return np.ones(jr.num_queries)
@@ -37,9 +45,13 @@ def num_q(jr: JudgedRankings) -> np.ndarray:
     formula="NumRet = n",
     source=SOURCE + " m_num_ret.c",
     family="counts",
+    better="none",
     aggregate="sum",
     integer=True,
-    trec="num_ret",
+    undefined=(),
+    ties=SAME,
+    trec_eval=TrecEval("num_ret", kind="long", compute="single_norel"),
+    checked_by=(ORACLE,),
 )
 def num_ret(jr: JudgedRankings) -> np.ndarray:
     return jr.num_ret.astype(np.float64)
@@ -52,12 +64,23 @@ def num_ret(jr: JudgedRankings) -> np.ndarray:
     source=SOURCE + " m_num_rel.c",
     family="counts",
     params=(REL,),
+    better="none",
     aggregate="sum",
     integer=True,
-    trec="num_rel",
+    undefined=(),
+    ties=SAME,
+    trec_eval=TrecEval("num_rel", kind="long"),
+    checked_by=(ORACLE,),
 )
 def num_rel(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    return segments.num_rel(jr, rel).astype(np.float64)
+    return counting.num_rel(jr, rel).astype(np.float64)
+
+
+def _expected_num_rel_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[RR]: the count, except where a depth cut splits a level g: S_g + m r_g / n_g."""
+    if not jr.cut:
+        return num_rel_ret(jr, rel=rel)
+    return expected_retrieved(jr, jr.relevant(rel))
 
 
 @measure(
@@ -67,12 +90,32 @@ def num_rel(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     source=SOURCE + " m_num_rel_ret.c",
     family="counts",
     params=(REL,),
+    better="none",
     aggregate="sum",
     integer=True,
-    trec="num_rel_ret",
+    undefined=(),
+    ties=_expected_num_rel_ret,
+    trec_eval=TrecEval("num_rel_ret", kind="long"),
+    checked_by=(
+        ORACLE,
+        "tests/test_ties_enumeration.py::"
+        "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking",
+    ),
 )
 def num_rel_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    return segments.rel_ret(jr, rel).astype(np.float64)
+    return counting.rel_ret(jr, rel).astype(np.float64)
+
+
+def _nonrel_judged(jr: JudgedRankings, rel: int) -> np.ndarray:
+    L = max(rel, 0)
+    return (jr.grades >= 0) & (jr.grades < L)
+
+
+def _expected_num_nonrel_judged_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[judged non-relevant retrieved]: the count, except under a depth cut inside a level."""
+    if not jr.cut:
+        return num_nonrel_judged_ret(jr, rel=rel)
+    return expected_retrieved(jr, _nonrel_judged(jr, rel))
 
 
 @measure(
@@ -82,13 +125,15 @@ def num_rel_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     source="trec_eval 10.0 m_num_nonrel_judged_ret.c",
     family="counts",
     params=(REL,),
+    better="none",
     aggregate="sum",
     integer=True,
-    trec="num_nonrel_judged_ret",
+    undefined=(),
+    ties=_expected_num_nonrel_judged_ret,
+    trec_eval=TrecEval("num_nonrel_judged_ret", kind="long"),
+    checked_by=(ORACLE,),
 )
 def num_nonrel_judged_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     L = max(rel, 0)
-    rows = segments.memo(
-        jr, ("nonrel_rows", L), lambda: np.flatnonzero((jr.grades >= 0) & (jr.grades < L))
-    )
+    rows = counting.memo(jr, ("nonrel_rows", L), lambda: np.flatnonzero(_nonrel_judged(jr, rel)))
     return np.bincount(jr.row_query[rows], minlength=jr.num_queries).astype(np.float64)

@@ -1,6 +1,7 @@
 """Interpolated precision at recall levels and its 11-point average.
 
-Salton & McGill (1983) / Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1: interpolated
+Salton & McGill, 1983, and Baeza-Yates & Ribeiro-Neto, Modern Information Retrieval, 1999,
+sec. 3.2.1: interpolated
 precision ``IP(r) = max_{r' >= r} P(r')``, the 11 standard recall levels 0.0, 0.1, ..., 1.0;
 trec_eval 10.0 ``m_iprec_at_recall.c`` and ``m_11pt_avg.c``, whose exact rule is:
 
@@ -20,23 +21,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..judged_rankings import JudgedRankings
-from .counting import (
-    lround,
-    memo,
-    num_rel,
-    rel_position,
-    rel_ret,
-    relevant_rows,
-    segment_cummax_reverse,
-)
+from ..segments import segment_cummax_reverse
+from .counting import lround, memo, num_rel, rel_position, rel_ret, relevant_rows
 from .precision import NO_REL
-from .registry import REL, REQUIRED, Param, Undefined, measure
+from .registry import REL, REQUIRED, Param, TrecEval, Undefined, measure
+from .sources import BAEZA_YATES
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-SOURCE = (
-    "Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1, interpolated precision at the 11 "
-    "standard recall levels"
-)
+SOURCE = f"{BAEZA_YATES}, sec. 3.2.1, eq. 3.4 (interpolated precision at 11 recall levels)"
+NO_TIES = "no closed form: a maximum of precision over the later recall points"
 
 
 def _effective_num_ret(jr: JudgedRankings) -> np.ndarray:
@@ -142,8 +135,21 @@ EMPTY = Undefined(
     "c = lround(r R); 0 if c > RR",
     source=SOURCE + "; trec_eval 10.0 m_iprec_at_recall.c (iprec_at_recall_r)",
     family="interpolated",
+    better="higher",
     undefined=(NO_REL, EMPTY),
-    trec="iprec_at_recall_r",
+    ties=None,
+    no_ties=NO_TIES,
+    trec_eval=TrecEval(
+        "iprec_at_recall",
+        params="double_cutoffs",
+        default=ELEVEN_POINTS,
+        compute="iprec",
+        printed="iprec_at_recall_r",
+    ),
+    checked_by=(
+        "tests/test_measures_trec.py::test_byr_interpolated_precision_figure_3_2",
+        "tests/test_property_measures.py::test_measures_equal_oracle",
+    ),
     notes="Recall level r needs c = lround(r*R) relevant documents (trec_eval 10.0; 9.x "
     "differs). IPrec@0 is the interpolated precision at the first relevant document.",
 )
@@ -158,8 +164,12 @@ def iprec(jr: JudgedRankings, *, cutoff: float, rel: int) -> np.ndarray:
     formula="IPrecAvg = (1/11) sum_{r in 0,0.1,...,1} IPrec@r",
     source=SOURCE + "; trec_eval 10.0 m_11pt_avg.c (11pt_avg)",
     family="interpolated",
+    better="higher",
     undefined=(NO_REL, EMPTY),
-    trec="11pt_avg",
+    ties=None,
+    no_ties=NO_TIES,
+    trec_eval=TrecEval("11pt_avg", params="doubles", default=ELEVEN_POINTS, compute="eleven"),
+    checked_by=("tests/test_property_measures.py::test_measures_equal_oracle",),
     notes="Other point sets are available through 'cranfield trec_eval -m 11pt_avg.p1,p2,...'.",
 )
 def iprec_avg(jr: JudgedRankings, *, rel: int) -> np.ndarray:

@@ -4,9 +4,13 @@ rank recall and log precision (SMART), weighted normalized recall (Keen) and PRE
 Notation: ``n`` relevant documents (grade >= rel in the qrels), ``r_i`` the rank of the i-th,
 ``N`` the collection size.  Rocchio's measures rank the whole collection: relevant documents
 that the run does not retrieve are placed at the bottom of the collection, at ranks
-``N-k+1..N`` for ``k`` missing (Magdy & Jones, seed 000 sec. 4); they need ``N``
-(``--collection-size``).  PRES replaces ``N`` by ``N_max + n`` and places the ``k`` relevant
-documents missing from the top ``N_max`` at ranks ``N_max+n-k+1..N_max+n`` (seed 000 eq. 4).
+``N-k+1..N`` for ``k`` missing (Magdy & Jones, SIGIR 2010, sec. 4); they need ``N``
+(``--collection-size``).  PRES, the same with ``N_max + n`` for ``N``, is in :mod:`.pres`.
+
+Tie-aware forms (this project's derivations, verified by enumeration): a relevant document of
+level g sits at ``T_g + (n_g+1)/2`` on average, so Rnorm and WRnorm, linear in the ranks, take
+``E[sum r_i] = sum_g r_g (T_g + (n_g+1)/2)``; Pnorm, linear in the log ranks, takes
+``E[sum ln r_i] = sum_g (r_g/n_g) sum_{j<=n_g} ln(T_g+j)``.
 """
 
 from __future__ import annotations
@@ -17,11 +21,19 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..judged_rankings import JudgedRankings
-from .params import MAX_COUNT, MAX_WEIGHT
-from .registry import REL, REQUIRED, Param, Undefined, measure
+from ..segments import segment_total
+from ..ties.expected import refuse_cut
+from ..ties.levels import expand, marked_levels
+from .params import MAX_WEIGHT
+from .registry import REL, Param, Undefined, measure
+from .sources import KEEN, MAGDY_JONES
 
-KEEN = "Keen, 'Evaluation Parameters', ISR-13 (seed 002)"
-PRES_SRC = "Magdy & Jones, PRES, SIGIR 2010 (seed 000)"
+NO_TIES = "no closed form: a ratio of sums of ranks"
+LIT = (
+    "tests/test_ties_enumeration.py::"
+    "test_literature_measures_equal_the_average_over_all_tie_breakings"
+)
+NAIVE = "tests/test_measures_literature_props.py::test_literature_measures_match_naive"
 
 __all__ = ["collection_size", "relevant_rank_parts"]
 
@@ -105,14 +117,116 @@ def _collection_rank_sum(jr: JudgedRankings, rel: int, name: str):
     return n, N, k, total, log_total
 
 
+def expected_rank_parts(
+    jr: JudgedRankings, rel: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per query: n (relevant in the qrels), found (relevant retrieved), E[sum of their ranks],
+    E[sum of their natural logs] (tie-aware :func:`.normalized.relevant_rank_parts`).
+
+    Without a depth cut inside a tie group (``jr.cut``); see :func:`_cut_rank_parts`."""
+    ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
+    n, T, r = ml.size, ml.before, ml.marked
+    single = n == 1
+    rank_sum = np.where(single, (T + 1).astype(np.float64), r * (T + (n + 1) / 2.0))
+    logs = np.zeros(len(ml.start))
+    logs[single] = np.log((T[single] + 1).astype(np.float64))
+    multi = np.flatnonzero(~single)
+    if len(multi):
+        rows, seg = expand(ml.start[multi], n[multi])
+        rank = rows + np.repeat(T[multi] + 1 - ml.start[multi], n[multi])
+        logs[multi] = r[multi] / n[multi] * np.add.reduceat(np.log(rank.astype(np.float64)), seg)
+    nq = jr.num_queries
+    return (
+        jr.num_rel(rel).astype(np.int64),
+        np.bincount(ml.query, weights=r, minlength=nq).astype(np.int64),
+        np.bincount(ml.query, weights=rank_sum, minlength=nq),
+        segment_total(ml.query, logs, nq),
+    )
+
+
+def _cut_rank_parts(
+    jr: JudgedRankings, rel: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per query: n, E[found], E[sum of the found ranks] and Var[found], when a depth cut keeps
+    only the first m positions of a level: its retrieved part is a uniformly random m-subset,
+    so its relevant documents are hypergeometric (mean m p, variance
+    m p (1-p) (n_g-m)/(n_g-1), p = r_g/n_g) at ranks T_g+1..T_g+m (mean sum p (m T_g +
+    m (m+1)/2)), as in PRES (this project's reference notes on PRES, sec. 1.4)."""
+    ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
+    n_g, T, r = ml.size, ml.before, ml.marked
+    m = np.minimum(n_g, jr.limit(None) - T) if jr.cut else n_g
+    keep = m > 0
+    q, n_g, T, r, m = ml.query[keep], n_g[keep], T[keep], r[keep], m[keep]
+    p = r / n_g
+    found_g = np.where(m == n_g, r.astype(np.float64), m * p)
+    rank_g = np.where(m == n_g, r * (T + (n_g + 1) / 2.0), p * (m * T + m * (m + 1) / 2.0))
+    var_g = np.zeros(len(q))
+    part = m < n_g
+    var_g[part] = (m * p * (1 - p) * (n_g - m) / (n_g - 1))[part]
+    nq = jr.num_queries
+    return (
+        jr.num_rel(rel).astype(np.int64),
+        np.bincount(q, weights=found_g, minlength=nq),
+        np.bincount(q, weights=rank_g, minlength=nq),
+        np.bincount(q, weights=var_g, minlength=nq),
+    )
+
+
+def _tie_rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[Rnorm]: Rnorm is linear in the sum of the relevant ranks (and, through the relevant
+    documents a depth cut leaves out, quadratic in their number: E[k^2] = Var + E[k]^2)."""
+    N = collection_size(jr, "Rnorm")
+    if jr.cut:
+        n, found, rank_sum, var = _cut_rank_parts(jr, rel)
+        k = n - found
+        total = rank_sum + k * N.astype(np.float64) - (var + k * k - k) / 2
+    else:
+        n, found, rank_sum, _ = expected_rank_parts(jr, rel)
+        k = n - found
+        total = rank_sum + k * N.astype(np.float64) - k * (k - 1) // 2
+    num = total - n * (n + 1) // 2
+    den = n * (N.astype(np.float64) - n)
+    out = np.where(n > 0, 1.0, 0.0)
+    np.subtract(1.0, num / np.maximum(den, 1), out=out, where=den > 0)
+    return out
+
+
+def _tie_pnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[Pnorm]: Pnorm is linear in the sum of the logs of the relevant ranks."""
+    refuse_cut(
+        jr,
+        "Pnorm",
+        "the logarithm of the ranks it gives the relevant documents the cut "
+        "leaves out is not linear in their number",
+    )
+    N = collection_size(jr, "Pnorm")
+    n, found, _, log_sum = expected_rank_parts(jr, rel)
+    k = n - found
+    log_total = log_sum + log_falling(N, k)
+    best = _lgamma(n + 1)
+    worst = log_falling(N, n) - _lgamma(n + 1)
+    ok = (n > 0) & (n < N)
+    out = np.where(n > 0, 1.0, 0.0)
+    np.subtract(1.0, (log_total - best) / np.where(ok, worst, 1.0), out=out, where=ok)
+    return out
+
+
 @measure(
     "Rnorm",
     params=(REL,),
     summary="normalized recall: relevant ranks against best and worst (needs collection size)",
     formula="Rnorm = 1 - (sum r_i - sum_{i<=n} i) / (n (N - n)); unretrieved at ranks N-k+1..N",
-    source=KEEN + " sec. 3A; Rocchio ISR-10 eq. 5.18-5.20; Magdy & Jones (seed 000) eq. 2",
+    source=f"{KEEN}, sec. 3A; Rocchio, SMART report ISR-10, eq. 5.18-5.20; {MAGDY_JONES}, eq. 2",
     family="normalized",
+    better="higher",
+    needs=("collection_size",),
     undefined=(NO_REL, ALL_REL),
+    ties=_tie_rnorm,
+    checked_by=(
+        "tests/test_measures_literature.py::test_q268_normalized_recall_and_precision",
+        "tests/test_measures_literature.py::test_fig9_qa12_qa4",
+        LIT,
+    ),
     notes="Needs --collection-size. Keen's Q268 (ranks 1,2,4,6,13 of 200) gives 0.9887.",
 )
 def rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
@@ -129,9 +243,17 @@ def rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     params=(REL,),
     summary="normalized precision: log ranks against best and worst (needs collection size)",
     formula="Pnorm = 1 - (sum ln r_i - ln n!) / ln(N! / ((N-n)! n!))",
-    source=KEEN + " sec. 3A; Rocchio ISR-10 eq. 5.21-5.23",
+    source=f"{KEEN}, sec. 3A; Rocchio, SMART report ISR-10, eq. 5.21-5.23",
     family="normalized",
+    better="higher",
+    needs=("collection_size",),
     undefined=(NO_REL, ALL_REL),
+    ties=_tie_pnorm,
+    checked_by=(
+        "tests/test_measures_literature.py::test_q268_normalized_recall_and_precision",
+        "tests/test_measures_literature.py::test_fig9_qa12_qa4",
+        LIT,
+    ),
     notes="Needs --collection-size. Keen's Q268 gives 0.92386 (printed truncated, 0.9238).",
 )
 def pnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
@@ -149,9 +271,14 @@ def pnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     params=(REL,),
     summary="rank recall: ideal over actual sum of relevant ranks (needs collection size)",
     formula="RankRecall = sum_{i<=n} i / sum r_i",
-    source=KEEN + " sec. 3A (RNK REC, Fig. 5); Rocchio ISR-10 pp. 5-30",
+    source=f"{KEEN}, sec. 3A (RNK REC, Fig. 5); Rocchio, SMART report ISR-10, pp. 5-30",
     family="normalized",
+    better="higher",
+    needs=("collection_size",),
     undefined=(NO_REL,),
+    ties=None,
+    no_ties=NO_TIES,
+    checked_by=(NAIVE,),
     notes="Needs --collection-size only to place unretrieved relevant documents (at the bottom).",
 )
 def rank_recall(jr: JudgedRankings, *, rel: int) -> np.ndarray:
@@ -166,9 +293,14 @@ def rank_recall(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     params=(REL,),
     summary="log precision: ideal over actual sum of log relevant ranks (needs collection size)",
     formula="LogPrecision = ln(n!) / sum ln r_i  (1 when n = 1 and r_1 = 1)",
-    source=KEEN + " sec. 3A (LOG PRE, Fig. 5); Rocchio ISR-10 pp. 5-31",
+    source=f"{KEEN}, sec. 3A (LOG PRE, Fig. 5); Rocchio, SMART report ISR-10, pp. 5-31",
     family="normalized",
+    better="higher",
+    needs=("collection_size",),
     undefined=(NO_REL,),
+    ties=None,
+    no_ties="no closed form: a ratio of sums of log ranks",
+    checked_by=(NAIVE,),
     notes="0/0 for a single relevant document at rank 1 is the perfect case and scores 1.",
 )
 def log_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
@@ -196,14 +328,61 @@ WEIGHTS = Param(
 )
 
 
+def _tie_wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
+    """E[WRnorm]: linear in the weighted sum of the relevant ranks."""
+    refuse_cut(
+        jr,
+        "WRnorm",
+        "the ranks it gives the relevant documents the cut leaves out "
+        "depend on which of them it leaves out (their weights differ)",
+    )
+    N = collection_size(jr, "WRnorm")
+    relv = jr.relevant(rel)
+    rows = np.flatnonzero(relv)
+    ml = marked_levels(jr, rows, True)
+    w_rows = _weights(jr.grades[rows], gains)
+    W = np.add.reduceat(w_rows, ml.first_marked) if len(rows) else np.zeros(0)
+    n_g, T = ml.size, ml.before
+    single = n_g == 1
+    terms = np.where(single, W * (T + 1), W * (T + (n_g + 1) / 2.0))
+    found_w = segment_total(ml.query, terms, jr.num_queries)
+    found_wsum = jr.seqsum(rows, w_rows)
+    found = jr.count(relv)
+    qrel = jr.qrels_grades >= max(rel, 0)
+    q = jr.qrels_query[qrel]
+    w = _weights(jr.qrels_grades[qrel], gains)
+    o = np.lexsort((-w, q))
+    q, w = q[o], w[o]
+    n = jr.num_rel(rel).astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum(n)))[:-1]
+    pos = np.arange(len(q)) - starts[q] + 1
+    ideal = np.zeros(jr.num_queries)
+    np.add.at(ideal, q, w * pos)
+    total_w = np.zeros(jr.num_queries)
+    np.add.at(total_w, q, w)
+    k = n - found
+    missing = (total_w - found_wsum) * (N - (k - 1) / 2.0)
+    den = n * (N.astype(np.float64) - n)
+    out = np.where(n > 0, 1.0, 0.0)
+    np.subtract(1.0, (found_w + missing - ideal) / np.maximum(den, 1), out=out, where=den > 0)
+    return out
+
+
 @measure(
     "WRnorm",
     params=(REL, WEIGHTS),
     summary="weighted normalized recall for graded judgments (needs collection size)",
     formula="WRnorm = 1 - (sum r_i w_i - sum i w*_i) / (n (N - n)), w* = weights descending",
-    source=KEEN + " sec. 5, Fig. 27",
+    source=f"{KEEN}, sec. 5, Fig. 27",
     family="normalized",
+    better="higher",
+    needs=("collection_size",),
     undefined=(NO_REL, ALL_REL),
+    ties=_tie_wrnorm,
+    checked_by=(
+        "tests/test_measures_literature.py::test_fig27_weighted_normalized_recall",
+        LIT,
+    ),
     notes="Unretrieved relevant documents sit at the mean of the bottom ranks N-k+1..N "
     "(their expected rank in random order). The denominator is Keen's unweighted one, so "
     "values can fall below 0 when weights exceed 1.",
@@ -235,59 +414,3 @@ def wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     out = np.where(n > 0, 1.0, 0.0)
     np.subtract(1.0, (found_w + missing - ideal) / np.maximum(den, 1), out=out, where=den > 0)
     return out
-
-
-# ----------------------------------------------------------------------------- PRES
-
-
-NMAX = Param(
-    "cutoff",
-    "int",
-    REQUIRED,
-    "N_max: documents the user examines (the @ part)",
-    at_least=1,
-    at_most=MAX_COUNT,
-)
-
-
-def _pres(jr: JudgedRankings, cutoff: int, rel: int) -> tuple[np.ndarray, np.ndarray]:
-    if cutoff is None or cutoff <= 0:
-        raise ParameterError(f"PRES needs N_max > 0 (as in PRES@1000), got {cutoff!r}")
-    n, found, rank_sum, _ = relevant_rank_parts(jr, rel, cutoff)
-    k = n - found
-    # eq. 4 with k = n - nR missing at ranks N_max+nR+1..N_max+n; eq. 3 over n * N_max
-    num = rank_sum + k * (cutoff + n) - k * (k - 1) // 2 - n * (n + 1) // 2
-    out = np.zeros(jr.num_queries)
-    np.subtract(1.0, num / np.maximum(n * cutoff, 1), out=out, where=n > 0)
-    return out, n
-
-
-@measure(
-    "PRES",
-    cutoff=NMAX,
-    params=(REL,),
-    summary="patent retrieval evaluation score: normalized recall with worst case at N_max",
-    formula="PRES@N_max = 1 - (sum r_i / n - (n+1)/2) / N_max; missing at N_max+nR+1..N_max+n",
-    source=PRES_SRC + " eq. 3-4",
-    family="normalized",
-    undefined=(NO_REL,),
-    notes="Only the top N_max documents count (the @ part is N_max). Reading of the OCR: "
-    "sum r_i is divided by n in eq. 3, and eq. 4 adds k = n - nR missing documents.",
-)
-def pres(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
-    return _pres(jr, cutoff, rel)[0]
-
-
-@measure(
-    "PRESest",
-    cutoff=NMAX,
-    params=(REL,),
-    summary="estimated PRES for n > N_max: PRES divided by the highest reachable recall",
-    formula="PRESest@N_max = PRES / R_max, R_max = min(1, N_max / n)",
-    source=PRES_SRC + " sec. 6.4, eq. 5-6",
-    family="normalized",
-    undefined=(NO_REL,),
-)
-def pres_est(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
-    value, n = _pres(jr, cutoff, rel)
-    return value * np.maximum(1.0, n / float(cutoff))

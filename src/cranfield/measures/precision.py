@@ -1,8 +1,12 @@
-"""Precision and recall at a cut-off, on the retrieved set, and R-precision.
+"""Precision and recall at a cut-off, R-precision, success, and the judged fraction of the top k.
 
-Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1 (recall, precision, precision at document
-cut-offs, R-precision); Keen (seed 002) Fig. 1 (the contingency table); trec_eval 10.0
-``m_P.c``, ``m_recall.c``, ``m_Rprec.c``, ``m_success.c``, ``m_set_*.c``.
+Baeza-Yates & Ribeiro-Neto, Modern Information Retrieval, 1999, sec. 3.2.1 (recall, precision,
+precision at document cut-offs, R-precision); trec_eval 10.0 ``m_P.c``, ``m_recall.c``,
+``m_Rprec.c``, ``m_Rprec_mult.c``, ``m_success.c``, ``m_rel_P.c``, ``m_unjudged.c``.
+
+Each tie-aware form is the count at k over tie-breakings, ``E[c@k] = S_g + (k - T_g) r_g /
+n_g`` for the level g holding position k (McSherry & Najork, ECIR 2008, sec. 2.1; the notation
+of :mod:`cranfield.ties.levels`).
 """
 
 from __future__ import annotations
@@ -10,11 +14,27 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged_rankings import JudgedRankings
-from .counting import mask_count_at, num_rel, rel_count_at, rel_ret
-from .params import MAX_COUNT, MAX_WEIGHT
-from .registry import CUTOFF, REL, Param, Undefined, measure
+from ..ties.expected import AtK, expected_count_at
+from ..ties.levels import log_binom
+from .counting import mask_count_at, num_rel, ratio, rel_count_at
+from .params import MAX_COUNT
+from .registry import CUTOFF, REL, Param, TrecEval, Undefined, measure
+from .sources import BAEZA_YATES
 
-SEED1 = "Baeza-Yates & Ribeiro-Neto, Modern IR (seed 001) sec. 3.2.1"
+BYR = f"{BAEZA_YATES}, sec. 3.2.1"
+__all__ = ["DEFAULT_CUTOFFS", "NO_REL"]
+
+DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+"""trec_eval's default cut-offs of P, recall, ndcg_cut, map_cut and relative_P."""
+ORACLE = "tests/test_property_measures.py::test_measures_equal_oracle"
+TIES = (
+    "tests/test_ties_enumeration.py::"
+    "test_standard_measures_equal_the_average_over_all_tie_breakings"
+)
+CUT = (
+    "tests/test_ties_enumeration.py::"
+    "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking"
+)
 
 
 def _no_relevant(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
@@ -24,13 +44,13 @@ def _no_relevant(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
 NO_REL = Undefined("the query has no relevant document (R = 0)", "0 (as trec_eval)", _no_relevant)
 
 
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """num / den, 0 where den == 0 (trec_eval's convention for empty denominators)."""
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    out = np.zeros(np.broadcast(num, den).shape)
-    np.divide(num, den, out=out, where=den != 0)
-    return out
+def _micro_at_k(jr: JudgedRankings, *, cutoff: int, rel: int, **_: object):
+    return jr.count_at(jr.relevant(rel), cutoff), np.full(jr.num_queries, float(cutoff))
+
+
+def _tie_precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
+    """E[P@k] = E[rel@k] / k."""
+    return expected_count_at(jr, jr.relevant(rel), cutoff) / float(cutoff)
 
 
 @measure(
@@ -39,12 +59,28 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     params=(REL,),
     summary="precision at rank k (missing ranks count as non-relevant)",
     formula="P@k = rel(k) / k",
-    source=SEED1 + ", precision at document cut-offs; trec_eval m_P.c",
+    source=f"{BYR}, precision at document cut-offs; trec_eval 10.0 m_P.c",
     family="precision",
-    trec="P_k",
+    better="higher",
+    undefined=(),
+    micro=_micro_at_k,
+    ties=_tie_precision,
+    trec_eval=TrecEval(
+        "P", params="long_cutoffs", default=DEFAULT_CUTOFFS, compute="per_cutoff", printed="P_k"
+    ),
+    checked_by=(ORACLE, TIES, CUT),
 )
 def precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     return rel_count_at(jr, rel, cutoff) / float(cutoff)
+
+
+def _micro_recall(jr: JudgedRankings, *, cutoff: int, rel: int, **_: object):
+    return jr.count_at(jr.relevant(rel), cutoff), jr.num_rel(rel)
+
+
+def _tie_recall(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
+    """E[R@k] = E[rel@k] / R."""
+    return ratio(expected_count_at(jr, jr.relevant(rel), cutoff), jr.num_rel(rel))
 
 
 @measure(
@@ -54,13 +90,42 @@ def precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     aliases=("Recall",),
     summary="recall at rank k",
     formula="R@k = rel(k) / R",
-    source=SEED1 + " eq. 3.1 (recall); trec_eval m_recall.c",
+    source=f"{BYR}, eq. 3.1 (recall); trec_eval 10.0 m_recall.c",
     family="precision",
+    better="higher",
     undefined=(NO_REL,),
-    trec="recall_k",
+    micro=_micro_recall,
+    ties=_tie_recall,
+    trec_eval=TrecEval(
+        "recall",
+        params="long_cutoffs",
+        default=DEFAULT_CUTOFFS,
+        compute="per_cutoff",
+        printed="recall_k",
+    ),
+    checked_by=(ORACLE, TIES, CUT),
 )
 def recall(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
-    return _ratio(rel_count_at(jr, rel, cutoff), num_rel(jr, rel))
+    return ratio(rel_count_at(jr, rel, cutoff), num_rel(jr, rel))
+
+
+def _rprec_cut(jr: JudgedRankings, rel: int, mult: float) -> np.ndarray:
+    """R, or c = (long)(x R + 0.9) with mult=x: the rank R-precision reads at."""
+    R = num_rel(jr, rel)
+    if mult == 1.0:
+        return R
+    return np.maximum(np.trunc(mult * R.astype(np.float64) + 0.9).astype(np.int64), 0)
+
+
+def _micro_rprec(jr: JudgedRankings, *, rel: int, **_: object):
+    R = jr.num_rel(rel)
+    return jr.count_at(jr.relevant(rel), np.minimum(jr.num_ret, R)), R
+
+
+def _tie_r_precision(jr: JudgedRankings, *, rel: int, mult: float = 1.0) -> np.ndarray:
+    """E[Rprec] = E[rel@min(n, R)] / R (with mult=x: c = (long)(x R + 0.9) for R)."""
+    c = _rprec_cut(jr, rel, mult)
+    return ratio(expected_count_at(jr, jr.relevant(rel), np.minimum(jr.num_ret, c)), c)
 
 
 @measure(
@@ -78,20 +143,48 @@ def recall(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     ),
     summary="precision at rank R (R-precision), or at a multiple of R",
     formula="Rprec = rel(min(n, R)) / R; Rprec(mult=x) = rel(min(n, c)) / c, c = (long)(x*R + 0.9)",
-    source=SEED1 + ", R-precision; trec_eval m_Rprec.c, m_Rprec_mult.c (Rprec_mult_x)",
+    source=f"{BYR}, R-precision; trec_eval 10.0 m_Rprec.c, m_Rprec_mult.c",
     family="precision",
+    better="higher",
     undefined=(NO_REL,),
-    trec="Rprec / Rprec_mult_x",
+    micro=_micro_rprec,
+    ties=_tie_r_precision,
+    trec_eval=(
+        TrecEval("Rprec"),
+        TrecEval(
+            "Rprec_mult",
+            params="double_cutoffs",
+            default=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+            compute="rprec_mult",
+            printed="Rprec_mult_x",
+        ),
+    ),
     notes="Divides by R (by c) even when fewer documents were retrieved (trec_eval). "
     "c is truncated after adding 0.9, as trec_eval 10.0 still does; mult=1 gives Rprec.",
+    checked_by=(
+        "tests/test_measures_trec.py::test_byr_average_precision_and_r_precision",
+        ORACLE,
+        TIES,
+        CUT,
+    ),
 )
 def r_precision(jr: JudgedRankings, *, rel: int, mult: float = 1.0) -> np.ndarray:
-    R = num_rel(jr, rel)
-    if mult == 1.0:
-        return _ratio(rel_count_at(jr, rel, np.minimum(jr.num_ret, R)), R)
-    c = np.trunc(mult * R.astype(np.float64) + 0.9).astype(np.int64)
-    c = np.maximum(c, 0)
-    return _ratio(rel_count_at(jr, rel, np.minimum(jr.num_ret, c)), c)
+    c = _rprec_cut(jr, rel, mult)
+    return ratio(rel_count_at(jr, rel, np.minimum(jr.num_ret, c)), c)
+
+
+def _tie_success(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
+    """P(rel@k > 0) = 1 - [S_g = 0] C(n_g - r_g, m) / C(n_g, m), m = k - T_g (McSherry &
+    Najork sec. 2.3)."""
+    at = AtK(jr, jr.relevant(rel), cutoff)
+    i = at.n - at.r
+    none = np.zeros(len(at.q))
+    possible = (at.S == 0) & (at.m <= i)
+    m = np.where(possible, at.m, 0)
+    none[possible] = np.exp(log_binom(i, m) - log_binom(at.n, m))[possible]
+    out = np.zeros(jr.num_queries)
+    out[at.q] = 1.0 - none
+    return out
 
 
 @measure(
@@ -102,107 +195,26 @@ def r_precision(jr: JudgedRankings, *, rel: int, mult: float = 1.0) -> np.ndarra
     formula="Success@k = [rel(k) > 0]",
     source="trec_eval 10.0 m_success.c",
     family="precision",
-    trec="success_k",
+    better="higher",
+    undefined=(),
+    ties=_tie_success,
+    trec_eval=TrecEval(
+        "success",
+        params="long_cutoffs",
+        default=(1, 5, 10),
+        compute="per_cutoff",
+        printed="success_k",
+    ),
+    checked_by=(ORACLE, TIES, CUT),
 )
 def success(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     return (rel_count_at(jr, rel, cutoff) > 0).astype(np.float64)
 
 
-@measure(
-    "SetP",
-    params=(REL,),
-    summary="precision of the whole retrieved set",
-    formula="SetP = RR / n",
-    source="Keen (seed 002) Fig. 1, precision a/(a+b); trec_eval m_set_P.c",
-    family="set",
-    undefined=(
-        Undefined("nothing retrieved (n = 0)", "0 (as trec_eval)", lambda jr, **_: jr.num_ret == 0),
-    ),
-    trec="set_P",
-)
-def set_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    return _ratio(rel_ret(jr, rel), jr.num_ret)
-
-
-@measure(
-    "SetR",
-    params=(REL,),
-    summary="recall of the whole retrieved set",
-    formula="SetR = RR / R",
-    source="Keen (seed 002) Fig. 1, recall a/(a+c); trec_eval m_set_recall.c",
-    family="set",
-    undefined=(NO_REL,),
-    trec="set_recall",
-)
-def set_recall(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    return _ratio(rel_ret(jr, rel), num_rel(jr, rel))
-
-
-@measure(
-    "SetF",
-    params=(
-        REL,
-        Param(
-            "beta",
-            "float",
-            1.0,
-            "weight of recall (F_beta)",
-            at_least=0.0,
-            at_most=MAX_WEIGHT,
-        ),
-    ),
-    summary="F measure of the retrieved set",
-    formula="SetF = (1 + b^2) P R / (b^2 P + R), P = RR/n, R = RR/R; 0 if RR = 0",
-    source="van Rijsbergen (1979) ch. 7, via Chen (seed 004) F measure; trec_eval m_set_F.c",
-    family="set",
-    trec="set_F",
-    notes="trec_eval's set_F parameter is beta squared; SetF(beta=b) equals set_F.(b*b).",
-)
-def set_f(jr: JudgedRankings, *, rel: int, beta: float) -> np.ndarray:
-    return set_f_weighted(jr, rel=rel, x=beta * beta)
-
-
-def set_f_weighted(jr: JudgedRankings, *, rel: int, x: float) -> np.ndarray:
-    """trec_eval's ``set_F.x``: ``(x+1) P R / (x P + R)`` (``x`` = beta squared), 0 if RR = 0."""
-    rr = rel_ret(jr, rel)
-    out = np.zeros(jr.num_queries)
-    ok = rr > 0
-    if ok.any():
-        p = rr[ok] / jr.num_ret[ok].astype(np.float64)
-        r = rr[ok] / num_rel(jr, rel)[ok].astype(np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out[ok] = (x + 1.0) * p * r / (x * p + r)
-    return out
-
-
-@measure(
-    "SetRelP",
-    params=(REL,),
-    summary="relative precision of the retrieved set: RR / min(n, R)",
-    formula="SetRelP = RR / min(n, R); 0 if n = 0 or R = 0",
-    source="trec_eval 10.0 m_set_rel_P.c (set_relative_P)",
-    family="set",
-    undefined=(NO_REL,),
-    trec="set_relative_P",
-)
-def set_relative_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    return _ratio(rel_ret(jr, rel), np.minimum(jr.num_ret, num_rel(jr, rel)))
-
-
-@measure(
-    "SetAP",
-    params=(REL,),
-    summary="set-based average precision: SetP * SetR",
-    formula="SetAP = RR^2 / (n R); 0 if n = 0 or R = 0",
-    source="trec_eval 10.0 m_set_map.c (set_map)",
-    family="set",
-    undefined=(NO_REL,),
-    trec="set_map",
-)
-def set_average_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    rr = rel_ret(jr, rel).astype(np.float64)
-    den = jr.num_ret.astype(np.float64) * num_rel(jr, rel).astype(np.float64)
-    return _ratio(rr * rr, den)
+def _tie_relative_precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
+    """E[RelP@k] = E[rel@k] / min(k, R)."""
+    R = jr.num_rel(rel)
+    return ratio(expected_count_at(jr, jr.relevant(rel), cutoff), np.minimum(cutoff, R))
 
 
 @measure(
@@ -213,11 +225,25 @@ def set_average_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     formula="RelP@k = rel(k) / min(k, R); 0 if R = 0",
     source="trec_eval 10.0 m_rel_P.c (relative_P_k)",
     family="precision",
+    better="higher",
     undefined=(NO_REL,),
-    trec="relative_P_k",
+    ties=_tie_relative_precision,
+    trec_eval=TrecEval(
+        "relative_P",
+        params="long_cutoffs",
+        default=DEFAULT_CUTOFFS,
+        compute="per_cutoff",
+        printed="relative_P_k",
+    ),
+    checked_by=(ORACLE, TIES, CUT),
 )
 def relative_precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
-    return _ratio(rel_count_at(jr, rel, cutoff), np.minimum(cutoff, num_rel(jr, rel)))
+    return ratio(rel_count_at(jr, rel, cutoff), np.minimum(cutoff, num_rel(jr, rel)))
+
+
+def _tie_unjudged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
+    """E[Unjudged@k] = E[unjudged@k] / k."""
+    return expected_count_at(jr, jr.grades < 0, cutoff) / float(cutoff)
 
 
 @measure(
@@ -227,13 +253,29 @@ def relative_precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarr
     formula="Unjudged@k = |{i <= min(k, n) : d_i not judged}| / k",
     source="trec_eval 10.0 m_unjudged.c (unj_k, Soboroff 2023)",
     family="precision",
-    trec="unj_k",
-    notes="Unjudged = not in the qrels or in them with a negative grade; always 0 under "
-    "judged_only. trec_eval prints 0 for queries missing from the run under -c (an empty "
-    "ranking gives 0 here too).",
+    better="none",
+    undefined=(),
+    ties=_tie_unjudged,
+    trec_eval=TrecEval(
+        "unj", params="long_cutoffs", default=(5, 10, 20), compute="unj", printed="unj_k"
+    ),
+    notes="A diagnostic of the judgments, not a measure of the run's quality (compare does "
+    "not rank runs by it). Unjudged = not in the qrels or in them with a negative grade; always "
+    "0 under judged_only. trec_eval prints 0 for queries missing from the run under -c (an "
+    "empty ranking gives 0 here too).",
+    checked_by=(ORACLE, TIES, CUT),
 )
 def unjudged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
     return mask_count_at(jr, "unjudged", lambda: jr.grades < 0, cutoff) / float(cutoff)
+
+
+def _micro_judged(jr: JudgedRankings, *, cutoff: int, **_: object):
+    return jr.count_at(jr.grades >= 0, cutoff), np.full(jr.num_queries, float(cutoff))
+
+
+def _tie_judged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
+    """E[Judged@k] = E[judged@k] / k."""
+    return expected_count_at(jr, jr.grades >= 0, cutoff) / float(cutoff)
 
 
 @measure(
@@ -245,11 +287,22 @@ def unjudged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
     "2022 (Judged@k, 'P@k with a rel lower than any judgment'); its complement is trec_eval "
     "10.0's unj_k (m_unjudged.c)",
     family="precision",
-    notes="Divides by k, as P@k and as ir_measures describes it; ir_measures' implementation "
-    "divides by min(k, n) when fewer than k documents are retrieved (3 judged of 3 retrieved: "
-    "Judged@10 = 0.3 here, 1.0 there) and counts a negative qrels grade as judged. Here a "
-    "negative grade means 'in the pool, not judged' (trec_eval's convention, as in unj_k), so "
-    "Judged@k + Unjudged@k = min(k, n) / k.",
+    better="none",
+    undefined=(),
+    micro=_micro_judged,
+    ties=_tie_judged,
+    notes="A diagnostic of the judgments (compare does not rank runs by it). Divides by k, as "
+    "P@k and as ir_measures describes it; ir_measures' implementation divides by min(k, n) "
+    "when fewer than k documents are retrieved (3 judged of 3 retrieved: Judged@10 = 0.3 here, "
+    "1.0 there) and counts a negative qrels grade as judged. Here a negative grade means 'in "
+    "the pool, not judged' (trec_eval's convention, as in unj_k), so Judged@k + Unjudged@k = "
+    "min(k, n) / k.",
+    checked_by=(
+        "tests/test_judged_vs_ir_measures.py::"
+        "test_equal_with_at_least_k_documents_distinct_scores_and_no_negative_grades",
+        TIES,
+        CUT,
+    ),
 )
 def judged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
     return mask_count_at(jr, "judged", lambda: jr.grades >= 0, cutoff) / float(cutoff)

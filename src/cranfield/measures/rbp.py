@@ -1,10 +1,11 @@
 """Rank-biased precision and its residual.
 
-Moffat & Zobel (2008) 'Rank-biased precision for measurement of retrieval effectiveness',
-ACM TOIS 27(1), article 2: ``RBP = (1 - p) sum_i g_i p^(i-1)`` for a user who goes on to the
+Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', ACM
+TOIS 27(1), 2008, article 2: ``RBP = (1 - p) sum_i g_i p^(i-1)`` for a user who goes on to the
 next document with probability ``p``; the residual is the largest amount unjudged documents
 and the unseen tail could add.  trec_eval 10.0 ``m_rbp.c``, ``m_rbp_resid.c`` (Soboroff).
-Powers ``p^i`` are formed by repeated multiplication, as trec_eval does.
+Powers ``p^i`` are formed by repeated multiplication, as trec_eval does.  Tie-aware forms:
+``E[RBP] = (1-p) sum_g (G_g / n_g) sum_{i in g} p^(i-1)`` (linear in the gains, as DCG).
 """
 
 from __future__ import annotations
@@ -12,12 +13,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged_rankings import JudgedRankings
+from ..ties.expected import positional_sum
 from .counting import memo, row_seqsum, seqsum
 from .dcg import GAINS
 from .gains import gain_pairs, gain_table
-from .registry import Param, measure
+from .registry import Param, TrecEval, measure
 
-MZ = "Moffat & Zobel (2008) ACM TOIS 27(1)"
+MZ = (
+    "Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', ACM "
+    "TOIS 27(1), 2008"
+)
+TIES = (
+    "tests/test_ties_enumeration.py::"
+    "test_standard_measures_equal_the_average_over_all_tie_breakings"
+)
 
 
 P = Param("p", "float", 0.9, "persistence: probability of reading on", above=0.0, below=1.0)
@@ -30,14 +39,25 @@ def powers(p: float, n: int) -> np.ndarray:
     return np.multiply.accumulate(seq)
 
 
+def _tie_rbp(jr: JudgedRankings, *, p: float, gains: dict | None) -> np.ndarray:
+    """E[RBP] = (1 - p) sum_g (G_g / n_g) sum_{i in g} p^(i-1) (gains as RBP's)."""
+    gt = gain_table(jr, gains, normalise=True)
+    pw = powers(p, jr.max_rank)
+    return (1.0 - p) * positional_sum(jr, gt.row_gain, lambda w, i: w * pw[i - 1], None)
+
+
 @measure(
     "RBP",
     params=(P, GAINS),
     summary="rank-biased precision: expected gain per document read by a persistent user",
     formula="RBP = (1 - p) sum_i g(d_i) p^(i-1), gains rescaled to [0, 1] per query",
-    source=MZ + " eq. 5; trec_eval 10.0 m_rbp.c",
+    source=MZ + ", eq. 5; trec_eval 10.0 m_rbp.c",
     family="user",
-    trec="rbp",
+    better="higher",
+    undefined=(),
+    ties=_tie_rbp,
+    trec_eval=TrecEval("rbp", params="pairs", compute="rbp"),
+    checked_by=("tests/test_measures_trec.py::test_rbp_and_residual", TIES),
     notes="Gains follow trec_eval's gain table (default: the grade). trec_eval 10.0 rescales "
     "them per query when any is outside [0, 1]: g -> (g - lo) / (hi - lo), lo = min(0, gains), "
     "hi = max(0, gains) over the query's grades 0..max and the given ones (its lo/hi are "
@@ -65,14 +85,25 @@ def rbp_residual(jr: JudgedRankings, p: float) -> tuple[np.ndarray, np.ndarray]:
     return pw[jr.num_ret] + (1 - p) * total, jr.count(unjudged)
 
 
+def _tie_rbp_resid(jr: JudgedRankings, *, p: float) -> np.ndarray:
+    """E[RBPResid] = p^n + (1 - p) sum_g (U_g / n_g) sum_{i in g} p^(i-1), U_g unjudged."""
+    pw = powers(p, jr.max_rank)
+    unjudged = (jr.grades < 0).astype(np.float64)
+    return pw[jr.num_ret] + (1 - p) * positional_sum(jr, unjudged, lambda w, i: w * pw[i - 1], None)
+
+
 @measure(
     "RBPResid",
     params=(P,),
     summary="RBP residual: what unjudged documents and the unseen tail could add to RBP",
     formula="RBPResid = p^n + (1 - p) sum_{i <= n, d_i unjudged} p^(i-1)",
-    source=MZ + " sec. 4 (residuals); trec_eval 10.0 m_rbp_resid.c",
+    source=MZ + ", sec. 4 (residuals); trec_eval 10.0 m_rbp_resid.c",
     family="user",
-    trec="rbp_resid",
+    better="none",
+    undefined=(),
+    ties=_tie_rbp_resid,
+    trec_eval=TrecEval("rbp_resid", params="pairs", compute="rbp_resid"),
+    checked_by=("tests/test_measures_trec.py::test_rbp_and_residual", TIES),
     notes="Unjudged = not in the qrels or with a negative grade. trec_eval prints 0 instead "
     "of p^n when no retrieved document is unjudged (and 0 for queries missing from the run "
     "under -c); 'cranfield trec_eval' reproduces that, RBPResid does not.",

@@ -1,22 +1,53 @@
-"""The measure registry: every measure is a pure function plus one entry here.
+"""The measure registry: a measure is one function and one declaration.
 
-A measure function takes a :class:`~cranfield.judged_rankings.JudgedRankings` and its parameters as
-keywords (``cutoff`` for the ``@k`` part) and returns one float per query.  Its entry gives the
-name, parameters with defaults, aggregation, one-line formula and source; the parser, the
-``cranfield measures`` listing and the docs table all read the same entries.
+A measure function takes a :class:`~cranfield.judged_rankings.JudgedRankings` and its
+parameters as keywords (``cutoff`` for the ``@k`` part) and returns one float per query.  The
+:func:`measure` decorator above it states everything else, and the rest of the package reads
+only that: the grammar of measure strings, ``cranfield measures`` (text, ``--short``,
+``--format json``), the tables of ``docs/measures.md``, ``docs/trec_eval.md`` and
+``docs/ties.md``, the trec_eval front end's catalogue, the command line's help for side
+inputs, and the direction ``compare`` ranks by.  One test (``tests/test_registry.py``) walks
+the registry and fails for an entry that lacks a piece.
 
-Adding a measure::
+Adding a measure (this runs: ``tests/test_registry.py`` executes it)::
 
-    @measure("P", cutoff=CUTOFF, params=(REL,), family="precision",
-             formula="P@k = rel(k) / k", source="Baeza-Yates & Ribeiro-Neto, sec. 3.2.1")
-    def precision(jr, *, cutoff, rel):
-        ...
+    import numpy as np
+    from cranfield.measures.registry import CUTOFF, REL, measure
+    from cranfield.measures.counting import rel_count_at
+
+    @measure(
+        "Hits",
+        cutoff=CUTOFF,
+        params=(REL,),
+        summary="relevant documents in the top k",
+        formula="Hits@k = rel(k)",
+        source="Baeza-Yates & Ribeiro-Neto, Modern Information Retrieval, 1999, sec. 3.2.1",
+        family="precision",
+        better="higher",
+        undefined=(),
+        ties=None,
+        no_ties="not derived yet",
+        checked_by=("tests/test_registry.py::test_the_recipe_runs",),
+    )
+    def hits(jr, *, cutoff, rel):
+        return rel_count_at(jr, rel, cutoff).astype(np.float64)
+
+The declaration's parts: ``better`` (``higher``, ``lower``, or ``none`` for counts and
+diagnostics, which ``compare`` does not rank); ``aggregate`` (the default statistic over
+queries; ``micro=`` adds Keen's micro average); ``ties`` (the tie-aware form, the expectation
+over random tie-breaking used under ``--ties weak``, defined next to the plain one; ``SAME``
+when no order changes the value) or ``no_ties`` (why it has none); ``needs`` (side inputs:
+``collection_size``, ``known``, ``target``, ``prefs``, ``judgment_groups``); ``trec_eval`` (its
+trec_eval name(s), parameter syntax and output format, see :class:`TrecEval`); ``undefined``
+(the cases where it is undefined and the value declared for them); ``source`` (paper, section,
+equation); ``checked_by`` (the tests that check it against a worked example or an independent
+oracle).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -25,19 +56,22 @@ from ..errors import MeasureError
 from .params import INT64_MAX, MAX_COUNT, REQUIRED, Param
 
 __all__ = [
+    "BETTER",
     "CUTOFF",
     "CUTOFF_OPTIONAL",
     "GM_EPS",
     "JUDGED_ONLY",
+    "NEEDS",
     "REGISTRY",
     "REL",
     "REQUIRED",
+    "SAME",
     "MeasureDef",
     "Param",
+    "TrecEval",
     "Undefined",
     "lookup",
     "measure",
-    "tie_aware_form",
 ]
 
 
@@ -70,6 +104,22 @@ GM_EPS = Param(
 )
 JUDGED_ONLY = Param("judged_only", "bool", False, "ignore unjudged documents (trec_eval -J)")
 
+BETTER = ("higher", "lower", "none")
+"""Directions: a higher value is better, a lower one, or neither (counts, diagnostics)."""
+SAME = "same"
+"""``ties=SAME``: the measure does not depend on the order of the ranking (a count of the
+qrels, the number retrieved), so it is its own tie-aware form."""
+AGGREGATES = ("mean", "sum", "gmean")
+"""Default statistics over queries: the mean, the sum (counts), the geometric mean (GMAP)."""
+NEEDS = ("collection_size", "known", "target", "prefs", "judgment_groups")
+"""Side inputs a measure may need beyond the qrels and the run (``cranfield.measure_inputs``)."""
+TREC_KINDS = ("double", "long", "gm", "num_q")
+"""How trec_eval prints and summarises a value: ``%6.4f`` mean, integer sum, geometric mean, or
+the number of queries (printed for any rel_info format)."""
+TREC_PARAMS = ("none", "long_cutoffs", "double_cutoffs", "doubles", "pairs")
+"""trec_eval's parameter syntaxes (``-m P.5,10``, ``-m iprec_at_recall..1,.5``, ``-m
+utility.1,-1,0,0``, ``-m ndcg.1=2,2=5``)."""
+
 
 class Undefined(NamedTuple):
     """A case where a measure is undefined, the value declared for it, and how to find it."""
@@ -80,8 +130,36 @@ class Undefined(NamedTuple):
 
 
 @dataclass(frozen=True)
+class TrecEval:
+    """How trec_eval 10.0 names a measure and prints it (docs/trec_eval.md).
+
+    ``name``: the name of ``-m`` (``P``, ``map_cut``); ``kind``: ``double``, ``long`` or ``gm``
+    (:data:`TREC_KINDS`); ``params``: the parameter syntax (:data:`TREC_PARAMS`) and
+    ``default`` the parameters trec_eval uses without any; ``compute``: the name of the
+    adapter in ``cranfield.compat.adapters`` that turns trec_eval's parameters into this
+    measure's (``single``, ``per_cutoff``, ``gained``, or one of its own); ``printed``: the
+    printed name as the docs show it (``P_k``).
+    """
+
+    name: str
+    kind: str = "double"
+    params: str = "none"
+    default: tuple = ()
+    compute: str = "single"
+    printed: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in TREC_KINDS or self.params not in TREC_PARAMS:
+            raise ValueError(f"trec_eval {self.name}: bad kind {self.kind} or params {self.params}")
+
+    @property
+    def shown(self) -> str:
+        return self.printed or self.name
+
+
+@dataclass(frozen=True)
 class MeasureDef:
-    """A registry entry."""
+    """A registry entry: everything a measure is (see the module docstring)."""
 
     name: str
     func: Callable[..., np.ndarray]
@@ -91,18 +169,26 @@ class MeasureDef:
     formula: str
     source: str
     family: str
-    aggregate: str = "mean"
-    integer: bool = False
-    aliases: tuple[str, ...] = ()
-    undefined: tuple[Undefined, ...] = ()
-    trec: str = ""
-    notes: str = ""
-    extra: dict = field(default_factory=dict)
-    micro: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None
-    """``f(jr, **params) -> (num, den)`` per query, for micro averaging (sum num / sum den)."""
-    tie_aware: Callable[..., np.ndarray] | None = None
+    better: str
+    aggregate: str
+    undefined: tuple[Undefined, ...]
+    tie_aware: Callable[..., np.ndarray] | None
     """Same signature as ``func``: the expectation over uniformly random tie-breaking, used
     under the ``weak`` tie policy (the tie groups of the judged rankings are the levels)."""
+    no_tie_aware: str
+    """Why there is no tie-aware form (empty when there is one)."""
+    checked_by: tuple[str, ...]
+    """``tests/file.py::test_name`` of the tests that check the measure."""
+    order_invariant: bool = False
+    """Declared ``ties="same"``: no order of the ranking changes the value, so the plain form
+    is its own tie-aware form."""
+    needs: tuple[str, ...] = ()
+    trec_eval: tuple[TrecEval, ...] = ()
+    integer: bool = False
+    aliases: tuple[str, ...] = ()
+    notes: str = ""
+    micro: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None
+    """``f(jr, **params) -> (num, den)`` per query, for micro averaging (sum num / sum den)."""
     check: Callable[[dict[str, Any]], str | None] | None = None
     """Checks the explicitly given parameters together (e.g. "exactly one of NR, recall");
     returns a problem description or ``None``."""
@@ -112,12 +198,27 @@ class MeasureDef:
         if ties != "weak":
             return self.func
         if self.tie_aware is None:
-            have = ", ".join(sorted(n for n, d in REGISTRY.items() if d.tie_aware is not None))
             raise MeasureError(
-                f"measure {self.name} has no tie-aware form, so it cannot be computed with "
-                f"ties=weak (--ties weak); use another tie policy, or one of: {have}"
+                f"measure {self.name} has no tie-aware form ({self.no_tie_aware}), so it cannot "
+                "be computed with ties=weak (--ties weak); use another tie policy, or one of: "
+                + ", ".join(sorted(n for n, d in REGISTRY.items() if d.tie_aware is not None))
             )
         return self.tie_aware
+
+    @property
+    def aggregations(self) -> tuple[str, ...]:
+        """The statistics over queries a user may ask for, the default first: counts are summed
+        or averaged; other measures averaged (arithmetic or geometric, or the median), and
+        micro-averaged when they declare their per-query parts."""
+        if self.aggregate == "sum":
+            return ("sum", "mean", "median")
+        rest = [a for a in ("mean", "gmean", "median") if a != self.aggregate]
+        return (self.aggregate, *rest, *(("micro",) if self.micro is not None else ()))
+
+    @property
+    def trec(self) -> str:
+        """trec_eval's printed names, for listings (``map / map_cut_k``)."""
+        return " / ".join(t.shown for t in self.trec_eval)
 
     def param(self, name: str) -> Param | None:
         if self.cutoff is not None and name == "cutoff":
@@ -147,8 +248,6 @@ class MeasureDef:
 REGISTRY: dict[str, MeasureDef] = {}
 _ALIASES: dict[str, str] = {}
 
-AGGREGATES = ("mean", "sum", "gmean", "count", "none")
-
 
 def measure(
     name: str,
@@ -157,21 +256,42 @@ def measure(
     formula: str,
     source: str,
     family: str,
+    better: str,
+    undefined: tuple[Undefined, ...],
+    ties: Callable[..., np.ndarray] | str | None,
+    checked_by: tuple[str, ...],
+    no_ties: str = "",
     cutoff: Param | None = None,
     params: tuple[Param, ...] = (),
     aggregate: str = "mean",
+    needs: tuple[str, ...] = (),
+    trec_eval: TrecEval | tuple[TrecEval, ...] = (),
     integer: bool = False,
     aliases: tuple[str, ...] = (),
-    undefined: tuple[Undefined, ...] = (),
-    trec: str = "",
     notes: str = "",
     micro: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None,
-    tie_aware: Callable[..., np.ndarray] | None = None,
     check: Callable[[dict[str, Any]], str | None] | None = None,
 ) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
-    """Register ``func`` as measure ``name`` (decorator)."""
+    """Register the decorated function as measure ``name``: see the module docstring.
+
+    ``better``, ``undefined``, ``ties`` and ``checked_by`` have no default: each declaration
+    says them (``undefined=()`` when the measure is defined everywhere, ``ties=None`` with
+    ``no_ties=`` the reason when it has no tie-aware form).
+    """
+    if better not in BETTER:
+        raise ValueError(f"measure {name}: better must be one of {BETTER}")
     if aggregate not in AGGREGATES:
-        raise ValueError(f"aggregate must be one of {AGGREGATES}")
+        raise ValueError(f"measure {name}: aggregate must be one of {AGGREGATES}")
+    if isinstance(ties, str) and ties != SAME:
+        raise ValueError(f"measure {name}: ties= is a function, {SAME!r} or None")
+    if (ties is None) == (not no_ties):
+        raise ValueError(f"measure {name}: give ties= (a tie-aware form) or no_ties= (why none)")
+    if not checked_by or not source:
+        raise ValueError(f"measure {name}: source= and checked_by= are required")
+    unknown = set(needs) - set(NEEDS)
+    if unknown:
+        raise ValueError(f"measure {name}: unknown side input {sorted(unknown)}; one of {NEEDS}")
+    trec = (trec_eval,) if isinstance(trec_eval, TrecEval) else tuple(trec_eval)
 
     def deco(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
         for n in (name, *aliases):
@@ -186,14 +306,19 @@ def measure(
             formula=formula,
             source=source,
             family=family,
+            better=better,
             aggregate=aggregate,
+            undefined=tuple(undefined),
+            tie_aware=func if ties == SAME else ties,  # type: ignore[arg-type]
+            order_invariant=ties == SAME,
+            no_tie_aware=no_ties,
+            checked_by=tuple(checked_by),
+            needs=tuple(needs),
+            trec_eval=trec,
             integer=integer,
             aliases=aliases,
-            undefined=undefined,
-            trec=trec,
             notes=notes,
             micro=micro,
-            tie_aware=tie_aware,
             check=check,
         )
         for a in aliases:
@@ -203,26 +328,11 @@ def measure(
     return deco
 
 
-def set_micro(name: str, micro: Callable[..., tuple[np.ndarray, np.ndarray]]) -> None:
-    """Declare the micro-average parts ``(num, den)`` of an already registered measure."""
-    from dataclasses import replace
-
-    REGISTRY[name] = replace(REGISTRY[name], micro=micro)
-
-
-def tie_aware_form(
-    name: str,
-) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
-    """Register ``func`` as the tie-aware form of the already registered measure ``name``."""
-
-    def deco(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
-        d = REGISTRY[name]
-        if d.tie_aware is not None:
-            raise ValueError(f"measure {name!r} has a tie-aware form already")
-        REGISTRY[name] = replace(d, tie_aware=func)
-        return func
-
-    return deco
+def unregister(name: str) -> None:
+    """Remove measure ``name`` and its aliases (tests that register a measure clean up)."""
+    d = REGISTRY.pop(name)
+    for a in d.aliases:
+        _ALIASES.pop(a, None)
 
 
 def lookup(name: str) -> MeasureDef | None:

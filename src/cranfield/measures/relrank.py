@@ -1,10 +1,14 @@
 """Keen's views of one request: the rank of the first, second, n-th or last relevant document,
 and the search length behind it (non-relevant documents examined before it).
 
-Keen (seed 002) sec. 8, Figs. 31-33: the mean rank of the first and second relevant documents
-serves the high-precision user, the rank of the last relevant document the high-recall user.
-Search length: Cooper (1968), for a linear ordering (for weak orderings see the expected search
-length of the tie-aware measures).
+Keen, 'Evaluation parameters', SMART report ISR-13, sec. II.8, Figs. 31-33: the mean rank
+of the first and second relevant documents serves the high-precision user, the rank of the
+last relevant document the high-recall user.
+Search length: Cooper, American Documentation 19(1), 1968, for a linear ordering (for weak
+orderings see ESL).  The tie-aware form (this project's derivation, verified by enumeration):
+the relevant documents of a level occupy a uniformly random ``r_g``-subset of its ``n_g``
+positions, whose s-th smallest has mean ``s (n_g+1)/(r_g+1)``; the search length is then
+Cooper's ``j + i s/(r+1)``.
 """
 
 from __future__ import annotations
@@ -12,10 +16,18 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged_rankings import JudgedRankings
+from ..ties.expected import refuse_cut
 from .params import MAX_COUNT
 from .registry import REL, Param, Undefined, measure
+from .sources import COOPER, KEEN
+from .weak_order import FinalLevel
 
-KEEN = "Keen, 'Evaluation Parameters', ISR-13 (seed 002) sec. 8, Figs. 31-33"
+SOURCE = f"{KEEN}, sec. 8, Figs. 31-33"
+FIG31 = "tests/test_measures_literature.py::test_fig31_high_precision_and_high_recall_views"
+LIT = (
+    "tests/test_ties_enumeration.py::"
+    "test_literature_measures_equal_the_average_over_all_tie_breakings"
+)
 
 
 NTH = Param(
@@ -69,14 +81,48 @@ UNDEF = Undefined(
 )
 
 
+def _tie_nth_rank(jr: JudgedRankings, n: object, rel: int) -> tuple[np.ndarray, np.ndarray]:
+    """E[rank of the wanted relevant document] where it is retrieved; elsewhere as RelRank."""
+    refuse_cut(
+        jr,
+        "RelRank and SearchLength",
+        "whether the wanted relevant document is "
+        "retrieved, or placed after the ranking, depends on which documents the cut keeps",
+    )
+    out, want = _nth_rank(jr, n, rel)  # declared values and collection-size placements
+    fin = FinalLevel(jr, True, want.astype(np.float64), rel)
+    ok = fin.ok & (want >= 1)
+    T = fin.tr + fin.j
+    size = fin.r + fin.i
+    out[ok] = (T + fin.s * (size + 1) / (fin.r + 1))[ok]
+    return out, want
+
+
+def _tie_rel_rank(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
+    """E[rank of the n-th relevant document] = T + s (n_g + 1) / (r_g + 1)."""
+    return _tie_nth_rank(jr, n, rel)[0]
+
+
+def _tie_search_length(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
+    """E[search length] = E[rank] - n (Cooper's j + i s / (r + 1))."""
+    rank, want = _tie_nth_rank(jr, n, rel)
+    return rank - want
+
+
 @measure(
     "RelRank",
     params=(REL, NTH),
     summary="rank of the n-th (or last) relevant document",
     formula="RelRank(n) = r_n; with --collection-size, unretrieved relevant at N-k+1..N",
-    source=KEEN,
+    source=SOURCE,
     family="relrank",
+    better="lower",
     undefined=(UNDEF,),
+    ties=_tie_rel_rank,
+    checked_by=(
+        "tests/test_measures_literature.py::test_fig31_high_precision_and_high_recall_views",
+        LIT,
+    ),
     notes="RelRank(n=1) is 1/RR when the first relevant document is ranked.",
 )
 def rel_rank(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
@@ -88,9 +134,15 @@ def rel_rank(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
     params=(REL, NTH),
     summary="non-relevant documents examined before the n-th (or last) relevant document",
     formula="SearchLength(n) = r_n - n",
-    source=KEEN + "; Cooper (1968) search length for a linear ordering",
+    source=f"{SOURCE}; {COOPER} (search length of a linear ordering)",
     family="relrank",
+    better="lower",
     undefined=(UNDEF,),
+    ties=_tie_search_length,
+    checked_by=(
+        "tests/test_measures_literature.py::test_fig31_high_precision_and_high_recall_views",
+        LIT,
+    ),
 )
 def search_length(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
     rank, want = _nth_rank(jr, n, rel)

@@ -8,8 +8,12 @@ They need what the user knows or wants (see :mod:`cranfield.measure_inputs`):
 - ``Rk = U ∩ A ∩ R`` (known and found), ``Ru = (A ∩ R) \\ U`` (relevant found, new to the user);
 - ``t``: the number of relevant documents the user wants (``--target``).
 
-Chen (seed 004) "User-Oriented Measures"; Baeza-Yates & Ribeiro-Neto (1999) sec. 3.2.2; Keen
-(seed 002) sec. 7 (relative recall).
+Chen's slides 'Retrieval Evaluation - Measures' (user-oriented measures); Baeza-Yates &
+Ribeiro-Neto, Modern Information Retrieval, 1999, sec. 3.2.2; Keen, 'Evaluation parameters',
+SMART report ISR-13, sec. II.7 (relative recall).  Tie-aware forms: coverage and uncapped
+relative recall are linear in a count at k; the capped relative recall sums ``min(S + Y, t)``
+over the hypergeometric law of the relevant documents Y that the level straddling k puts in
+the top k; recall effort is the expected precision EP(NR=t) of Raghavan, Jung & Bollmann.
 """
 
 from __future__ import annotations
@@ -18,17 +22,20 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..judged_rankings import JudgedRankings
+from ..ties.expected import AtK, expected_count_at, refuse_cut
+from ..ties.levels import log_binom
+from .counting import ratio
 from .registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
+from .sources import BAEZA_YATES, CHEN, KEEN
+from .weak_order import SPLIT, expected_precision_at_nr
 
-CHEN = "Chen, 'Retrieval Evaluation - Measures' (seed 004), user-oriented measures"
-
-
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    out = np.zeros(np.broadcast(num, den).shape)
-    np.divide(num, den, out=out, where=den != 0)
-    return out
+USER = f"{CHEN}, user-oriented measures"
+LIT = (
+    "tests/test_ties_enumeration.py::"
+    "test_literature_measures_equal_the_average_over_all_tie_breakings"
+)
+INPUTS = "tests/test_measures_literature_inputs.py::"
+NAIVE = "tests/test_measures_literature_props.py::test_literature_measures_match_naive"
 
 
 def _known(jr: JudgedRankings, name: str):
@@ -63,20 +70,35 @@ def _no_known(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
     return _known(jr, "Coverage").num_known_relevant(rel) == 0
 
 
+def _tie_coverage(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
+    """E[Coverage@k] = E[known relevant in the top k] / |U|."""
+    if cutoff is None:
+        if not jr.cut:
+            return coverage(jr, cutoff=None, rel=rel)
+        cutoff = jr.num_ret  # the retrieved set: its part of the split level is random
+    known = _known(jr, "Coverage")
+    found = expected_count_at(jr, known.rows & jr.relevant(rel), cutoff)
+    return ratio(found, known.num_known_relevant(rel))
+
+
 @measure(
     "Coverage",
     cutoff=CUTOFF_OPTIONAL,
     params=(REL,),
     summary="share of the relevant documents known to the user that the run found",
     formula="Coverage@k = |Rk| / |U|",
-    source=CHEN + ", coverage ratio",
+    source=f"{USER}, coverage ratio",
     family="user",
+    better="higher",
+    needs=("known",),
     micro=_coverage_parts,
+    ties=_tie_coverage,
+    checked_by=(INPUTS + "test_coverage_and_novelty_with_known_documents", NAIVE, LIT),
     undefined=(Undefined("the user knows no relevant document (|U| = 0)", "0", _no_known),),
     notes="Needs --known.",
 )
 def coverage(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
-    return _ratio(*_coverage_parts(jr, cutoff=cutoff, rel=rel))
+    return ratio(*_coverage_parts(jr, cutoff=cutoff, rel=rel))
 
 
 def _novelty_parts(jr: JudgedRankings, *, cutoff: int | None, rel: int):
@@ -95,14 +117,19 @@ def _none_found(jr: JudgedRankings, cutoff: int | None = None, rel: int = 1, **_
     params=(REL,),
     summary="share of the relevant documents found that were unknown to the user",
     formula="Novelty@k = |Ru| / (|Ru| + |Rk|)",
-    source=CHEN + ", novelty ratio",
+    source=f"{USER}, novelty ratio",
     family="user",
+    better="higher",
+    needs=("known",),
     micro=_novelty_parts,
+    ties=None,
+    no_ties="no closed form: a ratio of two counts at k",
+    checked_by=(INPUTS + "test_coverage_and_novelty_with_known_documents", NAIVE),
     undefined=(Undefined("no relevant document found", "0", _none_found),),
     notes="Needs --known.",
 )
 def novelty(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
-    return _ratio(*_novelty_parts(jr, cutoff=cutoff, rel=rel))
+    return ratio(*_novelty_parts(jr, cutoff=cutoff, rel=rel))
 
 
 CAP = Param("cap", "bool", True, "count at most the target (so the ratio is at most 1)")
@@ -114,20 +141,53 @@ def _relative_recall_parts(jr: JudgedRankings, *, cutoff: int | None, rel: int, 
     return (np.minimum(found, t) if cap else found), t
 
 
+def _tie_relative_recall(
+    jr: JudgedRankings, *, cutoff: int | None, rel: int, cap: bool
+) -> np.ndarray:
+    """E[min(rel@k, t)] / t (or E[rel@k] / t): a sum over the hypergeometric law of the
+    relevant documents that the level straddling k puts in the top k."""
+    if cutoff is None:
+        if not jr.cut:
+            return relative_recall(jr, cutoff=None, rel=rel, cap=cap)
+        cutoff = jr.num_ret  # the retrieved set: its part of the split level is random
+    t = _target(jr, "RelativeRecall")
+    if not cap:
+        return ratio(expected_count_at(jr, jr.relevant(rel), cutoff), t)
+    at = AtK(jr, jr.relevant(rel), cutoff)
+    out = np.zeros(jr.num_queries)
+    if len(at.q):
+        n, r, m, S = at.n, at.r, at.m, at.S
+        cnt = np.minimum(m, r) + 1
+        seg = np.cumsum(cnt) - cnt
+        y = np.arange(int(cnt.sum())) - np.repeat(seg, cnt)
+        nn, rr, mm, SS, tt = (np.repeat(a, cnt) for a in (n, r, m, S, t[at.q]))
+        ok = mm - y <= nn - rr  # P(Y = y) = C(r, y) C(n-r, m-y) / C(n, m)
+        yy = np.where(ok, y, 0)
+        logp = log_binom(rr, yy) + log_binom(nn - rr, mm - yy) - log_binom(nn, mm)
+        terms = np.where(ok, np.exp(logp), 0.0) * np.minimum(SS + y, tt)
+        out[at.q] = np.add.reduceat(terms, seg)
+    return ratio(out, t)
+
+
 @measure(
     "RelativeRecall",
     cutoff=CUTOFF_OPTIONAL,
     params=(REL, CAP),
     summary="relevant documents found relative to the number the user wants",
     formula="RelativeRecall@k = min(rel(k), t) / t   (cap=false: rel(k) / t)",
-    source="Keen (seed 002) sec. 7; " + CHEN + ", relative recall",
+    source=f"{KEEN}, sec. 7; {USER}, relative recall",
     family="user",
+    better="higher",
+    needs=("target",),
+    undefined=(),
     micro=_relative_recall_parts,
+    ties=_tie_relative_recall,
+    checked_by=(INPUTS + "test_targets_and_their_validation", NAIVE, LIT),
     notes="Needs --target. Keen: a user may find more than wanted ('1.5 recall would not be "
     "very useful'), hence the cap by default.",
 )
 def relative_recall(jr: JudgedRankings, *, cutoff: int | None, rel: int, cap: bool) -> np.ndarray:
-    return _ratio(*_relative_recall_parts(jr, cutoff=cutoff, rel=rel, cap=cap))
+    return ratio(*_relative_recall_parts(jr, cutoff=cutoff, rel=rel, cap=cap))
 
 
 def _effort_rank(jr: JudgedRankings, rel: int) -> tuple[np.ndarray, np.ndarray]:
@@ -144,16 +204,27 @@ def _not_reached(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
     return _effort_rank(jr, rel)[0] == 0
 
 
+def _tie_recall_effort(jr: JudgedRankings, *, rel: int) -> np.ndarray:
+    """E[t / r_t] = EP(NR=t) (Raghavan, Jung & Bollmann 1989)."""
+    refuse_cut(jr, "RecallEffort", SPLIT)
+    t = _target(jr, "RecallEffort")
+    return expected_precision_at_nr(jr, True, t, rel)
+
+
 @measure(
     "RecallEffort",
     params=(REL,),
     summary="target over the documents examined to find that many relevant documents",
     formula="RecallEffort = t / r_t (r_t = rank of the t-th relevant document)",
-    source=CHEN + ", recall effort; Baeza-Yates & Ribeiro-Neto (1999) sec. 3.2.2",
+    source=f"{USER}, recall effort; {BAEZA_YATES}, sec. 3.2.2",
     family="user",
+    better="higher",
+    needs=("target",),
+    ties=_tie_recall_effort,
+    checked_by=(INPUTS + "test_targets_and_their_validation", NAIVE, LIT),
     undefined=(Undefined("the ranking holds fewer than t relevant documents", "0", _not_reached),),
     notes="Needs --target. 1 when the first t documents are all relevant.",
 )
 def recall_effort(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     rank, t = _effort_rank(jr, rel)
-    return _ratio(np.where(rank > 0, t, 0), rank)
+    return ratio(np.where(rank > 0, t, 0), rank)

@@ -1,7 +1,9 @@
 """Linear set utility over the contingency table.
 
-Lewis (1995) 'The TREC-4 filtering track' (linear utility); Keen (seed 002) Fig. 1 (the
-contingency table a, b, c, d); trec_eval 10.0 ``m_utility.c``.
+Lewis, 'The TREC-4 filtering track', TREC-4, 1995 (linear utility); Keen, 'Evaluation
+parameters', SMART report ISR-13, sec. II, Fig. 1 (the contingency table a, b, c, d);
+trec_eval 10.0 ``m_utility.c``.  The tie-aware form: the utility itself (no order changes
+the set), or its expectation where a depth cut splits a tie group (linear in RR).
 """
 
 from __future__ import annotations
@@ -9,13 +11,32 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged_rankings import JudgedRankings
+from ..ties.expected import expected_retrieved
 from .counting import num_rel, rel_ret
 from .params import MAX_EXACT, MAX_WEIGHT
-from .registry import REL, Param, measure
+from .registry import REL, Param, TrecEval, measure
+from .sources import KEEN
 
 
 def _float(name: str, default: float, doc: str) -> Param:
     return Param(name, "float", default, doc, at_least=-MAX_WEIGHT, at_most=MAX_WEIGHT)
+
+
+def _value(jr: JudgedRankings, rr: np.ndarray, a, b, c, d, N, rel) -> np.ndarray:
+    n = jr.num_ret
+    R = num_rel(jr, rel)
+    value = a * rr + b * (n - rr) + c * (R - rr) + d * (N + rr - n - R)
+    # trec_eval -c scores a judged query absent from the run 0 (trec_eval.c overwrites it)
+    return np.where(jr.in_run, value, 0.0)
+
+
+def _tie_utility(
+    jr: JudgedRankings, *, a: float, b: float, c: float, d: float, N: int, rel: int
+) -> np.ndarray:
+    """E[Utility]: the utility at E[RR] (linear in RR when n is fixed)."""
+    if not jr.cut:
+        return utility(jr, a=a, b=b, c=c, d=d, N=N, rel=rel)
+    return _value(jr, expected_retrieved(jr, jr.relevant(rel)), a, b, c, d, N, rel)
 
 
 @measure(
@@ -37,9 +58,19 @@ def _float(name: str, default: float, doc: str) -> Param:
     ),
     summary="linear utility a*RR + b*(n-RR) + c*(R-RR) + d*(N-n-R+RR)",
     formula="Utility = a RR + b (n - RR) + c (R - RR) + d (N + RR - n - R)",
-    source="Lewis (1995) TREC-4 filtering track; Keen (seed 002) Fig. 1; trec_eval m_utility.c",
+    source=f"Lewis, 'The TREC-4 filtering track', TREC-4, 1995; {KEEN}, Fig. 1; "
+    "trec_eval 10.0 m_utility.c",
     family="set",
-    trec="utility",
+    better="higher",
+    undefined=(),
+    ties=_tie_utility,
+    trec_eval=TrecEval(
+        "utility", params="doubles", default=(1.0, -1.0, 0.0, 0.0), compute="utility"
+    ),
+    checked_by=(
+        "tests/test_property_measures.py::test_utility_of_a_missing_topic_is_0_as_in_trec_eval",
+        "tests/test_property_measures.py::test_measures_equal_oracle",
+    ),
     notes="Unjudged retrieved documents count as non-relevant (b). N defaults to 0 as in "
     "trec_eval, so d != 0 needs N. Aggregated by the mean, as trec_eval. A judged query "
     "absent from the run (complete=True, trec_eval -c) scores 0, as in trec_eval.",
@@ -47,9 +78,4 @@ def _float(name: str, default: float, doc: str) -> Param:
 def utility(
     jr: JudgedRankings, *, a: float, b: float, c: float, d: float, N: int, rel: int
 ) -> np.ndarray:
-    rr = rel_ret(jr, rel)
-    n = jr.num_ret
-    R = num_rel(jr, rel)
-    value = a * rr + b * (n - rr) + c * (R - rr) + d * (N + rr - n - R)
-    # trec_eval -c scores a judged query absent from the run 0 (trec_eval.c overwrites it)
-    return np.where(jr.in_run, value, 0.0)
+    return _value(jr, rel_ret(jr, rel), a, b, c, d, N, rel)

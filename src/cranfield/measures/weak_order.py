@@ -1,21 +1,21 @@
 """Precision and search length for weak orderings: ESL, PRR, PRECALL, EP, ER.
 
 Raghavan, Jung & Bollmann, "A critical investigation of recall and precision as measures of
-retrieval system performance", ACM TOIS 7(3), 1989 (seed 003); Cooper, "Expected search
-length", American Documentation 19, 1968 (via seed 003 sec. 3.2.1 and measures-notes sec. 3).
+retrieval system performance", ACM TOIS 7(3), 1989; Cooper, "Expected search length",
+American Documentation 19(1), 1968 (as Raghavan et al. present it, sec. 3.2.1).
 
 A user wants ``NR`` relevant documents (or ``recall = x``, ``NR = x R``), or stops after ``ND``
 documents, and reads the levels of the weak ordering top down.  The final level ``l_f`` is the
 first at which the need is met; ``j`` and ``t_r`` count the non-relevant and relevant documents
 before it, ``r`` and ``i`` the relevant and non-relevant documents in it, ``s = NR - t_r``
-(seed 003 sec. 3.1), ``t`` the documents before it and ``k = ND - t``.
+(Raghavan et al. sec. 3.1), ``t`` the documents before it and ``k = ND - t``.
 
-- ESL (Cooper; seed 003 eq. 3.3, Lemma 3.1): ``esl = j + i s / (r + 1)``;
+- ESL (Cooper; Raghavan et al. eq. 3.3, Lemma 3.1): ``esl = j + i s / (r + 1)``;
 - PRR = P(rel | retr) (Theorem 3.1, eq. 3.3, 3.4): ``NR / (NR + esl)``;
 - PRECALL (eq. 2.2): ``NR / (NR + j + s i / r)``;
 - EP(NR=k): the expected precision ``E[k / (k + j + V)]``, ``V`` the non-relevant documents of
   ``l_f`` read before its ``s``-th relevant one (negative hypergeometric,
-  ``P_v = C(s-1+v, v) C(r-s+i-v, i-v) / C(r+i, i)``, seed 003 sec. 3.2.2): an exact sum over
+  ``P_v = C(s-1+v, v) C(r-s+i-v, i-v) / C(r+i, i)``, Raghavan et al. sec. 3.2.2): an exact sum over
   ``v = 0..i``, linear in the size of the final level;
 - EP(ND=k) = PRR(ND=k) = ``(t_r + k r / (r + i)) / ND`` (Theorems 3.3, 3.4);
   ER(ND=k) = ``(t_r + k r / (r + i)) / R`` (sec. 3.4).
@@ -46,12 +46,17 @@ from typing import Any
 import numpy as np
 
 from ..judged_rankings import JudgedRankings
-from ..ties.levels import level_bounds, log_binom, marked_levels, refuse_cut
+from ..ties.expected import expected_count_at, refuse_cut
+from ..ties.levels import level_bounds, log_binom, marked_levels
 from .params import MAX_COUNT
 from .registry import REL, Param, Undefined, measure
-from .tie_aware import expected_count_at
+from .sources import COOPER, RAGHAVAN
 
-SEED3 = "Raghavan, Jung & Bollmann, ACM TOIS 1989 (seed 003)"
+TIES = (
+    "tests/test_ties_enumeration.py::"
+    "test_weak_order_measures_equal_their_definitions_by_enumeration"
+)
+R89 = "tests/test_ties_seed003.py::"
 INTERPOLATIONS = ("ceiling", "intuitive")
 
 
@@ -108,7 +113,7 @@ def _wanted(jr: JudgedRankings, NR: int | None, recall: float | None, rel: int) 
     return _snap(float(recall) * jr.num_rel(rel).astype(np.float64))
 
 
-class _Final:
+class FinalLevel:
     """Per query: the final level for a wanted NR (``ok`` where the ranking meets the need)."""
 
     def __init__(self, jr: JudgedRankings, weak: bool, nr: np.ndarray, rel: int) -> None:
@@ -131,21 +136,21 @@ class _Final:
         self.s = nr - self.tr
 
 
-def _esl(f: _Final) -> np.ndarray:
+def _esl(f: FinalLevel) -> np.ndarray:
     return f.j + f.i * f.s / (f.r + 1.0)
 
 
-def _prr(f: _Final) -> np.ndarray:
+def _prr(f: FinalLevel) -> np.ndarray:
     out = np.zeros(len(f.nr))
     zero = f.nr == 0
-    lim = f.ok & zero & (f.j == 0)  # x = 0: limit s -> 0 (seed 003 sec. 3.2.2)
+    lim = f.ok & zero & (f.j == 0)  # x = 0: limit s -> 0 (Raghavan et al. sec. 3.2.2)
     out[lim] = (f.r[lim] + 1.0) / (f.r[lim] + f.i[lim] + 1.0)
     ok = f.ok & ~zero
     out[ok] = f.nr[ok] / (f.nr[ok] + _esl(f)[ok])
     return out
 
 
-def _precall(f: _Final) -> np.ndarray:
+def _precall(f: FinalLevel) -> np.ndarray:
     out = np.zeros(len(f.nr))
     zero = f.nr == 0
     lim = f.ok & zero & (f.j == 0)
@@ -173,7 +178,7 @@ def _per_relevant(jr: JudgedRankings, weak: bool, rel: int, which: str):
 
 
 def _ceiling(jr: JudgedRankings, weak: bool, nr: np.ndarray, rel: int, which: str) -> np.ndarray:
-    """max_{h >= max(1, ceil(NR))} value(NR = h): seed 003 sec. 2.2 (with the chain effect)."""
+    """max_{h >= max(1, ceil(NR))} value(NR=h): Raghavan et al. sec. 2.2, chain effect included."""
     vals, off = _per_relevant(jr, weak, rel, which)
     h0 = np.maximum(np.ceil(nr), 1.0).astype(np.int64)
     lo = off[:-1] + h0 - 1
@@ -227,7 +232,7 @@ def _esl_measure(weak: bool):
     def f(jr: JudgedRankings, *, NR: int | None, recall: float | None, rel: int) -> np.ndarray:
         refuse_cut(jr, "ESL", SPLIT)
         nr = _wanted(jr, NR, recall, rel)
-        fin = _Final(jr, weak, nr, rel)
+        fin = FinalLevel(jr, weak, nr, rel)
         return np.where(fin.ok, _esl(fin), np.nan)
 
     return f
@@ -238,7 +243,9 @@ measure(
     params=(NR, RECALL, REL),
     summary="expected search length: non-relevant documents read before the NR-th relevant",
     formula="ESL = j + i s / (r + 1)  (recall=x: NR = x R, s real, Lemma 3.1)",
-    source=SEED3 + " sec. 3.2.1, eq. 3.3, Lemma 3.1; Cooper (1968)",
+    source=f"{RAGHAVAN}, sec. 3.2.1, eq. 3.3, Lemma 3.1; {COOPER}",
+    better="lower",
+    checked_by=(R89 + "test_expected_search_length_examples", TIES),
     family="weak order",
     check=_one_of("NR", "recall"),
     undefined=(
@@ -246,7 +253,7 @@ measure(
         Undefined(UNMET, "nan (the mean is then nan)", _unmet),
     ),
     notes="Lower is better.  Levels = tie groups under --ties weak, else single documents.",
-    tie_aware=_esl_measure(True),
+    ties=_esl_measure(True),
 )(_esl_measure(False))
 
 
@@ -266,7 +273,7 @@ def _prr_measure(weak: bool):
         nr = _wanted(jr, NR, recall, rel)
         if recall is not None and interpolation == "ceiling":
             return _ceiling(jr, weak, nr, rel, "PRR")
-        return _prr(_Final(jr, weak, nr, rel))
+        return _prr(FinalLevel(jr, weak, nr, rel))
 
     return f
 
@@ -276,12 +283,14 @@ measure(
     params=(NR, RECALL, ND, _interpolation("intuitive"), REL),
     summary="probability of relevance P(rel | retr) when NR relevant (or ND) are wanted",
     formula="PRR = NR / (NR + j + i s / (r + 1));  PRR(ND=k) = (t_r + k r/(r+i)) / ND",
-    source=SEED3 + " sec. 2.3, Theorem 3.1, eq. 3.3, 3.4, Theorems 3.3-3.4",
+    source=f"{RAGHAVAN}, sec. 2.3, Theorem 3.1, eq. 3.3, 3.4, Theorems 3.3-3.4",
+    better="higher",
+    checked_by=(R89 + "test_examples_2_1_to_2_4", TIES),
     family="weak order",
     check=_one_of("NR", "recall", "ND", interpolation=True),
     undefined=(NO_REL0, UNMET0),
     notes="recall=x with interpolation=intuitive (default; eq. 3.4) or ceiling (sec. 3.2.2).",
-    tie_aware=_prr_measure(True),
+    ties=_prr_measure(True),
 )(_prr_measure(False))
 
 
@@ -298,7 +307,7 @@ def _precall_measure(weak: bool):
         nr = _wanted(jr, NR, recall, rel)
         if recall is not None and interpolation == "ceiling":
             return _ceiling(jr, weak, nr, rel, "PRECALL")
-        return _precall(_Final(jr, weak, nr, rel))
+        return _precall(FinalLevel(jr, weak, nr, rel))
 
     return f
 
@@ -308,13 +317,19 @@ measure(
     params=(NR, RECALL, _interpolation("ceiling"), REL),
     summary="precision assuming the level's non-relevant are spread over r intervals (SMART)",
     formula="PRECALL = NR / (NR + j + s i / r)  (recall=x: NR = ceil(xR), eq. 2.3, or x R)",
-    source=SEED3 + " sec. 2.1-2.2, eq. 2.2, 2.3; intuitive-PRECALL sec. 3.4",
+    source=f"{RAGHAVAN}, sec. 2.1-2.2, eq. 2.2, 2.3; intuitive-PRECALL sec. 3.4",
+    better="higher",
+    checked_by=(
+        R89 + "test_examples_2_1_to_2_4",
+        "tests/test_ties_enumeration.py::"
+        "test_ceiling_interpolation_is_the_max_over_later_recall_points",
+    ),
     family="weak order",
     check=_one_of("NR", "recall", interpolation=True),
     undefined=(NO_REL0, UNMET0),
     notes="Kept for comparison with older work; the paper finds it has no clear meaning. "
     "recall=x: ceiling (default, the historical 'ceiling-PRECALL') or intuitive.",
-    tie_aware=_precall_measure(True),
+    ties=_precall_measure(True),
 )(_precall_measure(False))
 
 
@@ -332,7 +347,7 @@ def expected_precision_at_nr(
     """E[k / (k + j + V)] per query (``k`` scalar or per query), V negative hypergeometric:
     an exact sum over v = 0..i; 0 where the ranking holds fewer than k relevant documents."""
     kq = np.broadcast_to(np.asarray(k, dtype=np.float64), jr.num_queries)
-    fin = _Final(jr, weak, kq, rel)
+    fin = FinalLevel(jr, weak, kq, rel)
     out = np.zeros(jr.num_queries)
     q = np.flatnonzero(fin.ok & (kq >= 1))
     if len(q) == 0:
@@ -363,12 +378,14 @@ measure(
     params=(NR, ND, REL),
     summary="expected precision when the user stops at the NR-th relevant (or ND-th) document",
     formula="EP(NR=k) = sum_v P_v k / (k + j + v);  EP(ND=k) = (t_r + k r/(r+i)) / ND",
-    source=SEED3 + " sec. 2.3 (Example 2.3), sec. 3.2.2 (P_v), Theorems 3.3-3.4",
+    source=f"{RAGHAVAN}, sec. 2.3 (Example 2.3), sec. 3.2.2 (P_v), Theorems 3.3-3.4",
+    better="higher",
+    checked_by=(R89 + "test_example_2_3_expected_precision_is_eleven_eighteenths", TIES),
     family="weak order",
     check=_one_of("NR", "ND"),
     undefined=(NO_REL0, UNMET0),
     notes="EP(NR=k) is exact (a sum over the final level, no sampling); EP(ND=k) = PRR(ND=k).",
-    tie_aware=_ep_measure(True),
+    ties=_ep_measure(True),
 )(_ep_measure(False))
 
 
@@ -388,9 +405,11 @@ measure(
     params=(ND, REL),
     summary="expected recall P(retr | rel) when the user stops after ND documents",
     formula="ER(ND=k) = (t_r + k r / (r + i)) / R",
-    source=SEED3 + " sec. 3.4 (ER, Theorem 3.5)",
+    source=f"{RAGHAVAN}, sec. 3.4 (ER, Theorem 3.5)",
+    better="higher",
+    checked_by=(R89 + "test_theorem_3_5_er_ep_lie_on_the_intuitive_precall_graph", TIES),
     family="weak order",
     check=_one_of("ND"),
     undefined=(NO_REL0,),
-    tie_aware=_er_measure(True),
+    ties=_er_measure(True),
 )(_er_measure(False))

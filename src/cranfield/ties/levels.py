@@ -13,12 +13,10 @@ documents, positive gains) touch those rows only (:func:`marked_levels`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import MeasureError
 from ..judged_rankings import JudgedRankings
 
 __all__ = [
@@ -28,8 +26,6 @@ __all__ = [
     "levels",
     "log_binom",
     "marked_levels",
-    "refuse_cut",
-    "retrieved_part_mean",
 ]
 
 
@@ -136,50 +132,3 @@ def log_binom(n: np.ndarray, k: np.ndarray) -> np.ndarray:
     n = np.asarray(n, dtype=np.float64)
     k = np.asarray(k, dtype=np.float64)
     return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
-
-
-def refuse_cut(jr: JudgedRankings, name: str, why: str) -> None:
-    """Raise a :class:`MeasureError` if a depth cut fell inside a tie group of ``jr`` (see
-    :attr:`JudgedRankings.cut`) and measure ``name`` has no closed form for that case."""
-    if not jr.cut:
-        return
-    split = np.flatnonzero(jr.num_rows > jr.num_ret)
-    queries = "1 query" if len(split) == 1 else f"{len(split)} queries"
-    raise MeasureError(
-        f"{name} has no closed form for the expectation over tie-breakings when the depth "
-        f"cut ({jr.depth}) falls inside a tie group, as it does for {queries} "
-        f"(first: {jr.query_ids[int(split[0])]!r}): {why}. Use a depth that does not split a "
-        "tie group, no depth, or another tie policy (see docs/ties.md)"
-    )
-
-
-def retrieved_part_mean(
-    n: np.ndarray, m: np.ndarray, u: np.ndarray, f: Callable[[np.ndarray, np.ndarray], np.ndarray]
-) -> np.ndarray:
-    """Per level: ``(1/n) sum_{p=1..m} E[f(V_p)]``, for levels of which a depth cut retrieves
-    only the first ``m`` of ``n`` positions.
-
-    A given marked document of the level is at a uniformly random position ``p`` (retrieved if
-    ``p <= m``); ``V_p``, the level's ``u`` "other" documents placed above it, is then
-    hypergeometric: ``p - 1`` draws from the level's ``n - 1`` other documents, ``u`` of them
-    others.  ``f(level, v)`` (vectorised; ``level`` indexes the given arrays) is the document's
-    contribution with ``v`` others above it in the level.  Cost: ``sum m (min(u, m) + 1)``.
-    """
-    n, m, u = (np.asarray(a, dtype=np.int64) for a in (n, m, u))
-    out = np.zeros(len(n))
-    if not len(n):
-        return out
-    # the grid of (level, p, v): p = 1..m, v = max(0, p-1-(n-1-u)) .. min(u, p-1)
-    level = np.repeat(np.arange(len(n)), m)
-    p = expand(np.ones(len(n), dtype=np.int64), m)[0]  # 1..m per level
-    lo = np.maximum(0, p - 1 - (n[level] - 1 - u[level]))
-    hi = np.minimum(u[level], p - 1)
-    cnt = hi - lo + 1
-    cell_level = np.repeat(level, cnt)
-    cell_p = np.repeat(p, cnt)
-    v = expand(lo, cnt)[0]
-    nn, uu = n[cell_level], u[cell_level]
-    logp = log_binom(uu, v) + log_binom(nn - 1 - uu, cell_p - 1 - v) - log_binom(nn - 1, cell_p - 1)
-    weight = np.exp(logp)
-    np.add.at(out, cell_level, weight * f(cell_level, v))
-    return out / n

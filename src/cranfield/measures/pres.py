@@ -1,0 +1,134 @@
+"""PRES, the Patent Retrieval Evaluation Score, and its estimate PRES_est.
+
+Magdy & Jones, 'PRES: a score metric for evaluating recall-oriented information retrieval
+applications', SIGIR 2010: normalized recall (eq. 2) with ``N`` replaced by ``N_max + n``; the
+``k`` relevant documents missing from the top ``N_max`` sit at ranks ``N_max+n-k+1..N_max+n``
+(eq. 3-4; 7 of 10 found in the top 100 puts the missing 3 at 108, 109, 110).  The tie-aware
+form (this project's reference notes, sec. 1.4): eq. 4 is quadratic in the number found in the
+top ``N_max``, so ``E[nR^2] = Var[nR] + E[nR]^2`` with the hypergeometric variance of the level
+straddling ``N_max``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..judged_rankings import JudgedRankings
+from ..ties.levels import marked_levels
+from .normalized import NO_REL, relevant_rank_parts
+from .params import MAX_COUNT
+from .registry import REL, REQUIRED, Param, measure
+from .sources import MAGDY_JONES
+
+PRES_SRC = MAGDY_JONES
+
+
+def _expected_pres(jr: JudgedRankings, cutoff: int, rel: int) -> tuple[np.ndarray, np.ndarray]:
+    """E[PRES@N_max] (this project's reference notes on PRES, sec. 1.4) and n."""
+    ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
+    n_g, T, r = ml.size, ml.before, ml.marked
+    m = np.minimum(n_g, jr.limit(cutoff) - T)
+    keep = m > 0
+    q, n_g, T, r, m = ml.query[keep], n_g[keep], T[keep], r[keep], m[keep]
+    p = r / n_g
+    found_g = np.where(m == n_g, r.astype(np.float64), m * p)
+    rank_g = np.where(m == n_g, r * (T + (n_g + 1) / 2.0), p * (m * T + m * (m + 1) / 2.0))
+    var_g = np.zeros(len(q))
+    part = m < n_g
+    var_g[part] = (m * p * (1 - p) * (n_g - m) / (n_g - 1))[part]
+    nq = jr.num_queries
+    found = np.bincount(q, weights=found_g, minlength=nq)
+    rank_sum = np.bincount(q, weights=rank_g, minlength=nq)
+    var = np.bincount(q, weights=var_g, minlength=nq)
+    n = jr.num_rel(rel).astype(np.int64)
+    k = n - found
+    k2 = var + k * k
+    num = rank_sum + k * (cutoff + n) - (k2 - k) / 2 - n * (n + 1) // 2
+    out = np.zeros(nq)
+    np.subtract(1.0, num / np.maximum(n * cutoff, 1), out=out, where=n > 0)
+    return out, n
+
+
+def _tie_pres(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
+    """E[PRES@N_max]."""
+    return _expected_pres(jr, cutoff, rel)[0]
+
+
+def _tie_pres_est(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
+    """E[PRESest@N_max] = E[PRES] / R_max."""
+    value, n = _expected_pres(jr, cutoff, rel)
+    return value * np.maximum(1.0, n / float(cutoff))
+
+
+# ----------------------------------------------------------------------------- PRES
+
+
+NMAX = Param(
+    "cutoff",
+    "int",
+    REQUIRED,
+    "N_max: documents the user examines (the @ part)",
+    at_least=1,
+    at_most=MAX_COUNT,
+)
+
+
+def _pres(jr: JudgedRankings, cutoff: int, rel: int) -> tuple[np.ndarray, np.ndarray]:
+    if cutoff is None or cutoff <= 0:
+        raise ParameterError(f"PRES needs N_max > 0 (as in PRES@1000), got {cutoff!r}")
+    n, found, rank_sum, _ = relevant_rank_parts(jr, rel, cutoff)
+    k = n - found
+    # eq. 4 with k = n - nR missing at ranks N_max+nR+1..N_max+n; eq. 3 over n * N_max
+    num = rank_sum + k * (cutoff + n) - k * (k - 1) // 2 - n * (n + 1) // 2
+    out = np.zeros(jr.num_queries)
+    np.subtract(1.0, num / np.maximum(n * cutoff, 1), out=out, where=n > 0)
+    return out, n
+
+
+@measure(
+    "PRES",
+    cutoff=NMAX,
+    params=(REL,),
+    summary="patent retrieval evaluation score: normalized recall with worst case at N_max",
+    formula="PRES@N_max = 1 - (sum r_i / n - (n+1)/2) / N_max; missing at N_max+nR+1..N_max+n",
+    source=PRES_SRC + ", sec. 4, eq. 3-4",
+    family="normalized",
+    better="higher",
+    undefined=(NO_REL,),
+    ties=_tie_pres,
+    checked_by=(
+        "tests/test_measures_literature.py::test_pres_table2",
+        "tests/test_measures_literature.py::test_pres_table3",
+        "tests/test_ties_enumeration.py::"
+        "test_literature_measures_equal_the_average_over_all_tie_breakings",
+        "tests/test_ties_enumeration.py::"
+        "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking",
+    ),
+    notes="Only the top N_max documents count (the @ part is N_max). Reading of the OCR: "
+    "sum r_i is divided by n in eq. 3, and eq. 4 adds k = n - nR missing documents.",
+)
+def pres(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
+    return _pres(jr, cutoff, rel)[0]
+
+
+@measure(
+    "PRESest",
+    cutoff=NMAX,
+    params=(REL,),
+    summary="estimated PRES for n > N_max: PRES divided by the highest reachable recall",
+    formula="PRESest@N_max = PRES / R_max, R_max = min(1, N_max / n)",
+    source=PRES_SRC + ", sec. 6.4, eq. 5-6",
+    family="normalized",
+    better="higher",
+    undefined=(NO_REL,),
+    ties=_tie_pres_est,
+    checked_by=(
+        "tests/test_measures_literature.py::test_pres_est_divides_by_the_highest_reachable_recall",
+        "tests/test_ties_enumeration.py::"
+        "test_literature_measures_equal_the_average_over_all_tie_breakings",
+    ),
+)
+def pres_est(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
+    value, n = _pres(jr, cutoff, rel)
+    return value * np.maximum(1.0, n / float(cutoff))
