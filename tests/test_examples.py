@@ -1,8 +1,10 @@
 """The bundled example data: reproducible from its generator, and faithful to the papers.
 
-Expected values are the numbers printed in the source papers (seeds 000-004); the measures
-that cranfield does not register yet (PRES, normalized recall/precision, PRR/EP) are computed
-here by brute force from the ranks that the files produce, so these tests check the files.
+Expected values are the numbers printed in the source papers (Magdy & Jones 2010; Baeza-Yates &
+Ribeiro-Neto 1999; Keen, ISR-13; Raghavan, Jung & Bollmann 1989; Chen's slides).  PRES,
+normalized recall/precision and PRR/EP are computed here by brute force from the ranks that the
+files produce, so these tests check the files independently of cranfield's measures (which
+``test_measures_literature.py`` checks against the same papers).
 """
 
 from __future__ import annotations

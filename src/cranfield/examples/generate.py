@@ -259,7 +259,8 @@ BY_RANKING = [
 
 
 def _baeza_yates(out: Path) -> list[Path]:
-    """Baeza-Yates & Ribeiro-Neto, examples 3.2 (R_q of ten documents) and 3.3 (R_q = {d3, d56, d129})."""
+    """Baeza-Yates & Ribeiro-Neto, examples 3.2 (R_q of ten documents) and 3.3 (R_q = {d3, d56,
+    d129})."""
     d = out / "baeza_yates"
     r32 = ["d3", "d5", "d9", "d25", "d39", "d44", "d56", "d71", "d89", "d123"]
     r33 = ["d3", "d56", "d129"]
