@@ -105,8 +105,9 @@ def parse_levels(levels: int | str | Iterable[object] | None) -> tuple[Fraction,
 
 
 def parse_cutoffs(cutoffs: str | int | Sequence[int] | None) -> tuple[int, ...] | str | None:
-    """Document cut-offs: a comma list or sequence of positive integers, ``"standard"`` (seed
-    001's 5, 10, 15, 20, 30, 50, 100) or ``"all"`` (every rank of the longest ranking)."""
+    """Document cut-offs: a comma list or sequence of positive integers, ``"standard"``
+    (Baeza-Yates & Ribeiro-Neto's 5, 10, 15, 20, 30, 50, 100) or ``"all"`` (every rank of the
+    longest ranking)."""
     if cutoffs is None:
         return None
     if isinstance(cutoffs, str):
