@@ -3,8 +3,10 @@
     PYTHONPATH=src python docs/make_figures.py      # writes docs/img/curves-*.png
 
 Every number comes from cranfield.curves; the examples are typed from the sources (Keen,
-seed 002: request Q268, Figs. 19-22, 25, 31; Baeza-Yates & Ribeiro-Neto, seed 001: example
-3.3; Chen, seed 004: q1, q2).  Same inputs, same bytes.
+"Evaluation Parameters", SMART report ISR-13: request Q268, Figs. 19-22, 25, 31; Baeza-Yates &
+Ribeiro-Neto, *Modern Information Retrieval*, 1999: example 3.3; Raghavan, Jung & Bollmann, ACM
+TOIS 7(3), 1989: example 2.1; B. Chen, "Retrieval Evaluation - Measures", lecture slides: q1,
+q2).  Same inputs, same bytes.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from cranfield.curves import fallout, gain, plot, precision_recall
 OUT = Path(__file__).resolve().parent / "img"
 FINE = [Fraction(k, 100) for k in range(101)]
 GREY = "0.7"
-# seed 001 sec. 3.2.1: the ranking of example 3.2 (d129 at rank 8, d3 at rank 15)
+# Baeza-Yates & Ribeiro-Neto sec. 3.2.1: the ranking of example 3.2 (d129 at rank 8, d3 at rank 15)
 RANKING = tuple(f"d{k}" for k in (123, 84, 56, 6, 8, 9, 511, 129, 187, 25, 38, 48, 250, 113, 3))
 
 
@@ -98,7 +100,7 @@ def max_trec_figure():
     for name, (ls, m) in styles.items():
         x, y = curve(qrels, run, levels=11, interpolation=name)
         ax.plot(x, y, linestyle=ls, marker=m, markersize=4, label=name)
-    axes(ax, "Seed 001 example 3.3: max, trec, trec9 at 11 levels")
+    axes(ax, "Baeza-Yates & Ribeiro-Neto example 3.3: max, trec, trec9")
     ax.set_ylim(0, 0.5)
     save(fig, "curves-max-trec.png")
 
@@ -156,7 +158,7 @@ def ceiling_figure():
 
 
 def precall_figure():
-    # seed 003 example 2.1: (+ - - | + + + - - - - - - -), 4 relevant in 2 levels of ties.
+    # Raghavan, Jung & Bollmann example 2.1: (+ - - | + + + - - - - - - -), 4 relevant in 2 levels of ties.
     # trec order breaks ties by docno descending: names decide who comes first in a level.
     groups = [[1, 0, 0], [1, 1, 1] + [0] * 7]
 
@@ -176,7 +178,7 @@ def precall_figure():
     for first, ls, label in ((True, "--", "relevant first"), (False, ":", "relevant last")):
         x, y = curve(*ordering(first), levels=21, interpolation="max")
         ax.plot(x, y, color="C1", linestyle=ls, label=f"max, ties broken {label}")
-    axes(ax, "Seed 003 example 2.1: ceiling interpolation of PRECALL")
+    axes(ax, "Raghavan et al. example 2.1: ceiling interpolation of PRECALL")
     ax.legend(fontsize=7.5, loc="lower left")
     save(fig, "curves-precall.png")
 
@@ -245,7 +247,7 @@ def gain_figure():
     table = gain({"q1": q1, "q2": q2}, run, names=["slides"])
     fig = plot(
         table,
-        title="Seed 004: q1 and q2, averaged (micro: ratio of the averages)",
+        title="Chen's slides: q1 and q2, averaged (micro: ratio of the averages)",
         figsize=(7.6, 3.2),
     )
     save(fig, "curves-gain.png")

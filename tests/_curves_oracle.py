@@ -24,7 +24,8 @@ def cutoffs(rels):
 
 # ---------------------------------------------------------------- interpolations
 def max_rule(rels, R, r):
-    """Highest precision at any cut-off whose recall is >= r (seed 001 example 3.3)."""
+    """Highest precision at any cut-off whose recall is >= r (Baeza-Yates & Ribeiro-Neto 1999,
+    example 3.3)."""
     best = F(0)
     if R == 0:
         return best
@@ -48,8 +49,9 @@ def trec_rule(rels, R, level: float, old: bool = False):
 
 
 def precall_points(groups, R, N=None):
-    """PRECALL (seed 003 eq. 2.2) at NR = 1..R over levels of tied documents; relevant
-    documents not ranked are 0, or with N, form one last level with the rest."""
+    """PRECALL (Raghavan, Jung & Bollmann 1989, eq. 2.2) at NR = 1..R over levels of tied
+    documents; relevant documents not ranked are 0, or with N, form one last level with the rest.
+    """
     groups = [list(g) for g in groups]
     RR = sum(sum(g) for g in groups)
     n = sum(len(g) for g in groups)
@@ -72,7 +74,7 @@ def precall_points(groups, R, N=None):
 
 
 def ceiling_rule(groups, R, x, N=None):
-    """Seed 003 sec. 2.2: chained maximum over simple recall points, value at ceil(x n)."""
+    """Raghavan et al. sec. 2.2: chained maximum over simple recall points, value at ceil(x n)."""
     if R == 0:
         return F(0)
     p = precall_points(groups, R, N)
@@ -155,7 +157,7 @@ def cranfield(rels, R, r, *, semi, step, method, reference=None):
 
 # ---------------------------------------------------------------- fallout
 def fallout_rule(groups, R, N, r):
-    """Recall-fallout polyline through full levels (seed 003 eq. 3.6), read at recall r.
+    """Recall-fallout polyline through full levels (Raghavan et al. eq. 3.6), read at recall r.
     Returns (fallout, precision by eq. 3.5, precision by PRECALL)."""
     groups = [list(g) for g in groups]
     RR = sum(sum(g) for g in groups)

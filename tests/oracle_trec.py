@@ -15,7 +15,7 @@ the qrels have a grade ``>= 0``, ``-2`` (UNJUDGED) if the qrels have a negative 
 ``r_i >= L`` (and judged).  ``R`` = num_rel, ``RR`` = num_rel_ret, ``n`` = num_ret.
 
 Measures that trec_eval does not have (``RR@k``, ``Judged@k``, the Moffat & Zobel RBP residual)
-are defined where they appear; the task brief gives their definitions.
+are defined where they appear, each with its source.
 """
 
 from __future__ import annotations

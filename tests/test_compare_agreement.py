@@ -1,4 +1,4 @@
-"""Agreement between measures: Kendall's tau on seed 000 Table 4, tau_AP, agreement rows."""
+"""Agreement between measures: Kendall's tau on Magdy & Jones's Table 4, tau_AP, agreement rows."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from cranfield.comparing import (
 )
 from cranfield.errors import ParameterError
 
-# Magdy & Jones (SIGIR 2010, seed 000) Table 4: MAP, Recall, PRES of 48 CLEF-IP 2009 runs.
+# Magdy & Jones (SIGIR 2010) Table 4: MAP, Recall, PRES of 48 CLEF-IP 2009 runs.
 TABLE4 = {
     "R01": (0.077, 0.530, 0.434), "R02": (0.087, 0.617, 0.499), "R03": (0.084, 0.609, 0.497),
     "R04": (0.053, 0.219, 0.213), "R05": (0.000, 0.020, 0.011), "R06": (0.000, 0.016, 0.009),

@@ -233,5 +233,10 @@ def test_identical_runs_warn_about_undefined_superiority(collection):
 def test_compare_function_and_package_are_both_reachable():
     import cranfield.comparing as pkg
 
-    assert cranfield.compare is pkg.compare
-    assert pkg.t_test is not None and pkg.compare.__name__ == "compare"
+    assert cranfield.compare is pkg.compare and pkg.compare.__name__ == "compare"
+    # the package's paired t-test, on d = b - a = (1, 2, 2, 3): mean 2, sd sqrt(2/3), n = 4
+    r = pkg.t_test([1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 5.0, 7.0])
+    t = 2 / (np.sqrt(2 / 3) / 2)
+    assert (r.test, r.n, r.direction) == ("t", 4, 1)
+    assert r.statistic == pytest.approx(t, rel=1e-12)
+    assert r.p_value == pytest.approx(2 * stats.t.sf(t, df=3), rel=1e-12)

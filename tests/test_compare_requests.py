@@ -1,4 +1,4 @@
-"""Per-request analysis: Keen's Figs. 31, 35 and 36 (seed 002 sec. 8-9)."""
+"""Per-request analysis: Keen's Figs. 31, 35 and 36 (ISR-13 sec. 8-9)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_superiority_edge_cases():
 
 
 # Fig. 36(a): normalized recall of nine hypothetical requests under three options.  The OCR of
-# seed 002 lost two of option I's ".8000" values and option II's last value; the NIST scan of
+# Keen's text lost two of option I's ".8000" values and option II's last value; the NIST scan of
 # ISR-13 (irs13_text/p2-66.txt) prints the table row by row, which gives this reading.
 FIG36 = {
     "I": [0.8125, 0.8250, 0.8010, 0.8000, 0.8000, 0.8000, 0.8000, 0.8000, 0.8000],

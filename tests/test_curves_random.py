@@ -261,7 +261,7 @@ def test_fallout_eq36_and_the_eq35_identity(queries, levels, weak, spare, use_me
             zip(levels, part["value"], part["precision"], strict=True)
         ):
             f, p35, precall = fallout_rule(groups, R, sizes[q], r)
-            assert p35 == precall  # seed 003 sec. 3.5, exactly
+            assert p35 == precall  # Raghavan et al. sec. 3.5, exactly
             assert f_got == pytest.approx(float(f), abs=1e-12)
             assert p_got == pytest.approx(float(p35), abs=1e-12)
             averages[col].append(float(f))
@@ -377,7 +377,7 @@ def test_gain_curves(queries, average, base):
         assert got == pytest.approx(want, abs=1e-9)
 
 
-def test_precall_oracle_reproduces_seed003_example_2_1():
+def test_precall_oracle_reproduces_raghavan_example_2_1():
     # the oracle itself against the source: PRECALL at NR = 1 of (+ - - | + + + - x7) is 1/3
     assert precall_points([[1, 0, 0], [1, 1, 1] + [0] * 7], 4)[0] == F(1, 3)
     assert np.isclose(float(precall_points([[1, 1, 1] + [0] * 5, [1, 0, 0, 0]], 4)[0]), 0.375)

@@ -1,4 +1,5 @@
-"""Curves against the worked examples of the source texts (seeds 001-004).
+"""Curves against the worked examples of the source texts: Baeza-Yates & Ribeiro-Neto (1999),
+Keen (ISR-13), Raghavan, Jung & Bollmann (1989) and Chen's slides.
 
 Each expected value is typed from the source (table, example or text) or, where the source
 gives the rule and the ranks but prints no number (Keen's figures are drawings), computed by
@@ -16,7 +17,7 @@ import pytest
 from cranfield.curves import area, fallout, gain, precision_recall
 from cranfield.curves.steps import Steps
 
-# Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1: the 15-document ranking for query q
+# Baeza-Yates & Ribeiro-Neto (1999) sec. 3.2.1: the 15-document ranking for query q
 # (d129 at rank 8: "the second relevant document is d129 ... precision equal to 25%")
 RANKING = [
     "d123",
@@ -65,8 +66,8 @@ def values(df):
     return [round(v, 4) for v in df["value"]]
 
 
-# ------------------------------------------------------------------ seed 001
-def test_seed001_example_3_2_precision_at_each_relevant_and_the_11_point_curve():
+# ------------------------------------------------------ Baeza-Yates & Ribeiro-Neto
+def test_baeza_yates_example_3_2_precision_at_each_relevant_and_the_11_point_curve():
     # "The precision figures after each new relevant document is observed are 1, 0.66, 0.5,
     # 0.4, and 0.3"; "precision at levels of recall higher than 50% drops to 0".
     qrels = {"q": {d: 1 for d in RQ_32}}
@@ -74,7 +75,7 @@ def test_seed001_example_3_2_precision_at_each_relevant_and_the_11_point_curve()
     assert values(df) == nums("1.0 1.0 0.6667 0.5 0.4 0.3333 0 0 0 0 0")
 
 
-def test_seed001_example_3_3_max_and_trec():
+def test_baeza_yates_example_3_3_max_and_trec():
     # "At recall levels 0%, 10%, 20%, and 30%, the interpolated precision is equal to 33.3%
     # ... at 40%, 50%, and 60% ... 25% ... at 70%, 80%, 90%, and 100% ... 20%"
     qrels = {"q": {d: 1 for d in RQ_33}}
@@ -82,17 +83,17 @@ def test_seed001_example_3_3_max_and_trec():
     assert values(precision_recall(qrels, ranked(RANKING), interpolation="max")) == (
         [third] * 4 + [0.25] * 3 + [0.2] * 4
     )
-    # trec_eval 10.0: lround(0.4 * 3) = 1 relevant document, so 0.333 at 0.4 (issue 6)
+    # trec_eval 10.0: lround(0.4 * 3) = 1 relevant document, so 0.333 at 0.4
     trec = values(precision_recall(qrels, ranked(RANKING), interpolation="trec"))
     assert trec[4] == third
     assert trec == [third] * 5 + [0.25] * 4 + [0.2] * 2
-    # ceiling on a linear ordering is the textbook rule (seed 003 sec. 2.2)
+    # ceiling on a linear ordering is the textbook rule (Raghavan et al. sec. 2.2)
     assert values(precision_recall(qrels, ranked(RANKING), interpolation="ceiling")) == (
         [third] * 4 + [0.25] * 3 + [0.2] * 4
     )
 
 
-def test_seed001_precision_at_standard_document_cutoffs():
+def test_baeza_yates_precision_at_standard_document_cutoffs():
     # sec. 3.2.1: "average precision when 5, 10, 15, 20, 30, 50, or 100 documents have been
     # seen"; example 3.2's ranking has relevant documents at ranks 1, 3, 6, 10, 15
     qrels = {"q": {d: 1 for d in RQ_32}}
@@ -102,7 +103,7 @@ def test_seed001_precision_at_standard_document_cutoffs():
     assert [round(x, 4) for x in df["level"]] == [0.2, 0.4, 0.5, 0.5, 0.5, 0.5, 0.5]
 
 
-# ------------------------------------------------------------------ seed 002 (Keen)
+# ------------------------------------------------------------------------------ Keen
 Q268 = {"Q268": ([1, 2, 4, 6, 13], 5, 14)}  # Figs. 3, 4, 6, 15, 16, 17: ranks 1,2,4,6,13
 
 
@@ -285,8 +286,8 @@ def test_keen_fig13_median_of_the_queries():
     assert round(df["value"][0], 4) == round(5 / 6, 4)
 
 
-# ------------------------------------------------------------------ seed 003
-def test_seed003_examples_2_1_and_2_4_ceiling_precall_on_weak_orderings():
+# -------------------------------------------------------- Raghavan, Jung & Bollmann
+def test_raghavan_examples_2_1_and_2_4_ceiling_precall_on_weak_orderings():
     # Delta = (+ - - | + + + - - - - - - -): PRECALL at recall .25 is .333 (example 2.1);
     # Delta' = (+ + + - - - - - | + - - -): .375 (example 2.4)
     def weak(groups, qid):
@@ -312,7 +313,7 @@ def test_seed003_examples_2_1_and_2_4_ceiling_precall_on_weak_orderings():
         assert lin["value"][0] == top["value"][0] != df["value"][0]
 
 
-def test_seed003_eq35_precision_from_recall_fallout_and_generality():
+def test_raghavan_eq35_precision_from_recall_fallout_and_generality():
     # Keen's Q268 in Cran-1 (N = 200): at each relevant document h/rank by eq. 3.5
     qrels, run = from_ranks(Q268)
     df = fallout(qrels, run, collection_size=200, levels=[0.2, 0.4, 0.6, 0.8, 1.0])
@@ -328,7 +329,7 @@ def test_keen_fig28c_generality_adjusted_precision():
     assert df["precision"][0] == pytest.approx(0.6 * 23.6 / (0.6 * 23.6 + f * (1000 - 23.6)))
 
 
-# ------------------------------------------------------------------ seed 004 (Chen)
+# ---------------------------------------------------------------------- Chen's slides
 Q1 = {
     "d3": 3,
     "d5": 3,
@@ -348,7 +349,7 @@ def slide_run():
     return {q: ranked(RANKING)["q"] for q in ("q1", "q2")}
 
 
-def test_seed004_q1_vectors():
+def test_chen_q1_vectors():
     _, pq = gain({"q1": Q1, "q2": Q2}, slide_run(), per_query=True)
     q1 = pq[pq["query_id"] == "q1"]
 
@@ -364,12 +365,12 @@ def test_seed004_q1_vectors():
         "3.0 6.0 7.9 8.9 9.8 10.5 10.9 11.2 11.5 11.8 11.8 11.8 11.8 11.8 11.8"
     )
     q2 = pq[pq["query_id"] == "q2"]
-    # the slide's G2 puts the grade-1 document at rank 9, but the ranking (seed 001) has
-    # d129 at rank 8, and the slide's own averages need it there: CG2 recomputed
+    # the slide's G2 puts the grade-1 document at rank 9, but the ranking (Baeza-Yates &
+    # Ribeiro-Neto) has d129 at rank 8, and the slide's own averages need it there: CG2 recomputed
     assert vec("cg", q2, 0) == nums("0 0 2 2 2 2 2 3 3 3 3 3 3 3 6")
 
 
-def test_seed004_averaged_and_normalized_curves():
+def test_chen_averaged_and_normalized_curves():
     table = gain({"q1": Q1, "q2": Q2}, slide_run())
 
     def vec(curve, digits=1):
@@ -396,7 +397,7 @@ def test_seed004_averaged_and_normalized_curves():
     assert ncg == pytest.approx(table[table["curve"] == "ncg"]["value"].mean())
 
 
-def test_seed004_macro_average_of_per_query_ratios():
+def test_chen_macro_average_of_per_query_ratios():
     table, pq = gain({"q1": Q1, "q2": Q2}, slide_run(), average="macro", per_query=True)
     ours = table[table["curve"] == "ncg"]["value"].to_numpy()
     per = pq[pq["curve"] == "ncg"].pivot(index="rank", columns="query_id", values="value")

@@ -1,8 +1,10 @@
 """The bundled example data: reproducible from its generator, and faithful to the papers.
 
-Expected values are the numbers printed in the source papers (seeds 000-004); the measures
-that cranfield does not register yet (PRES, normalized recall/precision, PRR/EP) are computed
-here by brute force from the ranks that the files produce, so these tests check the files.
+Expected values are the numbers printed in the source papers (Magdy & Jones 2010; Baeza-Yates &
+Ribeiro-Neto 1999; Keen, ISR-13; Raghavan, Jung & Bollmann 1989; Chen's slides).  PRES,
+normalized recall/precision and PRR/EP are computed here by brute force from the ranks that the
+files produce, so these tests check the files independently of cranfield's measures (which
+``test_measures_literature.py`` checks against the same papers).
 """
 
 from __future__ import annotations
@@ -81,12 +83,19 @@ def test_path_and_paper_accessors():
         assert ex.qrels.exists() and ex.runs and all(p.exists() for p in ex.runs.values())
 
 
-def test_cranfield_accessors(tmp_path, monkeypatch):
-    if examples.has_cranfield():
-        assert examples.cranfield_qrels() == examples.path("cranfield/qrels.txt")
-        runs = examples.cranfield_runs()
-        assert list(runs) == list(examples.CRANFIELD_RUNS) == ["bm25", "tfidf", "coordination"]
-        assert all(p.is_file() and p.name.endswith(".txt.gz") for p in runs.values())
+@pytest.mark.skipif(
+    not examples.has_cranfield(),
+    reason="the Cranfield data is not made here (python scripts/make_cranfield_runs.py "
+    "cran.tar.gz; see src/cranfield/examples/cranfield/README.md)",
+)
+def test_cranfield_accessors():
+    assert examples.cranfield_qrels() == examples.path("cranfield/qrels.txt")
+    runs = examples.cranfield_runs()
+    assert list(runs) == list(examples.CRANFIELD_RUNS) == ["bm25", "tfidf", "coordination"]
+    assert all(p.is_file() and p.name.endswith(".txt.gz") for p in runs.values())
+
+
+def test_cranfield_accessors_without_the_made_files(tmp_path, monkeypatch):
     # a folder without the made files (a fresh checkout): one clear error saying how to make them
     (tmp_path / "cranfield" / "runs").mkdir(parents=True)
     (tmp_path / "cranfield" / "qrels.txt").write_text("1 0 1 1\n")

@@ -26,13 +26,13 @@ from cranfield.io import read_qrels, read_run
 from cranfield.io.source import read_source, sniff
 from cranfield.io.textcheck import TextCheck
 
-zstandard = pytest.importorskip("zstandard")
-
 RUN = b"".join(b"q%d Q0 d%d %d %d.5 tag\n" % (i % 5, i, i // 5 + 1, 1000 - i) for i in range(400))
 QRELS = b"".join(b"q%d 0 d%d %d\n" % (i % 5, i, i % 3) for i in range(100))
 
 
 def _zstd(data: bytes) -> bytes:
+    """Zstandard-compressed; only the tests that need it skip without the ``zstd`` extra."""
+    zstandard = pytest.importorskip("zstandard")
     return zstandard.ZstdCompressor().compress(data)
 
 

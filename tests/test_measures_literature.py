@@ -45,7 +45,7 @@ def values(case, measures, **kw):
     return res.aggregate()
 
 
-# --------------------------------------------------------------------------- PRES (seed 000)
+# ------------------------------------------------------------- PRES (Magdy & Jones 2010)
 
 TABLE2 = [  # Magdy & Jones Table 2: ranks of the 4 relevant documents, N_max = 100, PRES
     ([1], 0.25),
@@ -110,7 +110,7 @@ def test_pres_est_divides_by_the_highest_reachable_recall():
     assert v["PRES@5"] <= v["R@5"]
 
 
-# --------------------------------------------------------------- F, F' and E (seeds 000, 004)
+# ------------------------------------------ F, F' and E (Magdy & Jones 2010; Chen's slides)
 
 TABLE1 = [  # Magdy & Jones Table 1 (N_max = 100, 4 relevant): ranks, AP, F1, F'1, F'4
     ([1], 0.25, 0.0192, 0.25, 0.25),
@@ -148,14 +148,14 @@ def test_table1_system2_printed_ap_belongs_to_ranks_50_51_52_53():
 
 
 def test_e_is_van_rijsbergens_normalized_symmetric_difference_at_beta_1():
-    # van Rijsbergen (1979) ch. 7 via measures-notes 4.6: E(b=1) = |A xor B| / (|A| + |B|),
+    # van Rijsbergen (1979) ch. 7, pp. 174-175: E(b=1) = |A xor B| / (|A| + |B|),
     # A the relevant set, B the retrieved set (here the top 100 of Table 1, system 1)
     v = values(one_query([1], 4, 100), ["E@100", "E(beta=2)@100", "F(beta=2)@100"])
     assert v["E@100"] == pytest.approx((4 + 100 - 2) / (4 + 100), rel=1e-15)
     assert v["E(beta=2)@100"] == pytest.approx(1 - v["F(beta=2)@100"], rel=1e-15)
 
 
-# ------------------------------------------ Rocchio's measures, Keen's examples (seed 002)
+# ------------------------------------------- Rocchio's measures, Keen's examples (ISR-13)
 
 Q268 = one_query([1, 2, 4, 6, 13], 5, 200)  # Keen Figs. 3, 4, 6: Cran-1 request Q268, N = 200
 
@@ -163,7 +163,7 @@ Q268 = one_query([1, 2, 4, 6, 13], 5, 200)  # Keen Figs. 3, 4, 6: Cran-1 request
 def test_q268_normalized_recall_and_precision():
     v = values(Q268, ["Rnorm", "Pnorm"], collection_size=200)
     assert close(v["Rnorm"], 0.9887, 4)  # Fig. 3
-    # Fig. 3 prints 0.9238; the value is 0.92386, so Keen truncated (measures-notes 4.2)
+    # Fig. 3 prints 0.9238; the value is 0.92386, so Keen truncated
     assert math.floor(v["Pnorm"] * 1e4) / 1e4 == 0.9238
 
 
@@ -186,7 +186,7 @@ def test_q268_sliding_ratio_is_precision_then_recall():
 
 
 def test_isr11_single_relevant_document_at_rank_44_of_82():
-    # SMART printouts of ISR-11 (measures-notes 4.1-4.3): Normalized Precision .1412683,
+    # SMART printouts of ISR-11: Normalized Precision .1412683,
     # rank recall 1/44 = .0227, log precision 0; normalized recall by Keen's formula is
     # 1 - 43/81 = .4691 (the printout's .4756098 = 1 - 43/82 used another denominator)
     case = one_query([44], 1, 82)
@@ -233,7 +233,7 @@ def test_wrnorm_with_unit_weights_is_rnorm():
 
 
 def test_missing_relevant_documents_sit_at_the_bottom_of_the_collection():
-    # seed 000 sec. 4: "consider any relevant documents not retrieved ... to be ranked at the
+    # Magdy & Jones sec. 4: "consider any relevant documents not retrieved ... to be ranked at the
     # end of the collection": Q268 cut after rank 6 puts the fifth relevant at rank 200
     cut = one_query([1, 2, 4, 6], 5, 6)
     full = one_query([1, 2, 4, 6, 200], 5, 200)
@@ -243,7 +243,7 @@ def test_missing_relevant_documents_sit_at_the_bottom_of_the_collection():
     )
 
 
-# ----------------------------------------------------- generality (Keen sec. 2, 6; seed 003)
+# -------------------------------- generality (Keen sec. 2, 6; Raghavan et al. eq. 3.5)
 
 
 def _adi_full_ranking(data_dir):
@@ -326,7 +326,7 @@ def test_fig31_high_precision_and_high_recall_views():
     assert v["C"]["SearchLength(n=2)"] == 19  # 21 - 2 non-relevant documents before it
 
 
-# ----------------------------------------------------------- CG and DCG (Chen slides, seed 004)
+# ----------------------------------------------------------------- CG and DCG (Chen slides)
 
 # Gain vector of q1 (slides), from the ranking of Example 3.2 and the graded R_q1.
 G1 = [1, 0, 1, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 0, 3]

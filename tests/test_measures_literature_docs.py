@@ -77,8 +77,6 @@ def test_judged_is_the_judged_fraction_of_the_top_k():
 
 
 def test_rbp_is_moffat_and_zobels_for_binary_judgments():
-    if "RBP" not in REGISTRY:
-        pytest.skip("RBP is registered by the trec_eval compatibility work (branch compat)")
     res = _eval(QRELS, RUN, ["RBP(p=0.5)"])
     p = 0.5
     expect = [(1 - p) * (p**1 + p**2), 0.0, (1 - p) * p**2]
@@ -86,8 +84,6 @@ def test_rbp_is_moffat_and_zobels_for_binary_judgments():
 
 
 def test_rbp_residual_is_what_unjudged_and_unseen_documents_could_add():
-    if "RBPResid" not in REGISTRY:
-        pytest.skip("RBPResid is registered by the trec_eval compatibility work (branch compat)")
     p = 0.5
     res = _eval(QRELS, RUN, ["RBPResid(p=0.5)", "RBP(p=0.5)"])
     # a: x unjudged at rank 1; b: x, y unjudged; c: d5 (negative grade) and x unjudged

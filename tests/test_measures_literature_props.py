@@ -239,6 +239,7 @@ def test_literature_measures_match_naive(coll, rel, k):
         res = cranfield.evaluate(
             qrels, runs, labels, collection_size=sizes, known=known, target=target
         )
+    assert list(res.labels) == labels  # only Coverage and Novelty (without known) are left out
     gmax = max(1, *(g for v in qrels.values() for g in v.values()))
     for qi, q in enumerate(res.query_ids):
         ranked = ranking(runs[q])

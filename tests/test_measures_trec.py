@@ -32,7 +32,8 @@ def ranked(docs):
 
 
 # ---------------------------------------------------------- Baeza-Yates & Ribeiro-Neto 3.2.1
-# Seed 001: relevant set Rq (eq. 3.1) and the 15-document ranking; relevant at 1, 3, 6, 10, 15.
+# Baeza-Yates & Ribeiro-Neto (1999) sec. 3.2.1: relevant set Rq (eq. 3.1) and the 15-document
+# ranking; relevant at 1, 3, 6, 10, 15.
 RANKING = [
     "d123", "d84", "d56", "d6", "d8", "d9", "d511", "d129", "d187", "d25",
     "d38", "d48", "d250", "d113", "d3",

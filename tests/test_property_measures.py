@@ -8,8 +8,9 @@ judged topics without relevant documents, queries missing from the run or from t
 under random depth (-M), judged_only (-J), complete (-c) and relevance levels (``rel=``).
 
 Per-query values must agree within 1e-12 (counts exactly), and so must the aggregates (mean,
-sum, or geometric mean with eps 1e-5).  A measure not (yet) in cranfield's registry is left
-out of the comparison; ``test_every_measure_is_registered`` names any such measure.
+sum, or geometric mean with eps 1e-5).  Every case must parse: a measure renamed or dropped from
+cranfield's registry, or a parameter it no longer declares, fails the comparison (and
+``test_every_case_is_registered`` names it); it is never left out quietly.
 
 Further invariants need no oracle: the same run as a dict, as a TREC file and as a DataFrame
 gives the same numbers; ``ties='given'`` on a run already in trec_eval's order equals
@@ -18,7 +19,6 @@ gives the same numbers; ``ties='given'`` on a run already in trec_eval's order e
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import tempfile
 import warnings
@@ -86,7 +86,6 @@ class Case:
     how: str = "mean"
     rel: int = 1
     params: tuple[str, ...] = ()
-    optional: bool = False  # a variant cranfield need not offer (gains= beyond nDCG)
 
     @property
     def integer(self) -> bool:
@@ -95,6 +94,16 @@ class Case:
 
 def has_param(name: str, param: str) -> bool:
     return name in REGISTRY and any(p.name == param for p in REGISTRY[name].params)
+
+
+# Measures of ``cases`` without a ``rel=`` parameter (graded, or no relevance involved); every
+# other one also gets a ``rel=`` variant.  ``test_rel_parameters_are_as_listed`` checks the list
+# against the registry, so a measure that loses (or gains) ``rel=`` fails instead of quietly
+# losing (or never getting) its variant.
+WITHOUT_REL = frozenset(
+    {"nDCG", "DCG", "IDCG", "nDCGRel", "G", "RBP", "RBPResid", "NumQ", "NumRet", "Judged",
+     "Unjudged"}
+)  # fmt: skip
 
 
 def label(name: str, params: dict, cutoff: object = None) -> str:
@@ -125,7 +134,7 @@ class Draw:
 
 
 def cases(d: Draw) -> list[Case]:
-    """Every measure of the task, with the example's parameters."""
+    """Every measure the oracle knows, with the example's parameters."""
     k, gains = d.k, d.gains
     a, b, c, dd, N = d.utility
     utility = {"a": a, "b": b, "c": c, "d": dd, **({"N": N} if N else {})}
@@ -191,13 +200,12 @@ def cases(d: Draw) -> list[Case]:
     out = []
     for name, params, cutoff, fn, how in binary:
         out.append(Case(name, label(name, params, cutoff), fn, how, params=tuple(params)))
-        if d.rel != 1 and has_param(name, "rel"):
+        if d.rel != 1 and name not in WITHOUT_REL:
             p = {"rel": d.rel, **params}
             out.append(Case(name, label(name, p, cutoff), fn, how, rel=d.rel, params=tuple(p)))
     for name, cutoff, fn in with_gains:
         p = {"gains": gains_text(gains)}
-        optional = name != "nDCG"
-        out.append(Case(name, label(name, p, cutoff), fn, params=("gains",), optional=optional))
+        out.append(Case(name, label(name, p, cutoff), fn, params=("gains",)))
     return out
 
 
@@ -232,9 +240,22 @@ options = st.fixed_dictionaries(
 )
 
 
+def unparseable(cs: list[Case]) -> list[str]:
+    """The labels of the cases cranfield cannot parse: name not registered, or a parameter not
+    declared."""
+    return [
+        c.label
+        for c in cs
+        if c.name not in REGISTRY or not all(has_param(c.name, p) for p in c.params)
+    ]
+
+
 def registered(cs: list[Case]) -> list[Case]:
-    """The cases cranfield can parse: registered name, and every parameter declared."""
-    return [c for c in cs if c.name in REGISTRY and all(has_param(c.name, p) for p in c.params)]
+    """All the cases, after checking that cranfield can parse every one: a missing measure
+    fails here with its name, it does not shrink the comparison."""
+    missing = unparseable(cs)
+    assert not missing, f"not in cranfield's registry (renamed or dropped?): {', '.join(missing)}"
+    return cs
 
 
 def oracle_results(qrels, run, cs: list[Case], opts: dict) -> dict[str, tuple[dict, float]]:
@@ -299,17 +320,10 @@ def test_measures_equal_oracle_many(collection, d, opts):
     check_against_oracle(qrels, run, d, opts)
 
 
-def need_measures(*names: str) -> None:
-    missing = [n for n in names if n not in REGISTRY]
-    if missing:
-        pytest.skip(f"not in cranfield's registry yet: {', '.join(missing)}")
-
-
 # ---- regressions: two cranfield bugs the property test found (complete=True, missing topics)
 
 
 def test_utility_of_a_missing_topic_is_0_as_in_trec_eval():
-    need_measures("Utility")
     qrels = {"q1": {"a": 1}, "q2": {"x": 1, "y": 2}}
     run = {"q1": [("a", 1.0)]}
     label = "Utility(a=1,b=-1,c=2,d=0)"
@@ -320,7 +334,6 @@ def test_utility_of_a_missing_topic_is_0_as_in_trec_eval():
 
 
 def test_iprec_of_a_missing_topic_at_depth_zero_is_nan_as_in_trec_eval():
-    need_measures("IPrec")
     qrels = {"q1": {"a": 1}, "q2": {"x": 1}}
     run = {"q1": [("a", 1.0)]}
     per_query, _ = oracle.evaluate(
@@ -331,12 +344,27 @@ def test_iprec_of_a_missing_topic_at_depth_zero_is_nan_as_in_trec_eval():
     assert all(math.isnan(v) for v in res.column("IPrec@0.0").tolist())
 
 
-def test_every_measure_is_registered():
-    """Every measure of the task is registered, so the comparison above covers all of them."""
+def test_every_case_is_registered():
+    """Every measure the oracle knows is registered with the parameters the cases use, so the
+    comparison above covers all of them."""
     every = cases(Draw(5, 2, 1.0, 1.0, 0.5, 0.8, {0: 0}, (1, 1, 1, 0, 0)))
-    known = {c.label for c in registered(every)}
-    missing = [c.label for c in every if c.label not in known and c.rel == 1 and not c.optional]
-    assert not missing, f"not in cranfield's registry: {', '.join(missing)}"
+    assert len(every) == len({c.label for c in every})
+    assert unparseable(every) == []
+    assert {c.name for c in every} >= WITHOUT_REL
+    assert {c.name for c in every if c.rel == 2} == {c.name for c in every} - WITHOUT_REL
+
+
+def test_rel_parameters_are_as_listed():
+    names = {c.name for c in cases(Draw(5, 2, 1.0, 1.0, 0.5, 0.8, {0: 0}, (1, 1, 1, 0, 0)))}
+    wrong = sorted(n for n in names if has_param(n, "rel") == (n in WITHOUT_REL))
+    assert not wrong, f"rel= declared differently from WITHOUT_REL: {wrong}"
+
+
+def test_a_renamed_measure_fails_the_check_instead_of_shrinking_it():
+    renamed = Case("NoSuchMeasure", "NoSuchMeasure@5", lambda t: 0.0)
+    gone = Case("P", "P(gone=1)@5", lambda t: 0.0, params=("gone",))
+    with pytest.raises(AssertionError, match=r"NoSuchMeasure@5, P\(gone=1\)@5"):
+        registered([*cases(Draw(5, 1, 1.0, 1.0, 0.5, 0.8, {0: 0}, (1, 1, 1, 0, 0))), renamed, gone])
 
 
 # ---- invariants without oracle ------------------------------------------------------------
@@ -345,7 +373,7 @@ INVARIANT_MEASURES = ["AP", "P@5", "nDCG@3", "RR", "Rprec", "NumRet", "NumRelRet
 
 
 def invariant_measures() -> list[str]:
-    return [m for m in INVARIANT_MEASURES if m.split("@")[0] in REGISTRY]
+    return list(INVARIANT_MEASURES)
 
 
 def equal_results(a, b) -> bool:
@@ -377,32 +405,43 @@ def has_judged_query(qrels, run) -> bool:
     return any(q in run for q in qrels)
 
 
+def nothing_to_evaluate(qrels, run, opts: dict, *paths: Callable[[], object]) -> bool:
+    """True, after checking that every evaluation path refuses the input with an InputError,
+    when no query is evaluated (no run query in the qrels, and not ``complete``)."""
+    if has_judged_query(qrels, run) or opts["complete"]:
+        return False
+    for path in paths:
+        with pytest.raises(InputError):
+            path()
+    return True
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(collections(), options)
 def test_dict_and_trec_file_agree(collection, opts):
     qrels, run = collection
-    if not has_judged_query(qrels, run) and not opts["complete"]:
-        return
     ms = invariant_measures()
-    from_dicts = quiet_evaluate(qrels, run_dict(run), ms, **opts)
     with tempfile.TemporaryDirectory() as tmp:
         qpath, rpath = write_trec(qrels, run, Path(tmp))
+        if nothing_to_evaluate(
+            qrels,
+            run,
+            opts,
+            lambda: quiet_evaluate(qrels, run_dict(run), ms, **opts),
+            lambda: quiet_evaluate(str(qpath), str(rpath), ms, **opts),
+        ):
+            return
+        from_dicts = quiet_evaluate(qrels, run_dict(run), ms, **opts)
         from_files = quiet_evaluate(str(qpath), str(rpath), ms, **opts)
     assert equal_results(from_dicts, from_files)
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("cranfield.io.tabular") is None,
-    reason="cranfield.io.tabular (DataFrame input) is not on this branch yet",
-)
 @settings(max_examples=40, deadline=None)
 @given(collections(), options)
 def test_dict_and_dataframe_agree(collection, opts):
     import pandas as pd
 
     qrels, run = collection
-    if not has_judged_query(qrels, run) and not opts["complete"]:
-        return
     ms = invariant_measures()
     qrels_df = pd.DataFrame(
         [(q, d, g) for q, docs in qrels.items() for d, g in docs.items()],
@@ -412,6 +451,14 @@ def test_dict_and_dataframe_agree(collection, opts):
         [(q, d, s) for q, docs in run.items() for d, s in docs],
         columns=["query_id", "doc_id", "score"],
     )
+    if nothing_to_evaluate(
+        qrels,
+        run,
+        opts,
+        lambda: quiet_evaluate(qrels, run_dict(run), ms, **opts),
+        lambda: quiet_evaluate(qrels_df, run_df, ms, **opts),
+    ):
+        return
     from_dicts = quiet_evaluate(qrels, run_dict(run), ms, **opts)
     from_frames = quiet_evaluate(qrels_df, run_df, ms, **opts)
     assert equal_results(from_dicts, from_frames)
@@ -422,13 +469,19 @@ def test_dict_and_dataframe_agree(collection, opts):
 def test_given_order_equal_to_trec_order(collection, opts):
     """A run whose given order is already trec_eval's order: ties='given' == ties='trec'."""
     qrels, run = collection
-    if not has_judged_query(qrels, run) and not opts["complete"]:
-        return
     ordered = {}
     for q, docs in run.items():
         score = dict(docs)
         ordered[q] = {d: score[d] for d in oracle.trec_order(docs)}
     ms = invariant_measures()
+    if nothing_to_evaluate(
+        qrels,
+        run,
+        opts,
+        lambda: quiet_evaluate(qrels, ordered, ms, ties="given", **opts),
+        lambda: quiet_evaluate(qrels, run_dict(run), ms, ties="trec", **opts),
+    ):
+        return
     given_res = quiet_evaluate(qrels, ordered, ms, ties="given", **opts)
     trec_res = quiet_evaluate(qrels, run_dict(run), ms, ties="trec", **opts)
     assert equal_results(given_res, trec_res)
@@ -438,9 +491,11 @@ def test_given_order_equal_to_trec_order(collection, opts):
 @given(collections(), draws, options, st.sampled_from(["trec", "given", "random"]))
 def test_deterministic(collection, d, opts, ties):
     qrels, run = collection
-    if not has_judged_query(qrels, run) and not opts["complete"]:
-        return
     ms = [c.label for c in registered(cases(d))]
+    if nothing_to_evaluate(
+        qrels, run, opts, lambda: quiet_evaluate(qrels, run_dict(run), ms, ties=ties, **opts)
+    ):
+        return
     first = quiet_evaluate(qrels, run_dict(run), ms, ties=ties, seed=7, **opts)
     second = quiet_evaluate(qrels, run_dict(run), ms, ties=ties, seed=7, **opts)
     assert equal_results(first, second)

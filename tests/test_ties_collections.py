@@ -1,11 +1,11 @@
 """Real weak orderings: coordination-level (simple matching) runs on the classic collections.
 
-The score of a document is the number of distinct query terms it contains (seed 003 sec. 4's
-"simple matching function"), so thousands of documents share a handful of scores: large tie
-groups.  The tie-aware values must agree with the mean over random tie-breakings within the
-sampling error (per query: Hoeffding's bound at probability 1e-6, the value range being the
-exact best-to-worst range; for the mean over queries: |z| < 5), and exactly where ties cannot
-move the value.
+The score of a document is the number of distinct query terms it contains (Raghavan, Jung & Bollmann
+1989, sec. 4's "simple matching function"), so thousands of documents share a handful of scores:
+large tie groups.  The tie-aware values must agree with the mean over random tie-breakings within
+the sampling error (per query: Hoeffding's bound at probability 1e-6, the value range being the
+exact best-to-worst range; for the mean over queries: |z| < 5), and exactly where ties cannot move
+the value.
 """
 
 from __future__ import annotations

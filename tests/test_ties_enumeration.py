@@ -331,8 +331,9 @@ def _precall_levels(levels, h):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(weak_orderings, st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 2 / 3, 0.9, 1.0]))
 def test_ceiling_interpolation_is_the_max_over_later_recall_points(queries, x):
-    """Seed 003 sec. 2.2: precision at recall x is the largest value at any simple recall point
-    h / R with h >= ceil(x R) (ceiling and "chain effect"); for PRR (sec. 3.2.2) and PRECALL."""
+    """Raghavan et al. (1989) sec. 2.2: precision at recall x is the largest value at any simple
+    recall point h / R with h >= ceil(x R) (ceiling and "chain effect"); for PRR (sec. 3.2.2) and
+    PRECALL."""
     assume(all(_orderings_count(levels) <= 2000 for levels, _ in queries))
     qrels, run = _inputs(queries)
     labels = [f"PRR(recall={x!r},interpolation=ceiling)", f"PRECALL(recall={x!r})"]
@@ -352,7 +353,7 @@ def test_ceiling_interpolation_is_the_max_over_later_recall_points(queries, x):
 
 def _esl_gamma(j, r, i, s):
     """Sum_v (j + v) P_v with the factorials holding s interpolated by the Gamma function
-    (seed 003 sec. 3.2.2 and Appendix): the definition behind Lemma 3.1."""
+    (Raghavan et al. sec. 3.2.2 and Appendix): the definition behind Lemma 3.1."""
     total = 0.0
     for v in range(i + 1):
         logp = (

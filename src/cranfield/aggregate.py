@@ -56,8 +56,9 @@ def aggregate_values(values: np.ndarray, how: str, *, eps: float = 1e-5) -> floa
 
 
 def micro_average(num: np.ndarray, den: np.ndarray) -> float:
-    """Keen's micro average (seed 002 sec. 4A): ``sum num / sum den`` over queries, each sum
-    sequential in query order; 0 when the denominators sum to 0."""
+    """Keen's micro average ("Evaluation Parameters", SMART report ISR-13, sec. 4A): ``sum num /
+    sum den`` over queries, each sum sequential in query order; 0 when the denominators sum to 0.
+    """
     total = _seq_sum(np.asarray(den, dtype=np.float64))
     return _seq_sum(np.asarray(num, dtype=np.float64)) / total if total != 0 else 0.0
 

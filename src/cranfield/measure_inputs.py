@@ -3,16 +3,17 @@
 - **Collection size** ``N`` (``--collection-size``, ``collection_size=``): one number for every
   query, a mapping ``{qid: N}``, or a file with one ``qid N`` line per query.  Needed by the
   measures that rank the whole collection (normalized recall and precision, rank recall, log
-  precision, weighted normalized recall, fallout, generality).  Relevant documents that the run
-  does not retrieve are placed at the bottom of the collection (Magdy & Jones, seed 000 sec. 4).
-  ``N`` must be at least the number of documents known for the query: those ranked plus those
-  judged but not ranked (else: an error naming the query).
+  precision, weighted normalized recall, fallout, generality).  Relevant documents that the run does
+  not retrieve are placed at the bottom of the collection (Magdy & Jones, SIGIR 2010, sec. 4).
+  ``N`` must be at least the number of documents known for the query: those ranked plus those judged
+  but not ranked (else: an error naming the query).
 - **Documents known to the user** (``--known``, ``known=``): a second qrels-format source; a
-  document counts as known when its grade there is > 0.  Coverage and novelty (Chen, seed 004;
-  Baeza-Yates & Ribeiro-Neto ch. 3) use the known documents that the qrels also judge relevant.
-- **Target** (``--target``, ``target=``): how many relevant documents the user wants, one
-  number, a mapping or a ``qid N`` file, each >= 1 (relative recall, Keen seed 002 sec. 7;
-  recall effort, seed 004).
+  document counts as known when its grade there is > 0.  Coverage and novelty (B. Chen, "Retrieval
+  Evaluation - Measures", lecture slides; Baeza-Yates & Ribeiro-Neto, *Modern Information
+  Retrieval*, 1999, sec. 3.2.2) use the known documents that the qrels also judge relevant.
+- **Target** (``--target``, ``target=``): how many relevant documents the user wants, one number, a
+  mapping or a ``qid N`` file, each >= 1 (relative recall, Keen, "Evaluation Parameters", SMART
+  report ISR-13, sec. 7; recall effort, Chen's slides).
 
 Per-query values: queries missing from a mapping or file are an error naming the query; extra
 queries are ignored (as queries of the qrels that the run does not have).

@@ -11,7 +11,7 @@ from ..ties.order import TIE_POLICIES
 from ._args import JUDGING, NumberList, Parser, Range, dispatch, file_path, plot_file, values
 from ._output import write_output
 
-# fixed by issue 6 (scripts depend on these names and values)
+# part of the command-line interface: scripts depend on these names and values
 INTERPOLATIONS = ("max", "trec", "trec9", "ceiling", "quasi-cranfield", "semi-cranfield", "none")
 STEPS = ("highest", "lowest", "middle", "mean", "ends")
 SHARED = ("levels", "average", "statistic", "cutoffs", "weak", "rel", "collection_size", *JUDGING)
@@ -258,7 +258,11 @@ def fallout_command(argv: Sequence[str]) -> None:
     _levels(p)
     _average(p, "macro")
     p.option("--cutoffs", type=CUTOFFS, help="Average at document cut-offs: a comma list or 'all'.")
-    p.option("--weak", action="store_true", help="Tied scores form one level (seed 003 eq. 3.6).")
+    p.option(
+        "--weak",
+        action="store_true",
+        help="Tied scores form one level (Raghavan, Jung & Bollmann 1989, eq. 3.6).",
+    )
     p.option(
         "--generality",
         type=Range(float, 0, 1000, open=True),

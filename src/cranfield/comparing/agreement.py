@@ -1,7 +1,8 @@
 """Agreement between measures: pairwise significance outcomes and rank correlations.
 
-Seed 000 (Magdy & Jones, SIGIR 2010) sec. 6.2 compares every pair of runs under each measure
-with a significance test (Wilcoxon, 95%) and classes it as "run 1 significantly better", "run 2
+Magdy & Jones ("PRES: A Score Metric for Evaluating Recall-Oriented Information Retrieval
+Applications", SIGIR 2010) sec. 6.2 compare every pair of runs under each measure with a
+significance test (Wilcoxon, 95%) and classes it as "run 1 significantly better", "run 2
 significantly better" or "indistinguishable"; the agreement chart (Fig. 7) counts how often the
 measures agree.  It also correlates the rankings of runs that two measures induce with
 Kendall's tau (Kendall 1938) and draws the ranking change (Fig. 6).
@@ -180,7 +181,7 @@ class AgreementRow:
 
 
 def agreement_rows(outcomes: Mapping[str, Sequence[str]]) -> list[AgreementRow]:
-    """Count each combination of outcomes across measures (seed 000 Fig. 7).
+    """Count each combination of outcomes across measures (Magdy & Jones 2010, Fig. 7).
 
     ``outcomes[measure][k]`` is ``"a"``, ``"b"`` or ``"="`` for the k-th pair of runs.  Rows
     are ordered by decreasing count, then by outcome (a, b, =) measure by measure.

@@ -64,8 +64,8 @@ TESTS: dict[str, tuple[str, str]] = {
     "t": ("paired Student's t-test", "Student (1908); scipy.stats.ttest_rel"),
     "wilcoxon": (
         "Wilcoxon signed-rank test",
-        "Wilcoxon (1945); seed 000 sec. 6.2; scipy.stats.wilcoxon on the non-zero differences "
-        "(zero_method='wilcox', method='auto')",
+        "Wilcoxon (1945); Magdy & Jones (SIGIR 2010) sec. 6.2; scipy.stats.wilcoxon on the "
+        "non-zero differences (zero_method='wilcox', method='auto')",
     ),
     "sign": ("sign test", "Dixon & Mood (1946); scipy.stats.binomtest on wins vs losses"),
     "randomization": (

@@ -1,13 +1,14 @@
 """Charts of a comparison, drawn with matplotlib (the ``plot`` extra), imported lazily.
 
-- precision histogram (Baeza-Yates & Ribeiro-Neto, seed 001 Fig. 3.5): one bar per query,
-  ``M(b) - M(a)`` for any measure M;
-- magnitude-difference plot (Keen, seed 002 Fig. 36): the requests favouring each run, by
-  decreasing difference;
-- agreement chart (Magdy & Jones, seed 000 Fig. 7): how often the measures reach each
+- precision histogram (Baeza-Yates & Ribeiro-Neto, *Modern Information Retrieval*, 1999,
+  sec. 3.2.1, Fig. 3.5): one bar per query, ``M(b) - M(a)`` for any measure M;
+- magnitude-difference plot (Keen, "Evaluation Parameters", SMART report ISR-13, Fig. 36):
+  the requests favouring each run, by decreasing difference;
+- agreement chart (Magdy & Jones, "PRES: A Score Metric for Evaluating Recall-Oriented
+  Information Retrieval Applications", SIGIR 2010, Fig. 7): how often the measures reach each
   combination of outcomes over the pairs of runs;
-- ranking change (seed 000 Fig. 6): each run's rank under each measure;
-- sweeps (seed 000 Fig. 8): the mean of a measure against its cut-off (N_max, k).
+- ranking change (Magdy & Jones 2010, Fig. 6): each run's rank under each measure;
+- sweeps (Magdy & Jones 2010, Fig. 8): the mean of a measure against its cut-off (N_max, k).
 
 Figures are built with :class:`matplotlib.figure.Figure` (no pyplot, no global state) and
 saved without timestamps, so the same comparison gives the same files.
@@ -109,8 +110,9 @@ def precision_histogram(
     higher_is_better: bool = True,
     ax: Any = None,
 ) -> Any:
-    """Bars of ``M(b) - M(a)`` per query (seed 001 eq. 3.5 with A = b, B = a), coloured by the
-    run that is better on the query.  Returns the figure (or draws on ``ax``)."""
+    """Bars of ``M(b) - M(a)`` per query (Baeza-Yates & Ribeiro-Neto 1999, eq. 3.5 with A = b,
+    B = a), coloured by the run that is better on the query.  Returns the figure (or draws on
+    ``ax``)."""
     fig = None
     if ax is None:
         width = min(14.0, max(6.0, 0.12 * len(rows) + 3.0))
@@ -205,7 +207,7 @@ def magnitude_plot(md: MagnitudeDifference, measure: str, *, ax: Any = None) -> 
 
 
 def agreement_chart(c: Comparison) -> Any:
-    """Seed 000 Fig. 7 for any runs and measures: one row per combination of outcomes (a
+    """Magdy & Jones (2010) Fig. 7 for any runs and measures: one row per combination of outcomes (a
     grid of the measures' verdicts on the left, the share of pairs of runs on the right)."""
     rows = c.agreement()
     labels = list(c.labels)
@@ -262,7 +264,8 @@ def _run_colors(n: int) -> list[Any]:
 
 
 def ranking_chart(c: Comparison) -> Any:
-    """Seed 000 Fig. 6: the rank of each run under each measure, lines joining a run's ranks."""
+    """Magdy & Jones (2010) Fig. 6: the rank of each run under each measure, lines joining a
+    run's ranks."""
     labels = list(c.labels)
     k = len(c.runs)
     fig = _figure(2.2 + 2.0 * len(labels), 1.5 + 0.28 * k)
@@ -302,8 +305,8 @@ def ranking_chart(c: Comparison) -> Any:
 
 
 def sweep_chart(sweeps: Sequence[Sweep]) -> Any:
-    """Seed 000 Fig. 8: the mean of each swept measure against its cut-off, one line per run
-    (logarithmic x axis when the cut-offs span a factor of 20 or more)."""
+    """Magdy & Jones (2010) Fig. 8: the mean of each swept measure against its cut-off, one
+    line per run (logarithmic x axis when the cut-offs span a factor of 20 or more)."""
     n = len(sweeps)
     runs = list(sweeps[0].values)
     outside = len(runs) > 6

@@ -1,14 +1,16 @@
 """Per-request analysis: how many queries favour each run, by how much, and for which queries.
 
-- Precision histogram (Baeza-Yates & Ribeiro-Neto, seed 001 sec. 3.2.1, eq. 3.5): per query
+- Precision histogram (Baeza-Yates & Ribeiro-Neto, *Modern Information Retrieval*, 1999,
+  sec. 3.2.1, eq. 3.5): per query
   ``M_{A/B}(i) = M_A(i) - M_B(i)`` for any measure M, drawn as one bar per query.
-- Keen's per-request tables (seed 002 sec. 9, Fig. 35): the numbers of requests favouring
+- Keen's per-request tables (Keen, "Evaluation Parameters", SMART report ISR-13, sec. 9,
+  Fig. 35): the numbers of requests favouring
   option I, option II and equal on both, and their percentages computed three ways (ignoring
   the equal cases, including them, adding them to both options), each with the
   "superiority percentage" = percentage for I minus percentage for II.
 - Keen's magnitude-difference plot (Fig. 36): the requests favouring each option, sorted by
   decreasing size of the difference.
-- Specific versus general requests (seed 002 sec. 8): the query set divided into two equal or
+- Specific versus general requests (Keen sec. 8): the query set divided into two equal or
   nearly equal groups by the number of relevant documents.
 
 Two values are equal when ``|x - y| <= 1e-12 * max(1, |x|, |y|)`` (float noise is not a win).
@@ -234,7 +236,7 @@ class GeneralitySplit:
 
 
 def split_by_relevant(num_rel: Mapping[str, float]) -> GeneralitySplit:
-    """Keen's split into specific and general requests (seed 002 sec. 8).
+    """Keen's split into specific and general requests (Keen, ISR-13, sec. 8).
 
     Queries are divided "into equal or nearly equal groups according to the numbers of
     documents in the collection that are relevant".  Queries with the same number of relevant

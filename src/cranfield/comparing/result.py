@@ -1,6 +1,11 @@
 """The result of a comparison: :class:`Comparison`, with every pairwise result per measure
 (:class:`PairResult`) and the analyses read from them (agreement, rankings, Keen's per-request
-tables and magnitude differences, generality); it computes no measure."""
+tables and magnitude differences, generality); it computes no measure.
+
+Sources: Magdy & Jones, "PRES: A Score Metric for Evaluating Recall-Oriented Information
+Retrieval Applications", SIGIR 2010 (agreement, sweeps); Keen, "Evaluation Parameters", SMART
+report ISR-13 (per-request tables, generality); Baeza-Yates & Ribeiro-Neto, *Modern Information
+Retrieval*, 1999, sec. 3.2.1 (precision histogram)."""
 
 from __future__ import annotations
 
@@ -106,7 +111,7 @@ class PairResult:
 @dataclass(frozen=True)
 class Sweep:
     """A measure evaluated at several values of its cut-off (N_max for PRES, k for P@k):
-    ``values[run][i]`` is the mean at ``xs[i]`` (seed 000 Fig. 8)."""
+    ``values[run][i]`` is the mean at ``xs[i]`` (Magdy & Jones 2010, Fig. 8)."""
 
     name: str
     labels: tuple[str, ...]
@@ -124,7 +129,7 @@ class GeneralityRow:
 
 @dataclass(frozen=True)
 class Generality:
-    """Means over specific and general requests (seed 002 sec. 8)."""
+    """Means over specific and general requests (Keen sec. 8)."""
 
     split: GeneralitySplit
     mean_relevant: tuple[float, float]
@@ -216,7 +221,7 @@ class Comparison:
         return {m: [p.outcome for p in self.pairs[m]] for m in self.labels}
 
     def agreement(self) -> list[agr.AgreementRow]:
-        """The agreement chart's rows (seed 000 Fig. 7)."""
+        """The agreement chart's rows (Magdy & Jones 2010, Fig. 7)."""
         return agr.agreement_rows(self.outcomes())
 
     def pairwise_agreement(self) -> dict[tuple[str, str], float]:
@@ -255,7 +260,7 @@ class Comparison:
     # -- per request -------------------------------------------------------------------------
     def differences(self, measure: str, a: str, b: str) -> list[tuple[str, float]]:
         """``(query, value(b) - value(a))`` per compared query: the precision histogram's bars
-        (seed 001 eq. 3.5 with A = b, B = a), in natural query order."""
+        (Baeza-Yates & Ribeiro-Neto 1999, eq. 3.5 with A = b, B = a), in natural query order."""
         d = differences(self._column(measure, a), self._column(measure, b))
         rows = list(zip(self.query_ids[measure], d.tolist(), strict=True))
         return sorted(rows, key=lambda t: natural_key(t[0]))
@@ -279,7 +284,7 @@ class Comparison:
         )
 
     def generality(self, num_rel: Mapping[str, float] | None = None) -> Generality:
-        """Means over specific and general requests (seed 002 sec. 8).
+        """Means over specific and general requests (Keen sec. 8).
 
         ``num_rel`` maps query ids to their number of relevant documents; by default it is
         read from a ``NumRel`` column of the results (``compare(qrels, runs)`` adds one)."""

@@ -1,5 +1,5 @@
-"""Averaging per-query curve values over queries: mean or median (Keen, seed 002 sec. 4A,
-Fig. 13), over the queries that enter at each point."""
+"""Averaging per-query curve values over queries: mean or median (Keen, "Evaluation
+Parameters", SMART report ISR-13, sec. 4A, Fig. 13), over the queries that enter at each point."""
 
 from __future__ import annotations
 

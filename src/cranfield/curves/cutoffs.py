@@ -1,8 +1,10 @@
 """Averaging at document cut-offs: the Pseudo-Cranfield method and micro-evaluation.
 
-Keen (seed 002 sec. 4B, Fig. 14): "obtain average curves from all requests just as drawn in
-Figure 4, by computing mean precision recall pairs for each document cut-off level"; Raghavan
-et al. (seed 003 sec. 3.4) average over ND.  At cut-off ``k`` a query has recall
+Keen ("Evaluation Parameters", SMART report ISR-13, sec. 4B, Fig. 14): "obtain average curves
+from all requests just as drawn in Figure 4, by computing mean precision recall pairs for each
+document cut-off level"; Raghavan, Jung & Bollmann ("A Critical Investigation of Recall and
+Precision as Measures of Retrieval System Performance", ACM TOIS 7(3), 1989, sec. 3.4) average
+over ND.  At cut-off ``k`` a query has recall
 ``rel(k)/R`` and precision ``rel(k)/k`` (ranks beyond the ranking count as non-relevant, as in
 trec_eval's P@k; a query without relevant documents has recall 0).
 

@@ -1,9 +1,11 @@
 """fallout(): recall-fallout ("operating characteristic") curves, and precision recovered from
 recall, fallout and generality.
 
-Keen (seed 002 sec. 3B, Fig. 7; sec. 6, Fig. 28 b) plots fallout ``F = b / (b + d)``, the share
-of the collection's non-relevant documents retrieved, against recall.  Raghavan, Jung &
-Bollmann (seed 003 sec. 3.5, after Robertson 1969) define the recall-fallout graph of one query
+Keen ("Evaluation Parameters", SMART report ISR-13, sec. 3B, Fig. 7; sec. 6, Fig. 28 b) plots
+fallout ``F = b / (b + d)``, the share of the collection's non-relevant documents retrieved,
+against recall.  Raghavan, Jung & Bollmann ("A Critical Investigation of Recall and Precision as
+Measures of Retrieval System Performance", ACM TOIS 7(3), 1989, sec. 3.5, after Robertson 1969)
+define the recall-fallout graph of one query
 by its points at full levels (ranks, or levels of tied documents with ``weak``), joined by
 straight lines, so that at recall ``R`` (eq. 3.6)::
 
@@ -20,7 +22,7 @@ Precision follows from recall, fallout and generality ``G = n / N`` (eq. 3.5)::
 
     P = G R / (G R + (1 - G) F)
 
-which on this graph is PRECALL with intuitive interpolation (seed 003 sec. 3.5).  The code
+which on this graph is PRECALL with intuitive interpolation (Raghavan et al. sec. 3.5).  The code
 computes P both ways and checks that they agree; the ``precision`` column is the result (at
 recall 0 its limit from the right: ``r / (r + i)`` for the first level if that level holds a
 relevant document, else 0).  With ``generality`` (per thousand, Keen's G; Fig. 28 c) the
@@ -107,7 +109,7 @@ def fallout_at_levels(
             with np.errstate(divide="ignore", invalid="ignore"):
                 p35 = np.where(c == 0, p0, G * r_level / (G * r_level + (1 - G) * f))
             ok = (R == 0) | np.isclose(p35, precall, rtol=1e-9, atol=1e-12)
-            if not ok.all():  # pragma: no cover - an internal invariant (seed 003 sec. 3.5)
+            if not ok.all():  # pragma: no cover - an internal invariant (Raghavan et al. sec. 3.5)
                 raise AssertionError("eq. 3.5 and PRECALL disagree; please report this")
             P[:, col] = p35
         else:
@@ -161,9 +163,9 @@ def fallout(
     ``collection_size`` (``N``: one integer, ``{qid: N}`` or a file of ``qid N`` lines, as for
     :func:`cranfield.judge`) is required unless the judged rankings carry it.  ``levels``,
     ``average``, ``statistic``, ``cutoffs`` as for :func:`~cranfield.curves.precision_recall`
-    (micro-averaging pools counts at document cut-offs); ``weak``: tied scores form one
-    level (seed 003); ``generality``: adjust the precision column to this generality number
-    (relevant per thousand, Keen Fig. 28 c).
+    (micro-averaging pools counts at document cut-offs); ``weak``: tied scores form one level
+    (Raghavan, Jung & Bollmann 1989); ``generality``: adjust the precision column to this generality
+    number (relevant per thousand, Keen Fig. 28 c).
     """
     check_average(average, statistic)
     rel = A.integer(rel, "rel")

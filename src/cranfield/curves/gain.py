@@ -1,4 +1,5 @@
-"""gain(): cumulated gain curves (Järvelin & Kekäläinen 2002, as in Chen's slides, seed 004).
+"""gain(): cumulated gain curves (Järvelin & Kekäläinen 2002, as presented in B. Chen's lecture
+slides "Retrieval Evaluation - Measures", National Taiwan Normal University).
 
 Per query, the gain vector ``G`` holds the grade of the document at each rank (its gain:
 the grade, or ``gains[grade]``; unjudged and non-relevant documents gain 0) and the ideal
@@ -19,7 +20,7 @@ Averaged over queries (mean or median at each rank), and normalized two ways:
 
 :func:`area` gives the area under each curve over ranks ``1..L`` divided by ``L`` (the mean of
 the step curve's heights; "the area under the NCG and NDCG curves represent the quality of the
-ranking algorithm", seed 004).
+ranking algorithm", Chen's slides).
 """
 
 from __future__ import annotations

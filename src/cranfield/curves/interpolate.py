@@ -3,22 +3,25 @@
 Every method reads the query's step curve (:mod:`.steps`) at recall level ``r``; ``R`` is the
 number of relevant documents, ``RR`` how many the run ranks, ``h/R`` the recall of step ``h``.
 
-- ``max`` (Baeza-Yates & Ribeiro-Neto, seed 001 eq. 3.4 and example 3.3): the highest precision
-  at any cut-off with recall ``>= r``; 0 when the run never reaches ``r``.  Eq. 3.4 as printed
-  bounds the recall by the next standard level, but its own worked example (0.333 at 0 to 0.3,
-  0.25 at 0.4 to 0.6, 0.2 at 0.7 to 1.0) and Salton's rule take every recall ``>= r``: that
-  reading is used.
+- ``max`` (Baeza-Yates & Ribeiro-Neto, *Modern Information Retrieval*, 1999, sec. 3.2.1, eq. 3.4 and
+  example 3.3): the highest precision at any cut-off with recall ``>= r``; 0 when the run never
+  reaches ``r``.  Eq. 3.4 as printed bounds the recall by the next standard level, but its own
+  worked example (0.333 at 0 to 0.3, 0.25 at 0.4 to 0.6, 0.2 at 0.7 to 1.0) and Salton's rule take
+  every recall ``>= r``: that reading is used.
 - ``trec``: trec_eval 10.0 ``iprec_at_recall``: ``c = lround(r R)`` relevant documents, the
   highest precision at or after the ``c``-th relevant one (the first one when ``c = 0``), 0 if
   ``c > RR``; for an empty ranking NaN where ``c = 0`` (trec_eval prints ``-nan``; a query
   missing from the run under ``complete`` is trec_eval's one-document dummy ranking, empty
   only after ``depth=0`` or ``judged_only``).  ``trec9``: the same with trec_eval 9.x's
   ``c = (long)(r R + 0.9)``.
-- ``ceiling`` (Raghavan, Jung & Bollmann, seed 003 sec. 2.2, eq. 2.3): the precision at each
+- ``ceiling`` (Raghavan, Jung & Bollmann, "A Critical Investigation of Recall and Precision as
+  Measures of Retrieval System Performance", ACM TOIS 7(3), 1989, sec. 2.2, eq. 2.3): the
+  precision at each
   simple recall point ``h/R`` (PRECALL, eq. 2.2, on the weak ordering of tied scores when
   ``weak``), raised to the highest later value (the "chain effect"), then read at the simple
   point ``ceil(r R)/R`` (``1/R`` for ``r = 0``).  On a linear ordering this equals ``max``.
-- ``quasi-cranfield`` (Keen, seed 002 sec. 4B, Fig. 16): a cut-off at each relevant document,
+- ``quasi-cranfield`` (Keen, "Evaluation Parameters", SMART report ISR-13, sec. 4B, Fig. 16):
+  a cut-off at each relevant document,
   the chosen precision of each vertical step (Fig. 15), straight lines between those points.
 - ``semi-cranfield`` (Keen Fig. 17): from each recall, a line of constant precision to the
   highest later chosen point ("the best possible precision above x recall").

@@ -1,10 +1,13 @@
 """precision_recall(): averaged precision-recall curves, by any method of the literature.
 
-Two ways of averaging (Raghavan et al., seed 003 sec. 3.4; Keen, seed 002 sec. 4B):
+Two ways of averaging (Raghavan, Jung & Bollmann, "A Critical Investigation of Recall and
+Precision as Measures of Retrieval System Performance", ACM TOIS 7(3), 1989, sec. 3.4; Keen,
+"Evaluation Parameters", SMART report ISR-13, sec. 4B):
 
-- over NR, at recall levels: each query's curve is interpolated at the levels (``max``,
-  ``trec``, ``trec9``, ``ceiling``, ``quasi-cranfield``, ``semi-cranfield``; see
-  :mod:`.interpolate`), then the values are averaged level by level (seed 001 eq. 3.2);
+- over NR, at recall levels: each query's curve is interpolated at the levels (``max``, ``trec``,
+  ``trec9``, ``ceiling``, ``quasi-cranfield``, ``semi-cranfield``; see :mod:`.interpolate`), then
+  the values are averaged level by level (Baeza-Yates & Ribeiro-Neto, *Modern Information
+  Retrieval*, 1999, eq. 3.2);
 - over ND, at document cut-offs (the Pseudo-Cranfield method, Fig. 14; ``interpolation="none"``
   is the raw curve, one point per rank; micro-averaging pools counts at each cut-off), see
   :mod:`.cutoffs`.
@@ -215,8 +218,8 @@ def precision_recall(
         ``mean`` or ``median`` (Keen Fig. 13).
     cutoffs
         Average at these document cut-offs instead (Pseudo-Cranfield, Keen Fig. 14): a list,
-        ``"standard"`` (5, 10, 15, 20, 30, 50, 100; seed 001) or ``"all"``.  With ``levels``
-        too, the averaged curve is read at those recall levels (Fig. 14 b).
+        ``"standard"`` (5, 10, 15, 20, 30, 50, 100; Baeza-Yates & Ribeiro-Neto) or ``"all"``.  With
+        ``levels`` too, the averaged curve is read at those recall levels (Fig. 14 b).
     reference
         A full-search run: quasi-Cranfield curves of a partial search are extended from their
         recall ceiling to the reference's precision at recall 1.0 (Keen Fig. 25).
@@ -225,7 +228,8 @@ def precision_recall(
     rel
         Minimum grade of a relevant document.
     weak
-        ``ceiling`` only: documents with tied scores form one level (PRECALL, seed 003).
+        ``ceiling`` only: documents with tied scores form one level (PRECALL of
+        Raghavan, Jung & Bollmann).
     collection_size
         ``N``: one integer, ``{qid: N}`` or a file of ``qid N`` lines (as for
         :func:`cranfield.judge`); with ``weak``, the unranked documents form one last level.

@@ -1,5 +1,6 @@
-"""Precision and fallout at a recall point of a weak ordering (Raghavan, Jung & Bollmann,
-seed 003).
+"""Precision and fallout at a recall point of a weak ordering (Raghavan, Jung & Bollmann, "A
+Critical Investigation of Recall and Precision as Measures of Retrieval System Performance",
+ACM TOIS 7(3), 1989).
 
 A weak ordering splits a ranking into levels of tied documents.  To retrieve ``NR`` relevant
 documents a user takes whole levels until the final level ``l_f`` where the need is met; with
@@ -15,7 +16,7 @@ and ``i`` non-relevant in ``l_f``, and ``s = NR - t_r``:
 With a linear ordering (``weak=False``: every document its own level) ``i = 0`` and PRECALL at
 the ``h``-th relevant document is ``h / rank``.  Relevant documents a run does not retrieve are
 taken to form one last level with the rest of the collection (``N`` needed), the same view of
-unranked documents as seed 003's weak orderings.
+unranked documents as the paper's weak orderings.
 """
 
 from __future__ import annotations

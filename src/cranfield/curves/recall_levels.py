@@ -32,8 +32,8 @@ MAX_LEVEL_DENOMINATOR = 10**30
 
 _MAX_EXPONENT = 1000
 STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 50, 100)
-"""Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1: average precision "when 5, 10, 15, 20, 30,
-50, or 100 documents have been seen"."""
+"""Baeza-Yates & Ribeiro-Neto, *Modern Information Retrieval*, 1999, sec. 3.2.1: average
+precision "when 5, 10, 15, 20, 30, 50, or 100 documents have been seen"."""
 
 
 def _fraction(value: object) -> Fraction:
@@ -68,8 +68,9 @@ def _shown(value: object) -> str:
 
 
 def parse_levels(levels: int | str | Iterable[object] | None) -> tuple[Fraction, ...]:
-    """Recall levels, ascending: ``11`` (0, 0.1, ..., 1), ``21`` (0, 0.05, ..., 1; Raghavan
-    et al., seed 003 sec. 2.2) or any list of numbers in [0, 1] (``"0.1,0.25"`` or a sequence).
+    """Recall levels, ascending: ``11`` (0, 0.1, ..., 1), ``21`` (0, 0.05, ..., 1; Raghavan, Jung &
+    Bollmann, ACM TOIS 1989, sec. 2.2) or any list of numbers in [0, 1] (``"0.1,0.25"`` or a
+    sequence).
     """
     if levels is None:
         levels = 11
@@ -104,8 +105,9 @@ def parse_levels(levels: int | str | Iterable[object] | None) -> tuple[Fraction,
 
 
 def parse_cutoffs(cutoffs: str | int | Sequence[int] | None) -> tuple[int, ...] | str | None:
-    """Document cut-offs: a comma list or sequence of positive integers, ``"standard"`` (seed
-    001's 5, 10, 15, 20, 30, 50, 100) or ``"all"`` (every rank of the longest ranking)."""
+    """Document cut-offs: a comma list or sequence of positive integers, ``"standard"``
+    (Baeza-Yates & Ribeiro-Neto's 5, 10, 15, 20, 30, 50, 100) or ``"all"`` (every rank of the
+    longest ranking)."""
     if cutoffs is None:
         return None
     if isinstance(cutoffs, str):

@@ -1,12 +1,12 @@
 """Each query's step curve, as the ranks of its relevant documents (CSR over all queries).
 
 A query's precision-recall curve over the ranks ``k = 1..n`` (recall ``rel(k)/R``, precision
-``rel(k)/k``) is a staircase (Keen, seed 002 Fig. 4): the curve rises at each relevant document
-and then falls along a *vertical step* of constant recall ``h/R`` through the non-relevant
-documents that follow.  Step ``h`` is the cut-offs ``a_h .. b_h``, ``a_h`` the rank of the
-``h``-th relevant document and ``b_h`` the rank just before the next one (the last rank of the
-ranking for the last step).  Everything the curve methods need is in these ranks, held here
-for all queries at once: entry ``offsets[q] + h - 1`` is step ``h`` of query ``q``.
+``rel(k)/k``) is a staircase (Keen, "Evaluation Parameters", SMART report ISR-13, Fig. 4): the curve
+rises at each relevant document and then falls along a *vertical step* of constant recall ``h/R``
+through the non-relevant documents that follow.  Step ``h`` is the cut-offs ``a_h .. b_h``, ``a_h``
+the rank of the ``h``-th relevant document and ``b_h`` the rank just before the next one (the last
+rank of the ranking for the last step).  Everything the curve methods need is in these ranks, held
+here for all queries at once: entry ``offsets[q] + h - 1`` is step ``h`` of query ``q``.
 
 The five choices of the precision used for a step (Keen sec. 4B, Fig. 15):
 
@@ -124,7 +124,8 @@ class Steps:
         return order, bounds
 
     def suffix_max(self, values: np.ndarray) -> np.ndarray:
-        """``max_{h' >= h} values[h']`` within each query (the "chain effect", seed 003)."""
+        """``max_{h' >= h} values[h']`` within each query (the "chain effect" of
+        Raghavan, Jung & Bollmann 1989, sec. 2.2)."""
         out = np.asarray(values, dtype=np.float64).copy()
         if not len(out):
             return out

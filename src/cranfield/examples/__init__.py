@@ -119,21 +119,23 @@ class Paper:
 _PAPERS: dict[str, tuple[str, tuple[str, ...], int | None, dict[str, object]]] = {
     # name: (source, run names, collection size N, facts)
     "pres_table1": (
-        "Magdy & Jones, PRES, SIGIR 2010 (seed 000), Tables 1 and 2: four systems, one query "
-        "with 4 relevant documents, N_max = 100",
+        "Magdy & Jones, 'PRES: A Score Metric for Evaluating Recall-Oriented Information "
+        "Retrieval Applications', SIGIR 2010, Tables 1 and 2: four systems, one query with 4 "
+        "relevant documents, N_max = 100",
         ("system1", "system2", "system3", "system4"),
         None,
         {"N_max": 100},
     ),
     "pres_table3": (
-        "Magdy & Jones, PRES, SIGIR 2010 (seed 000), Table 3: eight CLEF-IP 2009 topics of one "
-        "run, N_max = 1000",
+        "Magdy & Jones, 'PRES: A Score Metric for Evaluating Recall-Oriented Information "
+        "Retrieval Applications', SIGIR 2010, Table 3: eight CLEF-IP 2009 topics of one run, "
+        "N_max = 1000",
         ("clefip",),
         None,
         {"N_max": 1000},
     ),
     "baeza_yates": (
-        "Baeza-Yates & Ribeiro-Neto, Modern Information Retrieval, sec. 3.2.1 (seed 001): the "
+        "Baeza-Yates & Ribeiro-Neto, 'Modern Information Retrieval', 1999, sec. 3.2.1: the "
         "ranking of Fig. 3.2 for the R_q of example 3.2 (query '3.2') and of example 3.3 "
         "(query '3.3')",
         ("ranking",),
@@ -141,29 +143,31 @@ _PAPERS: dict[str, tuple[str, tuple[str, ...], int | None, dict[str, object]]] =
         {},
     ),
     "keen_q268": (
-        "Keen, Evaluation Parameters, SMART report ISR-13 (seed 002), Figs. 3, 4 and 6: Cran-1 "
-        "request Q268, Thesaurus-2, relevant at ranks 1, 2, 4, 6, 13 of N = 200",
+        "Keen, 'Evaluation Parameters', SMART report ISR-13, Figs. 3, 4 and 6: Cran-1 request "
+        "Q268, Thesaurus-2, relevant at ranks 1, 2, 4, 6, 13 of N = 200",
         ("thesaurus2",),
         200,
         {},
     ),
     "keen_adi": (
-        "Keen, Evaluation Parameters, SMART report ISR-13 (seed 002), Fig. 9: ADI requests QA12 "
-        "and QA4, cosine numeric versus cosine logical, N = 82",
+        "Keen, 'Evaluation Parameters', SMART report ISR-13, Fig. 9: ADI requests QA12 and QA4, "
+        "cosine numeric versus cosine logical, N = 82",
         ("cosine_numeric", "cosine_logical"),
         82,
         {},
     ),
     "raghavan": (
-        "Raghavan, Jung & Bollmann, TOIS 1989 (seed 003), examples 2.1-2.4 (query 'ex2.1') and "
-        "2.5 (query 'ex2.5'): weak orderings, one tied score per rank",
+        "Raghavan, Jung & Bollmann, 'A Critical Investigation of Recall and Precision as "
+        "Measures of Retrieval System Performance', ACM TOIS 7(3), 1989, examples 2.1-2.4 "
+        "(query 'ex2.1') and 2.5 (query 'ex2.5'): weak orderings, one tied score per rank",
         ("delta", "delta_prime"),
         None,
         {},
     ),
     "chen_dcg": (
-        "Chen, Retrieval Evaluation - Measures, slides (seed 004), 'Discounted Cumulated Gain': "
-        "graded R_q1 and R_q2 with the ranking of Baeza-Yates Fig. 3.2",
+        "B. Chen, 'Retrieval Evaluation - Measures', lecture slides (National Taiwan Normal "
+        "University), 'Discounted Cumulated Gain': graded R_q1 and R_q2 with the ranking of "
+        "Baeza-Yates & Ribeiro-Neto Fig. 3.2",
         ("ranking",),
         None,
         {},

@@ -218,7 +218,7 @@ def _place(relevant: Sequence[str], ranks: Sequence[int], fillers: Sequence[str]
 
 
 def _pres(out: Path) -> list[Path]:
-    """Magdy & Jones (seed 000), Tables 1-2 (one query, N_max = 100) and Table 3 (N_max=1000)."""
+    """Magdy & Jones (SIGIR 2010), Tables 1-2 (one query, N_max = 100) and Table 3 (N_max=1000)."""
     d = out / "pres_table1"
     rel = [f"R{i}" for i in range(1, 5)]
     paths = [_write(d / "qrels.txt", [f"1 0 {r} 1" for r in rel])]
@@ -255,11 +255,12 @@ BY_RANKING = [
     "d123", "d84", "d56", "d6", "d8", "d9", "d511", "d129",
     "d187", "d25", "d38", "d48", "d250", "d113", "d3",
 ]  # fmt: skip
-"""Baeza-Yates & Ribeiro-Neto (seed 001) sec. 3.2.1, the ranking for query q (Fig. 3.2)."""
+"""Baeza-Yates & Ribeiro-Neto (1999) sec. 3.2.1: the ranking for query q (Fig. 3.2)."""
 
 
 def _baeza_yates(out: Path) -> list[Path]:
-    """Seed 001, examples 3.2 (R_q of ten documents) and 3.3 (R_q = {d3, d56, d129})."""
+    """Baeza-Yates & Ribeiro-Neto, examples 3.2 (R_q of ten documents) and 3.3 (R_q = {d3, d56,
+    d129})."""
     d = out / "baeza_yates"
     r32 = ["d3", "d5", "d9", "d25", "d39", "d44", "d56", "d71", "d89", "d123"]
     r33 = ["d3", "d56", "d129"]
@@ -269,7 +270,7 @@ def _baeza_yates(out: Path) -> list[Path]:
 
 
 def _keen(out: Path) -> list[Path]:
-    """Keen (seed 002): request Q268 (Figs. 3, 4, 6) and ADI requests QA12, QA4 (Fig. 9)."""
+    """Keen (ISR-13): request Q268 (Figs. 3, 4, 6) and ADI requests QA12, QA4 (Fig. 9)."""
     d = out / "keen_q268"
     fig4 = ["588", "589", "576", "590", "986", "592", "984", "988", "578", "985", "103", "591"]
     fig4 += ["772", "990"]
@@ -306,7 +307,7 @@ def _weak(groups: Sequence[str], rel: list[str], non: list[str]) -> list[tuple[s
 
 
 def _raghavan(out: Path) -> list[Path]:
-    """Raghavan, Jung & Bollmann (seed 003), examples 2.1-2.4 and 2.5 (weak orderings)."""
+    """Raghavan, Jung & Bollmann (1989), examples 2.1-2.4 and 2.5 (weak orderings)."""
     d = out / "raghavan"
     orderings = {  # query -> (number relevant, judged non-relevant, {system: tie groups})
         "ex2.1": (4, 9, {"delta": ["+--", "+++-------"], "delta_prime": ["+++-----", "+---"]}),
@@ -331,7 +332,7 @@ def _raghavan(out: Path) -> list[Path]:
 
 
 def _chen(out: Path) -> list[Path]:
-    """Chen (seed 004), graded judgments of q1 and q2 ("Discounted Cumulated Gain")."""
+    """Chen's slides, graded judgments of q1 and q2 ("Discounted Cumulated Gain")."""
     d = out / "chen_dcg"
     q1 = {"d3": 3, "d5": 3, "d9": 3, "d25": 2, "d39": 2, "d44": 2}
     q1 |= {"d56": 1, "d71": 1, "d89": 1, "d123": 1}

@@ -6,11 +6,11 @@
   the worst in increasing grade: moving a higher-graded document above a lower-graded one never
   lowers AP, P@k or nDCG@k (gains increasing in the grade), so these are the exact extremes over
   all tie-breakings (checked by enumeration in the tests).
-- :func:`weak_curves`: averaged curves of Raghavan, Jung & Bollmann (1989, seed 003) sec. 4:
-  precision at recall levels (default .1 .3 .5 .7 .9) by PRR and PRECALL under ceiling and
-  intuitive interpolation, averaged over queries (over NR, Tables I-VIII), and expected recall
-  and precision at chosen ND values (averaged over ND, Tables IX-XII), each with the average
-  over the levels.
+- :func:`weak_curves`: averaged curves of Raghavan, Jung & Bollmann ("A Critical Investigation of
+  Recall and Precision as Measures of Retrieval System Performance", ACM TOIS 7(3), 1989) sec. 4:
+  precision at recall levels (default .1 .3 .5 .7 .9) by PRR and PRECALL under ceiling and intuitive
+  interpolation, averaged over queries (over NR, Tables I-VIII), and expected recall and precision
+  at chosen ND values (averaged over ND, Tables IX-XII), each with the average over the levels.
 """
 
 from __future__ import annotations
@@ -236,7 +236,7 @@ def tie_ranges(
 # ---------------------------------------------------------------------------- curves
 @dataclass(frozen=True, eq=False)
 class WeakCurves:
-    """Averaged weak-order curves of one run (seed 003 sec. 4).
+    """Averaged weak-order curves of one run (Raghavan, Jung & Bollmann 1989, sec. 4).
 
     ``by_recall[method][i]`` is the mean over queries at ``recall[i]``; ``method`` is e.g.
     ``"PRR ceiling"``.  ``er[i]``, ``ep[i]`` are the means at ``nd[i]``.  ``average`` holds the

@@ -1,6 +1,6 @@
 """The levels of a weak ordering: tie groups of judged rankings, as flat per-level arrays.
 
-Notation of measures-notes sec. 2 / Raghavan, Jung & Bollmann (1989) sec. 3.1: per query,
+Notation (close to Raghavan, Jung & Bollmann, ACM TOIS 1989, sec. 3.1): per query,
 levels ``g = 1..m`` in decreasing score order; level ``g`` has ``n_g`` documents, ``r_g`` of them
 marked (e.g. relevant), fills positions ``T_g+1 .. T_g+n_g`` and has ``S_g`` marked documents
 strictly before it.  Under a linear ordering every document is a level of its own (``n_g = 1``),

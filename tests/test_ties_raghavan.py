@@ -1,4 +1,5 @@
-"""Raghavan, Jung & Bollmann (TOIS 1989, seed 003): the worked examples 2.1-2.5, the recall-0
+"""Raghavan, Jung & Bollmann, "A Critical Investigation of Recall and Precision as Measures of
+Retrieval System Performance" (ACM TOIS 7(3), 1989): the worked examples 2.1-2.5, the recall-0
 limits of sec. 3.2.2, Theorem 3.5, and the parameter rules of the weak-order measures.
 
 Orderings are typed from the paper: ``+`` relevant, ``-`` non-relevant, ``|`` between levels.
@@ -104,8 +105,8 @@ def test_the_three_precisions_order_the_examples_differently():
 
 
 def test_expected_search_length_examples():
-    """Seed 003 eq. 3.3 on Delta: esl = 0 + 2 * 1 / (1 + 1) = 1; van Rijsbergen (1979) ch. 7
-    via measures-notes sec. 3: 3 non-relevant, then a level of 2 relevant among 5: esl = 4."""
+    """Eq. 3.3 on Delta: esl = 0 + 2 * 1 / (1 + 1) = 1; Cooper's rule as in van Rijsbergen
+    (1979) ch. 7: 3 non-relevant, then a level of 2 relevant among 5: esl = 3 + 3 * 1/3 = 4."""
     assert values(DELTA, ["ESL(NR=1)"])["ESL(NR=1)"] == 1.0
     assert values("---|++---", ["ESL(NR=1)"])["ESL(NR=1)"] == 4.0
     # Theorem 3.1: PRR = NR / (NR + esl)
