@@ -15,11 +15,14 @@ def parser() -> Parser:
     p.option(
         "--format",
         dest="fmt",
-        choices=("text", "markdown", "json"),
+        choices=("text", "short", "markdown", "json"),
         default="text",
         show_default=True,
-        help="Output format.",
+        help="Output format: text (everything), short (one line each), markdown (the docs "
+        "table) or json (every declaration: parameters with defaults and ranges, direction, "
+        "aggregations, tie-aware form, side inputs, trec_eval names, source, tests).",
     )
+    p.option("--short", action="store_true", help="One line per measure (--format short).")
     return p
 
 
@@ -52,4 +55,4 @@ def run(argv: Sequence[str]) -> None:
                 f"the families are {', '.join(families)}"
             )
         defs = [d for d in defs if d.family == a.family]
-    echo(render_measures(defs, a.fmt))
+    echo(render_measures(defs, "short" if a.short else a.fmt))

@@ -89,6 +89,10 @@ class TrecMeasure:
     compute: Callable[[Context, tuple], list[np.ndarray]] | None = None
     cranfield: str = ""
     rel_format: str = "qrels"
+    measure: str = ""
+    """The registry measure it is (empty for what trec_eval prints that is not a measure)."""
+    about: str = ""
+    """What it is, for the docs, when it is not a registry measure."""
 
     def slot_names(self, p: Parsed) -> list[str]:
         if self.params == "long_cutoffs":
@@ -356,7 +360,9 @@ SHOWN = {
 
 # what trec_eval prints that is not a measure, and the measures of other rel_info formats
 _SPECIAL: dict[str, TrecMeasure] = {
-    "runid": TrecMeasure("runid", "runid", cranfield="(the run's tag)"),
+    "runid": TrecMeasure(
+        "runid", "runid", cranfield="(the run's tag)", about="run tag of the last results line"
+    ),
     "relstring": TrecMeasure(
         "relstring",
         "relstring",
@@ -364,9 +370,13 @@ _SPECIAL: dict[str, TrecMeasure] = {
         default=(10.0,),
         compute=_relstring,
         cranfield="(per query only)",
+        about="first N judgements as characters (`-` not in qrels, `.` negative grade, `>` "
+        "above 9)",
     ),
     **{
-        name: TrecMeasure(name, kind, rel_format="prefs")
+        name: TrecMeasure(
+            name, kind, rel_format="prefs", about="Buckley's preference measures (-R prefs)"
+        )
         for name, kind in (
             ("prefs_num_prefs_poss", "long"),
             ("prefs_num_prefs_ful", "long"),
@@ -384,9 +394,16 @@ _SPECIAL: dict[str, TrecMeasure] = {
             ("prefs_avgjg_imp", "double"),
         )
     },
-    "map_avgjg": TrecMeasure("map_avgjg", "double", rel_format="qrels_jg"),
+    "map_avgjg": TrecMeasure(
+        "map_avgjg", "double", rel_format="qrels_jg", about="AP averaged over judgment groups"
+    ),
     "P_avgjg": TrecMeasure(
-        "P_avgjg", "double", params="long_cutoffs", default=DEFAULT_CUTOFFS, rel_format="qrels_jg"
+        "P_avgjg",
+        "double",
+        params="long_cutoffs",
+        default=DEFAULT_CUTOFFS,
+        rel_format="qrels_jg",
+        about="P@k averaged over judgment groups",
     ),
     "Rprec_mult_avgjg": TrecMeasure(
         "Rprec_mult_avgjg",
@@ -394,6 +411,7 @@ _SPECIAL: dict[str, TrecMeasure] = {
         params="double_cutoffs",
         default=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
         rel_format="qrels_jg",
+        about="Rprec(mult=x) averaged over judgment groups",
     ),
 }
 
@@ -414,6 +432,7 @@ def _from_registry() -> dict[str, TrecMeasure]:
                 default=te.default,
                 compute=ADAPTERS[te.compute](d.name),
                 cranfield=SHOWN.get(te.compute, "{m}").format(m=d.name),
+                measure=d.name,
             )
     return out
 

@@ -1,7 +1,7 @@
 """DCG discounts of the two conventions (parameters ``convention=`` and ``base=`` of DCG, nDCG).
 
 - ``trec``: ``g_i / log_b(i+1)`` (trec_eval ``m_ndcg.c``; Burges et al. 2005), ``b = 2``;
-- ``jk``: Järvelin & Kekäläinen (2002), as in Chen (seed 004): no discount before rank ``b``,
+- ``jk``: Järvelin & Kekäläinen (2002), as in Chen's slides: no discount before rank ``b``,
   ``g_i`` for ``i < b`` and ``g_i / log_b(i)`` for ``i >= b``.
 """
 

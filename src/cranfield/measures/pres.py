@@ -51,7 +51,8 @@ def _expected_pres(jr: JudgedRankings, cutoff: int, rel: int) -> tuple[np.ndarra
 
 
 def _tie_pres(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
-    """E[PRES@N_max]."""
+    """E[PRES@N_max]: eq. 4 is quadratic in the number found in the top N_max, so E[nR^2] =
+    Var[nR] + E[nR]^2, the hypergeometric variance of the level straddling N_max."""
     return _expected_pres(jr, cutoff, rel)[0]
 
 

@@ -23,7 +23,7 @@ MAGDY_JONES = (
     "retrieval applications', SIGIR 2010"
 )
 BAEZA_YATES = "Baeza-Yates & Ribeiro-Neto, Modern Information Retrieval, 1999"
-KEEN = "Keen, 'Evaluation parameters', SMART report ISR-13 (Cornell University), sec. II"
+KEEN = "Keen, 'Evaluation parameters', SMART report ISR-13 (Cornell University)"
 RAGHAVAN = (
     "Raghavan, Jung & Bollmann, 'A critical investigation of recall and precision as measures "
     "of retrieval system performance', ACM TOIS 7(3), 1989"

@@ -235,6 +235,9 @@ def _esl_measure(weak: bool):
         fin = FinalLevel(jr, weak, nr, rel)
         return np.where(fin.ok, _esl(fin), np.nan)
 
+    f.__doc__ = (
+        "Cooper's expected search length over the levels of the weak ordering: j + i s / (r + 1)."
+    )
     return f
 
 
@@ -275,6 +278,9 @@ def _prr_measure(weak: bool):
             return _ceiling(jr, weak, nr, rel, "PRR")
         return _prr(FinalLevel(jr, weak, nr, rel))
 
+    f.__doc__ = (
+        "PRR = NR / (NR + j + i s / (r + 1)) over the levels; PRR(ND=k) = (t_r + k r/(r+i)) / ND."
+    )
     return f
 
 
@@ -309,6 +315,7 @@ def _precall_measure(weak: bool):
             return _ceiling(jr, weak, nr, rel, "PRECALL")
         return _precall(FinalLevel(jr, weak, nr, rel))
 
+    f.__doc__ = "PRECALL = NR / (NR + j + s i / r) over the levels (eq. 2.2; ceiling: eq. 2.3)."
     return f
 
 
@@ -370,6 +377,9 @@ def _ep_measure(weak: bool):
         refuse_cut(jr, "EP(NR=...)", SPLIT)
         return expected_precision_at_nr(jr, weak, int(NR), rel)
 
+    f.__doc__ = (
+        "EP(NR=k) = sum_v P_v k / (k + j + v), V negative hypergeometric; EP(ND=k) = PRR(ND=k)."
+    )
     return f
 
 
@@ -397,6 +407,7 @@ def _er_measure(weak: bool):
         np.divide(num, R, out=out, where=R > 0)
         return out
 
+    f.__doc__ = "ER(ND=k) = (t_r + k r / (r + i)) / R over the levels."
     return f
 
 

@@ -70,7 +70,7 @@ def positional_sum(
     cutoff: int | None,
 ) -> np.ndarray:
     """``E[sum_{i <= k} term(w(d_i), i)]`` for ``term`` linear in the weight:
-    ``sum_g sum_{i in level g, i <= k} term(W_g / n_g, i)`` (measures-notes sec. 2.4)."""
+    ``sum_g sum_{i in level g, i <= k} term(W_g / n_g, i)`` (McSherry & Najork sec. 2.4)."""
     rows = np.flatnonzero(weights != 0)
     ml = marked_levels(jr, rows, True)
     W = np.add.reduceat(weights[rows], ml.first_marked) if len(rows) else np.zeros(0)
