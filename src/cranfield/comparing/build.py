@@ -285,6 +285,13 @@ def _build(
     base = _resolve_baseline(baseline, names)
     common = _common_queries(rs, missing)
     measures = [rs[0].measures[rs[0].labels.index(m)] for m in labels]
+    undirected = [label for label, m in zip(labels, measures, strict=True) if direction(m) == 0]
+    if undirected:
+        raise ParameterError(
+            f"{', '.join(undirected)} declare no direction (counts and diagnostics, "
+            "better=none in 'cranfield measures'): no run is better for a higher or a lower "
+            "value, so compare does not rank runs by them; evaluate them with 'cranfield evaluate'"
+        )
     index = [{q: i for i, q in enumerate(r.query_ids)} for r in rs]
     if base is None:
         pair_idx = [(i, j) for i in range(len(rs)) for j in range(i + 1, len(rs))]

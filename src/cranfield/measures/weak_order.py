@@ -56,7 +56,7 @@ TIES = (
     "tests/test_ties_enumeration.py::"
     "test_weak_order_measures_equal_their_definitions_by_enumeration"
 )
-R89 = "tests/test_ties_seed003.py::"
+R89 = "tests/test_ties_raghavan.py::"
 INTERPOLATIONS = ("ceiling", "intuitive")
 
 
