@@ -78,16 +78,18 @@ def _parts(path: str | os.PathLike[str]) -> tuple[str, ...]:
 def path_names(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
     """File names of ``paths``, made distinguishable: a path whose file name another path
     shares is named by its shortest suffix (in path components) that no other path of that
-    name ends with; ``-`` is ``stdin``.  Equal paths stay equal (see :func:`unique`)."""
+    name ends with; ``-`` is ``stdin``.  Equal paths (after normalisation: ``./a/r`` is
+    ``a/r``) get equal names, left to :func:`unique`."""
     parts = [(STDIN_NAME,) if os.fspath(p) == "-" else _parts(p) or ("",) for p in paths]
     groups: dict[tuple[str, ...], list[int]] = {}
     for i, mine in enumerate(parts):
         groups.setdefault(mine[-1:], []).append(i)
     size = [1] * len(parts)  # components in each name
     for members in groups.values():
-        pending, k = members[1:] and members, 1
+        distinct = {parts[j] for j in members}  # the same path twice tells nothing apart
+        pending, k = (members if len(distinct) > 1 else []), 1
         while pending:
-            counts = Counter(parts[j][-k:] for j in members)
+            counts = Counter(p[-k:] for p in distinct)
             for i in pending:
                 size[i] = k
             pending = [i for i in pending if counts[parts[i][-k:]] > 1 and k < len(parts[i])]
