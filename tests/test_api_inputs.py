@@ -423,7 +423,9 @@ CALLS = {
 }
 JUDGING = list(CALLS)
 WITH_TIES = ["evaluate", "compare", "precision_recall", "gain", "fallout"]
-WITH_SIZE = ["evaluate", "precision_recall", "fallout", "tie_ranges", "weak_curves"]
+WITH_SIZE = ["evaluate", "compare", "precision_recall", "fallout", "tie_ranges", "weak_curves"]
+WITH_SIDE = ["evaluate", "compare", "tie_ranges", "weak_curves"]
+WITH_REL = ["evaluate", "compare", "tie_ranges", "precision_recall", "fallout", "weak_curves"]
 CURVES = ["precision_recall", "gain", "fallout"]
 
 HOSTILE_ARGUMENTS = [
@@ -443,21 +445,25 @@ HOSTILE_ARGUMENTS = [
     (WITH_TIES, "ties", None, "unknown tie policy None; choose one of trec, given"),
     (WITH_TIES, "ties", 5, "unknown tie policy 5"),
     (WITH_TIES, "ties", "TREC", "unknown tie policy 'TREC'"),
-    (WITH_TIES, "names", "ab", "names must be a list of strings, one per run, got 'ab'"),
-    (WITH_TIES, "names", ["a"], "1 names given for 2 runs"),
-    (WITH_TIES, "names", ["a", "a"], "run name 'a' is given twice"),
-    (WITH_TIES, "names", ["a", ""], "run names cannot be empty or blank"),
-    (WITH_TIES, "names", [" ", "b"], "run names cannot be empty or blank"),
-    (WITH_TIES, "names", [1, 2], "run names must be strings, got 1"),
-    (WITH_TIES, "names", ["a\tb", "c"], r"control character U\+0009"),
+    (JUDGING, "names", "ab", "names must be a list of strings, one per run, got 'ab'"),
+    (JUDGING, "names", ["a"], "1 names given for 2 runs"),
+    (JUDGING, "names", ["a", "a"], "run name 'a' is given twice"),
+    (JUDGING, "names", ["a", ""], "run names cannot be empty or blank"),
+    (JUDGING, "names", [" ", "b"], "run names cannot be empty or blank"),
+    (JUDGING, "names", [1, 2], "run names must be strings, got 1"),
+    (JUDGING, "names", ["a\tb", "c"], r"control character U\+0009"),
     (WITH_SIZE, "collection_size", -1, "collection size must be >= 1, got -1"),
     (WITH_SIZE, "collection_size", 0, "collection size must be >= 1, got 0"),
     (WITH_SIZE, "collection_size", 10**30, "collection size must be <= 1,000,000,000,000"),
     (WITH_SIZE, "collection_size", 2.5, "collection size must be an integer, a .qid: n. mapping"),
     (WITH_SIZE, "collection_size", True, "collection size must be an integer"),
     (WITH_SIZE, "collection_size", [100, 100], "collection size must be an integer"),
-    (["evaluate"], "target", 0, "target must be >= 1"),
-    (["evaluate"], "target", 10**30, "target must be <="),
+    (WITH_SIDE, "target", 0, "target must be >= 1"),
+    (WITH_SIDE, "target", 10**30, "target must be <="),
+    (WITH_SIDE, "known", 5, "known must be qrels: a path, a DataFrame"),
+    (WITH_REL, "rel", -1, "rel must be >= 0"),
+    (WITH_REL, "rel", "2", "rel must be an integer, got '2'"),
+    (WITH_REL, "rel", True, "rel must be an integer, got True"),
     (["evaluate"], "aggregate", 5, "aggregate must be one of mean, gmean, median, micro"),
     (["evaluate"], "aggregate", "foo", "unknown aggregation 'foo' for AP"),
     (["evaluate"], "aggregate", {"nDCG": "mean"}, "aggregate names 'nDCG', which is not one"),

@@ -23,6 +23,7 @@ __all__ = [
     "CranfieldWarning",
     "DataWarning",
     "InputError",
+    "JudgeOptions",
     "JudgedRankings",
     "Measure",
     "MeasureError",
@@ -38,6 +39,7 @@ __all__ = [
     "curves",
     "evaluate",
     "judge",
+    "judge_many",
     "measures",
     "parse_measure",
     "read_qrels",
@@ -48,6 +50,8 @@ _LAZY = {
     "evaluate": ("cranfield.evaluation", "evaluate"),
     "compare": ("cranfield.comparing", "compare"),
     "judge": ("cranfield.judging", "judge"),
+    "judge_many": ("cranfield.judged_runs", "judge_many"),
+    "JudgeOptions": ("cranfield.judging_options", "JudgeOptions"),
     "read_qrels": ("cranfield.io", "read_qrels"),
     "read_run": ("cranfield.io", "read_run"),
     "Qrels": ("cranfield.data", "Qrels"),
@@ -102,7 +106,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .evaluation import evaluate
     from .io import read_qrels, read_run
     from .judged_rankings import JudgedRankings
+    from .judged_runs import judge_many
     from .judging import judge
+    from .judging_options import JudgeOptions
     from .measures import Measure
     from .measures import parse as parse_measure
     from .results import Results, ResultsSet

@@ -19,6 +19,7 @@ __all__ = [
     "AGGREGATIONS",
     "USER_AGGREGATIONS",
     "aggregate_values",
+    "aggregation_items",
     "micro_average",
     "resolve_aggregation",
 ]
@@ -63,17 +64,44 @@ def micro_average(num: np.ndarray, den: np.ndarray) -> float:
     return _seq_sum(np.asarray(num, dtype=np.float64)) / total if total != 0 else 0.0
 
 
+def aggregation_items(items: Sequence[str], labels: Sequence[str]) -> str | dict[str, str]:
+    """``how`` (every measure) and ``label=how`` items (``--aggregate``) as ``how`` or
+    ``{label: how}``.  The last ``=`` splits, since measure strings may hold ``=`` themselves
+    (``F(beta=2)@10=micro``); a later item wins over an earlier one."""
+    default, per = None, {}
+    for item in items:
+        if not isinstance(item, str):
+            raise ParameterError(f"aggregate items must be strings such as 'mean', got {item!r}")
+        label, sep, how = item.rpartition("=")
+        if sep and label:
+            per[label] = how
+        else:
+            default = item
+    if not per:
+        if default is None:
+            raise ParameterError("aggregate: the list of items is empty")
+        return default
+    if default is None:
+        return per
+    return {**dict.fromkeys(labels, default), **per}
+
+
 def resolve_aggregation(
     measures: Sequence[tuple[str, Any]],
-    aggregate: str | Mapping[str, str] | None,
+    aggregate: str | Sequence[str] | Mapping[str, str] | None,
     *,
     warn: bool,
 ) -> dict[str, str]:
-    """Per label, the statistic to report (validated); micro falls back to mean with a warning
-    for measures that have no micro form."""
+    """Per label, the statistic to report (validated): ``how`` for every measure,
+    ``{label: how}``, or a list of ``how`` and ``label=how`` items; micro falls back to mean
+    with a warning for measures that have no micro form."""
     if aggregate is None:
         return {}
     labels = [label for label, _ in measures]
+    if isinstance(aggregate, str) and "=" in aggregate:
+        aggregate = [aggregate]
+    if isinstance(aggregate, list | tuple):
+        aggregate = aggregation_items(aggregate, labels)
     if isinstance(aggregate, str):
         wanted = dict.fromkeys(labels, aggregate)
     elif isinstance(aggregate, Mapping):
@@ -86,8 +114,8 @@ def resolve_aggregation(
         wanted = dict(aggregate)
     else:
         raise ParameterError(
-            f"aggregate must be one of {', '.join(USER_AGGREGATIONS)} or a {{measure: how}} "
-            f"mapping, got {aggregate!r}"
+            f"aggregate must be one of {', '.join(USER_AGGREGATIONS)}, a {{measure: how}} "
+            f"mapping or a list of 'how' and 'measure=how' items, got {aggregate!r}"
         )
     out: dict[str, str] = {}
     fallback = []

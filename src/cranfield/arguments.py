@@ -8,7 +8,8 @@
 - choices (``ties``, ``test``...): one of the listed strings;
 - ``names``: a list (or tuple) of distinct, non-empty strings without control characters, one
   per run;
-- ``runs``: one run, or a non-empty list (or tuple) of runs; ``qrels`` cannot be ``None``;
+- ``runs``: one run, a non-empty list (or tuple) of runs or a dict ``{name: run}``; ``qrels``
+  cannot be ``None``;
 - ``measures``: a measure string or :class:`~cranfield.measures.Measure`, or a non-empty list
   (any iterable) of them.
 
@@ -34,11 +35,11 @@ __all__ = [
     "choice",
     "flag",
     "integer",
-    "judge_options",
     "measure_list",
     "number",
     "per_query",
     "qrels_given",
+    "qrels_source",
     "random_seed",
     "run_list",
     "run_names",
@@ -110,15 +111,39 @@ def qrels_given(qrels: Any) -> None:
         )
 
 
-def run_list(runs: Any) -> tuple[list[Any], bool]:
-    """``(sources, many)``: a list or tuple of runs (``many``), else one run."""
+def qrels_source(value: Any, what: str) -> None:
+    """``None`` or something the qrels readers take: a path, a table, a dict or a Qrels."""
+    from .data import Qrels
+
+    if value is None or isinstance(value, str | os.PathLike | Mapping | Qrels):
+        return
+    if not type(value).__module__.startswith(("pandas", "polars", "pyarrow")):
+        raise ParameterError(
+            f"{what} must be qrels: a path, a DataFrame, a {{qid: {{docno: grade}}}} dict or a "
+            f"Qrels, got {_got(value)}"
+        )
+
+
+def run_list(runs: Any) -> tuple[list[Any], list[str] | None, bool]:
+    """``(sources, keys, many)``: a list or tuple of runs, or a dict ``{name: run}`` (its
+    ``keys``, checked as names), make ``many``; anything else is one run."""
+    from .naming import is_named_runs
+
     if runs is None:
         raise ParameterError("no runs given")
     if isinstance(runs, list | tuple):
         if not runs:
             raise ParameterError("no runs given (the list of runs is empty)")
-        return list(runs), True
-    return [runs], False
+        return list(runs), None, True
+    if is_named_runs(runs):
+        keys = list(runs)
+        for k in keys:
+            if not isinstance(k, str):
+                raise ParameterError(
+                    f"a dict of runs maps run names (strings) to runs, got {_got(k)}"
+                )
+        return list(runs.values()), run_names(keys, len(keys)), True
+    return [runs], None, False
 
 
 def run_names(names: Any, count: int) -> list[str] | None:
@@ -183,18 +208,3 @@ def per_query(value: Any, what: str) -> None:
         f"{what} must be an integer, a {{qid: n}} mapping or a file of 'qid n' lines, "
         f"got a {type(value).__name__}"
     )
-
-
-def judge_options(
-    *, ties: Any, seed: Any, depth: Any, judged_only: Any, complete: Any
-) -> dict[str, Any]:
-    """The options every judging function shares, checked (``judge``'s keyword arguments)."""
-    from .ties.order import TIE_POLICIES
-
-    return {
-        "ties": choice(ties, "tie policy", TIE_POLICIES),
-        "seed": random_seed(seed),
-        "depth": None if depth is None else integer(depth, "depth"),
-        "judged_only": flag(judged_only, "judged_only"),
-        "complete": flag(complete, "complete"),
-    }

@@ -1,4 +1,4 @@
-"""evaluate(): read -> validate -> judge -> measures -> Results."""
+"""evaluate(): read -> validate -> judge (:mod:`cranfield.judged_runs`) -> measures -> Results."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ from typing import Any
 
 import numpy as np
 
-from . import arguments as A
 from .aggregate import resolve_aggregation
 from .arguments import measure_list
-from .data import Qrels, Run
+from .data import Qrels
 from .errors import DataWarning, InputError, UndefinedMeasureWarning
-from .io import QrelsSource, RunSource, read_qrels, read_run
+from .io import QrelsSource, RunSource
 from .judged_rankings import JudgedRankings
-from .judging import judge
+from .judged_runs import JudgedRuns, judge_many
+from .judging_options import JudgeOptions
 from .measures import Measure, parse
 from .results import Results, ResultsSet
 
-__all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_judged"]
+__all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_judged", "evaluate_runs"]
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@1000")
 
@@ -40,7 +40,7 @@ def _measures(
 
 def evaluate(
     qrels: QrelsSource,
-    runs: RunSource | Sequence[RunSource],
+    runs: RunSource | Sequence[RunSource] | Mapping[str, RunSource],
     measures: str | Measure | Sequence[str | Measure] | None = None,
     *,
     ties: str = "trec",
@@ -52,9 +52,10 @@ def evaluate(
     collection_size: Any = None,
     known: Any = None,
     target: Any = None,
-    aggregate: str | Mapping[str, str] | None = None,
+    aggregate: str | Sequence[str] | Mapping[str, str] | None = None,
+    rel: int | None = None,
 ) -> Results | ResultsSet:
-    """Evaluate one run (returns :class:`Results`) or a list of runs (:class:`ResultsSet`).
+    """Evaluate one run (returns :class:`Results`) or several (:class:`ResultsSet`).
 
     Parameters
     ----------
@@ -62,8 +63,8 @@ def evaluate(
         Path (TREC qrels, ``.gz``, ``.jsonl``, ``.parquet``), DataFrame, ``{qid: {doc: grade}}``
         or :class:`~cranfield.data.Qrels`.
     runs
-        One run (path, DataFrame, ``{qid: {doc: score}}`` or :class:`~cranfield.data.Run`) or a
-        list of them.
+        One run (path, DataFrame, ``{qid: {doc: score}}`` or :class:`~cranfield.data.Run`), a
+        list of them, or a dict ``{name: run}`` of named runs.
     measures
         Measure strings such as ``"AP"``, ``"P(rel=2)@10"``, ``"nDCG@10"``; the labels of the
         results are these strings as written.  Default: AP, nDCG@10, P@10, RR, R@1000.
@@ -74,15 +75,23 @@ def evaluate(
         expectation over uniformly random tie-breaking, see ``docs/ties.md``).
     depth, judged_only, complete
         trec_eval's ``-M``, ``-J`` and ``-c``; see :func:`cranfield.judging.judge`.
+    names
+        One distinct name per run; by default a dict's keys, a Run's name, a table's
+        ``run``/``name`` column, the file name (made distinguishable: ``a/run.txt``,
+        ``b/run.txt``), or ``run1``, ``run2``... (docs/input.md, "Run names").
     collection_size, known, target
         Collection size N (a number, ``{qid: N}`` or a file of ``qid N`` lines), documents
         known to the user (qrels-format source) and the number of relevant documents the user
         wants (like ``collection_size``); see :mod:`cranfield.measure_inputs`.
     aggregate
-        ``mean``, ``gmean``, ``median`` or ``micro`` for every measure, or ``{label: how}``;
-        default: each measure's own (mean; sum for counts; geometric mean for GMAP).  ``micro``
-        (Keen's sum of numerators over sum of denominators) falls back to the mean, with a
-        warning, for measures that are not ratios of per-query counts.
+        ``mean``, ``gmean``, ``median`` or ``micro`` for every measure, ``{label: how}``, or
+        a list of ``how`` and ``label=how`` items (``["gmean", "P@10=micro"]``); default: each
+        measure's own (mean; sum for counts; geometric mean for GMAP).  ``micro`` (Keen's sum
+        of numerators over sum of denominators) falls back to the mean, with a warning, for
+        measures that are not ratios of per-query counts.
+    rel
+        Minimum grade counted relevant by every measure with a ``rel`` parameter that its
+        string does not set (trec_eval's ``-l``): ``rel=2`` makes ``P@10`` ``P(rel=2)@10``.
 
     Warnings
     --------
@@ -90,45 +99,48 @@ def evaluate(
     for some queries, with the count and the value used; :class:`~cranfield.errors.DataWarning`
     reports queries that were not evaluated.
     """
-    opts = A.judge_options(
-        ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete
+    options = JudgeOptions(
+        ties=ties,
+        seed=seed,
+        depth=depth,
+        judged_only=judged_only,
+        complete=complete,
+        collection_size=collection_size,
+        known=known,
+        target=target,
+        rel=rel,
     )
-    A.qrels_given(qrels)
-    sources, many = A.run_list(runs)
-    names = A.run_names(names, len(sources))
-    A.per_query(collection_size, "collection size")
-    A.per_query(target, "target")
+    judged = judge_many(qrels, runs, names=names, options=options)
+    results = evaluate_runs(judged, measures, aggregate=aggregate)
+    return ResultsSet(tuple(results)) if judged.many else results[0]
+
+
+def evaluate_runs(
+    judged: JudgedRuns,
+    measures: str | Measure | Sequence[str | Measure] | None,
+    *,
+    aggregate: str | Sequence[str] | Mapping[str, str] | None = None,
+) -> list[Results]:
+    """The results of every run of ``judged`` (from :func:`~cranfield.judged_runs.judge_many`),
+    one run in memory at a time; ``measures`` and ``aggregate`` are checked before any input
+    is read."""
     specs = _measures(measures)
+    ties = judged.options.ties
     for _, m in specs:
         m.definition.function(ties)  # fail before reading: no tie-aware form under "weak"
     resolve_aggregation(specs, aggregate, warn=False)  # fail before reading
-    q = read_qrels(qrels)
-    results = []
-    used: set[str] = set()
-    for i, src in enumerate(sources):
-        default = names[i] if names is not None else None
-        in_memory = not isinstance(src, str | Run) and not hasattr(src, "__fspath__")
-        if default is None and in_memory:
-            default = f"run{i + 1}" if len(sources) > 1 else "run"
-        run = read_run(src, name=default)
-        name = names[i] if names is not None else run.name  # a Run keeps its name otherwise
-        k = 2
-        while name in used:
-            name, k = f"{run.name}#{k}", k + 1
-        used.add(name)
-        jr = judge(
-            q,
-            run,
-            **opts,
-            collection_size=collection_size,
-            known=known,
-            target=target,
+    return [
+        evaluate_judged(
+            jr,
+            specs,
+            run_name=name,
+            qrels=judged.qrels,
+            defaults=judged.options.defaults,
+            aggregate=aggregate,
+            warn_agg=i == 0,
         )
-        del run  # the judged rankings hold what the measures need: free the run's columns
-        results.append(
-            evaluate_judged(jr, specs, run_name=name, qrels=q, aggregate=aggregate, warn_agg=i == 0)
-        )
-    return ResultsSet(tuple(results)) if many else results[0]
+        for i, (name, jr) in enumerate(judged)
+    ]
 
 
 def evaluate_judged(
@@ -168,11 +180,12 @@ def evaluate_judged(
                     )
     order = sorted(range(jr.num_queries), key=jr.query_ids.__getitem__)
     values = np.column_stack(cols)[order] if cols else np.zeros((jr.num_queries, 0))
+    rel = (defaults or {}).get("rel", 1)
     summary = {
         "queries": jr.num_queries,
         "retrieved": int(jr.num_ret.sum()),
-        "relevant": int(jr.num_rel(1).sum()),
-        "relevant_retrieved": _relevant_retrieved(jr),
+        "relevant": int(jr.num_rel(rel).sum()),
+        "relevant_retrieved": _relevant_retrieved(jr, rel),
     }
     parts = {}
     for j, (label, m) in enumerate(measures):
@@ -197,14 +210,14 @@ def evaluate_judged(
     )
 
 
-def _relevant_retrieved(jr: JudgedRankings) -> int | float:
+def _relevant_retrieved(jr: JudgedRankings, rel: int) -> int | float:
     """Relevant documents retrieved, summed over queries: the expected number when a depth
     cut splits a tie group under ``weak`` (see :attr:`JudgedRankings.cut`)."""
     if jr.cut:
         from .ties.expected import expected_retrieved
 
-        return float(expected_retrieved(jr, jr.relevant(1)).sum())
-    return int(jr.count(jr.relevant(1)).sum())
+        return float(expected_retrieved(jr, jr.relevant(rel)).sum())
+    return int(jr.count(jr.relevant(rel)).sum())
 
 
 def _data_warnings(jr: JudgedRankings, name: str) -> None:

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from .arguments import judge_options
 from .data import MISSING, Qrels, Run
 from .errors import ParameterError
 from .judged_rankings import NOT_IN_QRELS, UNJUDGED, JudgedRankings
+from .judging_options import JudgeOptions
 from .measure_inputs import PerQuery, side_fields
 from .ties.order import order_run
 
@@ -68,12 +68,19 @@ def judge(
             f"judge() takes a {what} as {bad} (read it with cranfield.read_{bad}), "
             f"got a {type(qrels if bad == 'qrels' else run).__name__}"
         )
-    opts = judge_options(
-        ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete
+    opts = JudgeOptions(
+        ties=ties,
+        seed=seed,
+        depth=depth,
+        judged_only=judged_only,
+        complete=complete,
+        collection_size=collection_size,
+        known=known,
+        target=target,
     )
-    ties, seed, depth = opts["ties"], opts["seed"], opts["depth"]
+    ties, seed, depth, judged_only = opts.ties, opts.seed, opts.depth, opts.judged_only
     run_queries = set(run.query_ids)
-    if complete:
+    if opts.complete:
         evaluated = list(qrels.query_ids)
     else:
         evaluated = [q for q in qrels.query_ids if q in run_queries]

@@ -210,6 +210,17 @@ def file_path(text: str) -> str:
     return text
 
 
+def name_list(text: str) -> list[str]:
+    """``--names``: comma-separated run names (the option may also be repeated)."""
+    return [part.strip() for part in text.split(",")]
+
+
+def _names_files(kind: Any) -> bool:
+    """Whether an option of this type names input files (its values are then compared with
+    the output files)."""
+    return kind is file_path or isinstance(kind, CountOrFile)
+
+
 class Switch(argparse.Action):
     """A ``--name/--no-name`` pair with one destination: True or False."""
 
@@ -287,6 +298,25 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "(RelativeRecall, RecallEffort).",
         },
     ),
+    "names": (
+        ("--names",),
+        {
+            "type": name_list,
+            "action": "extend",
+            "metavar": "NAME,...",
+            "help": "Names of the runs, in order: a comma list, or the option repeated "
+            "(default: the file names, with enough of the path to tell apart equal ones).",
+        },
+    ),
+    "rel": (
+        ("-l", "--rel"),
+        {
+            "type": Range(int, 0, INT64_MAX),
+            "metavar": "N",
+            "help": "Minimum grade counted relevant (trec_eval -l) by every measure whose "
+            "string does not set rel= itself (default 1).",
+        },
+    ),
     "digits": (
         ("--digits",),
         {
@@ -314,6 +344,8 @@ OUTPUTS = ("output", "plot_path")
 
 JUDGING = ("ties", "seed", "depth", "judged_only", "complete")
 """The options that say how rankings are read and judged, named as the library's keywords."""
+SIDE_INPUTS = ("collection_size", "known", "target")
+"""The options of the measures' side inputs (:mod:`cranfield.measure_inputs`)."""
 
 
 def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:
@@ -427,9 +459,10 @@ class Parser(argparse.ArgumentParser):
         outputs = {d: v for d, v in vars(args).items() if d in OUTPUTS and v and v != "-"}
         if not outputs:
             return
+        files = {a.dest for a in self._actions if _names_files(a.type)}
         inputs: list[str] = []
         for dest, v in vars(args).items():
-            if dest not in OUTPUTS:
+            if dest in files:
                 inputs += [x for x in (v if isinstance(v, list) else [v]) if isinstance(x, str)]
         for dest, out in outputs.items():
             for path in inputs:

@@ -8,7 +8,7 @@ from ..comparing.corrections import CORRECTIONS as _CORRECTIONS
 from ..comparing.paired import TESTS as _TESTS
 from ..limits import MAX_RESAMPLES
 from ..ties.order import TIE_POLICIES
-from ._args import Parser, Range, Switch, output_dir, values
+from ._args import JUDGING, SIDE_INPUTS, Parser, Range, Switch, output_dir, values
 from ._output import echo, write_output
 
 TESTS = tuple(_TESTS)  # the library's tables: a test or correction added there is offered here
@@ -45,7 +45,8 @@ def parser() -> Parser:
         "-b",
         "--baseline",
         metavar="RUN",
-        help="Compare every run with this one (run file name or path); default: every pair.",
+        help="Compare every run with this one: its name, a path ending with it, or its end "
+        "(one run must match); default: every pair.",
     )
     p.option(
         "--alpha",
@@ -110,7 +111,7 @@ def parser() -> Parser:
         "--no-complete compares only the queries every run has.",
     )
     p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
-    p.common("depth")
+    p.common("depth", "judged_only", "rel", "collection_size", "known", "target", "names")
     p.common("fmt", choices=FORMATS, help="Output format.")
     p.common("digits", help="Decimals.")
     p.option(
@@ -151,6 +152,7 @@ def run(argv: Sequence[str]) -> None:
         --correction holm --baseline a.run
     cranfield compare qrels.txt runs/*.run -m AP -m P@10 --format latex > table.tex
     cranfield compare qrels.txt a.run b.run -m AP --sweep 'P@5,10,20,100' --plot figs/
+    cranfield compare qrels.txt a.run b.run -m Rnorm --collection-size 1400 -l 2
     """
     p = parser()
     a = p.parse(argv)
@@ -166,7 +168,7 @@ def run(argv: Sequence[str]) -> None:
         sweep=a.sweeps,
         missing="intersect",
         **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
-        **values(a, "seed", "ci", "complete", "ties", "depth"),
+        **values(a, *JUDGING, *SIDE_INPUTS, "ci", "names", "rel"),
     )
     text = cmp.table("text" if a.fmt == "table" else a.fmt, digits=a.digits, details=details)
     write_output(text, a.output)

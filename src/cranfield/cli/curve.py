@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-from ..limits import INT64_MAX, MAX_CUTOFF
+from ..limits import MAX_CUTOFF
 from ..report.curves_text import CURVE_FORMATS
 from ..ties.order import TIE_POLICIES
 from ._args import JUDGING, NumberList, Parser, Range, dispatch, file_path, plot_file, values
@@ -14,7 +14,17 @@ from ._output import write_output
 # part of the command-line interface: scripts depend on these names and values
 INTERPOLATIONS = ("max", "trec", "trec9", "ceiling", "quasi-cranfield", "semi-cranfield", "none")
 STEPS = ("highest", "lowest", "middle", "mean", "ends")
-SHARED = ("levels", "average", "statistic", "cutoffs", "weak", "rel", "collection_size", *JUDGING)
+SHARED = (
+    "levels",
+    "average",
+    "statistic",
+    "cutoffs",
+    "weak",
+    "rel",
+    "collection_size",
+    "names",
+    *JUDGING,
+)
 """Options of pr and fallout handed to the library under their own names."""
 CUTOFFS = NumberList(Range(int, 1, MAX_CUTOFF), words=("all", "standard"))
 """``--cutoffs``: document cut-offs, or a named set."""
@@ -27,7 +37,8 @@ def run(argv: Sequence[str]) -> None:
     cranfield curve pr qrels run1 run2 --interpolation quasi-cranfield --step highest \\
         --extrapolation 5 --levels 21 --average macro --statistic mean --plot pr.png
     cranfield curve pr qrels run --cutoffs standard --format csv
-    cranfield curve gain qrels run1 run2 --cutoffs 1,2,3,4,5,10,15,20 --plot gain.pdf
+    cranfield curve gain qrels run1 run2 --cutoffs 1,2,3,4,5,10,15,20 --gains '{1:1,2:5}'
+    cranfield curve gain qrels a/run b/run --names bm25,dense --plot gain.pdf
     cranfield curve fallout qrels run --collection-size 1400 --plot roc.svg
     """
     helps = {name: (f.__doc__ or "").partition("\n")[0] for name, f in SUBCOMMANDS.items()}
@@ -55,16 +66,16 @@ def _parser(name: str, doc: str | None) -> Parser:
     p.option("--title", help="Title of the plot.")
     p.common("per_query", help="Output every query's values instead of the averages.")
     p.common("digits")
-    p.option(
-        "--rel",
-        type=Range(int, -INT64_MAX - 1, INT64_MAX),
-        default=1,
-        show_default=True,
-        help="Minimum grade of a relevant document.",
-    )
     p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
-    p.common("seed", "depth", "judged_only", "complete")
+    p.common("seed", "depth", "judged_only", "complete", "names")
     return p
+
+
+def _rel(p: Parser) -> None:
+    """``-l/--rel`` of the curves that count relevant documents (pr, fallout)."""
+    p.common(
+        "rel", default=1, show_default=True, help="Minimum grade counted relevant (trec_eval -l)."
+    )
 
 
 def _average(p: Parser, default: str) -> None:
@@ -129,6 +140,7 @@ def pr_command(argv: Sequence[str]) -> None:
     )
     _levels(p)
     _average(p, "macro")
+    _rel(p)
     p.option(
         "--cutoffs",
         type=CUTOFFS,
@@ -155,7 +167,6 @@ def pr_command(argv: Sequence[str]) -> None:
         a.qrels,
         a.runs,
         per_query=True,
-        names=_names(a.runs),
         **values(a, *SHARED, "interpolation", "step", "extrapolation", "reference", "best"),
     )
     _finish(result, a)
@@ -168,7 +179,13 @@ def gain_command(argv: Sequence[str]) -> None:
         "--cutoffs", type=CUTOFFS, help="Ranks to report: a comma list or 'all' [default: all]."
     )
     _average(p, "micro")
-    p.option("--gains", help="Gain of each grade, e.g. '1=1,2=5,3=10' [default: the grade].")
+    p.option(
+        "--gains",
+        type=_gains,
+        metavar="MAP",
+        help="Gain of each grade as in measure strings, quoted: '{1:1,2:5,3:10}' (unlisted "
+        "grades gain their grade) [default: the grade].",
+    )
     p.option(
         "--convention",
         choices=("jk", "trec"),
@@ -197,10 +214,9 @@ def gain_command(argv: Sequence[str]) -> None:
     table, pq = gain(
         a.qrels,
         a.runs,
-        gains=_parse_gains(a.gains),
         per_query=True,
-        names=_names(a.runs),
-        **values(a, "cutoffs", "average", "statistic", "convention", "base", *JUDGING),
+        **values(a, "gains", "cutoffs", "average", "statistic", "convention", "base", "names"),
+        **values(a, *JUDGING),
     )
     if a.plot_path:
         from ..curves.plot import plot_curves
@@ -209,43 +225,15 @@ def gain_command(argv: Sequence[str]) -> None:
     _emit(area(table) if a.area else pq if a.per_query else table, a.fmt, a.digits, a.output)
 
 
-def _names(paths: Sequence[str]) -> list[str] | None:
-    """Run names for the curve tables where the default (the file name) would not do: bytes
-    of a file name that are not UTF-8 become ``\\xNN`` (the tables hold UTF-8 text only)."""
-    import re
-    from pathlib import Path
-
-    undecoded = re.compile("[\udc80-\udcff]")
-    names = [Path(p).name for p in paths]
-    if not any(undecoded.search(n) for n in names):
-        return None
-    return [undecoded.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", n) for n in names]
-
-
-def _parse_gains(text: str | None) -> dict[int, float] | None:
-    """``--gains``: ``grade=gain`` pairs, grades 64-bit integers, gains finite numbers."""
+def _gains(text: str) -> dict[int, float]:
+    """``--gains``: the library's reading of a gains map, as an option error."""
+    from ..curves.gain import gains_from_text
     from ..errors import ParameterError
 
-    if text is None:
-        return None
-    out: dict[int, float] = {}
-    for part in text.split(","):
-        grade, sep, value = part.partition("=")
-        try:
-            if not sep:
-                raise ValueError
-            g = GRADE(grade)
-            out[g] = GAIN(value)
-        except (ValueError, argparse.ArgumentTypeError):
-            raise ParameterError(
-                f"--gains: expected grade=gain (a 64-bit integer grade, a finite gain), "
-                f"got {part!r}"
-            ) from None
-    return out
-
-
-GRADE = Range(int, -INT64_MAX - 1, INT64_MAX)
-GAIN = Range(float)
+    try:
+        return gains_from_text(text)
+    except ParameterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def fallout_command(argv: Sequence[str]) -> None:
@@ -257,6 +245,7 @@ def fallout_command(argv: Sequence[str]) -> None:
     )
     _levels(p)
     _average(p, "macro")
+    _rel(p)
     p.option("--cutoffs", type=CUTOFFS, help="Average at document cut-offs: a comma list or 'all'.")
     p.option(
         "--weak",
@@ -271,13 +260,7 @@ def fallout_command(argv: Sequence[str]) -> None:
     a = p.parse(argv)
     from ..curves import fallout
 
-    result = fallout(
-        a.qrels,
-        a.runs,
-        per_query=True,
-        names=_names(a.runs),
-        **values(a, *SHARED, "generality"),
-    )
+    result = fallout(a.qrels, a.runs, per_query=True, **values(a, *SHARED, "generality"))
     _finish(result, a)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..report.results_text import FORMATS
 from ..ties.order import TIE_POLICIES
-from ._args import JUDGING, Parser, values
+from ._args import JUDGING, SIDE_INPUTS, Parser, values
 from ._output import write_output
 
 
@@ -28,7 +28,8 @@ def parser() -> Parser:
         "see docs/ties.md).",
     )
     p.common("seed", help="Seed of --ties random (default 0).")
-    p.common("depth", "judged_only", "complete", "collection_size", "known", "target")
+    p.common("depth", "judged_only", "complete", "rel", "collection_size", "known", "target")
+    p.common("names")
     p.option(
         "--aggregate",
         action="append",
@@ -51,6 +52,7 @@ def run(argv: Sequence[str]) -> None:
     cranfield evaluate qrels.txt run.txt -m AP --per-query --format trec
     cranfield evaluate qrels.txt runs/*.txt -m AP --per-query --format json > results.json
     cranfield evaluate qrels.txt run.txt -m PRES@1000 -m Rnorm --collection-size 1400
+    cranfield evaluate qrels.txt a/run.txt b/run.txt -m P@10 -l 2 --names bm25,dense
     """
     a = parser().parse(argv)
     from ..evaluation import evaluate
@@ -60,27 +62,8 @@ def run(argv: Sequence[str]) -> None:
         a.qrels,
         a.runs,
         a.measures or None,
-        aggregate=_aggregate_option(a.aggregate, a.measures),
-        **values(a, *JUDGING, "collection_size", "known", "target"),
+        aggregate=a.aggregate or None,
+        **values(a, *JUDGING, *SIDE_INPUTS, "names", "rel"),
     )
     text = render(list(res), a.fmt, per_query=a.per_query, digits=a.digits)
     write_output(text, a.output)
-
-
-def _aggregate_option(items: list[str], labels: list[str]) -> str | dict[str, str] | None:
-    """``HOW`` (every measure) and ``MEASURE=HOW`` items; the last ``=`` splits, since measure
-    strings may hold ``=`` themselves (``F(beta=2)@10=micro``)."""
-    default, per = None, {}
-    for v in items:
-        label, sep, how = v.rpartition("=")
-        if sep and label:
-            per[label] = how
-        else:
-            default = v
-    if not per:
-        return default
-    if default is not None:
-        from ..evaluation import DEFAULT_MEASURES
-
-        return {**dict.fromkeys(labels or DEFAULT_MEASURES, default), **per}
-    return per

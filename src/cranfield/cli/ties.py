@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 
 from ..limits import MAX_CUTOFF
-from ._args import NumberList, Parser, Range, values
+from ._args import SIDE_INPUTS, NumberList, Parser, Range, values
 from ._output import write_output
 
 
@@ -101,7 +101,8 @@ def parser() -> Parser:
         help="ND values (documents retrieved) of --curves (comma-separated).",
     )
     p.common("fmt", choices=("table", "json"), help="Output format.")
-    p.common("depth", "judged_only", "complete", "collection_size", "known", "target", "digits")
+    p.common("depth", "judged_only", "complete", "rel", "collection_size", "known", "target")
+    p.common("names", "digits")
     p.common("output")
     return p
 
@@ -123,15 +124,16 @@ def run(argv: Sequence[str]) -> None:
     a = parser().parse(argv)
     from ..ties.analysis import tie_ranges, weak_curves
 
-    kw = values(a, "depth", "judged_only", "complete", "collection_size", "known", "target")
+    kw = values(a, "depth", "judged_only", "complete", *SIDE_INPUTS, "names")
     if a.curves:
-        res = weak_curves(a.qrels, a.runs, list(a.recall), list(a.nd), **kw)
+        rel = {} if a.rel is None else {"rel": a.rel}
+        res = weak_curves(a.qrels, a.runs, list(a.recall), list(a.nd), **rel, **kw)
         if a.fmt == "json":
             text = json.dumps({"runs": [c.to_dict() for c in res]}, indent=2) + "\n"
         else:
             text = render_curves(res, a.digits)
     else:
-        ranges = tie_ranges(a.qrels, a.runs, a.measures or ("AP", "P@10", "nDCG@10"), **kw)
+        ranges = tie_ranges(a.qrels, a.runs, a.measures or None, rel=a.rel, **kw)
         if a.fmt == "json":
             doc = {"runs": [r.to_dict(per_query=a.per_query) for r in ranges]}
             text = json.dumps(doc, indent=2, allow_nan=False) + "\n"

@@ -29,6 +29,8 @@ import numpy as np
 
 from .. import arguments as A
 from ..errors import CranfieldWarning, DataWarning, ParameterError
+from ..judging_options import JudgeOptions
+from ..naming import find_run
 from ..results import Results, ResultsSet
 from .corrections import CORRECTIONS, adjust, canonical
 from .paired import (
@@ -99,13 +101,19 @@ def compare(
     depth: int | None = None,
     judged_only: bool = False,
     names: Sequence[str] | None = None,
+    collection_size: Any = None,
+    known: Any = None,
+    target: Any = None,
+    rel: int | None = None,
 ) -> Comparison:
     """Compare runs pairwise under one or more measures.
 
     ``compare(results_set, ["AP", ...])`` takes evaluated results (a
     :class:`~cranfield.results.ResultsSet` or list of :class:`~cranfield.results.Results`);
-    ``compare(qrels, [run_a, run_b, ...], ["AP", "P@10"])`` evaluates first (with
-    ``complete=True``: every judged query counts for every run).
+    ``compare(qrels, [run_a, run_b, ...], ["AP", "P@10"])`` (or a dict ``{name: run}``)
+    evaluates first (with ``complete=True``: every judged query counts for every run), with
+    the judging options of :func:`cranfield.evaluate` (``ties``, ``depth``, ``judged_only``,
+    ``complete``, ``names``, ``collection_size``, ``known``, ``target``, ``rel``).
 
     Parameters
     ----------
@@ -115,7 +123,8 @@ def compare(
         ``none`` (default), ``bonferroni``, ``holm`` or ``bh``, applied per measure over the
         pairs compared; ``tukey`` needs none.
     baseline
-        Compare every run with this one only; default: every pair of runs.
+        Compare every run with this one only (its name, a path ending with its name, or the
+        end of its name; one run must match); default: every pair of runs.
     alpha
         Significance level; a pair is significant when its adjusted p-value is below alpha.
     alternative
@@ -132,7 +141,17 @@ def compare(
         evaluates), or a measure name whose cut-offs are taken from the results.
     """
     test = A.choice(test, "test", TESTS)
-    A.judge_options(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
+    options = JudgeOptions(
+        ties=ties,
+        seed=seed,
+        depth=depth,
+        judged_only=judged_only,
+        complete=complete,
+        collection_size=collection_size,
+        known=known,
+        target=target,
+        rel=rel,
+    )
     if correction is not None and not isinstance(correction, str):
         raise ParameterError(
             f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}"
@@ -179,28 +198,16 @@ def compare(
     else:
         if runs is None:
             raise ParameterError("compare(qrels, runs, measures): runs are missing")
-        from ..evaluation import DEFAULT_MEASURES, evaluate
+        from ..evaluation import DEFAULT_MEASURES, evaluate_runs
+        from ..judged_runs import judge_many
 
-        A.qrels_given(results)
-        run_list, _ = A.run_list(runs)
-        if len(run_list) < 2:
-            raise ParameterError(f"comparing needs at least 2 runs, got {len(run_list)}")
+        judged = judge_many(results, runs, names=names, options=options)
+        if len(judged) < 2:
+            raise ParameterError(f"comparing needs at least 2 runs, got {len(judged)}")
         labels = A.measure_list(measures, DEFAULT_MEASURES)
         extra = [label for _, cut_labels in sweep_specs for label in cut_labels]
         wanted = list(dict.fromkeys([*labels, *extra, "NumRel"]))
-        rs = list(
-            evaluate(
-                results,
-                run_list,
-                wanted,
-                ties=ties,
-                seed=seed,
-                depth=depth,
-                judged_only=judged_only,
-                complete=complete,
-                names=names,
-            )
-        )
+        rs = evaluate_runs(judged, wanted)
     return _build(
         rs,
         [str(m) for m in labels],
@@ -215,17 +222,6 @@ def compare(
         missing=missing,
         sweep_specs=sweep_specs,
     )
-
-
-def _resolve_baseline(baseline: str | None, names: list[str]) -> str | None:
-    if baseline is None:
-        return None
-    if baseline in names:
-        return baseline
-    base = Path(baseline).name
-    if base in names:
-        return base
-    raise ParameterError(f"baseline {baseline!r} is not one of the runs ({', '.join(names)})")
 
 
 def _common_queries(rs: list[Results], missing: str) -> list[str]:
@@ -282,7 +278,7 @@ def _build(
                 f"run {r.run!r} has no values for {', '.join(absent)} (it has: "
                 f"{', '.join(r.labels)})"
             )
-    base = _resolve_baseline(baseline, names)
+    base = None if baseline is None else find_run(baseline, names, "baseline")
     common = _common_queries(rs, missing)
     measures = [rs[0].measures[rs[0].labels.index(m)] for m in labels]
     undirected = [label for label, m in zip(labels, measures, strict=True) if direction(m) == 0]

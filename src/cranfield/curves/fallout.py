@@ -44,6 +44,7 @@ import numpy as np
 
 from .. import arguments as A
 from ..errors import DataWarning, ParameterError
+from ..judging_options import JudgeOptions
 from .average import check_average, column_statistic
 from .cutoffs import relevant_at
 from .inputs import collection_sizes, judged_runs
@@ -182,8 +183,10 @@ def fallout(
         raise ParameterError(f"generality must be in (0, 1000) per thousand, got {generality}")
     if weak:  # levels are tie groups: a depth cut must not pick members of one
         ties = "weak"
-    opts = dict(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
-    jrs = judged_runs(qrels, runs, names=names, collection_size=collection_size, **opts)
+    options = JudgeOptions(
+        ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete
+    )
+    jrs, _ = judged_runs(qrels, runs, names=names, options=options, collection_size=collection_size)
     tables, pqs = [], []
     for jr in jrs:
         N = collection_sizes(jr, rel)

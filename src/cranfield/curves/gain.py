@@ -35,11 +35,12 @@ import numpy as np
 from .. import arguments as A
 from ..errors import ParameterError, UndefinedMeasureWarning
 from ..judged_rankings import JudgedRankings
+from ..judging_options import JudgeOptions
 from .average import check_average
 from .inputs import judged_runs
 from .recall_levels import parse_cutoffs
 
-__all__ = ["GAIN_COLUMNS", "GAIN_CURVES", "area", "gain", "gain_matrices"]
+__all__ = ["GAIN_COLUMNS", "GAIN_CURVES", "area", "gain", "gain_matrices", "gains_from_text"]
 
 GAIN_CURVES = ("cg", "dcg", "icg", "idcg", "ncg", "ndcg")
 GAIN_COLUMNS = ("run", "curve", "rank", "value", "queries")
@@ -55,16 +56,48 @@ def _gain(grades: np.ndarray, gains: dict[int, float] | None) -> np.ndarray:
 
 
 def _check_gains(gains: Any) -> dict[int, float] | None:
-    """``None`` or ``{grade: gain}`` with integer grades and finite gains."""
+    """``None`` or ``{grade: gain}`` with integer grades and finite gains, from a mapping or
+    from text in the measure grammar's syntax (``"{1:1,2:5}"``, as ``nDCG(gains=...)``)."""
     if gains is None:
         return None
+    if isinstance(gains, str):
+        return gains_from_text(gains)
     if not isinstance(gains, Mapping):
         raise ParameterError(f"gains must be a {{grade: gain}} mapping, got {gains!r}")
-    min_grade = -(2**63)
-    return {
-        A.integer(g, "a grade of gains", minimum=min_grade): A.number(v, f"the gain of grade {g}")
-        for g, v in gains.items()
-    }
+    from ..measures.dcg import GAINS  # the gains of nDCG: one syntax, one range
+
+    out = {}
+    for g, v in gains.items():
+        grade = A.integer(g, "a grade of gains", minimum=-(2**63))
+        gain = A.number(v, f"the gain of grade {g}")
+        if not GAINS.in_bounds(gain):
+            raise ParameterError(f"the gain of grade {g} must be {GAINS.wanted()}, got {gain}")
+        out[grade] = gain
+    return out
+
+
+def gains_from_text(text: str) -> dict[int, float]:
+    """A ``{grade:gain}`` map written as in measure strings (``"{1:1,2:5}"``), parsed by the
+    grammar's code; the former ``1=1,2=5`` is an error that shows the new form."""
+    from ..measures.dcg import GAINS  # the gains of nDCG: one syntax, one range
+    from ..measures.parse import parse_value
+
+    body = text.strip()
+    if "{" not in body and "=" in body:  # the curve command's former grade=gain syntax
+        pairs = ",".join(
+            ":".join(p.strip() for p in part.split("=", 1)) for part in body.split(",")
+        )
+        raise ParameterError(
+            f"gains {text!r}: write the map as measure strings do, '{{{pairs}}}' "
+            "(grade:gain pairs in braces, as in nDCG(gains=...)); the grade=gain form is gone"
+        )
+    if not body.startswith("{"):
+        raise ParameterError(
+            f"gains {text!r}: write the map in braces, as in '{{1:1,2:5}}' (on the command "
+            "line, quote it: unquoted, the shell expands {1:1,2:5} into 1:1 2:5)"
+        )
+    gains = parse_value(text, GAINS, "the gain curve")
+    return {int(g): float(v) for g, v in gains.items()}
 
 
 def _discounted(G: np.ndarray, convention: str, base: float) -> np.ndarray:
@@ -143,7 +176,8 @@ def gain(
     ``cutoffs``: the ranks to report (default every rank of the longest ranking);
     ``average``: ``micro`` (default, the slides: ratio of the averaged curves) or ``macro``
     (average of per-query ratios); ``statistic``: ``mean`` or ``median``; ``gains``:
-    ``{grade: gain}``; ``convention``: the discount, ``jk`` (default, the slides: ranks below
+    ``{grade: gain}``, or the same map as text in the measure grammar (``"{1:1,2:5}"``);
+    ``convention``: the discount, ``jk`` (default, the slides: ranks below
     ``b`` not discounted, then ``1/log_b i``) or ``trec`` (``1/log_b(i+1)``, trec_eval's
     ndcg), as the DCG measures' ``convention=``; ``base``: ``b``.  With ``per_query`` returns
     ``(curves, per_query)``.
@@ -157,8 +191,10 @@ def gain(
     if convention not in ("jk", "trec"):
         raise ParameterError(f"discount convention must be jk or trec, got {convention!r}")
     cut = parse_cutoffs(cutoffs)
-    opts = dict(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
-    jrs = judged_runs(qrels, runs, names=names, **opts)
+    options = JudgeOptions(
+        ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete
+    )
+    jrs, _ = judged_runs(qrels, runs, names=names, options=options)
     tables, pqs = [], []
     for jr in jrs:
         if cut is None or cut == "all":

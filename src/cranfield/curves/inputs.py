@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,8 +11,10 @@ import numpy as np
 from .. import arguments as A
 from ..errors import DataWarning, ParameterError
 from ..judged_rankings import UNJUDGED, JudgedRankings
+from ..judging_options import JudgeOptions
+from ..naming import unique
 
-__all__ = ["collection_sizes", "ideal", "judged_runs", "resolve_reference"]
+__all__ = ["align", "collection_sizes", "ideal", "judged_runs"]
 
 
 def _is_judged(x: Any) -> bool:
@@ -23,65 +26,80 @@ def judged_runs(
     runs: Any,
     *,
     names: Sequence[str] | None = None,
+    options: JudgeOptions,
     collection_size: Any = None,
-    **judge_options: Any,
-) -> list[JudgedRankings]:
-    """``qrels`` + one run or a list of runs (paths, DataFrames, dicts, Run), or a
-    JudgedRankings / list of them as ``qrels`` with ``runs=None``.
+    reference: Any = None,
+) -> tuple[list[JudgedRankings], JudgedRankings | None]:
+    """The judged runs of a curve and its reference run (``None`` if not given).
 
-    ``collection_size`` (one integer, ``{qid: N}`` or a file of ``qid N`` lines) is passed to
-    :func:`cranfield.judge`, or set on given JudgedRankings."""
-    opts = A.judge_options(**judge_options)
+    ``qrels`` + one run, a list or a dict of runs, judged with ``options`` and
+    ``collection_size`` (:func:`cranfield.judged_runs.judge_many`); or a JudgedRankings /
+    list of them as ``qrels`` with ``runs=None``: then ``names`` renames them and
+    ``collection_size`` (one integer, ``{qid: N}``, a file of ``qid N`` lines, or one value
+    per query in their order) is set on them.  Names are text in the curve tables: bytes of a
+    file name that are not UTF-8 become ``\\xNN``."""
     if runs is None:
         items = qrels if isinstance(qrels, list | tuple) else [qrels]
         if not items or not all(_is_judged(j) for j in items):
             raise ParameterError("give qrels and runs, or JudgedRankings (from cranfield.judge)")
         out = list(items)
-        if names is not None:
-            given = A.run_names(names, len(out))
-            out = [_with(jr, run_name=n) for jr, n in zip(out, given, strict=True)]
+        given = A.run_names(names, len(out))
+        run_names = unique(given if given is not None else [jr.run_name for jr in out])
         if collection_size is not None:
             out = [_with(jr, collection_size=_sizes(jr, collection_size)) for jr in out]
-    else:
-        from ..data import Run
-        from ..io import read_qrels, read_run
-        from ..judging import judge
-
-        A.qrels_given(qrels)
-        sources, _ = A.run_list(runs)
-        names = A.run_names(names, len(sources))
-        A.per_query(collection_size, "collection size")
-        q = read_qrels(qrels)
-        out = []
-        for i, src in enumerate(sources):
-            default = names[i] if names is not None else None
-            in_memory = not isinstance(src, str | Run) and not hasattr(src, "__fspath__")
-            if default is None and in_memory:
-                default = f"run{i + 1}" if len(sources) > 1 else "run"
-            run = read_run(src, name=default)
-            jr = judge(q, run, collection_size=collection_size, **opts)
-            if jr.cut:
-                n = int(np.count_nonzero(jr.num_rows > jr.num_ret))
-                split = "1 query" if n == 1 else f"{n} queries"
+        ref = None
+        if reference is not None:
+            if not _is_judged(reference):
                 raise ParameterError(
-                    f"{jr.run_name}: the depth cut ({jr.depth}) falls inside a tie group in "
-                    f"{split}, and a curve reads whole levels (weak orderings) or "
-                    "single positions: with tied scores as levels (weak), which documents of "
-                    "a split level are retrieved is undefined; use no depth, a depth that "
-                    "does not split a tie group, or the trec tie policy without weak levels"
+                    "a reference run given as a file needs qrels (not JudgedRankings)"
                 )
-            out.append(jr if names is None else _with(jr, run_name=names[i]))
-    seen: dict[str, int] = {}
-    renamed = []
-    for jr in out:
-        name = jr.run_name
-        if name in seen:
-            seen[name] += 1
-            name = f"{name}#{seen[name]}"
-        else:
-            seen[name] = 1
-        renamed.append(jr if name == jr.run_name else _with(jr, run_name=name))
-    return renamed
+            ref = reference
+    else:
+        from ..judged_runs import judge_many
+
+        options = options.replace(collection_size=collection_size)
+        judged = judge_many(qrels, runs, names=names, options=options)
+        run_names, out = [], []
+        for name, jr in judged:
+            _check_cut(jr)
+            run_names.append(name)
+            out.append(jr)
+        ref = None
+        if reference is not None:
+            ref = reference
+            if not _is_judged(reference):
+                only = judge_many(judged.qrels, reference, names=["reference"], options=options)
+                ref = _check_cut(next(iter(only))[1])
+    shown = [_text(n) for n in run_names]
+    out = [
+        jr if n == jr.run_name else _with(jr, run_name=n) for jr, n in zip(out, shown, strict=True)
+    ]
+    return out, ref
+
+
+def _check_cut(jr: JudgedRankings) -> JudgedRankings:
+    """``jr``, unless a depth cut splits a tie group (a curve reads whole levels or single
+    positions, so which documents of the group are retrieved would be undefined)."""
+    if jr.cut:
+        n = int(np.count_nonzero(jr.num_rows > jr.num_ret))
+        split = "1 query" if n == 1 else f"{n} queries"
+        raise ParameterError(
+            f"{jr.run_name}: the depth cut ({jr.depth}) falls inside a tie group in "
+            f"{split}, and a curve reads whole levels (weak orderings) or "
+            "single positions: with tied scores as levels (weak), which documents of "
+            "a split level are retrieved is undefined; use no depth, a depth that "
+            "does not split a tie group, or the trec tie policy without weak levels"
+        )
+    return jr
+
+
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def _text(name: str) -> str:
+    """``name`` with the bytes of a file name that are not UTF-8 (surrogate escapes) as
+    ``\\xNN``: the curve tables hold text only."""
+    return _UNDECODED.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", name)
 
 
 def _sizes(jr: JudgedRankings, collection_size: Any) -> np.ndarray:
@@ -137,15 +155,6 @@ def ideal(jr: JudgedRankings, name: str = "best") -> JudgedRankings:
         run_name=name,
         collection_size=jr.collection_size,
     )
-
-
-def resolve_reference(reference: Any, qrels: Any, judge_options: dict[str, Any]) -> JudgedRankings:
-    """The reference (full search) run, judged like the others."""
-    if _is_judged(reference):
-        return reference
-    if qrels is None or _is_judged(qrels) or isinstance(qrels, list | tuple):
-        raise ParameterError("a reference run given as a file needs qrels (not JudgedRankings)")
-    return judged_runs(qrels, reference, names=["reference"], **judge_options)[0]
 
 
 def align(values: np.ndarray, from_ids: Sequence[str], to_ids: Sequence[str], what: str):

@@ -31,9 +31,10 @@ import numpy as np
 from .. import arguments as A
 from ..errors import DataWarning, ParameterError, UndefinedMeasureWarning
 from ..judged_rankings import JudgedRankings
+from ..judging_options import JudgeOptions
 from .average import check_average, column_statistic
 from .cutoffs import read_at_levels, relevant_at
-from .inputs import align, collection_sizes, ideal, judged_runs, resolve_reference
+from .inputs import align, collection_sizes, ideal, judged_runs
 from .interpolate import CRANFIELD, EXTRAPOLATIONS, INTERPOLATIONS, at_levels
 from .precall import WeakLevels
 from .recall_levels import parse_cutoffs, parse_levels
@@ -254,9 +255,17 @@ def precision_recall(
     )
     if spec.weak:  # levels are tie groups: a depth cut must not pick members of one
         ties = "weak"
-    opts = dict(ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete)
-    jrs = judged_runs(qrels, runs, names=names, collection_size=collection_size, **opts)
-    ref = resolve_reference(reference, qrels, opts) if reference is not None else None
+    options = JudgeOptions(
+        ties=ties, seed=seed, depth=depth, judged_only=judged_only, complete=complete
+    )
+    jrs, ref = judged_runs(
+        qrels,
+        runs,
+        names=names,
+        options=options,
+        collection_size=collection_size,
+        reference=reference,
+    )
     tables, pq = [], []
     for jr in jrs:
         t, p = curve_of(jr, spec, rel=rel, reference=ref, keep=per_query)

@@ -30,7 +30,7 @@ from ..errors import MeasureError
 from .params import INT64_MAX, INT64_MIN, Param, check_values, missing, shown
 from .registry import REGISTRY, MeasureDef, all_names, lookup
 
-__all__ = ["Measure", "format_value", "parse"]
+__all__ = ["Measure", "format_value", "parse", "parse_value"]
 
 _TOKEN = re.compile(
     r"""\s*(?:
@@ -214,7 +214,7 @@ def _q(text: str) -> str:
     return repr(text if len(text) <= 120 else text[:100] + "...")
 
 
-def _tokens(text: str) -> list[tuple[str, str, int]]:
+def _tokens(text: str, subject: str | None = None) -> list[tuple[str, str, int]]:
     out = []
     pos = 0
     text = text.rstrip()
@@ -225,7 +225,7 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
             ch = rest[:1]
             hint = " (numbers are written with the ASCII digits 0-9)" if ch.isdigit() else ""
             raise MeasureError(
-                f"cannot parse measure {_q(text)}: unexpected {ch!r} "
+                f"cannot parse {subject or 'measure ' + _q(text)}: unexpected {ch!r} "
                 f"at position {len(text) - len(rest) + 1}{hint}"
             )
         kind = m.lastgroup or ""
@@ -290,6 +290,45 @@ def _gains(p: Param, entries: list[tuple[tuple[str, str, int], tuple[str, str, i
     return out
 
 
+def _value(
+    toks: list[tuple[str, str, int]], i: int, p: Param, at: str, subject: str
+) -> tuple[Any, int]:
+    """The value of parameter ``p`` that starts at token ``i`` (a scalar or a ``{grade:gain}``
+    map), and the index of the token after it (``subject``: what is parsed, for messages)."""
+    if toks[i][1] == "{" and toks[i][0] == "sym":
+        i += 1
+        entries = []
+        while i < len(toks) and toks[i][1] != "}":
+            if i + 2 >= len(toks) or toks[i + 1][1] != ":":
+                raise MeasureError(f"cannot parse {subject}: expected grade:gain")
+            entries.append((toks[i], toks[i + 2]))
+            i += 3
+            if i < len(toks) and toks[i][1] == ",":
+                i += 1
+        if i >= len(toks):
+            raise MeasureError(f"cannot parse {subject}: missing '}}'")
+        if p.kind != "gains":
+            raise MeasureError(f"{at} takes a single value, not a map")
+        return _gains(p, entries, at), i + 1
+    if p.kind == "gains":
+        raise MeasureError(f"{at} must be a map like {{0:0,1:1,2:3}}")
+    return _scalar(p, toks[i][0], toks[i][1], at), i + 1
+
+
+def parse_value(text: str, param: Param, where: str) -> Any:
+    """One value of ``param`` written as in a measure string (``2``, ``0.5``, ``true``,
+    ``{0:0,1:1,2:3}``), checked against its declared range; messages begin with ``where``
+    (``the gain curve: parameter gains: ...``)."""
+    subject = f"{param.name} {_q(text)}"
+    toks = _tokens(text, subject)
+    if not toks:
+        raise MeasureError(f"{where}: parameter {param.name} is empty")
+    value, i = _value(toks, 0, param, f"{where}: parameter {param.name}", subject)
+    if i != len(toks):
+        raise MeasureError(f"cannot parse {subject}: unexpected {shown(toks[i][1])}")
+    return param.convert(value, where)
+
+
 def _suggest(name: str) -> str:
     names = all_names()
     lowered = {n.lower(): n for n in names}
@@ -330,29 +369,7 @@ def parse(text: str | Measure) -> Measure:
             if p is None or key == "cutoff":
                 check_values(d, {key: None}, None, _q(text))  # raises: no such parameter
                 raise AssertionError  # pragma: no cover
-            at = f"{where}: parameter {key}"
-            if toks[i][1] == "{" and toks[i][0] == "sym":
-                i += 1
-                entries = []
-                while i < len(toks) and toks[i][1] != "}":
-                    if i + 2 >= len(toks) or toks[i + 1][1] != ":":
-                        raise MeasureError(f"cannot parse measure {_q(text)}: expected grade:gain")
-                    entries.append((toks[i], toks[i + 2]))
-                    i += 3
-                    if i < len(toks) and toks[i][1] == ",":
-                        i += 1
-                if i >= len(toks):
-                    raise MeasureError(f"cannot parse measure {_q(text)}: missing '}}'")
-                if p.kind != "gains":
-                    raise MeasureError(f"{at} takes a single value, not a map")
-                value: Any = _gains(p, entries, at)
-                i += 1
-            else:
-                if p.kind == "gains":
-                    raise MeasureError(f"{at} must be a map like {{0:0,1:1,2:3}}")
-                value = _scalar(p, toks[i][0], toks[i][1], at)
-                i += 1
-            given[key] = value
+            given[key], i = _value(toks, i, p, f"{where}: parameter {key}", f"measure {_q(text)}")
             if i < len(toks) and toks[i][1] == ",":
                 i += 1
         if i >= len(toks):

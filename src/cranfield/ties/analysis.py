@@ -26,6 +26,8 @@ from .. import arguments as A
 from ..aggregate import aggregate_values
 from ..errors import ParameterError, UndefinedMeasureWarning
 from ..judged_rankings import JudgedRankings
+from ..judged_runs import JudgedRuns
+from ..judging_options import JudgeOptions
 from ..measures import parse
 from .levels import levels
 
@@ -52,43 +54,14 @@ CURVE_METHODS = (
 )
 
 
-_JUDGE_ARGS = ("seed", "depth", "judged_only", "complete", "collection_size", "known", "target")
+def _judged(
+    qrels: Any, runs: Any, names: Any, judge_args: dict[str, Any], ties: str
+) -> tuple[JudgedRuns, JudgeOptions]:
+    """The runs to analyse, judged under ``ties`` (the analysis's own tie policy)."""
+    from ..judged_runs import judge_many
 
-
-def _check_judge_args(judge_args: dict[str, Any]) -> None:
-    unknown = [k for k in judge_args if k not in _JUDGE_ARGS]
-    if unknown:
-        raise ParameterError(
-            f"unknown option {unknown[0]!r}; the judging options are {', '.join(_JUDGE_ARGS)}"
-        )
-
-
-def _judge_all(
-    qrels: Any, runs: Any, ties: str, judge_args: dict[str, Any]
-) -> list[JudgedRankings]:
-    from ..io import read_qrels, read_run
-    from ..judging import judge
-
-    _check_judge_args(judge_args)
-    A.judge_options(
-        ties=ties,
-        seed=judge_args.get("seed"),
-        depth=judge_args.get("depth"),
-        judged_only=judge_args.get("judged_only", False),
-        complete=judge_args.get("complete", False),
-    )
-    A.qrels_given(qrels)
-    sources, _ = A.run_list(runs)
-    for what in ("collection_size", "target"):
-        A.per_query(judge_args.get(what), what.replace("_", " "))
-    q = read_qrels(qrels)
-    out = []
-    for i, src in enumerate(sources):
-        in_memory = not isinstance(src, str) and not hasattr(src, "__fspath__")
-        name = (f"run{i + 1}" if len(sources) > 1 else "run") if in_memory else None
-        run = read_run(src, name=name)
-        out.append(judge(q, run, ties=ties, **judge_args))
-    return out
+    options = JudgeOptions.from_keywords(judge_args, fixed={"ties": ties})
+    return judge_many(qrels, runs, names=names, options=options), options
 
 
 def _range_measures(measures: Any) -> list[tuple[str, Any]]:
@@ -176,6 +149,7 @@ def tie_range(
     *,
     run_name: str | None = None,
     trec: JudgedRankings | None = None,
+    rel: int | None = None,
 ) -> TieRange:
     """Worst / trec / expected / best values of ``measures`` on judged rankings ``jr``.
 
@@ -183,9 +157,11 @@ def tie_range(
     with ``ties="trec"`` for trec_eval's order.  With a depth cut, judge ``jr`` with
     ``ties="weak"`` (a tie group the cut splits is then kept whole, and the other columns
     range over which of its documents are retrieved) and pass the ``trec`` judgement too, as
-    :func:`tie_ranges` does.
+    :func:`tie_ranges` does.  ``rel``: the minimum grade counted relevant by the measures
+    whose string does not set it, and by ``rel_tied`` (trec_eval's ``-l``; default 1).
     """
     specs = _range_measures(measures)
+    defaults = None if rel is None else {"rel": A.integer(rel, "rel")}
     for _, m in specs:
         m.definition.function("weak")
     linear = replace(trec if trec is not None else jr, ties="trec").truncated()
@@ -194,12 +170,12 @@ def tie_range(
     weak = replace(jr, ties="weak")
 
     def table(j: JudgedRankings) -> np.ndarray:
-        cols = [m.compute(j) for _, m in specs]
+        cols = [m.compute(j, defaults) for _, m in specs]
         return np.column_stack(cols) if cols else np.zeros((j.num_queries, 0))
 
     lv = levels(jr, True)
     big = lv.size > 1
-    has_rel = lv.count(jr.relevant(1)) > 0
+    has_rel = lv.count(jr.relevant(1 if rel is None else rel)) > 0
     tied = np.bincount(lv.query[big], minlength=jr.num_queries) > 0
     rel_tied = np.bincount(lv.query[big & has_rel], minlength=jr.num_queries) > 0
     order = sorted(range(jr.num_queries), key=jr.query_ids.__getitem__)
@@ -221,16 +197,24 @@ def tie_ranges(
     qrels: Any,
     runs: Any,
     measures: Sequence[str] = RANGE_MEASURES,
+    *,
+    names: Sequence[str] | None = None,
     **judge_args: Any,
 ) -> list[TieRange]:
-    """:func:`tie_range` for one run or a list of runs (paths, DataFrames, dicts, Runs)."""
+    """:func:`tie_range` for one run, a list or a dict of runs (paths, DataFrames, dicts,
+    Runs); ``names`` and ``judge_args`` (the judging options of :func:`cranfield.evaluate`
+    but ``ties``, which the analysis sets) as there."""
+    judged, options = _judged(qrels, runs, names, judge_args, "trec")
     for _, m in _range_measures(measures):  # fail before reading
         m.definition.function("weak")
-    trec = _judge_all(qrels, runs, "trec", judge_args)
-    if judge_args.get("depth") is None:
-        return [tie_range(jr, measures) for jr in trec]
-    weak = _judge_all(qrels, runs, "weak", judge_args)  # keeps a tie group the cut splits
-    return [tie_range(w, measures, trec=t) for w, t in zip(weak, trec, strict=True)]
+    rel = options.rel
+    if options.depth is None:
+        return [tie_range(jr, measures, run_name=name, rel=rel) for name, jr in judged]
+    weak = options.replace(ties="weak")  # keeps a tie group the cut splits
+    return [
+        tie_range(w, measures, run_name=name, trec=t, rel=rel)
+        for name, (t, w) in judged.each((options, weak))
+    ]
 
 
 # ---------------------------------------------------------------------------- curves
@@ -339,11 +323,11 @@ def weak_curves(
     nd: Sequence[int] = ND_VALUES,
     *,
     rel: int = 1,
+    names: Sequence[str] | None = None,
     **judge_args: Any,
 ) -> list[WeakCurves]:
-    """:func:`weak_curves_judged` for one run or a list of runs, under the ``weak`` policy."""
+    """:func:`weak_curves_judged` for one run, a list or a dict of runs, under the ``weak``
+    policy; ``names`` and ``judge_args`` as for :func:`tie_ranges`."""
+    judged, _ = _judged(qrels, runs, names, judge_args, "weak")
     _weak_levels(recall, nd, rel)  # fail before reading
-    return [
-        weak_curves_judged(jr, recall, nd, rel=rel)
-        for jr in _judge_all(qrels, runs, "weak", judge_args)
-    ]
+    return [weak_curves_judged(jr, recall, nd, rel=rel, run_name=name) for name, jr in judged]

@@ -1,0 +1,119 @@
+"""From the user's inputs to named judged rankings: the one path of evaluate, compare, the
+curves and the tie analysis.
+
+:func:`judge_many` checks its arguments at once (nothing is read), and returns
+:class:`JudgedRuns`: iterating it reads the qrels (and the ``known`` documents) once, then
+each run in turn, names it (:mod:`cranfield.naming`), judges it and lets it go before the
+next is read, so that only one run is in memory at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from functools import cached_property
+from typing import Any
+
+from . import arguments as A
+from .data import Qrels
+from .errors import ParameterError
+from .judged_rankings import JudgedRankings
+from .judging_options import JudgeOptions
+from .naming import Namer
+
+__all__ = ["JudgedRuns", "judge_many"]
+
+
+def judge_many(
+    qrels: Any,
+    runs: Any,
+    *,
+    names: Sequence[str] | None = None,
+    options: JudgeOptions | None = None,
+) -> JudgedRuns:
+    """``runs`` (one run, a list of runs or a dict ``{name: run}``; paths, tables, dicts or
+    Runs) judged against ``qrels``, as ``(name, JudgedRankings)`` pairs in order.
+
+    ``names``: one distinct name per run (the naming rule otherwise: docs/input.md, "Run
+    names"); ``options``: a :class:`~cranfield.judging_options.JudgeOptions`.  Every
+    argument is checked here, before anything is read.
+    """
+    if options is None:
+        options = JudgeOptions()
+    elif not isinstance(options, JudgeOptions):
+        raise ParameterError(f"options must be a JudgeOptions, got a {type(options).__name__}")
+    A.qrels_given(qrels)
+    sources, keys, many = A.run_list(runs)
+    given = A.run_names(names, len(sources))
+    return JudgedRuns(qrels, sources, given if given is not None else keys, options, many)
+
+
+class JudgedRuns:
+    """The runs of one call, read, named and judged one at a time as they are iterated
+    (once: a second iteration is an error, since standard input cannot be read twice).
+
+    ``options`` are the judging options; ``many`` is true when the runs were given as a list
+    or a dict (a caller then returns one result per run); ``len()`` is the number of runs.
+    """
+
+    def __init__(
+        self,
+        qrels: Any,
+        sources: list[Any],
+        names: list[str] | None,
+        options: JudgeOptions,
+        many: bool,
+    ) -> None:
+        self._qrels_source = qrels
+        self._sources = sources
+        self._namer = Namer(sources, names)
+        self.options = options
+        self.many = many
+        self._started = False
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+    @cached_property
+    def qrels(self) -> Qrels:
+        """The qrels, read on first use."""
+        from .io import read_qrels
+
+        return read_qrels(self._qrels_source)
+
+    def __iter__(self) -> Iterator[tuple[str, JudgedRankings]]:
+        for name, (jr,) in self.each((self.options,)):
+            yield name, jr
+
+    def each(
+        self, variants: Sequence[JudgeOptions]
+    ) -> Iterator[tuple[str, tuple[JudgedRankings, ...]]]:
+        """Every run read once and judged under each of ``variants`` (options that differ,
+        say, in the tie policy): ``(name, (judged under variants[0], ...))``."""
+        if self._started:
+            raise ParameterError("the judged runs were already read: call judge_many again")
+        self._started = True
+        return self._judge(list(variants))
+
+    def _judge(
+        self, variants: list[JudgeOptions]
+    ) -> Iterator[tuple[str, tuple[JudgedRankings, ...]]]:
+        from .io import read_qrels, read_run
+        from .judging import judge
+
+        q = self.qrels
+        known: dict[Any, Qrels] = {}  # each known-documents source read once
+        for o in variants:
+            if o.known is not None and not isinstance(o.known, Qrels):
+                known.setdefault(id(o.known), read_qrels(o.known))
+        keywords = [
+            {**o.judge_keywords(), "known": known.get(id(o.known), o.known)} for o in variants
+        ]
+        for i, source in enumerate(self._sources):
+            run = read_run(source)
+            name = self._namer.name(i, run.name)
+            if run.name != name:
+                run = replace(run, name=name)
+            judged = tuple(judge(q, run, **kw) for kw in keywords)
+            del run  # the judged rankings hold what the measures need: free the run's columns
+            yield name, judged
