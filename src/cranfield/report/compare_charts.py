@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._lazy import require
+from ..comparing.agreement import OUTCOME_TEXT
 from ..errors import ParameterError
 from ..output_files import check_output_dir, replace_atomically
-from .agreement import OUTCOME_TEXT
 
 if TYPE_CHECKING:
-    from .requests import MagnitudeDifference
-    from .result import Comparison, Sweep
+    from ..comparing.requests import MagnitudeDifference
+    from ..comparing.result import Comparison, Sweep
 
 __all__ = [
     "PLOT_FORMATS",
