@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import subprocess
-import sys
 import time
 import unicodedata
 
@@ -16,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO, run_cli
+from conftest import run_cli
 from cranfield.report.delimited import delimited
 from cranfield.report.table import escape_controls, table_lines, text_table
 
@@ -126,23 +123,6 @@ def test_large_tables_stay_fast():
     lines = table_lines(["run", "query", *(f"m{k}" for k in range(8))], rows, left=2)
     assert time.perf_counter() - start < 2.0  # rich's Table takes some 4 s here
     assert len(lines) == 10_002
-
-
-def test_help_and_import_do_not_load_rich():
-    code = (
-        "import sys, io, contextlib\n"
-        "import cranfield\n"
-        "from cranfield.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    try:\n"
-        "        main(['--help'])\n"
-        "    except SystemExit:\n"
-        "        pass\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('rich', 'csv')))\n"
-    )
-    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, check=True)
-    assert out.stdout.decode().strip() == "[]"
 
 
 # -- CSV / TSV ----------------------------------------------------------------------------------

@@ -129,24 +129,24 @@ def _default_title(kind: str, table: Any) -> str:
 
 
 def _pr(ax: Any, table: Any, lines: _Lines) -> None:
-    for name in lines.names:
-        part = table[table["run"] == name]
-        lines.draw(ax, part["level"], part["value"], name)
+    _runs(ax, table, lines, "level", "value")
     ax.set_xlabel("Recall (share of relevant documents retrieved)")
     ax.set_ylabel("Precision (share of retrieved documents relevant)")
     ax.set_xlim(0, 1.02)
-    ax.set_ylim(0, 1.05)
-    ax.grid(True, color="0.88", linewidth=0.6)
-    legend_outside(ax)
 
 
 def _fallout(ax: Any, table: Any, lines: _Lines) -> None:
-    for name in lines.names:
-        part = table[table["run"] == name]
-        lines.draw(ax, part["value"], part["level"], name)
+    _runs(ax, table, lines, "value", "level")
     ax.set_xlabel("Fallout (share of non-relevant documents retrieved)")
     ax.set_ylabel("Recall (share of relevant documents retrieved)")
     ax.set_xlim(left=0)
+
+
+def _runs(ax: Any, table: Any, lines: _Lines, x: str, y: str) -> None:
+    """One line per run of a pr or fallout table, a y axis of shares, the legend outside."""
+    for name in lines.names:
+        part = table[table["run"] == name]
+        lines.draw(ax, part[x], part[y], name)
     ax.set_ylim(0, 1.05)
     ax.grid(True, color="0.88", linewidth=0.6)
     legend_outside(ax)
