@@ -208,3 +208,20 @@ def test_the_same_chart_gives_the_same_bytes_across_processes(tmp_path):
     assert outs[0] == outs[1]
     svg = outs[0][0].decode()
     assert "<dc:date>" not in svg and "<!-- $x$ run n" in svg  # no date; "$x$" as written
+
+
+def test_hundreds_of_runs_spread_the_legend_over_columns():
+    from cranfield.report.charts import fit, legend_outside, new_figure
+
+    fig = new_figure(6.4, 5.0)
+    ax = fig.add_subplot()
+    for i, style in enumerate(run_styles(200)):
+        ax.plot([0, 1], [i, i], label=f"run-{i:03d}-" + "n" * 60, **style)
+    legend_outside(ax)
+    fit(fig, (4.8, 3.8))
+    width, height = fig.get_size_inches()
+    # 40 entries a column: 5 columns about 8 inches high, not one column 40 inches high
+    assert height < 12 and width < 40
+    renderer = _drawn(fig)
+    assert not ax.get_legend().get_window_extent(renderer).overlaps(ax.get_window_extent(renderer))
+    assert all(fig.bbox.contains(*t.get_window_extent(renderer).min) for t in _texts(fig))

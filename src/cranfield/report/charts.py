@@ -53,6 +53,10 @@ LINESTYLES = ("-", "--", "-.", ":")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 LABEL_CHARS = 40
 """Longest legend or line label, in characters, before it is shortened or wrapped."""
+LEGEND_ROWS = 40
+"""Most entries in one column of a legend (more runs: more columns)."""
+MOST_INCHES = 100.0
+"""The largest side :func:`fit` grows a figure to (15,000 pixels at 150 dpi)."""
 
 
 def mpl() -> Any:
@@ -148,6 +152,7 @@ def legend_outside(ax: Any, handles: Any = None, labels: Any = None, **kw: Any) 
         "bbox_to_anchor": (1.02, 1.0),
         "borderaxespad": 0.0,
         "fontsize": "small",
+        "ncols": max(1, -(-len(handles) // LEGEND_ROWS)),
     }
     return ax.legend(handles, labels, **{**options, **kw})
 
@@ -180,10 +185,11 @@ def fit(
             grow_h = max(grow_h, (data[1] - min(p.height for p in grids) * height) * rows)
         if grow_w <= 0.01 and grow_h <= 0.01:
             break
-        fig.set_size_inches(
-            width + (grow_w + pad if grow_w > 0.01 else 0.0),
-            height + (grow_h + pad if grow_h > 0.01 else 0.0),
-        )
+        new_w = min(MOST_INCHES, width + (grow_w + pad if grow_w > 0.01 else 0.0))
+        new_h = min(MOST_INCHES, height + (grow_h + pad if grow_h > 0.01 else 0.0))
+        if (new_w, new_h) == (width, height):
+            break
+        fig.set_size_inches(new_w, new_h)
     literal_text(fig)  # the tick labels made while drawing
     return fig
 

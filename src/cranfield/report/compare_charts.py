@@ -295,7 +295,7 @@ def sweep_chart(sweeps: Sequence[Sweep], *, ax: Any = None) -> Any:
         panel.set_ylabel(f"mean {s.name}@cut-off")
         panel.set_title(f"{s.name} against its cut-off")
         panel.grid(linewidth=0.3)
-    legend_outside(axes[-1], ncols=2 if len(runs) > 30 else 1)
+    legend_outside(axes[-1])
     return finish(fig, own, [ax] if ax is not None else axes, (4.0, 3.0))
 
 
