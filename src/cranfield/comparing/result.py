@@ -330,7 +330,7 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape: ``{"measures": {label: {"means": {run: mean}, "pairs": [...]}}}``
         plus the settings, and the agreement between measures when there are several."""
-        from ..report.comparison_text import comparison_dict
+        from ..report.comparison_json import comparison_dict
 
         return comparison_dict(self)
 

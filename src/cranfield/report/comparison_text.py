@@ -1,9 +1,8 @@
 """Renderings of a :class:`~cranfield.comparing.result.Comparison`: terminal text, Markdown,
-LaTeX (booktabs, superscript letters), CSV and JSON."""
+LaTeX (booktabs, superscript letters), CSV, and JSON (:mod:`.comparison_json`)."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -19,66 +18,10 @@ from .table import escape_controls, table_lines
 if TYPE_CHECKING:
     from ..comparing.result import Comparison
 
-__all__ = ["FORMATS", "comparison_dict", "render"]
+__all__ = ["FORMATS", "render"]
 
 FORMATS = ("text", "markdown", "latex", "csv", "json")
 DETAILS = ("requests", "generality")
-
-
-def _num(x: float | None) -> float | None:
-    return None if x is None or not math.isfinite(x) else float(x)
-
-
-def comparison_dict(c: Comparison) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "test": c.test,
-        "test_name": TESTS[c.test][0],
-        "alternative": c.alternative,
-        "correction": c.correction,
-        "alpha": c.alpha,
-        "baseline": c.baseline,
-        "ci": c.ci,
-        "runs": list(c.runs),
-        "queries": c.notes.get("queries"),
-    }
-    if c.test in ("randomization", "bootstrap") or c.ci == "bootstrap":
-        out["permutations"] = c.permutations
-        out["seed"] = c.seed
-    if c.test == "randomization":
-        out["exact"] = list(c.notes.get("exact", []))
-    out["measures"] = {
-        label: {
-            "means": {r: _num(v) for r, v in c.means[label].items()},
-            "queries": len(c.query_ids[label]),
-            "pairs": [p.to_dict() for p in c.pairs[label]],
-        }
-        for label in c.labels
-    }
-    if len(c.labels) >= 2:
-        out["agreement"] = [
-            {"outcomes": dict(zip(c.labels, row.outcomes, strict=True)), "count": row.count}
-            for row in c.agreement()
-        ]
-        if len(c.runs) >= 2:
-            out["correlations"] = [
-                {
-                    "measures": [m1, m2],
-                    "tau": _num(c.correlation(m1, m2, "b")),
-                    "tau_ap_b": _num(c.correlation(m1, m2, "ap_b")),
-                }
-                for (m1, m2) in c.correlations("b")
-            ]
-    if c.sweeps:
-        out["sweeps"] = [
-            {
-                "measure": s.name,
-                "labels": list(s.labels),
-                "cutoffs": [int(x) if float(x).is_integer() else x for x in s.xs],
-                "means": {r: [_num(v) for v in vals] for r, vals in s.values.items()},
-            }
-            for s in c.sweeps
-        ]
-    return out
 
 
 def _fmt(x: float, digits: int, sign: bool = False) -> str:
@@ -412,5 +355,7 @@ def render(
     if fmt == "csv":
         return render_csv(c)
     if fmt == "json":
-        return json.dumps(comparison_dict(c), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        from .comparison_json import render_json
+
+        return render_json(c)
     raise ParameterError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
