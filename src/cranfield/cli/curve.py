@@ -113,7 +113,7 @@ def _finish(result, a, **plot_kw) -> None:
     """Draw the ``--plot`` file, then print the averaged (or ``--per-query``) table."""
     table, pq = result
     if a.plot_path:
-        from ..curves.plot import plot_curves
+        from ..report.curve_charts import plot_curves
 
         plot_curves(table, a.plot_path, title=a.title, **plot_kw)
     _emit(pq if a.per_query else table, a.fmt, a.digits, a.output)
@@ -219,7 +219,7 @@ def gain_command(argv: Sequence[str]) -> None:
         **values(a, *JUDGING),
     )
     if a.plot_path:
-        from ..curves.plot import plot_curves
+        from ..report.curve_charts import plot_curves
 
         plot_curves(table, a.plot_path, title=a.title, gain_curve=a.plot_curve)
     _emit(area(table) if a.area else pq if a.per_query else table, a.fmt, a.digits, a.output)

@@ -112,8 +112,8 @@ def ties_text(synthetic: bool = False) -> str:
     """The tie analysis of a coordination-level run, against a run that rarely ties."""
     from .. import examples
     from ..io import read_run
+    from ..report.ties_text import render_ranges
     from ..ties.analysis import tie_ranges
-    from .ties import render_ranges
 
     lines: list[str] = []
     if not synthetic and not examples.has_cranfield():

@@ -39,7 +39,7 @@ def parser() -> Parser:
         "of denominators), for every measure or one (repeatable: --aggregate 'P@10=micro'). "
         "Default: each measure's own.",
     )
-    p.common("digits", help="Decimals in table and trec output.")
+    p.common("digits", help="Decimals in table, trec, markdown and latex output.")
     p.common("output")
     return p
 

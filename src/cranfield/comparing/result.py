@@ -334,7 +334,7 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape: ``{"measures": {label: {"means": {run: mean}, "pairs": [...]}}}``
         plus the settings, and the agreement between measures when there are several."""
-        from .render import comparison_dict
+        from ..report.comparison_json import comparison_dict
 
         return comparison_dict(self)
 
@@ -343,7 +343,7 @@ class Comparison:
 
         ``details`` adds sections to text and markdown output: ``requests`` (Keen's tables),
         ``generality`` (specific vs general requests)."""
-        from .render import render
+        from ..report.comparison_text import render
 
         return render(self, fmt, digits=digits, details=details)
 
@@ -358,7 +358,7 @@ class Comparison:
         ranking change (two or more measures), sweeps, and per tested pair and measure the
         precision histogram and Keen's magnitude-difference plot (``pair_plots="none"`` skips
         those).  Needs matplotlib (``pip install 'cranfield[plot]'``)."""
-        from .plots import plot_comparison
+        from ..report.compare_charts import plot_comparison
 
         return plot_comparison(self, directory, formats=formats, pair_plots=pair_plots)
 

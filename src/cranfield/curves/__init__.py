@@ -10,13 +10,10 @@ See ``docs/curves.md`` for each method and its source.
 
 from __future__ import annotations
 
+from ..report.curve_charts import plot_curves as plot  # matplotlib is imported when drawing
 from .fallout import FALLOUT_COLUMNS, fallout
 from .gain import GAIN_COLUMNS, GAIN_CURVES, area, gain
 from .interpolate import EXTRAPOLATIONS, INTERPOLATIONS
-
-# bound after the submodule of the same name is loaded, which would otherwise replace a lazy
-# function ``plot`` with the module on first use (matplotlib itself is imported when drawing)
-from .plot import plot_curves as plot
 from .pr import PR_COLUMNS, precision_recall
 from .recall_levels import STANDARD_CUTOFFS, parse_cutoffs, parse_levels
 from .steps import STEP_CHOICES

@@ -1,1 +1,2 @@
-"""Renderers: results in, text out.  A renderer never computes a measure."""
+"""Renderers: results in, text and charts out (docs/cli.md, "Output formats").  A renderer
+never computes a measure."""

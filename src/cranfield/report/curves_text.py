@@ -1,8 +1,10 @@
-"""Text renderings of curve tables (any tidy DataFrame): aligned table, CSV/TSV, JSON.
+"""Text renderings of curve tables (any tidy DataFrame): aligned table, Markdown, LaTeX,
+CSV/TSV, JSON.
 
 CSV/TSV write a header line and one line per row, floats in their shortest round-trip form
 (``repr``), NaN as ``nan``; JSON writes ``{"curve": ..., "rows": [{column: value}, ...]}`` with
-NaN as ``null``.  Same table, same bytes.
+NaN as ``null``; the table, Markdown and LaTeX show floats with ``digits`` decimals.  Same
+table, same bytes.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 __all__ = ["CURVE_FORMATS", "render_curves"]
 
-CURVE_FORMATS = ("table", "csv", "tsv", "json")
+CURVE_FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 
 
 def _cells(table: Any) -> tuple[list[str], list[list[Any]]]:
@@ -39,11 +41,23 @@ def render_curves(table: Any, fmt: str, *, digits: int = 4) -> str:
         }
         return json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     if fmt in ("csv", "tsv"):
-        sep = "," if fmt == "csv" else "\t"
-        out = [sep.join(_csv(c, sep) for c in cols)]
-        out += [sep.join(_csv(_delimited(v), sep) for v in r) for r in rows]
-        return "\n".join(out) + "\n"
-    return _aligned(cols, rows, digits)
+        from .delimited import delimited
+
+        body = [[_delimited(v) for v in r] for r in rows]
+        return delimited(cols, body, "," if fmt == "csv" else "\t")
+    body = [[_shown(v, digits) for v in r] for r in rows]
+    lefts = [
+        not all(isinstance(_plain(r[i]), int | float) or _plain(r[i]) is None for r in rows)
+        for i in range(len(cols))
+    ]
+    if fmt in ("markdown", "latex"):
+        from .markup import latex_table, markdown_table
+
+        make = markdown_table if fmt == "markdown" else latex_table
+        return "\n".join(make(cols, body, left=lefts)) + "\n"
+    from .table import text_table
+
+    return text_table(cols, body, left=lefts, rule=False)
 
 
 def _delimited(v: Any) -> str:
@@ -57,35 +71,12 @@ def _delimited(v: Any) -> str:
     return str(v)
 
 
-def _csv(s: str, sep: str) -> str:
-    if any(c in s for c in (sep, '"', "\n", "\r")):
-        return '"' + s.replace('"', '""') + '"'
-    return s
-
-
-def _aligned(cols: list[str], rows: list[list[Any]], digits: int) -> str:
-    def fmt(v: Any) -> str:
-        v = _plain(v)
-        if v is None:
-            return "nan"
-        if isinstance(v, bool):
-            return "yes" if v else ""
-        if isinstance(v, float):
-            return f"{v:.{digits}f}"
-        return str(v)
-
-    body = [[fmt(v) for v in r] for r in rows]
-    widths = [max([len(c)] + [len(r[i]) for r in body]) for i, c in enumerate(cols)]
-    numeric = [
-        all(isinstance(_plain(r[i]), int | float) or _plain(r[i]) is None for r in rows)
-        for i in range(len(cols))
-    ]
-
-    def line(cells: list[str]) -> str:
-        parts = [
-            c.rjust(w) if num else c.ljust(w)
-            for c, w, num in zip(cells, widths, numeric, strict=True)
-        ]
-        return "  ".join(parts).rstrip()
-
-    return "\n".join([line(cols)] + [line(r) for r in body]) + "\n"
+def _shown(v: Any, digits: int) -> str:
+    v = _plain(v)
+    if v is None:
+        return "nan"
+    if isinstance(v, bool):
+        return "yes" if v else ""
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)

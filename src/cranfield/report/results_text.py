@@ -1,4 +1,5 @@
-"""Text renderings of evaluation results: terminal table, trec-style lines, JSON, CSV/TSV."""
+"""Renderings of evaluation results: terminal table, Markdown, LaTeX, trec-style lines, JSON,
+CSV/TSV."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from ..results import Results
 
 __all__ = ["FORMATS", "render"]
 
-FORMATS = ("table", "trec", "json", "csv", "tsv")
+FORMATS = ("table", "trec", "json", "csv", "tsv", "markdown", "latex")
 SUMMARY = ("queries", "retrieved", "relevant", "relevant_retrieved")
 
 
@@ -28,6 +29,8 @@ def render(runs: Sequence[Results], fmt: str, *, per_query: bool = False, digits
         return render_trec(runs, per_query=per_query, digits=digits)
     if fmt in ("csv", "tsv"):
         return render_delimited(runs, "," if fmt == "csv" else "\t", per_query=per_query)
+    if fmt in ("markdown", "latex"):
+        return render_markup(runs, fmt, per_query=per_query, digits=digits)
     return render_table(runs, per_query=per_query, digits=digits)
 
 
@@ -60,21 +63,17 @@ def render_trec(runs: Sequence[Results], *, per_query: bool, digits: int) -> str
     return "\n".join(lines) + "\n"
 
 
-def _csv_cell(s: str, sep: str) -> str:
-    if any(c in s for c in (sep, '"', "\n", "\r")):
-        return '"' + s.replace('"', '""') + '"'
-    return s
-
-
 def render_delimited(runs: Sequence[Results], sep: str, *, per_query: bool) -> str:
     """A header line then one row per run (or per run and query, then an ``all`` row); the
     summary statistics (queries, retrieved, relevant, relevant retrieved) follow the run (and
     are blank on per-query rows)."""
+    from .delimited import delimited
+
     if not runs:
         return ""
     labels = list(runs[0].labels)
     head = ["run", "query_id", *SUMMARY, *labels] if per_query else ["run", *SUMMARY, *labels]
-    out = [sep.join(_csv_cell(h, sep) for h in head)]
+    rows: list[list[str]] = []
     for r in runs:
         ints = [m.definition.integer for m in r.measures]
         summ = [str(r.summary.get(k, "")) for k in SUMMARY]
@@ -86,44 +85,51 @@ def render_delimited(runs: Sequence[Results], sep: str, *, per_query: bool) -> s
             blank = [""] * len(SUMMARY)
             for q, row in zip(r.query_ids, r.values.tolist(), strict=True):
                 cells = [str(int(v)) if i else repr(v) for v, i in zip(row, ints, strict=True)]
-                out.append(sep.join([_csv_cell(r.run, sep), _csv_cell(q, sep), *blank, *cells]))
-            out.append(sep.join([_csv_cell(r.run, sep), "all", *summ, *cells_all]))
+                rows.append([r.run, q, *blank, *cells])
+            rows.append([r.run, "all", *summ, *cells_all])
         else:
-            out.append(sep.join([_csv_cell(r.run, sep), *summ, *cells_all]))
-    return "\n".join(out) + "\n"
+            rows.append([r.run, *summ, *cells_all])
+    return delimited(head, rows, sep)
 
 
-def render_table(runs: Sequence[Results], *, per_query: bool, digits: int) -> str:
-    """An aligned plain-text table: one row per run (and per query with ``per_query``), with
-    the summary statistics of Baeza-Yates & Ribeiro-Neto (queries, retrieved, relevant,
-    relevant retrieved) before the measures."""
-    if not runs:
-        return ""
+def _table_cells(
+    runs: Sequence[Results], *, per_query: bool, digits: int
+) -> tuple[list[str], list[list[str]], int]:
+    """Header, rows and the number of left-aligned columns of the run (x query) table: the
+    summary statistics of Baeza-Yates & Ribeiro-Neto (queries, retrieved, relevant, relevant
+    retrieved) before the measures."""
     labels = list(runs[0].labels)
     stats = ["queries", "retrieved", "relevant", "rel_ret"]
     head = ["run", *(["query"] if per_query else []), *stats, *labels]
     rows: list[list[str]] = []
     for r in runs:
         ints = [m.definition.integer for m in r.measures]
-        s = r.summary
-        summ = [
-            str(s.get(k, "")) for k in ("queries", "retrieved", "relevant", "relevant_retrieved")
-        ]
+        summ = [str(r.summary.get(k, "")) for k in SUMMARY]
         if per_query:
             for q, row in zip(r.query_ids, r.values.tolist(), strict=True):
                 cells = [_fmt(v, i, digits) for v, i in zip(row, ints, strict=True)]
                 rows.append([r.run, q, "", "", "", "", *cells])
         agg = [_fmt(v, i, digits) for v, i in zip(r.aggregate().values(), ints, strict=True)]
         rows.append([r.run, *(["all"] if per_query else []), *summ, *agg])
-    widths = [max(len(h), *(len(row[c]) for row in rows)) for c, h in enumerate(head)]
-    nleft = 2 if per_query else 1
+    return head, rows, 2 if per_query else 1
 
-    def line(cells: list[str]) -> str:
-        parts = [
-            c.ljust(w) if k < nleft else c.rjust(w)
-            for k, (c, w) in enumerate(zip(cells, widths, strict=True))
-        ]
-        return "  ".join(parts).rstrip()
 
-    rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(head), rule, *(line(r) for r in rows)]) + "\n"
+def render_table(runs: Sequence[Results], *, per_query: bool, digits: int) -> str:
+    """An aligned plain-text table: one row per run (and per query with ``per_query``)."""
+    from .table import text_table
+
+    if not runs:
+        return ""
+    head, rows, nleft = _table_cells(runs, per_query=per_query, digits=digits)
+    return text_table(head, rows, left=nleft)
+
+
+def render_markup(runs: Sequence[Results], fmt: str, *, per_query: bool, digits: int) -> str:
+    """The table of :func:`render_table` as a Markdown pipe table or a LaTeX booktabs table."""
+    from .markup import latex_table, markdown_table
+
+    if not runs:
+        return ""
+    head, rows, nleft = _table_cells(runs, per_query=per_query, digits=digits)
+    make = markdown_table if fmt == "markdown" else latex_table
+    return "\n".join(make(head, rows, left=nleft)) + "\n"

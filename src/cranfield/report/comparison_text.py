@@ -1,82 +1,27 @@
 """Renderings of a :class:`~cranfield.comparing.result.Comparison`: terminal text, Markdown,
-LaTeX (booktabs, superscript letters), CSV and JSON."""
+LaTeX (booktabs, superscript letters), CSV, and JSON (:mod:`.comparison_json`)."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..comparing.agreement import OUTCOME_TEXT
+from ..comparing.corrections import CORRECTIONS
+from ..comparing.paired import TESTS
+from ..comparing.requests import KEEN_METHODS
 from ..errors import ParameterError
-from .agreement import OUTCOME_TEXT
-from .corrections import CORRECTIONS
-from .paired import TESTS
-from .requests import KEEN_METHODS
+from .markup import Markup, latex_escape, latex_table, markdown_escape, markdown_table
+from .table import escape_controls, table_lines
 
 if TYPE_CHECKING:
-    from .result import Comparison
+    from ..comparing.result import Comparison
 
-__all__ = ["FORMATS", "comparison_dict", "render"]
+__all__ = ["FORMATS", "render"]
 
 FORMATS = ("text", "markdown", "latex", "csv", "json")
 DETAILS = ("requests", "generality")
-
-
-def _num(x: float | None) -> float | None:
-    return None if x is None or not math.isfinite(x) else float(x)
-
-
-def comparison_dict(c: Comparison) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "test": c.test,
-        "test_name": TESTS[c.test][0],
-        "alternative": c.alternative,
-        "correction": c.correction,
-        "alpha": c.alpha,
-        "baseline": c.baseline,
-        "ci": c.ci,
-        "runs": list(c.runs),
-        "queries": c.notes.get("queries"),
-    }
-    if c.test in ("randomization", "bootstrap") or c.ci == "bootstrap":
-        out["permutations"] = c.permutations
-        out["seed"] = c.seed
-    if c.test == "randomization":
-        out["exact"] = list(c.notes.get("exact", []))
-    out["measures"] = {
-        label: {
-            "means": {r: _num(v) for r, v in c.means[label].items()},
-            "queries": len(c.query_ids[label]),
-            "pairs": [p.to_dict() for p in c.pairs[label]],
-        }
-        for label in c.labels
-    }
-    if len(c.labels) >= 2:
-        out["agreement"] = [
-            {"outcomes": dict(zip(c.labels, row.outcomes, strict=True)), "count": row.count}
-            for row in c.agreement()
-        ]
-        if len(c.runs) >= 2:
-            out["correlations"] = [
-                {
-                    "measures": [m1, m2],
-                    "tau": _num(c.correlation(m1, m2, "b")),
-                    "tau_ap_b": _num(c.correlation(m1, m2, "ap_b")),
-                }
-                for (m1, m2) in c.correlations("b")
-            ]
-    if c.sweeps:
-        out["sweeps"] = [
-            {
-                "measure": s.name,
-                "labels": list(s.labels),
-                "cutoffs": [int(x) if float(x).is_integer() else x for x in s.xs],
-                "means": {r: [_num(v) for v in vals] for r, vals in s.values.items()},
-            }
-            for s in c.sweeps
-        ]
-    return out
 
 
 def _fmt(x: float, digits: int, sign: bool = False) -> str:
@@ -123,15 +68,8 @@ def _header(c: Comparison) -> str:
 
 
 def _align(rows: list[list[str]], left: int) -> list[str]:
-    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    out = []
-    for r in rows:
-        cells = [
-            x.ljust(w) if k < left else x.rjust(w)
-            for k, (x, w) in enumerate(zip(r, widths, strict=True))
-        ]
-        out.append("  ".join(cells).rstrip())
-    return out
+    """A text table whose first row is its header (no rule under it)."""
+    return table_lines(rows[0], rows[1:], left=left, rule=False)
 
 
 def _pair_rows(c: Comparison, label: str, digits: int) -> list[list[str]]:
@@ -170,7 +108,7 @@ def _means_rows(c: Comparison, digits: int, sup: str = "plain") -> list[list[str
             if sup == "plain" and width[label]:
                 v = f"{v} {mk.ljust(width[label])}"  # decimals stay aligned
             elif mk and sup == "markdown":
-                v = f"{v}<sup>{mk}</sup>"
+                v = Markup(f"{markdown_escape(v)}<sup>{markdown_escape(mk)}</sup>")
             cells.append(v)
         rows.append([letters[r], r, *cells])
     return rows
@@ -279,25 +217,21 @@ def render_text(c: Comparison, *, digits: int = 4, details: Sequence[str] = ()) 
             out += _align(rows, 2)
         else:
             raise ParameterError(f"unknown detail {d!r}; choose from {', '.join(DETAILS)}")
-    return "\n".join(out) + "\n"
+    return "".join(escape_controls(x) + "\n" for x in out)
 
 
 def _md_table(rows: list[list[str]], left: int) -> list[str]:
-    def esc(s: str) -> str:
-        return s.replace("|", "\\|")
-
-    lines = ["| " + " | ".join(esc(x) for x in rows[0]) + " |"]
-    lines.append("|" + "|".join(":---" if k < left else "---:" for k in range(len(rows[0]))) + "|")
-    lines += ["| " + " | ".join(esc(x) for x in r) + " |" for r in rows[1:]]
-    return lines
+    """A Markdown table whose first row is its header."""
+    return markdown_table(rows[0], rows[1:], left=left)
 
 
 def render_markdown(c: Comparison, *, digits: int = 4, details: Sequence[str] = ()) -> str:
-    out = [f"*{_header(c)}*", ""]
+    md = markdown_escape
+    out = [f"*{md(_header(c))}*", ""]
     out += _md_table(_means_rows(c, digits, sup="markdown"), 2)
     out += ["", _legend(c)]
     for label in c.labels:
-        out += ["", f"**{label}** ({len(c.query_ids[label])} queries)", ""]
+        out += ["", f"**{md(label)}** ({len(c.query_ids[label])} queries)", ""]
         out += _md_table(_pair_rows(c, label, digits), 2)
     if len(c.labels) >= 2:
         out += ["", "**Agreement of the measures** (1st = a, 2nd = b)", ""]
@@ -309,7 +243,8 @@ def render_markdown(c: Comparison, *, digits: int = 4, details: Sequence[str] = 
         if d == "requests":
             for label in c.labels:
                 for p in c.pairs[label]:
-                    out += ["", f"**Requests favouring each run**: {label}, {p.b} vs {p.a}", ""]
+                    head = f"{md(label)}, {md(p.b)} vs {md(p.a)}"
+                    out += ["", f"**Requests favouring each run**: {head}", ""]
                     out += _md_table(_keen_rows(c, label, p.a, p.b), 1)
         elif d == "generality":
             title, rows = _generality_rows(c, digits)
@@ -320,65 +255,46 @@ def render_markdown(c: Comparison, *, digits: int = 4, details: Sequence[str] = 
     return "\n".join(out) + "\n"
 
 
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def _tex(s: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in s)
-
-
 def render_latex(c: Comparison, *, digits: int = 4, details: Sequence[str] = ()) -> str:
     """Two booktabs tables: the means with superscript letters (``$^{ac}$``: significantly
     better than runs a and c; the best mean per measure in bold) and the pairwise p-values."""
     letters = c.letters
     marks = {label: c.markers(label) for label in c.labels}
     best = {label: c.means[label][c.ranking(label)[0]] for label in c.labels}
-    lines = [
-        "% " + _header(c),
-        r"\begin{tabular}{ll" + "r" * len(c.labels) + "}",
-        r"\toprule",
-        " & Run & " + " & ".join(_tex(m) for m in c.labels) + r" \\",
-        r"\midrule",
-    ]
+    rows: list[list[str]] = []
     for r in c.runs:
         cells = []
         for label in c.labels:
             v = c.means[label][r]
-            s = _fmt(v, digits)
+            s = latex_escape(_fmt(v, digits))
             if v == best[label]:
                 s = r"\textbf{" + s + "}"
             if marks[label][r]:
-                s += "$^{" + marks[label][r] + "}$"
-            cells.append(s)
-        lines.append(f"({letters[r]}) & {_tex(r)} & " + " & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", ""]
-    lines += [
+                s += "$^{" + latex_escape(marks[label][r]) + "}$"
+            cells.append(Markup(s))
+        rows.append([f"({letters[r]})", r, *cells])
+    lines = [
+        "% " + escape_controls(_header(c)),
+        *latex_table(["", "Run", *c.labels], rows, left=2),
+        "",
         "% p-values of b against a (adjusted: " + CORRECTIONS[c.correction][0] + ")",
-        r"\begin{tabular}{lll" + "r" * 3 + "}",
-        r"\toprule",
-        r"Measure & a & b & $\Delta$ & $p$ & $p_\mathrm{adj}$ \\",
-        r"\midrule",
     ]
-    for label in c.labels:
-        for p in c.pairs[label]:
-            star = "$^{*}$" if p.significant else ""
-            lines.append(
-                f"{_tex(label)} & {_tex(p.a)} & {_tex(p.b)} & "
-                f"{_fmt(p.mean_diff, digits, True)} & {_fmt_p(p.p_value, digits)} & "
-                f"{_fmt_p(p.p_adjusted, digits)}{star}" + r" \\"
-            )
-    lines += [r"\bottomrule", r"\end{tabular}"]
+    head = ["Measure", "a", "b", *map(Markup, (r"$\Delta$", "$p$", r"$p_\mathrm{adj}$"))]
+    rows = [
+        [
+            label,
+            p.a,
+            p.b,
+            _fmt(p.mean_diff, digits, True),
+            _fmt_p(p.p_value, digits),
+            Markup(
+                latex_escape(_fmt_p(p.p_adjusted, digits)) + ("$^{*}$" if p.significant else "")
+            ),
+        ]
+        for label in c.labels
+        for p in c.pairs[label]
+    ]
+    lines += latex_table(head, rows, left=3)
     if details:
         raise ParameterError("details (requests, generality) are available in text and markdown")
     return "\n".join(lines) + "\n"
@@ -412,19 +328,19 @@ def _csv_cell(v: Any) -> str:
         return "true" if v else "false"
     if isinstance(v, float):
         return "" if math.isnan(v) else repr(v)
-    s = str(v)
-    if any(ch in s for ch in (",", '"', "\n", "\r")):
-        return '"' + s.replace('"', '""') + '"'
-    return s
+    return str(v)
 
 
 def render_csv(c: Comparison) -> str:
     """One row per measure and pair of runs."""
-    lines = [",".join(CSV_COLUMNS)]
-    for label in c.labels:
-        for p in c.pairs[label]:
-            lines.append(",".join(_csv_cell(getattr(p, k)) for k in CSV_COLUMNS))
-    return "\n".join(lines) + "\n"
+    from .delimited import delimited
+
+    rows = [
+        [_csv_cell(getattr(p, k)) for k in CSV_COLUMNS]
+        for label in c.labels
+        for p in c.pairs[label]
+    ]
+    return delimited(CSV_COLUMNS, rows)
 
 
 def render(
@@ -439,5 +355,7 @@ def render(
     if fmt == "csv":
         return render_csv(c)
     if fmt == "json":
-        return json.dumps(comparison_dict(c), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        from .comparison_json import render_json
+
+        return render_json(c)
     raise ParameterError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -10,8 +10,9 @@
 - ranking change (Magdy & Jones 2010, Fig. 6): each run's rank under each measure;
 - sweeps (Magdy & Jones 2010, Fig. 8): the mean of a measure against its cut-off (N_max, k).
 
-Figures are built with :class:`matplotlib.figure.Figure` (no pyplot, no global state) and
-saved without timestamps, so the same comparison gives the same files.
+Each function takes an optional ``ax`` to draw on and returns the figure; the shared rules
+(run styles, long names, legends outside the data, deterministic files) are in
+:mod:`cranfield.report.charts`.
 """
 
 from __future__ import annotations
@@ -21,14 +22,24 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._lazy import require
+from ..comparing.agreement import OUTCOME_TEXT
 from ..errors import ParameterError
-from ..output_files import check_output_dir, replace_atomically
-from .agreement import OUTCOME_TEXT
+from ..output_files import check_output_dir
+from .charts import (
+    finish,
+    legend_labels,
+    legend_outside,
+    mpl,
+    panels,
+    run_styles,
+    save,
+    shorten,
+    wrap_title,
+)
 
 if TYPE_CHECKING:
-    from .requests import MagnitudeDifference
-    from .result import Comparison, Sweep
+    from ..comparing.requests import MagnitudeDifference
+    from ..comparing.result import Comparison, Sweep
 
 __all__ = [
     "PLOT_FORMATS",
@@ -45,48 +56,8 @@ PLOT_FORMATS = ("png", "svg", "pdf")
 COLOR_A = "#D55E00"
 COLOR_B = "#0072B2"
 OUTCOME_COLORS = {"a": COLOR_A, "b": COLOR_B, "=": "#999999"}
-
-
-def _mpl() -> Any:
-    return require("matplotlib", "plot", "plotting")
-
-
-def _figure(width: float, height: float) -> Any:
-    _mpl()
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=(width, height), layout="constrained")
-
-
-_UNDECODED = re.compile("[\udc80-\udcff]")
-
-
-def _literal_text(fig: Any) -> None:
-    """Show every text as written: run names and query ids may hold ``$`` (which matplotlib
-    would parse as mathematics, failing on ``$\\foo$``).  Tick labels made while saving follow
-    the ``text.parse_math`` setting of the save."""
-    from matplotlib.text import Text
-
-    for t in fig.findobj(Text):
-        t.set_parse_math(False)
-        text = t.get_text()
-        if _UNDECODED.search(text):  # bytes of a file name that is not UTF-8: no glyph
-            t.set_text(_UNDECODED.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", text))
-
-
-def _save(fig: Any, path: Path, fmt: str) -> Path:
-    mpl = _mpl()
-    if fmt not in PLOT_FORMATS:
-        raise ParameterError(
-            f"unknown plot format {fmt!r}; choose one of {', '.join(PLOT_FORMATS)}"
-        )
-    metadata = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
-    out = path.parent / f"{path.name}.{fmt}"
-    _literal_text(fig)
-    rc = {"svg.hashsalt": "cranfield", "pdf.compression": 6, "text.parse_math": False}
-    with mpl.rc_context(rc), replace_atomically(out) as fh:
-        fig.savefig(fh, format=fmt, dpi=150, metadata=metadata[fmt])
-    return out
+TICK_CHARS = 24
+"""Longest query id or measure shown on an axis, in characters (shortened in the middle)."""
 
 
 def _slug(s: str) -> str:
@@ -97,7 +68,7 @@ def _n(k: int, one: str, many: str | None = None) -> str:
     return f"{k} {one if k == 1 else (many or one + 's')}"
 
 
-def _tick_step(n: int, most: int = 40) -> int:
+def _tick_step(n: int, most: int) -> int:
     return max(1, -(-n // most))
 
 
@@ -111,13 +82,9 @@ def precision_histogram(
     ax: Any = None,
 ) -> Any:
     """Bars of ``M(b) - M(a)`` per query (Baeza-Yates & Ribeiro-Neto 1999, eq. 3.5 with A = b,
-    B = a), coloured by the run that is better on the query.  Returns the figure (or draws on
-    ``ax``)."""
-    fig = None
-    if ax is None:
-        width = min(14.0, max(6.0, 0.12 * len(rows) + 3.0))
-        fig = _figure(width, 4.0)
-        ax = fig.add_subplot()
+    B = a), coloured by the run that is better on the query.  Returns the figure."""
+    own = ax is None
+    fig, (ax,) = panels(ax, 1, (min(14.0, max(6.0, 0.12 * len(rows) + 3.0)), 4.0))
     x = list(range(len(rows)))
     vals = [v for _, v in rows]
     s = 1.0 if higher_is_better else -1.0
@@ -129,37 +96,37 @@ def precision_histogram(
     eq = len(vals) - win - lose
     from matplotlib.patches import Patch
 
-    ax.legend(
-        handles=[
-            Patch(color=COLOR_B, label=f"{b} better ({_n(win, 'query', 'queries')})"),
-            Patch(color=COLOR_A, label=f"{a} better ({_n(lose, 'query', 'queries')})"),
+    name_a, name_b = legend_labels([a, b])
+    legend_outside(
+        ax,
+        [
+            Patch(color=COLOR_B, label=f"{name_b} better ({_n(win, 'query', 'queries')})"),
+            Patch(color=COLOR_A, label=f"{name_a} better ({_n(lose, 'query', 'queries')})"),
             Patch(color="#999999", label=f"equal ({_n(eq, 'query', 'queries')})"),
         ],
-        loc="best",
-        fontsize="small",
     )
-    step = _tick_step(len(rows))
-    ax.set_xticks(x[::step], [q for q, _ in rows][::step], rotation=90, fontsize="small")
+    step = _tick_step(len(rows), 40)
+    ticks = [shorten(q, TICK_CHARS) for q, _ in rows][::step]
+    ax.set_xticks(x[::step], ticks, rotation=90, fontsize="small")
     ax.set_xlim(-0.8, len(rows) - 0.2)
     lim = max([abs(v) for v in vals] + [1e-9]) * 1.1
     ax.set_ylim(-lim, lim)
     ax.set_xlabel("query")
-    ax.set_ylabel(f"{measure}({b}) − {measure}({a})")
-    ax.set_title(f"Precision histogram: {measure}, {b} vs {a}")
+    ax.set_ylabel(f"{measure}({shorten(b, 16)}) − {measure}({shorten(a, 16)})")
+    ax.set_title(wrap_title(f"Precision histogram: {measure}, {shorten(b)} vs {shorten(a)}"))
     ax.grid(axis="y", linewidth=0.3)
-    return fig
+    return finish(fig, own, [ax], (min(13.0, max(5.0, 0.12 * len(rows) + 2.0)), 2.8))
 
 
 def magnitude_plot(md: MagnitudeDifference, measure: str, *, ax: Any = None) -> Any:
     """Keen's magnitude-difference plot: for each option the differences of the requests it
-    wins, largest first, against the request's position (Fig. 36)."""
-    fig = None
-    if ax is None:
-        fig = _figure(6.5, 4.2)
-        ax = fig.add_subplot()
+    wins, largest first, against the request's position (Fig. 36).  Returns the figure."""
+    own = ax is None
+    fig, (ax,) = panels(ax, 1, (6.5, 4.2))
     n1, n2 = len(md.first), len(md.second)
     decided = n1 + n2
     total = decided + len(md.equal)
+    name1, name2 = legend_labels([md.first_name, md.second_name])
 
     def pct(k: int) -> str:
         share = f"{100.0 * k / decided:.1f}%" if decided else "0%"
@@ -173,7 +140,7 @@ def magnitude_plot(md: MagnitudeDifference, measure: str, *, ax: Any = None) -> 
             markerfacecolor="white",
             color=COLOR_A,
             zorder=2,
-            label=f"{_n(n2, 'request')} better on {md.second_name} ({pct(n2)})",
+            label=f"{_n(n2, 'request')} better on {name2} ({pct(n2)})",
         )
     if n1:
         ax.plot(
@@ -182,7 +149,7 @@ def magnitude_plot(md: MagnitudeDifference, measure: str, *, ax: Any = None) -> 
             marker="^",
             color=COLOR_B,
             zorder=3,
-            label=f"{_n(n1, 'request')} better on {md.first_name} ({pct(n1)})",
+            label=f"{_n(n1, 'request')} better on {name1} ({pct(n1)})",
         )
     if md.equal:
         ax.plot([], [], " ", label=f"{_n(len(md.equal), 'request')} equal (not plotted)")
@@ -192,7 +159,7 @@ def magnitude_plot(md: MagnitudeDifference, measure: str, *, ax: Any = None) -> 
     ax.set_ylabel(f"difference in {measure}")
     ax.set_title(
         f"Magnitude differences in {measure} ({total} requests)\n"
-        f"{md.first_name} vs {md.second_name}"
+        + wrap_title(f"{shorten(md.first_name)} vs {shorten(md.second_name)}")
     )
     from matplotlib.ticker import MaxNLocator
 
@@ -202,19 +169,20 @@ def magnitude_plot(md: MagnitudeDifference, measure: str, *, ax: Any = None) -> 
     if n1 and n2:  # option I first, as in Keen's figure
         handles[0], handles[1] = handles[1], handles[0]
         labels[0], labels[1] = labels[1], labels[0]
-    ax.legend(handles, labels, fontsize="small", loc="upper right")
-    return fig
+    legend_outside(ax, handles, labels)
+    return finish(fig, own, [ax], (5.0, 3.0))
 
 
-def agreement_chart(c: Comparison) -> Any:
-    """Magdy & Jones (2010) Fig. 7 for any runs and measures: one row per combination of outcomes (a
-    grid of the measures' verdicts on the left, the share of pairs of runs on the right)."""
+def agreement_chart(c: Comparison, *, ax: Any = None) -> Any:
+    """Magdy & Jones (2010) Fig. 7 for any runs and measures: one row per combination of outcomes
+    (a grid of the measures' verdicts on the left, the share of pairs of runs on the right).
+    Returns the figure."""
+    own = ax is None
     rows = c.agreement()
     labels = list(c.labels)
     npairs = sum(r.count for r in rows)
-    height = 1.4 + 0.38 * len(rows)
-    fig = _figure(4.0 + 1.0 * len(labels), height)
-    grid, bars = fig.subplots(1, 2, sharey=True, width_ratios=[0.9 * len(labels), 4.0])
+    size = (4.0 + 1.0 * len(labels), 1.4 + 0.38 * len(rows))
+    fig, (grid, bars) = panels(ax, 2, size, ratios=[0.9 * len(labels), 4.0], sharey=True)
     symbol = {"a": "1st", "b": "2nd", "=": "="}
     for i, row in enumerate(rows):
         for j, o in enumerate(row.outcomes):
@@ -229,7 +197,9 @@ def agreement_chart(c: Comparison) -> Any:
                 fontsize=8,
                 fontweight="bold",
             )
-    grid.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+    grid.set_xticks(range(len(labels)), [shorten(m, TICK_CHARS) for m in labels], rotation=30)
+    for t in grid.get_xticklabels():
+        t.set_horizontalalignment("right")
     grid.set_xlim(-0.6, len(labels) - 0.4)
     grid.set_yticks(range(len(rows)), [_n(r.count, "pair") for r in rows])
     grid.invert_yaxis()
@@ -252,85 +222,82 @@ def agreement_chart(c: Comparison) -> Any:
         Patch(color="#009E73", label="all measures agree"),
         Patch(color="#CC79A7", label="measures disagree"),
     ]
-    fig.legend(handles=handles, loc="outside lower center", ncols=3, fontsize="small")
-    fig.suptitle(f"Agreement of {', '.join(labels)} ({c.test} test, alpha {c.alpha:g})")
-    return fig
+    title = wrap_title(f"Agreement of {', '.join(labels)} ({c.test} test, alpha {c.alpha:g})")
+    if own:
+        fig.legend(handles=handles, loc="outside lower center", ncols=3, fontsize="small")
+        fig.suptitle(title)
+    else:
+        legend_outside(bars, handles)
+        ax.set_title(title)
+    return finish(fig, own, [ax])
 
 
-def _run_colors(n: int) -> list[Any]:
-    mpl = _mpl()
-    cmap = mpl.colormaps["tab10" if n <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(n)]
+def _line_labels(c: Comparison) -> list[str]:
+    """Run names for the ends of the ranking chart's lines: shortened, with the comparison's
+    letter in front where shortening makes two alike."""
+    short = [shorten(r) for r in c.runs]
+    if len(set(short)) == len(short):
+        return short
+    letters = c.letters
+    return [f"({letters[r]}) {s}" for r, s in zip(c.runs, short, strict=True)]
 
 
-def ranking_chart(c: Comparison) -> Any:
-    """Magdy & Jones (2010) Fig. 6: the rank of each run under each measure, lines joining a
-    run's ranks."""
+def ranking_chart(c: Comparison, *, ax: Any = None) -> Any:
+    """Magdy & Jones (2010) Fig. 6: the rank of each run under each measure, lines joining a run's
+    ranks, the run's name and rank at both ends.  Returns the figure."""
+    own = ax is None
     labels = list(c.labels)
     k = len(c.runs)
-    fig = _figure(2.2 + 2.0 * len(labels), 1.5 + 0.28 * k)
-    ax = fig.add_subplot()
+    fig, (ax,) = panels(ax, 1, (2.2 + 2.0 * len(labels), 1.5 + 0.28 * k))
     ranks = {m: {r: i + 1 for i, r in enumerate(c.ranking(m))} for m in labels}
-    colors = _run_colors(k)
-    styles = ["-", "--", ":", "-."]
-    for idx, run in enumerate(c.runs):
+    names = _line_labels(c)
+    for run, name, style in zip(c.runs, names, run_styles(k), strict=True):
         ys = [ranks[m][run] for m in labels]
-        ax.plot(
-            range(len(labels)),
-            ys,
-            marker="o",
-            color=colors[idx],
-            linestyle=styles[(idx // 20) % 4] if k > 20 else "-",
-            linewidth=1.2,
-        )
-        ax.text(-0.08, ys[0], run, ha="right", va="center", fontsize=8, color=colors[idx])
-        ax.text(
-            len(labels) - 1 + 0.08,
-            ys[-1],
-            run,
-            ha="left",
-            va="center",
-            fontsize=8,
-            color=colors[idx],
-        )
-    ax.set_xticks(range(len(labels)), labels)
-    ax.set_xlim(-0.9, len(labels) - 0.1)
+        ax.plot(range(len(labels)), ys, linewidth=1.2, markersize=5, label=name, **style)
+        for x, y, text in ((0, ys[0], f"{name}  {ys[0]}"), (1, ys[-1], f"{ys[-1]}  {name}")):
+            ax.annotate(
+                text,
+                xy=(x, y),
+                xycoords=("axes fraction", "data"),
+                xytext=(6 if x else -6, 0),
+                textcoords="offset points",
+                ha="left" if x else "right",
+                va="center",
+                fontsize=8,
+                color=style["color"],
+                annotation_clip=False,
+            )
+    ax.set_xticks(range(len(labels)), [shorten(m, TICK_CHARS) for m in labels])
+    ax.set_xlim(-0.15, len(labels) - 0.85)
     ax.set_ylim(k + 0.5, 0.5)
-    step = _tick_step(k, 25)
-    ax.set_yticks(range(1, k + 1, step))
-    ax.set_ylabel("rank (1 = best mean)")
-    ax.set_title(f"Ranking of {k} runs by each measure")
+    ax.tick_params(axis="y", left=False, labelleft=False)  # the ranks stand by the names
+    ax.set_title(f"Ranking of {k} runs by each measure (1 = best mean)")
     ax.grid(axis="x", linewidth=0.3)
-    return fig
+    return finish(fig, own, [ax], (1.6 * len(labels), 0.25 * k + 0.5))
 
 
-def sweep_chart(sweeps: Sequence[Sweep]) -> Any:
-    """Magdy & Jones (2010) Fig. 8: the mean of each swept measure against its cut-off, one
-    line per run (logarithmic x axis when the cut-offs span a factor of 20 or more)."""
+def sweep_chart(sweeps: Sequence[Sweep], *, ax: Any = None) -> Any:
+    """Magdy & Jones (2010) Fig. 8: the mean of each swept measure against its cut-off, one line
+    per run (logarithmic x axis when the cut-offs span a factor of 20 or more), one legend
+    outside the panels.  Returns the figure."""
+    own = ax is None
     n = len(sweeps)
     runs = list(sweeps[0].values)
-    outside = len(runs) > 6
-    fig = _figure(5.0 * n + (2.5 if outside else 0.0), 4.0)
-    axes = fig.subplots(1, n, squeeze=False)[0]
-    colors = _run_colors(len(runs))
-    for ax, s in zip(axes, sweeps, strict=True):
-        for idx, run in enumerate(runs):
-            ax.plot(s.xs, s.values[run], marker="o", color=colors[idx], label=run)
+    fig, axes = panels(ax, n, (5.0 * n, 4.0))
+    names = legend_labels(runs)
+    for panel, s in zip(axes, sweeps, strict=True):
+        for run, name, style in zip(runs, names, run_styles(len(runs)), strict=True):
+            panel.plot(s.xs, s.values[run], label=name, **style)
         if min(s.xs) > 0 and max(s.xs) / min(s.xs) >= 20:
-            ax.set_xscale("log")
-        ax.set_xticks(list(s.xs), [f"{x:g}" for x in s.xs])
-        ax.minorticks_off()
-        ax.set_xlabel(f"cut-off of {s.name} (documents)")
-        ax.set_ylabel(f"mean {s.name}@cut-off")
-        ax.set_title(f"{s.name} against its cut-off")
-        ax.grid(linewidth=0.3)
-    if outside:
-        fig.legend(
-            *axes[0].get_legend_handles_labels(), loc="outside right upper", fontsize="small"
-        )
-    else:
-        axes[0].legend(fontsize="small", loc="best")
-    return fig
+            panel.set_xscale("log")
+        panel.set_xticks(list(s.xs), [f"{x:g}" for x in s.xs])
+        panel.minorticks_off()
+        panel.set_xlabel(f"cut-off of {s.name} (documents)")
+        panel.set_ylabel(f"mean {s.name}@cut-off")
+        panel.set_title(f"{s.name} against its cut-off")
+        panel.grid(linewidth=0.3)
+    legend_outside(axes[-1])
+    return finish(fig, own, [ax] if ax is not None else axes, (4.0, 3.0))
 
 
 def plot_comparison(
@@ -352,6 +319,7 @@ def plot_comparison(
                 f"unknown plot format {fmt!r}; choose one of {', '.join(PLOT_FORMATS)}"
             )
     check_output_dir(directory)
+    mpl()
     out_dir = Path(directory)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -361,7 +329,7 @@ def plot_comparison(
 
     def emit(fig: Any, stem: str) -> None:
         for fmt in formats:
-            written.append(_save(fig, out_dir / stem, fmt))
+            written.append(save(fig, out_dir / f"{stem}.{fmt}", fmt))
 
     if len(c.labels) >= 2:
         emit(agreement_chart(c), "agreement")
