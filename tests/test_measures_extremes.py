@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from conftest import run_cli
 from cranfield.errors import CranfieldError, MeasureError
 from cranfield.io import read_qrels, read_run
+from cranfield.io.judgment_files import JudgmentGroups, Prefs
 from cranfield.judging import judge
 from cranfield.measures import REGISTRY, Measure, Param, parse
 from cranfield.measures.params import INT64_MAX, INT64_MIN
@@ -50,8 +51,19 @@ RUN = {
 SIDE = dict(collection_size=1000, known={"q1": {"d1": 1}, "q2": {"d4": 1}}, target=1)
 
 
+def _side(qrels: dict) -> dict:
+    """SIDE with preferences and judgment groups made of ``qrels`` itself: one preference
+    sub-group holding every grade, and two judgment groups (all of it; the first line)."""
+    topics = {q: [("j", "s", float(g), d) for d, g in docs.items()] for q, docs in qrels.items()}
+    prefs = Prefs("prefs", topics)
+    first = {q: dict([next(iter(docs.items()))]) for q, docs in qrels.items() if docs}
+    groups = {"u1": read_qrels(qrels), "u2": read_qrels(first)}
+    grades = np.array([g for docs in qrels.values() for g in docs.values()], dtype=np.int64)
+    return SIDE | {"prefs": prefs, "judgment_groups": JudgmentGroups("groups", groups, grades)}
+
+
 def _judged(qrels: dict, run: dict, ties: str = "trec", side: bool = True):
-    return judge(read_qrels(qrels), read_run(run), ties=ties, **(SIDE if side else {}))
+    return judge(read_qrels(qrels), read_run(run), ties=ties, **(_side(qrels) if side else {}))
 
 
 JR = {ties: _judged(QRELS, RUN, ties) for ties in ("trec", "weak")}

@@ -142,6 +142,24 @@ RUN = {
     "q3": {"g": 1.0, "h": 0.5},
 }
 SIDE = {"collection_size": 50, "known": {"q1": {"a": 1, "c": 1}, "q2": {"e": 1}}, "target": 2}
+# preferences (qid jg jsg docno rel_level) and judgments by group (qid group docno rel) on the
+# same queries, for the prefs_* and *_avgjg measures
+PREFS = """q1 j1 s1 a 2\nq1 j1 s1 c 1\nq1 j1 s1 b 0\nq1 j1 s1 y 0\nq2 j1 s1 e 1\nq2 j1 s1 f 0
+q3 j1 s1 g 0\n"""
+GROUPS = """q1 u1 a 1\nq1 u1 b 0\nq1 u2 c 1\nq1 u2 a 0\nq2 u1 e 1\nq2 u2 f 1\nq3 u1 g 0\n"""
+
+
+@pytest.fixture(scope="module")
+def side(tmp_path_factory) -> dict:
+    from cranfield.io.judgment_files import read_judgment_groups, read_prefs
+
+    d = tmp_path_factory.mktemp("side")
+    (d / "prefs").write_text(PREFS)
+    (d / "groups").write_text(GROUPS)
+    return SIDE | {
+        "prefs": read_prefs(d / "prefs"),
+        "judgment_groups": read_judgment_groups(d / "groups"),
+    }
 
 
 def _string(d) -> str:
@@ -158,15 +176,15 @@ def _string(d) -> str:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_declared_side_inputs_are_exactly_what_the_measure_needs(name):
+def test_declared_side_inputs_are_exactly_what_the_measure_needs(name, side):
     d = REGISTRY[name]
     text = _string(d)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = cranfield.evaluate(QRELS, RUN, [text], **SIDE)
+        res = cranfield.evaluate(QRELS, RUN, [text], **side)
         assert res.values.shape == (3, 1)
         for need in d.needs:
-            without = {k: v for k, v in SIDE.items() if k != need}
+            without = {k: v for k, v in side.items() if k != need}
             with pytest.raises(ParameterError, match=need.replace("_", " ").split()[0]):
                 cranfield.evaluate(QRELS, RUN, [text], **without)
         if not d.needs:

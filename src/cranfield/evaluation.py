@@ -52,6 +52,8 @@ def evaluate(
     collection_size: Any = None,
     known: Any = None,
     target: Any = None,
+    prefs: Any = None,
+    judgment_groups: Any = None,
     aggregate: str | Sequence[str] | Mapping[str, str] | None = None,
     rel: int | None = None,
 ) -> Results | ResultsSet:
@@ -83,6 +85,10 @@ def evaluate(
         Collection size N (a number, ``{qid: N}`` or a file of ``qid N`` lines), documents
         known to the user (qrels-format source) and the number of relevant documents the user
         wants (like ``collection_size``); see :mod:`cranfield.measure_inputs`.
+    prefs, judgment_groups
+        Preference judgments and judgments by judgment group (paths of trec_eval's ``-R
+        prefs`` and ``-R qrels_jg`` files, or what :mod:`cranfield.io.judgment_files` reads)
+        for the preference (``prefs_*``) and ``*_avgjg`` measures.
     aggregate
         ``mean``, ``gmean``, ``median`` or ``micro`` for every measure, ``{label: how}``, or
         a list of ``how`` and ``label=how`` items (``["gmean", "P@10=micro"]``); default: each
@@ -108,6 +114,8 @@ def evaluate(
         collection_size=collection_size,
         known=known,
         target=target,
+        prefs=prefs,
+        judgment_groups=judgment_groups,
         rel=rel,
     )
     judged = judge_many(qrels, runs, names=names, options=options)

@@ -20,7 +20,7 @@ import numpy as np
 from .segments import segment_total
 
 if TYPE_CHECKING:
-    from .measure_inputs import KnownDocs
+    from .measure_inputs import KnownDocs, RankedPrefs
 
 __all__ = ["NOT_IN_QRELS", "UNJUDGED", "JudgedRankings", "segment_seqsum"]
 
@@ -57,6 +57,10 @@ class JudgedRankings:
     """Documents known to the user (``--known``; see measure_inputs.py)."""
     target: np.ndarray | None = field(default=None, repr=False)
     """Per query: relevant documents the user wants (``--target``; see measure_inputs.py)."""
+    prefs: RankedPrefs | None = field(default=None, repr=False)
+    """Per query: preference judgments and the judged documents in ranked order (``--prefs``)."""
+    judgment_groups: tuple | None = field(default=None, repr=False)
+    """Per judgment group: ``(its JudgedRankings, where its queries sit among these)``."""
 
     # ------------------------------------------------------------------ shape
     @property

@@ -40,6 +40,8 @@ def judge(
     collection_size: PerQuery | None = None,
     known: Any = None,
     target: PerQuery | None = None,
+    prefs: Any = None,
+    judgment_groups: Any = None,
 ) -> JudgedRankings:
     """Judge ``run`` against ``qrels``.
 
@@ -61,6 +63,10 @@ def judge(
     collection_size, known, target
         Collection size N, documents known to the user (qrels-format source) and the number of
         relevant documents the user wants, per query; see :mod:`cranfield.measure_inputs`.
+    prefs, judgment_groups
+        Preference judgments and judgments by judgment group (trec_eval's ``-R prefs`` and
+        ``-R qrels_jg`` files, :mod:`cranfield.io.judgment_files`) for the preference and
+        ``*_avgjg`` measures.
     """
     if not isinstance(qrels, Qrels) or not isinstance(run, Run):
         bad, what = ("qrels", "Qrels") if not isinstance(qrels, Qrels) else ("run", "Run")
@@ -77,6 +83,8 @@ def judge(
         collection_size=collection_size,
         known=known,
         target=target,
+        prefs=prefs,
+        judgment_groups=judgment_groups,
     )
     ties, seed, depth, judged_only = opts.ties, opts.seed, opts.depth, opts.judged_only
     run_queries = set(run.query_ids)
@@ -131,7 +139,12 @@ def judge(
         collection_size=collection_size,
         known=known,
         target=target,
+        prefs=opts.prefs,
+        depth=depth,
+        ties=ties,
     )
+    if opts.judgment_groups is not None:
+        side["judgment_groups"] = _judge_groups(opts, run, evaluated)
     return JudgedRankings(
         query_ids=tuple(evaluated),
         offsets=offsets,
@@ -190,6 +203,25 @@ def _cut_at_depth(
         np.repeat(np.arange(len(lengths)), lengths)[keep], minlength=len(lengths)
     ).astype(np.int64)
     return rows[keep], tie_ids[keep], lengths, cut
+
+
+def _judge_groups(opts: JudgeOptions, run: Run, evaluated: list[str]) -> tuple:
+    """Per judgment group (ids in ``strcmp`` order): the run judged against the group's qrels
+    with the same options, and where its queries sit among ``evaluated``."""
+    index = {q: i for i, q in enumerate(evaluated)}
+    out = []
+    plain = opts.judge_keywords()
+    for name in ("collection_size", "known", "target", "prefs", "judgment_groups"):
+        plain[name] = None
+    for qrels in opts.judgment_groups.groups.values():
+        qrels = qrels.restrict(evaluated)
+        if qrels.num_queries == 0:
+            continue
+        group = judge(qrels, run, **plain)
+        if group.num_queries == 0:
+            continue
+        out.append((group, np.array([index[q] for q in group.query_ids], dtype=np.int64)))
+    return tuple(out)
 
 
 def _offsets(lengths: np.ndarray) -> np.ndarray:

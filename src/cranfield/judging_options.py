@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,8 @@ class JudgeOptions:
 
     ``ties``, ``seed``, ``depth``, ``judged_only``, ``complete``: see
     :func:`cranfield.judge` (trec_eval's ``-M``, ``-J``, ``-c``); ``collection_size``,
-    ``known``, ``target``: the side inputs of :mod:`cranfield.measure_inputs`; ``rel``: the
+    ``known``, ``target``, ``prefs``, ``judgment_groups``: the side inputs of
+    :mod:`cranfield.measure_inputs`; ``rel``: the
     minimum grade counted relevant by every measure with a ``rel`` parameter that its measure
     string does not set (trec_eval's ``-l``; ``None``: each measure's own default, 1).
     """
@@ -32,6 +34,8 @@ class JudgeOptions:
     collection_size: Any = None
     known: Any = None
     target: Any = None
+    prefs: Any = None
+    judgment_groups: Any = None
     rel: int | None = None
 
     def __post_init__(self) -> None:
@@ -48,6 +52,8 @@ class JudgeOptions:
         A.per_query(self.collection_size, "collection size")
         A.per_query(self.target, "target")
         A.qrels_source(self.known, "known")
+        object.__setattr__(self, "prefs", _prefs(self.prefs))
+        object.__setattr__(self, "judgment_groups", _judgment_groups(self.judgment_groups))
         for name, value in checked.items():
             object.__setattr__(self, name, value)
 
@@ -77,3 +83,33 @@ class JudgeOptions:
     def defaults(self) -> dict[str, Any] | None:
         """The measures' parameter defaults these options set (``rel``), or ``None``."""
         return None if self.rel is None else {"rel": self.rel}
+
+
+def _prefs(value: Any) -> Any:
+    """``None``, preferences read already, or a path of a preferences file (read once, here,
+    so that every run is judged against the same object)."""
+    from .io.judgment_files import Prefs, read_prefs
+
+    if value is None or isinstance(value, Prefs):
+        return value
+    if isinstance(value, str | os.PathLike):
+        return read_prefs(value)
+    raise A.ParameterError(
+        f"prefs must be a path of a preferences file or cranfield.io.judgment_files.read_prefs(...)"
+        f", got a {type(value).__name__}"
+    )
+
+
+def _judgment_groups(value: Any) -> Any:
+    """``None``, judgment groups read already, or the path of a qrels file whose second column
+    names the judgment group."""
+    from .io.judgment_files import JudgmentGroups, read_judgment_groups
+
+    if value is None or isinstance(value, JudgmentGroups):
+        return value
+    if isinstance(value, str | os.PathLike):
+        return read_judgment_groups(value)
+    raise A.ParameterError(
+        "judgment_groups must be the path of a qrels file whose second column names the "
+        f"judgment group, or read_judgment_groups(...), got a {type(value).__name__}"
+    )

@@ -11,6 +11,9 @@
   document counts as known when its grade there is > 0.  Coverage and novelty (B. Chen, "Retrieval
   Evaluation - Measures", lecture slides; Baeza-Yates & Ribeiro-Neto, *Modern Information
   Retrieval*, 1999, sec. 3.2.2) use the known documents that the qrels also judge relevant.
+- **Preferences** (``--prefs``, ``prefs=``) and **judgment groups** (``--judgment-groups``,
+  ``judgment_groups=``): trec_eval's ``-R prefs`` and ``-R qrels_jg`` files
+  (:mod:`cranfield.io.judgment_files`), for the preference and ``*_avgjg`` measures.
 - **Target** (``--target``, ``target=``): how many relevant documents the user wants, one number, a
   mapping or a ``qid N`` file, each >= 1 (relative recall, Keen, "Evaluation Parameters", SMART
   report ISR-13, sec. 7; recall effort, Chen's slides).
@@ -35,7 +38,7 @@ from .data import MISSING, Qrels, Run
 from .errors import DataWarning, InputError, ParameterError
 from .limits import MAX_DOCUMENTS
 
-__all__ = ["KnownDocs", "PerQuery", "per_query_counts", "side_fields"]
+__all__ = ["KnownDocs", "PerQuery", "RankedPrefs", "per_query_counts", "side_fields"]
 
 PerQuery = int | Mapping[str, int] | str | os.PathLike[str]
 _INT64_MAX = 2**63 - 1
@@ -213,6 +216,53 @@ def _known_docs(
     return KnownDocs(rows=row_known, offsets=off, grades=g, source=kq.source)
 
 
+@dataclass(frozen=True, eq=False)
+class RankedPrefs:
+    """Preference judgments aligned with :class:`~cranfield.judged_rankings.JudgedRankings`:
+    per evaluated query, its ``(jg, jsg, rel_level, docno)`` entries and the documents the
+    ranking retrieves, in ranked order (the preference measures read only these)."""
+
+    entries: tuple[list, ...]
+    ranked: tuple[list[str], ...]
+    source: str
+
+
+def _ranked_prefs(
+    prefs: Any,
+    run: Run,
+    evaluated: Sequence[str],
+    rows: np.ndarray,
+    offsets: np.ndarray,
+    depth: int | None,
+    ties: str,
+) -> RankedPrefs:
+    """The ranked documents of each query for the preference measures.  Under trec_eval's tie
+    policy they are ranked as trec_eval's preference code ranks them (score descending, ties by
+    document id *ascending*, then cut at ``depth``); under the others, as the judged rankings."""
+    entries = tuple(prefs.topics.get(q, []) for q in evaluated)
+    ranked: list[list[str]] = []
+    if ties == "trec":
+        code_of = {q: c for c, q in enumerate(run.query_ids)}
+        order = np.argsort(run.qcodes, kind="stable")
+        qc = run.qcodes[order]
+        bounds = np.searchsorted(qc, np.arange(len(run.query_ids) + 1))
+        for q in evaluated:
+            c = code_of.get(q)
+            if c is None:
+                ranked.append([])
+                continue
+            sel = order[bounds[c] : bounds[c + 1]]
+            docs = run.docs.take(sel)
+            pairs = sorted(zip((-run.scores[sel]).tolist(), docs, strict=True))
+            top = pairs if depth is None else pairs[:depth]
+            ranked.append([d for _, d in top])
+    else:
+        docs = run.docs.take(rows)
+        for i in range(len(evaluated)):
+            ranked.append(docs[int(offsets[i]) : int(offsets[i + 1])])
+    return RankedPrefs(entries, tuple(ranked), prefs.source)
+
+
 def side_fields(
     qrels: Qrels,
     run: Run,
@@ -225,6 +275,9 @@ def side_fields(
     collection_size: PerQuery | None,
     known: Any,
     target: PerQuery | None,
+    prefs: Any = None,
+    depth: int | None = None,
+    ties: str = "trec",
 ) -> dict[str, Any]:
     """The optional :class:`~cranfield.judged_rankings.JudgedRankings` fields, validated."""
     out: dict[str, Any] = {}
@@ -241,4 +294,6 @@ def side_fields(
         out["known"] = _known_docs(known, qrels, run, evaluated, rows, offsets)
     if target is not None:
         out["target"] = per_query_counts(target, evaluated, "target", minimum=1)
+    if prefs is not None:
+        out["prefs"] = _ranked_prefs(prefs, run, evaluated, rows, offsets, depth, ties)
     return out

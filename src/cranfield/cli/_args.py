@@ -276,8 +276,8 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         {
             "type": CountOrFile(Range(int, 1, MAX_DOCUMENTS)),
             "metavar": "N|FILE",
-            "help": "Documents in the collection: one number, or a file of 'qid N' lines (needed "
-            "by Rnorm, Pnorm, RankRecall, LogPrecision, WRnorm, Fallout, Generality, AdjP).",
+            "help": "Documents in the collection: one number, or a file of 'qid N' lines "
+            "(needed by {needed_by}).",
         },
     ),
     "known": (
@@ -286,7 +286,7 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "type": file_path,
             "metavar": "FILE",
             "help": "Documents known to the user, qrels format, grade > 0 = known "
-            "(Coverage, Novelty).",
+            "(needed by {needed_by}).",
         },
     ),
     "target": (
@@ -295,7 +295,35 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "type": CountOrFile(Range(int, 1, MAX_DOCUMENTS)),
             "metavar": "N|FILE",
             "help": "Relevant documents the user wants: one number, or a file of 'qid N' lines "
-            "(RelativeRecall, RecallEffort).",
+            "(needed by {needed_by}).",
+        },
+    ),
+    "prefs": (
+        ("--prefs",),
+        {
+            "type": file_path,
+            "metavar": "FILE",
+            "help": "Preference judgments, trec_eval's -R prefs format 'qid jg jsg docno "
+            "rel_level' (needed by {needed_by}).",
+        },
+    ),
+    "prefs_format": (
+        ("--prefs-format",),
+        {
+            "choices": ("prefs", "qrels"),
+            "default": "prefs",
+            "show_default": True,
+            "help": "Format of --prefs: 'prefs' (5 columns) or 'qrels' (a qrels file whose "
+            "second column is the judgment group: trec_eval's -R qrels_prefs).",
+        },
+    ),
+    "judgment_groups": (
+        ("--judgment-groups",),
+        {
+            "type": file_path,
+            "metavar": "FILE",
+            "help": "Judgments by judgment group: a qrels file whose second column names the "
+            "group, trec_eval's -R qrels_jg (needed by {needed_by}).",
         },
     ),
     "names": (
@@ -346,18 +374,42 @@ JUDGING = ("ties", "seed", "depth", "judged_only", "complete")
 """The options that say how rankings are read and judged, named as the library's keywords."""
 SIDE_INPUTS = ("collection_size", "known", "target")
 """The options of the measures' side inputs (:mod:`cranfield.measure_inputs`)."""
+JUDGMENT_FILES = ("prefs", "judgment_groups")
+"""trec_eval's other judgment files, for the preference and judgment-group measures
+(evaluate and compare; ``--prefs-format`` says how ``--prefs`` is read)."""
 
 
 def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:
-    """The parsed ``names`` as keyword arguments."""
-    return {name: getattr(args, name) for name in names}
+    """The parsed ``names`` as keyword arguments (``prefs`` read in its ``--prefs-format``)."""
+    out = {name: getattr(args, name) for name in names}
+    if out.get("prefs") is not None and getattr(args, "prefs_format", "prefs") == "qrels":
+        from ..io.judgment_files import read_prefs
+
+        out["prefs"] = read_prefs(out["prefs"], qrels_format=True)
+    return out
+
+
+def needed_by(side_input: str) -> str:
+    """The measures whose declarations need ``side_input`` (``needs=``), for the help text."""
+    from ..measures import REGISTRY
+
+    names = [n for n, d in REGISTRY.items() if side_input in d.needs]
+    if len(names) > 8:
+        prefix = names[0].split("_")[0] + "_"
+        if all(n.startswith(prefix) for n in names):
+            return f"the {len(names)} {prefix}* measures"
+    return ", ".join(names) or "no measure"
 
 
 # ------------------------------------------------------------------------------ the parser
 def _did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    from difflib import get_close_matches  # only on this error path
+    from difflib import SequenceMatcher, get_close_matches  # only on this error path
 
     close = get_close_matches(word, list(candidates), n=3)
+    # only the names about as near as the nearest: --formt is --format, not --prefs-format
+    if close:
+        best = SequenceMatcher(None, word, close[0]).ratio()
+        close = [c for c in close if SequenceMatcher(None, word, c).ratio() >= best - 0.1]
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
@@ -443,7 +495,10 @@ class Parser(argparse.ArgumentParser):
         assert not overrides or len(names) == 1
         for name in names:
             flags, kw = COMMON[name]
-            self.option(*flags, dest=name, **{**kw, **overrides})
+            kw = {**kw, **overrides}
+            if "{needed_by}" in kw.get("help", ""):
+                kw["help"] = kw["help"].replace("{needed_by}", needed_by(name))
+            self.option(*flags, dest=name, **kw)
 
     def parse(self, argv: Sequence[str]) -> argparse.Namespace:
         """Parse ``argv``: options may come between arguments; anything unknown is an error."""

@@ -8,7 +8,7 @@ from ..comparing.corrections import CORRECTIONS as _CORRECTIONS
 from ..comparing.paired import TESTS as _TESTS
 from ..limits import MAX_RESAMPLES
 from ..ties.order import TIE_POLICIES
-from ._args import JUDGING, SIDE_INPUTS, Parser, Range, Switch, output_dir, values
+from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, Switch, output_dir, values
 from ._output import echo, write_output
 
 TESTS = tuple(_TESTS)  # the library's tables: a test or correction added there is offered here
@@ -112,6 +112,7 @@ def parser() -> Parser:
     )
     p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
     p.common("depth", "judged_only", "rel", "collection_size", "known", "target", "names")
+    p.common("prefs", "prefs_format", "judgment_groups")
     p.common("fmt", choices=FORMATS, help="Output format.")
     p.common("digits", help="Decimals.")
     p.option(
@@ -168,7 +169,7 @@ def run(argv: Sequence[str]) -> None:
         sweep=a.sweeps,
         missing="intersect",
         **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
-        **values(a, *JUDGING, *SIDE_INPUTS, "ci", "names", "rel"),
+        **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
     )
     text = cmp.table("text" if a.fmt == "table" else a.fmt, digits=a.digits, details=details)
     write_output(text, a.output)

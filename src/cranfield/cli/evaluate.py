@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..report.results_text import FORMATS
 from ..ties.order import TIE_POLICIES
-from ._args import JUDGING, SIDE_INPUTS, Parser, values
+from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, values
 from ._output import write_output
 
 
@@ -29,6 +29,7 @@ def parser() -> Parser:
     )
     p.common("seed", help="Seed of --ties random (default 0).")
     p.common("depth", "judged_only", "complete", "rel", "collection_size", "known", "target")
+    p.common("prefs", "prefs_format", "judgment_groups")
     p.common("names")
     p.option(
         "--aggregate",
@@ -63,7 +64,7 @@ def run(argv: Sequence[str]) -> None:
         a.runs,
         a.measures or None,
         aggregate=a.aggregate or None,
-        **values(a, *JUDGING, *SIDE_INPUTS, "names", "rel"),
+        **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel"),
     )
     text = render(list(res), a.fmt, per_query=a.per_query, digits=a.digits)
     write_output(text, a.output)

@@ -104,6 +104,8 @@ def compare(
     collection_size: Any = None,
     known: Any = None,
     target: Any = None,
+    prefs: Any = None,
+    judgment_groups: Any = None,
     rel: int | None = None,
 ) -> Comparison:
     """Compare runs pairwise under one or more measures.
@@ -113,7 +115,8 @@ def compare(
     ``compare(qrels, [run_a, run_b, ...], ["AP", "P@10"])`` (or a dict ``{name: run}``)
     evaluates first (with ``complete=True``: every judged query counts for every run), with
     the judging options of :func:`cranfield.evaluate` (``ties``, ``depth``, ``judged_only``,
-    ``complete``, ``names``, ``collection_size``, ``known``, ``target``, ``rel``).
+    ``complete``, ``names``, ``collection_size``, ``known``, ``target``, ``prefs``,
+    ``judgment_groups``, ``rel``).
 
     Parameters
     ----------
@@ -150,6 +153,8 @@ def compare(
         collection_size=collection_size,
         known=known,
         target=target,
+        prefs=prefs,
+        judgment_groups=judgment_groups,
         rel=rel,
     )
     if correction is not None and not isinstance(correction, str):

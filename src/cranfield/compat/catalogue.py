@@ -36,8 +36,6 @@ __all__ = [
     "parse_params",
 ]
 
-from ..measures.precision import DEFAULT_CUTOFFS
-
 
 class ParamError(Exception):
     """Bad measure parameters: trec_eval prints the message and 'Cannot initialize measure'."""
@@ -208,8 +206,11 @@ def _eleven(ctx: Context, values: tuple) -> list[np.ndarray]:
     return [eleven_point_average(ctx.jr, values, ctx.level)]
 
 
-def _rprec_mult(ctx: Context, values: tuple) -> list[np.ndarray]:
-    return [ctx.value(_m("Rprec", rel=ctx.level, mult=float(x))) for x in values]
+def _rprec_mult(name: str) -> Callable[[Context, tuple], list[np.ndarray]]:
+    def compute(ctx: Context, values: tuple) -> list[np.ndarray]:
+        return [ctx.value(_m(name, rel=ctx.level, mult=float(x))) for x in values]
+
+    return compute
 
 
 def _relstring(ctx: Context, values: tuple) -> list[np.ndarray]:
@@ -334,7 +335,7 @@ ADAPTERS: dict[str, Callable[[str], Callable[[Context, tuple], list[np.ndarray]]
     "ones": lambda name: _ones,
     "iprec": lambda name: _iprec,
     "eleven": lambda name: _eleven,
-    "rprec_mult": lambda name: _rprec_mult,
+    "rprec_mult": _rprec_mult,
     "utility": lambda name: _utility,
     "set_f": lambda name: _set_f,
     "rbp": lambda name: _rbp,
@@ -373,46 +374,6 @@ _SPECIAL: dict[str, TrecMeasure] = {
         about="first N judgements as characters (`-` not in qrels, `.` negative grade, `>` "
         "above 9)",
     ),
-    **{
-        name: TrecMeasure(
-            name, kind, rel_format="prefs", about="Buckley's preference measures (-R prefs)"
-        )
-        for name, kind in (
-            ("prefs_num_prefs_poss", "long"),
-            ("prefs_num_prefs_ful", "long"),
-            ("prefs_num_prefs_ful_ret", "long"),
-            ("prefs_simp", "double"),
-            ("prefs_pair", "double"),
-            ("prefs_avgjg", "double"),
-            ("prefs_avgjg_Rnonrel", "double"),
-            ("prefs_simp_ret", "double"),
-            ("prefs_pair_ret", "double"),
-            ("prefs_avgjg_ret", "double"),
-            ("prefs_avgjg_Rnonrel_ret", "double"),
-            ("prefs_simp_imp", "double"),
-            ("prefs_pair_imp", "double"),
-            ("prefs_avgjg_imp", "double"),
-        )
-    },
-    "map_avgjg": TrecMeasure(
-        "map_avgjg", "double", rel_format="qrels_jg", about="AP averaged over judgment groups"
-    ),
-    "P_avgjg": TrecMeasure(
-        "P_avgjg",
-        "double",
-        params="long_cutoffs",
-        default=DEFAULT_CUTOFFS,
-        rel_format="qrels_jg",
-        about="P@k averaged over judgment groups",
-    ),
-    "Rprec_mult_avgjg": TrecMeasure(
-        "Rprec_mult_avgjg",
-        "double",
-        params="double_cutoffs",
-        default=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
-        rel_format="qrels_jg",
-        about="Rprec(mult=x) averaged over judgment groups",
-    ),
 }
 
 
@@ -432,6 +393,7 @@ def _from_registry() -> dict[str, TrecMeasure]:
                 default=te.default,
                 compute=ADAPTERS[te.compute](d.name),
                 cranfield=SHOWN.get(te.compute, "{m}").format(m=d.name),
+                rel_format=te.rel_format,
                 measure=d.name,
             )
     return out

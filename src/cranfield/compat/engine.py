@@ -168,18 +168,7 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
     rel_file, results_file = opts.files
     if rel_file == results_file == "-":
         raise ParameterError("only one input can be '-' (standard input)")
-    if opts.rel_format == "qrels":
-        from ..io import read_qrels
-
-        rel_info = read_qrels(rel_file)
-    elif opts.rel_format == "qrels_jg":
-        from .jg import read_qrels_jg
-
-        rel_info = read_qrels_jg(rel_file)
-    else:
-        from .prefs import read_prefs
-
-        rel_info = read_prefs(rel_file, qrels_format=opts.rel_format == "qrels_prefs")
+    rel_info, side = _read_rel_info(rel_file, opts.rel_format)
     if opts.results_format != "trec_results":
         raise Exit(2, f"trec_eval: Illegal retrieval results format '{opts.results_format}'\n")
     run = _read_results(results_file)
@@ -193,19 +182,10 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
     measures = init_measures(marked, params)
 
     _check_formats(measures, opts.rel_format)
-    relstrings = None
-    if opts.rel_format == "qrels":
-        jr = _judge_qrels(rel_info, run, opts)
-        del run  # the judged rankings hold what the measures need: free the run's columns
-        qids, values, relstrings = _evaluate_qrels(jr, opts, measures)
-    elif opts.rel_format == "qrels_jg":
-        from .jg import evaluate_jg
-
-        qids, values = evaluate_jg(rel_info, run, opts, measures)
-    else:
-        from .prefs import evaluate_prefs
-
-        qids, values = evaluate_prefs(rel_info, run, opts, measures)
+    qrels = rel_info.as_qrels() if side else rel_info  # the queries the judgments cover
+    jr = _judge_qrels(qrels, run, opts, side)
+    del run  # the judged rankings hold what the measures need: free the run's columns
+    qids, values, relstrings = _evaluate_qrels(jr, opts, measures)
     if not qids:
         raise Exit(7, "trec_eval: No queries with both results and relevance info\n")
     _warn_skipped(*skipped)
@@ -322,7 +302,27 @@ def _parsed_of(measures: list[tuple], tm) -> Parsed:
     return next(p for t, p in measures if t is tm)
 
 
-def _judge_qrels(qrels, run, opts: Options):
+def _read_rel_info(path: str, rel_format: str) -> tuple[object, dict]:
+    """The rel_info file, and the side input it is for the preference (``prefs``,
+    ``qrels_prefs``) and judgment-group (``qrels_jg``) formats (``{}`` for qrels)."""
+    if rel_format == "qrels":
+        from ..io import read_qrels
+
+        return read_qrels(path), {}
+    if rel_format == "qrels_jg":
+        from ..io.judgment_files import read_judgment_groups
+
+        groups = read_judgment_groups(path)
+        return groups, {"judgment_groups": groups}
+    from ..io.judgment_files import read_prefs
+
+    prefs = read_prefs(path, qrels_format=rel_format == "qrels_prefs")
+    return prefs, {"prefs": prefs}
+
+
+def _judge_qrels(qrels, run, opts: Options, side: dict | None = None):
+    """The run judged as trec_eval does; the queries evaluated are those of ``qrels`` (for the
+    preference and judgment-group formats: the queries they judge)."""
     from ..judging import judge
 
     if opts.debug_query is not None:
@@ -334,6 +334,7 @@ def _judge_qrels(qrels, run, opts: Options):
         depth=opts.max_docs,
         judged_only=opts.judged_only,
         complete=opts.complete,
+        **(side or {}),
     )
 
 

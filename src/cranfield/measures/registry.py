@@ -147,6 +147,8 @@ class TrecEval:
     default: tuple = ()
     compute: str = "single"
     printed: str = ""
+    rel_format: str = "qrels"
+    """trec_eval's ``-R`` format the measure needs: ``qrels``, ``prefs`` or ``qrels_jg``."""
 
     def __post_init__(self) -> None:
         if self.kind not in TREC_KINDS or self.params not in TREC_PARAMS:

@@ -1,17 +1,15 @@
-"""``-R prefs`` and ``-R qrels_prefs``: preference judgments and the ``prefs_*`` measures.
+"""Buckley's preference measures, as trec_eval 10.0 computes them (``-R prefs``).
 
-Transcribes the behaviour of trec_eval 10.0 (get_prefs.c, get_qrels_prefs.c,
-form_prefs_counts.c, m_prefs_*.c; Buckley's preference framework):
-
-- a prefs file has lines ``qid jg jsg docno rel_level``; a qrels file read as prefs
-  (``qrels_prefs``) has ``qid jg docno rel`` with a single sub-group per judgment group;
-- within a judgment group (JG) a document is preferred to every document of a lower
-  ``rel_level`` in the same sub-group (JSG); with several JSGs the preferences are closed
-  transitively; ``rel_level > 0`` marks relevant and ``0`` non-relevant documents;
-- per topic, retrieved judged documents get internal ids by rank (score descending, ties by
-  docno *ascending*, unlike the qrels measures), the others follow in docno order;
-- each preference A > B is fulfilled and retrieved (A above B, both retrieved), fulfilled and
-  implied (only A retrieved), not fulfilled (B above A, or only B retrieved) or neither.
+trec_eval 10.0 ``form_prefs_counts.c`` and ``m_prefs_*.c``: within a judgment group (JG) a
+document is preferred to every document of a lower relevance level in the same judgment
+sub-group (JSG); with several JSGs the preferences are closed transitively.  Per query, the
+retrieved judged documents are ranked (score descending, ties by document id *ascending* under
+trec_eval's tie policy, unlike the qrels measures), and each preference A > B is fulfilled and
+retrieved (A above B, both retrieved), fulfilled and implied (only A retrieved), not fulfilled
+(B above A, or only B retrieved) or neither.  The measures count and average these over the
+judgment groups.  Inputs: ``prefs=`` (``--prefs FILE``), read by
+:func:`cranfield.io.judgment_files.read_prefs`.  No tie-aware form (counts of pairs in the
+ranking's order; not derived).
 """
 
 from __future__ import annotations
@@ -22,70 +20,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError
-from ..io.text import read_bytes
+from ..judged_rankings import JudgedRankings
+from .counting import memo
+from .registry import TrecEval, measure
 
-__all__ = ["PREFS_MEASURES", "Prefs", "evaluate_prefs", "read_prefs"]
+__all__ = ["PREFS_MEASURES"]
 
-PREFS_MEASURES = (
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "prefs_simp",
-    "prefs_pair",
-    "prefs_avgjg",
-    "prefs_avgjg_Rnonrel",
-    "prefs_simp_ret",
-    "prefs_pair_ret",
-    "prefs_avgjg_ret",
-    "prefs_avgjg_Rnonrel_ret",
-    "prefs_simp_imp",
-    "prefs_pair_imp",
-    "prefs_avgjg_imp",
-)
-
-
-class PrefsError(InputError):
-    """Inconsistent preferences (trec_eval fails or aborts on these)."""
-
-
-@dataclass
-class Prefs:
-    source: str
-    topics: dict[str, list[tuple[str, str, float, str]]]  # qid -> (jg, jsg, rel, docno)
-
-    @property
-    def query_ids(self) -> tuple[str, ...]:
-        return tuple(sorted(self.topics))
-
-
-def read_prefs(path: str, *, qrels_format: bool = False) -> Prefs:
-    """Read a prefs file (5 columns) or, with ``qrels_format``, a qrels file as prefs."""
-    data = read_bytes(path)
-    ncol = 4 if qrels_format else 5
-    what = (
-        "query, judgment group, document, relevance"
-        if qrels_format
-        else ("query, judgment group, judgment sub-group, document, relevance level")
-    )
-    topics: dict[str, list] = {}
-    for lineno, raw in enumerate(data.split(b"\n"), 1):
-        f = raw.split()
-        if not f or f[0][:1] == b"#":
-            continue
-        if len(f) != ncol:
-            raise InputError(path, f"expected {ncol} columns ({what}), found {len(f)}", lineno)
-        text = [x.decode("utf-8", "replace") for x in f]
-        try:
-            rel = float(text[-1])
-        except ValueError:
-            raise InputError(path, f"relevance {text[-1]!r} is not a number", lineno) from None
-        if math.isnan(rel):
-            raise InputError(path, "relevance is NaN", lineno)
-        jsg = "0" if qrels_format else text[2]
-        topics.setdefault(text[0], []).append((text[1], jsg, rel, text[-2]))
-    if not topics:
-        raise InputError(path, "no judgments (file empty or only comments)")
-    return Prefs(path, topics)
+SOURCE = "trec_eval 10.0 form_prefs_counts.c, m_prefs_{}.c (Buckley's preference measures)"
+CONFORMANCE = "tests/test_trec_eval_conformance.py::test_output_is_byte_identical_to_trec_eval"
+NO_TIES = "no closed form derived: counts of preference pairs in the ranking's order"
 
 
 # ---------------------------------------------------------------------------------- per JG
@@ -129,7 +72,7 @@ def _ec_jg(entries, njr: int, want_pairs: bool, source: str, qid: str) -> JG:
         for _level2, b in jg.ecs[k + 1 :]:
             a = ids
             if np.intersect1d(a, b).size:
-                raise PrefsError(
+                raise InputError(
                     source,
                     f"topic {qid!r}: a document has two relevance levels in one judgment sub-group",
                 )
@@ -163,7 +106,7 @@ def _pa_jg(entries, njr: int, nj: int, want_pairs: bool, source: str, qid: str) 
     n = len(entries)
     for i, (_jg, jsg, level, docno, d) in enumerate(entries):
         if (rel[d] > 0.0 and level == 0.0) or (rel[d] == 0.0 and level > 0.0):
-            raise PrefsError(
+            raise InputError(
                 source, f"topic {qid!r}: document {docno!r} has both 0 and non-0 rel_level"
             )
         rel[d] = level
@@ -177,7 +120,7 @@ def _pa_jg(entries, njr: int, nj: int, want_pairs: bool, source: str, qid: str) 
     sub = _closure(pa[np.ix_(members, members)])
     np.fill_diagonal(sub, False)
     if (sub & sub.T).any():
-        raise PrefsError(source, f"topic {qid!r}: inconsistent (cyclic) preferences")
+        raise InputError(source, f"topic {qid!r}: inconsistent (cyclic) preferences")
     pa[:] = False
     pa[np.ix_(members, members)] = sub
     jg = JG(pa=pa, rel_array=rel)
@@ -381,41 +324,93 @@ def _pair_measures(jgs: list[JG], njr: int, nj: int) -> dict[str, float]:
     }
 
 
-# ------------------------------------------------------------------------- all topics
-def _rankings(run, topics: list[str], max_docs: int | None) -> dict[str, list[str]]:
-    """Ranked docnos per topic: score descending, ties by docno ascending, cut at -M."""
-    wanted = {t: i for i, t in enumerate(run.query_ids) if t in set(topics)}
-    if not wanted:
-        return {}
-    codes = np.array(list(wanted.values()))
-    rows = np.flatnonzero(np.isin(run.qcodes, codes))
-    docs = run.docs.take(rows)
-    scores = run.scores[rows].tolist()
-    qc = run.qcodes[rows].tolist()
-    per: dict[int, list[tuple[float, str]]] = {}
-    for q, s, d in zip(qc, scores, docs, strict=True):
-        per.setdefault(q, []).append((-s, d))
-    out = {}
-    for t, code in wanted.items():
-        ranked = [d for _, d in sorted(per.get(code, []))]
-        out[t] = ranked if max_docs is None else ranked[:max_docs]
-    return out
+# ------------------------------------------------------------------------- the measures
+def _all(jr: JudgedRankings) -> dict[str, np.ndarray]:
+    """Every preference measure per query, computed once per judged rankings."""
+
+    def build() -> dict[str, np.ndarray]:
+        p = jr.prefs
+        if p is None:
+            from ..errors import ParameterError
+
+            raise ParameterError(
+                "the preference measures need the preference judgments: give --prefs FILE on "
+                "the command line (a qrels file as preferences: --prefs-format qrels), or "
+                "prefs= in Python (see docs/trec_eval.md)"
+            )
+        out = {name: np.zeros(jr.num_queries) for name in PREFS_MEASURES}
+        for i, qid in enumerate(jr.query_ids):
+            entries = p.entries[i]
+            if not entries:
+                continue
+            values = _topic(entries, p.ranked[i], True, p.source, qid)
+            for name in PREFS_MEASURES:
+                out[name][i] = values[name]
+        return out
+
+    return memo(jr, ("prefs",), build)
 
 
-def evaluate_prefs(
-    prefs: Prefs, run, opts, measures
-) -> tuple[list[str], dict[str, list[np.ndarray]]]:
-    run_topics = set(run.query_ids)
-    topics = [t for t in prefs.query_ids if opts.complete or t in run_topics]
-    if opts.debug_query is not None:
-        topics = [t for t in topics if t == opts.debug_query]
-    names = [tm.name for tm, _ in measures if tm.name in PREFS_MEASURES]
-    want_pairs = any(n.startswith("prefs_pair") for n in names)
-    ranked = _rankings(run, topics, opts.max_docs)
-    table = {n: np.zeros(len(topics)) for n in names}
-    for i, t in enumerate(topics):
-        # a topic missing from the run (-c) is judged on a one-document dummy ranking
-        vals = _topic(prefs.topics[t], ranked.get(t, []), want_pairs, prefs.source, t)
-        for n in names:
-            table[n][i] = vals[n]
-    return topics, {n: [v] for n, v in table.items()}
+PREFS_MEASURES = (
+    "prefs_num_prefs_poss",
+    "prefs_num_prefs_ful",
+    "prefs_num_prefs_ful_ret",
+    "prefs_simp",
+    "prefs_pair",
+    "prefs_avgjg",
+    "prefs_avgjg_Rnonrel",
+    "prefs_simp_ret",
+    "prefs_pair_ret",
+    "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret",
+    "prefs_simp_imp",
+    "prefs_pair_imp",
+    "prefs_avgjg_imp",
+)
+_ABOUT = {
+    "prefs_num_prefs_poss": ("possible preferences (pairs judged)", "count"),
+    "prefs_num_prefs_ful": ("preferences fulfilled (retrieved or implied)", "count"),
+    "prefs_num_prefs_ful_ret": ("preferences fulfilled with both documents retrieved", "count"),
+    "prefs_simp": ("fulfilled / possible preferences, over all pairs", "ratio"),
+    "prefs_pair": ("mean over document pairs of the share of their preferences fulfilled", "ratio"),
+    "prefs_avgjg": ("prefs_simp per judgment group, averaged over the groups", "ratio"),
+    "prefs_avgjg_Rnonrel": ("prefs_avgjg with as many non-relevant as relevant per group", "ratio"),
+    "prefs_simp_ret": ("prefs_simp over the pairs with both documents retrieved", "ratio"),
+    "prefs_pair_ret": ("prefs_pair over the pairs with both documents retrieved", "ratio"),
+    "prefs_avgjg_ret": ("prefs_avgjg over the pairs with both documents retrieved", "ratio"),
+    "prefs_avgjg_Rnonrel_ret": ("prefs_avgjg_Rnonrel over retrieved pairs", "ratio"),
+    "prefs_simp_imp": ("prefs_simp over pairs with at least one document retrieved", "ratio"),
+    "prefs_pair_imp": ("prefs_pair over pairs with at least one document retrieved", "ratio"),
+    "prefs_avgjg_imp": ("prefs_avgjg over pairs with at least one document retrieved", "ratio"),
+}
+
+
+def _declare(name: str) -> None:
+    about, kind = _ABOUT[name]
+    count = kind == "count"
+
+    def compute(jr: JudgedRankings) -> np.ndarray:
+        return _all(jr)[name]
+
+    compute.__name__ = name
+    compute.__doc__ = about
+    measure(
+        name,
+        summary=about,
+        formula=f"{name}: {about} (trec_eval m_{name}.c)",
+        source=SOURCE.format(name.removeprefix("prefs_")),
+        family="preferences",
+        better="none" if count else "higher",
+        aggregate="sum" if count else "mean",
+        integer=count,
+        needs=("prefs",),
+        undefined=(),
+        ties=None,
+        no_ties=NO_TIES,
+        trec_eval=TrecEval(name, kind="long" if count else "double", rel_format="prefs"),
+        checked_by=(CONFORMANCE, "tests/test_prefs_measures.py::test_prefs_by_hand"),
+    )(compute)
+
+
+for _name in PREFS_MEASURES:
+    _declare(_name)
