@@ -40,7 +40,7 @@ from cranfield.comparing import (
     tukey_hsd,
     wilcoxon_test,
 )
-from cranfield.comparing import paired as paired_mod
+from cranfield.comparing import resampling as resampling_mod
 from cranfield.comparing.paired import (
     bootstrap_tests,
     effect_size,
@@ -237,7 +237,7 @@ def test_bootstrap_uses_scipy_resamples_and_matches_its_interval_and_counts(n):
     a, b = pair(n)
     d = differences(a, b)
     B = BOOT[n]
-    batch = max(1, paired_mod._BLOCK_ELEMENTS // n)  # our rows per block of resamples
+    batch = max(1, resampling_mod._BLOCK_ELEMENTS // n)  # our rows per block of resamples
     (ours,), ci = bootstrap_tests(d[:, None], samples=B, seed=5, confidence=0.9)
     assert (ours,) == tuple(bootstrap_tests(d[:, None], samples=B, seed=5)[0])
     ref = stats.bootstrap(
