@@ -17,10 +17,10 @@ from ..segments import segment_total
 from ..ties.expected import cut_levels, retrieved_part_mean, uniform_before
 from ..ties.levels import marked_levels
 from .counting import count_above, memo, num_rel, ratio, rel_position, relevant_rows, seqsum
+from .oracles import CUT, ORACLE, TIES
 from .precision import NO_REL
 from .registry import GM_EPS, REL, TrecEval, measure
 
-ORACLE = "tests/test_property_measures.py::test_measures_equal_oracle"
 INFAP_EPSILON = 1e-5
 
 
@@ -91,16 +91,6 @@ def _tie_bpref(jr: JudgedRankings, *, rel: int) -> np.ndarray:
 def _tie_gm_bpref(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
     """Per query E[Bpref]; the aggregate is the geometric mean of these expectations."""
     return tie_bpref(jr, rel)
-
-
-TIES = (
-    "tests/test_ties_enumeration.py::"
-    "test_standard_measures_equal_the_average_over_all_tie_breakings"
-)
-CUT = (
-    "tests/test_ties_enumeration.py::"
-    "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking"
-)
 
 
 @measure(

@@ -24,14 +24,10 @@ from ..ties.expected import positional_sum
 from .counting import ratio
 from .dcg import GAINS, dcg_parts
 from .gains import gain_table
+from .oracles import LIT
 from .params import INT64_MAX
 from .registry import CUTOFF_OPTIONAL, Param, Undefined, measure
 from .sources import CHEN, JARVELIN, KEEN
-
-LIT = (
-    "tests/test_ties_enumeration.py::"
-    "test_literature_measures_equal_the_average_over_all_tie_breakings"
-)
 
 
 def gain_parts(

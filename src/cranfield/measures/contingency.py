@@ -18,16 +18,10 @@ from ..judged_rankings import JudgedRankings
 from ..ties.expected import expected_count_at
 from .counting import ratio
 from .normalized import collection_size
+from .oracles import LIT, NAIVE
 from .params import MAX_WEIGHT
 from .registry import CUTOFF, REGISTRY, REL, REQUIRED, SAME, Param, Undefined, measure
 from .sources import CHEN, KEEN, MAGDY_JONES, RAGHAVAN
-
-LIT = (
-    "tests/test_ties_enumeration.py::"
-    "test_literature_measures_equal_the_average_over_all_tie_breakings"
-)
-NAIVE = "tests/test_measures_literature_props.py::test_literature_measures_match_naive"
-
 
 BETA = Param(
     "beta",

@@ -13,12 +13,11 @@ import numpy as np
 from ..judged_rankings import JudgedRankings
 from ..ties.expected import expected_retrieved
 from . import counting
+from .oracles import CONFORMANCE, ORACLE
 from .registry import REL, SAME, TrecEval, measure
 from .sources import BAEZA_YATES
 
 SOURCE = f"{BAEZA_YATES}, sec. 3.2.1, summary table statistics; trec_eval 10.0"
-ORACLE = "tests/test_property_measures.py::test_measures_equal_oracle"
-CONFORMANCE = "tests/test_trec_eval_conformance.py::test_output_is_byte_identical_to_trec_eval"
 
 
 @measure(

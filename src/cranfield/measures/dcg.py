@@ -20,6 +20,7 @@ from ..ties.expected import positional_sum
 from .counting import memo, ratio
 from .discount import BASE, CONVENTION, discounted
 from .gains import GainTable, gain_pairs, gain_table
+from .oracles import CUT, TIES
 from .params import MAX_WEIGHT
 from .precision import DEFAULT_CUTOFFS
 from .registry import CUTOFF_OPTIONAL, SAME, Param, TrecEval, Undefined, measure
@@ -168,16 +169,6 @@ def _micro_ndcg(
     **_: object,
 ):
     return dcg_parts(jr, cutoff, gains, convention, base)
-
-
-TIES = (
-    "tests/test_ties_enumeration.py::"
-    "test_standard_measures_equal_the_average_over_all_tie_breakings"
-)
-CUT = (
-    "tests/test_ties_enumeration.py::"
-    "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking"
-)
 
 
 @measure(

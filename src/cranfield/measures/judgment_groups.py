@@ -15,14 +15,13 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..judged_rankings import JudgedRankings
-from .params import MAX_COUNT
-from .precision import DEFAULT_CUTOFFS
+from .oracles import CONFORMANCE
+from .precision import DEFAULT_CUTOFFS, MULT
 from .precision import precision as _precision
 from .precision import r_precision as _r_precision
 from .ranking import average_precision as _average_precision
-from .registry import CUTOFF, REL, Param, TrecEval, measure
+from .registry import CUTOFF, REL, TrecEval, measure
 
-CONFORMANCE = "tests/test_trec_eval_conformance.py::test_output_is_byte_identical_to_trec_eval"
 BY_HAND = "tests/test_prefs_measures.py::test_judgment_groups_by_hand"
 NO_TIES = "the judgment groups are judged under trec_eval's tie order (not derived for weak)"
 SOURCE = "trec_eval 10.0 form_res_rels_jg.c, m_{}.c"
@@ -92,17 +91,7 @@ def p_avgjg(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
 
 @measure(
     "Rprec_avgjg",
-    params=(
-        REL,
-        Param(
-            "mult",
-            "float",
-            1.0,
-            "multiple x of R: precision at rank x*R",
-            above=0.0,
-            at_most=MAX_COUNT,
-        ),
-    ),
+    params=(REL, MULT),
     summary="R-precision (at a multiple of R) averaged over the judgment groups of each query",
     formula="Rprec_avgjg = (1/|G_q|) sum_{g in G_q} Rprec_g(mult)",
     source=SOURCE.format("Rprec_mult_avgjg"),

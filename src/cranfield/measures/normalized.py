@@ -24,18 +24,14 @@ from ..judged_rankings import JudgedRankings
 from ..segments import segment_total
 from ..ties.expected import refuse_cut
 from ..ties.levels import expand, marked_levels
+from .oracles import LIT, NAIVE
 from .params import MAX_WEIGHT
 from .registry import REL, Param, Undefined, measure
 from .sources import KEEN, MAGDY_JONES
 
 NO_TIES = "no closed form: a ratio of sums of ranks"
-LIT = (
-    "tests/test_ties_enumeration.py::"
-    "test_literature_measures_equal_the_average_over_all_tie_breakings"
-)
-NAIVE = "tests/test_measures_literature_props.py::test_literature_measures_match_naive"
 
-__all__ = ["collection_size", "relevant_rank_parts"]
+__all__ = ["collection_size", "cut_rank_parts", "relevant_rank_parts"]
 
 
 def collection_size(jr: JudgedRankings, name: str) -> np.ndarray:
@@ -123,7 +119,7 @@ def expected_rank_parts(
     """Per query: n (relevant in the qrels), found (relevant retrieved), E[sum of their ranks],
     E[sum of their natural logs] (tie-aware :func:`.normalized.relevant_rank_parts`).
 
-    Without a depth cut inside a tie group (``jr.cut``); see :func:`_cut_rank_parts`."""
+    Without a depth cut inside a tie group (``jr.cut``); see :func:`cut_rank_parts`."""
     ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
     n, T, r = ml.size, ml.before, ml.marked
     single = n == 1
@@ -144,8 +140,8 @@ def expected_rank_parts(
     )
 
 
-def _cut_rank_parts(
-    jr: JudgedRankings, rel: int
+def cut_rank_parts(
+    jr: JudgedRankings, rel: int, cutoff: int | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per query: n, E[found], E[sum of the found ranks] and Var[found], when a depth cut keeps
     only the first m positions of a level: its retrieved part is a uniformly random m-subset,
@@ -154,7 +150,8 @@ def _cut_rank_parts(
     m (m+1)/2)), as in PRES (this project's reference notes on PRES, sec. 1.4)."""
     ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
     n_g, T, r = ml.size, ml.before, ml.marked
-    m = np.minimum(n_g, jr.limit(None) - T) if jr.cut else n_g
+    limit = jr.limit(cutoff)
+    m = n_g if limit is None else np.minimum(n_g, limit - T)
     keep = m > 0
     q, n_g, T, r, m = ml.query[keep], n_g[keep], T[keep], r[keep], m[keep]
     p = r / n_g
@@ -177,7 +174,7 @@ def _tie_rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     documents a depth cut leaves out, quadratic in their number: E[k^2] = Var + E[k]^2)."""
     N = collection_size(jr, "Rnorm")
     if jr.cut:
-        n, found, rank_sum, var = _cut_rank_parts(jr, rel)
+        n, found, rank_sum, var = cut_rank_parts(jr, rel)
         k = n - found
         total = rank_sum + k * N.astype(np.float64) - (var + k * k - k) / 2
     else:
@@ -348,6 +345,22 @@ def _tie_wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarr
     found_w = segment_total(ml.query, terms, jr.num_queries)
     found_wsum = jr.seqsum(rows, w_rows)
     found = jr.count(relv)
+    return _wrnorm(jr, N, rel, gains, found_w, found_wsum, found)
+
+
+def _wrnorm(
+    jr: JudgedRankings,
+    N: np.ndarray,
+    rel: int,
+    gains: dict | None,
+    found_w: np.ndarray,
+    found_wsum: np.ndarray,
+    found: np.ndarray,
+) -> np.ndarray:
+    """WRnorm from the retrieved part (``found_w = sum r_i w_i`` over the retrieved relevant
+    documents, ``found_wsum`` their weights, ``found`` their count): the unretrieved relevant
+    documents sit at the mean of the bottom ranks, the ideal puts every relevant document of
+    the qrels, weights descending, at ranks 1..n."""
     qrel = jr.qrels_grades >= max(rel, 0)
     q = jr.qrels_query[qrel]
     w = _weights(jr.qrels_grades[qrel], gains)
@@ -395,22 +408,4 @@ def wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     found_w = jr.seqsum(rows, w_rows * jr.rank[rows])
     found_wsum = jr.seqsum(rows, w_rows)
     found = jr.count(relv)
-    # every relevant document in the qrels, weights descending, at ideal ranks 1..n
-    qrel = jr.qrels_grades >= max(rel, 0)
-    q = jr.qrels_query[qrel]
-    w = _weights(jr.qrels_grades[qrel], gains)
-    o = np.lexsort((-w, q))
-    q, w = q[o], w[o]
-    n = jr.num_rel(rel).astype(np.int64)
-    starts = np.concatenate(([0], np.cumsum(n)))[:-1]
-    pos = np.arange(len(q)) - starts[q] + 1
-    ideal = np.zeros(jr.num_queries)
-    np.add.at(ideal, q, w * pos)
-    total_w = np.zeros(jr.num_queries)
-    np.add.at(total_w, q, w)
-    k = n - found
-    missing = (total_w - found_wsum) * (N - (k - 1) / 2.0)
-    den = n * (N.astype(np.float64) - n)
-    out = np.where(n > 0, 1.0, 0.0)
-    np.subtract(1.0, (found_w + missing - ideal) / np.maximum(den, 1), out=out, where=den > 0)
-    return out
+    return _wrnorm(jr, N, rel, gains, found_w, found_wsum, found)

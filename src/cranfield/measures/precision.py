@@ -17,23 +17,18 @@ from ..judged_rankings import JudgedRankings
 from ..ties.expected import AtK, expected_count_at
 from ..ties.levels import log_binom
 from .counting import mask_count_at, num_rel, ratio, rel_count_at
+from .oracles import CUT, ORACLE, TIES
 from .params import MAX_COUNT
 from .registry import CUTOFF, REL, Param, TrecEval, Undefined, measure
 from .sources import BAEZA_YATES
 
 BYR = f"{BAEZA_YATES}, sec. 3.2.1"
-__all__ = ["DEFAULT_CUTOFFS", "NO_REL"]
+__all__ = ["DEFAULT_CUTOFFS", "MULT", "NO_REL"]
 
 DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 """trec_eval's default cut-offs of P, recall, ndcg_cut, map_cut and relative_P."""
-ORACLE = "tests/test_property_measures.py::test_measures_equal_oracle"
-TIES = (
-    "tests/test_ties_enumeration.py::"
-    "test_standard_measures_equal_the_average_over_all_tie_breakings"
-)
-CUT = (
-    "tests/test_ties_enumeration.py::"
-    "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking"
+MULT = Param(
+    "mult", "float", 1.0, "multiple x of R: precision at rank x*R", above=0.0, at_most=MAX_COUNT
 )
 
 
@@ -130,17 +125,7 @@ def _tie_r_precision(jr: JudgedRankings, *, rel: int, mult: float = 1.0) -> np.n
 
 @measure(
     "Rprec",
-    params=(
-        REL,
-        Param(
-            "mult",
-            "float",
-            1.0,
-            "multiple x of R: precision at rank x*R",
-            above=0.0,
-            at_most=MAX_COUNT,
-        ),
-    ),
+    params=(REL, MULT),
     summary="precision at rank R (R-precision), or at a multiple of R",
     formula="Rprec = rel(min(n, R)) / R; Rprec(mult=x) = rel(min(n, c)) / c, c = (long)(x*R + 0.9)",
     source=f"{BYR}, R-precision; trec_eval 10.0 m_Rprec.c, m_Rprec_mult.c",

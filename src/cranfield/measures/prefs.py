@@ -22,12 +22,12 @@ import numpy as np
 from ..errors import InputError
 from ..judged_rankings import JudgedRankings
 from .counting import memo
+from .oracles import CONFORMANCE
 from .registry import TrecEval, measure
 
 __all__ = ["PREFS_MEASURES"]
 
 SOURCE = "trec_eval 10.0 form_prefs_counts.c, m_prefs_{}.c (Buckley's preference measures)"
-CONFORMANCE = "tests/test_trec_eval_conformance.py::test_output_is_byte_identical_to_trec_eval"
 NO_TIES = "no closed form derived: counts of preference pairs in the ranking's order"
 
 

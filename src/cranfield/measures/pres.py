@@ -15,8 +15,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..judged_rankings import JudgedRankings
-from ..ties.levels import marked_levels
-from .normalized import NO_REL, relevant_rank_parts
+from .normalized import NO_REL, cut_rank_parts, relevant_rank_parts
 from .params import MAX_COUNT
 from .registry import REL, REQUIRED, Param, measure
 from .sources import MAGDY_JONES
@@ -26,22 +25,8 @@ PRES_SRC = MAGDY_JONES
 
 def _expected_pres(jr: JudgedRankings, cutoff: int, rel: int) -> tuple[np.ndarray, np.ndarray]:
     """E[PRES@N_max] (this project's reference notes on PRES, sec. 1.4) and n."""
-    ml = marked_levels(jr, np.flatnonzero(jr.relevant(rel)), True)
-    n_g, T, r = ml.size, ml.before, ml.marked
-    m = np.minimum(n_g, jr.limit(cutoff) - T)
-    keep = m > 0
-    q, n_g, T, r, m = ml.query[keep], n_g[keep], T[keep], r[keep], m[keep]
-    p = r / n_g
-    found_g = np.where(m == n_g, r.astype(np.float64), m * p)
-    rank_g = np.where(m == n_g, r * (T + (n_g + 1) / 2.0), p * (m * T + m * (m + 1) / 2.0))
-    var_g = np.zeros(len(q))
-    part = m < n_g
-    var_g[part] = (m * p * (1 - p) * (n_g - m) / (n_g - 1))[part]
+    n, found, rank_sum, var = cut_rank_parts(jr, rel, cutoff)
     nq = jr.num_queries
-    found = np.bincount(q, weights=found_g, minlength=nq)
-    rank_sum = np.bincount(q, weights=rank_g, minlength=nq)
-    var = np.bincount(q, weights=var_g, minlength=nq)
-    n = jr.num_rel(rel).astype(np.int64)
     k = n - found
     k2 = var + k * k
     num = rank_sum + k * (cutoff + n) - (k2 - k) / 2 - n * (n + 1) // 2

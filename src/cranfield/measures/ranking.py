@@ -23,20 +23,12 @@ from .counting import (
     rel_ret,
     relevant_rows,
 )
+from .oracles import CUT, ORACLE, TIES
 from .precision import DEFAULT_CUTOFFS, NO_REL
 from .registry import CUTOFF_OPTIONAL, GM_EPS, REL, TrecEval, measure
 from .sources import BAEZA_YATES
 
 BYR = f"{BAEZA_YATES}, sec. 3.2.1"
-ORACLE = "tests/test_property_measures.py::test_measures_equal_oracle"
-TIES = (
-    "tests/test_ties_enumeration.py::"
-    "test_standard_measures_equal_the_average_over_all_tie_breakings"
-)
-CUT = (
-    "tests/test_ties_enumeration.py::"
-    "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking"
-)
 
 
 def ap_running(jr: JudgedRankings, rel: int) -> np.ndarray:

@@ -17,15 +17,12 @@ from ..ties.expected import positional_sum
 from .counting import memo, row_seqsum, seqsum
 from .dcg import GAINS
 from .gains import gain_pairs, gain_table
+from .oracles import TIES
 from .registry import Param, TrecEval, measure
 
 MZ = (
     "Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', ACM "
     "TOIS 27(1), 2008"
-)
-TIES = (
-    "tests/test_ties_enumeration.py::"
-    "test_standard_measures_equal_the_average_over_all_tie_breakings"
 )
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..judged_rankings import JudgedRankings
 from ..ties.expected import refuse_cut
+from .oracles import LIT
 from .params import MAX_COUNT
 from .registry import REL, Param, Undefined, measure
 from .sources import COOPER, KEEN
@@ -24,10 +25,6 @@ from .weak_order import FinalLevel
 
 SOURCE = f"{KEEN}, sec. 8, Figs. 31-33"
 FIG31 = "tests/test_measures_literature.py::test_fig31_high_precision_and_high_recall_views"
-LIT = (
-    "tests/test_ties_enumeration.py::"
-    "test_literature_measures_equal_the_average_over_all_tie_breakings"
-)
 
 
 NTH = Param(

@@ -20,6 +20,7 @@ import numpy as np
 from ..judged_rankings import JudgedRankings
 from ..ties.expected import expected_retrieved, retrieved_variance
 from .counting import num_rel, ratio, rel_ret
+from .oracles import CUT, ORACLE
 from .params import MAX_WEIGHT
 from .precision import NO_REL
 from .registry import REL, Param, TrecEval, Undefined, measure
@@ -27,11 +28,6 @@ from .sources import CHEN, KEEN
 
 __all__ = ["set_f_weighted"]
 
-ORACLE = "tests/test_property_measures.py::test_measures_equal_oracle"
-CUT = (
-    "tests/test_ties_enumeration.py::"
-    "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking"
-)
 NOTHING_RETRIEVED = Undefined(
     "nothing retrieved (n = 0)", "0 (as trec_eval)", lambda jr, **_: jr.num_ret == 0
 )

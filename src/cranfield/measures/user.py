@@ -25,17 +25,13 @@ from ..judged_rankings import JudgedRankings
 from ..ties.expected import AtK, expected_count_at, refuse_cut
 from ..ties.levels import log_binom
 from .counting import ratio
+from .oracles import LIT, NAIVE
 from .registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
 from .sources import BAEZA_YATES, CHEN, KEEN
 from .weak_order import SPLIT, expected_precision_at_nr
 
 USER = f"{CHEN}, user-oriented measures"
-LIT = (
-    "tests/test_ties_enumeration.py::"
-    "test_literature_measures_equal_the_average_over_all_tie_breakings"
-)
 INPUTS = "tests/test_measures_literature_inputs.py::"
-NAIVE = "tests/test_measures_literature_props.py::test_literature_measures_match_naive"
 
 
 def _known(jr: JudgedRankings, name: str):
