@@ -57,6 +57,21 @@ def _encode_error(exc: UnicodeError) -> tuple[bytes, int]:
 codecs.register_error(ENCODING_ERRORS, _encode_error)
 
 
+def _existing(path: str | os.PathLike[str]) -> tuple[str, os.stat_result | None]:
+    """The real path of ``path`` and its status (None when nothing is there yet); refused when
+    it is a directory or cannot be examined."""
+    target = os.path.realpath(os.fspath(path))
+    try:
+        st: os.stat_result | None = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        st = None
+    except OSError as exc:
+        raise _fail(path, f"cannot write: {_why(exc)}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise _fail(path, "is a directory")
+    return target, st
+
+
 def _fail(path: StrPath, problem: str) -> ParameterError:
     return ParameterError(f"{os.fspath(path)}: {problem}")
 
@@ -85,15 +100,7 @@ def check_output_file(path: StrPath, *, suffixes: Sequence[str] | None = None) -
     name = os.fspath(path)
     if not name.strip():
         raise ParameterError("the output file name is empty")
-    target = os.path.realpath(name)
-    try:
-        st = os.stat(target)
-    except (FileNotFoundError, NotADirectoryError):
-        st = None
-    except OSError as exc:
-        raise _fail(path, f"cannot write: {_why(exc)}") from None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise _fail(path, "is a directory")
+    target, st = _existing(path)
     if suffixes is not None and Path(name).suffix.lower() not in suffixes:
         *most, last = suffixes
         names = f"{', '.join(most)} or {last}" if most else last
@@ -147,15 +154,7 @@ def replace_atomically(path: StrPath) -> Iterator[BinaryIO]:
 
     On any error the previous file (if any) is untouched and no temporary file is left; an
     ``OSError`` becomes a :class:`ParameterError` naming ``path``."""
-    target = os.path.realpath(os.fspath(path))
-    try:
-        st: os.stat_result | None = os.stat(target)
-    except (FileNotFoundError, NotADirectoryError):
-        st = None
-    except OSError as exc:
-        raise _fail(path, f"cannot write: {_why(exc)}") from None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise _fail(path, "is a directory")
+    target, st = _existing(path)
     if st is not None and not stat.S_ISREG(st.st_mode):
         try:
             with open(target, "wb") as fh:

@@ -188,6 +188,17 @@ def _tie_rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     return out
 
 
+def _pnorm(n: np.ndarray, N: np.ndarray, log_total: np.ndarray) -> np.ndarray:
+    """Pnorm from ``log_total = sum ln r_i`` over all n relevant documents: 1 - (log_total -
+    ln n!) / ln(N! / ((N - n)! n!)); 1 when n = N, 0 when n = 0."""
+    best = _lgamma(n + 1)
+    worst = log_falling(N, n) - _lgamma(n + 1)
+    ok = (n > 0) & (n < N)
+    out = np.where(n > 0, 1.0, 0.0)
+    np.subtract(1.0, (log_total - best) / np.where(ok, worst, 1.0), out=out, where=ok)
+    return out
+
+
 def _tie_pnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     """E[Pnorm]: Pnorm is linear in the sum of the logs of the relevant ranks."""
     refuse_cut(
@@ -200,12 +211,7 @@ def _tie_pnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     n, found, _, log_sum = expected_rank_parts(jr, rel)
     k = n - found
     log_total = log_sum + log_falling(N, k)
-    best = _lgamma(n + 1)
-    worst = log_falling(N, n) - _lgamma(n + 1)
-    ok = (n > 0) & (n < N)
-    out = np.where(n > 0, 1.0, 0.0)
-    np.subtract(1.0, (log_total - best) / np.where(ok, worst, 1.0), out=out, where=ok)
-    return out
+    return _pnorm(n, N, log_total)
 
 
 @measure(
@@ -255,12 +261,7 @@ def rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
 )
 def pnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     n, N, _k, _total, log_total = _collection_rank_sum(jr, rel, "Pnorm")
-    best = _lgamma(n + 1)
-    worst = log_falling(N, n) - _lgamma(n + 1)
-    ok = (n > 0) & (n < N)
-    out = np.where(n > 0, 1.0, 0.0)
-    np.subtract(1.0, (log_total - best) / np.where(ok, worst, 1.0), out=out, where=ok)
-    return out
+    return _pnorm(n, N, log_total)
 
 
 @measure(
