@@ -8,7 +8,7 @@ from . import counts, precision, retrieved_set, ranking, dcg  # noqa: F401
 from . import gain_experimental, bpref, interpolated, rbp, utility  # noqa: F401
 from . import normalized, pres, contingency, relrank, user, cg  # noqa: F401  (literature)
 from . import weak_order  # noqa: F401
-from . import cwl_models  # noqa: F401  (C/W/L user models, as cwl_eval)
+from . import cwl_models, cwl_costs  # noqa: F401  (C/W/L user models, as cwl_eval)
 
 # isort: on
 from .parse import Measure, format_value, parse

@@ -19,7 +19,8 @@ to cwl_eval: ``g = (clip(max(grade, 0), min_rel, max_rel) - min_rel) / (max_rel 
 an unjudged item (not in the qrels) and the padding gain 0.  The residuals (``ResEU``...)
 are cwl_eval's best case minus that worst case: unjudged items and the padding gain 1.
 
-The family module :mod:`.cwl_models` declares the user models (their ``C`` or ``W``).
+The family modules :mod:`.cwl_models` and :mod:`.cwl_costs` declare the user models (their
+``C`` or ``W``); the names below are what their declarations share.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import numpy as np
 
 from ..judged_rankings import NOT_IN_QRELS, JudgedRankings
 from ..ties.levels import levels
-from .params import INT64_MAX, INT64_MIN, REQUIRED, Param
+from .params import INT64_MAX, INT64_MIN, MAX_WEIGHT, REQUIRED, Param
 
 __all__ = [
     "MAX_N",
@@ -188,3 +189,30 @@ def cwl_tie_aware(jr: JudgedRankings, model: Model, min_rel: int, max_rel: int, 
     gains, unjudged = row_gains(jr, min_rel, max_rel)
     best = np.where(unjudged, 1.0, gains)
     return _evaluate(jr, _level_means(jr, gains), _level_means(jr, best), model, of)
+
+
+# ------------------------------------------------------------------ shared by the declarations
+CWL_EVAL = (
+    "Azzopardi, Thomas & Moffat, 'cwl_eval: an evaluation tool for information retrieval', "
+    "SIGIR 2019"
+)
+ADAPTIVE = (
+    "the continuation C_i depends on the gains above rank i (an adaptive user), so the value "
+    "is not linear in the gains: no closed form for the expectation over tie-breakings"
+)
+PEER = "tests/test_measures_cwl.py::test_values_equal_ir_measures_cwl_eval_provider"
+COLUMNS = "tests/test_measures_cwl.py::test_every_column_and_residual_equals_cwl_eval"
+CLI = "tests/test_measures_cwl.py::test_cwl_eval_command_line_prints_our_values"
+HAND = "tests/test_measures_cwl_examples.py::"
+TIES = "tests/test_measures_cwl_examples.py::test_tie_aware_forms_average_cwl_eval_over_orders"
+NOTES = (
+    "ir_measures' value is EU; of= gives cwl_eval's other columns (ETU, EC, ETC, ED) and the "
+    "residuals (ResEU...: unjudged items and the padding counted at gain 1 instead of 0). "
+    "Gains: the grade clipped to [min_rel, max_rel] and scaled to [0, 1] (negative grades "
+    "count as 0); unjudged = not in the qrels. The user model covers the first 1000 items "
+    "(cwl_eval's default depth) and each item costs 1."
+)
+
+T = Param("T", "float", 1.0, "total gain the user wants (T in INST, INSQ, BPM)", above=0.0,
+          at_most=MAX_WEIGHT)  # fmt: skip
+COMMON = (MIN_REL, MAX_REL, OF)
