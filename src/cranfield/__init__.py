@@ -36,6 +36,7 @@ __all__ = [
     "UndefinedMeasureWarning",
     "__version__",
     "compare",
+    "rank_biased_overlap",
     "curves",
     "evaluate",
     "judge",
@@ -49,6 +50,7 @@ __all__ = [
 _LAZY = {
     "evaluate": ("cranfield.evaluation", "evaluate"),
     "compare": ("cranfield.comparing", "compare"),
+    "rank_biased_overlap": ("cranfield.comparing.rbo", "rank_biased_overlap"),
     "judge": ("cranfield.judging", "judge"),
     "judge_many": ("cranfield.judged_runs", "judge_many"),
     "JudgeOptions": ("cranfield.judging_options", "JudgeOptions"),
