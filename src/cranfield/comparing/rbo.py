@@ -108,7 +108,7 @@ def overlap_of(a: Rankings, b: Rankings, p: float) -> tuple[np.ndarray, np.ndarr
     p = persistence(p)
     nq = len(a.offsets) - 1
     na, nb = np.diff(a.offsets), np.diff(b.offsets)
-    s, l = np.minimum(na, nb), np.maximum(na, nb)  # noqa: E741
+    s, l = np.minimum(na, nb), np.maximum(na, nb)
     width = int(max(a.codes.max(initial=-1), b.codes.max(initial=-1))) + 1
     qa = np.repeat(np.arange(nq, dtype=np.int64), na)
     qb = np.repeat(np.arange(nq, dtype=np.int64), nb)
