@@ -123,3 +123,70 @@ def test_ties_follow_the_tie_policy():
     b = {"q": {"c": 3.0, "b": 2.0, "a": 1.0}}
     assert rank_biased_overlap(a, b, p=0.9).ext[0] == pytest.approx(1.0)
     assert cranfield.rank_biased_overlap is rank_biased_overlap
+
+
+# ------------------------------------------------------------------ in compare
+QRELS = {"q1": {"a": 1, "b": 0, "c": 2}, "q2": {"a": 1}}
+RUNS = {
+    "r1": {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"a": 1.0}},
+    "r2": {"q1": {"c": 3.0, "a": 2.0, "x": 1.0}, "q2": {"z": 1.0}},
+    "r3": {"q1": {"b": 3.0, "a": 2.0}, "q2": {"a": 1.0, "z": 0.5}},
+}
+
+
+def test_compare_reports_the_overlap_of_every_pair_it_compares():
+    cmp = cranfield.compare(QRELS, RUNS, ["AP"], rbo=0.8)
+    assert [(o.a, o.b) for o in cmp.overlaps] == [("r1", "r2"), ("r1", "r3"), ("r2", "r3")]
+    for o in cmp.overlaps:
+        direct = rank_biased_overlap(RUNS[o.a], RUNS[o.b], p=0.8, queries=["q1", "q2"])
+        assert o.means == direct.means
+        assert o.query_ids == ("q1", "q2")
+    text = cmp.table("text")
+    assert "Rank-biased overlap of the rankings (p = 0.8" in text
+    assert "RBO_min" in cmp.table("markdown")
+    import json
+
+    rows = json.loads(cmp.table("json"))["rank_biased_overlap"]
+    assert rows[0] == cmp.overlaps[0].to_dict()
+    # a baseline: only its pairs; depth cuts the rankings
+    base = cranfield.compare(QRELS, RUNS, ["AP"], rbo=0.8, baseline="r3", depth=1)
+    assert [(o.a, o.b) for o in base.overlaps] == [("r3", "r1"), ("r3", "r2")]
+    cut = rank_biased_overlap(
+        {q: dict(list(d.items())[:1]) for q, d in RUNS["r3"].items()},
+        {q: dict(list(d.items())[:1]) for q, d in RUNS["r1"].items()},
+        p=0.8,
+    )
+    assert base.overlaps[0].means == cut.means
+
+
+def test_compare_without_rbo_has_no_overlap_and_results_cannot_give_one():
+    assert cranfield.compare(QRELS, RUNS, ["AP"]).overlaps == ()
+    results = cranfield.evaluate(QRELS, RUNS, ["AP"])
+    with pytest.raises(ParameterError, match="rankings"):
+        cranfield.compare(results, ["AP"], rbo=0.9)
+    with pytest.raises(ParameterError, match="p"):
+        cranfield.compare(QRELS, RUNS, ["AP"], rbo=1.0)
+
+
+def _write(path, rows):
+    path.write_text("".join(" ".join(map(str, r)) + "\n" for r in rows))
+    return str(path)
+
+
+def test_command_line_rbo(cli, tmp_path):
+    import json
+
+    qrels = _write(tmp_path / "qrels", [(q, 0, d, g) for q, docs in QRELS.items()
+                                        for d, g in docs.items()])  # fmt: skip
+    files = []
+    for name, run in RUNS.items():
+        rows = [(q, "Q0", d, i, s, name) for q, docs in run.items()
+                for i, (d, s) in enumerate(docs.items(), start=1)]  # fmt: skip
+        files.append(_write(tmp_path / name, rows))
+    out = cli("compare", qrels, *files, "-m", "AP", "--rbo", "0.8", "--format", "json")
+    assert out.returncode == 0, out.stderr.decode()
+    rows = json.loads(out.stdout)["rank_biased_overlap"]
+    api = cranfield.compare(qrels, files, ["AP"], rbo=0.8)
+    assert rows == [o.to_dict() for o in api.overlaps]
+    bad = cli("compare", qrels, *files, "-m", "AP", "--rbo", "1")
+    assert bad.returncode == 2 and b"--rbo" in bad.stderr

@@ -29,7 +29,15 @@ import numpy as np
 from ..errors import ParameterError
 from ..segments import segment_cumsum, segment_total
 
-__all__ = ["Overlap", "Rankings", "overlap_of", "rank_biased_overlap", "ranked_documents"]
+__all__ = [
+    "Overlap",
+    "Rankings",
+    "RankingsKept",
+    "overlap_of",
+    "persistence",
+    "rank_biased_overlap",
+    "ranked_documents",
+]
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,49 @@ def ranked_documents(run: Any, query_ids: list[str], vocabulary: dict[str, int],
         (vocabulary.setdefault(d, len(vocabulary)) for d in docs), dtype=np.int64, count=len(docs)
     )
     return Rankings(offsets=offsets, codes=codes)
+
+
+def _restricted(r: Rankings, rows: np.ndarray, depth: int | None) -> Rankings:
+    """The rankings of the queries ``rows`` (indices), each cut at ``depth``."""
+    n = np.diff(r.offsets)[rows]
+    if depth is not None:
+        n = np.minimum(n, depth)
+    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(n, out=offsets[1:])
+    take = np.repeat(r.offsets[rows], n) + (
+        np.arange(int(offsets[-1])) - np.repeat(offsets[:-1], n)
+    )
+    return Rankings(offsets=offsets, codes=r.codes[take])
+
+
+class RankingsKept:
+    """The rankings of runs as :func:`cranfield.judged_runs.judge_many` reads them (its
+    ``on_run`` hook), for the overlaps of a comparison: integer codes only, not the runs."""
+
+    def __init__(self, *, ties: str, seed: int | None, depth: int | None) -> None:
+        self.ties, self.seed, self.depth = ties, seed, depth
+        self.queries: list[str] = []
+        self.vocabulary: dict[str, int] = {}
+        self.rankings: dict[str, Rankings] = {}
+
+    def add(self, name: str, run: Any) -> None:
+        self.rankings[name] = ranked_documents(
+            run, self.queries, self.vocabulary, ties=self.ties, seed=self.seed
+        )
+
+    def overlaps(self, cmp: Any, p: float) -> tuple[Overlap, ...]:
+        """RBO for every pair of runs ``cmp`` compares, over its compared queries."""
+        label = cmp.labels[0]
+        compared = cmp.query_ids[label]
+        where = {q: i for i, q in enumerate(self.queries)}
+        rows = np.array([where[q] for q in compared], dtype=np.int64)
+        out = []
+        for pair in cmp.pairs[label]:
+            a = _restricted(self.rankings[pair.a], rows, self.depth)
+            b = _restricted(self.rankings[pair.b], rows, self.depth)
+            lo, res, ext = overlap_of(a, b, p)
+            out.append(Overlap(pair.a, pair.b, p, tuple(compared), lo, res, ext))
+        return tuple(out)
 
 
 def persistence(p: Any) -> float:

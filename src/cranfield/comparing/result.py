@@ -164,6 +164,9 @@ class Comparison:
     seed: int | None
     sweeps: tuple[Sweep, ...] = ()
     notes: dict[str, Any] = field(default_factory=dict)
+    overlaps: tuple[Any, ...] = ()
+    """Rank-biased overlap of each pair of runs (:class:`~cranfield.comparing.rbo.Overlap`),
+    when ``compare(..., rbo=p)`` asked for it."""
 
     # -- lookups -----------------------------------------------------------------------------
     def pair(self, measure: str, a: str, b: str) -> PairResult:
