@@ -56,12 +56,12 @@ item, expected total cost, expected depth (items)."""
 RESIDUALS = tuple("Res" + q for q in QUANTITIES)
 
 MIN_REL = Param(
-    "min_rel", "int", 0, "grade mapped to gain 0 (lower grades too)", at_least=INT64_MIN,
-    at_most=INT64_MAX,
+    "min_rel", "int", 0, "grade mapped to gain 0 (lower grades too; below max_rel)",
+    at_least=INT64_MIN, at_most=INT64_MAX - 1,
 )  # fmt: skip
 MAX_REL = Param(
     "max_rel", "int", REQUIRED, "grade mapped to gain 1 (higher grades too)",
-    at_least=INT64_MIN, at_most=INT64_MAX,
+    at_least=INT64_MIN + 1, at_most=INT64_MAX,
 )  # fmt: skip
 OF = Param(
     "of",
