@@ -38,6 +38,22 @@ BASE: dict[str, dict] = {
     "ESL": {"NR": 1},
     "PRECALL": {"NR": 1},
     "PRR": {"NR": 1},
+    **{  # min_rel < max_rel: each extreme of one is valid with the other at its own extreme
+        n: {"min_rel": INT64_MIN, "max_rel": INT64_MAX}
+        for n in ("INST", "INSQ", "BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11", "TBG", "U")
+    },
+    "IFT_Goal": {"T": 1.0, "b1": 1.0, "R1": 10.0, "min_rel": INT64_MIN, "max_rel": INT64_MAX},
+    "IFT_Rate": {"A": 0.5, "b2": 1.0, "R2": 10.0, "min_rel": INT64_MIN, "max_rel": INT64_MAX},
+    "IFT": {
+        "T": 1.0,
+        "b1": 1.0,
+        "R1": 9.0,
+        "A": 0.5,
+        "b2": 1.0,
+        "R2": 9.0,
+        "min_rel": INT64_MIN,
+        "max_rel": INT64_MAX,
+    },
 }
 """Values that make a measure complete (its required parameters, one of its criteria)."""
 MEMORY_LIMIT = 30_000_000  # bytes: a few arrays of a tiny collection, with room to spare

@@ -662,6 +662,11 @@ TIE_AWARE_LABELS = [
     "EP(NR=2)",
     "EP(ND=3)",
     "ER(ND=5)",
+    "nDCG(dcg=exp-log2)@3",
+    "INSQ(max_rel=2)",
+    "SDCG(max_rel=2,of=ResEU)@3",
+    "TBG(H=3.0,max_rel=2,of=ETU)",
+    "U(L=5.0,max_rel=2)",
 ]
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "judge_many",
     "measures",
     "parse_measure",
+    "rank_biased_overlap",
     "read_qrels",
     "read_run",
 ]
@@ -49,6 +50,7 @@ __all__ = [
 _LAZY = {
     "evaluate": ("cranfield.evaluation", "evaluate"),
     "compare": ("cranfield.comparing", "compare"),
+    "rank_biased_overlap": ("cranfield.comparing.rbo", "rank_biased_overlap"),
     "judge": ("cranfield.judging", "judge"),
     "judge_many": ("cranfield.judged_runs", "judge_many"),
     "JudgeOptions": ("cranfield.judging_options", "JudgeOptions"),

@@ -9,7 +9,7 @@ next is read, so that only one run is in memory at a time.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import cached_property
 from typing import Any
@@ -70,6 +70,9 @@ class JudgedRuns:
         self.options = options
         self.many = many
         self._started = False
+        self.on_run: Callable[[str, Any], None] | None = None
+        """Called with (name, Run) as each run is read, before it is let go (compare's
+        rank-biased overlap keeps the runs' rankings)."""
 
     def __len__(self) -> int:
         return len(self._sources)
@@ -115,5 +118,7 @@ class JudgedRuns:
             if run.name != name:
                 run = replace(run, name=name)
             judged = tuple(judge(q, run, **kw) for kw in keywords)
+            if self.on_run is not None:
+                self.on_run(name, run)
             del run  # the judged rankings hold what the measures need: free the run's columns
             yield name, judged

@@ -91,6 +91,14 @@ def parser() -> Parser:
         "'P@5,10,20,100', 'PRES@10,100,1000'.",
     )
     p.option(
+        "--rbo",
+        metavar="P",
+        type=Range(float, 0, 1, open=True),
+        help="Also the rank-biased overlap of the runs' rankings for every pair (Webber, "
+        "Moffat & Zobel 2010): mean RBO_min, residual and RBO_ext with persistence P (0.9 "
+        "is usual).",
+    )
+    p.option(
         "--requests",
         dest="show_requests",
         action="store_true",
@@ -153,6 +161,7 @@ def run(argv: Sequence[str]) -> None:
         --correction holm --baseline a.run
     cranfield compare qrels.txt runs/*.run -m AP -m P@10 --format latex > table.tex
     cranfield compare qrels.txt a.run b.run -m AP --sweep 'P@5,10,20,100' --plot figs/
+    cranfield compare qrels.txt a.run b.run -m AP --rbo 0.9
     cranfield compare qrels.txt a.run b.run -m Rnorm --collection-size 1400 -l 2
     """
     p = parser()
@@ -168,6 +177,7 @@ def run(argv: Sequence[str]) -> None:
         a.measures or None,
         sweep=a.sweeps,
         missing="intersect",
+        rbo=a.rbo,
         **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
         **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
     )

@@ -44,6 +44,7 @@ from .paired import (
     mean_cis,
     paired_tests,
 )
+from .rbo import RankingsKept, persistence
 from .requests import (
     natural_key,
     superiority,
@@ -107,6 +108,7 @@ def compare(
     prefs: Any = None,
     judgment_groups: Any = None,
     rel: int | None = None,
+    rbo: float | None = None,
 ) -> Comparison:
     """Compare runs pairwise under one or more measures.
 
@@ -142,6 +144,11 @@ def compare(
     sweep
         Specs like ``"P@5,10,20"`` or ``"PRES@10,100,1000"`` (evaluated when compare
         evaluates), or a measure name whose cut-offs are taken from the results.
+    rbo
+        Persistence ``p`` in (0, 1): also the rank-biased overlap of the runs' rankings for
+        every pair of runs compared (mean RBO_min, residual and RBO_ext over the compared
+        queries; Webber, Moffat & Zobel 2010), in :attr:`Comparison.overlaps`.  Needs the
+        runs, not evaluated results; the rankings follow ``ties`` and ``depth``.
     """
     test = A.choice(test, "test", TESTS)
     options = JudgeOptions(
@@ -190,8 +197,15 @@ def compare(
             f"sweep must be a spec such as 'P@5,10,20' or a list of them, got {sweep!r}"
         )
     sweep_specs = [parse_sweep(s) for s in sweeps]
+    rbo_p = None if rbo is None else persistence(rbo)
+    kept = RankingsKept(ties=ties, seed=seed, depth=depth)
 
     if _is_results(results):
+        if rbo_p is not None:
+            raise ParameterError(
+                "rank-biased overlap (rbo=) compares the runs' rankings: give "
+                "compare(qrels, runs, measures, rbo=...), not evaluated results"
+            )
         if runs is not None:
             if measures is not None:
                 raise ParameterError(
@@ -207,13 +221,16 @@ def compare(
         from ..judged_runs import judge_many
 
         judged = judge_many(results, runs, names=names, options=options)
+        if rbo_p is not None:
+            kept.queries = list(judged.qrels.query_ids)
+            judged.on_run = kept.add
         if len(judged) < 2:
             raise ParameterError(f"comparing needs at least 2 runs, got {len(judged)}")
         labels = A.measure_list(measures, DEFAULT_MEASURES)
         extra = [label for _, cut_labels in sweep_specs for label in cut_labels]
         wanted = list(dict.fromkeys([*labels, *extra, "NumRel"]))
         rs = evaluate_runs(judged, wanted)
-    return _build(
+    cmp = _build(
         rs,
         [str(m) for m in labels],
         test=test,
@@ -227,6 +244,9 @@ def compare(
         missing=missing,
         sweep_specs=sweep_specs,
     )
+    if rbo_p is not None:
+        cmp.overlaps = kept.overlaps(cmp, rbo_p)
+    return cmp
 
 
 def _common_queries(rs: list[Results], missing: str) -> list[str]:

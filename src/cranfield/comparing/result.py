@@ -43,7 +43,9 @@ def direction(m: Measure) -> int:
     """+1 when higher values are better, -1 when lower ones are, as the measure declares
     (``better=`` of :func:`cranfield.measures.registry.measure`); 0 for counts and
     diagnostics (``better="none"``), which have no better run."""
-    return {"higher": 1, "lower": -1}.get(m.definition.better, 0)
+    d = m.definition
+    better = d.better if d.better_by is None else d.better_for(m.resolve())
+    return {"higher": 1, "lower": -1}.get(better, 0)
 
 
 def mean_of(values: np.ndarray, m: Measure) -> float:
@@ -162,6 +164,9 @@ class Comparison:
     seed: int | None
     sweeps: tuple[Sweep, ...] = ()
     notes: dict[str, Any] = field(default_factory=dict)
+    overlaps: tuple[Any, ...] = ()
+    """Rank-biased overlap of each pair of runs (:class:`~cranfield.comparing.rbo.Overlap`),
+    when ``compare(..., rbo=p)`` asked for it."""
 
     # -- lookups -----------------------------------------------------------------------------
     def pair(self, measure: str, a: str, b: str) -> PairResult:

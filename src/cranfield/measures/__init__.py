@@ -9,6 +9,8 @@ from . import gain_experimental, bpref, interpolated, rbp, utility  # noqa: F401
 from . import normalized, pres, contingency, relrank, user, cg  # noqa: F401  (literature)
 from . import weak_order  # noqa: F401
 from . import prefs, judgment_groups  # noqa: F401  (trec_eval's other judgment files)
+from . import cwl_models, cwl_costs  # noqa: F401  (C/W/L user models, as cwl_eval)
+from . import compatibility  # noqa: F401  (Compat, as ir_measures)
 
 # isort: on
 from .parse import Measure, format_value, parse

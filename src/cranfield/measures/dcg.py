@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import MeasureError
 from ..judged_rankings import JudgedRankings
 from ..segments import segment_cumsum
 from ..ties.expected import positional_sum
@@ -37,6 +38,39 @@ GAINS = Param(
     at_least=-MAX_WEIGHT,
     at_most=MAX_WEIGHT,
 )
+
+
+DCG_FORMS = ("log2", "exp-log2")
+FORM = Param(
+    "dcg",
+    "str",
+    "log2",
+    "gain form (ir_measures' name): log2 = the grade; exp-log2 = 2^grade - 1 (Burges et al.)",
+    choices=DCG_FORMS,
+)
+MAX_EXP_GRADE = 332
+"""The largest grade whose exponential gain ``2^g - 1`` is within the gains' bound (1e100)."""
+
+
+def effective_gains(jr: JudgedRankings, gains: dict | None, dcg: str) -> dict | None:
+    """The gains map of the ``dcg`` form: ``gains`` for log2; for exp-log2, ``2^g - 1`` for
+    every positive grade of the qrels (grade 0 and negative grades gain 0, as in gdeval)."""
+    if dcg == "log2":
+        return gains
+    grades = np.unique(jr.qrels_grades[jr.qrels_grades > 0]).tolist()
+    if grades and grades[-1] > MAX_EXP_GRADE:
+        raise MeasureError(
+            f"dcg=exp-log2: grade {grades[-1]} would gain 2^{grades[-1]} - 1, more than 1e100 "
+            f"(the largest grade it takes is {MAX_EXP_GRADE})"
+        )
+    return {g: float(2.0**g - 1.0) for g in grades}
+
+
+def _one_gain_form(params: dict) -> str | None:
+    """gains= and dcg=exp-log2 both set the gains: one of them."""
+    if params.get("gains") and params.get("dcg", "log2") != "log2":
+        return "give gains= or dcg=exp-log2, not both (exp-log2 gains 2^grade - 1)"
+    return None
 
 
 def _discount(jr: JudgedRankings, ranks: np.ndarray) -> np.ndarray:
@@ -111,8 +145,8 @@ def dcg_parts(
     return dcg, ideal_at(gt, ideal_prefix(jr, gains, convention, base), k)
 
 
-def _no_ideal(jr, gains=None, cutoff=None, convention="trec", base=2.0, **_):
-    return dcg_parts(jr, cutoff, gains, convention, base)[1] <= 0
+def _no_ideal(jr, gains=None, cutoff=None, convention="trec", base=2.0, dcg="log2", **_):
+    return dcg_parts(jr, cutoff, effective_gains(jr, gains, dcg), convention, base)[1] <= 0
 
 
 NO_IDEAL = Undefined(
@@ -121,6 +155,11 @@ NO_IDEAL = Undefined(
 GAIN_NOTES = (
     "Gains follow trec_eval's gain table: gains={g:v} overrides grade g, other judged grades "
     "gain their grade, unjudged documents gain 0; -l is ignored. "
+)
+FORM_NOTES = (
+    " dcg=exp-log2 (ir_measures' name; Burges et al., 'Learning to rank using gradient "
+    "descent', ICML 2005) gains 2^grade - 1 for the positive grades, 0 otherwise, as gdeval and "
+    "ranx's ndcg_burges; it excludes gains=."
 )
 CONVENTION_NOTES = (
     " convention=jk is Järvelin & Kekäläinen's discount as in Chen's slides: g_i for ranks "
@@ -145,18 +184,31 @@ def tie_dcg(
 
 
 def _tie_ndcg(
-    jr: JudgedRankings, *, cutoff: int | None, gains: dict | None, convention: str, base: float
+    jr: JudgedRankings,
+    *,
+    cutoff: int | None,
+    gains: dict | None,
+    convention: str,
+    base: float,
+    dcg: str = "log2",
 ) -> np.ndarray:
     """E[nDCG@k] = E[DCG@k] / IDCG@k, E[DCG@k] = sum_g (G_g/n_g) sum_{i in g, i<=k} 1/log2(i+1)."""
+    gains = effective_gains(jr, gains, dcg)
     idcg = dcg_parts(jr, cutoff, gains, convention, base)[1]
     return ratio(tie_dcg(jr, cutoff, gains, convention, base), idcg)
 
 
 def _tie_dcg(
-    jr: JudgedRankings, *, cutoff: int | None, gains: dict | None, convention: str, base: float
+    jr: JudgedRankings,
+    *,
+    cutoff: int | None,
+    gains: dict | None,
+    convention: str,
+    base: float,
+    dcg: str = "log2",
 ) -> np.ndarray:
     """E[DCG@k] = sum_g (G_g / n_g) sum_{i in level g, i <= k} 1/log2(i+1)."""
-    return tie_dcg(jr, cutoff, gains, convention, base)
+    return tie_dcg(jr, cutoff, effective_gains(jr, gains, dcg), convention, base)
 
 
 def _micro_ndcg(
@@ -166,15 +218,17 @@ def _micro_ndcg(
     gains: dict | None,
     convention: str = "trec",
     base: float = 2.0,
+    dcg: str = "log2",
     **_: object,
 ):
-    return dcg_parts(jr, cutoff, gains, convention, base)
+    return dcg_parts(jr, cutoff, effective_gains(jr, gains, dcg), convention, base)
 
 
 @measure(
     "nDCG",
     cutoff=CUTOFF_OPTIONAL,
-    params=(GAINS, CONVENTION, BASE),
+    params=(GAINS, CONVENTION, BASE, FORM),
+    check=_one_gain_form,
     aliases=("NDCG",),
     summary="normalised discounted cumulated gain (gain = grade unless gains= given)",
     formula="nDCG@k = DCG@k / IDCG@k, DCG@k = sum_{i<=k} g(d_i) / log_b(i+1) (trec; see DCG)",
@@ -204,19 +258,27 @@ def _micro_ndcg(
     "ranking's length). trec_eval's ndcg_cut takes no custom gains; nDCG(gains=...)@k uses the "
     "same gain table cut at k. Fractional gains less than 1 apart may be ordered as in "
     "trec_eval's table (its comparator truncates the difference), so nDCG can exceed 1."
-    + CONVENTION_NOTES,
+    + CONVENTION_NOTES
+    + FORM_NOTES,
 )
 def ndcg(
-    jr: JudgedRankings, *, cutoff: int | None, gains: dict | None, convention: str, base: float
+    jr: JudgedRankings,
+    *,
+    cutoff: int | None,
+    gains: dict | None,
+    convention: str,
+    base: float,
+    dcg: str = "log2",
 ) -> np.ndarray:
-    dcg, idcg = dcg_parts(jr, cutoff, gains, convention, base)
-    return ratio(dcg, idcg)
+    value, ideal = dcg_parts(jr, cutoff, effective_gains(jr, gains, dcg), convention, base)
+    return ratio(value, ideal)
 
 
 @measure(
     "DCG",
     cutoff=CUTOFF_OPTIONAL,
-    params=(GAINS, CONVENTION, BASE),
+    params=(GAINS, CONVENTION, BASE, FORM),
+    check=_one_gain_form,
     summary="discounted cumulated gain (trec_eval's discount; convention=jk: Järvelin & "
     "Kekäläinen's)",
     formula="DCG@k = sum_{i<=k} g(d_i) / log_b(i+1); jk: g(d_i) for i < b, / log_b(i) from b",
@@ -231,18 +293,25 @@ def ndcg(
         "tests/test_measures_trec.py::test_ndcg_family_with_trec_gains",
         TIES,
     ),
-    notes=GAIN_NOTES + CONVENTION_NOTES,
+    notes=GAIN_NOTES + CONVENTION_NOTES + FORM_NOTES,
 )
 def dcg(
-    jr: JudgedRankings, *, cutoff: int | None, gains: dict | None, convention: str, base: float
+    jr: JudgedRankings,
+    *,
+    cutoff: int | None,
+    gains: dict | None,
+    convention: str,
+    base: float,
+    dcg: str = "log2",
 ) -> np.ndarray:
-    return dcg_parts(jr, cutoff, gains, convention, base)[0]
+    return dcg_parts(jr, cutoff, effective_gains(jr, gains, dcg), convention, base)[0]
 
 
 @measure(
     "IDCG",
     cutoff=CUTOFF_OPTIONAL,
-    params=(GAINS, CONVENTION, BASE),
+    params=(GAINS, CONVENTION, BASE, FORM),
+    check=_one_gain_form,
     summary="ideal DCG: DCG of the judged documents sorted by decreasing gain",
     formula="IDCG@k = sum_{j<=min(k,m)} I_j / log2(j+1), I = positive gains, descending",
     source=f"{JK}; trec_eval 10.0 m_ndcg.c (ideal_dcg)",
@@ -257,12 +326,19 @@ def dcg(
     ),
     notes=GAIN_NOTES
     + "Independent of the run (except for which queries are evaluated)."
-    + CONVENTION_NOTES,
+    + CONVENTION_NOTES
+    + FORM_NOTES,
 )
 def idcg(
-    jr: JudgedRankings, *, cutoff: int | None, gains: dict | None, convention: str, base: float
+    jr: JudgedRankings,
+    *,
+    cutoff: int | None,
+    gains: dict | None,
+    convention: str,
+    base: float,
+    dcg: str = "log2",
 ) -> np.ndarray:
-    return dcg_parts(jr, cutoff, gains, convention, base)[1]
+    return dcg_parts(jr, cutoff, effective_gains(jr, gains, dcg), convention, base)[1]
 
 
 def dcg_at(

@@ -4,11 +4,13 @@
 
     measure := NAME [ "(" [ param ("," param)* ] ")" ] [ "@" NUMBER ]
     param   := IDENT "=" value
-    value   := NUMBER | WORD | "{" [ NUMBER ":" NUMBER ("," NUMBER ":" NUMBER)* ] "}"
+    value   := NUMBER | WORD | "'" WORD "'" | '"' WORD '"'
+             | "{" [ NUMBER ":" NUMBER ("," NUMBER ":" NUMBER)* ] "}"
 
 Examples: ``AP``, ``P@10``, ``P(rel=2)@10``, ``nDCG(gains={0:0,1:1,2:3})@10``,
-``RBP(p=0.8)``, ``IPrec@0.5``.  ``str(parse(s)) == s`` for every canonical string (parameters
-in their declared order, numbers in shortest form).
+``RBP(p=0.8)``, ``IPrec@0.5``, ``nDCG(dcg='exp-log2')@10`` (a word may be quoted, as
+ir_measures writes it).  ``str(parse(s)) == s`` for every canonical string (parameters in their
+declared order, numbers in shortest form, words unquoted).
 
 Numbers are made of the ASCII digits 0-9 only; a literal beyond the doubles (``1e400``) or
 that a double would make 0 (``1e-400``) is an error, and a gains map names each grade once.
@@ -36,6 +38,8 @@ _TOKEN = re.compile(
     r"""\s*(?:
         (?P<num>[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?))
       | (?P<word>[A-Za-z_][A-Za-z0-9_.\-]*)
+      | '(?P<quoted>[A-Za-z_][A-Za-z0-9_.\-]*)'
+      | "(?P<dquoted>[A-Za-z_][A-Za-z0-9_.\-]*)"
       | (?P<sym>[()@,={}:])
     )""",
     re.VERBOSE | re.ASCII,
@@ -229,7 +233,10 @@ def _tokens(text: str, subject: str | None = None) -> list[tuple[str, str, int]]
                 f"at position {len(text) - len(rest) + 1}{hint}"
             )
         kind = m.lastgroup or ""
-        out.append((kind, m.group(kind), m.start(kind)))
+        tok, start = m.group(kind), m.start(kind)
+        if kind == "dquoted":
+            kind = "quoted"  # a word in quotes: a value only, never a name
+        out.append((kind, tok, start))
         pos = m.end()
     return out
 

@@ -33,15 +33,15 @@ Adding a measure (this runs: ``tests/test_registry.py`` executes it)::
         return rel_count_at(jr, rel, cutoff).astype(np.float64)
 
 The declaration's parts: ``better`` (``higher``, ``lower``, or ``none`` for counts and
-diagnostics, which ``compare`` does not rank); ``aggregate`` (the default statistic over
-queries; ``micro=`` adds Keen's micro average); ``ties`` (the tie-aware form, the expectation
-over random tie-breaking used under ``--ties weak``, defined next to the plain one; ``SAME``
-when no order changes the value) or ``no_ties`` (why it has none); ``needs`` (side inputs:
-``collection_size``, ``known``, ``target``, ``prefs``, ``judgment_groups``); ``trec_eval`` (its
-trec_eval name(s), parameter syntax and output format, see :class:`TrecEval`); ``undefined``
-(the cases where it is undefined and the value declared for them); ``source`` (paper, section,
-equation); ``checked_by`` (the tests that check it against a worked example or an independent
-oracle).
+diagnostics, which ``compare`` does not rank; ``better_by`` when a parameter changes it);
+``aggregate`` (the default statistic over queries; ``micro=`` adds Keen's micro average);
+``ties`` (the tie-aware form, the expectation over random tie-breaking used under ``--ties
+weak``, defined next to the plain one; ``SAME`` when no order changes the value) or
+``no_ties`` (why it has none); ``needs`` (side inputs: ``collection_size``, ``known``,
+``target``, ``prefs``, ``judgment_groups``); ``trec_eval`` (its trec_eval name(s), parameter
+syntax and output format, see :class:`TrecEval`); ``undefined`` (the cases where it is
+undefined and the value declared for them); ``source`` (paper, section, equation);
+``checked_by`` (the tests that check it against a worked example or an independent oracle).
 """
 
 from __future__ import annotations
@@ -194,6 +194,13 @@ class MeasureDef:
     check: Callable[[dict[str, Any]], str | None] | None = None
     """Checks the explicitly given parameters together (e.g. "exactly one of NR, recall");
     returns a problem description or ``None``."""
+    better_by: Callable[[dict[str, Any]], str] | None = None
+    """The direction for given (resolved) parameters, when a parameter changes what the value
+    is (a C/W/L measure's ``of=EC`` is a cost, not a utility); ``better`` is the default's."""
+
+    def better_for(self, params: dict[str, Any]) -> str:
+        """``better`` for these resolved parameters (see :attr:`better_by`)."""
+        return self.better if self.better_by is None else self.better_by(params)
 
     def function(self, ties: str = "trec") -> Callable[..., np.ndarray]:
         """The function computing this measure under tie policy ``ties``."""
@@ -273,6 +280,7 @@ def measure(
     notes: str = "",
     micro: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None,
     check: Callable[[dict[str, Any]], str | None] | None = None,
+    better_by: Callable[[dict[str, Any]], str] | None = None,
 ) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
     """Register the decorated function as measure ``name``: see the module docstring.
 
@@ -322,6 +330,7 @@ def measure(
             notes=notes,
             micro=micro,
             check=check,
+            better_by=better_by,
         )
         for a in aliases:
             _ALIASES[a] = name

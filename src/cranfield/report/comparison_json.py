@@ -59,6 +59,11 @@ def comparison_dict(c: Comparison) -> dict[str, Any]:
                 }
                 for (m1, m2) in c.correlations("b")
             ]
+    if c.overlaps:
+        out["rank_biased_overlap"] = [
+            {k: _num(v) if isinstance(v, float) else v for k, v in o.to_dict().items()}
+            for o in c.overlaps
+        ]
     if c.sweeps:
         out["sweeps"] = [
             {

@@ -185,6 +185,22 @@ def _generality_rows(c: Comparison, digits: int) -> tuple[str, list[list[str]]]:
     return title, rows
 
 
+def _overlap_title(c: Comparison) -> str:
+    o = c.overlaps[0]
+    return (
+        f"Rank-biased overlap of the rankings (p = {o.p:g}; means over {len(o.query_ids)} "
+        "queries; RBO lies in [min, min + residual])"
+    )
+
+
+def _overlap_rows(c: Comparison, digits: int) -> list[list[str]]:
+    rows = [["a", "b", "RBO_min", "residual", "RBO_ext"]]
+    for o in c.overlaps:
+        m = o.means
+        rows.append([o.a, o.b, *(_fmt(m[k], digits) for k in ("min", "residual", "ext"))])
+    return rows
+
+
 def render_text(c: Comparison, *, digits: int = 4, details: Sequence[str] = ()) -> str:
     out = [_header(c), ""]
     out += _align(_means_rows(c, digits), 2)
@@ -199,6 +215,9 @@ def render_text(c: Comparison, *, digits: int = 4, details: Sequence[str] = ()) 
         if len(c.runs) >= 3:
             out += ["", "Rank correlation of the runs' means"]
             out += _align(_correlation_rows(c), 2)
+    if c.overlaps:
+        out += ["", _overlap_title(c)]
+        out += _align(_overlap_rows(c, digits), 2)
     for s in c.sweeps:
         out += ["", f"Sweep of {s.name} (mean at each cut-off)"]
         rows = [["run", *(f"@{x:g}" for x in s.xs)]]
@@ -239,6 +258,9 @@ def render_markdown(c: Comparison, *, digits: int = 4, details: Sequence[str] = 
         if len(c.runs) >= 3:
             out += ["", "**Rank correlation of the runs' means**", ""]
             out += _md_table(_correlation_rows(c), 2)
+    if c.overlaps:
+        out += ["", f"**{md(_overlap_title(c))}**", ""]
+        out += _md_table(_overlap_rows(c, digits), 2)
     for d in details:
         if d == "requests":
             for label in c.labels:
