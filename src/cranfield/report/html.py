@@ -157,7 +157,7 @@ def render_report(data: ReportData) -> str:
     run_head, run_rows = _runs_table(data)
     pairs = M.pair_tables(c, digits)
     tie_head = ["run", "measure", "queries", "tied", "rel_tied", "changed"]
-    tie_head += ["worst", "trec", "expected", "best", "best - worst"]
+    tie_head += ["worst", "trec", "expected", "best", "range"]
     context = {
         "title": data.title,
         "css": _safe(asset("report.css")),

@@ -43,22 +43,37 @@ def script_json(data: Any) -> str:
     return text.translate(_SAFE_JSON)
 
 
-def _short(x: float) -> float | int:
-    return int(x) if x.is_integer() and abs(x) < 2**53 else x
+def decimals(values: Any, digits: int, *, keep_sign: bool = False) -> list[Any]:
+    """Each value rounded as ``format(x, f".{digits}f")`` rounds it, as the float that reads
+    back as that decimal (``None`` for NaN and infinities; ``-0.0`` as ``0.0``).
 
-
-def decimals(values: Any, digits: int, *, keep_sign: bool = False) -> list[float | int | None]:
-    """Each value rounded as ``_fmt`` shows it (``None`` for NaN and infinities)."""
-    out: list[float | int | None] = []
+    Vectorised: ``rint(x 10^d) / 10^d`` is that float whenever ``x 10^d`` is not within its
+    rounding error of a half (the division of an exact integer by an exact power of ten is
+    correctly rounded); the few values near a half, or too large, are formatted one by one.
+    Whole numbers come back as ints (the same number, a shorter text).
+    ``keep_sign``: a nonzero value that rounds to zero becomes itself in two significant
+    digits."""
+    x = np.asarray(values, dtype=np.float64)
+    finite = np.isfinite(x)
+    scale = 10.0**digits
+    with np.errstate(invalid="ignore", over="ignore"):
+        scaled = x * scale
+        r = np.rint(scaled) / scale + 0.0
+        frac = np.abs(scaled - np.floor(scaled) - 0.5)
+        exact = np.abs(scaled) < 2.0**52
+        near = finite & (~exact | (frac <= 1e-6 * np.maximum(1.0, np.abs(scaled))))
     spec = f".{digits}f"
-    for x in np.asarray(values, dtype=np.float64).tolist():
-        if not math.isfinite(x):
-            out.append(None)
-            continue
-        r = float(format(x, spec)) + 0.0  # -0.0 -> 0.0
-        if keep_sign and r == 0.0 and x != 0.0:
-            r = float(f"{x:.1e}")
-        out.append(_short(r))
+    for i in np.flatnonzero(near).tolist():
+        r[i] = float(format(float(x[i]), spec)) + 0.0
+    if keep_sign:
+        for i in np.flatnonzero(finite & (r == 0.0) & (x != 0.0)).tolist():
+            r[i] = float(f"{float(x[i]):.1e}")
+    out: list[Any] = r.tolist()
+    for i in np.flatnonzero(finite & (r == np.trunc(r)) & (np.abs(r) < 2.0**53)).tolist():
+        out[i] = int(out[i])  # 3 rather than 3.0: the same number, a shorter text
+    if not finite.all():
+        for i in np.flatnonzero(~finite).tolist():
+            out[i] = None
     return out
 
 
@@ -159,7 +174,7 @@ def tie_rows(data: ReportData, digits: int) -> list[list[str]]:
     keys = ("worst", "trec", "expected", "best", "range")
     return [
         [tr.run, s["measure"], *(str(s[k]) for k in ("queries", "tied", "rel_tied", "changed"))]
-        + [_fmt(s[k], digits, k == "range") if k == "range" else _fmt(s[k], digits) for k in keys]
+        + [_fmt(s[k], digits) for k in keys]
         for tr in data.ties
         for s in tr.summary()
     ]
