@@ -8,8 +8,8 @@ a tie); the curves and tie ranges from their functions.
 
 The script's data holds numbers rounded to the decimals shown, written in the shortest form
 that reads back as the same decimal (``0.25`` for ``0.2500``), so that the page shows what
-Python formatted; a nonzero difference that rounds to zero keeps its sign in two significant
-digits (a win stays a win when the page counts or sorts).
+Python formatted; a nonzero value that rounds to zero keeps its sign in two significant
+digits (``-0.0000`` stays, a win stays a win when the page counts or sorts).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def script_json(data: Any) -> str:
     return text.translate(_SAFE_JSON)
 
 
-def decimals(values: Any, digits: int, *, keep_sign: bool = False) -> list[Any]:
+def decimals(values: Any, digits: int) -> list[Any]:
     """Each value rounded as ``format(x, f".{digits}f")`` rounds it, as the float that reads
     back as that decimal (``None`` for NaN and infinities; ``-0.0`` as ``0.0``).
 
@@ -51,8 +51,8 @@ def decimals(values: Any, digits: int, *, keep_sign: bool = False) -> list[Any]:
     rounding error of a half (the division of an exact integer by an exact power of ten is
     correctly rounded); the few values near a half, or too large, are formatted one by one.
     Whole numbers come back as ints (the same number, a shorter text).
-    ``keep_sign``: a nonzero value that rounds to zero becomes itself in two significant
-    digits."""
+    A nonzero value that rounds to zero becomes itself in two significant digits: it keeps
+    its sign, so that the page shows ``-0.0000`` where Python does, and a win stays a win."""
     x = np.asarray(values, dtype=np.float64)
     finite = np.isfinite(x)
     scale = 10.0**digits
@@ -65,9 +65,8 @@ def decimals(values: Any, digits: int, *, keep_sign: bool = False) -> list[Any]:
     spec = f".{digits}f"
     for i in np.flatnonzero(near).tolist():
         r[i] = float(format(float(x[i]), spec)) + 0.0
-    if keep_sign:
-        for i in np.flatnonzero(finite & (r == 0.0) & (x != 0.0)).tolist():
-            r[i] = float(f"{float(x[i]):.1e}")
+    for i in np.flatnonzero(finite & (r == 0.0) & (x != 0.0)).tolist():
+        r[i] = float(f"{float(x[i]):.1e}")
     out: list[Any] = r.tolist()
     for i in np.flatnonzero(finite & (r == np.trunc(r)) & (np.abs(r) < 2.0**53)).tolist():
         out[i] = int(out[i])  # 3 rather than 3.0: the same number, a shorter text
@@ -218,9 +217,7 @@ def payload(data: ReportData) -> dict[str, Any]:
                 "rows": None if len(qids) == len(queries) else [where[q] for q in qids],
                 "values": [decimals(V[:, j], digits) for j in range(len(c.runs))],
                 "diffs": [
-                    None
-                    if j == ref
-                    else decimals(differences(V[:, ref], V[:, j]), digits, keep_sign=True)
+                    None if j == ref else decimals(differences(V[:, ref], V[:, j]), digits)
                     for j in range(len(c.runs))
                 ],
                 "wlt": [pairs.get(j) for j in range(len(c.runs))],
