@@ -16,12 +16,12 @@ import warnings
 
 import numpy as np
 import pytest
-from _report_pages import parse_page, script_data, table
-from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cranfield
+from _report_pages import parse_page, script_data, table
+from conftest import REPO
 from cranfield import examples
 from cranfield.errors import ParameterError
 from cranfield.report.html_model import decimals, script_json
@@ -165,7 +165,7 @@ def test_precision_recall_values_equal_the_curve_command(cli, page):
 
 
 def test_the_page_loads_nothing_and_says_how_it_was_made(page):
-    html, out, args = page
+    html, _, args = page
     assert html.startswith("<!DOCTYPE html>")
     assert "Content-Security-Policy" in html and "default-src 'none'" in html
     for needle in ("<link", "@import", "url(", 'src="', 'href="http', "<iframe"):
@@ -177,7 +177,8 @@ def test_the_page_loads_nothing_and_says_how_it_was_made(page):
     inputs = rows[0][1:]
     assert [r[0] for r in inputs] == ["qrels", "run", "run", "run"]
     for row, path in zip(inputs, [QRELS, *RUNS], strict=True):
-        data = open(path, "rb").read()
+        with open(path, "rb") as fh:
+            data = fh.read()
         assert row[1:] == [path, str(len(data)), hashlib.sha256(data).hexdigest()]
     assert f"cranfield {cranfield.__version__}" in html
 

@@ -10,9 +10,9 @@ import warnings
 
 import numpy as np
 import pytest
-from _report_pages import parse_page
 
 import cranfield
+from _report_pages import parse_page
 from cranfield import examples, progress
 from cranfield.errors import ParameterError
 
