@@ -90,7 +90,7 @@ def _summary_legend(c: Comparison, intervals: bool) -> str:
     else:
         text = (
             "Letters after a mean: significantly better than the runs with those letters "
-            f"(adjusted p < {c.alpha:g})."
+            f"(adjusted p < {c.alpha:g}); beats N: than N runs (listed on hover)."
         )
     if intervals:
         text += (

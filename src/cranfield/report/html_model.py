@@ -77,13 +77,25 @@ def decimals(values: Any, digits: int) -> list[Any]:
 
 
 # ------------------------------------------------------------------------------ tables
+MOST_LETTERS = 8
+"""Longest string of significance letters shown after a mean; more: ``beats N``."""
+
+
+def _beaten(c: Comparison, label: str, run: str) -> list[str]:
+    """The runs ``run`` is significantly better than under ``label``, in run order."""
+    out = set()
+    for p in c.pairs[label]:
+        if p.outcome in ("a", "b") and run == (p.b if p.outcome == "b" else p.a):
+            out.add(p.a if p.outcome == "b" else p.b)
+    return [x for x in c.runs if x in out]
+
+
 def summary(
     c: Comparison, digits: int, intervals: dict[str, dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     """The runs x measures table: per cell the mean, its interval (when given), the marks of
     significance and whether it is the best of its column."""
     marks = {label: c.markers(label) for label in c.labels}
-    letters = c.letters
     base = c.baseline
     best = {label: c.means[label][c.ranking(label)[0]] for label in c.labels}
     rows = []
@@ -93,15 +105,19 @@ def summary(
             mean = c.means[label][r]
             ci = (intervals or {}).get(label, {}).get(r)
             mark, why = marks[label][r], ""
-            if base is not None and r != base:
-                p = c.pair(label, base, r)
-                up = p.outcome == ("b" if p.b == r else "a")
-                down = p.outcome == ("a" if p.b == r else "b")
-                mark = "▲" if up else "▼" if down else ""
-                why = f"p_adj = {_fmt(p.p_adjusted, digits)} against {base}"
+            if base is not None:  # marks against the baseline only
+                mark = ""
+                if r != base:
+                    p = c.pair(label, base, r)
+                    up = p.outcome == ("b" if p.b == r else "a")
+                    down = p.outcome == ("a" if p.b == r else "b")
+                    mark = "▲" if up else "▼" if down else ""
+                    why = f"p_adj = {_fmt(p.p_adjusted, digits)} against {base}"
             elif mark:
-                beaten = [x for x in c.runs if letters[x] and letters[x] in mark]
-                why = "significantly better than " + ", ".join(beaten[:10])
+                beaten = _beaten(c, label, r)
+                why = "significantly better than " + ", ".join(beaten)
+                if len(mark) > MOST_LETTERS:
+                    mark = f"beats {len(beaten)}"
             cells.append(
                 {
                     "mean": _fmt(mean, digits),
@@ -111,7 +127,7 @@ def summary(
                     "best": mean == best[label],
                 }
             )
-        rows.append({"letter": letters[r], "run": r, "baseline": r == base, "cells": cells})
+        rows.append({"letter": c.letters[r], "run": r, "baseline": r == base, "cells": cells})
     measures = [
         {"label": label, "better": "↑" if c.higher_is_better(label) else "↓"} for label in c.labels
     ]
