@@ -240,6 +240,8 @@ def test_script_json_cannot_end_the_script():
 
 def test_bad_arguments_fail_before_any_input_is_read(cli, tmp_path):
     missing = str(tmp_path / "nothing.txt")
+    with pytest.raises(ParameterError, match="at least 2, got 1"):
+        cranfield.report(missing, missing)
     for kw, match in (
         ({"test": "nope"}, "unknown test"),
         ({"correction": "nope"}, "unknown correction"),
@@ -255,7 +257,7 @@ def test_bad_arguments_fail_before_any_input_is_read(cli, tmp_path):
             cranfield.report(missing, [missing], **kw)
     done = cli("report", missing, missing, "--test", "nope")
     assert done.returncode == 2 and b"Traceback" not in done.stderr
-    done = cli("report", missing, missing)
+    done = cli("report", missing, missing, missing)
     assert done.returncode == 2 and done.stderr.decode().count("\n") == 1
     assert "nothing.txt: no such file" in done.stderr.decode()
 
@@ -282,3 +284,15 @@ def test_importing_cranfield_and_naming_report_loads_nothing_heavy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_file_names_that_are_not_utf8_are_shown_as_escapes(cli, tmp_path):
+    odd = os.fsdecode(b"run\xff.gz")
+    with open(RUNS[0], "rb") as src, open(tmp_path / odd, "wb") as dst:
+        dst.write(src.read())
+    out = tmp_path / "r.html"
+    done = cli("report", QRELS, str(tmp_path / odd), RUNS[1], "-m", "AP", "-o", str(out))
+    assert done.returncode == 0, done.stderr.decode()
+    html = out.read_bytes().decode("utf-8")  # valid UTF-8 all through
+    assert script_data(html)["runs"] == ["run\\xff.gz", "good.txt.gz"]
+    assert table(html, "summary-table")[1][1] == "run\\xff.gz"

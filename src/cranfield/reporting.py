@@ -268,6 +268,8 @@ def _gather(
         variants.append(options.replace(ties="weak"))  # the ranges keep a split tie group whole
         weak = len(variants) - 1
     judged = judge_many(qrels, runs, names=names, options=options)
+    if len(judged) < 2:
+        raise ParameterError(f"a report compares runs: it needs at least 2, got {len(judged)}")
     results, prs, gains, ranges = [], [], [], []
     run_notes: dict[str, dict[str, int]] = {}
     interpolation, ranks = call["interpolation"], call["gain_ranks"]

@@ -197,7 +197,7 @@ def render_report(data: ReportData) -> str:
         "notes": data.notes,
         "settings": _settings(data),
     }
-    return environment().get_template("report.html.j2").render(context)
+    return M.undecoded_as_text(environment().get_template("report.html.j2").render(context))
 
 
 def _pairs_legend(c: Comparison) -> str:
@@ -221,7 +221,7 @@ def comparison_html(c: Comparison, *, digits: int = 4, details: bool = True) -> 
         "pairs": M.pair_tables(c, digits) if details else [],
         "agreement": M.agreement(c) if details else None,
     }
-    return environment().get_template("fragment.html.j2").render(context)
+    return M.undecoded_as_text(environment().get_template("fragment.html.j2").render(context))
 
 
 def results_html(runs: Sequence[Results], *, digits: int = 4) -> str:
@@ -237,4 +237,4 @@ def results_html(runs: Sequence[Results], *, digits: int = 4) -> str:
         "pairs": [],
         "agreement": None,
     }
-    return environment().get_template("fragment.html.j2").render(context)
+    return M.undecoded_as_text(environment().get_template("fragment.html.j2").render(context))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -37,10 +38,19 @@ _SAFE_JSON = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 _SAFE_JSON.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
 
 
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def undecoded_as_text(text: str, escape: str = "\\") -> str:
+    """``text`` with the bytes of a file name that are not UTF-8 (surrogate escapes) shown as
+    ``\\xNN``: a page is UTF-8 (``escape``: the backslash as written where it lands)."""
+    return _UNDECODED.sub(lambda m: f"{escape}x{ord(m[0]) - 0xDC00:02x}", text)
+
+
 def script_json(data: Any) -> str:
     """``data`` as JSON that can stand inside a ``<script>`` element (no ``</script>``)."""
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    return text.translate(_SAFE_JSON)
+    return undecoded_as_text(text.translate(_SAFE_JSON), "\\\\")
 
 
 def decimals(values: Any, digits: int) -> list[Any]:
@@ -195,13 +205,20 @@ def tie_rows(data: ReportData, digits: int) -> list[list[str]]:
     ]
 
 
+def _by_run(data: ReportData, table: Any) -> list[Any]:
+    """The rows of each run of a curve table, in the comparison's order of runs (a curve table
+    names the runs as text: the bytes of a file name that are not UTF-8 as ``\\xNN``)."""
+    names = list(dict.fromkeys(table["run"].tolist()))
+    if len(names) != len(data.comparison.runs):
+        raise ValueError("the curve table does not hold one curve per run")
+    return [table[table["run"] == name] for name in names]
+
+
 def pr_rows(data: ReportData, digits: int) -> tuple[list[str], list[list[str]]]:
-    t = data.pr
-    levels = sorted(set(t["level"].tolist()))
+    levels = sorted(set(data.pr["level"].tolist()))
     head = ["run", *(f"{x:g}" for x in levels)]
     rows = []
-    for run in data.comparison.runs:
-        part = t[t["run"] == run]
+    for run, part in zip(data.comparison.runs, _by_run(data, data.pr), strict=True):
         by = dict(zip(part["level"].tolist(), part["value"].tolist(), strict=True))
         rows.append([run, *(_fmt(by.get(x, math.nan), digits) for x in levels)])
     return head, rows
@@ -261,23 +278,17 @@ def _relevant(data: ReportData, queries: list[str]) -> list[int | None]:
 
 
 def _pr(data: ReportData) -> dict[str, Any]:
-    t = data.pr
-    levels = sorted(set(t["level"].tolist()))
+    levels = sorted(set(data.pr["level"].tolist()))
     runs = []
-    for run in data.comparison.runs:
-        part = t[t["run"] == run]
+    for part in _by_run(data, data.pr):
         by = dict(zip(part["level"].tolist(), part["value"].tolist(), strict=True))
         runs.append(decimals([by.get(x, math.nan) for x in levels], data.digits))
     return {"levels": levels, "values": runs}
 
 
 def _gain(data: ReportData) -> dict[str, Any]:
-    t = data.gain
-    curves: dict[str, list[list[Any]]] = {}
-    for name in ("ndcg", "ncg", "dcg", "cg"):
-        part = t[t["curve"] == name]
-        curves[name] = [
-            decimals(part[part["run"] == run]["value"].to_numpy(), data.digits)
-            for run in data.comparison.runs
-        ]
-    return curves
+    parts = _by_run(data, data.gain)
+    return {
+        name: [decimals(p[p["curve"] == name]["value"].to_numpy(), data.digits) for p in parts]
+        for name in ("ndcg", "ncg", "dcg", "cg")
+    }
