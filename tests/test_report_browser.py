@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 import pytest
+
 from _report_pages import write_collection
 from conftest import run_cli
-
 from cranfield import examples
 
 CHROMIUM = Path(os.environ.get("CRANFIELD_CHROMIUM", "/usr/bin/chromium"))
