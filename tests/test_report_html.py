@@ -296,3 +296,18 @@ def test_file_names_that_are_not_utf8_are_shown_as_escapes(cli, tmp_path):
     html = out.read_bytes().decode("utf-8")  # valid UTF-8 all through
     assert script_data(html)["runs"] == ["run\\xff.gz", "good.txt.gz"]
     assert table(html, "summary-table")[1][1] == "run\\xff.gz"
+
+
+@pytest.mark.parametrize("rel", [0, 2])
+def test_rel_sets_what_counts_as_relevant_everywhere(cli, rel):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = cranfield.report(QRELS, RUNS[:2], ["P@10"], rel=rel)
+    with open(QRELS) as fh:
+        grades = [int(line.split()[3]) for line in fh if line.strip()]
+    assert rep.data.collection.relevant == sum(g >= rel for g in grades)
+    want = _json(cli, "curve", "pr", QRELS, *RUNS[:2], "-c", "-l", str(rel))
+    values = [float(f"{r['value']:.4f}") for r in want["rows"] if r["run"] == "good.txt.gz"]
+    assert script_data(rep.html)["pr"]["values"][1] == values
+    means = _json(cli, "compare", QRELS, *RUNS[:2], "-m", "P@10", "-l", str(rel))
+    assert rep.data.comparison.means["P@10"] == means["measures"]["P@10"]["means"]

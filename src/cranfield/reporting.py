@@ -207,11 +207,25 @@ def report(
         if p.kind == p.KEYWORD_ONLY
     }
     prov = provenance(call, defaults=defaults, command=command, timestamp=timestamp)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        gathered = _gather(qrels, runs, names, options, specs, labels, stats, baseline, call)
-    for w in {str(w.message): w for w in caught}.values():  # each once, in the order raised
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            gathered = _gather(
+                qrels,
+                runs,
+                names,
+                options,
+                specs,
+                labels,
+                stats,
+                baseline,
+                interpolation,
+                gain_ranks,
+            )
+    finally:  # each warning once, in the order raised (also when an error ends the work)
+        for w in {str(w.message): w for w in caught}.values():
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     from .report.html import render_report
 
     data = ReportData(
@@ -239,7 +253,8 @@ def _gather(
     labels: list[str],
     stats: dict[str, Any],
     baseline: str | None,
-    call: dict[str, Any],
+    interpolation: str,
+    ranks: int,
 ) -> dict[str, Any]:
     """Read each run once and keep what the report needs of it; then compare."""
     import pandas as pd
@@ -272,7 +287,7 @@ def _gather(
         raise ParameterError(f"a report compares runs: it needs at least 2, got {len(judged)}")
     results, prs, gains, ranges = [], [], [], []
     run_notes: dict[str, dict[str, int]] = {}
-    interpolation, ranks = call["interpolation"], call["gain_ranks"]
+    rel = 1 if options.rel is None else options.rel
     for i, (name, jrs) in enumerate(judged.each(variants)):
         jr = jrs[0]
         results.append(
@@ -291,11 +306,7 @@ def _gather(
         }
         curve_jr = jrs[trec] if jr.cut else jr  # a curve reads whole positions
         named = curve_jr if curve_jr.run_name == name else _renamed(curve_jr, name)
-        prs.append(
-            precision_recall(
-                named, interpolation=interpolation, levels=PR_LEVELS, rel=options.rel or 1
-            )
-        )
+        prs.append(precision_recall(named, interpolation=interpolation, levels=PR_LEVELS, rel=rel))
         top = min(ranks, max(int(named.max_rank), 1))
         gains.append(gain(named, cutoffs=list(range(1, top + 1))))
         if tie_labels:
@@ -314,7 +325,7 @@ def _gather(
         "intervals": _intervals(comparison),
         "comparison": comparison,
         "results": rs,
-        "collection": CollectionSummary.of(judged.qrels, options.rel or 1),
+        "collection": CollectionSummary.of(judged.qrels, rel),
         "pr": pd.concat(prs, ignore_index=True),
         "gain": pd.concat(gains, ignore_index=True),
         "ties": tuple(ranges),
