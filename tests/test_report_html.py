@@ -311,3 +311,33 @@ def test_rel_sets_what_counts_as_relevant_everywhere(cli, rel):
     assert script_data(rep.html)["pr"]["values"][1] == values
     means = _json(cli, "compare", QRELS, *RUNS[:2], "-m", "P@10", "-l", str(rel))
     assert rep.data.comparison.means["P@10"] == means["measures"]["P@10"]["means"]
+
+
+def test_a_pipe_is_read_once_by_the_reader_not_by_the_checksum(cli, tmp_path):
+    import gzip
+    import threading
+
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    with open(RUNS[1], "rb") as fh:
+        data = gzip.decompress(fh.read())
+
+    def feed() -> None:
+        with open(fifo, "wb") as w:
+            w.write(data)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    out = tmp_path / "r.html"
+    done = cli("report", QRELS, RUNS[0], str(fifo), "-m", "AP", "-o", str(out))
+    writer.join(timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    html = out.read_text()
+    assert "not a regular file (a pipe?): no checksum" in html
+    want = _json(cli, "compare", QRELS, RUNS[0], RUNS[1], "-m", "AP")
+    assert script_data(html)["measures"][0]["values"][1] == script_data(
+        cranfield.report(QRELS, RUNS[:2], "AP").html
+    )["measures"][0]["values"][1]
+    assert table(html, "summary-table")[2][2].split()[0] == (
+        f"{want['measures']['AP']['means']['good.txt.gz']:.4f}"
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -101,6 +102,8 @@ def _input(role: str, key: str | None, value: Any) -> InputFile:
     if os.fsdecode(value) == "-":
         return InputFile(role, name, note="standard input: no checksum")
     try:
+        if not stat.S_ISREG(os.stat(value).st_mode):  # a pipe is read once, by the reader
+            return InputFile(role, name, note="not a regular file (a pipe?): no checksum")
         digest, size = checksum(value)
     except OSError as exc:
         return InputFile(role, name, note=f"not checksummed: {exc.strerror or exc}")
