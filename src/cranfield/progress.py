@@ -70,8 +70,9 @@ class Task:
 
     def advance(self, amount: float = 1) -> None:
         self.done += amount
-        if _display is not None and self._id is not None:
-            _display.update(self._id, completed=self.done)
+        display = _display
+        if display is not None and self._id is not None:
+            display.update(self._id, completed=self.done)
         elif time.monotonic() - self.started >= DELAY:
             _show()
 
@@ -84,10 +85,19 @@ class _Quiet(Task):
 
 
 def _show() -> None:
-    """Start the display (if not shown yet) and add every open task to it."""
+    """Start the display (if not shown yet) and add every open task to it; a display that
+    fails switches progress off, never the work."""
+    global _setting
+    try:
+        _start()
+    except Exception:  # a progress bar is never worth an error
+        _setting = False
+
+
+def _start() -> None:
     global _display
     with _lock:
-        if not _open:
+        if not _open or _setting is False:
             return
         if _display is None:
             from rich.console import Console
@@ -125,11 +135,14 @@ def _stop(t: Task) -> None:
             _open.remove(t)
         if _display is None:
             return
-        if t._id is not None:
-            _display.remove_task(t._id)
-        if not _open:
-            display, _display = _display, None
-            display.stop()
+        try:
+            if t._id is not None:
+                _display.remove_task(t._id)
+            if not _open:
+                display, _display = _display, None
+                display.stop()
+        except Exception:  # a progress bar is never worth an error
+            _display = None
 
 
 @contextmanager
