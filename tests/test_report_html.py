@@ -342,3 +342,9 @@ def test_a_pipe_is_read_once_by_the_reader_not_by_the_checksum(cli, tmp_path):
     assert table(html, "summary-table")[2][2].split()[0] == (
         f"{want['measures']['AP']['means']['good.txt.gz']:.4f}"
     )
+
+
+def test_every_public_name_resolves():
+    assert "report" in cranfield.__all__ and sorted(dir(cranfield)) == sorted(cranfield.__all__)
+    for name in cranfield.__all__:
+        assert getattr(cranfield, name) is not None, name

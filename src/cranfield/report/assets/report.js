@@ -95,7 +95,7 @@
     for (var i = 0; i < out.length; i++) out[i] = i;
     return out;
   }
-  function columnOf(m, col) {
+  function columnOf(col) {  /* 0: query id, 1: relevant documents, 2...: the runs */
     if (col === 0) return null;
     if (col === 1) return "relevant";
     return col - 2;
@@ -106,7 +106,7 @@
     for (var k = 0; k < qs.length; k++) {
       if (!f || D.queries[qs[k]].toLowerCase().indexOf(f) >= 0) keep.push(k);
     }
-    var c = columnOf(m, pq.col), dir = pq.dir;
+    var c = columnOf(pq.col), dir = pq.dir;
     if (pq.col === null || pq.col === 0) {
       if (pq.col === 0 && dir < 0) keep.reverse();
       return keep;
@@ -125,7 +125,7 @@
     return keep;
   }
   function renderHead() {
-    var m = D.measures[pq.m], tr = node("tr");
+    var tr = node("tr");
     var names = ["query", "R"].concat(D.runs);
     names.forEach(function (name, col) {
       var th = node("th", col >= 2 && pq.view === "diffs" && col - 2 !== REF ? "Δ " + name : name);
@@ -141,7 +141,6 @@
     var head = $("pq-table").tHead;
     head.textContent = "";
     head.appendChild(tr);
-    void m;
   }
   function renderBody() {
     var m = D.measures[pq.m], qs = queriesOf(m), rows = order();
