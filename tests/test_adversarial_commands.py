@@ -3,7 +3,7 @@ sees.  Valid qrels and runs (Hypothesis, fixed seeds) are damaged by the mutatio
 ``test_io_adversarial`` (byte flips, truncation, deleted or doubled fields, joined lines, bare
 CRs, BOMs, NUL and undecodable bytes, hostile numbers, control characters in ids, corrupt
 compressed data), then given to ``evaluate``, ``compare``, ``curve pr|gain|fallout``,
-``ties`` and ``trec_eval`` through :func:`cranfield.cli.main`.
+``ties``, ``report`` and ``trec_eval`` through :func:`cranfield.cli.main`.
 
 For every input and command: the exit status is 0 or 2 (``trec_eval`` keeps trec_eval's own
 statuses, 4 and 7 too) and nothing but SystemExit escapes
@@ -37,6 +37,7 @@ COMMANDS = {
     "curve gain": ["curve", "gain", "{qrels}", "{run}"],
     "curve fallout": ["curve", "fallout", "{qrels}", "{run}", "--collection-size", "100"],
     "ties": ["ties", "{qrels}", "{run}"],
+    "report": ["report", "{qrels}", "{run}", "{other}", "-m", "AP", "-m", "P@5"],
     "trec_eval": ["trec_eval", "-q", "-m", "all_trec", "{qrels}", "{run}"],
 }
 OTHER_RUN = b"1 Q0 d1 1 3 o\n1 Q0 d2 2 2 o\n2 Q0 d3 1 1 o\n10 Q0 d4 1 1 o\n"

@@ -7,6 +7,7 @@ precision, tie-aware measures, the SMART curve methods) and fast.  The public AP
     res = cranfield.evaluate("qrels.txt", "run.txt", ["AP", "nDCG@10"])
     res.aggregate()      # {"AP": 0.31, "nDCG@10": 0.52}
     res.per_query()      # pandas DataFrame, one row per query
+    cranfield.report("qrels.txt", ["a.txt", "b.txt"], ["AP"], output="report.html")
 
 Heavy modules load on first use, so ``import cranfield`` stays fast.
 """
@@ -45,6 +46,7 @@ __all__ = [
     "rank_biased_overlap",
     "read_qrels",
     "read_run",
+    "report",
 ]
 
 _LAZY = {
@@ -65,6 +67,7 @@ _LAZY = {
     "parse_measure": ("cranfield.measures", "parse"),
     "measures": ("cranfield.measures", None),
     "curves": ("cranfield.curves", None),
+    "report": ("cranfield.report", None),  # the package, callable: cranfield.reporting.report
     "CranfieldError": ("cranfield.errors", "CranfieldError"),
     "CranfieldWarning": ("cranfield.errors", "CranfieldWarning"),
     "DataWarning": ("cranfield.errors", "DataWarning"),
@@ -92,7 +95,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import curves, measures
+    from . import curves, measures, report
     from .comparing import compare
     from .data import Qrels, Run
     from .errors import (

@@ -101,6 +101,7 @@ class JudgedRuns:
     def _judge(
         self, variants: list[JudgeOptions]
     ) -> Iterator[tuple[str, tuple[JudgedRankings, ...]]]:
+        from . import progress
         from .io import read_qrels, read_run
         from .judging import judge
 
@@ -112,7 +113,7 @@ class JudgedRuns:
         keywords = [
             {**o.judge_keywords(), "known": known.get(id(o.known), o.known)} for o in variants
         ]
-        for i, source in enumerate(self._sources):
+        for i, source in enumerate(progress.track(self._sources, "runs")):
             run = read_run(source)
             name = self._namer.name(i, run.name)
             if run.name != name:

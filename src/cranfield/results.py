@@ -82,6 +82,27 @@ class Results:
             data[label] = col.astype(np.int64) if m.definition.integer else col
         return pd.DataFrame(data, index=pd.Index(list(self.query_ids), name="query_id"))
 
+    def to_frame(self) -> Any:
+        """A tidy pandas DataFrame of the aggregates: ``run, measure, aggregation, value,
+        queries``, one row per measure."""
+        from .report.notebook import results_frame
+
+        return results_frame([self])
+
+    def to_html(self, *, digits: int = 4) -> str:
+        """An HTML fragment: the run's aggregate of each measure."""
+        from .report.html import results_html
+
+        return results_html([self], digits=digits)
+
+    def _repr_html_(self) -> str:  # notebooks
+        return self.to_html()
+
+    def __repr__(self) -> str:
+        from .report.notebook import results_repr
+
+        return results_repr([self], single=True)
+
     def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
         """The JSON shape: ``{"name", "aggregate", ["per_query"], "summary"}``."""
 
@@ -152,3 +173,24 @@ class ResultsSet:
 
     def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
         return {"runs": [r.to_dict(per_query=per_query) for r in self.runs]}
+
+    def to_frame(self) -> Any:
+        """A tidy pandas DataFrame of the aggregates: ``run, measure, aggregation, value,
+        queries``, one row per run and measure."""
+        from .report.notebook import results_frame
+
+        return results_frame(self.runs)
+
+    def to_html(self, *, digits: int = 4) -> str:
+        """An HTML fragment: runs x measures, each run's aggregate of each measure."""
+        from .report.html import results_html
+
+        return results_html(self.runs, digits=digits)
+
+    def _repr_html_(self) -> str:  # notebooks
+        return self.to_html()
+
+    def __repr__(self) -> str:
+        from .report.notebook import results_repr
+
+        return results_repr(self.runs, single=False)

@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("cranfield.cli.demo", "Evaluate the bundled example runs (works offline)."),
     "curve": ("cranfield.cli.curve", "Precision-recall, gain and recall-fallout curves and plots."),
     "ties": ("cranfield.cli.ties", "How far tie-breaking can move each run's scores."),
+    "report": ("cranfield.cli.report", "One HTML file: means, tests, per query, curves, ties."),
 }
 
 

@@ -471,6 +471,12 @@ class Parser(argparse.ArgumentParser):
         """The positional ``QRELS RUNS...`` of the commands that evaluate runs."""
         self.add_argument("qrels", metavar="QRELS", type=file_path, help=SUPPRESS)
         self.add_argument("runs", metavar="RUNS", type=file_path, nargs="+", help=SUPPRESS)
+        self.option(
+            "--quiet",
+            action="store_true",
+            help="No progress bars (shown on standard error, when it is a terminal, for long "
+            "work).",
+        )
 
     def option(self, *flags: str, show_default: bool = False, **kw: Any) -> argparse.Action:
         """``add_argument``, with the default and any range noted after the help as click did."""
@@ -506,6 +512,10 @@ class Parser(argparse.ArgumentParser):
         if extras:
             self.error(self.unknown(extras))
         self._check_outputs(args)
+        if getattr(args, "quiet", False):
+            from .. import progress
+
+            progress.set_enabled(False)
         return args
 
     def _check_outputs(self, args: argparse.Namespace) -> None:

@@ -24,63 +24,7 @@ def parser() -> Parser:
         help="Measure to compare, repeatable: AP, P@10, nDCG@10, PRES@1000, ... "
         "(default: AP, nDCG@10, P@10, RR, R@1000).",
     )
-    p.option(
-        "-t",
-        "--test",
-        choices=TESTS,
-        default="t",
-        show_default=True,
-        help="Paired test: Student's t, Wilcoxon signed-rank, sign, Fisher randomization, "
-        "paired bootstrap, or Tukey's HSD across all runs.",
-    )
-    p.option(
-        "--correction",
-        choices=CORRECTIONS,
-        default="none",
-        show_default=True,
-        help="Multiple-comparison correction over the pairs of each measure "
-        "(bh = Benjamini-Hochberg).",
-    )
-    p.option(
-        "-b",
-        "--baseline",
-        metavar="RUN",
-        help="Compare every run with this one: its name, a path ending with it, or its end "
-        "(one run must match); default: every pair.",
-    )
-    p.option(
-        "--alpha",
-        type=Range(float, 0, 1, open=True),
-        default=0.05,
-        show_default=True,
-        help="Significance level (confidence intervals at 1 - alpha).",
-    )
-    p.option(
-        "--alternative",
-        choices=("two-sided", "greater", "less"),
-        default="two-sided",
-        show_default=True,
-        help="greater: mean(b) > mean(a), with b the later run of a pair.",
-    )
-    p.option(
-        "--permutations",
-        type=Range(int, 1, MAX_RESAMPLES),
-        default=10_000,
-        show_default=True,
-        help="Permutations of the randomization test / samples of the bootstrap.",
-    )
-    p.common(
-        "seed",
-        default=0,
-        show_default=True,
-        help="Seed of the randomization, the bootstrap and --ties random.",
-    )
-    p.option(
-        "--ci",
-        choices=("t", "bootstrap"),
-        help="Interval of the mean difference: Student t (default) or bootstrap percentile "
-        "(default with --test bootstrap).",
-    )
+    statistics_options(p)
     p.option(
         "--sweep",
         dest="sweeps",
@@ -150,6 +94,68 @@ def parser() -> Parser:
     )
     p.common("output")
     return p
+
+
+def statistics_options(p: Parser) -> None:
+    """The options of the tests (shared with ``cranfield report``): test, correction,
+    baseline, alpha, alternative, permutations, seed, interval."""
+    p.option(
+        "-t",
+        "--test",
+        choices=TESTS,
+        default="t",
+        show_default=True,
+        help="Paired test: Student's t, Wilcoxon signed-rank, sign, Fisher randomization, "
+        "paired bootstrap, or Tukey's HSD across all runs.",
+    )
+    p.option(
+        "--correction",
+        choices=CORRECTIONS,
+        default="none",
+        show_default=True,
+        help="Multiple-comparison correction over the pairs of each measure "
+        "(bh = Benjamini-Hochberg).",
+    )
+    p.option(
+        "-b",
+        "--baseline",
+        metavar="RUN",
+        help="Compare every run with this one: its name, a path ending with it, or its end "
+        "(one run must match); default: every pair.",
+    )
+    p.option(
+        "--alpha",
+        type=Range(float, 0, 1, open=True),
+        default=0.05,
+        show_default=True,
+        help="Significance level (confidence intervals at 1 - alpha).",
+    )
+    p.option(
+        "--alternative",
+        choices=("two-sided", "greater", "less"),
+        default="two-sided",
+        show_default=True,
+        help="greater: mean(b) > mean(a), with b the later run of a pair.",
+    )
+    p.option(
+        "--permutations",
+        type=Range(int, 1, MAX_RESAMPLES),
+        default=10_000,
+        show_default=True,
+        help="Permutations of the randomization test / samples of the bootstrap.",
+    )
+    p.common(
+        "seed",
+        default=0,
+        show_default=True,
+        help="Seed of the randomization, the bootstrap and --ties random.",
+    )
+    p.option(
+        "--ci",
+        choices=("t", "bootstrap"),
+        help="Interval of the mean difference: Student t (default) or bootstrap percentile "
+        "(default with --test bootstrap).",
+    )
 
 
 def run(argv: Sequence[str]) -> None:

@@ -53,7 +53,7 @@ from .result import Comparison, PairResult, direction, mean_of
 from .sweep import _sweep, parse_sweep
 from .tukey import tukey_hsd
 
-__all__ = ["compare"]
+__all__ = ["check_settings", "compare"]
 
 
 CI_METHODS = ("t", "bootstrap")
@@ -150,7 +150,7 @@ def compare(
         queries; Webber, Moffat & Zobel 2010), in :attr:`Comparison.overlaps`.  Needs the
         runs, not evaluated results; the rankings follow ``ties`` and ``depth``.
     """
-    test = A.choice(test, "test", TESTS)
+    settings = check_settings(test, correction, alternative, alpha, permutations, seed, ci)
     options = JudgeOptions(
         ties=ties,
         seed=seed,
@@ -164,26 +164,6 @@ def compare(
         judgment_groups=judgment_groups,
         rel=rel,
     )
-    if correction is not None and not isinstance(correction, str):
-        raise ParameterError(
-            f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}"
-        )
-    correction = canonical(correction)
-    if test == "tukey" and correction != "none":
-        raise ParameterError(
-            "Tukey's HSD already controls the family-wise error rate; use correction 'none'"
-        )
-    alternative = A.choice(alternative, "alternative", ALTERNATIVES)
-    if test == "tukey" and alternative != "two-sided":
-        raise ParameterError("Tukey's HSD is two-sided only")
-    alpha = A.number(alpha, "alpha")
-    if not 0.0 < alpha < 1.0:
-        raise ParameterError(f"alpha must be between 0 and 1, got {alpha}")
-    permutations = A.integer(permutations, "permutations", minimum=1, maximum=MAX_RESAMPLES)
-    seed = A.random_seed(seed)
-    if ci is None:
-        ci = "bootstrap" if test == "bootstrap" else "t"
-    ci = A.choice(ci, "interval", CI_METHODS)
     if missing not in ("intersect", "error"):
         raise ParameterError(f"missing must be 'intersect' or 'error', got {missing!r}")
     if baseline is not None and not isinstance(baseline, str | os.PathLike):
@@ -233,20 +213,57 @@ def compare(
     cmp = _build(
         rs,
         [str(m) for m in labels],
-        test=test,
-        correction=correction,
         baseline=baseline,
-        alpha=alpha,
-        alternative=alternative,
-        permutations=permutations,
-        seed=seed,
-        ci=ci,
         missing=missing,
         sweep_specs=sweep_specs,
+        **settings,
     )
     if rbo_p is not None:
         cmp.overlaps = kept.overlaps(cmp, rbo_p)
     return cmp
+
+
+def check_settings(
+    test: str,
+    correction: str | None,
+    alternative: str,
+    alpha: float,
+    permutations: int,
+    seed: int | None,
+    ci: str | None,
+) -> dict[str, Any]:
+    """The checked settings of the tests (keywords of :func:`compare`), one
+    :class:`~cranfield.errors.ParameterError` each; ``ci=None`` becomes the test's default."""
+    test = A.choice(test, "test", TESTS)
+    if correction is not None and not isinstance(correction, str):
+        raise ParameterError(
+            f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}"
+        )
+    correction = canonical(correction)
+    if test == "tukey" and correction != "none":
+        raise ParameterError(
+            "Tukey's HSD already controls the family-wise error rate; use correction 'none'"
+        )
+    alternative = A.choice(alternative, "alternative", ALTERNATIVES)
+    if test == "tukey" and alternative != "two-sided":
+        raise ParameterError("Tukey's HSD is two-sided only")
+    alpha = A.number(alpha, "alpha")
+    if not 0.0 < alpha < 1.0:
+        raise ParameterError(f"alpha must be between 0 and 1, got {alpha}")
+    permutations = A.integer(permutations, "permutations", minimum=1, maximum=MAX_RESAMPLES)
+    seed = A.random_seed(seed)
+    if ci is None:
+        ci = "bootstrap" if test == "bootstrap" else "t"
+    ci = A.choice(ci, "interval", CI_METHODS)
+    return {
+        "test": test,
+        "correction": correction,
+        "alternative": alternative,
+        "alpha": alpha,
+        "permutations": permutations,
+        "seed": seed,
+        "ci": ci,
+    }
 
 
 def _common_queries(rs: list[Results], missing: str) -> list[str]:

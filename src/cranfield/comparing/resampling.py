@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import progress
 from ..errors import ParameterError
 from .checks import check_confidence, check_count, check_seed
 from .differences import (
@@ -137,7 +138,7 @@ def randomization_tests(
         total = 1 << n
         done = 0
         shifts = np.arange(n, dtype=np.int64)
-        for size in _blocks(total, n):
+        for size in progress.track(_blocks(total, n), "randomization test", size=int):
             codes = np.arange(done, done + size, dtype=np.int64)[:, None]
             signs = 1.0 - 2.0 * ((codes >> shifts) & 1)
             count += _count_signs(signs, S, observed, alternative, tol)
@@ -146,7 +147,7 @@ def randomization_tests(
         resamples = total
     else:
         rng = np.random.default_rng(seed)
-        for size in _blocks(permutations, n):
+        for size in progress.track(_blocks(permutations, n), "randomization test", size=int):
             signs = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
             signs *= -2.0
             signs += 1.0
@@ -229,7 +230,7 @@ def bootstrap_tests(
     count = np.zeros(npairs, dtype=np.int64)
     means = np.empty((samples, npairs)) if confidence is not None else None
     done = 0
-    for size in _blocks(samples, n):
+    for size in progress.track(_blocks(samples, n), "bootstrap", size=int):
         W = _resample_counts(rng, size, n)
         for sl in _pair_chunks(size, npairs):
             sums = W @ C[:, sl]  # n (mean(d*) - mean(d))

@@ -23,7 +23,6 @@ from ..measures.parse import Measure
 from ..results import Results
 from . import agreement as agr
 from .paired import (
-    TESTS,
     differences,
 )
 from .requests import (
@@ -367,11 +366,29 @@ class Comparison:
 
         return plot_comparison(self, directory, formats=formats, pair_plots=pair_plots)
 
-    def __repr__(self) -> str:
-        return (
-            f"<Comparison {len(self.runs)} runs x {len(self.labels)} measures, "
-            f"{TESTS[self.test][0]}, correction {self.correction}>"
-        )
+    def to_frame(self, what: str = "pairs") -> Any:
+        """A tidy pandas DataFrame: ``pairs`` (default), one row per measure and pair of runs
+        (the columns of ``table("csv")``); ``means``, one row per measure and run (``mean``,
+        ``queries``, ``better_than``: the letters of the runs it is significantly better
+        than)."""
+        from ..report.notebook import comparison_frame
 
-    def _repr_markdown_(self) -> str:  # notebooks
+        return comparison_frame(self, what)
+
+    def to_html(self, *, digits: int = 4, details: bool = True) -> str:
+        """An HTML fragment: the means with significance marks, best per measure, and (with
+        ``details``) the pairwise tests and the agreement between measures."""
+        from ..report.html import comparison_html
+
+        return comparison_html(self, digits=digits, details=details)
+
+    def __repr__(self) -> str:
+        from ..report.notebook import comparison_repr
+
+        return comparison_repr(self)
+
+    def _repr_html_(self) -> str:  # notebooks
+        return self.to_html()
+
+    def _repr_markdown_(self) -> str:  # notebooks without HTML
         return self.table("markdown")

@@ -25,6 +25,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, Protocol
 
+from .. import progress
 from ..errors import InputError
 
 __all__ = ["STDIN", "STDIN_SOURCE", "Check", "claim_stdin", "read_source", "source_name"]
@@ -124,6 +125,12 @@ def _stdin() -> BinaryIO:
 
 
 def _read_stream(fh: BinaryIO, source: str, make_check, *, size: int | None) -> bytes:
+    """Read and check (a progress line on a terminal if it takes long)."""
+    with progress.task(f"reading {source}"):
+        return _read_chunks(fh, source, make_check, size=size)
+
+
+def _read_chunks(fh: BinaryIO, source: str, make_check, *, size: int | None) -> bytes:
     """Read and check; ``size`` is a regular file's size (``None``: a stream)."""
     want = CHUNK_BYTES  # a stream: a chunk; a small file: all of it (and 1 byte: its end)
     if size is not None:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import progress
 from ..comparing.agreement import OUTCOME_TEXT
 from ..errors import ParameterError
 from ..output_files import check_output_dir
@@ -337,16 +338,16 @@ def plot_comparison(
     if c.sweeps:
         emit(sweep_chart(c.sweeps), "sweeps")
     if pair_plots != "none":
-        for label in c.labels:
-            for p in c.pairs[label]:
-                stem = f"{_slug(label)}-{_slug(p.b)}-vs-{_slug(p.a)}"
-                hist = precision_histogram(
-                    c.differences(label, p.a, p.b),
-                    label,
-                    p.a,
-                    p.b,
-                    higher_is_better=c.higher_is_better(label),
-                )
-                emit(hist, "histogram-" + stem)
-                emit(magnitude_plot(c.magnitude(label, p.a, p.b), label), "magnitude-" + stem)
+        pairs = [(label, p) for label in c.labels for p in c.pairs[label]]
+        for label, p in progress.track(pairs, "charts"):
+            stem = f"{_slug(label)}-{_slug(p.b)}-vs-{_slug(p.a)}"
+            hist = precision_histogram(
+                c.differences(label, p.a, p.b),
+                label,
+                p.a,
+                p.b,
+                higher_is_better=c.higher_is_better(label),
+            )
+            emit(hist, "histogram-" + stem)
+            emit(magnitude_plot(c.magnitude(label, p.a, p.b), label), "magnitude-" + stem)
     return written

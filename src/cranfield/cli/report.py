@@ -1,0 +1,93 @@
+"""``cranfield report``: one self-contained HTML file about a set of runs (docs/report.md)."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+
+from ..curves.interpolate import INTERPOLATIONS
+from ..ties.order import TIE_POLICIES
+from ._args import JUDGING, SIDE_INPUTS, Parser, Range, Switch, values
+from ._output import echo
+from .compare import statistics_options
+
+INTERPOLATION_CHOICES = tuple(i for i in INTERPOLATIONS if i != "none")
+
+
+def parser() -> Parser:
+    p = Parser("cranfield report", run.__doc__)
+    p.inputs()
+    p.common(
+        "measures",
+        help="Measure to report, repeatable: AP, P@10, nDCG@10, ... "
+        "(default: AP, nDCG@10, P@10, RR, R@1000).",
+    )
+    statistics_options(p)
+    p.option("--title", help="Title of the report (default: 'Evaluation report').")
+    p.option(
+        "--interpolation",
+        choices=INTERPOLATION_CHOICES,
+        default="max",
+        show_default=True,
+        help="Interpolation of the precision-recall curves (docs/curves.md).",
+    )
+    p.option(
+        "--gain-ranks",
+        type=Range(int, 1, 100_000),
+        default=100,
+        show_default=True,
+        metavar="N",
+        help="Ranks of the gain curves (each run's curve stops at its deepest ranking).",
+    )
+    p.option(
+        "--complete",
+        "--no-complete",
+        action=Switch,
+        default=True,
+        show_default=True,
+        help="Score judged queries a run has no results for as empty rankings (trec_eval -c); "
+        "--no-complete compares only the queries every run has.",
+    )
+    p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
+    p.common("depth", "judged_only", "rel", "collection_size", "known", "target", "names")
+    p.common("digits", help="Decimals shown.")
+    p.option(
+        "--timestamp",
+        action="store_true",
+        help="Note the time the report was made (without it, the same inputs give the same bytes).",
+    )
+    p.common("output", help="Write the report to this file (default: standard output).")
+    return p
+
+
+def run(argv: Sequence[str]) -> None:
+    """Write an HTML report comparing RUNS on QRELS: the collection, means with confidence
+    intervals and significance marks, a sortable per-query table with Keen's magnitude
+    differences, precision-recall and gain curves, tie ranges, agreement between measures,
+    and how to reproduce it (the command, versions, input checksums).  One file, no network
+    access when opened.
+
+    \b
+    cranfield report qrels.txt runs/*.txt -m AP -m nDCG@10 -m P@10 --baseline bm25.txt \\
+        -o report.html
+    cranfield report qrels.txt a.run b.run --test randomization --correction holm \\
+        --title "Dev set" -o r.html
+    """
+    a = parser().parse(argv)
+    from ..reporting import report
+
+    rep = report(
+        a.qrels,
+        a.runs,
+        a.measures or None,
+        title=a.title,
+        command=shlex.join(["cranfield", "report", *argv]),
+        **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
+        **values(a, *JUDGING, *SIDE_INPUTS, "ci", "names", "rel", "digits", "interpolation"),
+        **values(a, "gain_ranks", "timestamp"),
+    )
+    if a.output and a.output != "-":
+        rep.save(a.output)
+        echo(f"cranfield: wrote {a.output}\n", err=True)
+    else:
+        echo(rep.html)

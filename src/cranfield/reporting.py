@@ -1,0 +1,355 @@
+"""``cranfield.report(...)``: one self-contained HTML file about a set of runs.
+
+Every run is read and judged once (:func:`~cranfield.judged_runs.judge_many`), and while it
+is in memory the report takes from it everything it shows: its :class:`~cranfield.results.Results`
+(:func:`~cranfield.evaluation.evaluate_judged`), its precision-recall and gain curves
+(:func:`cranfield.curves.precision_recall`, :func:`cranfield.curves.gain` on the judged
+rankings) and its tie ranges (:func:`cranfield.ties.analysis.tie_range`); then
+:func:`cranfield.compare` compares the results.  The page itself is rendered by
+:mod:`cranfield.report.html` from these objects; nothing here formats a number.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import arguments as A
+from . import progress
+from .errors import ParameterError
+from .judging_options import JudgeOptions
+
+__all__ = ["GAIN_RANKS", "CollectionSummary", "Report", "ReportData", "report"]
+
+GAIN_RANKS = 100
+"""Ranks of the gain curves by default (each run's curve stops at its deepest ranking)."""
+PR_LEVELS = 11
+
+
+@dataclass(frozen=True)
+class CollectionSummary:
+    """What the qrels hold: queries, judgments, distinct judged documents, relevant judgments
+    (grade >= ``rel``) and the number of judgments at each grade."""
+
+    source: str
+    queries: int
+    judgments: int
+    documents: int
+    relevant: int
+    rel: int
+    grades: tuple[tuple[int, int], ...]
+
+    @classmethod
+    def of(cls, qrels: Any, rel: int) -> CollectionSummary:
+        grades, counts = np.unique(np.asarray(qrels.grades), return_counts=True)
+        return cls(
+            source=str(qrels.source),
+            queries=qrels.num_queries,
+            judgments=len(qrels),
+            documents=len(qrels.doc_vocabulary),
+            relevant=int(np.count_nonzero(np.asarray(qrels.grades) >= rel)),
+            rel=rel,
+            grades=tuple((int(g), int(c)) for g, c in zip(grades, counts, strict=True)),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class ReportData:
+    """Everything a report shows, as the project's result objects."""
+
+    title: str
+    comparison: Any  # Comparison
+    results: Any  # ResultsSet
+    collection: CollectionSummary
+    pr: Any  # DataFrame of cranfield.curves.precision_recall, all runs
+    gain: Any  # DataFrame of cranfield.curves.gain, all runs
+    ties: tuple[Any, ...]  # TieRange per run
+    tie_labels: tuple[str, ...]  # measures ranged over tie-breakings
+    settings: dict[str, Any]
+    provenance: Any  # report.provenance.Provenance
+    notes: tuple[str, ...] = ()  # the warnings raised while gathering, each once
+    digits: int = 4
+    run_notes: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per run: judged queries it has no results for, queries it has that are not judged."""
+    intervals: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+    """Per measure and run: the Student-t interval of the run's mean (arithmetic means)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Report:
+    """A rendered report: ``html`` (the page), ``data`` (what it shows); :meth:`save` writes
+    it, and a notebook shows it inline."""
+
+    html: str
+    data: ReportData
+
+    def save(self, path: str | Path) -> Path:
+        from .output_files import write_text_file
+
+        write_text_file(path, self.html)
+        return Path(path)
+
+    def _repr_html_(self) -> str:  # notebooks: the page in a frame of its own (its CSS apart)
+        from html import escape
+
+        return (
+            f'<iframe srcdoc="{escape(self.html, quote=True)}" '
+            'style="width:100%;height:700px;border:1px solid #8884"></iframe>'
+        )
+
+    def __repr__(self) -> str:
+        c = self.data.comparison
+        return (
+            f"<Report {self.data.title!r}: {len(c.runs)} runs x {len(c.labels)} measures, "
+            f"{c.notes.get('queries')} queries, {len(self.html):,} characters>"
+        )
+
+
+def report(
+    qrels: Any,
+    runs: Any,
+    measures: str | Sequence[str] | None = None,
+    *,
+    output: str | Path | None = None,
+    title: str | None = None,
+    test: str = "t",
+    correction: str | None = "none",
+    baseline: str | None = None,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    permutations: int = 10_000,
+    seed: int | None = 0,
+    ci: str | None = None,
+    interpolation: str = "max",
+    gain_ranks: int = GAIN_RANKS,
+    complete: bool = True,
+    ties: str = "trec",
+    depth: int | None = None,
+    judged_only: bool = False,
+    names: Sequence[str] | None = None,
+    collection_size: Any = None,
+    known: Any = None,
+    target: Any = None,
+    rel: int | None = None,
+    digits: int = 4,
+    timestamp: bool = False,
+    command: str | None = None,
+) -> Report:
+    """An HTML evaluation report of ``runs`` on ``qrels`` (docs/report.md).
+
+    The comparison's arguments (``measures``, ``test``, ``correction``, ``baseline``,
+    ``alpha``, ``alternative``, ``permutations``, ``seed``, ``ci``) and the judging options
+    (``complete`` -- on by default, as in :func:`cranfield.compare` --, ``ties``, ``depth``,
+    ``judged_only``, ``names``, ``collection_size``, ``known``, ``target``, ``rel``) are
+    those of :func:`cranfield.compare`.  ``interpolation``: the precision-recall method
+    (``max``, ``trec``, ``trec9``, ``ceiling``, ``quasi-cranfield``, ``semi-cranfield``; 11
+    recall levels); ``gain_ranks``: the ranks of the gain curves; ``digits``: decimals shown;
+    ``timestamp``: note the time of writing (off: the same inputs give the same bytes);
+    ``command``: the command line to show (the command line tool passes its own; by default
+    the call is shown).  ``output``: also write the page to this file.
+    """
+    call = dict(locals())  # the arguments as given, for the provenance
+    from .comparing.build import check_settings
+    from .comparing.result import direction
+    from .curves.interpolate import INTERPOLATIONS
+    from .evaluation import DEFAULT_MEASURES, _measures
+
+    stats = check_settings(test, correction, alternative, alpha, permutations, seed, ci)
+    if baseline is not None and not isinstance(baseline, str):
+        raise ParameterError(f"baseline must be a run name, got {baseline!r}")
+    if interpolation not in INTERPOLATIONS or interpolation == "none":
+        choices = ", ".join(i for i in INTERPOLATIONS if i != "none")
+        raise ParameterError(f"unknown interpolation {interpolation!r}; choose one of {choices}")
+    gain_ranks = A.integer(gain_ranks, "gain_ranks", minimum=1, maximum=100_000)
+    digits = A.integer(digits, "digits", maximum=17)
+    timestamp = A.flag(timestamp, "timestamp")
+    if title is not None and not isinstance(title, str):
+        raise ParameterError(f"title must be text, got {title!r}")
+    if command is not None and not isinstance(command, str):
+        raise ParameterError(f"command must be text, got {command!r}")
+    if output is not None:
+        from .output_files import check_output_file
+
+        check_output_file(output)
+    options = JudgeOptions(
+        ties=ties,
+        seed=seed,
+        depth=depth,
+        judged_only=judged_only,
+        complete=complete,
+        collection_size=collection_size,
+        known=known,
+        target=target,
+        rel=rel,
+    )
+    labels = [str(m) for m in A.measure_list(measures, DEFAULT_MEASURES)]
+    specs = _measures(list(dict.fromkeys([*labels, "NumRel"])))
+    labels = list(dict.fromkeys(labels))
+    for label, m in specs:
+        m.definition.function(options.ties)  # no tie-aware form under "weak": fail now
+        if label in labels and direction(m) == 0:
+            raise ParameterError(
+                f"{label} declares no direction (counts and diagnostics, better=none in "
+                "'cranfield measures'): no run is better for a higher or a lower value, so a "
+                "report does not compare runs by it"
+            )
+    from .report.provenance import provenance
+
+    defaults = {
+        k: p.default
+        for k, p in inspect.signature(report).parameters.items()
+        if p.kind == p.KEYWORD_ONLY
+    }
+    prov = provenance(call, defaults=defaults, command=command, timestamp=timestamp)
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            gathered = _gather(
+                qrels,
+                runs,
+                names,
+                options,
+                specs,
+                labels,
+                stats,
+                baseline,
+                interpolation,
+                gain_ranks,
+            )
+    finally:  # each warning once, in the order raised (also when an error ends the work)
+        for w in {str(w.message): w for w in caught}.values():
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    from .report.html import render_report
+
+    data = ReportData(
+        title=title if title is not None else "Evaluation report",
+        provenance=prov,
+        notes=tuple(dict.fromkeys(str(w.message) for w in caught)),
+        digits=digits,
+        settings={"interpolation": interpolation, "gain_ranks": gain_ranks, "options": options},
+        **gathered,
+    )
+    with progress.task("writing the report"):
+        page = render_report(data)
+    out = Report(page, data)
+    if output is not None:
+        out.save(output)
+    return out
+
+
+def _gather(
+    qrels: Any,
+    runs: Any,
+    names: Any,
+    options: JudgeOptions,
+    specs: list[tuple[str, Any]],
+    labels: list[str],
+    stats: dict[str, Any],
+    baseline: str | None,
+    interpolation: str,
+    ranks: int,
+) -> dict[str, Any]:
+    """Read each run once and keep what the report needs of it; then compare."""
+    import pandas as pd
+
+    from .comparing import compare
+    from .curves import gain, precision_recall
+    from .evaluation import evaluate_judged
+    from .judged_runs import judge_many
+    from .results import ResultsSet
+    from .ties.analysis import tie_range
+
+    tie_labels = []
+    for label, m in specs:
+        try:
+            m.definition.function("weak")
+        except ParameterError:
+            continue
+        if label in labels:
+            tie_labels.append(label)
+    variants = [options]  # the measures' judgement, then trec_eval's and weak ones if needed
+    trec = weak = 0
+    if options.ties != "trec":
+        variants.append(options.replace(ties="trec"))
+        trec = len(variants) - 1
+    if options.depth is not None and options.ties != "weak":
+        variants.append(options.replace(ties="weak"))  # the ranges keep a split tie group whole
+        weak = len(variants) - 1
+    judged = judge_many(qrels, runs, names=names, options=options)
+    if len(judged) < 2:
+        raise ParameterError(f"a report compares runs: it needs at least 2, got {len(judged)}")
+    results, prs, gains, ranges = [], [], [], []
+    run_notes: dict[str, dict[str, int]] = {}
+    rel = 1 if options.rel is None else options.rel
+    for i, (name, jrs) in enumerate(judged.each(variants)):
+        jr = jrs[0]
+        results.append(
+            evaluate_judged(
+                jr,
+                specs,
+                run_name=name,
+                qrels=judged.qrels,
+                defaults=options.defaults,
+                warn_agg=i == 0,
+            )
+        )
+        run_notes[name] = {
+            "missing": len(jr.notes.get("missing_queries", [])),
+            "run_only": len(jr.notes.get("run_only_queries", [])),
+        }
+        curve_jr = jrs[trec] if jr.cut else jr  # a curve reads whole positions
+        named = curve_jr if curve_jr.run_name == name else _renamed(curve_jr, name)
+        prs.append(precision_recall(named, interpolation=interpolation, levels=PR_LEVELS, rel=rel))
+        top = min(ranks, max(int(named.max_rank), 1))
+        gains.append(gain(named, cutoffs=list(range(1, top + 1))))
+        if tie_labels:
+            ranges.append(
+                tie_range(
+                    jrs[weak] if options.depth is not None else jrs[trec],
+                    tie_labels,
+                    run_name=name,
+                    trec=jrs[trec],
+                    rel=options.rel,
+                )
+            )
+    rs = ResultsSet(tuple(results))
+    comparison = compare(rs, labels, baseline=baseline, missing="intersect", **stats)
+    return {
+        "intervals": _intervals(comparison),
+        "comparison": comparison,
+        "results": rs,
+        "collection": CollectionSummary.of(judged.qrels, rel),
+        "pr": pd.concat(prs, ignore_index=True),
+        "gain": pd.concat(gains, ignore_index=True),
+        "ties": tuple(ranges),
+        "tie_labels": tuple(tie_labels),
+        "run_notes": run_notes,
+    }
+
+
+def _intervals(c: Any) -> dict[str, dict[str, tuple[float, float]]]:
+    """The Student-t interval (confidence 1 - alpha) of each run's mean over the compared
+    queries, per measure averaged arithmetically (:func:`~cranfield.comparing.paired.mean_cis`,
+    the interval of the comparison's mean differences, applied to the values)."""
+    from .comparing.paired import mean_cis
+
+    out = {}
+    for label, m in zip(c.labels, c.measures, strict=True):
+        if m.definition.aggregate != "mean":
+            continue
+        cis = mean_cis(c.values[label], 1.0 - c.alpha)
+        out[label] = dict(zip(c.runs, cis, strict=True))
+    return out
+
+
+def _renamed(jr: Any, name: str) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(jr, run_name=name)
