@@ -76,9 +76,13 @@ class JudgedRuns:
 
     @cached_property
     def qrels(self) -> Qrels:
-        """The qrels, read on first use."""
+        """The qrels, read on first use (subtopic judgments given as the qrels: each judged
+        document once, with its highest judgment)."""
         from .io import read_qrels
+        from .io.subtopics import Subtopics
 
+        if isinstance(self._qrels_source, Subtopics):
+            return self._qrels_source.as_qrels()
         return read_qrels(self._qrels_source)
 
     def __iter__(self) -> Iterator[tuple[str, JudgedRankings]]:

@@ -106,6 +106,7 @@ def compare(
     target: Any = None,
     prefs: Any = None,
     judgment_groups: Any = None,
+    subtopics: Any = None,
     rel: int | None = None,
 ) -> Comparison:
     """Compare runs pairwise under one or more measures.
@@ -116,7 +117,7 @@ def compare(
     evaluates first (with ``complete=True``: every judged query counts for every run), with
     the judging options of :func:`cranfield.evaluate` (``ties``, ``depth``, ``judged_only``,
     ``complete``, ``names``, ``collection_size``, ``known``, ``target``, ``prefs``,
-    ``judgment_groups``, ``rel``).
+    ``judgment_groups``, ``subtopics``, ``rel``).
 
     Parameters
     ----------
@@ -155,6 +156,7 @@ def compare(
         target=target,
         prefs=prefs,
         judgment_groups=judgment_groups,
+        subtopics=subtopics,
         rel=rel,
     )
     if correction is not None and not isinstance(correction, str):

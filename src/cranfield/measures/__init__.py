@@ -9,6 +9,7 @@ from . import gain_experimental, bpref, interpolated, rbp, utility  # noqa: F401
 from . import normalized, pres, contingency, relrank, user, cg  # noqa: F401  (literature)
 from . import weak_order  # noqa: F401
 from . import prefs, judgment_groups  # noqa: F401  (trec_eval's other judgment files)
+from . import diversity  # noqa: F401  (subtopic judgments, ndeval's measures)
 
 # isort: on
 from .parse import Measure, format_value, parse

@@ -1,0 +1,310 @@
+"""The ranking as the diversity measures read it (ndeval 4.5's arithmetic, bit for bit).
+
+Notation (Clarke et al., SIGIR 2008, sec. 4): ``J(d_i, j) = 1`` when the document at rank
+``i`` is relevant to subtopic ``j`` (a judgment ``>= rel``, :mod:`cranfield.io.subtopics`);
+``c_j(i)`` is the number of documents above rank ``i`` relevant to ``j``; ``S`` is the number
+of subtopics of the query that some document is relevant to.  The novelty-discounted gain of
+rank ``i`` is
+
+    G(i) = sum_j J(d_i, j) (1 - alpha)^{c_j(i)},
+
+added in subtopic order (the file's, :mod:`cranfield.io.subtopics`), each power a running
+product, as ndeval adds and multiplies: the sums below are then the same doubles as ndeval's.
+
+The **ideal ranking** is ndeval's greedy approximation (finding the best one is NP-hard,
+Clarke et al. sec. 5): over the documents of the subtopic qrels, repeatedly take the one of
+highest gain given those taken so far; among exactly equal gains the greatest document id
+(byte order).  It depends on ``rel`` and ``alpha`` only, so it is computed once per subtopic
+file and kept in the file's :class:`~cranfield.io.subtopics.Subtopics`.  Documents with equal
+sets of relevant subtopics always have equal gains, so the greedy step compares those sets
+(with the greatest remaining document of each), not every document.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..judged_rankings import JudgedRankings
+from ..segments import segment_total
+from ..ties.levels import expand
+
+__all__ = [
+    "DEPTH",
+    "View",
+    "discounts",
+    "ideal_ideal",
+    "leading_sum",
+    "require",
+    "view",
+]
+
+DEPTH = 20
+"""ndeval's ``DEPTH``: the cut-offs it computes.  Up to it the normalised measures are
+computed in ndeval's form (each cumulated gain divided by the ideal-ideal one before their
+ratio); beyond it, as the plain ratio (the same value to the last bit or two)."""
+
+
+def require(jr: JudgedRankings):
+    """The ranked subtopic judgments of ``jr``, or a :class:`ParameterError` saying how to
+    give them."""
+    if jr.subtopics is None:
+        raise ParameterError(
+            "the diversity measures need subtopic judgments: give --subtopics FILE on the "
+            "command line (ndeval's qrels: 'topic subtopic docno judgment' lines), or "
+            "subtopics= in Python"
+        )
+    return jr.subtopics
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """The rows the measures read for one ``(rel, judged_only)``, and their relevant
+    (document, subtopic) pairs.
+
+    Rows (``query``, ``rank``) are in rank order per query; ``pair_row`` (ascending) and
+    ``pair_sub`` (ascending within a row) list every relevant pair of a ranked document, and
+    ``pair_seen`` the documents above it relevant to the same subtopic (``c_j(i)``);
+    ``by_subtopic`` orders the pairs by (query, subtopic, rank) and ``pair_nrel`` gives the
+    relevant documents of each pair's subtopic.  ``S``: per query, the subtopics with a
+    relevant document; ``topic``: per query, its topic in the subtopic file (-1: none).
+    """
+
+    num_queries: int
+    query: np.ndarray
+    rank: np.ndarray
+    pair_row: np.ndarray
+    pair_sub: np.ndarray
+    pair_seen: np.ndarray
+    pair_nrel: np.ndarray
+    by_subtopic: np.ndarray
+    S: np.ndarray
+    topic: np.ndarray
+    rel: int
+    subtopics: object
+    cache: dict = field(default_factory=dict, init=False, repr=False)
+
+    def gains(self, alpha: float) -> np.ndarray:
+        """``G(i)`` of every row."""
+        key = ("gains", alpha)
+        if key not in self.cache:
+            table = _powers(
+                1.0 - alpha, int(self.pair_seen.max()) + 1 if len(self.pair_seen) else 1
+            )
+            self.cache[key] = segment_total(self.pair_row, table[self.pair_seen], len(self.rank))
+        return self.cache[key]
+
+    def ideal(self, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(query, rank, G)`` of the ideal rankings' documents of positive gain."""
+        key = ("ideal", alpha)
+        if key not in self.cache:
+            per_topic = ideal_gains(self.subtopics, self.rel, alpha)
+            lists = [per_topic(int(t)) if t >= 0 else _EMPTY for t in self.topic]
+            lengths = np.array([len(x) for x in lists], dtype=np.int64)
+            query = np.repeat(np.arange(self.num_queries), lengths)
+            rank = np.arange(1, len(query) + 1) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+            gains = np.concatenate(lists) if lists else _EMPTY
+            self.cache[key] = (query, rank, gains)
+        return self.cache[key]
+
+
+_EMPTY = np.zeros(0, dtype=np.float64)
+
+
+def view(jr: JudgedRankings, rel: int, judged_only: bool = False) -> View:
+    """The :class:`View` of ``jr`` (computed once per ``(rel, judged_only)``)."""
+    ranked = require(jr)
+    key = (int(rel), bool(judged_only))
+    if key not in ranked.cache:
+        ranked.cache[key] = _make_view(jr, ranked, *key)
+    return ranked.cache[key]
+
+
+def _make_view(jr: JudgedRankings, ranked, rel: int, judged_only: bool) -> View:
+    sub = ranked.subtopics
+    pair = ranked.pair_of_row
+    query = jr.row_query
+    if judged_only:
+        keep = pair >= 0
+        pair, query = pair[keep], query[keep]
+    lengths = np.bincount(query, minlength=jr.num_queries).astype(np.int64)
+    rank = np.arange(1, len(query) + 1) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    # the judgments of every ranked document, those >= rel kept
+    known = np.flatnonzero(pair >= 0)
+    p = pair[known]
+    count = np.diff(sub.entry_offsets)[p]
+    entries = expand(sub.entry_offsets[p], count)[0]
+    row_of = np.repeat(known, count)
+    relevant = sub.entry_grade[entries] >= rel
+    pair_row, pair_sub = row_of[relevant], sub.entry_subtopic[entries][relevant]
+    # c_j(i): the pair's place among the pairs of its (query, subtopic), in rank order
+    pq = query[pair_row]
+    order = np.lexsort((pair_row, pair_sub, pq))
+    new = np.ones(len(order), dtype=bool)
+    if len(order) > 1:
+        new[1:] = (pq[order][1:] != pq[order][:-1]) | (pair_sub[order][1:] != pair_sub[order][:-1])
+    starts = np.flatnonzero(new)
+    first = np.repeat(starts, np.diff(np.append(starts, len(order))))
+    seen = np.empty(len(order), dtype=np.int64)
+    seen[order] = np.arange(len(order)) - first
+    # S and the relevant documents of each subtopic, from the whole subtopic qrels
+    key_topic, key_sub, key_nrel, topic_offsets = _relevant_counts(sub, rel)
+    topic = ranked.topic_of_query
+    has = topic >= 0
+    S = np.zeros(jr.num_queries, dtype=np.int64)
+    S[has] = np.diff(topic_offsets)[topic[has]]
+    nsub = max(len(sub.subtopic_ids), 1)
+    keys = key_topic * nsub + key_sub
+    at = np.searchsorted(keys, topic[pq] * nsub + pair_sub)
+    return View(
+        num_queries=jr.num_queries,
+        query=query,
+        rank=rank,
+        pair_row=pair_row,
+        pair_sub=pair_sub,
+        pair_seen=seen,
+        pair_nrel=key_nrel[at] if len(at) else np.zeros(0, dtype=np.int64),
+        by_subtopic=order,
+        S=S,
+        topic=topic,
+        rel=rel,
+        subtopics=sub,
+    )
+
+
+def _relevant_counts(sub, rel: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per (topic, subtopic) with a relevant document, sorted: topic, subtopic, relevant
+    documents; and the CSR offsets of each topic's entries (so ``S`` = their number)."""
+    key = ("relevant", rel)
+    if key not in sub.cache:
+        pairs = sub.pairs
+        topic_of_pair = np.empty(len(pairs), dtype=np.int64)
+        topic_of_pair[pairs.grades] = np.repeat(
+            np.arange(pairs.num_queries, dtype=np.int64), np.diff(pairs.offsets)
+        )
+        entry_pair = np.repeat(np.arange(len(pairs)), np.diff(sub.entry_offsets))
+        ok = sub.entry_grade >= rel
+        t, s = topic_of_pair[entry_pair[ok]], sub.entry_subtopic[ok]
+        nsub = max(len(sub.subtopic_ids), 1)
+        uniq, counts = np.unique(t * nsub + s, return_counts=True)
+        kt, ks = uniq // nsub, uniq % nsub
+        offsets = np.zeros(pairs.num_queries + 1, dtype=np.int64)
+        np.cumsum(np.bincount(kt, minlength=pairs.num_queries), out=offsets[1:])
+        sub.cache[key] = (kt, ks, counts.astype(np.int64), offsets)
+    return sub.cache[key]
+
+
+# ------------------------------------------------------------------------ the arithmetic
+def _powers(r: float, n: int) -> np.ndarray:
+    """``1, r, r*r, ...`` (``n`` values) as running products, as ndeval multiplies."""
+    steps = np.full(max(n, 1), r)
+    steps[0] = 1.0
+    return np.multiply.accumulate(steps)
+
+
+_DISCOUNT: list[float] = []
+
+
+def discounts(n: int) -> np.ndarray:
+    """ndeval's discounts of ranks ``1..n``: ``1`` at rank 1, ``log(2)/log(i+1)`` after
+    (natural logarithms of the C library, as ndeval takes them)."""
+    global _DISCOUNT
+    if len(_DISCOUNT) < n:
+        log2 = math.log(2.0)
+        _DISCOUNT = [1.0] + [log2 / math.log(i + 2.0) for i in range(1, max(n, 2 * len(_DISCOUNT)))]
+    return np.asarray(_DISCOUNT[:n])
+
+
+def leading_sum(query: np.ndarray, rank: np.ndarray, values: np.ndarray, k: int | None, nq: int):
+    """Per query, the sum of ``values`` over ranks ``<= k`` (all: ``None``), added in rank
+    order."""
+    sel = slice(None) if k is None else rank <= k
+    return segment_total(query[sel], values[sel], nq)
+
+
+def ideal_ideal(subtopics: np.ndarray, k: int, alpha: float, form: str) -> np.ndarray:
+    """Per query, ndeval's "ideal ideal" normaliser at cut-off ``k >= 2``: the cumulated gain of
+    a ranking whose every document is relevant to all ``S`` subtopics, ``sum_{i<=k} S
+    (1-alpha)^{i-1} w(i)`` with ``w`` the DCG discount (``form="dcg"``) or ``1/i`` (``"err"``);
+    1 where ``S = 0`` (nothing to normalise)."""
+    out = np.ones(len(subtopics))
+    for size in np.unique(subtopics[subtopics > 0]).tolist():
+        steps = np.full(k, 1.0 - alpha)
+        steps[0] = float(size)
+        g = np.multiply.accumulate(steps)
+        terms = g * discounts(k) if form == "dcg" else g / np.arange(1.0, k + 1.0)
+        out[subtopics == size] = np.add.accumulate(terms)[-1]
+    return out
+
+
+def ideal_gains(sub, rel: int, alpha: float):
+    """``f(topic) -> G of its ideal ranking`` (positive gains only), each topic computed on
+    first use and kept in ``sub``'s cache."""
+    key = ("ideal", rel, alpha)
+    done: dict[int, np.ndarray] = sub.cache.setdefault(key, {})
+
+    def of(topic: int) -> np.ndarray:
+        if topic not in done:
+            done[topic] = _greedy(_signatures(sub, topic, rel), 1.0 - alpha)
+        return done[topic]
+
+    return of
+
+
+def _signatures(sub, topic: int, rel: int) -> list[tuple[int, ...]]:
+    """The relevant subtopics of each document of ``topic``, documents in descending byte
+    order of their ids."""
+    pairs = sub.pairs
+    a, b = int(pairs.offsets[topic]), int(pairs.offsets[topic + 1])
+    off, subs, grade = sub.entry_offsets, sub.entry_subtopic, sub.entry_grade
+    out = []
+    for p in pairs.grades[a:b][::-1].tolist():
+        e = slice(int(off[p]), int(off[p + 1]))
+        out.append(tuple(subs[e][grade[e] >= rel].tolist()))
+    return out
+
+
+def _greedy(signatures: list[tuple[int, ...]], r: float) -> np.ndarray:
+    """ndeval's ``idealResult``: the gains of the greedy ideal ranking of documents with these
+    relevant subtopics (listed by descending document id), while positive."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for position, sig in enumerate(signatures):
+        if sig:
+            groups.setdefault(sig, []).append(position)
+    if not groups:
+        return _EMPTY
+    sigs = list(groups)
+    used = sorted({s for sig in sigs for s in sig})
+    local = {s: i for i, s in enumerate(used)}
+    width = max(len(s) for s in sigs)
+    pad = len(used)  # gain[pad] stays 0.0: adding it changes nothing
+    table = np.full((len(sigs), width), pad, dtype=np.int64)
+    for g, sig in enumerate(sigs):
+        table[g, : len(sig)] = [local[s] for s in sig]
+    members = [groups[s] for s in sigs]
+    taken = np.zeros(len(sigs), dtype=np.int64)
+    head = np.array([m[0] for m in members], dtype=np.int64)
+    done = np.iinfo(np.int64).max
+    gain = np.ones(pad + 1)
+    gain[pad] = 0.0
+    cols = [table[:, c] for c in range(width)]
+    out: list[float] = []
+    while True:
+        score = gain[cols[0]]
+        for c in cols[1:]:
+            score = score + gain[c]  # in subtopic order, as ndeval adds
+        score[head == done] = -1.0
+        best = score.max()
+        if best <= 0.0:
+            break
+        tied = np.flatnonzero(score == best)
+        g = int(tied[np.argmin(head[tied])]) if len(tied) > 1 else int(tied[0])
+        out.append(float(best))
+        taken[g] += 1
+        head[g] = members[g][taken[g]] if taken[g] < len(members[g]) else done
+        row = table[g]
+        gain[row[row < pad]] *= r
+    return np.asarray(out)
