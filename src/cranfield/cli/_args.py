@@ -326,6 +326,15 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "group, trec_eval's -R qrels_jg (needed by {needed_by}).",
         },
     ),
+    "subtopics": (
+        ("--subtopics",),
+        {
+            "type": file_path,
+            "metavar": "FILE",
+            "help": "Subtopic judgments, ndeval's qrels 'topic subtopic docno judgment' (needed "
+            "by {needed_by}); QRELS may name the same file.",
+        },
+    ),
     "names": (
         ("--names",),
         {
@@ -374,19 +383,38 @@ JUDGING = ("ties", "seed", "depth", "judged_only", "complete")
 """The options that say how rankings are read and judged, named as the library's keywords."""
 SIDE_INPUTS = ("collection_size", "known", "target")
 """The options of the measures' side inputs (:mod:`cranfield.measure_inputs`)."""
-JUDGMENT_FILES = ("prefs", "judgment_groups")
-"""trec_eval's other judgment files, for the preference and judgment-group measures
+JUDGMENT_FILES = ("prefs", "judgment_groups", "subtopics")
+"""The other judgment files, for the preference, judgment-group and diversity measures
 (evaluate and compare; ``--prefs-format`` says how ``--prefs`` is read)."""
 
 
 def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:
-    """The parsed ``names`` as keyword arguments (``prefs`` read in its ``--prefs-format``)."""
+    """The parsed ``names`` as keyword arguments (``prefs`` read in its ``--prefs-format``;
+    ``subtopics`` read, and given as QRELS too when QRELS names the same file)."""
     out = {name: getattr(args, name) for name in names}
     if out.get("prefs") is not None and getattr(args, "prefs_format", "prefs") == "qrels":
         from ..io.judgment_files import read_prefs
 
         out["prefs"] = read_prefs(out["prefs"], qrels_format=True)
+    if out.get("subtopics") is not None:
+        from ..io.subtopics import read_subtopics
+
+        path = out["subtopics"]
+        out["subtopics"] = read_subtopics(path)
+        if _same_file(getattr(args, "qrels", None), path):
+            args.qrels = out["subtopics"]  # a subtopic file read as qrels repeats documents
     return out
+
+
+def _same_file(a: Any, b: str) -> bool:
+    if not isinstance(a, str):
+        return False
+    if a == b:
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def needed_by(side_input: str) -> str:

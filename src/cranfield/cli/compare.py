@@ -112,7 +112,7 @@ def parser() -> Parser:
     )
     p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
     p.common("depth", "judged_only", "rel", "collection_size", "known", "target", "names")
-    p.common("prefs", "prefs_format", "judgment_groups")
+    p.common("prefs", "prefs_format", "judgment_groups", "subtopics")
     p.common("fmt", choices=FORMATS, help="Output format.")
     p.common("digits", help="Decimals.")
     p.option(
@@ -162,14 +162,15 @@ def run(argv: Sequence[str]) -> None:
         p.error("--requests and --generality are printed with --format table or markdown")
     from ..comparing import compare
 
+    options = values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel")
     cmp = compare(
-        a.qrels,
+        a.qrels,  # after values(): --subtopics naming QRELS's file sets it
         a.runs,
         a.measures or None,
         sweep=a.sweeps,
         missing="intersect",
         **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
-        **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
+        **options,
     )
     text = cmp.table("text" if a.fmt == "table" else a.fmt, digits=a.digits, details=details)
     write_output(text, a.output)

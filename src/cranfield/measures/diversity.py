@@ -218,13 +218,16 @@ def nerr_ia(jr, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
     return _versus_ideal(jr, cutoff, rel, 0.5, judged_only, "err")
 
 
-def _nrbp(v: View, alpha: float, beta: float, ideal: bool = False) -> np.ndarray:
-    """(1 - (1-alpha) beta)/S sum_i beta^(i-1) G(i), over the whole ranking."""
+def _nrbp(v: View, alpha: float, beta: float, ideal: bool = False, scaled: bool = True):
+    """(1 - (1-alpha) beta)/S sum_i beta^(i-1) G(i), over the whole ranking (without the
+    factor when not ``scaled``)."""
     query, rank, gains = v.ideal(alpha) if ideal else (v.query, v.rank, v.gains(alpha))
     steps = np.full(max(int(rank.max()) if len(rank) else 1, 1), beta)
     steps[0] = 1.0
     decay = np.multiply.accumulate(steps)  # decay *= beta, as ndeval
     total = leading_sum(query, rank, gains * decay[rank - 1], None, v.num_queries)
+    if not scaled:
+        return total
     out = np.zeros(v.num_queries)
     ok = v.S > 0
     out[ok] = total[ok] * ((1.0 - (1.0 - alpha) * beta) / v.S[ok])
@@ -268,11 +271,15 @@ def nrbp(jr, *, rel: int, alpha: float, beta: float) -> np.ndarray:
     ),
     ties=None,
     no_ties=NO_TIES,
+    notes="With alpha = 0 and beta = 1 NRBP's factor 1 - (1-alpha) beta is 0 and ndeval's "
+    "nNRBP is 0/0; cranfield divides the sums without the factor, which cancels.",
     checked_by=(NDEVAL_TEST, BY_HAND.format("nnrbp")),
 )
 def nnrbp(jr, *, rel: int, alpha: float, beta: float) -> np.ndarray:
     v = view(jr, rel)
-    run, best = _nrbp(v, alpha, beta), _nrbp(v, alpha, beta, ideal=True)
+    scaled = (1.0 - alpha) * beta != 1.0  # else NRBP's factor is 0 (ndeval: 0/0)
+    run = _nrbp(v, alpha, beta, scaled=scaled)
+    best = _nrbp(v, alpha, beta, ideal=True, scaled=scaled)
     out = np.zeros(v.num_queries)
     ok = v.S > 0
     out[ok] = run[ok] / best[ok]
