@@ -94,9 +94,7 @@ def test_alpha_dcg_by_hand():
 
 def test_alpha_ndcg_by_hand():
     for k in (1, 2, 3, 5, 6, 10, 1000):
-        assert _value(f"alpha_nDCG@{k}") == pytest.approx(
-            _dcg(G, k) / _ideal(_dcg, k), abs=1e-14
-        )
+        assert _value(f"alpha_nDCG@{k}") == pytest.approx(_dcg(G, k) / _ideal(_dcg, k), abs=1e-14)
     # the ideal: ab, c1, then an A and a B document, then the other A one
     assert _ideal(_dcg, 5) == pytest.approx(_dcg([2, 1, 0.5, 0.5, 0.25], 5))
 

@@ -389,32 +389,13 @@ JUDGMENT_FILES = ("prefs", "judgment_groups", "subtopics")
 
 
 def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:
-    """The parsed ``names`` as keyword arguments (``prefs`` read in its ``--prefs-format``;
-    ``subtopics`` read, and given as QRELS too when QRELS names the same file)."""
+    """The parsed ``names`` as keyword arguments (``prefs`` read in its ``--prefs-format``)."""
     out = {name: getattr(args, name) for name in names}
     if out.get("prefs") is not None and getattr(args, "prefs_format", "prefs") == "qrels":
         from ..io.judgment_files import read_prefs
 
         out["prefs"] = read_prefs(out["prefs"], qrels_format=True)
-    if out.get("subtopics") is not None:
-        from ..io.subtopics import read_subtopics
-
-        path = out["subtopics"]
-        out["subtopics"] = read_subtopics(path)
-        if _same_file(getattr(args, "qrels", None), path):
-            args.qrels = out["subtopics"]  # a subtopic file read as qrels repeats documents
     return out
-
-
-def _same_file(a: Any, b: str) -> bool:
-    if not isinstance(a, str):
-        return False
-    if a == b:
-        return True
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 def needed_by(side_input: str) -> str:

@@ -162,15 +162,14 @@ def run(argv: Sequence[str]) -> None:
         p.error("--requests and --generality are printed with --format table or markdown")
     from ..comparing import compare
 
-    options = values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel")
     cmp = compare(
-        a.qrels,  # after values(): --subtopics naming QRELS's file sets it
+        a.qrels,
         a.runs,
         a.measures or None,
         sweep=a.sweeps,
         missing="intersect",
         **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
-        **options,
+        **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
     )
     text = cmp.table("text" if a.fmt == "table" else a.fmt, digits=a.digits, details=details)
     write_output(text, a.output)

@@ -60,7 +60,12 @@ def run(argv: Sequence[str]) -> None:
     from ..evaluation import evaluate
     from ..report.results_text import render
 
-    options = values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel")  # may set qrels
-    res = evaluate(a.qrels, a.runs, a.measures or None, aggregate=a.aggregate or None, **options)
+    res = evaluate(
+        a.qrels,
+        a.runs,
+        a.measures or None,
+        aggregate=a.aggregate or None,
+        **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel"),
+    )
     text = render(list(res), a.fmt, per_query=a.per_query, digits=a.digits)
     write_output(text, a.output)

@@ -51,7 +51,7 @@ from .judgment_files import _lines
 from .source import source_name
 from .text import read_text
 
-__all__ = ["Subtopics", "read_subtopics"]
+__all__ = ["Subtopics", "read_subtopics", "same_file"]
 
 _INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _INT64 = (-(2**63), 2**63 - 1)
@@ -185,3 +185,15 @@ def read_subtopics(path: str | os.PathLike[str]) -> Subtopics:
         topic, subtopic, doc = (x.decode("utf-8") for x in f[:3])
         builder.add(topic, subtopic, doc, int(token), lineno)
     return builder.build()
+
+
+def same_file(path: Any, subtopics: Subtopics) -> bool:
+    """Whether ``path`` names the file ``subtopics`` was read from (standard input included)."""
+    if not isinstance(path, str | os.PathLike):
+        return False
+    if source_name(path) == subtopics.source:
+        return True
+    try:
+        return os.path.samefile(path, subtopics.source)
+    except (OSError, ValueError):
+        return False
