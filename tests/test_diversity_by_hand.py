@@ -162,3 +162,22 @@ def test_judged_only_drops_documents_the_subtopic_qrels_do_not_list():
         _dcg(gains, k) / _ideal(_dcg, k), abs=1e-14
     )
     assert _value("P_IA(judged_only=true)@4") == pytest.approx(5 / 12, abs=1e-15)
+
+
+@pytest.mark.parametrize("alpha", [0.0, 1e-6, 0.01, 0.5])
+def test_normalisers_at_deep_cutoffs(alpha):
+    """Beyond 2**16 ranks the ideal-ideal normaliser's tail is integrated (Euler-Maclaurin):
+    against every term added exactly (math.fsum)."""
+    k = 200_003
+    run = f"alpha={alpha}," if alpha != 0.5 else ""
+    for form, name in (("dcg", "alpha_DCG"), ("err", "ERR_IA")):
+        if name == "ERR_IA" and alpha != 0.5:
+            continue
+        terms, g = [], float(S)
+        for i in range(k):
+            terms.append(g * (1 / math.log2(i + 2) if form == "dcg" else 1 / (i + 1)))
+            g *= 1 - alpha
+        gains = _gains(RANKING, alpha)
+        top = _dcg(gains, k) if form == "dcg" else _err(gains, k)
+        value = _value(f"{name}({run}judged_only=false)@{k}")
+        assert value == pytest.approx(top / math.fsum(terms), rel=1e-12)

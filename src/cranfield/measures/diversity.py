@@ -26,15 +26,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..judged_rankings import JudgedRankings
-from .params import MAX_COUNT, REQUIRED
 from .registry import CUTOFF, REL, Param, Undefined, measure
 from .sources import AGRAWAL, CHAPELLE, CLARKE_ICTIR, CLARKE_SIGIR, NDEVAL, ZHAI
 from .subtopic_view import DEPTH, View, discounts, ideal_ideal, leading_sum, view
 
-__all__ = ["ALPHA", "BETA", "DIVERSITY_JUDGED_ONLY", "NORMALISED_DEPTH"]
-
-NORMALISED_DEPTH = 100_000
-"""The largest cut-off of ``alpha_DCG`` and ``ERR_IA``: their normaliser is a sum of k terms."""
+__all__ = ["ALPHA", "BETA", "DIVERSITY_JUDGED_ONLY"]
 
 ALPHA = Param(
     "alpha",
@@ -59,15 +55,6 @@ DIVERSITY_JUDGED_ONLY = Param(
     False,
     "drop the documents the subtopic qrels do not list for the query before measuring",
 )
-CUTOFF_NORMALISED = Param(
-    "cutoff",
-    "int",
-    REQUIRED,
-    "rank cut-off k (the @k part)",
-    at_least=1,
-    at_most=NORMALISED_DEPTH,
-)
-assert NORMALISED_DEPTH <= MAX_COUNT
 
 NDEVAL_TEST = "tests/test_diversity_ndeval.py::test_generated_collections_agree_with_pyndeval"
 BY_HAND = "tests/test_diversity_by_hand.py::test_{}_by_hand"
@@ -128,7 +115,7 @@ def _versus_ideal(jr, cutoff: int, rel: int, alpha: float, judged_only: bool, fo
 
 @measure(
     "alpha_DCG",
-    cutoff=CUTOFF_NORMALISED,
+    cutoff=CUTOFF,
     params=(REL, ALPHA, DIVERSITY_JUDGED_ONLY),
     summary="novelty-discounted cumulative gain at k over subtopics, normalised by a "
     "ranking relevant to every subtopic at every rank",
@@ -175,7 +162,7 @@ def alpha_ndcg(jr, *, cutoff: int, rel: int, alpha: float, judged_only: bool) ->
 
 @measure(
     "ERR_IA",
-    cutoff=CUTOFF_NORMALISED,
+    cutoff=CUTOFF,
     params=(REL, DIVERSITY_JUDGED_ONLY),
     summary="intent-aware expected reciprocal rank at k (ndeval's), normalised by a ranking "
     "relevant to every subtopic at every rank",

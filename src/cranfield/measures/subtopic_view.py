@@ -22,6 +22,7 @@ sets of relevant subtopics always have equal gains, so the greedy step compares 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -225,6 +226,11 @@ def leading_sum(query: np.ndarray, rank: np.ndarray, values: np.ndarray, k: int 
     return segment_total(query[sel], values[sel], nq)
 
 
+EXACT_TERMS = 1 << 16
+"""Terms of the ideal-ideal normaliser added one by one (ndeval's arithmetic); beyond them
+its tail is an integral (:func:`_tail`)."""
+
+
 def ideal_ideal(subtopics: np.ndarray, k: int, alpha: float, form: str) -> np.ndarray:
     """Per query, ndeval's "ideal ideal" normaliser at cut-off ``k >= 2``: the cumulated gain of
     a ranking whose every document is relevant to all ``S`` subtopics, ``sum_{i<=k} S
@@ -232,12 +238,66 @@ def ideal_ideal(subtopics: np.ndarray, k: int, alpha: float, form: str) -> np.nd
     1 where ``S = 0`` (nothing to normalise)."""
     out = np.ones(len(subtopics))
     for size in np.unique(subtopics[subtopics > 0]).tolist():
-        steps = np.full(k, 1.0 - alpha)
-        steps[0] = float(size)
-        g = np.multiply.accumulate(steps)
-        terms = g * discounts(k) if form == "dcg" else g / np.arange(1.0, k + 1.0)
-        out[subtopics == size] = np.add.accumulate(terms)[-1]
+        out[subtopics == size] = _ideal_ideal(float(size), int(k), float(alpha), form)
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _ideal_ideal(size: float, k: int, alpha: float, form: str) -> float:
+    n = min(k, EXACT_TERMS)
+    steps = np.full(n, 1.0 - alpha)
+    steps[0] = size
+    g = np.multiply.accumulate(steps)  # idealIdealGain *= (1 - alpha), as ndeval
+    terms = g * discounts(n) if form == "dcg" else g / np.arange(1.0, n + 1.0)
+    total = float(np.add.accumulate(terms)[-1])
+    if k == n or terms[-1] == 0.0:
+        return total
+    return total + _tail(size, n, k, 1.0 - alpha, form, math.ulp(total) / 2)
+
+
+def _tail(size: float, n: int, k: int, r: float, form: str, negligible: float) -> float:
+    """``sum_{i=n}^{k-1} h(i)``, ``h(x) = size r^x w(x)`` (``w(x) = log 2 / log(x+2)`` or
+    ``1/(x+1)``) by Euler-Maclaurin: the integral, half the end terms, and the first
+    derivative correction (the next is below 1e-16 of the sum from x = 2**16 on); 0 when
+    even the first term would not change the sum (so every later one, smaller, would not)."""
+    from scipy.special import exp1, expi
+
+    c = -math.log(r)  # r in (0, 1]
+    log2 = math.log(2.0)
+
+    def h(x: float) -> float:
+        w = log2 / math.log(x + 2.0) if form == "dcg" else 1.0 / (x + 1.0)
+        return size * math.exp(-c * x) * w
+
+    def dh(x: float) -> float:
+        dw = -1.0 / ((x + 2.0) * math.log(x + 2.0)) if form == "dcg" else -1.0 / (x + 1.0)
+        return h(x) * (dw - c)
+
+    if h(n) < negligible:
+        return 0.0
+    a, b = float(n), float(k - 1)
+    if form == "err":  # int e^{-cx}/(x+1) dx = e^c (E1(c(a+1)) - E1(c(b+1))); c = 0: logs
+        if c == 0.0:
+            integral = math.log((b + 1.0) / (a + 1.0))
+        else:
+            integral = math.exp(c) * (exp1(c * (a + 1.0)) - exp1(c * (b + 1.0)))
+    elif c == 0.0:  # int dx / ln(x+2) = li(b+2) - li(a+2), li(y) = Ei(ln y)
+        integral = log2 * (expi(math.log(b + 2.0)) - expi(math.log(a + 2.0)))
+    else:
+        from scipy.integrate import quad
+
+        top = min(b, a + 800.0 / c)  # beyond it e^{-cx} is below e^{-800} of the first term
+        integral, _ = quad(
+            lambda x: math.exp(-c * (x - a)) * log2 / math.log(x + 2.0),
+            a,
+            top,
+            epsabs=0.0,
+            epsrel=2e-14,
+            limit=500,
+        )
+        integral *= math.exp(-c * a)
+    integral *= size
+    return integral + (h(a) + h(b)) / 2.0 + (dh(b) - dh(a)) / 12.0
 
 
 def ideal_gains(sub, rel: int, alpha: float):
