@@ -28,6 +28,7 @@ import numpy as np
 from ..judged_rankings import JudgedRankings
 from .registry import CUTOFF, REL, Param, Undefined, measure
 from .sources import AGRAWAL, CHAPELLE, CLARKE_ICTIR, CLARKE_SIGIR, NDEVAL, ZHAI
+from .subtopic_ties import subtopic_mean
 from .subtopic_view import DEPTH, View, discounts, ideal_ideal, leading_sum, view
 
 __all__ = ["ALPHA", "BETA", "DIVERSITY_JUDGED_ONLY"]
@@ -58,6 +59,8 @@ DIVERSITY_JUDGED_ONLY = Param(
 
 NDEVAL_TEST = "tests/test_diversity_ndeval.py::test_generated_collections_agree_with_pyndeval"
 BY_HAND = "tests/test_diversity_by_hand.py::test_{}_by_hand"
+TIES = "tests/test_diversity_ties.py::test_tie_aware_forms_are_means_over_tie_breakings"
+CUT = "tests/test_diversity_ties.py::test_tie_aware_forms_under_a_depth_cut"
 NO_TIES = (
     "not derived: the novelty discount makes a document's gain depend on which documents of "
     "its tie group precede it"
@@ -273,6 +276,21 @@ def nnrbp(jr, *, rel: int, alpha: float, beta: float) -> np.ndarray:
     return out
 
 
+def _tie_ap_ia(jr, *, rel: int, judged_only: bool) -> np.ndarray:
+    """E[AP_IA] = (1/S) sum_j E[AP_j] (subtopic_ties.py)."""
+    return subtopic_mean(jr, "AP", rel, judged_only, "AP_IA")
+
+
+def _tie_p_ia(jr, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
+    """E[P_IA@k] = (1/S) sum_j E[P_j@k] (subtopic_ties.py)."""
+    return subtopic_mean(jr, f"P@{cutoff}", rel, judged_only, "P_IA")
+
+
+def _tie_strecall(jr, *, cutoff: int, rel: int) -> np.ndarray:
+    """E[StRecall@k] = (1/S) sum_j P(subtopic j covered in the top k) (subtopic_ties.py)."""
+    return subtopic_mean(jr, f"Success@{cutoff}", rel, False, "StRecall")
+
+
 @measure(
     "AP_IA",
     params=(REL, DIVERSITY_JUDGED_ONLY),
@@ -285,9 +303,8 @@ def nnrbp(jr, *, rel: int, alpha: float, beta: float) -> np.ndarray:
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
-    ties=None,
-    no_ties="not derived yet",
-    checked_by=(NDEVAL_TEST, BY_HAND.format("ap_ia")),
+    ties=_tie_ap_ia,
+    checked_by=(NDEVAL_TEST, BY_HAND.format("ap_ia"), TIES, CUT),
 )
 def ap_ia(jr, *, rel: int, judged_only: bool) -> np.ndarray:
     from ..segments import segment_total
@@ -319,9 +336,8 @@ def ap_ia(jr, *, rel: int, judged_only: bool) -> np.ndarray:
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
-    ties=None,
-    no_ties="not derived yet",
-    checked_by=(NDEVAL_TEST, BY_HAND.format("p_ia")),
+    ties=_tie_p_ia,
+    checked_by=(NDEVAL_TEST, BY_HAND.format("p_ia"), TIES, CUT),
 )
 def p_ia(jr, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
     v = view(jr, rel, judged_only)
@@ -347,9 +363,8 @@ def _per_subtopic(count: np.ndarray, S: np.ndarray, k: float = 1.0) -> np.ndarra
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
-    ties=None,
-    no_ties="not derived yet",
-    checked_by=(NDEVAL_TEST, BY_HAND.format("strecall")),
+    ties=_tie_strecall,
+    checked_by=(NDEVAL_TEST, BY_HAND.format("strecall"), TIES, CUT),
 )
 def strecall(jr, *, cutoff: int, rel: int) -> np.ndarray:
     v = view(jr, rel)

@@ -39,6 +39,7 @@ __all__ = [
     "discounts",
     "ideal_ideal",
     "leading_sum",
+    "relevant_counts",
     "require",
     "view",
 ]
@@ -66,15 +67,17 @@ class View:
     """The rows the measures read for one ``(rel, judged_only)``, and their relevant
     (document, subtopic) pairs.
 
-    Rows (``query``, ``rank``) are in rank order per query; ``pair_row`` (ascending) and
-    ``pair_sub`` (ascending within a row) list every relevant pair of a ranked document, and
-    ``pair_seen`` the documents above it relevant to the same subtopic (``c_j(i)``);
-    ``by_subtopic`` orders the pairs by (query, subtopic, rank) and ``pair_nrel`` gives the
-    relevant documents of each pair's subtopic.  ``S``: per query, the subtopics with a
-    relevant document; ``topic``: per query, its topic in the subtopic file (-1: none).
+    Rows (``rows`` of the judged rankings, ``query``, ``rank``) are in rank order per query;
+    ``pair_row`` (ascending) and ``pair_sub`` (ascending within a row) list every relevant
+    pair of a ranked document, and ``pair_seen`` the documents above it relevant to the same
+    subtopic (``c_j(i)``); ``by_subtopic`` orders the pairs by (query, subtopic, rank) and
+    ``pair_nrel`` gives the relevant documents of each pair's subtopic.  ``S``: per query,
+    the subtopics with a relevant document; ``topic``: per query, its topic in the subtopic
+    file (-1: none).
     """
 
     num_queries: int
+    rows: np.ndarray
     query: np.ndarray
     rank: np.ndarray
     pair_row: np.ndarray
@@ -128,9 +131,10 @@ def _make_view(jr: JudgedRankings, ranked, rel: int, judged_only: bool) -> View:
     sub = ranked.subtopics
     pair = ranked.pair_of_row
     query = jr.row_query
+    rows = np.arange(len(pair))
     if judged_only:
-        keep = pair >= 0
-        pair, query = pair[keep], query[keep]
+        rows = np.flatnonzero(pair >= 0)
+        pair, query = pair[rows], query[rows]
     lengths = np.bincount(query, minlength=jr.num_queries).astype(np.int64)
     rank = np.arange(1, len(query) + 1) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     # the judgments of every ranked document, those >= rel kept
@@ -152,7 +156,7 @@ def _make_view(jr: JudgedRankings, ranked, rel: int, judged_only: bool) -> View:
     seen = np.empty(len(order), dtype=np.int64)
     seen[order] = np.arange(len(order)) - first
     # S and the relevant documents of each subtopic, from the whole subtopic qrels
-    key_topic, key_sub, key_nrel, topic_offsets = _relevant_counts(sub, rel)
+    key_topic, key_sub, key_nrel, topic_offsets = relevant_counts(sub, rel)
     topic = ranked.topic_of_query
     has = topic >= 0
     S = np.zeros(jr.num_queries, dtype=np.int64)
@@ -162,6 +166,7 @@ def _make_view(jr: JudgedRankings, ranked, rel: int, judged_only: bool) -> View:
     at = np.searchsorted(keys, topic[pq] * nsub + pair_sub)
     return View(
         num_queries=jr.num_queries,
+        rows=rows,
         query=query,
         rank=rank,
         pair_row=pair_row,
@@ -176,7 +181,7 @@ def _make_view(jr: JudgedRankings, ranked, rel: int, judged_only: bool) -> View:
     )
 
 
-def _relevant_counts(sub, rel: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def relevant_counts(sub, rel: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per (topic, subtopic) with a relevant document, sorted: topic, subtopic, relevant
     documents; and the CSR offsets of each topic's entries (so ``S`` = their number)."""
     key = ("relevant", rel)
