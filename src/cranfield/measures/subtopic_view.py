@@ -11,13 +11,8 @@ rank ``i`` is
 added in subtopic order (the file's, :mod:`cranfield.io.subtopics`), each power a running
 product, as ndeval adds and multiplies: the sums below are then the same doubles as ndeval's.
 
-The **ideal ranking** is ndeval's greedy approximation (finding the best one is NP-hard,
-Clarke et al. sec. 5): over the documents of the subtopic qrels, repeatedly take the one of
-highest gain given those taken so far; among exactly equal gains the greatest document id
-(byte order).  It depends on ``rel`` and ``alpha`` only, so it is computed once per subtopic
-file and kept in the file's :class:`~cranfield.io.subtopics.Subtopics`.  Documents with equal
-sets of relevant subtopics always have equal gains, so the greedy step compares those sets
-(with the greatest remaining document of each), not every document.
+The ideal ranking the normalised measures divide by is ndeval's greedy approximation
+(:mod:`cranfield.measures.subtopic_ideal`).
 """
 
 from __future__ import annotations
@@ -103,10 +98,12 @@ class View:
 
     def ideal(self, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(query, rank, G)`` of the ideal rankings' documents of positive gain."""
+        from .subtopic_ideal import ideal_gains
+
         key = ("ideal", alpha)
         if key not in self.cache:
-            per_topic = ideal_gains(self.subtopics, self.rel, alpha)
-            lists = [per_topic(int(t)) if t >= 0 else _EMPTY for t in self.topic]
+            per_topic = ideal_gains(self.subtopics, self.rel, alpha, self.topic[self.topic >= 0])
+            lists = [per_topic[int(t)] if t >= 0 else _EMPTY for t in self.topic]
             lengths = np.array([len(x) for x in lists], dtype=np.int64)
             query = np.repeat(np.arange(self.num_queries), lengths)
             rank = np.arange(1, len(query) + 1) - np.repeat(np.cumsum(lengths) - lengths, lengths)
@@ -303,73 +300,3 @@ def _tail(size: float, n: int, k: int, r: float, form: str, negligible: float) -
         integral *= math.exp(-c * a)
     integral *= size
     return integral + (h(a) + h(b)) / 2.0 + (dh(b) - dh(a)) / 12.0
-
-
-def ideal_gains(sub, rel: int, alpha: float):
-    """``f(topic) -> G of its ideal ranking`` (positive gains only), each topic computed on
-    first use and kept in ``sub``'s cache."""
-    key = ("ideal", rel, alpha)
-    done: dict[int, np.ndarray] = sub.cache.setdefault(key, {})
-
-    def of(topic: int) -> np.ndarray:
-        if topic not in done:
-            done[topic] = _greedy(_signatures(sub, topic, rel), 1.0 - alpha)
-        return done[topic]
-
-    return of
-
-
-def _signatures(sub, topic: int, rel: int) -> list[tuple[int, ...]]:
-    """The relevant subtopics of each document of ``topic``, documents in descending byte
-    order of their ids."""
-    pairs = sub.pairs
-    a, b = int(pairs.offsets[topic]), int(pairs.offsets[topic + 1])
-    off, subs, grade = sub.entry_offsets, sub.entry_subtopic, sub.entry_grade
-    out = []
-    for p in pairs.grades[a:b][::-1].tolist():
-        e = slice(int(off[p]), int(off[p + 1]))
-        out.append(tuple(subs[e][grade[e] >= rel].tolist()))
-    return out
-
-
-def _greedy(signatures: list[tuple[int, ...]], r: float) -> np.ndarray:
-    """ndeval's ``idealResult``: the gains of the greedy ideal ranking of documents with these
-    relevant subtopics (listed by descending document id), while positive."""
-    groups: dict[tuple[int, ...], list[int]] = {}
-    for position, sig in enumerate(signatures):
-        if sig:
-            groups.setdefault(sig, []).append(position)
-    if not groups:
-        return _EMPTY
-    sigs = list(groups)
-    used = sorted({s for sig in sigs for s in sig})
-    local = {s: i for i, s in enumerate(used)}
-    width = max(len(s) for s in sigs)
-    pad = len(used)  # gain[pad] stays 0.0: adding it changes nothing
-    table = np.full((len(sigs), width), pad, dtype=np.int64)
-    for g, sig in enumerate(sigs):
-        table[g, : len(sig)] = [local[s] for s in sig]
-    members = [groups[s] for s in sigs]
-    taken = np.zeros(len(sigs), dtype=np.int64)
-    head = np.array([m[0] for m in members], dtype=np.int64)
-    done = np.iinfo(np.int64).max
-    gain = np.ones(pad + 1)
-    gain[pad] = 0.0
-    cols = [table[:, c] for c in range(width)]
-    out: list[float] = []
-    while True:
-        score = gain[cols[0]]
-        for c in cols[1:]:
-            score = score + gain[c]  # in subtopic order, as ndeval adds
-        score[head == done] = -1.0
-        best = score.max()
-        if best <= 0.0:
-            break
-        tied = np.flatnonzero(score == best)
-        g = int(tied[np.argmin(head[tied])]) if len(tied) > 1 else int(tied[0])
-        out.append(float(best))
-        taken[g] += 1
-        head[g] = members[g][taken[g]] if taken[g] < len(members[g]) else done
-        row = table[g]
-        gain[row[row < pad]] *= r
-    return np.asarray(out)
