@@ -282,8 +282,8 @@ def _tie_ap_ia(jr, *, rel: int, judged_only: bool) -> np.ndarray:
 
 
 def _tie_p_ia(jr, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
-    """E[P_IA@k] = (1/S) sum_j E[P_j@k] (subtopic_ties.py)."""
-    return subtopic_mean(jr, f"P@{cutoff}", rel, judged_only, "P_IA")
+    """E[P_IA@k] = sum_j E[rel_j(k)] / (k S) (subtopic_ties.py)."""
+    return subtopic_mean(jr, f"count@{cutoff}", rel, judged_only, "P_IA", scale=float(cutoff))
 
 
 def _tie_strecall(jr, *, cutoff: int, rel: int) -> np.ndarray:

@@ -7,9 +7,9 @@
     P_IA@k = (1/S) sum_j P_j@k,   StRecall@k = (1/S) sum_j Success_j@k,   AP_IA = (1/S) sum_j AP_j.
 
 An expectation over tie-breakings is linear, so each is the mean of the tie-aware forms of
-``P``, ``Success`` and ``AP`` (McSherry & Najork, ECIR 2008) on one ranking per (query,
-subtopic): the query's ranking, its tie groups and depth cut kept, judged for that subtopic
-alone (``R`` = the documents relevant to it).
+``P`` (as the expected count in the top k, over k), ``Success`` and ``AP`` (McSherry & Najork,
+ECIR 2008) on one ranking per (query, subtopic): the query's ranking, its tie groups and depth
+cut kept, judged for that subtopic alone (``R`` = the documents relevant to it).
 """
 
 from __future__ import annotations
@@ -18,16 +18,20 @@ import numpy as np
 
 from ..judged_rankings import JudgedRankings
 from ..segments import segment_total
-from ..ties.expected import refuse_cut
+from ..ties.expected import expected_count_at, refuse_cut
 from ..ties.levels import expand
 from .subtopic_view import relevant_counts, view
 
 __all__ = ["subtopic_mean"]
 
 
-def subtopic_mean(jr: JudgedRankings, measure: str, rel: int, judged_only: bool, name: str):
-    """Per query, ``(1/S) sum_j m_j`` for the tie-aware form of ``measure`` (a measure string
-    of the registry, relevance ``rel=1``) on each subtopic's ranking; 0 where ``S = 0``."""
+def subtopic_mean(
+    jr: JudgedRankings, measure: str, rel: int, judged_only: bool, name: str, scale: float = 1.0
+):
+    """Per query, ``sum_j m_j / (scale S)`` for the tie-aware form of ``measure`` (a measure
+    string of the registry, relevance ``rel=1``; ``count@k``: the expected relevant documents
+    in the top k) on each subtopic's ranking; 0 where ``S = 0``.  Without ties every term is
+    the plain one, added in the plain form's order: the same doubles."""
     from .parse import parse
 
     if judged_only:
@@ -35,10 +39,14 @@ def subtopic_mean(jr: JudgedRankings, measure: str, rel: int, judged_only: bool,
     rankings, query, S = per_subtopic(jr, rel, judged_only)
     out = np.zeros(jr.num_queries)
     if rankings.num_queries:
-        values = parse(measure).compute(rankings)
+        if measure.startswith("count@"):
+            k = int(measure.split("@")[1])
+            values = expected_count_at(rankings, rankings.relevant(1), k)
+        else:
+            values = parse(measure).compute(rankings)
         total = segment_total(query, values, jr.num_queries)
         ok = S > 0
-        out[ok] = total[ok] / S[ok]
+        out[ok] = total[ok] / (scale * S[ok])
     return out
 
 
