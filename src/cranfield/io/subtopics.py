@@ -53,7 +53,7 @@ from .text import read_text
 
 __all__ = ["Subtopics", "read_subtopics", "same_file"]
 
-_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_INT_BYTES = re.compile(rb"[+-]?[0-9]+")
 _INT64 = (-(2**63), 2**63 - 1)
 
 
@@ -175,16 +175,24 @@ def read_subtopics(path: str | os.PathLike[str]) -> Subtopics:
     source = source_name(path)
     builder = _Builder(source, "line")
     what = "topic, subtopic, document, judgment"
+    add = builder.add
     for lineno, f in _lines(read_text(path), source, 4, what):
-        token = f[3].decode("utf-8")
-        shown = repr(token) if len(token) <= 30 else f"'{token[:25]}...' ({len(token)} characters)"
-        if _INT.fullmatch(token) is None:
-            raise InputError(source, f"judgment {shown} is not an integer", lineno)
-        if len(token.lstrip("+-0")) > 19 or not _INT64[0] <= int(token) <= _INT64[1]:
-            raise InputError(source, f"judgment {shown} is out of range (a 64-bit integer)", lineno)
-        topic, subtopic, doc = (x.decode("utf-8") for x in f[:3])
-        builder.add(topic, subtopic, doc, int(token), lineno)
+        token = f[3]
+        if _INT_BYTES.fullmatch(token) is None:
+            raise InputError(source, f"judgment {_shown(token)} is not an integer", lineno)
+        if len(token) > 18 and (
+            len(token.lstrip(b"+-0")) > 19 or not _INT64[0] <= int(token) <= _INT64[1]
+        ):
+            raise InputError(
+                source, f"judgment {_shown(token)} is out of range (a 64-bit integer)", lineno
+            )
+        add(f[0].decode(), f[1].decode(), f[2].decode(), int(token), lineno)
     return builder.build()
+
+
+def _shown(token: bytes) -> str:
+    text = token.decode("utf-8", "replace")
+    return repr(text) if len(text) <= 30 else f"'{text[:25]}...' ({len(text)} characters)"
 
 
 def same_file(path: Any, subtopics: Subtopics) -> bool:
