@@ -155,3 +155,20 @@ def test_without_ties_the_tie_aware_forms_equal_the_plain_ones():
         math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
         for a, b in zip(weak.values.ravel(), plain.values.ravel(), strict=True)
     )
+
+
+def test_tie_ranges_keep_the_subtopic_judgments_with_their_documents():
+    """The tie analysis reorders and truncates the rankings: the documents' subtopic
+    judgments move with them (its trec and expected columns are the two policies' values)."""
+    from cranfield.ties.analysis import tie_ranges
+
+    sub = Subtopics.from_rows(ROWS)
+    names = ["P_IA@2", "StRecall@1", "AP_IA"]
+    for depth in (None, 2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            (tr,) = tie_ranges(sub, RUN, names, subtopics=sub, depth=depth)
+            trec = cranfield.evaluate(sub, RUN, names, subtopics=sub, depth=depth)
+            weak = cranfield.evaluate(sub, RUN, names, subtopics=sub, depth=depth, ties="weak")
+        assert tr.trec.tolist() == trec.values.tolist()
+        assert tr.expected.ravel().tolist() == pytest.approx(weak.values.ravel(), abs=1e-15)
