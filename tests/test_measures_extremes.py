@@ -24,6 +24,7 @@ from conftest import run_cli
 from cranfield.errors import CranfieldError, MeasureError
 from cranfield.io import read_qrels, read_run
 from cranfield.io.judgment_files import JudgmentGroups, Prefs
+from cranfield.io.subtopics import Subtopics
 from cranfield.judging import judge
 from cranfield.measures import REGISTRY, Measure, Param, parse
 from cranfield.measures.params import INT64_MAX, INT64_MIN
@@ -68,14 +69,21 @@ SIDE = dict(collection_size=1000, known={"q1": {"d1": 1}, "q2": {"d4": 1}}, targ
 
 
 def _side(qrels: dict) -> dict:
-    """SIDE with preferences and judgment groups made of ``qrels`` itself: one preference
-    sub-group holding every grade, and two judgment groups (all of it; the first line)."""
+    """SIDE with preferences, judgment groups and subtopics made of ``qrels`` itself: one
+    preference sub-group holding every grade, two judgment groups (all of it; the first
+    line), and each judgment for two subtopics (its grade; half of it, rounded down)."""
     topics = {q: [("j", "s", float(g), d) for d, g in docs.items()] for q, docs in qrels.items()}
     prefs = Prefs("prefs", topics)
     first = {q: dict([next(iter(docs.items()))]) for q, docs in qrels.items() if docs}
     groups = {"u1": read_qrels(qrels), "u2": read_qrels(first)}
     grades = np.array([g for docs in qrels.values() for g in docs.values()], dtype=np.int64)
-    return SIDE | {"prefs": prefs, "judgment_groups": JudgmentGroups("groups", groups, grades)}
+    rows = [(q, "s1", d, g) for q, docs in qrels.items() for d, g in docs.items()]
+    rows += [(q, "s2", d, g // 2) for q, _s, d, g in rows]
+    return SIDE | {
+        "prefs": prefs,
+        "judgment_groups": JudgmentGroups("groups", groups, grades),
+        "subtopics": Subtopics.from_rows(rows),
+    }
 
 
 def _judged(qrels: dict, run: dict, ties: str = "trec", side: bool = True):

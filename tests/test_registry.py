@@ -147,18 +147,23 @@ SIDE = {"collection_size": 50, "known": {"q1": {"a": 1, "c": 1}, "q2": {"e": 1}}
 PREFS = """q1 j1 s1 a 2\nq1 j1 s1 c 1\nq1 j1 s1 b 0\nq1 j1 s1 y 0\nq2 j1 s1 e 1\nq2 j1 s1 f 0
 q3 j1 s1 g 0\n"""
 GROUPS = """q1 u1 a 1\nq1 u1 b 0\nq1 u2 c 1\nq1 u2 a 0\nq2 u1 e 1\nq2 u2 f 1\nq3 u1 g 0\n"""
+# subtopic judgments (qid subtopic docno judgment) for the diversity measures
+SUBTOPICS = """q1 s1 a 2\nq1 s2 a 1\nq1 s2 c 1\nq1 s3 b 0\nq2 s1 e 1\nq3 s1 g 0\n"""
 
 
 @pytest.fixture(scope="module")
 def side(tmp_path_factory) -> dict:
     from cranfield.io.judgment_files import read_judgment_groups, read_prefs
+    from cranfield.io.subtopics import read_subtopics
 
     d = tmp_path_factory.mktemp("side")
     (d / "prefs").write_text(PREFS)
     (d / "groups").write_text(GROUPS)
+    (d / "subtopics").write_text(SUBTOPICS)
     return SIDE | {
         "prefs": read_prefs(d / "prefs"),
         "judgment_groups": read_judgment_groups(d / "groups"),
+        "subtopics": read_subtopics(d / "subtopics"),
     }
 
 

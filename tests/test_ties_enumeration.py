@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cranfield import evaluate, judge, read_qrels, read_run
+from cranfield.io.subtopics import Subtopics
 from cranfield.ties.analysis import tie_range
 
 NOT_IN_QRELS = None
@@ -667,6 +668,9 @@ TIE_AWARE_LABELS = [
     "SDCG(max_rel=2,of=ResEU)@3",
     "TBG(H=3.0,max_rel=2,of=ETU)",
     "U(L=5.0,max_rel=2)",
+    "P_IA@3",
+    "StRecall@2",
+    "AP_IA",
 ]
 
 
@@ -688,7 +692,10 @@ def test_on_a_linear_ordering_every_tie_aware_measure_equals_its_plain_form(quer
         q: {"k0": 1, **{d: 1 for d, g in docs.items() if g > 0 and d != "d0"}}
         for q, docs in qrels.items()
     }
+    subtopics = [(q, s, d, g // k) for q, docs in qrels.items() for d, g in docs.items()
+                 for s, k in (("s1", 1), ("s2", 2))]  # fmt: skip
     side = {"collection_size": 40, "known": known, "target": 2}
+    side["subtopics"] = Subtopics.from_rows(subtopics)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         weak = evaluate(qrels, run, TIE_AWARE_LABELS, ties="weak", **side)

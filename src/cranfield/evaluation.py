@@ -54,6 +54,7 @@ def evaluate(
     target: Any = None,
     prefs: Any = None,
     judgment_groups: Any = None,
+    subtopics: Any = None,
     aggregate: str | Sequence[str] | Mapping[str, str] | None = None,
     rel: int | None = None,
 ) -> Results | ResultsSet:
@@ -89,6 +90,11 @@ def evaluate(
         Preference judgments and judgments by judgment group (paths of trec_eval's ``-R
         prefs`` and ``-R qrels_jg`` files, or what :mod:`cranfield.io.judgment_files` reads)
         for the preference (``prefs_*``) and ``*_avgjg`` measures.
+    subtopics
+        Subtopic judgments for the diversity measures (``alpha_nDCG@k``, ``ERR_IA@k``,
+        ``NRBP``...): the path of a ``topic subtopic docno judgment`` file (ndeval's qrels) or
+        :func:`cranfield.io.subtopics.read_subtopics` / ``Subtopics.from_rows``; ``qrels`` may
+        then be the same ``Subtopics`` object (each judged document with its highest judgment).
     aggregate
         ``mean``, ``gmean``, ``median`` or ``micro`` for every measure, ``{label: how}``, or
         a list of ``how`` and ``label=how`` items (``["gmean", "P@10=micro"]``); default: each
@@ -116,6 +122,7 @@ def evaluate(
         target=target,
         prefs=prefs,
         judgment_groups=judgment_groups,
+        subtopics=subtopics,
         rel=rel,
     )
     judged = judge_many(qrels, runs, names=names, options=options)

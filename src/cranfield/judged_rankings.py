@@ -20,7 +20,7 @@ import numpy as np
 from .segments import segment_total
 
 if TYPE_CHECKING:
-    from .measure_inputs import KnownDocs, RankedPrefs
+    from .measure_inputs import KnownDocs, RankedPrefs, RankedSubtopics
 
 __all__ = ["NOT_IN_QRELS", "UNJUDGED", "JudgedRankings", "segment_seqsum"]
 
@@ -61,6 +61,8 @@ class JudgedRankings:
     """Per query: preference judgments and the judged documents in ranked order (``--prefs``)."""
     judgment_groups: tuple | None = field(default=None, repr=False)
     """Per judgment group: ``(its JudgedRankings, where its queries sit among these)``."""
+    subtopics: RankedSubtopics | None = field(default=None, repr=False)
+    """Subtopic judgments of the ranked documents (``--subtopics``; see measure_inputs.py)."""
 
     # ------------------------------------------------------------------ shape
     @property
@@ -100,6 +102,9 @@ class JudgedRankings:
         known = self.known
         if known is not None:
             known = replace(known, rows=known.rows[keep])
+        subtopics = self.subtopics
+        if subtopics is not None:
+            subtopics = replace(subtopics, pair_of_row=subtopics.pair_of_row[keep])
         return replace(
             self,
             offsets=offsets,
@@ -107,6 +112,7 @@ class JudgedRankings:
             scores=self.scores[keep],
             tie_ids=self.tie_ids[keep],
             known=known,
+            subtopics=subtopics,
             cut=False,
         )
 

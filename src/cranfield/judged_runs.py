@@ -79,10 +79,18 @@ class JudgedRuns:
 
     @cached_property
     def qrels(self) -> Qrels:
-        """The qrels, read on first use."""
+        """The qrels, read on first use.  Subtopic judgments as the qrels (the ``Subtopics``,
+        or the file ``subtopics`` was read from) give each judged document once, with its
+        highest judgment: read as plain qrels they would repeat it once per subtopic."""
         from .io import read_qrels
+        from .io.subtopics import Subtopics, same_file
 
-        return read_qrels(self._qrels_source)
+        source, sub = self._qrels_source, self.options.subtopics
+        if isinstance(source, Subtopics):
+            return source.as_qrels()
+        if sub is not None and same_file(source, sub):
+            return sub.as_qrels()
+        return read_qrels(source)
 
     def __iter__(self) -> Iterator[tuple[str, JudgedRankings]]:
         for name, (jr,) in self.each((self.options,)):

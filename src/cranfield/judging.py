@@ -42,6 +42,7 @@ def judge(
     target: PerQuery | None = None,
     prefs: Any = None,
     judgment_groups: Any = None,
+    subtopics: Any = None,
 ) -> JudgedRankings:
     """Judge ``run`` against ``qrels``.
 
@@ -67,6 +68,9 @@ def judge(
         Preference judgments and judgments by judgment group (trec_eval's ``-R prefs`` and
         ``-R qrels_jg`` files, :mod:`cranfield.io.judgment_files`) for the preference and
         ``*_avgjg`` measures.
+    subtopics
+        Subtopic judgments (``topic subtopic docno judgment``, ndeval's qrels; a path or
+        :mod:`cranfield.io.subtopics`' ``Subtopics``) for the diversity measures.
     """
     if not isinstance(qrels, Qrels) or not isinstance(run, Run):
         bad, what = ("qrels", "Qrels") if not isinstance(qrels, Qrels) else ("run", "Run")
@@ -85,6 +89,7 @@ def judge(
         target=target,
         prefs=prefs,
         judgment_groups=judgment_groups,
+        subtopics=subtopics,
     )
     ties, seed, depth, judged_only = opts.ties, opts.seed, opts.depth, opts.judged_only
     run_queries = set(run.query_ids)
@@ -140,6 +145,7 @@ def judge(
         known=known,
         target=target,
         prefs=opts.prefs,
+        subtopics=opts.subtopics,
         depth=depth,
         ties=ties,
     )
@@ -211,7 +217,7 @@ def _judge_groups(opts: JudgeOptions, run: Run, evaluated: list[str]) -> tuple:
     index = {q: i for i, q in enumerate(evaluated)}
     out = []
     plain = opts.judge_keywords()
-    for name in ("collection_size", "known", "target", "prefs", "judgment_groups"):
+    for name in ("collection_size", "known", "target", "prefs", "judgment_groups", "subtopics"):
         plain[name] = None
     for qrels in opts.judgment_groups.groups.values():
         qrels = qrels.restrict(evaluated)

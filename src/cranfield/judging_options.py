@@ -20,7 +20,7 @@ class JudgeOptions:
 
     ``ties``, ``seed``, ``depth``, ``judged_only``, ``complete``: see
     :func:`cranfield.judge` (trec_eval's ``-M``, ``-J``, ``-c``); ``collection_size``,
-    ``known``, ``target``, ``prefs``, ``judgment_groups``: the side inputs of
+    ``known``, ``target``, ``prefs``, ``judgment_groups``, ``subtopics``: the side inputs of
     :mod:`cranfield.measure_inputs`; ``rel``: the
     minimum grade counted relevant by every measure with a ``rel`` parameter that its measure
     string does not set (trec_eval's ``-l``; ``None``: each measure's own default, 1).
@@ -36,6 +36,7 @@ class JudgeOptions:
     target: Any = None
     prefs: Any = None
     judgment_groups: Any = None
+    subtopics: Any = None
     rel: int | None = None
 
     def __post_init__(self) -> None:
@@ -54,6 +55,7 @@ class JudgeOptions:
         A.qrels_source(self.known, "known")
         object.__setattr__(self, "prefs", _prefs(self.prefs))
         object.__setattr__(self, "judgment_groups", _judgment_groups(self.judgment_groups))
+        object.__setattr__(self, "subtopics", _subtopics(self.subtopics))
         for name, value in checked.items():
             object.__setattr__(self, name, value)
 
@@ -112,4 +114,20 @@ def _judgment_groups(value: Any) -> Any:
     raise A.ParameterError(
         "judgment_groups must be the path of a qrels file whose second column names the "
         f"judgment group, or read_judgment_groups(...), got a {type(value).__name__}"
+    )
+
+
+def _subtopics(value: Any) -> Any:
+    """``None``, subtopic judgments read already, or the path of a subtopic qrels file
+    (``topic subtopic docno judgment``), read once, here."""
+    from .io.subtopics import Subtopics, read_subtopics
+
+    if value is None or isinstance(value, Subtopics):
+        return value
+    if isinstance(value, str | os.PathLike):
+        return read_subtopics(value)
+    raise A.ParameterError(
+        "subtopics must be the path of a subtopic qrels file ('topic subtopic docno "
+        "judgment' lines) or cranfield.io.subtopics.read_subtopics(...) / "
+        f"Subtopics.from_rows(...), got a {type(value).__name__}"
     )

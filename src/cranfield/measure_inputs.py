@@ -14,6 +14,9 @@
 - **Preferences** (``--prefs``, ``prefs=``) and **judgment groups** (``--judgment-groups``,
   ``judgment_groups=``): trec_eval's ``-R prefs`` and ``-R qrels_jg`` files
   (:mod:`cranfield.io.judgment_files`), for the preference and ``*_avgjg`` measures.
+- **Subtopic qrels** (``--subtopics``, ``subtopics=``): ``topic subtopic docno judgment`` lines
+  as ndeval reads them (:mod:`cranfield.io.subtopics`), for the diversity measures; each ranked
+  document is matched with its judgments here, once per run.
 - **Target** (``--target``, ``target=``): how many relevant documents the user wants, one number, a
   mapping or a ``qid N`` file, each >= 1 (relative recall, Keen, "Evaluation Parameters", SMART
   report ISR-13, sec. 7; recall effort, Chen's slides).
@@ -28,7 +31,7 @@ import os
 import re
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +41,14 @@ from .data import MISSING, Qrels, Run
 from .errors import DataWarning, InputError, ParameterError
 from .limits import MAX_DOCUMENTS
 
-__all__ = ["KnownDocs", "PerQuery", "RankedPrefs", "per_query_counts", "side_fields"]
+__all__ = [
+    "KnownDocs",
+    "PerQuery",
+    "RankedPrefs",
+    "RankedSubtopics",
+    "per_query_counts",
+    "side_fields",
+]
 
 PerQuery = int | Mapping[str, int] | str | os.PathLike[str]
 _INT64_MAX = 2**63 - 1
@@ -263,6 +273,44 @@ def _ranked_prefs(
     return RankedPrefs(entries, tuple(ranked), prefs.source)
 
 
+@dataclass(frozen=True, eq=False)
+class RankedSubtopics:
+    """Subtopic judgments aligned with :class:`~cranfield.judged_rankings.JudgedRankings`.
+
+    ``pair_of_row``: per ranked row, the id of its (topic, document) pair in
+    ``subtopics.pairs`` (whose judgments are ``subtopics.entry_*``), -1 where the subtopic
+    qrels do not list the document for the query; ``topic_of_query``: per evaluated query, its
+    index in ``subtopics.pairs``, -1 where the file has no line for it.
+    """
+
+    subtopics: Any
+    pair_of_row: np.ndarray
+    topic_of_query: np.ndarray
+    cache: dict = field(default_factory=dict, init=False, repr=False)
+    """The views of the ranking the measures computed, per ``(rel, judged_only)``."""
+
+    @property
+    def source(self) -> str:
+        return self.subtopics.source
+
+
+def _ranked_subtopics(
+    subtopics: Any, run: Run, evaluated: Sequence[str], rows: np.ndarray, offsets: np.ndarray
+) -> RankedSubtopics:
+    """Each ranked document's (topic, document) pair in the subtopic qrels: one lookup of the
+    run's documents in their vocabulary, one join with the pairs of the evaluated queries."""
+    pairs = subtopics.pairs
+    topic = np.array([pairs.query_index.get(q, -1) for q in evaluated], dtype=np.int64)
+    if len(rows):
+        codes = run.docs.lookup(pairs.doc_index)[rows]
+        seg_of_row = np.repeat(np.arange(len(evaluated)), np.diff(offsets))
+        found = pairs.grades_of(topic[seg_of_row], codes)
+        pair = np.where(found == MISSING, -1, found).astype(np.int64)
+    else:
+        pair = np.zeros(0, dtype=np.int64)
+    return RankedSubtopics(subtopics, pair, topic)
+
+
 def side_fields(
     qrels: Qrels,
     run: Run,
@@ -276,6 +324,7 @@ def side_fields(
     known: Any,
     target: PerQuery | None,
     prefs: Any = None,
+    subtopics: Any = None,
     depth: int | None = None,
     ties: str = "trec",
 ) -> dict[str, Any]:
@@ -296,4 +345,6 @@ def side_fields(
         out["target"] = per_query_counts(target, evaluated, "target", minimum=1)
     if prefs is not None:
         out["prefs"] = _ranked_prefs(prefs, run, evaluated, rows, offsets, depth, ties)
+    if subtopics is not None:
+        out["subtopics"] = _ranked_subtopics(subtopics, run, evaluated, rows, offsets)
     return out

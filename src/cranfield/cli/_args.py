@@ -326,6 +326,15 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "group, trec_eval's -R qrels_jg (needed by {needed_by}).",
         },
     ),
+    "subtopics": (
+        ("--subtopics",),
+        {
+            "type": file_path,
+            "metavar": "FILE",
+            "help": "Subtopic judgments, ndeval's qrels 'topic subtopic docno judgment' (needed "
+            "by {needed_by}); QRELS may name the same file.",
+        },
+    ),
     "names": (
         ("--names",),
         {
@@ -374,8 +383,8 @@ JUDGING = ("ties", "seed", "depth", "judged_only", "complete")
 """The options that say how rankings are read and judged, named as the library's keywords."""
 SIDE_INPUTS = ("collection_size", "known", "target")
 """The options of the measures' side inputs (:mod:`cranfield.measure_inputs`)."""
-JUDGMENT_FILES = ("prefs", "judgment_groups")
-"""trec_eval's other judgment files, for the preference and judgment-group measures
+JUDGMENT_FILES = ("prefs", "judgment_groups", "subtopics")
+"""The other judgment files, for the preference, judgment-group and diversity measures
 (evaluate and compare; ``--prefs-format`` says how ``--prefs`` is read)."""
 
 

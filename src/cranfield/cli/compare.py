@@ -64,7 +64,7 @@ def parser() -> Parser:
     )
     p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
     p.common("depth", "judged_only", "rel", "collection_size", "known", "target", "names")
-    p.common("prefs", "prefs_format", "judgment_groups")
+    p.common("prefs", "prefs_format", "judgment_groups", "subtopics")
     p.common("fmt", choices=FORMATS, help="Output format.")
     p.common("digits", help="Decimals.")
     p.option(

@@ -29,7 +29,7 @@ def parser() -> Parser:
     )
     p.common("seed", help="Seed of --ties random (default 0).")
     p.common("depth", "judged_only", "complete", "rel", "collection_size", "known", "target")
-    p.common("prefs", "prefs_format", "judgment_groups")
+    p.common("prefs", "prefs_format", "judgment_groups", "subtopics")
     p.common("names")
     p.option(
         "--aggregate",
@@ -54,6 +54,7 @@ def run(argv: Sequence[str]) -> None:
     cranfield evaluate qrels.txt runs/*.txt -m AP --per-query --format json > results.json
     cranfield evaluate qrels.txt run.txt -m PRES@1000 -m Rnorm --collection-size 1400
     cranfield evaluate qrels.txt a/run.txt b/run.txt -m P@10 -l 2 --names bm25,dense
+    cranfield evaluate div.qrels run.txt -m alpha_nDCG@20 -m ERR_IA@20 --subtopics div.qrels
     """
     a = parser().parse(argv)
     from ..evaluation import evaluate

@@ -107,6 +107,7 @@ def compare(
     target: Any = None,
     prefs: Any = None,
     judgment_groups: Any = None,
+    subtopics: Any = None,
     rel: int | None = None,
     rbo: float | None = None,
 ) -> Comparison:
@@ -118,7 +119,7 @@ def compare(
     evaluates first (with ``complete=True``: every judged query counts for every run), with
     the judging options of :func:`cranfield.evaluate` (``ties``, ``depth``, ``judged_only``,
     ``complete``, ``names``, ``collection_size``, ``known``, ``target``, ``prefs``,
-    ``judgment_groups``, ``rel``).
+    ``judgment_groups``, ``subtopics``, ``rel``).
 
     Parameters
     ----------
@@ -162,6 +163,7 @@ def compare(
         target=target,
         prefs=prefs,
         judgment_groups=judgment_groups,
+        subtopics=subtopics,
         rel=rel,
     )
     if missing not in ("intersect", "error"):

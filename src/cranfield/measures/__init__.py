@@ -11,6 +11,7 @@ from . import weak_order  # noqa: F401
 from . import prefs, judgment_groups  # noqa: F401  (trec_eval's other judgment files)
 from . import cwl_models, cwl_costs  # noqa: F401  (C/W/L user models, as cwl_eval)
 from . import compatibility  # noqa: F401  (Compat, as ir_measures)
+from . import diversity  # noqa: F401  (subtopic judgments, ndeval's measures)
 
 # isort: on
 from .parse import Measure, format_value, parse

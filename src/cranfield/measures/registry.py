@@ -38,10 +38,11 @@ diagnostics, which ``compare`` does not rank; ``better_by`` when a parameter cha
 ``ties`` (the tie-aware form, the expectation over random tie-breaking used under ``--ties
 weak``, defined next to the plain one; ``SAME`` when no order changes the value) or
 ``no_ties`` (why it has none); ``needs`` (side inputs: ``collection_size``, ``known``,
-``target``, ``prefs``, ``judgment_groups``); ``trec_eval`` (its trec_eval name(s), parameter
-syntax and output format, see :class:`TrecEval`); ``undefined`` (the cases where it is
-undefined and the value declared for them); ``source`` (paper, section, equation);
-``checked_by`` (the tests that check it against a worked example or an independent oracle).
+``target``, ``prefs``, ``judgment_groups``, ``subtopics``); ``trec_eval`` (its trec_eval
+name(s), parameter syntax and output format, see :class:`TrecEval`); ``undefined`` (the cases
+where it is undefined and the value declared for them); ``source`` (paper, section,
+equation); ``checked_by`` (the tests that check it against a worked example or an
+independent oracle).
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ SAME = "same"
 qrels, the number retrieved), so it is its own tie-aware form."""
 AGGREGATES = ("mean", "sum", "gmean")
 """Default statistics over queries: the mean, the sum (counts), the geometric mean (GMAP)."""
-NEEDS = ("collection_size", "known", "target", "prefs", "judgment_groups")
+NEEDS = ("collection_size", "known", "target", "prefs", "judgment_groups", "subtopics")
 """Side inputs a measure may need beyond the qrels and the run (``cranfield.measure_inputs``)."""
 TREC_KINDS = ("double", "long", "gm", "num_q")
 """How trec_eval prints and summarises a value: ``%6.4f`` mean, integer sum, geometric mean, or

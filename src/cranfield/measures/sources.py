@@ -7,15 +7,21 @@ table), e.g. ``f"{RAGHAVAN}, sec. 3.2.1, eq. 3.3"``; docs and ``cranfield measur
 from __future__ import annotations
 
 __all__ = [
+    "AGRAWAL",
     "BAEZA_YATES",
+    "CHAPELLE",
     "CHEN",
+    "CLARKE_ICTIR",
+    "CLARKE_SIGIR",
     "COOPER",
     "JARVELIN",
     "KEEN",
     "MAGDY_JONES",
     "MCSHERRY_NAJORK",
+    "NDEVAL",
     "RAGHAVAN",
     "TREC_EVAL",
+    "ZHAI",
 ]
 
 MAGDY_JONES = (
@@ -42,3 +48,21 @@ MCSHERRY_NAJORK = (
     "the presence of tied scores', ECIR 2008"
 )
 TREC_EVAL = "trec_eval 10.0"
+CLARKE_SIGIR = (
+    "Clarke, Kolla, Cormack, Vechtomova, Ashkan, Büttcher & MacKinnon, 'Novelty and diversity "
+    "in information retrieval evaluation', SIGIR 2008"
+)
+AGRAWAL = "Agrawal, Gollapudi, Halverson & Ieong, 'Diversifying search results', WSDM 2009"
+CLARKE_ICTIR = (
+    "Clarke, Kolla & Vechtomova, 'An effectiveness measure for ambiguous and underspecified "
+    "queries', ICTIR 2009"
+)
+ZHAI = (
+    "Zhai, Cohen & Lafferty, 'Beyond independent relevance: methods and evaluation metrics for "
+    "subtopic retrieval', SIGIR 2003"
+)
+CHAPELLE = (
+    "Chapelle, Metzler, Zhang & Grinspan, 'Expected reciprocal rank for graded relevance', "
+    "CIKM 2009"
+)
+NDEVAL = "ndeval 4.5 (TREC Web track diversity evaluation, Clarke et al.)"

@@ -88,7 +88,9 @@ def reorder_ties(jr: JudgedRankings, best: bool) -> JudgedRankings:
     g = jr.grades
     o = np.lexsort((-g if best else g, lv.level_of_row()))
     known = None if jr.known is None else replace(jr.known, rows=jr.known.rows[o])
-    return replace(jr, grades=g[o], scores=jr.scores[o], known=known, ties="trec")
+    sub = jr.subtopics
+    sub = None if sub is None else replace(sub, pair_of_row=sub.pair_of_row[o])
+    return replace(jr, grades=g[o], scores=jr.scores[o], known=known, subtopics=sub, ties="trec")
 
 
 @dataclass(frozen=True, eq=False)
