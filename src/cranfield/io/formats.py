@@ -128,8 +128,6 @@ def detect_run(data: bytes, source: str, name: str) -> Run | None:
         return None
     lineno, line = first
     fields = line.split()
-    if len(fields) >= 6:
-        return None
     fmt = _header(line) if lineno == 1 else None
     if fmt is not None:
         from .headed import parse_headed_run
@@ -171,8 +169,6 @@ def detect_qrels(data: bytes, source: str) -> Qrels | None:
     if first is None:
         return None
     lineno, line = first
-    if len(line.split()) == 4:
-        return None
     fmt = _header(line) if lineno == 1 else None
     if fmt is not None:
         from .headed import parse_headed_qrels
