@@ -7,18 +7,16 @@ from __future__ import annotations
 import gzip
 import warnings
 
-import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cranfield
+from conftest import run_cli
 from cranfield.errors import InputError, ParameterError
 from cranfield.io import headed, msmarco
 from cranfield.io.formats import FormattedPath
-
-from conftest import run_cli
 
 
 def _write(path, text: str):
@@ -164,8 +162,8 @@ def monkeypatch_module():
 
 # ------------------------------------------------------------------------------ CSV/TSV
 FRAME = pd.DataFrame(
-    {"qid": ["007", "007", "10", "10"], "docno": ["a,b", 'q"x', "c", "d"], "score": [2.5, 1.0, 3.0, -1e-3],
-     "rank": [1, 2, 1, 2], "name": ["bm25"] * 4}
+    {"qid": ["007", "007", "10", "10"], "docno": ["a,b", 'q"x', "c", "d"],
+     "score": [2.5, 1.0, 3.0, -1e-3], "rank": [1, 2, 1, 2], "name": ["bm25"] * 4}
 )  # fmt: skip
 
 

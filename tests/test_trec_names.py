@@ -15,14 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cranfield
+from conftest import run_cli
 from cranfield.compat.catalogue import CATALOGUE, parse_params
 from cranfield.errors import MeasureError
 from cranfield.measures import Measure, parse
 from cranfield.measures.lists import split_measures
 from cranfield.measures.registry import lookup
 from cranfield.measures.trec_names import from_trec_eval
-
-from conftest import run_cli
 
 # the printed names whose definitions trec_eval 9.0.8 (pytrec_eval) and 10.0 share
 SAME_IN_908 = [
