@@ -130,30 +130,37 @@ def test_ranx_dataframes_are_tables():
 
 @pytest.mark.slow
 def test_evaluating_ranx_objects_gives_ranxs_values_where_they_agree():
-    """ranx's precision@k, recall@k, map, mrr, ndcg@k (grades as gains, as trec_eval's
-    ndcg) on distinct scores and non-negative grades."""
+    """ranx's metrics against the cranfield forms docs/peers.md gives, on distinct scores and
+    non-negative grades (every query has a judged non-relevant document: ranx's bpref divides
+    by zero without one); rbp on binary grades (ranx's gain is the raw grade)."""
     ranx = _ranx()
     rng = np.random.default_rng(3)
-    qrels = {
-        str(q): {f"d{i}": int(rng.integers(0, 4)) for i in rng.choice(30, 10, replace=False)}
-        for q in range(6)
-    }
+    qrels = {}
+    for q in range(6):
+        docs = rng.choice(30, 10, replace=False)
+        qrels[str(q)] = {f"d{i}": int(rng.integers(0, 4)) for i in docs}
+        qrels[str(q)].update({"d99": 1, "d98": 0})
+    run = {}
     for q in qrels:
-        qrels[q]["d99"] = 1  # every query has a relevant document
-    run = {
-        q: {
-            f"d{i}": float(s)
-            for i, s in zip(rng.choice(30, 20, replace=False), rng.random(20), strict=True)
-        }
-        for q in qrels
-    }
-    pairs = {"precision@5": "P@5", "recall@10": "R@10", "map": "AP", "mrr": "RR",
-             "ndcg@10": "nDCG@10", "map@10": "AP@10", "hit_rate@3": "Success@3",
-             "r-precision": "Rprec"}  # fmt: skip
+        docs, scores = rng.choice(30, 20, replace=False), rng.random(20)
+        run[q] = {f"d{i}": float(s) for i, s in zip(docs, scores, strict=True)}
+    binary = {q: {d: int(g > 0) for d, g in docs.items()} for q, docs in qrels.items()}
+    pairs = {
+        "precision@5": "P@5", "recall@10": "R@10", "map": "AP", "mrr": "RR",
+        "ndcg@10": "nDCG@10", "map@10": "AP@10", "hit_rate@3": "Success@3",
+        "r-precision": "Rprec", "f1@10": "F@10", "dcg@10": "DCG@10", "bpref": "Bpref",
+        "precision": "SetP", "recall": "SetR", "mrr@3": "RR@3",
+        "dcg_burges@10": "DCG(gains={1:1,2:3,3:7})@10",
+        "ndcg_burges@10": "nDCG(gains={1:1,2:3,3:7})@10",
+        "map@10-l2": "AP(rel=2)@10", "precision@5-l3": "P(rel=3)@5",
+    }  # fmt: skip
     theirs = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), list(pairs), return_mean=False)
     res = cranfield.evaluate(ranx.Qrels(qrels), ranx.Run(run), list(pairs.values()))
     for name, ours in pairs.items():
         assert res.column(ours).tolist() == pytest.approx(list(theirs[name]), abs=1e-12), name
+    rbp = ranx.evaluate(ranx.Qrels(binary), ranx.Run(run), "rbp.95", return_mean=False)
+    ours = cranfield.evaluate(binary, run, "RBP(p=0.95)").values[:, 0]
+    assert ours.tolist() == pytest.approx(list(rbp), abs=1e-12)
 
 
 # ---------------------------------------------------------------------------- ir_datasets
