@@ -116,6 +116,8 @@ def test_ranx_objects_read_as_their_dicts_and_keep_the_run_name():
     assert [r.run for r in res] == ["bm25", "dense", "run3"]
     named = cranfield.evaluate(rq, {"mine": rr}, "AP")
     assert [r.run for r in named] == ["mine"]  # a dict's key wins (naming rule 2)
+    with pytest.raises(ParameterError, match="contains the control character U.0009"):
+        cranfield.evaluate(rq, ranx.Run(RUN, name="a\tb"), "AP")
 
 
 def test_ranx_dataframes_are_tables():

@@ -175,3 +175,21 @@ def test_judged_of_a_short_ranking_differs_as_documented():
     theirs = ir_measures.calc_aggregate([M.Judged @ 10], qrels, run)[M.Judged @ 10]
     ours = cranfield.evaluate(qrels, run, [M.Judged @ 10]).values[0, 0]
     assert (theirs, ours) == (1.0, 0.2)
+
+
+def test_hostile_objects_and_values_are_measure_errors():
+    class Fake:  # claims to be ir_measures', with parameters that are no mapping
+        NAME, params, SUPPORTED_PARAMS, AT_PARAM = "P", 5, {}, "cutoff"
+
+    Fake.__module__ = "ir_measures.fake"
+    with pytest.raises(MeasureError, match="not an ir_measures measure"):
+        parse(Fake())
+    for m, problem in [
+        (M.P(rel=True) @ 10, "parameter rel must be an integer"),
+        (M.P @ 0, "parameter cutoff must be in"),
+        (M.IPrec @ 2.0, "must be in .0, 1."),
+        (M.SetF(beta=-1.0), "beta must be a number >= 0"),
+        (M.nDCG(gains={1: float("inf")}) @ 5, "gain"),
+    ]:
+        with pytest.raises(MeasureError, match=problem):
+            parse(m)

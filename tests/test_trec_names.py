@@ -227,3 +227,17 @@ def test_split_gives_back_what_was_joined(items, data):
     assert split_measures(text) == items
     for m in split_measures(text):
         parse(m)  # each piece is a measure
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("P_" + "9" * 5000, "beyond the largest, 2147483647"),
+        ("iprec_at_recall_" + "1" * 5000, "must be a number in .0, 1."),
+        ("Rprec_mult_" + "9" * 400, "Rprec_mult_999"),
+    ],
+)
+def test_hostile_numbers_in_printed_names(text, problem):
+    with pytest.raises(MeasureError, match=problem) as exc:
+        parse(text)
+    assert len(str(exc.value)) < 400  # the name is shortened in the message

@@ -96,10 +96,16 @@ def is_peer_qrels(obj: Any) -> bool:
 
 
 def peer_run_name(obj: Any) -> str | None:
-    """The name a run object carries (a ranx Run's ``name``), if any."""
+    """The name a run object carries (a ranx Run's ``name``), if any; a name no run may have
+    (control characters) is the error of every run name."""
     if _is_ranx(obj, "Run"):
         name = getattr(obj, "name", None)
-        return name if isinstance(name, str) and name.strip() else None
+        if not isinstance(name, str) or not name.strip():
+            return None
+        from ..arguments import run_names
+
+        run_names([name], 1)
+        return name
     return None
 
 

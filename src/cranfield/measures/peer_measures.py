@@ -26,7 +26,7 @@ Anything else (a measure cranfield does not have, a parameter it does not know) 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import MeasureError
@@ -107,9 +107,11 @@ def from_ir_measures(obj: Any):
 
     shown = _shown(obj)
     name = str(getattr(obj, "NAME", "") or "")
-    params = dict(getattr(obj, "params", {}) or {})
+    raw, declared_raw = getattr(obj, "params", {}), getattr(obj, "SUPPORTED_PARAMS", {})
+    if not isinstance(raw, Mapping) or not isinstance(declared_raw, Mapping):
+        raise MeasureError(f"{shown} is not an ir_measures measure (its params are no mapping)")
+    params, declared = dict(raw), dict(declared_raw)
     at = str(getattr(obj, "AT_PARAM", "cutoff"))
-    declared = dict(getattr(obj, "SUPPORTED_PARAMS", {}) or {})
     if at in params and at != "cutoff":
         params["cutoff"] = params.pop(at)
     if params.pop("judged_only", False):

@@ -60,13 +60,20 @@ def _entries() -> Iterator[tuple[MeasureDef, TrecEval]]:
             yield d, te
 
 
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 60 else text[:40] + f"...({len(text)} characters)")
+
+
 def _measure(d: MeasureDef, params: dict[str, Any], cutoff: Any, text: str):
     from .parse import Measure
 
     try:
         return Measure(d.name, params, cutoff)
     except MeasureError as exc:
-        raise MeasureError(f"trec_eval measure {text!r} (cranfield's {d.name}): {exc}") from None
+        why = str(exc) if len(str(exc)) <= 300 else "a parameter is out of its range"
+        raise MeasureError(
+            f"trec_eval measure {_shown(text)} (cranfield's {d.name}): {why}"
+        ) from None
 
 
 def _read(d: MeasureDef, te: TrecEval, text: str):
@@ -79,7 +86,14 @@ def _read(d: MeasureDef, te: TrecEval, text: str):
     if not sep or head != te.name:
         return None
     if te.compute in _PER_CUTOFF:
-        return _measure(d, {}, int(tail), text) if _INTEGER.fullmatch(tail) else None
+        if not _INTEGER.fullmatch(tail):
+            return None
+        if len(tail) > 30:  # beyond every cut-off (and int() refuses 4300 digits)
+            raise MeasureError(
+                f"trec_eval measure {_shown(text)} (cranfield's {d.name}): the cut-off "
+                f"{tail[:12]}... ({len(tail)} digits) is beyond the largest, 2147483647"
+            )
+        return _measure(d, {}, int(tail), text)
     if not _DECIMAL.fullmatch(tail):
         return None
     if te.compute == "iprec":
