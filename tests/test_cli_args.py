@@ -25,10 +25,7 @@ def test_misspelled_option_gets_the_nearest_names(cli):
     out = cli("evaluate", QRELS, RUN, "--formt", "json")
     assert out.returncode == 2 and out.stdout == b""
     error = [line for line in _lines(out) if "error:" in line]
-    assert error == [
-        "cranfield evaluate: error: no such option: --formt "
-        "(did you mean --format or --run-format or --qrels-format?)"
-    ]
+    assert error == ["cranfield evaluate: error: no such option: --formt (did you mean --format?)"]
 
 
 def test_misspelled_command_gets_the_nearest_names(cli):

@@ -355,9 +355,13 @@ def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------ the parser
 def _did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    from difflib import get_close_matches  # only on this error path
+    from difflib import SequenceMatcher, get_close_matches  # only on this error path
 
     close = get_close_matches(word, list(candidates), n=3)
+    # only the names about as near as the nearest: --formt is --format, not --prefs-format
+    if close:
+        best = SequenceMatcher(None, word, close[0]).ratio()
+        close = [c for c in close if SequenceMatcher(None, word, c).ratio() >= best - 0.1]
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
