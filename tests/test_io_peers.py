@@ -291,3 +291,24 @@ def test_pyterrier_frames_with_pyterrier(tmp_path):
     for r in res:
         for label in ("AP", "nDCG@10", "P@1"):
             assert r.aggregate_of(label) == pytest.approx(table.loc[r.run, label], abs=1e-12)
+
+
+def test_a_table_whose_columns_are_a_records_fields_is_a_table():
+    """``df.query_id`` is an attribute too: a DataFrame is one run, never one record."""
+    import pandas as pd
+
+    df = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    res = cranfield.evaluate({"1": {"a": 1}}, df, "AP")
+    assert res.values.tolist() == [[1.0]]
+    qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
+    assert cranfield.read_qrels(qrels).to_dict() == {"1": {"a": 1}}
+
+
+def test_an_open_file_is_not_an_iterable_of_records(tmp_path):
+    path = tmp_path / "run.txt"
+    path.write_text("1 Q0 a 1 1 t\n")
+    with (
+        open(path) as fh,
+        pytest.raises(InputError, match="cannot read a run from a TextIOWrapper"),
+    ):
+        cranfield.read_run(fh)

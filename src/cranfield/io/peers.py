@@ -23,6 +23,7 @@ recognised by their attributes and their module's name.
 
 from __future__ import annotations
 
+import io
 import operator
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
@@ -44,6 +45,7 @@ __all__ = [
 ]
 
 IRDS_PREFIX = "irds:"
+_TABLES = ("pandas", "polars", "pyarrow")
 QREL_FIELDS = ("query_id", "doc_id", "relevance")
 SCORED_FIELDS = ("query_id", "doc_id", "score")
 
@@ -57,8 +59,11 @@ def _is_ranx(obj: Any, kind: str) -> bool:
 
 
 def is_record(obj: Any, fields: tuple[str, ...] = ("query_id", "doc_id")) -> bool:
-    """Whether ``obj`` has the attributes ``fields`` (a Qrel/ScoredDoc-like record)."""
-    return all(hasattr(obj, f) for f in fields) and not isinstance(obj, str | bytes | Mapping)
+    """Whether ``obj`` has the attributes ``fields`` (a Qrel/ScoredDoc-like record); a table
+    (whose columns are attributes too: ``df.query_id``) is not one."""
+    if isinstance(obj, str | bytes | Mapping) or _module(obj).startswith(_TABLES):
+        return False
+    return all(hasattr(obj, f) for f in fields)
 
 
 def _is_dataset(obj: Any) -> bool:
@@ -66,7 +71,11 @@ def _is_dataset(obj: Any) -> bool:
 
 
 def _iterable(obj: Any) -> bool:
-    return isinstance(obj, Iterable) and not isinstance(obj, str | bytes | bytearray | Mapping)
+    """An iterable that may hold records: not text, a mapping or an open file (whose lines
+    are no records: give its path)."""
+    if isinstance(obj, str | bytes | bytearray | Mapping | io.IOBase):
+        return False
+    return isinstance(obj, Iterable)
 
 
 def _first_is_record(obj: Any, fields: tuple[str, ...]) -> bool:
@@ -82,7 +91,7 @@ def is_peer_run(obj: Any) -> bool:
         return True
     if _first_is_record(obj, SCORED_FIELDS):
         return True
-    return isinstance(obj, Iterator) and not isinstance(obj, str | bytes | Mapping)
+    return isinstance(obj, Iterator) and _iterable(obj)
 
 
 def is_peer_qrels(obj: Any) -> bool:
@@ -92,7 +101,7 @@ def is_peer_qrels(obj: Any) -> bool:
         return True
     if _first_is_record(obj, QREL_FIELDS):
         return True
-    return isinstance(obj, Iterator) and not isinstance(obj, str | bytes | Mapping)
+    return isinstance(obj, Iterator) and _iterable(obj)
 
 
 def peer_run_name(obj: Any) -> str | None:
