@@ -29,14 +29,14 @@ MSMARCO = "1\td7\t1\n1\td3\t2\n1\td5\t3\n2\td1\t1\n2\td9\t2\n"
 
 
 def test_msmarco_run_detected_and_explicit(tmp_path):
-    path = _write(tmp_path / "run.dev.small.tsv.txt", MSMARCO)
+    path = _write(tmp_path / "run.dev.small.tsv", MSMARCO)  # no header, whatever the name
     for run in (cranfield.read_run(path), cranfield.read_run(path, format="msmarco")):
         assert run.to_dict() == {
             "1": {"d7": -1.0, "d3": -2.0, "d5": -3.0},
             "2": {"d1": -1.0, "d9": -2.0},
         }
         assert run.ranks.tolist() == [1, 2, 3, 1, 2]
-        assert run.name == "run.dev.small.tsv.txt"
+        assert run.name == "run.dev.small.tsv"
 
 
 def test_msmarco_ranks_are_the_order_whatever_the_tie_policy(tmp_path):
@@ -225,6 +225,17 @@ def test_a_space_separated_header_is_refused_with_the_options(tmp_path):
 def test_csv_errors_name_the_line(tmp_path, text, problem):
     with pytest.raises(InputError, match=problem):
         cranfield.read_run(_write(tmp_path / "r.csv", text))
+
+
+def test_a_csv_or_tsv_name_does_not_make_a_header(tmp_path):
+    """MS MARCO's qrels.dev.small.tsv is TREC qrels with tabs; a CSV without a header is an
+    error that says so."""
+    qrels = cranfield.read_qrels(_write(tmp_path / "qrels.dev.small.tsv", "1\t0\ta\t1\n"))
+    assert qrels.to_dict() == {"1": {"a": 1}}
+    with pytest.raises(InputError, match="line 1: comma-separated values without a header"):
+        cranfield.read_run(_write(tmp_path / "r.csv", "1,a,2.5\n"))
+    with pytest.raises(InputError, match="without a header"):
+        cranfield.read_qrels(_write(tmp_path / "q.csv", "1,a,1\n"))
 
 
 def test_tsv_has_no_quoting(tmp_path):

@@ -432,9 +432,9 @@ class Parser(argparse.ArgumentParser):
             default="auto",
             show_default=True,
             help="Format of the run files: TREC text, MS MARCO's 'qid docid rank' (score = "
-            "-rank), or CSV/TSV with a header line; auto: by the file name (.csv, .tsv, .jsonl, "
-            ".parquet...), else TREC text unless the first line is a header or has the 3 "
-            "columns of an MS MARCO run (docs/input.md).",
+            "-rank), or CSV/TSV with a header line; auto: .jsonl, .json, .parquet by the name, "
+            "else TREC text unless the first line is a header or has the 3 columns of an MS "
+            "MARCO run (docs/input.md).",
         )
         self.option(
             "--qrels-format",

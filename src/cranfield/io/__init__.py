@@ -74,12 +74,10 @@ def read_qrels(source: QrelsSource, *, format: str = "auto") -> Qrels:
         return peer_qrels(source)  # type: ignore[return-value]
     if isinstance(source, str | os.PathLike):
         path = Path(source)
-        if fmt == "auto" and not _is_stdin(source):
-            if _suffix(path) in _TABULAR_SUFFIXES:
-                from .tabular import read_qrels_file
+        if fmt == "auto" and not _is_stdin(source) and _suffix(path) in _TABULAR_SUFFIXES:
+            from .tabular import read_qrels_file
 
-                return read_qrels_file(path)
-            fmt = _csv_suffix(path) or fmt
+            return read_qrels_file(path)
         if fmt != "auto":
             from .formats import read_qrels_as
 
@@ -103,12 +101,6 @@ def read_qrels(source: QrelsSource, *, format: str = "auto") -> Qrels:
     raise InputError("<qrels>", f"cannot read qrels from a {type(source).__name__}")
 
 
-def _csv_suffix(path: Path) -> str | None:
-    from .formats import suffix_format
-
-    return suffix_format(path)
-
-
 def read_run(source: RunSource, *, name: str | None = None, format: str = "auto") -> Run:
     """Read and validate a run from any supported source.
 
@@ -128,12 +120,10 @@ def read_run(source: RunSource, *, name: str | None = None, format: str = "auto"
         path = Path(source)
         stdin = _is_stdin(os.fspath(source))
         run_name = name or (STDIN_RUN_NAME if stdin else path.name)
-        if fmt == "auto" and not stdin:
-            if _suffix(path) in _TABULAR_SUFFIXES:
-                from .tabular import read_run_file
+        if fmt == "auto" and not stdin and _suffix(path) in _TABULAR_SUFFIXES:
+            from .tabular import read_run_file
 
-                return read_run_file(path, name=run_name)
-            fmt = _csv_suffix(path) or fmt
+            return read_run_file(path, name=run_name)
         if fmt != "auto":
             from .formats import read_run_as
 

@@ -1,17 +1,15 @@
 """Which text format a file is in: TREC, MS MARCO's 3-column run, or CSV/TSV with a header.
 
 A format is given (``read_run(path, format="msmarco")``, ``--run-format msmarco``), or found
-without guessing:
+without guessing: a text file (whatever its name: MS MARCO's ``run.dev.small.tsv`` has no
+header) is read as TREC text, unless its first data line says otherwise:
 
-- ``.csv`` and ``.tsv`` files (compressed too) are CSV/TSV with a header line;
-- any other text file is read as TREC text, unless its first data line says otherwise:
-
-  * a line of comma- or tab-separated column names that include a query and a document column
-    (``qid,docno,score``) is a header: the file is read as CSV or TSV;
-  * a run whose first line has exactly 3 fields is read as an MS MARCO run if, and only if,
-    every line is ``qid docid rank`` and each query's ranks run 1, 2, 3... (or 0, 1, 2...)
-    in file order; otherwise it is an error that says why and which option reads it;
-  * a header separated by spaces is an error (TREC text has no header; give a format).
+- a line of comma- or tab-separated column names that include a query or a document column
+  (``qid,docno,score``) is a header: the file is read as CSV or TSV;
+- a run whose first line has exactly 3 fields is read as an MS MARCO run if, and only if,
+  every line is ``qid docid rank`` and each query's ranks run 1, 2, 3... (or 0, 1, 2...) in
+  file order; otherwise it is an error that says why and which option reads it;
+- a header separated by spaces is an error (TREC text has no header; give a format).
 
 Nothing else is inferred: a TREC file is read exactly as before.
 """
@@ -67,15 +65,6 @@ def check_format(fmt: Any, kind: str) -> str:
     return fmt
 
 
-def suffix_format(path: str | os.PathLike[str]) -> str | None:
-    """``csv`` or ``tsv`` from a file name (a compression suffix after it is allowed)."""
-    parts = [s.lower() for s in os.path.basename(os.fspath(path)).split(".")[1:]]
-    if parts and parts[-1] in ("gz", "bz2", "xz", "zst"):
-        parts = parts[:-1]
-    last = parts[-1] if parts else ""
-    return last if last in ("csv", "tsv") else None
-
-
 def _first_line(data: bytes) -> tuple[int, bytes] | None:
     """The 1-based number and text of the first line that is not blank or a comment."""
     pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
@@ -92,7 +81,7 @@ def _first_line(data: bytes) -> tuple[int, bytes] | None:
 
 
 def _header(line: bytes) -> str | None:
-    """``csv`` or ``tsv`` if ``line`` names a query and a document column."""
+    """``csv`` or ``tsv`` if ``line`` names a query or a document column."""
     from .columns import DOC, QUERY
     from .headed import header_fields
 
@@ -100,8 +89,8 @@ def _header(line: bytes) -> str | None:
     for fmt, sep in (("tsv", "\t"), ("csv", ",")):
         if sep in text:
             names = set(header_fields(text, fmt))
-            if names & set(QUERY.names) and names & set(DOC.names):
-                return fmt
+            if names & set(QUERY.names) or names & set(DOC.names):
+                return fmt  # a header (a missing role is then the table rules' error)
     return None
 
 
@@ -120,6 +109,17 @@ def _spaced_header(line: bytes, lineno: int, source: str, kind: str) -> None:
         )
 
 
+def _headless_csv(line: bytes, not_trec: bool, lineno: int, source: str) -> None:
+    """Comma-separated values where TREC fields were expected, and no header line."""
+    if not_trec and len(line.split(b",")) >= 3:
+        raise InputError(
+            source,
+            "comma-separated values without a header line: a CSV file must name its columns "
+            "on its first line (for example qid,docno,score or query_id,doc_id,relevance)",
+            line=lineno,
+        )
+
+
 def detect_run(data: bytes, source: str, name: str) -> Run | None:
     """The run of ``data`` when it is not TREC text (see the module docstring); ``None``
     when it is TREC text (or looks like nothing else: the TREC reader reports it)."""
@@ -134,6 +134,7 @@ def detect_run(data: bytes, source: str, name: str) -> Run | None:
 
         return parse_headed_run(data, source, name, fmt)
     _spaced_header(line, lineno, source, "run")
+    _headless_csv(line, len(fields) < 6, lineno, source)
     if len(fields) == 3:
         return _detected_msmarco(data, source, name)
     return None
@@ -175,6 +176,7 @@ def detect_qrels(data: bytes, source: str) -> Qrels | None:
 
         return parse_headed_qrels(data, source, fmt)
     _spaced_header(line, lineno, source, "qrels")
+    _headless_csv(line, len(line.split()) != 4, lineno, source)
     return None
 
 
