@@ -194,6 +194,21 @@ def test_input_errors_are_cranfield_errors_with_file_and_line(cli, tmp_path):
     assert proc.stderr.decode().startswith(f"cranfield: error: {tmp_path / 'q'}: line 2: ")
 
 
+def test_only_trec_text_is_read_as_trec_eval_reads_it(cli, tmp_path):
+    """evaluate detects MS MARCO runs and headed CSV; trec_eval (and its front end) does not."""
+    (tmp_path / "q").write_bytes(QRELS)
+    (tmp_path / "msmarco").write_bytes(b"1\ta\t1\n1\tb\t2\n")
+    (tmp_path / "csv").write_bytes(b"qid,docno,score\n1,a,2.0\n")
+    (tmp_path / "qrels.csv").write_bytes(b"qid,docno,label\n1,a,1\n")
+    assert cli("evaluate", str(tmp_path / "q"), str(tmp_path / "msmarco")).returncode == 0
+    for qrels, run_ in (("q", "msmarco"), ("q", "csv"), ("qrels.csv", "msmarco")):
+        proc = cli("trec_eval", str(tmp_path / qrels), str(tmp_path / run_))
+        assert proc.returncode == 2 and proc.stdout == b""
+        assert f"{tmp_path / qrels if qrels != 'q' else tmp_path / run_}: line 1: " in (
+            proc.stderr.decode()
+        )
+
+
 def test_negative_level_and_depth_are_rejected(cli, tmp_path):
     (tmp_path / "q").write_bytes(QRELS)
     (tmp_path / "r").write_bytes(RUN)

@@ -8,9 +8,10 @@
 - choices (``ties``, ``test``...): one of the listed strings;
 - ``names``: a list (or tuple) of distinct, non-empty strings without control characters, one
   per run;
-- ``runs``: one run, a non-empty list (or tuple) of runs or a dict ``{name: run}``; ``qrels``
-  cannot be ``None``;
-- ``measures``: a measure string or :class:`~cranfield.measures.Measure`, or a non-empty list
+- ``runs``: one run, a non-empty list (or tuple) of runs or a dict ``{name: run}`` (a list
+  of ir_measures ``ScoredDoc`` records is one run); ``qrels`` cannot be ``None``;
+- ``measures``: a measure string (one measure or several: ``'AP nDCG@10'``) or
+  :class:`~cranfield.measures.Measure` (or ir_measures' measure object), or a non-empty list
   (any iterable) of them.
 
 The checks run before any file is read, so a typo fails at once.
@@ -114,8 +115,11 @@ def qrels_given(qrels: Any) -> None:
 def qrels_source(value: Any, what: str) -> None:
     """``None`` or something the qrels readers take: a path, a table, a dict or a Qrels."""
     from .data import Qrels
+    from .io.peers import is_peer_qrels
 
     if value is None or isinstance(value, str | os.PathLike | Mapping | Qrels):
+        return
+    if is_peer_qrels(value):
         return
     if not type(value).__module__.startswith(("pandas", "polars", "pyarrow")):
         raise ParameterError(
@@ -127,10 +131,18 @@ def qrels_source(value: Any, what: str) -> None:
 def run_list(runs: Any) -> tuple[list[Any], list[str] | None, bool]:
     """``(sources, keys, many)``: a list or tuple of runs, or a dict ``{name: run}`` (its
     ``keys``, checked as names), make ``many``; anything else is one run."""
+    from .io.peers import SCORED_FIELDS, is_record
     from .naming import is_named_runs
 
     if runs is None:
         raise ParameterError("no runs given")
+    if is_record(runs, SCORED_FIELDS):
+        raise ParameterError(
+            f"one result {_show(runs)} is not a run: give an iterable of them (a list of "
+            "ScoredDoc records is one run)"
+        )
+    if isinstance(runs, list | tuple) and runs and is_record(runs[0], SCORED_FIELDS):
+        return [runs], None, False  # ir_measures' ScoredDoc records: one run
     if isinstance(runs, list | tuple):
         if not runs:
             raise ParameterError("no runs given (the list of runs is empty)")
@@ -172,26 +184,40 @@ def run_names(names: Any, count: int) -> list[str] | None:
 
 
 def measure_list(measures: Any, default: Sequence[Any]) -> list[Any]:
-    """A list of measure strings or Measures (``default`` for ``None``)."""
+    """A list of measure strings or Measures (``default`` for ``None``).
+
+    A string may hold several measures (``'AP nDCG@10'``, ``'AP,nDCG@10'``:
+    :func:`cranfield.measures.lists.split_measures`); ir_measures' measure objects
+    (``ir_measures.nDCG@10``) become the cranfield Measure computing them
+    (:mod:`cranfield.measures.peer_measures`)."""
     from .measures import Measure
+    from .measures.lists import split_measures
+    from .measures.peer_measures import from_peer, is_ir_measures_measure
 
     if measures is None:
         measures = default
-    if isinstance(measures, str | Measure):
-        return [measures]
-    if isinstance(measures, Iterable) and not isinstance(measures, bytes | Mapping):
+    if isinstance(measures, str | Measure) or is_ir_measures_measure(measures):
+        measures = [measures]
+    elif isinstance(measures, Iterable) and not isinstance(measures, bytes | Mapping):
         measures = list(measures)  # a list, tuple, generator, Series of measure strings...
     else:
         raise ParameterError(
             f"measures must be a measure string such as 'AP' or a list of them, got "
             f"{_got(measures)}"
         )
+    out: list[Any] = []
     for m in measures:
-        if not isinstance(m, str | Measure):
+        if isinstance(m, str):
+            out += split_measures(m)
+        elif isinstance(m, Measure):
+            out.append(m)
+        elif is_ir_measures_measure(m):
+            out.append(from_peer(m))
+        else:
             raise ParameterError(f"measures must be strings such as 'AP', got {_got(m)}")
-    if not measures:
+    if not out:
         raise ParameterError("no measures given")
-    return list(measures)
+    return out
 
 
 def per_query(value: Any, what: str) -> None:

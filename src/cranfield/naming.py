@@ -5,7 +5,7 @@ A run is named, first rule that applies:
 
 1. by ``names=`` (one distinct name per run, in order);
 2. by its key, when the runs are a dict ``{name: run}``;
-3. by its own name, for a :class:`~cranfield.data.Run`;
+3. by its own name, for a :class:`~cranfield.data.Run` (and a ranx ``Run``'s name);
 4. by the value of its ``run``/``name`` column, for a table (one value, else an error);
 5. by its file name, for a path (``stdin`` for ``-``); files of the same name get the shortest
    path suffixes that tell them apart (``a/run.txt`` and ``b/run.txt``);
@@ -47,10 +47,21 @@ def _is_table(source: Any) -> bool:
 
 
 def _is_run_like(value: Any) -> bool:
-    """A path, a table or a Run: never a value of a ``{qid: {docno: score}}`` run dict."""
+    """A path, a table, a Run or another tool's run (:mod:`cranfield.io.peers`): never a
+    value of a ``{qid: {docno: score}}`` run dict."""
     from .data import Run
+    from .io.peers import is_peer_run
 
-    return _is_path(value) or _is_table(value) or isinstance(value, Run)
+    return _is_path(value) or _is_table(value) or isinstance(value, Run) or is_peer_run(value)
+
+
+def _names_itself(source: Any) -> bool:
+    """A run object that carries its own name (a ranx Run), known once it is read."""
+    if _is_path(source) or _is_table(source):
+        return False
+    from .io.peers import peer_run_name
+
+    return peer_run_name(source) is not None
 
 
 def is_named_runs(runs: Any) -> bool:
@@ -135,7 +146,7 @@ class Namer:
             for i, s in enumerate(sources):
                 if isinstance(s, Run):
                     planned[i] = s.name
-                elif planned[i] is None and not _is_table(s):
+                elif planned[i] is None and not _is_table(s) and not _names_itself(s):
                     planned[i] = self._in_memory(i)
         fixed = unique(n for n in planned if n is not None)
         it = iter(fixed)

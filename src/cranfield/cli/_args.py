@@ -477,7 +477,10 @@ class Parser(argparse.ArgumentParser):
         )
 
     def inputs(self) -> None:
-        """The positional ``QRELS RUNS...`` of the commands that evaluate runs."""
+        """The positional ``QRELS RUNS...`` of the commands that evaluate runs, and the
+        options that say their formats."""
+        from ..io.formats import QRELS_FORMATS, RUN_FORMATS
+
         self.add_argument("qrels", metavar="QRELS", type=file_path, help=SUPPRESS)
         self.add_argument("runs", metavar="RUNS", type=file_path, nargs="+", help=SUPPRESS)
         self.option(
@@ -485,6 +488,24 @@ class Parser(argparse.ArgumentParser):
             action="store_true",
             help="No progress bars (shown on standard error, when it is a terminal, for long "
             "work).",
+        )
+        self.option(
+            "--run-format",
+            choices=RUN_FORMATS,
+            default="auto",
+            show_default=True,
+            help="Format of the run files: TREC text, MS MARCO's 'qid docid rank' (score = "
+            "-rank), or CSV/TSV with a header line; auto: .jsonl, .json, .parquet by the name, "
+            "else TREC text unless the first line is a header or has the 3 columns of an MS "
+            "MARCO run (docs/input.md).",
+        )
+        self.option(
+            "--qrels-format",
+            choices=QRELS_FORMATS,
+            default="auto",
+            show_default=True,
+            help="Format of the qrels file (auto: as for runs). QRELS may also be "
+            "irds:<dataset id>, read through ir_datasets.",
         )
 
     def option(self, *flags: str, show_default: bool = False, **kw: Any) -> argparse.Action:
@@ -525,6 +546,7 @@ class Parser(argparse.ArgumentParser):
             from .. import progress
 
             progress.set_enabled(False)
+        _formatted(args)
         return args
 
     def _check_outputs(self, args: argparse.Namespace) -> None:
@@ -577,6 +599,21 @@ class Parser(argparse.ArgumentParser):
             write_stderr(message)
         else:
             echo(message)
+
+
+def _formatted(args: argparse.Namespace) -> None:
+    """The input paths of ``--run-format``/``--qrels-format`` (other than auto), tagged with
+    their format for the readers."""
+    run_fmt = getattr(args, "run_format", "auto")
+    qrels_fmt = getattr(args, "qrels_format", "auto")
+    if run_fmt == "auto" and qrels_fmt == "auto":
+        return
+    from ..io.formats import FormattedPath
+
+    if run_fmt != "auto":
+        args.runs = [FormattedPath(r, run_fmt) for r in args.runs]
+    if qrels_fmt != "auto":
+        args.qrels = FormattedPath(args.qrels, qrels_fmt)
 
 
 def dispatch(

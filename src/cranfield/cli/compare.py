@@ -21,8 +21,9 @@ def parser() -> Parser:
     p.inputs()
     p.common(
         "measures",
-        help="Measure to compare, repeatable: AP, P@10, nDCG@10, PRES@1000, ... "
-        "(default: AP, nDCG@10, P@10, RR, R@1000).",
+        help="Measure to compare, repeatable: AP, P@10, nDCG@10, PRES@1000, ...; several in "
+        "one (-m 'AP nDCG@10'); trec_eval's names too (map, P_10). Default: AP, nDCG@10, P@10, "
+        "RR, R@1000.",
     )
     statistics_options(p)
     p.option(

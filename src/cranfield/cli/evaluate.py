@@ -15,8 +15,9 @@ def parser() -> Parser:
     p.inputs()
     p.common(
         "measures",
-        help="Measure string, repeatable: AP, P@10, 'P(rel=2)@5', nDCG@10, ... "
-        "(default: AP, nDCG@10, P@10, RR, R@1000). See 'cranfield measures'.",
+        help="Measure string, repeatable: AP, P@10, 'P(rel=2)@5', nDCG@10, ...; several in "
+        "one (-m 'AP nDCG@10', -m AP,nDCG@10); trec_eval's names too (map, P_10, ndcg_cut_10, "
+        "recip_rank). Default: AP, nDCG@10, P@10, RR, R@1000. See 'cranfield measures'.",
     )
     p.common("per_query", help="Also print one value per query.")
     p.common("fmt", choices=FORMATS, help="Output format.")

@@ -255,8 +255,9 @@ def _warn_skipped(name: str, run_only: list[str], missing: list[str]) -> None:
 
 
 def _read_results(path: str):
-    """The run ("-": standard input, as for every reader).  Fields after the 6th are
-    ignored without the DataWarning the other commands give: trec_eval prints nothing."""
+    """The run ("-": standard input, as for every reader), always TREC text as trec_eval reads
+    it (no MS MARCO or CSV detection).  Fields after the 6th are ignored without the
+    DataWarning the other commands give: trec_eval prints nothing."""
     import warnings
 
     from ..errors import DataWarning
@@ -264,7 +265,7 @@ def _read_results(path: str):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
-        return read_run(path)
+        return read_run(path, format="trec")
 
 
 def _check_formats(measures: list[tuple], rel_format: str) -> None:
@@ -308,7 +309,7 @@ def _read_rel_info(path: str, rel_format: str) -> tuple[object, dict]:
     if rel_format == "qrels":
         from ..io import read_qrels
 
-        return read_qrels(path), {}
+        return read_qrels(path, format="trec"), {}
     if rel_format == "qrels_jg":
         from ..io.judgment_files import read_judgment_groups
 

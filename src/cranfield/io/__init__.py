@@ -1,11 +1,13 @@
 """Readers: every supported input becomes a validated :class:`~cranfield.data.Qrels` or
 :class:`~cranfield.data.Run`.
 
-Sources: a path to TREC text, JSON lines (``.jsonl``/``.ndjson``), JSON (``.json``) or
-Parquet (``.parquet``/``.pq``), each optionally compressed (gzip, bzip2, xz, Zstandard);
-``-`` for TREC text on standard input; a pandas or polars DataFrame (or LazyFrame) or a
-pyarrow Table; a nested dict ``{qid: {docno: value}}``; or an already-read ``Qrels``/``Run``.
-See ``docs/input.md`` for every rule.
+Sources: a path to TREC text (or an MS MARCO run, or CSV/TSV with a header: :mod:`.formats`),
+JSON lines (``.jsonl``/``.ndjson``), JSON (``.json``) or Parquet (``.parquet``/``.pq``), each
+optionally compressed (gzip, bzip2, xz, Zstandard); ``-`` for text on standard input; a
+pandas or polars DataFrame (or LazyFrame) or a pyarrow Table; a nested dict
+``{qid: {docno: value}}``; the other tools' objects (:mod:`.peers`: ranx, ir_measures and
+ir_datasets records, ir_datasets datasets, ``irds:<id>``); or an already-read
+``Qrels``/``Run``.  See ``docs/input.md`` for every rule.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..data import Qrels, Run
-from ..errors import InputError
+from ..errors import InputError, ParameterError
 
 __all__ = ["read_qrels", "read_run"]
 
@@ -45,20 +47,44 @@ def _is_frame(obj: Any) -> bool:
     return mod.startswith(("pandas", "polars", "pyarrow"))
 
 
-def read_qrels(source: QrelsSource) -> Qrels:
+def _format(source: Any, fmt: Any, kind: str) -> str:
+    """The format to read ``source`` in: ``fmt``, or the one a FormattedPath carries."""
+    from .formats import FormattedPath, check_format
+
+    fmt = check_format(fmt, kind)
+    if isinstance(source, FormattedPath) and fmt == "auto":
+        fmt = check_format(source.format, kind)
+    if fmt != "auto" and not isinstance(source, str | os.PathLike):
+        raise ParameterError(f"format={fmt!r} applies to files; got a {type(source).__name__}")
+    return fmt
+
+
+def read_qrels(source: QrelsSource, *, format: str = "auto") -> Qrels:
     """Read and validate relevance judgments from any supported source (``-``: TREC text on
-    standard input)."""
+    standard input; ``irds:<id>``: an ir_datasets dataset's qrels).
+
+    ``format``: ``auto`` (by the file name, then by the first line: docs/input.md), ``trec``,
+    ``csv`` or ``tsv`` (with a header line)."""
     if isinstance(source, Qrels):
         return source
+    fmt = _format(source, format, "qrels")
+    if isinstance(source, str) and source.startswith("irds:") and fmt == "auto":
+        from .peers import peer_qrels
+
+        return peer_qrels(source)  # type: ignore[return-value]
     if isinstance(source, str | os.PathLike):
         path = Path(source)
-        if not _is_stdin(source) and _suffix(path) in _TABULAR_SUFFIXES:
+        if fmt == "auto" and not _is_stdin(source) and _suffix(path) in _TABULAR_SUFFIXES:
             from .tabular import read_qrels_file
 
             return read_qrels_file(path)
+        if fmt != "auto":
+            from .formats import read_qrels_as
+
+            return read_qrels_as(os.fspath(source), fmt)
         from .text import read_trec_qrels
 
-        return read_trec_qrels(source)
+        return read_trec_qrels(os.fspath(source))
     if isinstance(source, Mapping):
         from .mapping import qrels_from_mapping
 
@@ -67,14 +93,21 @@ def read_qrels(source: QrelsSource) -> Qrels:
         from .tabular import qrels_from_frame
 
         return qrels_from_frame(source)
+    from .peers import peer_qrels
+
+    qrels = peer_qrels(source)
+    if qrels is not None:
+        return qrels
     raise InputError("<qrels>", f"cannot read qrels from a {type(source).__name__}")
 
 
-def read_run(source: RunSource, *, name: str | None = None) -> Run:
+def read_run(source: RunSource, *, name: str | None = None, format: str = "auto") -> Run:
     """Read and validate a run from any supported source.
 
     ``name`` defaults to the file name (paths; ``"stdin"`` for ``-``, standard input), the
-    value of a table's ``run``/``name`` column, or ``"run"``.
+    value of a table's ``run``/``name`` column, a ranx Run's name, or ``"run"``.
+    ``format``: ``auto`` (by the file name, then by the first line: docs/input.md), ``trec``,
+    ``msmarco`` (``qid docid rank``), ``csv`` or ``tsv`` (with a header line).
     """
     if name is not None:
         from ..arguments import run_names
@@ -82,20 +115,22 @@ def read_run(source: RunSource, *, name: str | None = None) -> Run:
         run_names([name], 1)
     if isinstance(source, Run):
         return source
+    fmt = _format(source, format, "run")
     if isinstance(source, str | os.PathLike):
         path = Path(source)
-        if _is_stdin(source):
-            from .text import read_trec_run
-
-            return read_trec_run(source, name or STDIN_RUN_NAME)
-        run_name = name or path.name
-        if _suffix(path) in _TABULAR_SUFFIXES:
+        stdin = _is_stdin(os.fspath(source))
+        run_name = name or (STDIN_RUN_NAME if stdin else path.name)
+        if fmt == "auto" and not stdin and _suffix(path) in _TABULAR_SUFFIXES:
             from .tabular import read_run_file
 
             return read_run_file(path, name=run_name)
+        if fmt != "auto":
+            from .formats import read_run_as
+
+            return read_run_as(os.fspath(source), fmt, run_name)
         from .text import read_trec_run
 
-        return read_trec_run(source, run_name)
+        return read_trec_run(os.fspath(source), run_name)
     if isinstance(source, Mapping):
         from .mapping import run_from_mapping
 
@@ -104,4 +139,9 @@ def read_run(source: RunSource, *, name: str | None = None) -> Run:
         from .tabular import run_from_frame
 
         return run_from_frame(source, name=name)
+    from .peers import peer_run
+
+    run = peer_run(source, name)
+    if run is not None:
+        return run
     raise InputError("<run>", f"cannot read a run from a {type(source).__name__}")

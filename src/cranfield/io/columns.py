@@ -7,8 +7,9 @@ column per *role*; each role accepts the names ir_measures, PyTerrier and ranx u
   checked by the id rule of :mod:`cranfield.io.ids` (not empty, no whitespace or control
   character)
 - doc: ``doc_id`` or ``docno``; the same
-- grade: ``relevance`` or ``label``; integers in int64 (booleans and numbers of integral value
-  too: ``2.0``, ``Fraction(4, 2)``, ``Decimal("2")``)
+- grade: ``relevance`` or ``label`` (or ``score`` in a table with ranx's ``q_id``, as
+  ``ranx.Qrels.to_dataframe()`` writes it); integers in int64 (booleans and numbers of
+  integral value too: ``2.0``, ``Fraction(4, 2)``, ``Decimal("2")``)
 - score: ``score``; finite real numbers a double can hold (stored as the nearest double)
 - rank (optional): ``rank``; integers, the order of the ``given`` tie policy
 - tag (optional): ``run`` or ``name``; one value, the run's tag (and default name)
@@ -43,11 +44,15 @@ class Role:
     names: tuple[str, ...]
     what: str
     required: bool = True
+    fallback: tuple[str, str] | None = None
+    """``(column, marker)``: the role's column when none of ``names`` is present and the
+    ``marker`` column is (ranx's qrels tables keep their grades in ``score``, next to
+    ``q_id``)."""
 
 
 QUERY = Role("query", ("query_id", "qid", "q_id"), "query ids")
 DOC = Role("doc", ("doc_id", "docno"), "document ids")
-GRADE = Role("grade", ("relevance", "label"), "relevance grades")
+GRADE = Role("grade", ("relevance", "label"), "relevance grades", fallback=("score", "q_id"))
 SCORE = Role("score", ("score",), "scores")
 RANK = Role("rank", ("rank",), "ranks", required=False)
 TAG = Role("tag", ("run", "name"), "the run tag", required=False)
@@ -104,6 +109,8 @@ def resolve(
                 source,
                 f"both {found[0]!r} and {found[1]!r} are present as {role.what}; keep one",
             )
+        if not found and role.fallback and all(c in present for c in role.fallback):
+            found = [role.fallback[0]]
         if found:
             if present.count(found[0]) > 1:
                 raise InputError(source, f"column {found[0]!r} appears more than once")

@@ -218,10 +218,19 @@ def _physical_lines(data: bytes) -> tuple[list[bytes], int]:
 # ----------------------------------------------------------------------------------- qrels
 
 
-def read_trec_qrels(path: str | os.PathLike[str]) -> Qrels:
+def read_trec_qrels(path: str | os.PathLike[str], *, detect: bool = True) -> Qrels:
     """Read a TREC qrels file, or ``-`` (the file's bytes are freed before the duplicate
-    check)."""
-    qrels = _parse_qrels(read_text(path), source_name(path))
+    check); with ``detect``, a file that is CSV/TSV with a header is read as one
+    (:mod:`.formats`)."""
+    data = read_text(path)
+    if detect:
+        from .formats import detect_qrels
+
+        other = detect_qrels(data, source_name(path))
+        if other is not None:
+            return other
+    qrels = _parse_qrels(data, source_name(path))
+    del data
     check_qrels_ids(qrels)
     check_qrels_duplicates(qrels)
     return qrels
@@ -359,10 +368,19 @@ def _parse_qrels_arrow(
 # ------------------------------------------------------------------------------------- run
 
 
-def read_trec_run(path: str | os.PathLike[str], name: str) -> Run:
+def read_trec_run(path: str | os.PathLike[str], name: str, *, detect: bool = True) -> Run:
     """Read a TREC run file, or ``-`` (the file's bytes are freed before the duplicate
-    check)."""
-    run = _parse_run(read_text(path), source_name(path), name)
+    check); with ``detect``, a file that is an MS MARCO run or CSV/TSV with a header is read
+    as one (:mod:`.formats`)."""
+    data = read_text(path)
+    if detect:
+        from .formats import detect_run
+
+        other = detect_run(data, source_name(path), name)
+        if other is not None:
+            return other
+    run = _parse_run(data, source_name(path), name)
+    del data
     check_run_ids(run)
     check_run_duplicates(run)
     _warn_extra_columns(run)

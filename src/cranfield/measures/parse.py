@@ -336,15 +336,19 @@ def parse_value(text: str, param: Param, where: str) -> Any:
     return param.convert(value, where)
 
 
-def _suggest(name: str) -> str:
-    names = all_names()
-    lowered = {n.lower(): n for n in names}
-    import difflib  # error path only
+def _suggest(name: str, text: str = "") -> str:
+    """The nearest measure names, cranfield's and trec_eval's printed ones (error path)."""
+    from .trec_names import dotted_hint, printed_examples
+
+    names = all_names() + printed_examples()
+    lowered = {n.lower(): n for n in reversed(names)}  # a cranfield name wins over trec_eval's
+    import difflib
 
     close = difflib.get_close_matches(name.lower(), list(lowered), n=4, cutoff=0.5)
+    hint = dotted_hint(text or name)
     if close:
-        return "did you mean " + ", ".join(lowered[c] for c in close) + "?"
-    return "run 'cranfield measures' for the list"
+        return "did you mean " + ", ".join(lowered[c] for c in close) + "?" + hint
+    return "run 'cranfield measures' for the list" + hint
 
 
 def parse(text: str | Measure) -> Measure:
@@ -352,14 +356,25 @@ def parse(text: str | Measure) -> Measure:
     if isinstance(text, Measure):
         return text
     if not isinstance(text, str):
+        from .peer_measures import from_peer
+
+        peer = from_peer(text)  # an ir_measures measure object (None: not one)
+        if peer is not None:
+            return peer
         raise MeasureError(f"a measure must be a string like 'P@10', got {type(text).__name__}")
+    if "(" not in text and "@" not in text and lookup(text.strip()) is None:
+        from .trec_names import from_trec_eval
+
+        trec = from_trec_eval(text)  # trec_eval's printed names: P_10, ndcg_cut_10, 11pt_avg
+        if trec is not None:
+            return trec
     toks = _tokens(text)
     if not toks or toks[0][0] != "word":
         raise MeasureError(f"cannot parse measure {_q(text)}: it must start with a measure name")
     name = toks[0][1]
     d = lookup(name)
     if d is None:
-        raise MeasureError(f"unknown measure {_q(name)} in {_q(text)}: {_suggest(name)}")
+        raise MeasureError(f"unknown measure {_q(name)} in {_q(text)}: {_suggest(name, text)}")
     where = f"measure {_q(text)}"
     i = 1
     given: dict[str, Any] = {}

@@ -1,0 +1,210 @@
+"""Which text format a file is in: TREC, MS MARCO's 3-column run, or CSV/TSV with a header.
+
+A format is given (``read_run(path, format="msmarco")``, ``--run-format msmarco``), or found
+without guessing: a text file (whatever its name: MS MARCO's ``run.dev.small.tsv`` has no
+header) is read as TREC text, unless its first data line says otherwise:
+
+- a line of comma- or tab-separated column names that include a query or a document column
+  (``qid,docno,score``) is a header: the file is read as CSV or TSV;
+- a run whose first line has exactly 3 fields is read as an MS MARCO run if, and only if,
+  every line is ``qid docid rank`` and each query's ranks run 1, 2, 3... (or 0, 1, 2...) in
+  file order; otherwise it is an error that says why and which option reads it;
+- a header separated by spaces is an error (TREC text has no header; give a format).
+
+Nothing else is inferred: a TREC file is read exactly as before.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InputError, ParameterError
+
+if TYPE_CHECKING:
+    from ..data import Qrels, Run
+
+__all__ = [
+    "QRELS_FORMATS",
+    "RUN_FORMATS",
+    "FormattedPath",
+    "detect_qrels",
+    "detect_run",
+    "read_qrels_as",
+    "read_run_as",
+]
+
+RUN_FORMATS = ("auto", "trec", "msmarco", "csv", "tsv")
+QRELS_FORMATS = ("auto", "trec", "csv", "tsv")
+_HEAD_LINES = 1000
+"""Leading comment and blank lines looked through for the first data line."""
+
+
+class FormattedPath(os.PathLike):
+    """A path read in a given format (what ``--run-format``/``--qrels-format`` make of the
+    command line's paths); a path like any other for naming (its file name)."""
+
+    def __init__(self, path: str | os.PathLike[str], format: str) -> None:
+        self.path = os.fspath(path)
+        self.format = format
+
+    def __fspath__(self) -> str:
+        return self.path
+
+    def __str__(self) -> str:
+        return self.path
+
+    def __repr__(self) -> str:
+        return f"FormattedPath({self.path!r}, {self.format!r})"
+
+
+def check_format(fmt: Any, kind: str) -> str:
+    choices = RUN_FORMATS if kind == "run" else QRELS_FORMATS
+    if not isinstance(fmt, str) or fmt not in choices:
+        raise ParameterError(f"unknown {kind} format {fmt!r}; choose one of {', '.join(choices)}")
+    return fmt
+
+
+def _first_line(data: bytes) -> tuple[int, bytes] | None:
+    """The 1-based number and text of the first line that is not blank or a comment."""
+    pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    for lineno in range(1, _HEAD_LINES + 1):
+        end = data.find(b"\n", pos)
+        line = data[pos:] if end < 0 else data[pos:end]
+        stripped = line.strip()
+        if stripped and not stripped.startswith(b"#"):
+            return lineno, line
+        if end < 0:
+            return None
+        pos = end + 1
+    return None
+
+
+def _header(line: bytes) -> str | None:
+    """``csv`` or ``tsv`` if ``line`` names a query or a document column."""
+    from .columns import DOC, QUERY
+    from .headed import header_fields
+
+    text = line.decode("utf-8", "replace")
+    for fmt, sep in (("tsv", "\t"), ("csv", ",")):
+        if sep in text:
+            names = set(header_fields(text, fmt))
+            if names & set(QUERY.names) or names & set(DOC.names):
+                return fmt  # a header (a missing role is then the table rules' error)
+    return None
+
+
+def _spaced_header(line: bytes, lineno: int, source: str, kind: str) -> None:
+    from .columns import DOC, QUERY
+
+    names = set(line.decode("utf-8", "replace").split())
+    if names & set(QUERY.names) and names & set(DOC.names):
+        option = "--run-format" if kind == "run" else "--qrels-format"
+        raise InputError(
+            source,
+            f"this line names columns ({' '.join(line.decode('utf-8', 'replace').split())}), "
+            f"but TREC text has no header line: remove it, or write the file as CSV or TSV "
+            f"with a header and give {option} csv|tsv",
+            line=lineno,
+        )
+
+
+def _headless_csv(line: bytes, not_trec: bool, lineno: int, source: str) -> None:
+    """Comma-separated values where TREC fields were expected, and no header line."""
+    if not_trec and len(line.split(b",")) >= 3:
+        raise InputError(
+            source,
+            "comma-separated values without a header line: a CSV file must name its columns "
+            "on its first line (for example qid,docno,score or query_id,doc_id,relevance)",
+            line=lineno,
+        )
+
+
+def detect_run(data: bytes, source: str, name: str) -> Run | None:
+    """The run of ``data`` when it is not TREC text (see the module docstring); ``None``
+    when it is TREC text (or looks like nothing else: the TREC reader reports it)."""
+    first = _first_line(data)
+    if first is None:
+        return None
+    lineno, line = first
+    fields = line.split()
+    fmt = _header(line) if lineno == 1 else None
+    if fmt is not None:
+        from .headed import parse_headed_run
+
+        return parse_headed_run(data, source, name, fmt)
+    _spaced_header(line, lineno, source, "run")
+    _headless_csv(line, len(fields) < 6, lineno, source)
+    if len(fields) == 3:
+        return _detected_msmarco(data, source, name)
+    return None
+
+
+def _detected_msmarco(data: bytes, source: str, name: str) -> Run:
+    from .msmarco import check_consecutive, parse_msmarco_run
+
+    try:
+        run = parse_msmarco_run(data, source, name)
+    except InputError as exc:
+        raise InputError(
+            source,
+            f"{exc.problem} (the file has 3 columns: it was read as an MS MARCO run, query "
+            "document rank; a TREC run has 6: query Q0 document rank score tag)",
+            line=exc.line,
+        ) from None
+    why = check_consecutive(run)
+    if why is not None:
+        raise InputError(
+            source,
+            "the file has 3 columns, like an MS MARCO run (query document rank), but it was "
+            f"not read as one: {why}, where an MS MARCO run ranks each query's results 1, 2, "
+            "3... in file order. If the third column is a rank, give --run-format msmarco "
+            "(read_run(..., format='msmarco'))",
+        )
+    return run
+
+
+def detect_qrels(data: bytes, source: str) -> Qrels | None:
+    """The qrels of ``data`` when it is CSV/TSV with a header, else ``None`` (TREC)."""
+    first = _first_line(data)
+    if first is None:
+        return None
+    lineno, line = first
+    fmt = _header(line) if lineno == 1 else None
+    if fmt is not None:
+        from .headed import parse_headed_qrels
+
+        return parse_headed_qrels(data, source, fmt)
+    _spaced_header(line, lineno, source, "qrels")
+    _headless_csv(line, len(line.split()) != 4, lineno, source)
+    return None
+
+
+def read_run_as(path: str | os.PathLike[str], fmt: str, name: str) -> Run:
+    """The run at ``path`` (or ``-``) read in format ``fmt`` (``trec``, ``msmarco``, ``csv``,
+    ``tsv``)."""
+    from .source import source_name
+    from .text import read_text, read_trec_run
+
+    if fmt == "trec":
+        return read_trec_run(path, name, detect=False)
+    data, source = read_text(path), source_name(path)
+    if fmt == "msmarco":
+        from .msmarco import parse_msmarco_run
+
+        return parse_msmarco_run(data, source, name)
+    from .headed import parse_headed_run
+
+    return parse_headed_run(data, source, name, fmt)
+
+
+def read_qrels_as(path: str | os.PathLike[str], fmt: str) -> Qrels:
+    """The qrels at ``path`` (or ``-``) read in format ``fmt`` (``trec``, ``csv``, ``tsv``)."""
+    from .source import source_name
+    from .text import read_text, read_trec_qrels
+
+    if fmt == "trec":
+        return read_trec_qrels(path, detect=False)
+    from .headed import parse_headed_qrels
+
+    return parse_headed_qrels(read_text(path), source_name(path), fmt)
