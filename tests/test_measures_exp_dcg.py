@@ -101,7 +101,7 @@ def test_ir_measures_spelling_parses_to_the_canonical_measure():
     [
         ("nDCG(dcg=exp-log2,gains={1:2})@10", "not both"),
         ("nDCG(dcg=exp)@10", "exp-log2"),
-        ("nDCG(dcg='exp-log2)@10", "missing \"'\""),
+        ("nDCG(dcg='exp-log2)@10", 'missing "\'"'),
     ],
 )
 def test_bad_forms_are_one_clear_error(text, problem):
