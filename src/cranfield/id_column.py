@@ -52,6 +52,12 @@ class IdColumn:
 
         return self._arrow.take(numpy_arrow(rows)).to_pylist()
 
+    def slice(self, start: int, stop: int) -> IdColumn:
+        """Rows ``start:stop`` (zero-copy for Arrow)."""
+        if self._list is not None:
+            return IdColumn(self._list[start:stop])
+        return IdColumn(self._arrow.slice(start, stop - start))
+
     def arrow(self, rows: np.ndarray | Sequence[int] | None = None) -> Any:
         """The ids (at the given row positions) as a pyarrow string array."""
 

@@ -45,6 +45,13 @@ def _is_frame(obj: Any) -> bool:
     return mod.startswith(("pandas", "polars", "pyarrow"))
 
 
+def is_trec_text_path(source: Any) -> bool:
+    """Whether ``source`` is a path read as TREC text (or ``-``), not a table file."""
+    if not isinstance(source, str | os.PathLike):
+        return False
+    return _is_stdin(source) or _suffix(Path(source)) not in _TABULAR_SUFFIXES
+
+
 def read_qrels(source: QrelsSource) -> Qrels:
     """Read and validate relevance judgments from any supported source (``-``: TREC text on
     standard input)."""

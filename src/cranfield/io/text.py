@@ -24,7 +24,10 @@ import itertools
 import operator
 import os
 import re
+import stat
 import warnings
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,7 +37,7 @@ from ..errors import DataWarning, InputError
 from ..id_column import IdColumn
 from .fields import Fields, split_fields
 from .normalize import normalize_fields
-from .source import read_source, source_name
+from .source import Stream, read_source, source_name
 from .textcheck import BOM, TextCheck, check_text
 from .validate import (
     check_qrels_duplicates,
@@ -43,6 +46,9 @@ from .validate import (
     check_run_ids,
     check_scores,
 )
+
+if TYPE_CHECKING:
+    from .run_pieces import Piece
 
 __all__ = [
     "parse_trec_qrels",
@@ -65,6 +71,8 @@ hashes); smaller ones convert them to Python strings, which is cheaper than impo
 pyarrow.compute and polars.  Tests lower it to cover both."""
 PART_BYTES = 64 << 20
 """The Arrow run parser reads a large file in parts of about this size (less scratch memory)."""
+PIECES_FROM_BYTES = 4 << 20
+"""Run files at least this large are read in pieces (tests lower it)."""
 QRELS_FAST_PATH_BYTES = 4 << 20
 """The same for qrels (the line parser costs more per line there: it also sorts)."""
 
@@ -360,13 +368,48 @@ def _parse_qrels_arrow(
 
 
 def read_trec_run(path: str | os.PathLike[str], name: str) -> Run:
-    """Read a TREC run file, or ``-`` (the file's bytes are freed before the duplicate
-    check)."""
-    run = _parse_run(read_text(path), source_name(path), name)
+    """Read a TREC run file, or ``-``: a large input in pieces of whole lines
+    (:mod:`.run_pieces`), never held whole; a small file at once."""
+    source = source_name(path)
+    stream = Stream(path, lambda: TextCheck(source))
+    try:
+        return read_run_stream(stream, name)
+    finally:
+        stream.close()
+
+
+def read_run_stream(stream: Stream, name: str, parts: Iterable[Piece] | None = None) -> Run:
+    """The validated run of a TREC text stream: what :func:`parse_trec_run` makes of its text.
+
+    Read in pieces (``parts``: pieces already read, then the rest) when :func:`in_pieces`
+    says so; from the whole text when a piece does not parse, so that the error is that
+    reader's, whatever the size of the pieces."""
+    from .run_pieces import Fallback, join_runs, pieces
+
+    if parts is None and not in_pieces(stream.path):
+        run = _parse_run(stream.read(), stream.source, name)
+    else:
+        try:
+            got = list(parts if parts is not None else pieces(stream, name))
+            run = join_runs(got, name, stream.source)
+        except Fallback:
+            run = _parse_run(stream.read(), stream.source, name)
     check_run_ids(run)
     check_run_duplicates(run)
     _warn_extra_columns(run)
     return run
+
+
+def in_pieces(path: str | os.PathLike[str]) -> bool:
+    """Whether a run is read in pieces: standard input, and files of at least
+    :data:`PIECES_FROM_BYTES` (compressed or not) or of unknown size."""
+    if isinstance(path, str) and path == "-":
+        return True
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return False  # the reader says what is wrong
+    return not stat.S_ISREG(st.st_mode) or st.st_size >= PIECES_FROM_BYTES
 
 
 def parse_trec_run(data: bytes, source: str, name: str) -> Run:

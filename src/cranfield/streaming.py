@@ -1,0 +1,205 @@
+"""Evaluating one run: a large TREC text file query block by query block, anything else whole.
+
+A run file is read in pieces of whole lines (:mod:`cranfield.io.run_pieces`); the pieces are
+regrouped into blocks that hold every row of their queries, and each block is judged and
+measured (:func:`~cranfield.partial_results.measure_block`) and let go before the next is read,
+so that memory is bounded by a block, not by the run.  The blocks' results are put together by
+:func:`~cranfield.partial_results.combine` into the Results of the whole run, bit for bit.
+
+What cannot be streamed falls back, with the same results:
+
+- a run that is not grouped by query (a query's rows in several places): when the first piece
+  shows it, the pieces are joined into one run as they are read (memory: the run's columns,
+  about 40 bytes a row, not its text); when a later piece shows it, the file is read again
+  (standard input from the temporary copy :class:`~cranfield.io.source.Stream` keeps);
+- any error (a piece that does not parse, an id or duplicate problem, a judging error): the
+  whole file is read by the whole-file reader, whose error is the reference one;
+- options whose result depends on the whole run: ``ties="random"`` (one random stream over all
+  ties), and side inputs given as files or as known documents (read once per judgment).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from .data import Qrels, Run
+from .errors import CranfieldError
+from .judging_options import JudgeOptions
+from .measures import Measure
+from .partial_results import Block, combine, measure_block
+from .results import Results
+
+__all__ = ["Plan", "evaluate_path", "streamable"]
+
+
+class Plan(NamedTuple):
+    """What :func:`evaluate_path` computes: the measures, aggregation and judging options."""
+
+    measures: list[tuple[str, Measure]]
+    aggregate: Any
+    options: JudgeOptions
+    micro: list[str]
+
+
+def streamable(source: Any, options: JudgeOptions) -> bool:
+    """Whether ``source`` is a TREC text run read in pieces, and ``options`` allow judging it
+    one query block at a time."""
+    from .io import is_trec_text_path
+    from .io.text import in_pieces
+
+    if not is_trec_text_path(source) or not in_pieces(source):
+        return False
+    o = options
+    if o.ties == "random" or o.known is not None:
+        return False
+    return not any(isinstance(v, str | os.PathLike) for v in (o.collection_size, o.target))
+
+
+def evaluate_path(
+    qrels: Qrels, source: Any, name: str, plan: Plan, *, warn_agg: bool = True
+) -> Results:
+    """The Results of the TREC run file (or ``-``) ``source``, named ``name``, read and judged
+    one query block at a time (see the module docstring)."""
+    from .io.run_pieces import Fallback, NotGrouped, pieces
+    from .io.source import Stream
+    from .io.text import read_run_stream
+    from .io.textcheck import TextCheck
+
+    source_text = "<stdin>" if source == "-" else str(source)
+    stream = Stream(source, lambda: TextCheck(source_text))
+    try:
+        parts = _Counted(pieces(stream, name))
+        try:
+            return _streamed(qrels, parts, name, stream.source, plan, warn_agg)
+        except NotGrouped as exc:
+            run = None
+            if exc.pending:  # nothing judged yet: join the pieces as they come
+                try:
+                    run = read_run_stream(stream, name, [*exc.pending, *parts.rest()])
+                except (Fallback, CranfieldError):
+                    run = None
+        except (Fallback, CranfieldError):
+            run = None
+        if run is None:  # read again, whole (errors: the whole-file reader's)
+            run = read_run_stream(stream, name)
+        return _evaluate_run(qrels, run, name, plan, warn_agg)
+    finally:
+        stream.close()
+
+
+def _evaluate_run(qrels: Qrels, run: Run, name: str, plan: Plan, warn_agg: bool) -> Results:
+    from .evaluation import evaluate_judged
+    from .judging import judge
+
+    jr = judge(qrels, run, **plan.options.judge_keywords())
+    del run
+    return evaluate_judged(
+        jr,
+        plan.measures,
+        run_name=name,
+        qrels=qrels,
+        defaults=plan.options.defaults,
+        aggregate=plan.aggregate,
+        warn_agg=warn_agg,
+    )
+
+
+class _Counted:
+    """The pieces of a run, with their line counts kept (for the whole run's)."""
+
+    def __init__(self, parts: Iterator) -> None:
+        self._parts = parts
+        self.seen: list = []
+
+    def __iter__(self):
+        for piece in self._parts:
+            self.seen.append(piece._replace(run=None))
+            yield piece
+
+    def rest(self) -> Iterator:
+        return self._parts
+
+
+def _streamed(
+    qrels: Qrels, parts: _Counted, name: str, source: str, plan: Plan, warn_agg: bool
+) -> Results:
+    """Judge and measure each query block as it is read; raise to fall back."""
+    from .io.run_pieces import query_blocks, sum_counts
+    from .io.text import _warn_extra_columns
+    from .io.validate import check_run_duplicates, check_run_ids
+    from .judging import judge
+
+    keywords = {**plan.options.judge_keywords(), "complete": False}
+    blocks: list[Block] = []
+    run_ids: list[str] = []
+    _prepare(qrels)
+    for block in query_blocks(iter(parts), name, source):
+        check_run_ids(block)
+        check_run_duplicates(block)
+        run_ids.extend(block.query_ids)
+        jr = judge(qrels, block, **keywords)
+        del block
+        if jr.num_queries:
+            blocks.append(measure_block(jr, plan.measures, plan.options.defaults, plan.micro))
+        del jr
+    judged = set(qrels.query_ids)
+    in_run = set(run_ids)
+    missing = [q for q in qrels.query_ids if q not in in_run]
+    if plan.options.complete and missing:
+        blocks.append(_empty_rankings(qrels, missing, name, plan))
+    counts = sum_counts(parts.seen)
+    if counts.data == 0:
+        from .io.run_pieces import Fallback
+
+        raise Fallback("no results")
+    _warn_extra_columns(_Counts(source, counts))
+    notes = {
+        "run_only_queries": [q for q in run_ids if q not in judged],
+        "missing_queries": missing,
+    }
+    return combine(
+        blocks,
+        plan.measures,
+        name=name,
+        notes=notes,
+        complete=plan.options.complete,
+        qrels_source=qrels.source,
+        aggregate=plan.aggregate,
+        warn_agg=warn_agg,
+    )
+
+
+class _Counts(NamedTuple):
+    """What the extra-columns warning reads of a run."""
+
+    source: str
+    line_counts: Any
+
+
+def _empty_rankings(qrels: Qrels, missing: list[str], name: str, plan: Plan) -> Block:
+    """The block of the judged queries the run has no result for (``complete``)."""
+    import numpy as np
+
+    from .id_column import IdColumn
+    from .judging import judge
+
+    empty = Run(
+        name=name,
+        query_ids=(),
+        qcodes=np.zeros(0, np.int32),
+        docs=IdColumn([]),
+        scores=np.zeros(0),
+        ranks=np.zeros(0, np.int64),
+    )
+    keywords = {**plan.options.judge_keywords(), "complete": True}
+    jr = judge(qrels.restrict(missing), empty, **keywords)
+    return measure_block(jr, plan.measures, plan.options.defaults, plan.micro)
+
+
+def _prepare(qrels: Qrels) -> None:
+    """Build the qrels' lookup structures once, before blocks are judged (several threads may
+    judge blocks at once: a cached property must not be built twice)."""
+    qrels.query_index  # noqa: B018 - cached properties
+    qrels.doc_index.index  # noqa: B018
