@@ -129,7 +129,7 @@ def evaluate_runs(
     one run in memory at a time (a large TREC text run one query block at a time), or ``jobs``
     runs at a time in worker processes (``None``: as many as there are cores); ``measures``
     and ``aggregate`` are checked before any input is read."""
-    from .parallel import check_jobs
+    from .parallel import check_jobs, default_jobs
     from .partial_results import micro_labels
     from .streaming import Plan
 
@@ -139,7 +139,8 @@ def evaluate_runs(
         m.definition.function(ties)  # fail before reading: no tie-aware form under "weak"
     resolve_aggregation(specs, aggregate, warn=False)  # fail before reading
     jobs = check_jobs(jobs)
-    plan = Plan(specs, aggregate, judged.options, micro_labels(specs, aggregate))
+    pipeline = jobs > 1 and default_jobs() > 1
+    plan = Plan(specs, aggregate, judged.options, micro_labels(specs, aggregate), pipeline)
     return list(judged.map(evaluate_task, plan, jobs=jobs))
 
 

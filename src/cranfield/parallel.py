@@ -61,11 +61,14 @@ def workers(jobs: int, sources: Sequence[Any]) -> int:
 
 # ------------------------------------------------------------------------------ the pool
 _installed: Any = None
+IN_WORKER = False
+"""True in a worker process (its run is not also split between threads)."""
 
 
 def _install(shared: Any) -> None:
-    global _installed
+    global _installed, IN_WORKER
     _installed = shared
+    IN_WORKER = True
 
 
 def _with_installed(call: Callable, fn: Callable, task: Any) -> Any:

@@ -35,12 +35,14 @@ __all__ = ["Plan", "evaluate_path", "streamable"]
 
 
 class Plan(NamedTuple):
-    """What :func:`evaluate_path` computes: the measures, aggregation and judging options."""
+    """What :func:`evaluate_path` computes: the measures, aggregation and judging options;
+    ``pipeline``: judge and measure a block in a second thread while the next is read."""
 
     measures: list[tuple[str, Measure]]
     aggregate: Any
     options: JudgeOptions
     micro: list[str]
+    pipeline: bool = False
 
 
 def streamable(source: Any, options: JudgeOptions) -> bool:
@@ -135,15 +137,21 @@ def _streamed(
     blocks: list[Block] = []
     run_ids: list[str] = []
     _prepare(qrels)
-    for block in query_blocks(iter(parts), name, source):
+
+    def work(block: Run) -> Block | None:
         check_run_ids(block)
         check_run_duplicates(block)
-        run_ids.extend(block.query_ids)
         jr = judge(qrels, block, **keywords)
         del block
-        if jr.num_queries:
-            blocks.append(measure_block(jr, plan.measures, plan.options.defaults, plan.micro))
-        del jr
+        if not jr.num_queries:
+            return None
+        return measure_block(jr, plan.measures, plan.options.defaults, plan.micro)
+
+    from .parallel import IN_WORKER
+
+    threads = plan.pipeline and not IN_WORKER
+    done = _pipelined(work, query_blocks(iter(parts), name, source), run_ids, threads)
+    blocks = [b for b in done if b is not None]
     judged = set(qrels.query_ids)
     in_run = set(run_ids)
     missing = [q for q in qrels.query_ids if q not in in_run]
@@ -169,6 +177,35 @@ def _streamed(
         aggregate=plan.aggregate,
         warn_agg=warn_agg,
     )
+
+
+def _pipelined(work, blocks: Iterator[Run], run_ids: list[str], threads: bool) -> list:
+    """``work(block)`` of every block, in order; with ``threads``, each block's work is done
+    in a second thread while the next block is read (at most one block waits)."""
+    out = []
+    if not threads:
+        for block in blocks:
+            run_ids.extend(block.query_ids)
+            out.append(work(block))
+        return out
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1, thread_name_prefix="cranfield-block") as pool:
+        pending: deque = deque()
+        try:
+            for block in blocks:
+                run_ids.extend(block.query_ids)
+                pending.append(pool.submit(work, block))
+                del block
+                while len(pending) > 1:
+                    out.append(pending.popleft().result())
+            while pending:
+                out.append(pending.popleft().result())
+        finally:
+            for f in pending:
+                f.cancel()
+    return out
 
 
 class _Counts(NamedTuple):

@@ -42,7 +42,7 @@ __all__ = [
     "sum_counts",
 ]
 
-PIECE_BYTES = 32 << 20
+PIECE_BYTES = 16 << 20
 """Bytes of text parsed at a time (rounded up to the next line end); tests lower it."""
 
 

@@ -624,13 +624,14 @@ def _parse_run_arrow(
 
     names = [f"c{i}" for i in range(ncols)]
     strings = ("c0", "c1", "c2", "c5")
-    types = {c: pa.string() for c in strings}
+    # read as binary (the text is valid UTF-8 already: no second check), viewed as strings
+    types = {c: pa.binary() for c in strings}
     types["c4"] = pa.float64()
     extra_columns = names[RUN_FIELDS:]
-    types.update(dict.fromkeys(extra_columns, pa.string()))
+    types.update(dict.fromkeys(extra_columns, pa.binary()))
     extra_state = None  # "empty" or "full", the same in every part
     hex_possible = b"x" in data or b"X" in data  # one memchr each (a 2-byte search is slow)
-    types["c3"] = pa.string() if hex_possible else pa.int64()
+    types["c3"] = pa.binary() if hex_possible else pa.int64()
     parse_options = csv.ParseOptions(
         delimiter=delim.decode(),
         quote_char=False,
@@ -671,15 +672,16 @@ def _parse_run_arrow(
         try:
             table = read(part)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
-            if types["c3"] == pa.string():
+            if types["c3"] == pa.binary():
                 return None
-            types["c3"] = pa.string()  # a rank Arrow rejects (or bad data): read it exactly
+            types["c3"] = pa.binary()  # a rank Arrow rejects (or bad data): read it exactly
             try:
                 table = read(part)
             except (pa.ArrowInvalid, pa.ArrowTypeError):
                 return None
+        table = _view_strings(table, [c for c, t in types.items() if t == pa.binary()])
         m = table.num_rows
-        checked = [*strings, "c3"] if types["c3"] == pa.string() else strings
+        checked = [*strings, "c3"] if types["c3"] == pa.binary() else strings
         if any(_has_empty_string(c) for col in checked for c in table[col].chunks):
             return None  # an empty field: repeated or edge delimiters, or a blank line
         if comments and any(_starts_with(c, b"#") for c in table["c0"].chunks):
@@ -731,6 +733,17 @@ def _parse_run_arrow(
         line_counts=counts
         or _line_counts(n, n, 0, 0, *((n, 1) if extra_state == "full" else (0, None))),
     )
+
+
+def _view_strings(table, columns: list[str]):
+    """The binary ``columns`` of ``table`` viewed as strings (zero-copy, no UTF-8 check)."""
+    import pyarrow as pa
+
+    for c in columns:
+        col = table[c]
+        viewed = pa.chunked_array([x.view(pa.string()) for x in col.chunks], type=pa.string())
+        table = table.set_column(table.schema.get_field_index(c), c, viewed)
+    return table
 
 
 def _extra_state(table, columns: list[str]) -> str | None:
@@ -843,8 +856,8 @@ def _starts_with(arr, prefix: bytes) -> bool:
 
 
 def _numpy(col) -> np.ndarray:
-    """A chunked Arrow column as numpy (``ChunkedArray.to_numpy`` would import pandas)."""
-    return col.combine_chunks().to_numpy(zero_copy_only=False)
+    """A null-free chunked int64 Arrow column as numpy (``to_numpy`` would import pandas)."""
+    return arrow_numpy(col, np.int64)
 
 
 # ------------------------------------------------------------------ the regular Arrow layout
