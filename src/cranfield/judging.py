@@ -87,8 +87,18 @@ def judge(
     seg_index = {q: i for i, q in enumerate(evaluated)}
     segment_of_query = np.array([seg_index.get(q, -1) for q in run.query_ids], dtype=np.int64)
 
+    # each row's document in the qrels vocabulary (-1: absent, so not relevant to any query)
+    code = run.docs.lookup(qrels.doc_index) if len(run) else np.zeros(0, dtype=np.int64)
+    # rows whose document the qrels do not list all get the same grade: their order within
+    # a tie group changes nothing (with known documents, it would change which are counted)
+    marked = code >= 0 if ties == "trec" and known is None else None
     ordering = order_run(
-        run, segment_of_query, len(evaluated), ties=ties, seed=0 if seed is None else seed
+        run,
+        segment_of_query,
+        len(evaluated),
+        ties=ties,
+        seed=0 if seed is None else seed,
+        marked=marked,
     )
     rows, lengths, tie_ids = ordering.rows, ordering.lengths, ordering.tie_ids
     identity = ordering.identity
@@ -109,7 +119,7 @@ def judge(
         )
 
     qrels_qidx_of_segment = np.array([qrels.query_index[q] for q in evaluated], dtype=np.int64)
-    grades = _grades(qrels, run, rows, identity, offsets, qrels_qidx_of_segment)
+    grades = _grades(qrels, code, rows, identity, offsets, qrels_qidx_of_segment)
 
     if judged_only:
         keep = grades >= 0
@@ -200,7 +210,7 @@ def _offsets(lengths: np.ndarray) -> np.ndarray:
 
 def _grades(
     qrels: Qrels,
-    run: Run,
+    code: np.ndarray,
     rows: np.ndarray,
     identity: bool,
     offsets: np.ndarray,
@@ -208,16 +218,15 @@ def _grades(
 ) -> np.ndarray:
     """Grade of every ordered row: the qrels grade, ``NOT_IN_QRELS`` or ``UNJUDGED``.
 
-    Most retrieved documents are absent from the qrels: the documents are looked up once in
-    the qrels vocabulary, and only the rows found there are joined with their query's
-    judgments (the other rows keep ``NOT_IN_QRELS`` without further work).
+    Most retrieved documents are absent from the qrels: ``code`` (per run row, in file order)
+    is the row's document in the qrels vocabulary, and only the rows found there are joined
+    with their query's judgments (the other rows keep ``NOT_IN_QRELS`` without further work).
     """
     n = len(rows)
     grades = np.full(n, NOT_IN_QRELS, dtype=np.int64)
     if n == 0:
         return grades
-    code = run.docs.lookup(qrels.doc_index)  # per run row, in file order
-    found = code >= 0
+    found = code >= 0  # per run row, in file order
     pos = np.flatnonzero(found if identity else found[rows])  # positions in ranked order
     if len(pos) == 0:
         return grades
