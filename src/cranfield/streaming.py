@@ -11,7 +11,9 @@ What cannot be streamed falls back, with the same results:
 - a run that is not grouped by query (a query's rows in several places): when the first piece
   shows it, the pieces are joined into one run as they are read (memory: the run's columns,
   about 40 bytes a row, not its text); when a later piece shows it, the file is read again
-  (standard input from the temporary copy :class:`~cranfield.io.source.Stream` keeps);
+  (standard input from the temporary copy :class:`~cranfield.io.source.Stream` keeps).  The
+  run's rows are then put in query order (one sort of 64-bit keys) and evaluated in blocks of
+  whole queries as a grouped run is;
 - any error (a piece that does not parse, an id or duplicate problem, a judging error): the
   whole file is read by the whole-file reader, whose error is the reference one;
 - options whose result depends on the whole run: ``ties="random"`` (one random stream over all
@@ -64,7 +66,7 @@ def evaluate_path(
 ) -> Results:
     """The Results of the TREC run file (or ``-``) ``source``, named ``name``, read and judged
     one query block at a time (see the module docstring)."""
-    from .io.run_pieces import Fallback, NotGrouped, pieces
+    from .io.run_pieces import Fallback, NotGrouped, pieces, query_blocks
     from .io.source import Stream
     from .io.text import read_run_stream
     from .io.textcheck import TextCheck
@@ -72,9 +74,10 @@ def evaluate_path(
     source_text = "<stdin>" if source == "-" else str(source)
     stream = Stream(source, lambda: TextCheck(source_text))
     try:
-        parts = _Counted(pieces(stream, name))
+        parts = _Counted(pieces(stream, name), stream.source)
         try:
-            return _streamed(qrels, parts, name, stream.source, plan, warn_agg)
+            blocks = query_blocks(iter(parts), name, stream.source)
+            return _evaluate_blocks(qrels, blocks, name, plan, warn_agg, parts=parts)
         except NotGrouped as exc:
             run = None
             if exc.pending:  # nothing judged yet: join the pieces as they come
@@ -92,9 +95,17 @@ def evaluate_path(
 
 
 def _evaluate_run(qrels: Qrels, run: Run, name: str, plan: Plan, warn_agg: bool) -> Results:
+    """A run read whole (validated): regrouped in memory into query blocks and evaluated as
+    they are, unless the random tie policy draws one random stream for the whole run."""
     from .evaluation import evaluate_judged
+    from .io.run_pieces import regrouped
     from .judging import judge
 
+    if plan.options.ties != "random":
+        try:
+            return _evaluate_blocks(qrels, regrouped(run), name, plan, warn_agg)
+        except CranfieldError:
+            pass  # judged whole below: its error is the reference one
     jr = judge(qrels, run, **plan.options.judge_keywords())
     del run
     return evaluate_judged(
@@ -111,8 +122,9 @@ def _evaluate_run(qrels: Qrels, run: Run, name: str, plan: Plan, warn_agg: bool)
 class _Counted:
     """The pieces of a run, with their line counts kept (for the whole run's)."""
 
-    def __init__(self, parts: Iterator) -> None:
+    def __init__(self, parts: Iterator, source: str) -> None:
         self._parts = parts
+        self.source = source
         self.seen: list = []
 
     def __iter__(self):
@@ -124,23 +136,32 @@ class _Counted:
         return self._parts
 
 
-def _streamed(
-    qrels: Qrels, parts: _Counted, name: str, source: str, plan: Plan, warn_agg: bool
+def _evaluate_blocks(
+    qrels: Qrels,
+    runs: Iterator[Run],
+    name: str,
+    plan: Plan,
+    warn_agg: bool,
+    parts: _Counted | None = None,
 ) -> Results:
-    """Judge and measure each query block as it is read; raise to fall back."""
-    from .io.run_pieces import query_blocks, sum_counts
+    """Judge and measure each block of whole queries as it comes; raise to fall back.
+
+    ``parts``: the pieces the blocks come from, checked here (ids, duplicates) and counted
+    for the extra-columns warning; without them the blocks come from a run read and checked
+    whole."""
+    from .io.run_pieces import Fallback, sum_counts
     from .io.text import _warn_extra_columns
     from .io.validate import check_run_duplicates, check_run_ids
     from .judging import judge
 
     keywords = {**plan.options.judge_keywords(), "complete": False}
-    blocks: list[Block] = []
     run_ids: list[str] = []
     _prepare(qrels)
 
     def work(block: Run) -> Block | None:
-        check_run_ids(block)
-        check_run_duplicates(block)
+        if parts is not None:
+            check_run_ids(block)
+            check_run_duplicates(block)
         jr = judge(qrels, block, **keywords)
         del block
         if not jr.num_queries:
@@ -150,19 +171,17 @@ def _streamed(
     from .parallel import IN_WORKER
 
     threads = plan.pipeline and not IN_WORKER
-    done = _pipelined(work, query_blocks(iter(parts), name, source), run_ids, threads)
-    blocks = [b for b in done if b is not None]
+    blocks = [b for b in _pipelined(work, runs, run_ids, threads) if b is not None]
     judged = set(qrels.query_ids)
     in_run = set(run_ids)
     missing = [q for q in qrels.query_ids if q not in in_run]
     if plan.options.complete and missing:
         blocks.append(_empty_rankings(qrels, missing, name, plan))
-    counts = sum_counts(parts.seen)
-    if counts.data == 0:
-        from .io.run_pieces import Fallback
-
-        raise Fallback("no results")
-    _warn_extra_columns(_Counts(source, counts))
+    if parts is not None:
+        counts = sum_counts(parts.seen)
+        if counts.data == 0:
+            raise Fallback("no results")
+        _warn_extra_columns(_Counts(parts.source, counts))
     notes = {
         "run_only_queries": [q for q in run_ids if q not in judged],
         "missing_queries": missing,

@@ -20,6 +20,7 @@ to that reader, so every error message is the same whatever the size of the piec
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
@@ -39,6 +40,7 @@ __all__ = [
     "join_runs",
     "pieces",
     "query_blocks",
+    "regrouped",
     "sum_counts",
 ]
 
@@ -137,14 +139,16 @@ def _shifted(problem: str, base: int) -> str:
     return f"line {int(head.removeprefix('line ')) + base}: {rest}"
 
 
-def join_runs(parts: Sequence[Piece], name: str, source: str) -> Run:
+def join_runs(parts: list[Piece], name: str, source: str) -> Run:
     """One run from its pieces in file order: what the whole-file reader makes of the text
-    (line numbers counted from the file's start, query codes in order of first appearance)."""
-    runs = [(p.run, p.line_base) for p in parts if p.run is not None]
-    if not runs:
-        raise Fallback("no results")
+    (line numbers counted from the file's start, query codes in order of first appearance).
+    ``parts`` is emptied: each column of the pieces is let go once it is joined."""
     counts = sum_counts(parts)
     contiguous = all(p.run is None or p.counts.lines == len(p.run) for p in parts)
+    runs = [(p.run, p.line_base) for p in parts if p.run is not None]
+    parts.clear()
+    if not runs:
+        raise Fallback("no results")
     problem = next(
         (_shifted(r.rank_problem, b) for r, b in runs if r.rank_problem is not None), None
     )
@@ -155,7 +159,10 @@ def join_runs(parts: Sequence[Piece], name: str, source: str) -> Run:
         )
         if int(lines[-1]) == len(lines):
             lines = None  # blank or comment lines only after the last result
-    run = _concat([r for r, _ in runs], name, source, ranks=problem is None)
+    tag = runs[-1][0].tag
+    only = [r for r, _ in runs]
+    del runs
+    run = _concat(only, name, source, ranks=problem is None)
     return Run(
         name=name,
         query_ids=run.query_ids,
@@ -163,7 +170,7 @@ def join_runs(parts: Sequence[Piece], name: str, source: str) -> Run:
         docs=run.docs,
         scores=run.scores,
         ranks=run.ranks,
-        tag=runs[-1][0].tag,
+        tag=tag,
         source=source,
         lines=lines,
         rank_problem=problem,
@@ -171,10 +178,11 @@ def join_runs(parts: Sequence[Piece], name: str, source: str) -> Run:
     )
 
 
-def _concat(runs: Sequence[Run], name: str, source: str, ranks: bool = True) -> Run:
-    """The rows of ``runs`` one after the other (no line numbers)."""
+def _concat(runs: list[Run], name: str, source: str, ranks: bool = True) -> Run:
+    """The rows of ``runs`` one after the other (no line numbers); ``runs`` is emptied, and
+    each column of the runs let go as soon as it is joined."""
     if len(runs) == 1:
-        r = runs[0]
+        r = runs.pop()
         return Run(
             name, r.query_ids, r.qcodes, r.docs, r.scores, r.ranks if ranks else None, r.tag, source
         )
@@ -184,34 +192,50 @@ def _concat(runs: Sequence[Run], name: str, source: str, ranks: bool = True) -> 
         mapping = np.fromiter(
             (qindex.setdefault(q, len(qindex)) for q in r.query_ids), np.int32, len(r.query_ids)
         )
-        codes.append(mapping[r.qcodes])
-    qcodes = np.concatenate(codes)
+        codes.append((mapping, r.qcodes))
+    tag = runs[-1].tag
+    scores = [r.scores for r in runs]
+    rank_cols = [r.ranks for r in runs] if ranks else [None]
+    docs = [r.docs for r in runs]
+    runs.clear()
+    qcodes = np.concatenate([m[c] for m, c in codes])
     del codes
-    scores = np.concatenate([r.scores for r in runs])
+    score_col = np.concatenate(scores)
+    del scores
     rank_col = None
-    if ranks and all(r.ranks is not None for r in runs):
-        rank_col = np.concatenate([r.ranks for r in runs])
+    if all(r is not None for r in rank_cols):
+        rank_col = np.concatenate(rank_cols)
+    del rank_cols
     return Run(
         name=name,
         query_ids=tuple(qindex),
         qcodes=qcodes,
-        docs=_concat_ids([r.docs for r in runs]),
-        scores=scores,
+        docs=_concat_ids(docs),
+        scores=score_col,
         ranks=rank_col,
-        tag=runs[-1].tag,
+        tag=tag,
         source=source,
     )
 
 
-def _concat_ids(columns: Sequence[IdColumn]) -> IdColumn:
+def _concat_ids(columns: list[IdColumn]) -> IdColumn:
+    """The ids of ``columns`` one after the other (``columns`` is emptied)."""
     if not any(c.is_arrow for c in columns):
-        return IdColumn([v for c in columns for v in c.to_list()])
+        out = IdColumn([v for c in columns for v in c.to_list()])
+        columns.clear()
+        return out
     import pyarrow as pa
 
     arrays = [c.arrow() for c in columns]
+    columns.clear()
     if len({a.type for a in arrays}) > 1:
         arrays = [a.cast(pa.large_string()) for a in arrays]
-    return IdColumn(pa.concat_arrays(arrays))
+    if sum(a.nbytes for a in arrays) >= 2**31 - 1 and arrays[0].type == pa.string():
+        arrays = [a.cast(pa.large_string()) for a in arrays]  # 32-bit offsets would overflow
+    joined = pa.concat_arrays(arrays)
+    del arrays
+    pa.default_memory_pool().release_unused()
+    return IdColumn(joined)
 
 
 def _slice(run: Run, start: int, stop: int, query_ids: tuple[str, ...] | None = None) -> Run:
@@ -322,6 +346,39 @@ def query_blocks(parts: Iterator[Piece], name: str, source: str) -> Iterator[Run
     if carry is not None:
         _check_new(carry.query_ids, seen)
         yield carry
+
+
+def regrouped(run: Run, rows: int | None = None) -> Iterator[Run]:
+    """The rows of a run that is not grouped by query, as runs of whole queries of about
+    ``rows`` rows each (default: as many as a piece holds), queries in order of first
+    appearance, each query's rows in file order (no line numbers)."""
+    from ..ties.order import _stable_order
+
+    n = len(run)
+    rows = max(1, rows or PIECE_BYTES // 40)
+    if run.docs.is_arrow:
+        run.docs.codes()  # the blocks' ids are views: their hashes are taken from the run's
+    order = _stable_order(run.qcodes.astype(np.int64))
+    codes = run.qcodes[order]
+    starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+    # cut at the first query start at or after every multiple of ``rows``
+    cuts = np.unique(
+        starts[np.minimum(np.searchsorted(starts, np.arange(0, n, rows)), len(starts) - 1)]
+    )
+    bounds = [*cuts.tolist(), n]
+    for a, b in itertools.pairwise(bounds):
+        take = order[a:b]
+        first, last = int(codes[a]), int(codes[b - 1])
+        yield Run(
+            name=run.name,
+            query_ids=run.query_ids[first : last + 1],
+            qcodes=(codes[a:b] - first).astype(np.int32),
+            docs=run.docs.view(take),
+            scores=run.scores[take],
+            ranks=None if run.ranks is None else run.ranks[take],
+            tag=run.tag,
+            source=run.source,
+        )
 
 
 def _check_new(query_ids: tuple[str, ...], seen: set[str]) -> None:
