@@ -3,9 +3,9 @@
 Runs are independent, so each is read, judged and measured whole in one worker process
 (:meth:`cranfield.judged_runs.JudgedRuns.map`); the results come back in the order of the runs
 and are the same, bit for bit, as those of one process.  The workers are started by a fork
-server (a fresh interpreter that has imported cranfield, forked once per worker: no thread of
-this process is inherited), and what every run shares (the qrels, the options, the measures)
-is sent to each worker once, not with every run.  Warnings raised in a worker are recorded
+server (a fresh interpreter that has imported numpy, forked once per worker: no thread of this
+process is inherited), and what every run shares (the qrels, the options, the measures) is
+sent to each worker once, not with every run.  Warnings raised in a worker are recorded
 there and raised again here, in the order of the runs.
 
 A pool costs a few hundred milliseconds to start, so :func:`workers` asks for one only when
@@ -95,7 +95,9 @@ def process_pool(count: int, shared: Any) -> Executor:
     import multiprocessing
 
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["cranfield.evaluation", "cranfield.streaming", "numpy"])
+    # numpy only: before Python 3.12 the fork server imports its preloads before it takes
+    # this process's sys.path, so cranfield is imported by each worker (from the right place)
+    ctx.set_forkserver_preload(["numpy"])
     pool = ProcessPoolExecutor(
         max_workers=count, mp_context=ctx, initializer=_install, initargs=(shared,)
     )
