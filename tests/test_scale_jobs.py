@@ -142,7 +142,8 @@ def test_any_executor_plugs_into_the_seam(tmp_path):
 
 def test_standard_input_is_read_here(tmp_path, monkeypatch):
     qrels, runs = _files(tmp_path, ("grouped", "grouped"))
-    data = open(runs[1], "rb").read()
+    with open(runs[1], "rb") as f:
+        data = f.read()
     expected = evaluate(qrels, [runs[0], runs[1]], MEASURES, jobs=1, names=["a", "b"])
     monkeypatch.setattr(parallel_mod, "POOL_FROM_BYTES", 0)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
