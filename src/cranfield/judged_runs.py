@@ -17,10 +17,9 @@ in the order of the runs, whatever order they finish in.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor
 from dataclasses import replace
 from functools import cached_property
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from . import arguments as A
 from .data import Qrels
@@ -28,6 +27,9 @@ from .errors import ParameterError
 from .judged_rankings import JudgedRankings
 from .judging_options import JudgeOptions
 from .naming import Namer
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 __all__ = ["JudgedRuns", "RunTask", "Shared", "judge_many"]
 

@@ -18,10 +18,12 @@ import contextlib
 import os
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import ParameterError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 __all__ = ["POOL_FROM_BYTES", "default_jobs", "process_pool", "recorded", "replay", "workers"]
 
@@ -75,24 +77,22 @@ def _with_installed(call: Callable, fn: Callable, task: Any) -> Any:
     return call(fn, _installed, task)
 
 
-class _SharedOnce(Executor):
-    """A process pool whose workers got the shared argument once, at start: ``submit(call,
-    fn, shared, task)`` runs ``call(fn, <the worker's shared>, task)``."""
-
-    def __init__(self, pool: ProcessPoolExecutor) -> None:
-        self._pool = pool
-
-    def submit(self, call: Callable, /, *args: Any, **kwargs: Any) -> Future:
-        fn, _shared, task = args
-        return self._pool.submit(_with_installed, call, fn, task)
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
-
-
 def process_pool(count: int, shared: Any) -> Executor:
-    """``count`` worker processes that each got ``shared`` once."""
+    """``count`` worker processes that each got ``shared`` once: its ``submit(call, fn,
+    shared, task)`` runs ``call(fn, <the worker's shared>, task)``."""
     import multiprocessing
+    from concurrent.futures import Executor, Future, ProcessPoolExecutor
+
+    class SharedOnce(Executor):
+        def __init__(self, pool: ProcessPoolExecutor) -> None:
+            self._pool = pool
+
+        def submit(self, call: Callable, /, *args: Any, **kwargs: Any) -> Future:
+            fn, _shared, task = args
+            return self._pool.submit(_with_installed, call, fn, task)
+
+        def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
     ctx = multiprocessing.get_context("forkserver")
     # numpy only: before Python 3.12 the fork server imports its preloads before it takes
@@ -101,7 +101,7 @@ def process_pool(count: int, shared: Any) -> Executor:
     pool = ProcessPoolExecutor(
         max_workers=count, mp_context=ctx, initializer=_install, initargs=(shared,)
     )
-    return _SharedOnce(pool)
+    return SharedOnce(pool)
 
 
 # ------------------------------------------------------------------------------ warnings
