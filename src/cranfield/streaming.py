@@ -73,8 +73,12 @@ def evaluate_path(
 
     source_text = "<stdin>" if source == "-" else str(source)
     stream = Stream(source, lambda: TextCheck(source_text))
+    parts = None
     try:
-        parts = _Counted(pieces(stream, name), stream.source)
+        from .parallel import IN_WORKER
+
+        ahead = plan.pipeline and not IN_WORKER
+        parts = _Counted(pieces(stream, name, read_ahead=ahead), stream.source)
         try:
             blocks = query_blocks(iter(parts), name, stream.source)
             return _evaluate_blocks(qrels, blocks, name, plan, warn_agg, parts=parts)
@@ -87,10 +91,13 @@ def evaluate_path(
                     run = None
         except (Fallback, CranfieldError):
             run = None
+        parts.close()
         if run is None:  # read again, whole (errors: the whole-file reader's)
             run = read_run_stream(stream, name)
         return _evaluate_run(qrels, run, name, plan, warn_agg)
     finally:
+        if parts is not None:
+            parts.close()
         stream.close()
 
 
@@ -134,6 +141,12 @@ class _Counted:
 
     def rest(self) -> Iterator:
         return self._parts
+
+    def close(self) -> None:
+        """Stop reading (a thread reading ahead ends)."""
+        close = getattr(self._parts, "close", None)
+        if close is not None:
+            close()
 
 
 def _evaluate_blocks(

@@ -20,6 +20,7 @@ to that reader, so every error message is the same whatever the size of the piec
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
@@ -70,14 +71,19 @@ class Piece(NamedTuple):
     counts: LineCounts
 
 
-def pieces(stream: Stream, name: str, size: int | None = None) -> Iterator[Piece]:
-    """The parsed pieces of the run text of ``stream`` (see the module docstring)."""
+def pieces(
+    stream: Stream, name: str, size: int | None = None, *, read_ahead: bool = False
+) -> Iterator[Piece]:
+    """The parsed pieces of the run text of ``stream`` (see the module docstring); with
+    ``read_ahead``, the next chunk is read (and decompressed, and checked) in a second thread
+    while this one parses."""
     size = PIECE_BYTES if size is None else size
     pending: list[bytes] = []  # chunks not parsed yet; all but the last have no line end
     held = 0
     base = 0
     first = True
-    for chunk in stream.chunks(size):
+    chunks = stream.chunks(size)
+    for chunk in _ahead(chunks) if read_ahead else chunks:
         pending.append(chunk)
         held += len(chunk)
         end = chunk.rfind(b"\n") + 1
@@ -101,6 +107,43 @@ def pieces(stream: Stream, name: str, size: int | None = None) -> Iterator[Piece
     if data or first:
         run, counts = _parse(data, stream, name, first)
         yield Piece(run, base, counts)
+
+
+def _ahead(items: Iterator[bytes]) -> Iterator[bytes]:
+    """``items``, produced one ahead in a second thread (its errors raised here, in order)."""
+    import queue
+    import threading
+
+    box: queue.Queue = queue.Queue(maxsize=1)
+    stop = threading.Event()
+    done = object()
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if stop.is_set():
+                    return
+                box.put((item, None))
+            box.put((done, None))
+        except BaseException as exc:  # handed to the consumer, raised there
+            box.put((None, exc))
+
+    thread = threading.Thread(target=produce, name="cranfield-read", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item, exc = box.get()
+            if exc is not None:
+                raise exc
+            if item is done:
+                return
+            yield item
+    finally:
+        stop.set()
+        while thread.is_alive():  # let the producer finish its put and see the stop
+            with contextlib.suppress(queue.Empty):
+                box.get(timeout=0.01)
+        thread.join()
 
 
 def _parse(data: bytes, stream: Stream, name: str, first: bool) -> tuple[Run | None, LineCounts]:
