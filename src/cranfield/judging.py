@@ -40,6 +40,7 @@ def judge(
     collection_size: PerQuery | None = None,
     known: Any = None,
     target: PerQuery | None = None,
+    _notes: bool = True,
 ) -> JudgedRankings:
     """Judge ``run`` against ``qrels``.
 
@@ -61,6 +62,9 @@ def judge(
     collection_size, known, target
         Collection size N, documents known to the user (qrels-format source) and the number of
         relevant documents the user wants, per query; see :mod:`cranfield.measure_inputs`.
+
+    (``_notes=False``, for a block of a run judged alone, leaves out the ``notes``, whose
+    judged queries without results take time in proportion to the qrels' queries.)
     """
     if not isinstance(qrels, Qrels) or not isinstance(run, Run):
         bad, what = ("qrels", "Qrels") if not isinstance(qrels, Qrels) else ("run", "Run")
@@ -82,6 +86,11 @@ def judge(
     run_queries = set(run.query_ids)
     if opts.complete:
         evaluated = list(qrels.query_ids)
+    elif 8 * len(run_queries) < qrels.num_queries:  # a block of a run: look its queries up
+        index = qrels.query_index
+        evaluated = [
+            qrels.query_ids[i] for i in sorted(index[q] for q in run_queries if q in index)
+        ]
     else:
         evaluated = [q for q in qrels.query_ids if q in run_queries]
     seg_index = {q: i for i, q in enumerate(evaluated)}
@@ -156,12 +165,17 @@ def judge(
         depth=depth,
         judged_only=judged_only,
         cut=cut,
-        notes={
-            "run_only_queries": [q for q in run.query_ids if q not in qrels.query_index],
-            "missing_queries": [q for q in qrels.query_ids if q not in run_queries],
-        },
+        notes=_notes_of(qrels, run, run_queries) if _notes else {},
         **side,
     )
+
+
+def _notes_of(qrels: Qrels, run: Run, run_queries: set[str]) -> dict[str, list[str]]:
+    """The queries of the run without judgments, and the judged queries without results."""
+    return {
+        "run_only_queries": [q for q in run.query_ids if q not in qrels.query_index],
+        "missing_queries": [q for q in qrels.query_ids if q not in run_queries],
+    }
 
 
 def _cut_at_depth(

@@ -167,7 +167,7 @@ def _evaluate_blocks(
     from .io.validate import check_run_duplicates, check_run_ids
     from .judging import judge
 
-    keywords = {**plan.options.judge_keywords(), "complete": False}
+    keywords = {**plan.options.judge_keywords(), "complete": False, "_notes": False}
     run_ids: list[str] = []
     _prepare(qrels)
 

@@ -119,6 +119,7 @@ def _evaluate(
         "depth": opts.max_docs,
         "judged_only": opts.judged_only,
         "complete": False,
+        "_notes": False,
     }
     qrels.query_index  # noqa: B018 - built once, before the blocks
     run_ids: list[str] = []
