@@ -62,7 +62,7 @@ def _open(path: str):
         import gzip
 
         return gzip.open(path, "rt")
-    return open(path)  # noqa: SIM115 - the caller's with closes it
+    return open(path)
 
 
 def run_pytrec_eval(qrels_path: str, run_paths: list[str], measures: list[str]) -> None:
