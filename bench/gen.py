@@ -3,7 +3,9 @@
 - ``small``:   50 queries x 1,000 documents, TREC-like graded qrels;
 - ``msmarco``: 7,000 queries x 1,000 documents (7M run lines), MS MARCO-sized: passage ids from
   a collection of 8.8M, a few graded judgments per query;
-- ``many``:    100 runs x 200 queries x 1,000 documents on one qrels.
+- ``many``:    100 runs x 200 queries x 1,000 documents on one qrels;
+- ``large``:   50,000 queries x 1,000 documents (50M run lines, 1.9 GB), made like ``msmarco``
+  but 2,000 queries at a time (:func:`make_grouped`, also used by ``bench/scale.py``).
 
 Scores have six decimals and are descending within each query, queries appear in ascending
 numeric order of their ids (not ``strcmp`` order), as in the runs that common toolkits write.
@@ -105,6 +107,61 @@ def _distinct_rows(docs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
             docs[i, mask] = rng.integers(0, COLLECTION, size=int(mask.sum()))
 
 
+def make_grouped(
+    out: Path, num_queries: int, depth: int = 1000, seed: int = 5, block: int = 2000
+) -> tuple[Path, list[Path]]:
+    """An MS MARCO-like collection (1-6 graded judgments per query, 70% of them in the run)
+    written ``block`` queries at a time, so that any size fits in memory; ``out/qrels.txt``
+    and ``out/run000.txt`` (skipped if present)."""
+    qrels_path, run_path = out / "qrels.txt", out / "run000.txt"
+    if qrels_path.exists() and run_path.exists():
+        return qrels_path, [run_path]
+    import polars as pl
+
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    qids = np.sort(rng.choice(10 * num_queries + 1_000, size=num_queries, replace=False))
+    tmp_q, tmp_r = qrels_path.with_suffix(".tmp"), run_path.with_suffix(".tmp")
+    with open(tmp_q, "wb") as fq, open(tmp_r, "wb") as fr:
+        for a in range(0, num_queries, block):
+            q = qids[a : a + block]
+            docs = _distinct_rows(rng.integers(0, COLLECTION, size=(len(q), depth)), rng)
+            base = rng.uniform(5, 30, size=(len(q), 1))
+            steps = rng.exponential(0.02, size=(len(q), depth)).cumsum(axis=1)
+            scores = np.sort(np.round(base - steps, 6), axis=1)[:, ::-1]
+            n = len(q) * depth
+            pl.DataFrame(
+                {
+                    "q": np.repeat(q, depth),
+                    "i": np.full(n, "Q0"),
+                    "d": docs.ravel(),
+                    "r": np.tile(np.arange(1, depth + 1), len(q)),
+                    "s": np.char.mod("%.6f", scores.ravel()),
+                    "t": np.full(n, "run000"),
+                }
+            ).write_csv(fr, separator=" ", include_header=False, quote_style="never")
+            nj = rng.integers(1, 7, size=len(q))
+            rows = np.repeat(np.arange(len(q)), nj)
+            inrun = rng.random(len(rows)) < 0.7
+            judged = np.where(
+                inrun,
+                docs[rows, rng.integers(0, depth, size=len(rows))],
+                rng.integers(0, COLLECTION, size=len(rows)),
+            )
+            keep = np.unique(rows * COLLECTION + judged, return_index=True)[1]
+            pl.DataFrame(
+                {
+                    "q": q[rows[keep]],
+                    "i": np.zeros(len(keep), np.int64),
+                    "d": judged[keep],
+                    "g": rng.choice(4, size=len(keep), p=[0.45, 0.3, 0.15, 0.1]),
+                }
+            ).write_csv(fq, separator=" ", include_header=False, quote_style="never")
+    tmp_q.replace(qrels_path)
+    tmp_r.replace(run_path)
+    return qrels_path, [run_path]
+
+
 COLLECTIONS = {
     "small": dict(num_queries=50, depth=1000, num_runs=1, seed=1, judged_per_query=(50, 400)),
     "msmarco": dict(num_queries=7000, depth=1000, num_runs=1, seed=2, judged_per_query=(1, 6)),
@@ -112,8 +169,18 @@ COLLECTIONS = {
 }
 
 
+LARGE = {"large": 50_000}
+"""Collections made by :func:`make_grouped`: name -> queries."""
+
+
 def generate(names: list[str]) -> dict[str, tuple[Path, list[Path]]]:
-    return {n: make_collection(n, **COLLECTIONS[n]) for n in names}
+    out = {}
+    for n in names:
+        if n in LARGE:
+            out[n] = make_grouped(DATA / n, LARGE[n])
+        else:
+            out[n] = make_collection(n, **COLLECTIONS[n])
+    return out
 
 
 if __name__ == "__main__":

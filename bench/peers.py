@@ -56,6 +56,15 @@ def _print(out, measures: list[str], per_query: dict[str, dict[str, float]]) -> 
     out.write("\n".join(lines) + "\n")
 
 
+def _open(path: str):
+    """A text file, gunzipped on the fly when its name ends with ``.gz``."""
+    if path.endswith(".gz"):
+        import gzip
+
+        return gzip.open(path, "rt")
+    return open(path)
+
+
 def run_pytrec_eval(qrels_path: str, run_paths: list[str], measures: list[str]) -> None:
     import pytrec_eval
 
@@ -64,7 +73,7 @@ def run_pytrec_eval(qrels_path: str, run_paths: list[str], measures: list[str]) 
     # pytrec_eval takes trec_eval's measure names ('P.10') and reports them as 'P_10'
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {TREC_EVAL[m] for m in measures})
     for path in run_paths:
-        with open(path) as f:
+        with _open(path) as f:
             run = pytrec_eval.parse_run(f)
         res = evaluator.evaluate(run)
         per_query = {q: {m: v[PYTREC_EVAL[m]] for m in measures} for q, v in res.items()}

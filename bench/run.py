@@ -3,6 +3,14 @@
     python bench/run.py [--quick] [--collections small,msmarco,many] [--repeat 3]
                         [--tools cranfield,pytrec_eval,ir_measures,ranx] [--trec-eval PATH]
                         [--measures AP,P@10,nDCG@10,R@1000,RR,Rprec,Bpref]
+                        [--layouts] [--jobs 1,2]
+
+``--layouts`` adds the run layouts users have, derived from the ``msmarco`` run
+(``bench/layouts.py``: GOV2-style ids, integer scores, shuffled lines, tabs, gzip) and the
+50,000-query ``large`` collection, each timed as a collection of its own (``msmarco/gov2``...).
+``--jobs`` times cranfield once per value of ``-j`` (default: one row, ``-j`` left to its
+default, the number of cores); the peak memory of ``-j N > 1`` is the main process's (each
+worker holds about one run).
 
 Every tool does the same job in a fresh process: start, read the qrels and run files,
 evaluate the measures, print per-query values and the means (to a file in ``bench/out/``).
@@ -23,69 +31,14 @@ land) are left out, with a note.
 from __future__ import annotations
 
 import argparse
-import atexit
-import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
-# Why the timed commands are not started from this process: peak memory is ``ru_maxrss`` from
-# ``wait4``, and on Linux subprocess starts a child with vfork (or fork) + exec, where at exec
-# the kernel folds the high-water RSS of the address space being replaced, this process's,
-# into the child's maxrss. Every child would then report at least this process's own peak
-# (it imports cranfield and numpy, and may generate the collections in-process): once it
-# printed 98 MB for cranfield, pytrec_eval and ir_measures alike. So every timed command is
-# started by the launcher below, a separate small Python (``-I -S``, stdlib os, sys, json,
-# time only) started before anything heavy is imported: it reads one JSON request per line
-# (argv, stdout path, env), posix_spawns the command (stdin and stderr /dev/null), waits
-# with ``wait4`` and answers with one JSON line. Its child's exec replaces only the
-# launcher's own address space, so the floor of what is measured is the launcher's own
-# peak, about 10 MB (a bare ``python -c pass`` is about 13 MB; a small C binary such as
-# trec_eval reads as about 10 MB).
-_LAUNCHER = """\
-import json, os, sys, time
-for line in sys.stdin:
-    req = json.loads(line)
-    argv, null, OPEN = req["argv"], os.devnull, os.POSIX_SPAWN_OPEN
-    acts = [(OPEN, 0, null, os.O_RDONLY, 0),
-            (OPEN, 1, req["stdout"] or null, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666),
-            (OPEN, 2, null, os.O_WRONLY, 0)]
-    start = time.perf_counter()
-    try:
-        pid = os.posix_spawnp(argv[0], argv, req["env"], file_actions=acts)
-    except OSError as e:
-        rep = {"errno": e.errno, "error": e.strerror}
-    else:
-        _, status, ru = os.wait4(pid, 0)
-        wall = time.perf_counter() - start
-        rep = {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "peak_mb": ru.ru_maxrss / 1024,
-               "status": os.waitstatus_to_exitcode(status)}
-    print(json.dumps(rep), flush=True)
-"""
-_launcher: subprocess.Popen[str] | None = None
-
-
-def launcher() -> subprocess.Popen[str]:
-    """The launcher process (started on first use, or at the top of ``__main__``)."""
-    global _launcher
-    if _launcher is None:
-        _launcher = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _LAUNCHER],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        atexit.register(_stop_launcher)
-    return _launcher
-
-
-def _stop_launcher() -> None:
-    if _launcher is not None and _launcher.poll() is None:
-        _launcher.stdin.close()  # end of requests: the launcher exits
-        _launcher.wait()
-
+from launcher import _env, launcher, measure
 
 if __name__ == "__main__":
     launcher()  # first thing, while this process is small
@@ -103,40 +56,27 @@ DEFAULT_MEASURES = "AP,P@10,nDCG@10,R@1000,RR,Rprec,Bpref"
 PEERS = ("pytrec_eval", "ir_measures", "ranx")
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    # an installed package has its bytecode cached; time that state, not a recompile per run
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
-    return env
-
-
-def measure(cmd: list[str], stdout: Path | None = None) -> tuple[float, float, float, int]:
-    """Run ``cmd`` from the launcher; return (wall seconds, CPU seconds, peak RSS in MB, exit
-    status). Its stdout goes to the file ``stdout`` (or /dev/null), stderr to /dev/null."""
-    proc = launcher()
-    request = {"argv": cmd, "stdout": str(stdout) if stdout else None, "env": _env()}
-    proc.stdin.write(json.dumps(request) + "\n")
-    proc.stdin.flush()
-    line = proc.stdout.readline()
-    if not line:
-        raise RuntimeError(f"the launcher process exited (status {proc.wait()})")
-    rep = json.loads(line)
-    if "error" in rep:
-        raise OSError(rep["errno"], rep["error"], cmd[0])
-    return rep["wall"], rep["cpu"], rep["peak_mb"], rep["status"]
-
-
 def commands(tool: str, qrels: Path, runs: list[Path], measures: list[str], trec_eval: str):
-    """The command lines that make up one tool's job (trec_eval: one per run file)."""
+    """The command lines that make up one tool's job (trec_eval: one per run file; a gzipped
+    run is decompressed to a file first, in the same timed command: trec_eval cannot read a
+    pipe)."""
     py = sys.executable
-    if tool == "cranfield":
+    if tool.startswith("cranfield"):
         ms = [a for m in measures for a in ("-m", m)]
         files = [str(qrels), *map(str, runs)]
-        return [[py, "-m", "cranfield", "evaluate", *files, *ms, "-q", "--format", "trec"]]
+        jobs = tool.partition(" ")[2].split()  # "cranfield -j 1"
+        return [[py, "-m", "cranfield", "evaluate", *files, *ms, "-q", "--format", "trec", *jobs]]
     if tool == "trec_eval":
         ms = [a for m in measures for a in ("-m", TREC_EVAL[m])]
-        return [[trec_eval, "-q", *ms, str(qrels), str(r)] for r in runs]
+        out = []
+        for r in runs:
+            if r.suffix == ".gz":
+                plain = OUT / f"{r.stem}.trec_eval-input"
+                line = " ".join(map(shlex.quote, [trec_eval, "-q", *ms, str(qrels), str(plain)]))
+                out.append(["sh", "-c", f"gzip -dc {shlex.quote(str(r))} > {plain} && {line}"])
+            else:
+                out.append([trec_eval, "-q", *ms, str(qrels), str(r)])
+        return out
     peers = str(HERE / "peers.py")
     return [[py, peers, tool, str(qrels), *map(str, runs), "--measures", ",".join(measures)]]
 
@@ -154,6 +94,18 @@ def time_tool(tool, qrels, runs, measures, trec_eval, name, repeat):
         cpus.append(cpu)
         mems.append(mem)
     return statistics.median(walls), statistics.median(cpus), statistics.median(mems)
+
+
+def layout_collections() -> dict[str, tuple[Path, list[Path]]]:
+    """The layouts of the msmarco run (bench/layouts.py) and the 50,000-query collection."""
+    from layouts import derive
+
+    qrels, runs = generate(["msmarco"])["msmarco"]
+    out = {}
+    for layout, (q, r) in derive(qrels, runs[0], qrels.parent.parent / "msmarco-layouts").items():
+        out[f"msmarco/{layout}"] = (q, [r])
+    out["large"] = generate(["large"])["large"]
+    return out
 
 
 def startup_times(repeat: int = 5) -> dict[str, float]:
@@ -183,11 +135,16 @@ def main() -> None:
     ap.add_argument("--measures", default=DEFAULT_MEASURES)
     ap.add_argument("--repeat", type=int, default=None, help="repetitions (median); default 3")
     ap.add_argument("--trec-eval", default=None, metavar="PATH", help="a trec_eval binary")
+    ap.add_argument("--layouts", action="store_true", help="also the layouts of bench/layouts.py")
+    ap.add_argument("--jobs", default=None, metavar="N,...", help="cranfield's -j values")
     args = ap.parse_args()
 
     names = (args.collections or ("small" if args.quick else "small,msmarco,many")).split(",")
     repeat = args.repeat or (1 if args.quick else 3)
     tools = [t for t in args.tools.split(",") if t]
+    if args.jobs and "cranfield" in tools:
+        at = tools.index("cranfield")
+        tools[at : at + 1] = [f"cranfield -j {j}" for j in args.jobs.split(",")]
     if args.trec_eval:
         tools.append("trec_eval")
     measures, missing = cranfield_measures(args.measures.split(","))
@@ -207,19 +164,26 @@ def main() -> None:
     for what, secs in startup_times().items():
         print(f"{what:18s} {secs:6.3f} s")
     print()
-    header = f"{'collection':10s} {'tool':12s} {'seconds':>8s} {'cpu s':>7s} {'peak MB':>8s}"
+    header = f"{'collection':16s} {'tool':15s} {'seconds':>8s} {'cpu s':>7s} {'peak MB':>8s}"
     print(header + f" {'x time':>7s} {'x memory':>8s}  load")
-    collections = generate(names)
+    collections = generate([n for n in names if n in COLLECTIONS])
+    if args.layouts:
+        collections.update(layout_collections())
+        names += [n for n in collections if n not in names]
     for name in names:
         qrels, runs = collections[name]
         base = None
         for tool in tools:
+            if name.startswith("msmarco/") and tool in ("ir_measures", "ranx"):
+                continue  # the layouts: trec_eval and pytrec_eval, as in the issue's table
+            if name == "large" and tool in PEERS:
+                continue  # 50M lines: trec_eval only (the Python peers need 5-20 GB)
             load = os.getloadavg()[0]
             wall, cpu, mem = time_tool(tool, qrels, runs, measures, args.trec_eval, name, repeat)
-            if tool == "cranfield":
+            if base is None and tool.startswith("cranfield"):
                 base = (wall, mem)
             ratio = f"{wall / base[0]:7.2f} {mem / base[1]:8.2f}" if base else " " * 16
-            row = f"{name:10s} {tool:12s} {wall:8.2f} {cpu:7.2f} {mem:8.0f} {ratio}"
+            row = f"{name:16s} {tool:15s} {wall:8.2f} {cpu:7.2f} {mem:8.0f} {ratio}"
             print(f"{row}  {load:.2f}", flush=True)
 
 

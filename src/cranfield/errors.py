@@ -32,6 +32,9 @@ class InputError(CranfieldError, ValueError):
         where = f"{source}: line {line}" if line is not None else source
         super().__init__(f"{where}: {problem}")
 
+    def __reduce__(self):  # picklable (errors come back from worker processes)
+        return (type(self), (self.source, self.problem, self.line))
+
 
 class ParameterError(CranfieldError, ValueError):
     """An invalid parameter value or option, rejected at the boundary."""

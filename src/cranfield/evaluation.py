@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
-
-import numpy as np
 
 from .aggregate import resolve_aggregation
 from .arguments import measure_list
-from .data import Qrels
-from .errors import DataWarning, InputError, UndefinedMeasureWarning
+from .data import Qrels, Run
 from .io import QrelsSource, RunSource
 from .judged_rankings import JudgedRankings
-from .judged_runs import JudgedRuns, judge_many
+from .judged_runs import JudgedRuns, RunTask, Shared, judge_many
 from .judging_options import JudgeOptions
 from .measures import Measure, parse
 from .results import Results, ResultsSet
@@ -57,6 +54,7 @@ def evaluate(
     subtopics: Any = None,
     aggregate: str | Sequence[str] | Mapping[str, str] | None = None,
     rel: int | None = None,
+    jobs: int | None = None,
 ) -> Results | ResultsSet:
     """Evaluate one run (returns :class:`Results`) or several (:class:`ResultsSet`).
 
@@ -105,6 +103,11 @@ def evaluate(
         Minimum grade counted relevant by every measure with a ``rel`` parameter that its
         string does not set (trec_eval's ``-l``): ``rel=2`` makes ``P@10`` ``P(rel=2)@10``.
 
+    jobs
+        Runs evaluated at once, in worker processes (default: the number of cores); run
+        files smaller than 64 MiB together are evaluated in this process.  The results are
+        the same whatever the number (see ``docs/scale.md``).
+
     Warnings
     --------
     :class:`~cranfield.errors.UndefinedMeasureWarning` names each measure that is undefined
@@ -126,7 +129,7 @@ def evaluate(
         rel=rel,
     )
     judged = judge_many(qrels, runs, names=names, options=options)
-    results = evaluate_runs(judged, measures, aggregate=aggregate)
+    results = evaluate_runs(judged, measures, aggregate=aggregate, jobs=jobs)
     return ResultsSet(tuple(results)) if judged.many else results[0]
 
 
@@ -135,27 +138,54 @@ def evaluate_runs(
     measures: str | Measure | Sequence[str | Measure] | None,
     *,
     aggregate: str | Sequence[str] | Mapping[str, str] | None = None,
+    jobs: int | None = 1,
 ) -> list[Results]:
     """The results of every run of ``judged`` (from :func:`~cranfield.judged_runs.judge_many`),
-    one run in memory at a time; ``measures`` and ``aggregate`` are checked before any input
-    is read."""
+    one run in memory at a time (a large TREC text run one query block at a time), or ``jobs``
+    runs at a time in worker processes (``None``: as many as there are cores); ``measures``
+    and ``aggregate`` are checked before any input is read."""
+    from .parallel import check_jobs, default_jobs
+    from .partial_results import micro_labels
+    from .streaming import Plan
+
     specs = _measures(measures)
     ties = judged.options.ties
     for _, m in specs:
         m.definition.function(ties)  # fail before reading: no tie-aware form under "weak"
     resolve_aggregation(specs, aggregate, warn=False)  # fail before reading
-    return [
-        evaluate_judged(
-            jr,
-            specs,
-            run_name=name,
-            qrels=judged.qrels,
-            defaults=judged.options.defaults,
-            aggregate=aggregate,
-            warn_agg=i == 0,
-        )
-        for i, (name, jr) in enumerate(judged)
-    ]
+    jobs = check_jobs(jobs)
+    pipeline = jobs > 1 and default_jobs() > 1
+    plan = Plan(specs, aggregate, judged.options, micro_labels(specs, aggregate), pipeline)
+    return list(judged.map(evaluate_task, plan, jobs=jobs))
+
+
+def evaluate_task(shared: Shared, task: RunTask) -> Results:
+    """The Results of one run (:meth:`JudgedRuns.map`'s work for :func:`evaluate`)."""
+    from .judging import judge
+    from .streaming import evaluate_path, streamable
+
+    plan = shared.work._replace(options=shared.options)
+    first = task.index == 0
+    source = task.source
+    if streamable(source, plan.options):
+        return evaluate_path(shared.qrels, source, task.name, plan, warn_agg=first)
+    if not isinstance(source, Run):
+        from .io import read_run
+
+        source = read_run(source)
+        if source.name != task.name:
+            source = replace(source, name=task.name)
+    jr = judge(shared.qrels, source, **plan.options.judge_keywords())
+    del source
+    return evaluate_judged(
+        jr,
+        plan.measures,
+        run_name=task.name,
+        qrels=shared.qrels,
+        defaults=plan.options.defaults,
+        aggregate=plan.aggregate,
+        warn_agg=first,
+    )
 
 
 def evaluate_judged(
@@ -170,91 +200,31 @@ def evaluate_judged(
     warn_agg: bool = True,
 ) -> Results:
     """Compute ``measures`` (label, Measure) on judged rankings, in ``strcmp`` query order."""
-    aggregation = resolve_aggregation(measures, aggregate, warn=warn and warn_agg)
+    from .partial_results import combine, measure_block, micro_labels
+
     name = run_name or jr.run_name
-    if jr.num_queries == 0:
-        src = qrels.source if qrels is not None else "the qrels"
-        raise InputError(name, f"no query of this run has judgments in {src}")
-    if warn:
-        _data_warnings(jr, name)
-    cols = []
-    for label, m in measures:
-        params = m.resolve(defaults)
-        values = m.definition.function(jr.ties)(jr, **params)
-        cols.append(np.asarray(values, dtype=np.float64))
-        if warn:
-            for u in m.definition.undefined:
-                count = int(np.count_nonzero(u.mask(jr, **params)))
-                if count:
-                    warnings.warn(
-                        UndefinedMeasureWarning(
-                            f"{name}: {label} is undefined for {count} of {jr.num_queries} "
-                            f"queries ({u.when}); scored {u.value}"
-                        ),
-                        stacklevel=3,
-                    )
-    order = sorted(range(jr.num_queries), key=jr.query_ids.__getitem__)
-    values = np.column_stack(cols)[order] if cols else np.zeros((jr.num_queries, 0))
-    rel = (defaults or {}).get("rel", 1)
-    summary = {
-        "queries": jr.num_queries,
-        "retrieved": int(jr.num_ret.sum()),
-        "relevant": int(jr.num_rel(rel).sum()),
-        "relevant_retrieved": _relevant_retrieved(jr, rel),
-    }
-    parts = {}
-    for j, (label, m) in enumerate(measures):
-        if aggregation.get(label) == "micro" and m.definition.micro is not None:
-            num, den = m.definition.micro(jr, **m.resolve(defaults))
-            if jr.ties == "weak":  # micro denominators do not depend on the order (tested)
-                num = cols[j] * np.asarray(den, dtype=np.float64)
-            parts[label] = (
-                np.asarray(num, dtype=np.float64)[order],
-                np.asarray(den, dtype=np.float64)[order],
-            )
-    return Results(
-        run=name,
-        query_ids=tuple(jr.query_ids[i] for i in order),
-        labels=tuple(label for label, _ in measures),
-        measures=tuple(m for _, m in measures),
-        values=values,
-        summary=summary,
+    src = qrels.source if qrels is not None else "the qrels"
+    if jr.num_queries == 0:  # the checks of combine(), before any measure is computed
+        combine(
+            [],
+            measures,
+            name=name,
+            notes={},
+            complete=False,
+            qrels_source=src,
+            aggregate=aggregate,
+            warn=warn,
+            warn_agg=warn_agg,
+        )
+    block = measure_block(jr, measures, defaults, micro_labels(measures, aggregate))
+    return combine(
+        [block],
+        measures,
+        name=name,
         notes=dict(jr.notes),
-        aggregation=aggregation,
-        parts=parts,
+        complete=not jr.in_run.all(),
+        qrels_source=src,
+        aggregate=aggregate,
+        warn=warn,
+        warn_agg=warn_agg,
     )
-
-
-def _relevant_retrieved(jr: JudgedRankings, rel: int) -> int | float:
-    """Relevant documents retrieved, summed over queries: the expected number when a depth
-    cut splits a tie group under ``weak`` (see :attr:`JudgedRankings.cut`)."""
-    if jr.cut:
-        from .ties.expected import expected_retrieved
-
-        return float(expected_retrieved(jr, jr.relevant(rel)).sum())
-    return int(jr.count(jr.relevant(rel)).sum())
-
-
-def _data_warnings(jr: JudgedRankings, name: str) -> None:
-    run_only = jr.notes.get("run_only_queries", [])
-    if run_only:
-        warnings.warn(
-            DataWarning(
-                f"{name}: {len(run_only)} queries have results but no judgments and were not "
-                f"evaluated (first: {run_only[0]!r})"
-            ),
-            stacklevel=3,
-        )
-    missing = jr.notes.get("missing_queries", [])
-    if missing:
-        if jr.in_run.all():
-            what = "were skipped (use complete=True / --complete to score them as empty rankings)"
-        else:
-            what = "were evaluated as empty rankings (complete)"
-        warnings.warn(
-            DataWarning(
-                f"{name}: {len(missing)} judged queries have no results and {what} "
-                f"(first: {missing[0]!r})"
-            ),
-            stacklevel=3,
-        )

@@ -20,12 +20,14 @@ __all__ = ["IdColumn", "Vocabulary"]
 
 
 class IdColumn:
-    """A column of string ids backed by a Python list or a pyarrow string array."""
+    """A column of string ids backed by a Python list or a pyarrow string array (or rows of
+    one: :meth:`view`)."""
 
-    __slots__ = ("_arrow", "_hashes", "_list")
+    __slots__ = ("_arrow", "_hashes", "_index", "_list")
 
     def __init__(self, values: Sequence[str] | Any) -> None:
         self._hashes: np.ndarray | None = None
+        self._index: np.ndarray | None = None  # a view's rows of the Arrow array
         if isinstance(values, list):
             self._list: list[str] | None = values
             self._arrow = None
@@ -38,7 +40,31 @@ class IdColumn:
             self._list = None
 
     def __len__(self) -> int:
+        if self._index is not None:
+            return len(self._index)
         return len(self._list) if self._list is not None else len(self._arrow)
+
+    def view(self, rows: np.ndarray) -> IdColumn:
+        """The ids at ``rows`` (int64 positions), not gathered until asked for (Arrow): a
+        view keeps the array and the positions, and takes the hashes along if they were
+        computed."""
+        if self._list is not None:
+            out = IdColumn(self.take(rows))
+        else:
+            out = IdColumn.__new__(IdColumn)
+            out._list, out._arrow = None, self._arrow
+            out._index = rows if self._index is None else self._index[rows]
+        out._hashes = None
+        if self._hashes is not None:
+            out._hashes = self._hashes[rows]
+            out._hashes.flags.writeable = False
+        return out
+
+    def _rows(self, rows: np.ndarray | Sequence[int]) -> Any:
+        """Positions in the Arrow array of the given rows (an Arrow array)."""
+        if self._index is None:
+            return numpy_arrow(rows)
+        return numpy_arrow(self._index[np.asarray(rows, dtype=np.int64)])
 
     @property
     def is_arrow(self) -> bool:
@@ -50,7 +76,18 @@ class IdColumn:
             lst = self._list
             return [lst[i] for i in np.asarray(rows, dtype=np.int64).tolist()]
 
-        return self._arrow.take(numpy_arrow(rows)).to_pylist()
+        return self._arrow.take(self._rows(rows)).to_pylist()
+
+    def slice(self, start: int, stop: int) -> IdColumn:
+        """Rows ``start:stop`` (zero-copy for Arrow)."""
+        if self._list is not None:
+            return IdColumn(self._list[start:stop])
+        if self._index is not None:
+            return self.view(np.arange(start, stop, dtype=np.int64))
+        out = IdColumn(self._arrow.slice(start, stop - start))
+        if self._hashes is not None:
+            out._hashes = self._hashes[start:stop]
+        return out
 
     def arrow(self, rows: np.ndarray | Sequence[int] | None = None) -> Any:
         """The ids (at the given row positions) as a pyarrow string array."""
@@ -59,11 +96,13 @@ class IdColumn:
             values = self._list if rows is None else self.take(rows)
             return strings_arrow(values)
         if rows is None:
+            if self._index is not None:
+                return self._arrow.take(numpy_arrow(self._index))
             return self._arrow
-        return self._arrow.take(numpy_arrow(rows))
+        return self._arrow.take(self._rows(rows))
 
     def to_list(self) -> list[str]:
-        return list(self._list) if self._list is not None else self._arrow.to_pylist()
+        return list(self._list) if self._list is not None else self.arrow().to_pylist()
 
     def lookup(self, vocabulary: Sequence[str] | Vocabulary) -> np.ndarray:
         """Position of each id in ``vocabulary`` (distinct strings), -1 where absent.
@@ -92,7 +131,7 @@ class IdColumn:
                 (setdefault(v, len(index)) for v in self._list), dtype=np.int64, count=len(self)
             )
         if self._hashes is None:  # computed once: duplicate checks and lookups share them
-            self._hashes = _hash_arrow(self._arrow)
+            self._hashes = _hash_arrow(self.arrow())
             self._hashes.flags.writeable = False
         return self._hashes
 

@@ -5,6 +5,13 @@ curves and the tie analysis.
 :class:`JudgedRuns`: iterating it reads the qrels (and the ``known`` documents) once, then
 each run in turn, names it (:mod:`cranfield.naming`), judges it and lets it go before the
 next is read, so that only one run is in memory at a time.
+
+:meth:`JudgedRuns.map` is the seam for doing the runs' work elsewhere: it hands each run, as a
+:class:`RunTask`, to a function that gets what every run shares (:class:`Shared`: the qrels,
+the options and the caller's work) and returns the run's result.  Runs given as paths go to a
+:class:`concurrent.futures.Executor` when one is given (a process pool for ``jobs``:
+:mod:`cranfield.parallel`); runs given in memory are read and named here.  Results come back
+in the order of the runs, whatever order they finish in.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from . import arguments as A
 from .data import Qrels
@@ -21,7 +28,31 @@ from .judged_rankings import JudgedRankings
 from .judging_options import JudgeOptions
 from .naming import Namer
 
-__all__ = ["JudgedRuns", "judge_many"]
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+__all__ = ["JudgedRuns", "RunTask", "Shared", "judge_many"]
+
+T = TypeVar("T")
+
+
+class Shared(NamedTuple):
+    """What the work on every run needs besides the run (sent once to each worker process)."""
+
+    qrels: Qrels
+    options: JudgeOptions
+    """The judging options, ``known`` documents already read."""
+    work: Any
+    """The caller's description of the work (for evaluate: the measures)."""
+
+
+class RunTask(NamedTuple):
+    """One run: its position among the runs, its source (a path, or the :class:`Run` read
+    here from an in-memory source) and its final name."""
+
+    index: int
+    source: Any
+    name: str
 
 
 def judge_many(
@@ -95,6 +126,86 @@ class JudgedRuns:
     def __iter__(self) -> Iterator[tuple[str, JudgedRankings]]:
         for name, (jr,) in self.each((self.options,)):
             yield name, jr
+
+    def map(
+        self,
+        fn: Callable[[Shared, RunTask], T],
+        work: Any,
+        *,
+        jobs: int = 1,
+        executor: Executor | None = None,
+    ) -> Iterator[T]:
+        """``fn(shared, task)`` for every run, in the order of the runs.
+
+        Runs given as paths go to ``executor`` when one is given, or to a pool of ``jobs``
+        worker processes when :func:`cranfield.parallel.workers` finds them worth it; ``fn``
+        must then be picklable (a module-level function).  Runs given in memory are read,
+        named and done here, in order, meanwhile.  Warnings of the work elsewhere are raised
+        here in the order of the runs; the first error, in the order of the runs, is raised
+        and the runs not started are cancelled.
+        """
+        if self._started:
+            raise ParameterError("the judged runs were already read: call judge_many again")
+        self._started = True
+        shared = Shared(self.qrels, self._read_known(self.options), work)
+        own = None
+        if self.on_run is not None:
+            executor = None  # every run read here, for the hook
+        elif executor is None:
+            from .parallel import process_pool, workers
+
+            count = workers(jobs, self._sources)
+            if count:
+                executor = own = process_pool(count, shared)
+        try:
+            yield from self._map(fn, shared, executor)
+        finally:
+            if own is not None:
+                own.shutdown(wait=True, cancel_futures=True)
+
+    def _map(self, fn: Callable, shared: Shared, executor: Executor | None) -> Iterator:
+        from . import progress
+        from .naming import _is_path
+        from .parallel import recorded, replay
+
+        futures: dict[int, Any] = {}
+        if executor is not None:
+            for i, source in enumerate(self._sources):
+                if _is_path(source) and source != "-":
+                    task = RunTask(i, source, self._planned_name(i))
+                    futures[i] = executor.submit(recorded, fn, shared, task)
+        try:
+            for i, source in enumerate(progress.track(self._sources, "runs")):
+                if i in futures:
+                    yield replay(futures.pop(i).result())
+                elif _is_path(source) and self.on_run is None:
+                    yield fn(shared, RunTask(i, source, self._planned_name(i)))
+                else:
+                    from .io import read_run
+
+                    run = read_run(source)
+                    name = self._namer.name(i, run.name)
+                    if run.name != name:
+                        run = replace(run, name=name)
+                    if self.on_run is not None:
+                        self.on_run(name, run)
+                    yield fn(shared, RunTask(i, run, name))
+                    del run
+        finally:
+            for f in futures.values():
+                f.cancel()
+
+    def _planned_name(self, i: int) -> str:
+        name = self._namer.planned[i]
+        assert name is not None  # paths are named before they are read
+        return name
+
+    def _read_known(self, o: JudgeOptions) -> JudgeOptions:
+        from .io import read_qrels
+
+        if o.known is None or isinstance(o.known, Qrels):
+            return o
+        return o.replace(known=read_qrels(o.known))
 
     def each(
         self, variants: Sequence[JudgeOptions]

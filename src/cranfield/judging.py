@@ -43,6 +43,7 @@ def judge(
     prefs: Any = None,
     judgment_groups: Any = None,
     subtopics: Any = None,
+    _notes: bool = True,
 ) -> JudgedRankings:
     """Judge ``run`` against ``qrels``.
 
@@ -71,6 +72,9 @@ def judge(
     subtopics
         Subtopic judgments (``topic subtopic docno judgment``, ndeval's qrels; a path or
         :mod:`cranfield.io.subtopics`' ``Subtopics``) for the diversity measures.
+
+    (``_notes=False``, for a block of a run judged alone, leaves out the ``notes``, whose
+    judged queries without results take time in proportion to the qrels' queries.)
     """
     if not isinstance(qrels, Qrels) or not isinstance(run, Run):
         bad, what = ("qrels", "Qrels") if not isinstance(qrels, Qrels) else ("run", "Run")
@@ -95,13 +99,28 @@ def judge(
     run_queries = set(run.query_ids)
     if opts.complete:
         evaluated = list(qrels.query_ids)
+    elif 8 * len(run_queries) < qrels.num_queries:  # a block of a run: look its queries up
+        index = qrels.query_index
+        evaluated = [
+            qrels.query_ids[i] for i in sorted(index[q] for q in run_queries if q in index)
+        ]
     else:
         evaluated = [q for q in qrels.query_ids if q in run_queries]
     seg_index = {q: i for i, q in enumerate(evaluated)}
     segment_of_query = np.array([seg_index.get(q, -1) for q in run.query_ids], dtype=np.int64)
 
+    # each row's document in the qrels vocabulary (-1: absent, so not relevant to any query)
+    code = run.docs.lookup(qrels.doc_index) if len(run) else np.zeros(0, dtype=np.int64)
+    # rows whose document the qrels do not list all get the same grade: their order within
+    # a tie group changes nothing (with known documents, it would change which are counted)
+    marked = code >= 0 if ties == "trec" and known is None else None
     ordering = order_run(
-        run, segment_of_query, len(evaluated), ties=ties, seed=0 if seed is None else seed
+        run,
+        segment_of_query,
+        len(evaluated),
+        ties=ties,
+        seed=0 if seed is None else seed,
+        marked=marked,
     )
     rows, lengths, tie_ids = ordering.rows, ordering.lengths, ordering.tie_ids
     identity = ordering.identity
@@ -122,7 +141,7 @@ def judge(
         )
 
     qrels_qidx_of_segment = np.array([qrels.query_index[q] for q in evaluated], dtype=np.int64)
-    grades = _grades(qrels, run, rows, identity, offsets, qrels_qidx_of_segment)
+    grades = _grades(qrels, code, rows, identity, offsets, qrels_qidx_of_segment)
 
     if judged_only:
         keep = grades >= 0
@@ -165,12 +184,17 @@ def judge(
         depth=depth,
         judged_only=judged_only,
         cut=cut,
-        notes={
-            "run_only_queries": [q for q in run.query_ids if q not in qrels.query_index],
-            "missing_queries": [q for q in qrels.query_ids if q not in run_queries],
-        },
+        notes=_notes_of(qrels, run, run_queries) if _notes else {},
         **side,
     )
+
+
+def _notes_of(qrels: Qrels, run: Run, run_queries: set[str]) -> dict[str, list[str]]:
+    """The queries of the run without judgments, and the judged queries without results."""
+    return {
+        "run_only_queries": [q for q in run.query_ids if q not in qrels.query_index],
+        "missing_queries": [q for q in qrels.query_ids if q not in run_queries],
+    }
 
 
 def _cut_at_depth(
@@ -238,7 +262,7 @@ def _offsets(lengths: np.ndarray) -> np.ndarray:
 
 def _grades(
     qrels: Qrels,
-    run: Run,
+    code: np.ndarray,
     rows: np.ndarray,
     identity: bool,
     offsets: np.ndarray,
@@ -246,16 +270,15 @@ def _grades(
 ) -> np.ndarray:
     """Grade of every ordered row: the qrels grade, ``NOT_IN_QRELS`` or ``UNJUDGED``.
 
-    Most retrieved documents are absent from the qrels: the documents are looked up once in
-    the qrels vocabulary, and only the rows found there are joined with their query's
-    judgments (the other rows keep ``NOT_IN_QRELS`` without further work).
+    Most retrieved documents are absent from the qrels: ``code`` (per run row, in file order)
+    is the row's document in the qrels vocabulary, and only the rows found there are joined
+    with their query's judgments (the other rows keep ``NOT_IN_QRELS`` without further work).
     """
     n = len(rows)
     grades = np.full(n, NOT_IN_QRELS, dtype=np.int64)
     if n == 0:
         return grades
-    code = run.docs.lookup(qrels.doc_index)  # per run row, in file order
-    found = code >= 0
+    found = code >= 0  # per run row, in file order
     pos = np.flatnonzero(found if identity else found[rows])  # positions in ranked order
     if len(pos) == 0:
         return grades

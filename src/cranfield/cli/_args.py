@@ -354,6 +354,17 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "string does not set rel= itself (default 1).",
         },
     ),
+    "jobs": (
+        ("-j", "--jobs"),
+        {
+            "type": Range(int, 1, 1024),
+            "metavar": "N",
+            "help": "Cores to use: runs evaluated at once in worker processes, or a large "
+            "run read in one thread and measured in another (default: the number of cores; "
+            "run files under 64 MiB together use one process). The output is the same "
+            "whatever N.",
+        },
+    ),
     "digits": (
         ("--digits",),
         {

@@ -41,6 +41,7 @@ def parser() -> Parser:
         "of denominators), for every measure or one (repeatable: --aggregate 'P@10=micro'). "
         "Default: each measure's own.",
     )
+    p.common("jobs")
     p.common("digits", help="Decimals in table, trec, markdown and latex output.")
     p.common("output")
     return p
@@ -66,7 +67,7 @@ def run(argv: Sequence[str]) -> None:
         a.runs,
         a.measures or None,
         aggregate=a.aggregate or None,
-        **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel"),
+        **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel", "jobs"),
     )
     text = render(list(res), a.fmt, per_query=a.per_query, digits=a.digits)
     write_output(text, a.output)

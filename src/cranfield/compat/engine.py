@@ -59,17 +59,52 @@ def main(argv: Sequence[str], out: IO[bytes] | None = None, err: IO[str] | None 
     """Run the command; returns the exit status.  Input errors raise ``CranfieldError``."""
     out = out if out is not None else sys.stdout.buffer
     err = err if err is not None else sys.stderr
-    lines: list[str] = []
+    lines = _Output(out)
     try:
         status = _run(list(argv), lines, err)
     except Exit as stop:
         if stop.message:
             err.write(stop.message)
         status = stop.status
-    if lines:
-        out.write("".join(lines).encode("utf-8", "surrogateescape"))
-        out.flush()
+    lines.flush()
     return status
+
+
+class _Output:
+    """Output lines, written in pieces of about :data:`OUTPUT_BYTES` as they are made (the
+    per-query output of a large run is never held whole)."""
+
+    def __init__(self, out: IO[bytes]) -> None:
+        self.out = out
+        self.pending: list[str] = []
+        self.size = 0
+        self.wrote = False
+
+    def append(self, line: str) -> None:
+        self.pending.append(line)
+        self.size += len(line)
+        if self.size >= OUTPUT_BYTES:
+            self._write()
+
+    def extend(self, lines) -> None:
+        for line in lines:
+            self.append(line)
+
+    def _write(self) -> None:
+        self.out.write("".join(self.pending).encode("utf-8", "surrogateescape"))
+        self.pending, self.size, self.wrote = [], 0, True
+
+    def flush(self) -> None:
+        if self.pending:
+            self._write()
+        if self.wrote:
+            self.out.flush()
+
+
+OUTPUT_BYTES = 1 << 20
+"""Characters of output gathered before they are written."""
+QUERY_CHUNK = 1000
+"""Queries whose per-query lines are made at a time."""
 
 
 # ------------------------------------------------------------------------------ measures
@@ -171,7 +206,16 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
     rel_info, side = _read_rel_info(rel_file, opts.rel_format)
     if opts.results_format != "trec_results":
         raise Exit(2, f"trec_eval: Illegal retrieval results format '{opts.results_format}'\n")
-    run = _read_results(results_file)
+    run = None
+    if opts.rel_format == "qrels":  # a large run: read and evaluated one query block at a time
+        from .streamed import evaluate_streamed
+
+        got = evaluate_streamed(opts, rel_info, results_file, marked, params)
+        if isinstance(got, TrecEvaluation):
+            return got
+        run = got  # None, or the run read whole (the blocks could not be evaluated alone)
+    if run is None:
+        run = _read_results(results_file)
     tag = run.tag
     skipped = _skipped_queries(rel_info.query_ids, run, opts)
     zscores = None
@@ -186,6 +230,11 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
     jr = _judge_qrels(qrels, run, opts, side)
     del run  # the judged rankings hold what the measures need: free the run's columns
     qids, values, relstrings = _evaluate_qrels(jr, opts, measures)
+    return finish(opts, measures, qids, values, relstrings, skipped, zscores, tag, rel_info)
+
+
+def finish(opts, measures, qids, values, relstrings, skipped, zscores, tag, rel_info):
+    """The evaluation from the per-topic values of the measures."""
     if not qids:
         raise Exit(7, "trec_eval: No queries with both results and relevance info\n")
     _warn_skipped(*skipped)
@@ -204,7 +253,7 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
     return TrecEvaluation(opts, qids, per_measure, relstrings, tag, rel_info)
 
 
-def _run(argv: list[str], lines: list[str], err: IO[str]) -> int:
+def _run(argv: list[str], lines: _Output, err: IO[str]) -> int:
     result = evaluate_argv(argv)
     if isinstance(result, str):
         lines.append(result)
@@ -373,25 +422,11 @@ def _relstrings(jr, length: float) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ printing
-def _print(lines: list[str], ev: TrecEvaluation) -> None:
+def _print(lines: _Output, ev: TrecEvaluation) -> None:
     opts, qids, z = ev.opts, ev.qids, ev.opts.zscore_file is not None
     if opts.query:
-        # one column of finished lines per printed value, then interleaved topic by topic
-        cols: list[list[str]] = []
-        for tm, slots in ev.measures:
-            if tm.kind in ("runid", "num_q", "gm"):
-                continue
-            if tm.kind == "relstring":
-                head = f"{slots[0].name:<22}\t"
-                cols.append(
-                    [f"{head}{q}\t'{r}'\n" for q, r in zip(qids, ev.relstrings, strict=True)]
-                )
-                continue
-            for s in slots:
-                head = f"{'Z' if z else ''}{s.name:<22}\t"
-                values = _fmt_column(tm, s.values, z)
-                cols.append([f"{head}{q}\t{v}\n" for q, v in zip(qids, values, strict=True)])
-        lines.extend(map("".join, zip(*cols, strict=True)))
+        for a in range(0, len(qids), QUERY_CHUNK):
+            lines.extend(_query_lines(ev, a, min(a + QUERY_CHUNK, len(qids)), z))
     if not opts.summary:
         return
     nq = len(qids)
@@ -406,6 +441,27 @@ def _print(lines: list[str], ev: TrecEvaluation) -> None:
             continue
         for s in slots:
             lines.append(fmt_value_line(s.name, "all", _fmt(tm, summary(tm, s, ev), z), z))
+
+
+def _query_lines(ev: TrecEvaluation, a: int, b: int, z: bool) -> list[str]:
+    """The per-query blocks of queries ``a:b``: one column of finished lines per printed
+    value, interleaved topic by topic."""
+    qids = ev.qids[a:b]
+    cols: list[list[str]] = []
+    for tm, slots in ev.measures:
+        if tm.kind in ("runid", "num_q", "gm"):
+            continue
+        if tm.kind == "relstring":
+            head = f"{slots[0].name:<22}\t"
+            cols.append(
+                [f"{head}{q}\t'{r}'\n" for q, r in zip(qids, ev.relstrings[a:b], strict=True)]
+            )
+            continue
+        for s in slots:
+            head = f"{'Z' if z else ''}{s.name:<22}\t"
+            values = _fmt_column(tm, s.values[a:b], z)
+            cols.append([f"{head}{q}\t{v}\n" for q, v in zip(qids, values, strict=True)])
+    return list(map("".join, zip(*cols, strict=True)))
 
 
 def summary(tm, slot: Slot, ev: TrecEvaluation) -> float:

@@ -47,6 +47,18 @@ def _is_frame(obj: Any) -> bool:
     return mod.startswith(("pandas", "polars", "pyarrow"))
 
 
+def is_trec_text_path(source: Any) -> bool:
+    """Whether ``source`` is a path read as TREC text (or ``-``), not a table file nor a path
+    given another format (``FormattedPath``)."""
+    from .formats import FormattedPath
+
+    if not isinstance(source, str | os.PathLike):
+        return False
+    if isinstance(source, FormattedPath) and source.format not in ("auto", "trec"):
+        return False
+    return _is_stdin(os.fspath(source)) or _suffix(Path(source)) not in _TABULAR_SUFFIXES
+
+
 def _format(source: Any, fmt: Any, kind: str) -> str:
     """The format to read ``source`` in: ``fmt``, or the one a FormattedPath carries."""
     from .formats import FormattedPath, check_format

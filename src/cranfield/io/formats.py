@@ -23,6 +23,7 @@ from ..errors import InputError, ParameterError
 
 if TYPE_CHECKING:
     from ..data import Qrels, Run
+    from .source import Stream
 
 __all__ = [
     "QRELS_FORMATS",
@@ -65,11 +66,19 @@ def check_format(fmt: Any, kind: str) -> str:
     return fmt
 
 
-def _first_line(data: bytes) -> tuple[int, bytes] | None:
-    """The 1-based number and text of the first line that is not blank or a comment."""
+class _Unsettled(Exception):
+    """The first data line does not end within the bytes looked at."""
+
+
+def _first_line(data: bytes, *, whole: bool = True) -> tuple[int, bytes] | None:
+    """The 1-based number and text of the first line that is not blank or a comment
+    (``whole=False``: ``data`` is the start of the input; raises :class:`_Unsettled` when the
+    line that would decide does not end in it)."""
     pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     for lineno in range(1, _HEAD_LINES + 1):
         end = data.find(b"\n", pos)
+        if end < 0 and not whole:
+            raise _Unsettled
         line = data[pos:] if end < 0 else data[pos:end]
         stripped = line.strip()
         if stripped and not stripped.startswith(b"#"):
@@ -123,21 +132,64 @@ def _headless_csv(line: bytes, not_trec: bool, lineno: int, source: str) -> None
 def detect_run(data: bytes, source: str, name: str) -> Run | None:
     """The run of ``data`` when it is not TREC text (see the module docstring); ``None``
     when it is TREC text (or looks like nothing else: the TREC reader reports it)."""
-    first = _first_line(data)
+    kind = _run_kind(_first_line(data), source)
+    if kind == "msmarco":
+        return _detected_msmarco(data, source, name)
+    if kind is not None:
+        from .headed import parse_headed_run
+
+        return parse_headed_run(data, source, name, kind)
+    return None
+
+
+def detect_run_stream(stream: Stream, name: str) -> Run | None:
+    """:func:`detect_run` of a stream (:class:`~cranfield.io.source.Stream`), from its first
+    :data:`~cranfield.io.source.HEAD_BYTES`: a TREC run is then read by the caller (in
+    pieces, if large); any other is read whole, as :func:`detect_run` reads it."""
+    head, whole = _head(stream)
+    try:
+        kind = _run_kind(_first_line(head, whole=whole), stream.source)
+    except _Unsettled:
+        return detect_run(stream.read(), stream.source, name)
+    if kind is None:
+        return None
+    return detect_run(head if whole else stream.read(), stream.source, name)
+
+
+def _head(stream: Stream) -> tuple[bytes, bool]:
+    """The first :data:`~cranfield.io.source.HEAD_BYTES` (or more) of ``stream`` (a file's
+    first read); whether that is all of it."""
+    from . import source
+
+    want = source.HEAD_BYTES
+    got: list[bytes] = []
+    size = 0
+    chunks = stream.chunks(want)
+    try:
+        for chunk in chunks:
+            got.append(chunk)
+            size += len(chunk)
+            if size >= want:
+                return b"".join(got), False
+    finally:
+        chunks.close()
+    return b"".join(got), True
+
+
+def _run_kind(first: tuple[int, bytes] | None, source: str) -> str | None:
+    """What a run's first data line says it is: ``csv``/``tsv`` (a header), ``msmarco`` (3
+    fields) or ``None`` (TREC text); a header separated by spaces or comma-separated values
+    without a header are errors."""
     if first is None:
         return None
     lineno, line = first
     fields = line.split()
     fmt = _header(line) if lineno == 1 else None
     if fmt is not None:
-        from .headed import parse_headed_run
-
-        return parse_headed_run(data, source, name, fmt)
+        return fmt
     _spaced_header(line, lineno, source, "run")
     _headless_csv(line, len(fields) < 6, lineno, source)
-    if len(fields) == 3:
-        return _detected_msmarco(data, source, name)
-    return None
+    return "msmarco" if len(fields) == 3 else None
 
 
 def _detected_msmarco(data: bytes, source: str, name: str) -> Run:

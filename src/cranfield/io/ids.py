@@ -58,22 +58,26 @@ def _suspect_bytes(data: np.ndarray) -> np.ndarray:
 
 
 def bad_id_in_arrow(arr: Any) -> int | None:
-    """The row of the first invalid id of a ``pa.string()`` array without nulls, or ``None``."""
-    import pyarrow.compute as pc
+    """The row of the first invalid id of a ``pa.string()`` (or ``large_string``) array
+    without nulls, or ``None``."""
+    import pyarrow as pa
 
     n = len(arr)
     if n == 0:
         return None
-    empty = pc.equal(pc.binary_length(arr), 0)
-    first_empty = n
-    if pc.any(empty).as_py():
-        first_empty = int(np.argmax(empty.to_numpy(zero_copy_only=False)))
     _, offsets_buf, data_buf = arr.buffers()
-    offsets = np.frombuffer(offsets_buf, dtype=np.int32, count=n + 1, offset=arr.offset * 4)
+    width = np.int64 if pa.types.is_large_string(arr.type) else np.int32
+    offsets = np.frombuffer(
+        offsets_buf, dtype=width, count=n + 1, offset=arr.offset * width(0).itemsize
+    )
+    empty = np.flatnonzero(offsets[1:] == offsets[:-1])  # from the offsets: no pyarrow call
+    first_empty = int(empty[0]) if len(empty) else n
     start, stop = int(offsets[0]), int(offsets[-1])
     if data_buf is None or stop == start:
         return None if first_empty == n else first_empty
     data = np.frombuffer(data_buf, dtype=np.uint8, count=stop - start, offset=start)
+    if data.min() > 0x20 and data.max() < 0x7F:  # printable ASCII only: two SIMD reductions
+        return None if first_empty == n else first_empty
     for lo in range(0, len(data), _CHUNK):
         # one byte of overlap so that a C1 lead byte at a chunk's end sees its next byte
         chunk = data[lo : lo + _CHUNK + 1]

@@ -14,6 +14,10 @@ decompression bomb fails on its first chunk.  A regular file has a known size: o
 checked, then the whole file is read in one call (one allocation, no copy) and checked.
 Every failure is an :class:`~cranfield.errors.InputError` naming the file (``<stdin>`` for
 standard input).
+
+:class:`Stream` reads an input chunk by chunk without ever holding it whole (the readers that
+work on query blocks), and can read it again from the start: a file is opened again, standard
+input is copied to an anonymous temporary file as it is read.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import tempfile
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, Protocol
@@ -28,7 +33,15 @@ from typing import Any, BinaryIO, Protocol
 from .. import progress
 from ..errors import InputError
 
-__all__ = ["STDIN", "STDIN_SOURCE", "Check", "claim_stdin", "read_source", "source_name"]
+__all__ = [
+    "STDIN",
+    "STDIN_SOURCE",
+    "Check",
+    "Stream",
+    "claim_stdin",
+    "read_source",
+    "source_name",
+]
 
 STDIN = "-"
 """The path that means standard input."""
@@ -74,31 +87,172 @@ def read_source(path: str | os.PathLike[str], check: Callable[[], Check] | None 
     and may raise; ``close`` is called at the end.
     """
     source = source_name(path)
-    try:
+    with _input_errors(source):
         if _is_stdin(path):
             return _read_stream(_stdin(), source, check, size=None)
-        try:
-            fh = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below
-        except FileNotFoundError:
-            raise InputError(source, "no such file") from None
-        except IsADirectoryError:
-            raise InputError(source, "is a directory, not a file") from None
-        except OSError as exc:
-            raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
-        except ValueError as exc:  # a NUL character in the name
-            raise InputError(source, f"cannot open: {exc}") from None
-        with fh:
+        with _open(path, source) as fh:
             st = os.fstat(fh.fileno())
             size = st.st_size if stat.S_ISREG(st.st_mode) else None
             return _read_stream(fh, source, check, size=size)
-    except InputError:
-        raise
+
+
+class _input_errors:
+    """Turns the failures of reading ``source`` into one :class:`InputError`."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if exc is None or isinstance(exc, InputError | GeneratorExit):
+            return False
+        source = self.source
+        if isinstance(exc, OSError):
+            raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
+        if isinstance(exc, ValueError):  # e.g. standard input already closed
+            raise InputError(source, f"cannot read: {exc}") from None
+        if isinstance(exc, MemoryError):
+            raise InputError(source, "too large to read into memory") from None
+        return False
+
+
+def _open(path: str | os.PathLike[str], source: str) -> BinaryIO:
+    try:
+        return open(path, "rb", buffering=0)
+    except FileNotFoundError:
+        raise InputError(source, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(source, "is a directory, not a file") from None
     except OSError as exc:
         raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
-    except ValueError as exc:  # e.g. standard input already closed
-        raise InputError(source, f"cannot read: {exc}") from None
-    except MemoryError:
-        raise InputError(source, "too large to read into memory") from None
+    except ValueError as exc:  # a NUL character in the name
+        raise InputError(source, f"cannot open: {exc}") from None
+
+
+class Stream:
+    """The (decompressed) bytes of ``path`` or of standard input (``-``) in chunks, each
+    checked (``check`` makes a fresh checker per reading) before it is handed out.
+
+    :meth:`chunks` reads the input once in chunks of about ``size`` bytes (a compressed
+    input's chunks are those of its decoder, at most :data:`CHUNK_BYTES`); :meth:`read` gives
+    all of it at once, as :func:`read_source` does, even after :meth:`chunks` was read in part
+    or in full: a regular file (or a device) is opened again; an input that can be read only
+    once (standard input, a named pipe, a socket) is copied to an anonymous temporary file
+    as it is read, and read again from the copy, then from where the first reading stopped.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], check: Callable[[], Check] | None = None
+    ) -> None:
+        self.path = path
+        self.source = source_name(path)
+        self._check = check
+        self._spool: _Spool | None = None
+
+    def chunks(self, size: int) -> Iterator[bytes]:
+        """The checked chunks, in order (one reading; the checker is closed at the end)."""
+        check = self._check() if self._check is not None else None
+        with _input_errors(self.source):
+            if self._spool is not None:  # read again: from the copy, then on
+                yield from _stream_chunks(self._spool.replay(), self.source, check, size)
+            elif _is_stdin(self.path):
+                self._spool = _Spool(_stdin())
+                yield from _stream_chunks(self._spool, self.source, check, size)
+            else:
+                fh = _open(self.path, self.source)
+                if _once(fh):
+                    self._spool = _Spool(fh, owned=True)
+                    yield from _stream_chunks(self._spool, self.source, check, size)
+                else:
+                    with fh:
+                        yield from _stream_chunks(fh, self.source, check, size)
+            if check is not None:
+                check.close()
+
+    def read(self) -> bytes:
+        """All the bytes, checked (what :func:`read_source` returns)."""
+        if self._spool is None:
+            return read_source(self.path, self._check)
+        with _input_errors(self.source):
+            return _read_stream(self._spool.replay(), self.source, self._check, size=None)
+
+    def close(self) -> None:
+        if self._spool is not None:
+            self._spool.close()
+
+
+def _once(fh: BinaryIO) -> bool:
+    """Whether an open input can be read only once (a named pipe or a socket)."""
+    mode = os.fstat(fh.fileno()).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+class _Spool:
+    """An input that can be read only once, copied to an anonymous temporary file as it is
+    read (``owned``: closed with the copy)."""
+
+    def __init__(self, fh: BinaryIO, *, owned: bool = False) -> None:
+        self.fh = fh
+        self.owned = owned
+        self.file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        self.size = 0
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.fh.read(n)
+        if data:
+            self.file.seek(self.size)
+            self.file.write(data)
+            self.size += len(data)
+        return data
+
+    def replay(self) -> _Replay:
+        """The whole input again: the copy, then the rest as it is read (and copied)."""
+        return _Replay(self)
+
+    def close(self) -> None:
+        self.file.close()
+        if self.owned:
+            self.fh.close()
+
+
+class _Replay:
+    """A reading of a :class:`_Spool` from its start."""
+
+    def __init__(self, spool: _Spool) -> None:
+        self.spool = spool
+        self.pos = 0
+
+    def read(self, n: int = -1) -> bytes:
+        s = self.spool
+        if self.pos < s.size:
+            s.file.seek(self.pos)
+            data = s.file.read(s.size - self.pos if n < 0 else min(n, s.size - self.pos))
+            if n < 0:
+                data += s.read(-1)
+        else:
+            data = s.read(n)
+        self.pos += len(data)
+        return data
+
+
+def _stream_chunks(fh, source: str, check: Check | None, size: int) -> Iterator[bytes]:
+    """Checked chunks of a file or stream (decompressed if it starts with a magic number)."""
+    head = _read_full(fh, max(size, _MAGIC_BYTES))
+    fmt = sniff(head)
+    chunks = _decompress(fmt, head, fh, source) if fmt is not None else _plain(head, fh, size)
+    for chunk in chunks:
+        if check is not None:
+            check.feed(chunk)
+        yield chunk
+
+
+def _plain(head: bytes, fh, size: int) -> Iterator[bytes]:
+    if head:
+        yield head
+    while len(chunk := _read_full(fh, size)):
+        yield chunk
 
 
 def claim_stdin() -> bool:

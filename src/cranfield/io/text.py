@@ -24,7 +24,10 @@ import itertools
 import operator
 import os
 import re
+import stat
 import warnings
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,7 +37,7 @@ from ..errors import DataWarning, InputError
 from ..id_column import IdColumn
 from .fields import Fields, split_fields
 from .normalize import normalize_fields
-from .source import read_source, source_name
+from .source import Stream, read_source, source_name
 from .textcheck import BOM, TextCheck, check_text
 from .validate import (
     check_qrels_duplicates,
@@ -43,6 +46,9 @@ from .validate import (
     check_run_ids,
     check_scores,
 )
+
+if TYPE_CHECKING:
+    from .run_pieces import Piece
 
 __all__ = [
     "parse_trec_qrels",
@@ -65,6 +71,8 @@ hashes); smaller ones convert them to Python strings, which is cheaper than impo
 pyarrow.compute and polars.  Tests lower it to cover both."""
 PART_BYTES = 64 << 20
 """The Arrow run parser reads a large file in parts of about this size (less scratch memory)."""
+PIECES_FROM_BYTES = 4 << 20
+"""Run files at least this large are read in pieces (tests lower it)."""
 QRELS_FAST_PATH_BYTES = 4 << 20
 """The same for qrels (the line parser costs more per line there: it also sorts)."""
 
@@ -369,22 +377,55 @@ def _parse_qrels_arrow(
 
 
 def read_trec_run(path: str | os.PathLike[str], name: str, *, detect: bool = True) -> Run:
-    """Read a TREC run file, or ``-`` (the file's bytes are freed before the duplicate
-    check); with ``detect``, a file that is an MS MARCO run or CSV/TSV with a header is read
-    as one (:mod:`.formats`)."""
-    data = read_text(path)
-    if detect:
-        from .formats import detect_run
+    """Read a TREC run file, or ``-``: a large input in pieces of whole lines
+    (:mod:`.run_pieces`), never held whole; a small file at once.  With ``detect``, a file
+    that is an MS MARCO run or CSV/TSV with a header is read as one (:mod:`.formats`)."""
+    source = source_name(path)
+    stream = Stream(path, lambda: TextCheck(source))
+    try:
+        if detect:
+            from .formats import detect_run_stream
 
-        other = detect_run(data, source_name(path), name)
-        if other is not None:
-            return other
-    run = _parse_run(data, source_name(path), name)
-    del data
+            other = detect_run_stream(stream, name)
+            if other is not None:
+                return other
+        return read_run_stream(stream, name)
+    finally:
+        stream.close()
+
+
+def read_run_stream(stream: Stream, name: str, parts: Iterable[Piece] | None = None) -> Run:
+    """The validated run of a TREC text stream: what :func:`parse_trec_run` makes of its text.
+
+    Read in pieces (``parts``: pieces already read, then the rest) when :func:`in_pieces`
+    says so; from the whole text when a piece does not parse, so that the error is that
+    reader's, whatever the size of the pieces."""
+    from .run_pieces import Fallback, join_runs, pieces
+
+    if parts is None and not in_pieces(stream.path):
+        run = _parse_run(stream.read(), stream.source, name)
+    else:
+        try:
+            got = list(parts if parts is not None else pieces(stream, name))
+            run = join_runs(got, name, stream.source)
+        except Fallback:
+            run = _parse_run(stream.read(), stream.source, name)
     check_run_ids(run)
     check_run_duplicates(run)
     _warn_extra_columns(run)
     return run
+
+
+def in_pieces(path: str | os.PathLike[str]) -> bool:
+    """Whether a run is read in pieces: standard input, and files of at least
+    :data:`PIECES_FROM_BYTES` (compressed or not) or of unknown size."""
+    if isinstance(path, str) and path == "-":
+        return True
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return False  # the reader says what is wrong
+    return not stat.S_ISREG(st.st_mode) or st.st_size >= PIECES_FROM_BYTES
 
 
 def parse_trec_run(data: bytes, source: str, name: str) -> Run:
@@ -599,13 +640,14 @@ def _parse_run_arrow(
 
     names = [f"c{i}" for i in range(ncols)]
     strings = ("c0", "c1", "c2", "c5")
-    types = {c: pa.string() for c in strings}
+    # read as binary (the text is valid UTF-8 already: no second check), viewed as strings
+    types = {c: pa.binary() for c in strings}
     types["c4"] = pa.float64()
     extra_columns = names[RUN_FIELDS:]
-    types.update(dict.fromkeys(extra_columns, pa.string()))
+    types.update(dict.fromkeys(extra_columns, pa.binary()))
     extra_state = None  # "empty" or "full", the same in every part
     hex_possible = b"x" in data or b"X" in data  # one memchr each (a 2-byte search is slow)
-    types["c3"] = pa.string() if hex_possible else pa.int64()
+    types["c3"] = pa.binary() if hex_possible else pa.int64()
     parse_options = csv.ParseOptions(
         delimiter=delim.decode(),
         quote_char=False,
@@ -646,15 +688,16 @@ def _parse_run_arrow(
         try:
             table = read(part)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
-            if types["c3"] == pa.string():
+            if types["c3"] == pa.binary():
                 return None
-            types["c3"] = pa.string()  # a rank Arrow rejects (or bad data): read it exactly
+            types["c3"] = pa.binary()  # a rank Arrow rejects (or bad data): read it exactly
             try:
                 table = read(part)
             except (pa.ArrowInvalid, pa.ArrowTypeError):
                 return None
+        table = _view_strings(table, [c for c, t in types.items() if t == pa.binary()])
         m = table.num_rows
-        checked = [*strings, "c3"] if types["c3"] == pa.string() else strings
+        checked = [*strings, "c3"] if types["c3"] == pa.binary() else strings
         if any(_has_empty_string(c) for col in checked for c in table[col].chunks):
             return None  # an empty field: repeated or edge delimiters, or a blank line
         if comments and any(_starts_with(c, b"#") for c in table["c0"].chunks):
@@ -706,6 +749,17 @@ def _parse_run_arrow(
         line_counts=counts
         or _line_counts(n, n, 0, 0, *((n, 1) if extra_state == "full" else (0, None))),
     )
+
+
+def _view_strings(table, columns: list[str]):
+    """The binary ``columns`` of ``table`` viewed as strings (zero-copy, no UTF-8 check)."""
+    import pyarrow as pa
+
+    for c in columns:
+        col = table[c]
+        viewed = pa.chunked_array([x.view(pa.string()) for x in col.chunks], type=pa.string())
+        table = table.set_column(table.schema.get_field_index(c), c, viewed)
+    return table
 
 
 def _extra_state(table, columns: list[str]) -> str | None:
@@ -818,8 +872,8 @@ def _starts_with(arr, prefix: bytes) -> bool:
 
 
 def _numpy(col) -> np.ndarray:
-    """A chunked Arrow column as numpy (``ChunkedArray.to_numpy`` would import pandas)."""
-    return col.combine_chunks().to_numpy(zero_copy_only=False)
+    """A null-free chunked int64 Arrow column as numpy (``to_numpy`` would import pandas)."""
+    return arrow_numpy(col, np.int64)
 
 
 # ------------------------------------------------------------------ the regular Arrow layout

@@ -1,0 +1,184 @@
+"""``cranfield trec_eval`` on a large run (qrels format): read and evaluated one query block at
+a time, as ``cranfield evaluate`` does (:mod:`cranfield.streaming`), so that memory is bounded
+by a block and by the per-topic values, not by the run.
+
+The values of each block are those trec_eval prints for its topics (every measure is a
+function of one topic's ranking); the blocks' values are put in topic order before anything
+is summed or printed.  trec_eval's order of failures is kept: a problem in the run file comes
+before a bad z-score file or measure parameter, so when one of those fails the run is read
+first and its error, if it has one, is the one raised.  A run that is not grouped by topic is
+read whole and put in topic order in memory; anything a block cannot settle alone (a piece
+that does not parse, a bad id, a judging error) hands the run, read whole, back to the
+engine, whose error is the reference one.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..data import Qrels, Run
+from ..errors import CranfieldError, DataWarning
+
+__all__ = ["evaluate_streamed"]
+
+
+class _RunIds:
+    """What the engine's skipped-topics note reads of a run."""
+
+    def __init__(self, name: str, query_ids: list[str]) -> None:
+        self.name = name
+        self.query_ids = query_ids
+
+
+def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
+    """The evaluation of the run ``path`` (a ``TrecEvaluation``); the run read whole (a
+    :class:`~cranfield.data.Run`) when the engine must evaluate it whole; ``None`` when the
+    run is not read in pieces (a small file: the engine reads it)."""
+    from ..io import is_trec_text_path
+    from ..io.run_pieces import Fallback, NotGrouped, pieces, query_blocks, regrouped
+    from ..io.source import Stream
+    from ..io.text import in_pieces, read_run_stream
+    from ..io.textcheck import TextCheck
+    from .engine import Exit, _check_formats, init_measures
+
+    if not is_trec_text_path(path) or not in_pieces(path):
+        return None
+    source = "<stdin>" if path == "-" else str(path)
+    name = "stdin" if path == "-" else _file_name(path)
+    stream = Stream(path, lambda: TextCheck(source))
+
+    def read_whole(parts=None) -> Run:
+        with warnings.catch_warnings():  # trec_eval says nothing of extra columns
+            warnings.simplefilter("ignore", DataWarning)
+            return read_run_stream(stream, name, parts)
+
+    try:
+        try:
+            zscores = None
+            if opts.zscore_file is not None:
+                from .zscores import read_zscores
+
+                zscores = read_zscores(opts.zscore_file)
+            measures = init_measures(marked, params)
+            _check_formats(measures, opts.rel_format)
+        except (Exit, CranfieldError):
+            read_whole()  # the run's error comes first, as in trec_eval
+            raise
+        qrels = rel_info
+        if opts.debug_query is not None:
+            qrels = qrels.restrict([opts.debug_query])
+        counted: list = []
+        parts = _counted(pieces(stream, name), counted)
+        try:
+            blocks = query_blocks(parts, name, stream.source)
+            return _evaluate(opts, qrels, rel_info, blocks, name, measures, zscores, True)
+        except NotGrouped as exc:
+            try:
+                run = read_whole([*exc.pending, *parts] if exc.pending else None)
+            except (Fallback, CranfieldError):
+                return read_whole()
+        except (Fallback, CranfieldError):
+            return read_whole()
+        try:
+            return _evaluate(
+                opts, qrels, rel_info, regrouped(run), name, measures, zscores, False, run.tag
+            )
+        except CranfieldError:
+            return run
+    finally:
+        stream.close()
+
+
+def _file_name(path: Any) -> str:
+    from pathlib import Path
+
+    return Path(path).name
+
+
+def _counted(parts: Iterator, seen: list) -> Iterator:
+    for piece in parts:
+        seen.append(piece)
+        yield piece
+
+
+def _evaluate(
+    opts, qrels, rel_info, blocks, name, measures, zscores, check: bool, tag: str | None = None
+):
+    """Judge and measure each block; ``check``: the blocks come from pieces (ids and
+    duplicates checked here)."""
+    from ..io.validate import check_run_duplicates, check_run_ids
+    from ..judging import judge
+    from .engine import _evaluate_qrels, _skipped_queries, finish
+
+    keywords = {
+        "ties": "trec",
+        "depth": opts.max_docs,
+        "judged_only": opts.judged_only,
+        "complete": False,
+        "_notes": False,
+    }
+    qrels.query_index  # noqa: B018 - built once, before the blocks
+    run_ids: list[str] = []
+    qids: list[str] = []
+    values: dict[str, list[list[np.ndarray]]] = {}
+    last = None
+    for block in blocks:
+        if check:
+            check_run_ids(block)
+            check_run_duplicates(block)
+        run_ids.extend(block.query_ids)
+        last = block.tag
+        jr = judge(qrels, block, **keywords)
+        del block
+        if jr.num_queries:
+            _add(_evaluate_qrels(jr, opts, measures), qids, values)
+        del jr
+    if tag is None:
+        tag = last
+    in_run = set(run_ids)
+    missing = [q for q in qrels.query_ids if q not in in_run]
+    if opts.complete and missing:
+        empty = Run(
+            name=name,
+            query_ids=(),
+            qcodes=np.zeros(0, np.int32),
+            docs=_no_ids(),
+            scores=np.zeros(0),
+            ranks=np.zeros(0, np.int64),
+        )
+        jr = judge(qrels.restrict(missing), empty, **{**keywords, "complete": True})
+        _add(_evaluate_qrels(jr, opts, measures), qids, values)
+    order = sorted(range(len(qids)), key=qids.__getitem__)
+    merged = {
+        k: [np.concatenate(parts)[order] for parts in zip(*chunks, strict=True)]
+        for k, chunks in values.items()
+        if k != "\0relstrings"
+    }
+    relstrings = None
+    rel = values.get("\0relstrings")
+    if rel is not None:
+        flat = [r for chunk in rel for r in chunk[0]]
+        relstrings = [flat[i] for i in order]
+    skipped = _skipped_queries(rel_info.query_ids, _RunIds(name, run_ids), opts)
+    topics = [qids[i] for i in order]
+    return finish(opts, measures, topics, merged, relstrings, skipped, zscores, tag, rel_info)
+
+
+def _add(result, qids: list[str], values: dict) -> None:
+    """Keep one block's ``(topics, values, relstrings)``."""
+    block_qids, block_values, block_rel = result
+    qids.extend(block_qids)
+    for k, cols in block_values.items():
+        values.setdefault(k, []).append([np.asarray(c) for c in cols])
+    if block_rel is not None:
+        values.setdefault("\0relstrings", []).append([block_rel])
+
+
+def _no_ids():
+    from ..id_column import IdColumn
+
+    return IdColumn([])

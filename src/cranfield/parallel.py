@@ -1,0 +1,121 @@
+"""Several runs at once: ``jobs`` worker processes, started only when the work is worth it.
+
+Runs are independent, so each is read, judged and measured whole in one worker process
+(:meth:`cranfield.judged_runs.JudgedRuns.map`); the results come back in the order of the runs
+and are the same, bit for bit, as those of one process.  The workers are started by a fork
+server (a fresh interpreter that has imported numpy, forked once per worker: no thread of this
+process is inherited), and what every run shares (the qrels, the options, the measures) is
+sent to each worker once, not with every run.  Warnings raised in a worker are recorded
+there and raised again here, in the order of the runs.
+
+A pool costs a few hundred milliseconds to start, so :func:`workers` asks for one only when
+there are at least two run files and they hold at least :data:`POOL_FROM_BYTES` together.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import warnings
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .errors import ParameterError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+__all__ = ["POOL_FROM_BYTES", "default_jobs", "process_pool", "recorded", "replay", "workers"]
+
+POOL_FROM_BYTES = 64 << 20
+"""Run files smaller than this together are evaluated in this process (tests lower it)."""
+MAX_JOBS = 1024
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def check_jobs(jobs: Any) -> int:
+    """``jobs`` checked (``None``: :func:`default_jobs`)."""
+    if jobs is None:
+        return default_jobs()
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise ParameterError(f"jobs must be an integer from 1 to {MAX_JOBS}, got {jobs!r}")
+    return jobs
+
+
+def workers(jobs: int, sources: Sequence[Any]) -> int:
+    """How many worker processes to start for ``sources`` (0: none, work here)."""
+    paths = [s for s in sources if isinstance(s, str | os.PathLike) and os.fspath(s) != "-"]
+    if jobs < 2 or len(paths) < 2:
+        return 0
+    total = 0
+    for p in paths:
+        with contextlib.suppress(OSError, ValueError):  # the reader says what is wrong
+            total += os.stat(p).st_size
+    return min(jobs, len(paths)) if total >= POOL_FROM_BYTES else 0
+
+
+# ------------------------------------------------------------------------------ the pool
+_installed: Any = None
+IN_WORKER = False
+"""True in a worker process (its run is not also split between threads)."""
+
+
+def _install(shared: Any) -> None:
+    global _installed, IN_WORKER
+    _installed = shared
+    IN_WORKER = True
+
+
+def _with_installed(call: Callable, fn: Callable, task: Any) -> Any:
+    return call(fn, _installed, task)
+
+
+def process_pool(count: int, shared: Any) -> Executor:
+    """``count`` worker processes that each got ``shared`` once: its ``submit(call, fn,
+    shared, task)`` runs ``call(fn, <the worker's shared>, task)``."""
+    import multiprocessing
+    from concurrent.futures import Executor, Future, ProcessPoolExecutor
+
+    class SharedOnce(Executor):
+        def __init__(self, pool: ProcessPoolExecutor) -> None:
+            self._pool = pool
+
+        def submit(self, call: Callable, /, *args: Any, **kwargs: Any) -> Future:
+            fn, _shared, task = args
+            return self._pool.submit(_with_installed, call, fn, task)
+
+        def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+    ctx = multiprocessing.get_context("forkserver")
+    # numpy only: before Python 3.12 the fork server imports its preloads before it takes
+    # this process's sys.path, so cranfield is imported by each worker (from the right place)
+    ctx.set_forkserver_preload(["numpy"])
+    pool = ProcessPoolExecutor(
+        max_workers=count, mp_context=ctx, initializer=_install, initargs=(shared,)
+    )
+    return SharedOnce(pool)
+
+
+# ------------------------------------------------------------------------------ warnings
+def recorded(fn: Callable, shared: Any, task: Any) -> tuple[Any, list[Warning]]:
+    """``fn(shared, task)`` and the warnings it raised (to be raised again by the caller)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn(shared, task)
+    return result, [w.message for w in caught if isinstance(w.message, Warning)]
+
+
+def replay(result: tuple[Any, list[Warning]]) -> Any:
+    """The result of :func:`recorded`, its warnings raised here."""
+    value, caught = result
+    for message in caught:
+        warnings.warn(message, stacklevel=3)
+    return value
