@@ -86,7 +86,8 @@ def time_tool(tool, qrels, runs, measures, trec_eval, name, repeat):
     for _ in range(repeat):
         wall, cpu, mem = 0.0, 0.0, 0.0
         for k, cmd in enumerate(commands(tool, qrels, runs, measures, trec_eval)):
-            w, c, m, rc = measure(cmd, OUT / f"{name}.{tool}.{k}.txt")
+            out = OUT / f"{name.replace('/', '-')}.{tool}.{k}.txt"  # msmarco/gov2
+            w, c, m, rc = measure(cmd, out)
             if rc != 0:
                 raise SystemExit(f"{tool} failed on {name} (exit {rc}): {' '.join(cmd)}")
             wall, cpu, mem = wall + w, cpu + c, max(mem, m)

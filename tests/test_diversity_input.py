@@ -173,3 +173,23 @@ def test_cli_missing_subtopics_names_the_option(tmp_path):
     assert r.returncode == 2
     assert "--subtopics FILE" in r.stderr.decode()
     assert "Traceback" not in r.stderr.decode()
+
+
+def test_a_subtopic_file_given_only_as_qrels_gets_a_hint(tmp_path):
+    """ndeval's qrels judge a document once per subtopic: read as TREC qrels, the document is
+    judged twice; the error says what the file likely is and which option reads it, and only
+    when the two lines' second columns differ (a true duplicate gets no hint)."""
+    (tmp_path / "sub.txt").write_text(GOOD)
+    (tmp_path / "dup.txt").write_text("q1 0 d1 1\nq1 0 d1 1\n")
+    (tmp_path / "run").write_text(RUN)
+    r = run_cli("evaluate", "sub.txt", "run", "-m", "alpha_nDCG@2", cwd=tmp_path)
+    err = r.stderr.decode()
+    assert r.returncode == 2 and "Traceback" not in err
+    assert "sub.txt: line 3: document 'd2' is judged" in err
+    assert "second columns differ (s1 and s2)" in err and "--subtopics FILE" in err
+    with pytest.raises(InputError, match="subtopics= in Python") as exc:
+        cranfield.read_qrels(tmp_path / "sub.txt")
+    assert exc.value.line == 3
+    r = run_cli("evaluate", "dup.txt", "run", "-m", "P@1", cwd=tmp_path)
+    assert r.returncode == 2 and "--subtopics" not in r.stderr.decode()
+    assert "dup.txt: line 2: document 'd1' is judged twice" in r.stderr.decode()

@@ -157,18 +157,36 @@ def test_without_ties_the_tie_aware_forms_equal_the_plain_ones():
     )
 
 
-def test_tie_ranges_keep_the_subtopic_judgments_with_their_documents():
-    """The tie analysis reorders and truncates the rankings: the documents' subtopic
-    judgments move with them (its trec and expected columns are the two policies' values)."""
+def test_tie_ranges_refuse_measures_that_read_subtopics():
+    """The tie analysis's best and worst orders put a tie group's relevant documents first or
+    last by grade; for a measure of subtopics they are not its extremes.  Here d1 covers one
+    subtopic and d2 two, tied at the top: by grade both orders are "best", yet P_IA@1 is 1/2
+    with d1 first and 1 with d2 first (brute force over both orders); the analysis refuses
+    rather than print a best that is not one."""
     from cranfield.ties.analysis import tie_ranges
 
-    sub = Subtopics.from_rows(ROWS)
-    names = ["P_IA@2", "StRecall@1", "AP_IA"]
-    for depth in (None, 2):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            (tr,) = tie_ranges(sub, RUN, names, subtopics=sub, depth=depth)
-            trec = cranfield.evaluate(sub, RUN, names, subtopics=sub, depth=depth)
-            weak = cranfield.evaluate(sub, RUN, names, subtopics=sub, depth=depth, ties="weak")
-        assert tr.trec.tolist() == trec.values.tolist()
-        assert tr.expected.ravel().tolist() == pytest.approx(weak.values.ravel(), abs=1e-15)
+    rows = [("q", "s1", "d1", 1), ("q", "s1", "d2", 1), ("q", "s2", "d2", 1)]
+    sub = Subtopics.from_rows(rows)
+    run = {"q": {"d1": 1.0, "d2": 1.0}}
+    values = set()
+    for first in ("d1", "d2"):
+        given = {"q": {first: 2.0, ({"d1", "d2"} - {first}).pop(): 1.0}}
+        values.add(float(cranfield.evaluate(sub, given, ["P_IA@1"], subtopics=sub).values[0, 0]))
+    assert values == {0.5, 1.0}
+    for name in ("P_IA@1", "StRecall@1", "AP_IA", "alpha_nDCG@2"):
+        with pytest.raises(cranfield.ParameterError, match="reads subtopic judgments"):
+            tie_ranges(sub, run, [name], subtopics=sub)
+    (tr,) = tie_ranges(sub, run, ["P@1"], subtopics=sub)  # grades alone: analysed
+    assert (tr.worst[0, 0], tr.best[0, 0]) == (1.0, 1.0)
+
+
+def test_cli_ties_refuses_measures_beyond_grades_with_exit_2(tmp_path):
+    from conftest import run_cli
+
+    (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n")
+    (tmp_path / "r").write_text("1 Q0 d1 1 1.0 t\n1 Q0 d2 2 1.0 t\n")
+    for m in ("P_IA@1", "prefs_simp"):
+        r = run_cli("ties", "q", "r", "-m", m, cwd=tmp_path)
+        err = r.stderr.decode()
+        assert r.returncode == 2 and "Traceback" not in err
+        assert "the tie analysis orders each tie group by grade" in err

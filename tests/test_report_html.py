@@ -348,3 +348,38 @@ def test_every_public_name_resolves():
     assert "report" in cranfield.__all__ and sorted(dir(cranfield)) == sorted(cranfield.__all__)
     for name in cranfield.__all__:
         assert getattr(cranfield, name) is not None, name
+
+
+def test_judgment_files_reach_the_report(cli, tmp_path):
+    """--subtopics (and the other judgment files) work as in compare: the page's means of a
+    diversity measure equal compare's; the measure is kept out of the ties table (its best
+    and worst orders are not decided by grades) and the page says so."""
+    (tmp_path / "sub.txt").write_text("q1 s1 d1 1\nq1 s2 d2 1\nq1 s2 d3 1\nq2 s1 e1 1\n")
+    (tmp_path / "a").write_text("q1 Q0 d2 1 3 r\nq1 Q0 d3 2 2 r\nq1 Q0 d1 3 1 r\nq2 Q0 e1 1 1 r\n")
+    (tmp_path / "b").write_text("q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 x 3 1 r\nq2 Q0 e9 1 1 r\n")
+    ms = ["-m", "alpha_nDCG@2", "-m", "AP"]
+    out = tmp_path / "r.html"
+    done = cli("report", "sub.txt", "a", "b", *ms, "--subtopics", "sub.txt", "-o", str(out),
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    html = out.read_text(encoding="utf-8")
+    want = cli("compare", "sub.txt", "a", "b", *ms, "--subtopics", "sub.txt", "--format",
+               "json", cwd=tmp_path)  # fmt: skip
+    assert want.returncode == 0, want.stderr.decode()
+    means = json.loads(want.stdout)["measures"]["alpha_nDCG@2"]["means"]
+    assert len(set(means.values())) == 2  # the two runs differ on it
+    rows = table(html, "summary-table")
+    for row in rows[1:]:
+        assert row[2].split()[0] == f"{means[row[1]]:.4f}"
+    ties = table(html, "ties-table")
+    assert {row[1] for row in ties[1:]} == {"AP"}
+    note = html.split("Not ranged (no tie-aware form, or judgments besides the grades", 1)[1]
+    assert "alpha_nDCG@2" in note.split("</p>", 1)[0]
+    r = cranfield.report(
+        str(tmp_path / "sub.txt"), [str(tmp_path / "a"), str(tmp_path / "b")],
+        ["alpha_nDCG@2"], subtopics=str(tmp_path / "sub.txt"),
+    )  # fmt: skip
+    assert "alpha_nDCG@2" in r.html
+    with pytest.raises(ParameterError, match="--subtopics FILE"):
+        cranfield.report(str(tmp_path / "sub.txt"), [str(tmp_path / "a"), str(tmp_path / "b")],
+                         ["alpha_nDCG@2"])  # fmt: skip

@@ -136,6 +136,9 @@ def report(
     collection_size: Any = None,
     known: Any = None,
     target: Any = None,
+    prefs: Any = None,
+    judgment_groups: Any = None,
+    subtopics: Any = None,
     rel: int | None = None,
     digits: int = 4,
     timestamp: bool = False,
@@ -146,8 +149,9 @@ def report(
     The comparison's arguments (``measures``, ``test``, ``correction``, ``baseline``,
     ``alpha``, ``alternative``, ``permutations``, ``seed``, ``ci``) and the judging options
     (``complete`` -- on by default, as in :func:`cranfield.compare` --, ``ties``, ``depth``,
-    ``judged_only``, ``names``, ``collection_size``, ``known``, ``target``, ``rel``) are
-    those of :func:`cranfield.compare`.  ``interpolation``: the precision-recall method
+    ``judged_only``, ``names``, ``collection_size``, ``known``, ``target``, ``prefs``,
+    ``judgment_groups``, ``subtopics``, ``rel``) are those of :func:`cranfield.compare`.
+    ``interpolation``: the precision-recall method
     (``max``, ``trec``, ``trec9``, ``ceiling``, ``quasi-cranfield``, ``semi-cranfield``; 11
     recall levels); ``gain_ranks``: the ranks of the gain curves; ``digits``: decimals shown;
     ``timestamp``: note the time of writing (off: the same inputs give the same bytes);
@@ -186,6 +190,9 @@ def report(
         collection_size=collection_size,
         known=known,
         target=target,
+        prefs=prefs,
+        judgment_groups=judgment_groups,
+        subtopics=subtopics,
         rel=rel,
     )
     labels = [str(m) for m in A.measure_list(measures, DEFAULT_MEASURES)]
@@ -264,7 +271,7 @@ def _gather(
     from .evaluation import evaluate_judged
     from .judged_runs import judge_many
     from .results import ResultsSet
-    from .ties.analysis import tie_range
+    from .ties.analysis import grades_alone, tie_range
 
     tie_labels = []
     for label, m in specs:
@@ -272,7 +279,7 @@ def _gather(
             m.definition.function("weak")
         except ParameterError:
             continue
-        if label in labels:
+        if label in labels and grades_alone(m):  # best/worst by grade are its extremes
             tie_labels.append(label)
     variants = [options]  # the measures' judgement, then trec_eval's and weak ones if needed
     trec = weak = 0

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..curves.interpolate import INTERPOLATIONS
 from ..ties.order import TIE_POLICIES
-from ._args import JUDGING, SIDE_INPUTS, Parser, Range, Switch, values
+from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, Switch, values
 from ._output import echo
 from .compare import statistics_options
 
@@ -50,6 +50,7 @@ def parser() -> Parser:
     )
     p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
     p.common("depth", "judged_only", "rel", "collection_size", "known", "target", "names")
+    p.common("prefs", "prefs_format", "judgment_groups", "subtopics")
     p.common("digits", help="Decimals shown.")
     p.option(
         "--timestamp",
@@ -83,7 +84,8 @@ def run(argv: Sequence[str]) -> None:
         title=a.title,
         command=shlex.join(["cranfield", "report", *argv]),
         **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
-        **values(a, *JUDGING, *SIDE_INPUTS, "ci", "names", "rel", "digits", "interpolation"),
+        **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
+        **values(a, "digits", "interpolation"),
         **values(a, "gain_ranks", "timestamp"),
     )
     if a.output and a.output != "-":

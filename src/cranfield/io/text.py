@@ -33,11 +33,11 @@ import numpy as np
 
 from ..arrow import arrow_numpy, bool_numpy, numpy_arrow
 from ..data import LineCounts, Qrels, Run
-from ..errors import DataWarning, InputError
+from ..errors import CranfieldError, DataWarning, InputError
 from ..id_column import IdColumn
 from .fields import Fields, split_fields
 from .normalize import normalize_fields
-from .source import Stream, read_source, source_name
+from .source import STDIN_SOURCE, Stream, read_source, source_name
 from .textcheck import BOM, TextCheck, check_text
 from .validate import (
     check_qrels_duplicates,
@@ -240,8 +240,35 @@ def read_trec_qrels(path: str | os.PathLike[str], *, detect: bool = True) -> Qre
     qrels = _parse_qrels(data, source_name(path))
     del data
     check_qrels_ids(qrels)
-    check_qrels_duplicates(qrels)
+    try:
+        check_qrels_duplicates(qrels)
+    except InputError as exc:
+        raise _subtopics_hint(exc, path) from None
     return qrels
+
+
+def _subtopics_hint(exc: InputError, path: str | os.PathLike[str]) -> InputError:
+    """A document judged twice on lines whose second columns differ: the file is likely
+    subtopic judgments (ndeval's ``topic subtopic document judgment``), given as qrels."""
+    pair = getattr(exc, "pair", None)
+    if pair is None or source_name(path) == STDIN_SOURCE:
+        return exc
+    try:
+        lines = read_text(path).split(b"\n", max(pair))
+        a, b = (lines[i - 1].split() for i in pair)
+    except (CranfieldError, IndexError):
+        return exc
+    if len(a) < 2 or len(b) < 2 or a[1] == b[1]:
+        return exc
+    sub = (a[1].decode("utf-8", "replace"), b[1].decode("utf-8", "replace"))
+    return InputError(
+        exc.source,
+        f"{exc.problem}; the second columns differ ({sub[0]} and {sub[1]}): if this file holds "
+        "subtopic judgments (topic subtopic document judgment, as ndeval reads them), give it "
+        "with --subtopics FILE (subtopics= in Python; QRELS may name the same file) for the "
+        "diversity measures",
+        line=exc.line,
+    )
 
 
 def parse_trec_qrels(data: bytes, source: str) -> Qrels:

@@ -67,13 +67,15 @@ def check_qrels_duplicates(qrels: Qrels, unit: str = "line") -> None:
     first, second = sorted((_qrels_where(qrels, r - 1, unit), _qrels_where(qrels, r, unit)))
     g1, g2 = int(qrels.grades[r - 1]), int(qrels.grades[r])
     what = f"with different grades ({g1} and {g2})" if g1 != g2 else f"twice (grade {g1})"
-    raise located(
+    err = located(
         qrels.source,
         f"document {docs[r]!r} is judged {what} for query {qrels.query_ids[qi]!r} "
         f"(first at {unit} {first})",
         second,
         unit,
     )
+    err.pair = (first, second)  # type: ignore[attr-defined] - for a reader's hint
+    raise err
 
 
 def check_scores(run: Run, unit: str = "line") -> None:

@@ -64,8 +64,34 @@ def _judged(
     return judge_many(qrels, runs, names=names, options=options), options
 
 
+_BEYOND_GRADES = {
+    "prefs": "preference",
+    "judgment_groups": "judgment-group",
+    "subtopics": "subtopic",
+}
+"""Judgments besides the grades: the best and worst orders of a tie group (relevant documents
+first or last, by grade) are not those of a measure that reads them."""
+
+
+def grades_alone(m: Any) -> bool:
+    """Whether the measure ``m`` reads no judgments besides the grades (then the orders that
+    put a tie group's relevant documents first or last give its best and worst values)."""
+    return not any(n in _BEYOND_GRADES for n in m.definition.needs)
+
+
 def _range_measures(measures: Any) -> list[tuple[str, Any]]:
-    return [(str(m), parse(m)) for m in A.measure_list(measures, RANGE_MEASURES)]
+    specs = [(str(m), parse(m)) for m in A.measure_list(measures, RANGE_MEASURES)]
+    for label, m in specs:
+        beyond = [n for n in m.definition.needs if n in _BEYOND_GRADES]
+        if beyond:
+            raise ParameterError(
+                f"{label}: the tie analysis orders each tie group by grade (relevant documents "
+                f"first for the best value, last for the worst), but {label} reads "
+                f"{_BEYOND_GRADES[beyond[0]]} judgments, so those orders are not its best "
+                "and worst; evaluate it with --ties weak (its expectation over tie-breaking), "
+                "if it has a tie-aware form, or under trec_eval's order"
+            )
+    return specs
 
 
 def _weak_levels(recall: Any, nd: Any, rel: Any) -> tuple[tuple[float, ...], tuple[int, ...], int]:
