@@ -160,3 +160,41 @@ def test_side_input_files_are_read_like_every_text_input(tmp_path):
     assert code == 0, err
     # Rnorm = 1 - (sum r_i - sum i) / (n (N - n)) with n = 1, r = 1: 1
     assert out.split()[-1] == "1.0000"
+
+
+STREAMED = ("evaluate", "evaluate weak", "compare", "trec_eval")
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(_PAIRS, st.integers(0, 2**32 - 1), st.sampled_from([1, 64, 300]))
+def test_damaged_runs_read_in_pieces_give_what_the_whole_file_gives(
+    tmp_path, monkeypatch, pair, seed, piece
+):
+    """The commands that read a large run in pieces and evaluate it one query block at a time
+    (docs/scale.md), on damaged files: the same exit status, output and messages as reading
+    the whole file, whatever the size of the pieces (here forced down to a few bytes)."""
+    from cranfield.io import run_pieces
+    from cranfield.io import text as text_io
+
+    qrels, run = _damage(*pair, seed)
+    paths = {"qrels": tmp_path / "qrels.txt", "run": tmp_path / "run.txt"}
+    paths["other"] = tmp_path / "other.txt"
+    paths["qrels"].write_bytes(qrels)
+    paths["run"].write_bytes(run)
+    paths["other"].write_bytes(OTHER_RUN)
+    for name in STREAMED:
+        argv = [a.format(**{k: str(p) for k, p in paths.items()}) for a in COMMANDS[name]]
+        monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 1 << 62)
+        whole = run_command(argv)
+        monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0)
+        monkeypatch.setattr(run_pieces, "PIECE_BYTES", piece)
+        try:
+            pieces = run_command(argv)
+        except Exception as exc:  # a traceback
+            raise AssertionError(f"{name} in pieces: {type(exc).__name__}: {exc}") from exc
+        assert pieces == whole, (name, piece, whole, pieces)
