@@ -115,10 +115,11 @@ def qrels_given(qrels: Any) -> None:
 def qrels_source(value: Any, what: str) -> None:
     """``None`` or something the qrels readers take: a path, a table, a dict or a Qrels."""
     from .data import Qrels
-    from .io.peers import is_peer_qrels
 
     if value is None or isinstance(value, str | os.PathLike | Mapping | Qrels):
         return
+    from .io.peers import is_peer_qrels
+
     if is_peer_qrels(value):
         return
     if not type(value).__module__.startswith(("pandas", "polars", "pyarrow")):
@@ -131,11 +132,16 @@ def qrels_source(value: Any, what: str) -> None:
 def run_list(runs: Any) -> tuple[list[Any], list[str] | None, bool]:
     """``(sources, keys, many)``: a list or tuple of runs, or a dict ``{name: run}`` (its
     ``keys``, checked as names), make ``many``; anything else is one run."""
-    from .io.peers import SCORED_FIELDS, is_record
     from .naming import is_named_runs
 
     if runs is None:
         raise ParameterError("no runs given")
+    if isinstance(runs, list | tuple) and all(isinstance(r, str | os.PathLike) for r in runs):
+        if not runs:
+            raise ParameterError("no runs given (the list of runs is empty)")
+        return list(runs), None, True  # paths (the command line's case): no record to test
+    from .io.peers import SCORED_FIELDS, is_record
+
     if is_record(runs, SCORED_FIELDS):
         raise ParameterError(
             f"one result {_show(runs)} is not a run: give an iterable of them (a list of "

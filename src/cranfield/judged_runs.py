@@ -16,6 +16,7 @@ in the order of the runs, whatever order they finish in.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import cached_property
@@ -114,9 +115,12 @@ class JudgedRuns:
         or the file ``subtopics`` was read from) give each judged document once, with its
         highest judgment: read as plain qrels they would repeat it once per subtopic."""
         from .io import read_qrels
-        from .io.subtopics import Subtopics, same_file
 
         source, sub = self._qrels_source, self.options.subtopics
+        if sub is None and isinstance(source, str | os.PathLike | Qrels):
+            return read_qrels(source)  # no subtopics to import
+        from .io.subtopics import Subtopics, same_file
+
         if isinstance(source, Subtopics):
             return source.as_qrels()
         if sub is not None and same_file(source, sub):

@@ -90,9 +90,11 @@ class JudgeOptions:
 def _prefs(value: Any) -> Any:
     """``None``, preferences read already, or a path of a preferences file (read once, here,
     so that every run is judged against the same object)."""
+    if value is None:
+        return value  # nothing to import
     from .io.judgment_files import Prefs, read_prefs
 
-    if value is None or isinstance(value, Prefs):
+    if isinstance(value, Prefs):
         return value
     if isinstance(value, str | os.PathLike):
         return read_prefs(value)
@@ -105,9 +107,11 @@ def _prefs(value: Any) -> Any:
 def _judgment_groups(value: Any) -> Any:
     """``None``, judgment groups read already, or the path of a qrels file whose second column
     names the judgment group."""
+    if value is None:
+        return value  # nothing to import
     from .io.judgment_files import JudgmentGroups, read_judgment_groups
 
-    if value is None or isinstance(value, JudgmentGroups):
+    if isinstance(value, JudgmentGroups):
         return value
     if isinstance(value, str | os.PathLike):
         return read_judgment_groups(value)
@@ -120,9 +124,11 @@ def _judgment_groups(value: Any) -> Any:
 def _subtopics(value: Any) -> Any:
     """``None``, subtopic judgments read already, or the path of a subtopic qrels file
     (``topic subtopic docno judgment``), read once, here."""
+    if value is None:
+        return value  # nothing to import
     from .io.subtopics import Subtopics, read_subtopics
 
-    if value is None or isinstance(value, Subtopics):
+    if isinstance(value, Subtopics):
         return value
     if isinstance(value, str | os.PathLike):
         return read_subtopics(value)

@@ -50,9 +50,12 @@ def _is_run_like(value: Any) -> bool:
     """A path, a table, a Run or another tool's run (:mod:`cranfield.io.peers`): never a
     value of a ``{qid: {docno: score}}`` run dict."""
     from .data import Run
-    from .io.peers import is_peer_run
 
-    return _is_path(value) or _is_table(value) or isinstance(value, Run) or is_peer_run(value)
+    if _is_path(value) or _is_table(value) or isinstance(value, Run):
+        return True
+    from .io.peers import is_peer_run  # only for what is none of those
+
+    return is_peer_run(value)
 
 
 def _names_itself(source: Any) -> bool:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from .column_names import DOC_NAMES, QUERY_NAMES
 from .ids import WHY, bad_id_in_arrow, bad_id_in_list, id_problem
 from .validate import located
 
@@ -50,8 +51,8 @@ class Role:
     ``q_id``)."""
 
 
-QUERY = Role("query", ("query_id", "qid", "q_id"), "query ids")
-DOC = Role("doc", ("doc_id", "docno"), "document ids")
+QUERY = Role("query", QUERY_NAMES, "query ids")
+DOC = Role("doc", DOC_NAMES, "document ids")
 GRADE = Role("grade", ("relevance", "label"), "relevance grades", fallback=("score", "q_id"))
 SCORE = Role("score", ("score",), "scores")
 RANK = Role("rank", ("rank",), "ranks", required=False)

@@ -20,6 +20,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, ParameterError
+from .column_names import DOC_NAMES, QUERY_NAMES
 
 if TYPE_CHECKING:
     from ..data import Qrels, Run
@@ -91,23 +92,22 @@ def _first_line(data: bytes, *, whole: bool = True) -> tuple[int, bytes] | None:
 
 def _header(line: bytes) -> str | None:
     """``csv`` or ``tsv`` if ``line`` names a query or a document column."""
-    from .columns import DOC, QUERY
+    if b"\t" not in line and b"," not in line:
+        return None
     from .headed import header_fields
 
     text = line.decode("utf-8", "replace")
     for fmt, sep in (("tsv", "\t"), ("csv", ",")):
         if sep in text:
             names = set(header_fields(text, fmt))
-            if names & set(QUERY.names) or names & set(DOC.names):
+            if names & set(QUERY_NAMES) or names & set(DOC_NAMES):
                 return fmt  # a header (a missing role is then the table rules' error)
     return None
 
 
 def _spaced_header(line: bytes, lineno: int, source: str, kind: str) -> None:
-    from .columns import DOC, QUERY
-
     names = set(line.decode("utf-8", "replace").split())
-    if names & set(QUERY.names) and names & set(DOC.names):
+    if names & set(QUERY_NAMES) and names & set(DOC_NAMES):
         option = "--run-format" if kind == "run" else "--qrels-format"
         raise InputError(
             source,
