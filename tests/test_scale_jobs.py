@@ -150,3 +150,28 @@ def test_standard_input_is_read_here(tmp_path, monkeypatch):
     got = evaluate(qrels, [runs[0], "-"], MEASURES, jobs=2, names=["a", "b"])
     for a, b in zip(got, expected, strict=True):
         assert a.values.tobytes() == b.values.tobytes()
+
+
+def test_a_script_read_from_standard_input_works_with_jobs(tmp_path):
+    """``python - <<EOF``: worker processes would import the main script ``<stdin>``, which is
+    no file (multiprocessing fails in every worker, a traceback); the runs are evaluated in
+    the process instead, with the same values."""
+    import subprocess
+
+    _, runs = _files(tmp_path, layouts=("grouped", "ties"))
+    qrels = tmp_path / "qrels.txt"
+    script = (
+        "import cranfield, cranfield.parallel as p, warnings\n"
+        "warnings.simplefilter('ignore')\n"
+        "p.POOL_FROM_BYTES = 0\n"
+        f"runs = {[str(r) for r in runs]!r}\n"
+        f"a = cranfield.evaluate({str(qrels)!r}, runs, ['AP', 'P@5'], jobs=2)\n"
+        f"b = cranfield.evaluate({str(qrels)!r}, runs, ['AP', 'P@5'], jobs=1)\n"
+        "assert [r.values.tobytes() for r in a] == [r.values.tobytes() for r in b]\n"
+        "print(p.workers(2, runs))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-"], input=script.encode(), capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().strip() == "0" and b"Traceback" not in done.stderr

@@ -52,13 +52,24 @@ def check_jobs(jobs: Any) -> int:
 def workers(jobs: int, sources: Sequence[Any]) -> int:
     """How many worker processes to start for ``sources`` (0: none, work here)."""
     paths = [s for s in sources if isinstance(s, str | os.PathLike) and os.fspath(s) != "-"]
-    if jobs < 2 or len(paths) < 2:
+    if jobs < 2 or len(paths) < 2 or not _main_importable():
         return 0
     total = 0
     for p in paths:
         with contextlib.suppress(OSError, ValueError):  # the reader says what is wrong
             total += os.stat(p).st_size
     return min(jobs, len(paths)) if total >= POOL_FROM_BYTES else 0
+
+
+def _main_importable() -> bool:
+    """Whether worker processes can start: they import the main script when it has a file,
+    which a script read from standard input (``python - <<EOF``) names ``<stdin>`` without
+    being one (multiprocessing then fails in every worker).  Without it, work here."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path) or getattr(main, "__spec__", None) is not None
 
 
 # ------------------------------------------------------------------------------ the pool
