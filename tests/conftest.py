@@ -73,11 +73,12 @@ every error), the vectorised field splitter (small and mid-size files) and Arrow
 def use_text_parser(monkeypatch, which: str) -> None:
     """Send every TREC text read of the test through one parser (see :data:`TEXT_PARSERS`)."""
     import cranfield.io.text as text_io
+    import cranfield.io.trec_arrow as trec_arrow
 
     arrow = which == "arrow"
     monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0 if arrow else 1 << 62)
     monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", 0 if arrow else 1 << 62)
-    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0 if arrow else 1 << 62)
+    monkeypatch.setattr(trec_arrow, "ARROW_IDS_ROWS", 0 if arrow else 1 << 62)
     monkeypatch.setattr(text_io, "FIELDS_PATH", which == "fields")
 
 

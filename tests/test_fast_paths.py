@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cranfield.evaluation import evaluate
-from cranfield.io import read_qrels, read_run
+from cranfield.io import read_qrels, read_run, trec_arrow
 from cranfield.io import text as text_io
 from cranfield.judging import judge
 
@@ -43,7 +43,7 @@ def test_fast_paths_equal_plain_paths(tmp_path, monkeypatch, seed, layout):
     qrels = read_qrels(qp)
     plain = read_run(rp)
     monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0)
-    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0)
+    monkeypatch.setattr(trec_arrow, "ARROW_IDS_ROWS", 0)
     fast = read_run(rp)
     assert fast.docs.is_arrow and not plain.docs.is_arrow
     for ties in ("trec", "given", "random", "weak"):
@@ -64,7 +64,7 @@ def test_trec_order_breaks_ties_by_docno_descending_on_both_paths(tmp_path, monk
     for fast in (False, True):
         if fast:
             monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0)
-            monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0)
+            monkeypatch.setattr(trec_arrow, "ARROW_IDS_ROWS", 0)
         run = read_run(rp)
         jr = judge(qrels, run, ties="trec")
         judged = qrels.to_dict()

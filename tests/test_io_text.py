@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import cranfield.io.normalize as normalize_mod
 import cranfield.io.text as text_io
+import cranfield.io.trec_arrow as trec_arrow
 from conftest import use_text_parser
 from cranfield.errors import InputError
 from cranfield.io import read_qrels, read_run
@@ -343,7 +344,7 @@ def test_irregular_files_are_normalised_not_parsed_line_by_line(tmp_path, monkey
     """Space-aligned CRLF columns with comments still take the vectorised path."""
     monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0)
     monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", 0)
-    monkeypatch.setattr(text_io, "ARROW_IDS_ROWS", 0)
+    monkeypatch.setattr(trec_arrow, "ARROW_IDS_ROWS", 0)
     monkeypatch.setattr(normalize_mod, "CHUNK_BYTES", 64)  # many chunk seams
 
     def no_python(*args):
