@@ -4,10 +4,13 @@ cluster), with the p-values and intervals of one process, bit for bit.
 Each test draws its resamples from ``numpy.random.default_rng(seed)`` in blocks whose size
 depends on the number of queries only, and treats each pair (a column of differences) on its
 own (:mod:`cranfield.comparing.resampling`): a pair's p-value does not depend on which other
-pairs are tested with it.  So the pairs are cut into groups of :data:`PAIRS_PER_TASK`, each
-group is tested by one task with the same seed (every task draws the same resamples), and the
-results are put back in the order of the pairs.  Warnings raised by a task are raised here,
-in the order of the groups.
+pairs are tested with it.  So the pairs are cut into groups of about :data:`PAIRS_PER_TASK`,
+each group is tested by one task with the same seed (every task draws the same resamples), and
+the results are put back in the order of the pairs.  The groups are cut at multiples of
+:func:`~cranfield.comparing.resampling.pair_step`, where one process cuts its matrix
+products too: every product then has the same columns as in one process, so the p-values and
+intervals are the same bits (a product's bits depend on its number of columns).  Warnings
+raised by a task are raised here, in the order of the groups.
 """
 
 from __future__ import annotations
@@ -60,9 +63,11 @@ def resampling_on(
     if D.ndim != 2 or D.shape[1] <= 1:
         return _test(settings, D)
     npairs = D.shape[1]
-    groups = [
-        slice(lo, min(lo + PAIRS_PER_TASK, npairs)) for lo in range(0, npairs, PAIRS_PER_TASK)
-    ]
+    from .resampling import pair_step
+
+    unit = pair_step(D.shape[0])  # groups cut where one process cuts its products
+    step = unit * max(1, -(-PAIRS_PER_TASK // unit))
+    groups = [slice(lo, min(lo + step, npairs)) for lo in range(0, npairs, step)]
     futures = [
         executor.submit(recorded, _test, settings, np.ascontiguousarray(D[:, g])) for g in groups
     ]
