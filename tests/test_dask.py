@@ -255,6 +255,7 @@ def test_compare_resampling_on_the_cluster_gives_the_same_p_values(
 
 
 # --------------------------------------------------------------------------- faults
+@pytest.mark.filterwarnings("ignore::cranfield.errors.DataWarning")
 def test_a_run_the_workers_cannot_read_is_one_input_error(client, tmp_path):
     qrels, runs = _files(tmp_path, count=3)
     missing = str(tmp_path / "gone.txt")
