@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 import warnings
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
@@ -138,6 +138,24 @@ def test_executor_is_checked(tmp_path):
         evaluate(qrels, runs, ["AP"], executor=object())
     with ProcessPoolExecutor(1) as pool, pytest.raises(ParameterError, match="not both"):
         evaluate(qrels, runs, ["AP"], executor=pool, jobs=2)
+    with ThreadPoolExecutor(1) as pool, pytest.raises(ParameterError, match="other processes"):
+        evaluate(qrels, runs, ["AP"], executor=pool)
+
+
+@pytest.mark.slow
+def test_a_worker_of_two_threads_keeps_each_runs_warnings(tmp_path):
+    """Two threads of one worker process share its warnings machinery: each task's warnings
+    still come back with it, in run order."""
+    qrels, runs = _files(tmp_path, count=12, queries=40)
+    local = _evaluate(qrels, runs, MEASURES, jobs=1)
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=True, host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as c,
+    ):  # fmt: skip
+        _same(local, _evaluate(qrels, runs, MEASURES, executor=c))
 
 
 # --------------------------------------------------------------------------- query ranges

@@ -47,6 +47,13 @@ def as_executor(executor: Any, jobs: Any = None) -> Executor | None:
         raise ParameterError("give jobs= or executor=, not both (the executor runs the work)")
     if is_dask_client(executor):
         return DaskExecutor(executor)
+    from concurrent.futures import ThreadPoolExecutor
+
+    if isinstance(executor, ThreadPoolExecutor):
+        raise ParameterError(
+            "executor must run the work in other processes (a ProcessPoolExecutor, a Dask "
+            "Client): threads share this process's warnings, which would be mixed up"
+        )
     if isinstance(executor, Executor):
         return executor
     raise ParameterError(
