@@ -102,8 +102,9 @@ def cut_points(path: str | os.PathLike[str], parts: int) -> list[int]:
     return cuts
 
 
-def _plain_trec_text(path: Any) -> bool:
-    """Whether ``path`` is uncompressed and its first data line is one of a TREC text run."""
+def _plain_trec_text(path: Any, detect: bool) -> bool:
+    """Whether ``path`` is uncompressed and (``detect``) its first data line is one of a TREC
+    text run."""
     from .io import formats
     from .io.source import Stream, sniff
     from .io.textcheck import TextCheck
@@ -112,6 +113,8 @@ def _plain_trec_text(path: Any) -> bool:
         with open(path, "rb") as fh:
             if sniff(fh.read(16)) is not None:
                 return False
+        if not detect:
+            return True
         stream = Stream(path, lambda: TextCheck(str(path)))
         try:
             head, whole = formats._head(stream)
@@ -135,7 +138,7 @@ def ranges_of(source: Any, options: Any) -> list[int] | None:
         return None  # not seen here: the worker's task says what is wrong, or reads it
     if size < 2 * RANGE_BYTES or not streamable(source, options):
         return None
-    if not isinstance(source, FormattedPath) and not _plain_trec_text(source):
+    if not _plain_trec_text(source, detect=not isinstance(source, FormattedPath)):
         return None
     cuts = cut_points(source, min(MAX_RANGES, -(-size // RANGE_BYTES)))
     return cuts if len(cuts) > 2 else None
