@@ -180,7 +180,6 @@ def test_a_run_cut_into_query_ranges_gives_the_whole_file_results(
     (tmp_path / "q").write_bytes(qrels_text("gov2" if layout == "gov2" else "grouped"))
     run = tmp_path / f"r.{layout}"
     run.write_bytes(run_text(layout, queries=40))
-    local = _evaluate(str(tmp_path / "q"), str(run), MEASURES, jobs=1)
     for kw in ({}, {"complete": True}, {"aggregate": "micro"}):
         local = _evaluate(str(tmp_path / "q"), str(run), MEASURES, jobs=1, **kw)
         _same(local, _evaluate(str(tmp_path / "q"), str(run), MEASURES, executor=client, **kw))
