@@ -115,6 +115,23 @@ def _compare_json() -> dict:
     return json.loads(done.stdout)
 
 
+def _shot(target, path: Path, **kw) -> None:
+    """A screenshot, tried again after a pause: Chromium's compositor sometimes refuses a
+    capture ("Unable to capture screenshot") on a loaded machine; a page that cannot be
+    captured three times fails the test."""
+    import time
+
+    for attempt in range(3):
+        try:
+            target.screenshot(path=str(path), **kw)
+            break
+        except Exception as exc:  # playwright's Error
+            if "Unable to capture screenshot" not in str(exc) or attempt == 2:
+                raise
+            time.sleep(1)
+    assert path.stat().st_size > 0
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_loads_with_no_error_and_no_request(browser, report, shots, scheme):
     o = Opened(browser, report, scheme)
@@ -123,9 +140,9 @@ def test_loads_with_no_error_and_no_request(browser, report, shots, scheme):
     assert background == ("rgb(255, 255, 255)" if scheme == "light" else "rgb(21, 23, 27)")
     assert o.page.locator("#pr-chart svg path.series").count() == len(RUNS)
     assert o.page.locator("#gain-chart svg path.series").count() == len(RUNS)
-    o.page.screenshot(path=str(shots / f"report-{scheme}.png"), full_page=True)
+    _shot(o.page, shots / f"report-{scheme}.png", full_page=True)
     for section in ("summary", "per-query", "curves"):
-        o.page.locator(f"#{section}").screenshot(path=str(shots / f"report-{scheme}-{section}.png"))
+        _shot(o.page.locator(f"#{section}"), shots / f"report-{scheme}-{section}.png")
     o.page.close()
 
 
@@ -205,7 +222,7 @@ def test_fifty_runs_screenshot(browser, tmp_path_factory, shots):
     assert o.errors == [] and o.requests == []
     assert o.page.locator("#pr-chart svg path.series").count() == 50
     assert o.page.locator("#summary-table tbody tr").count() == 50
-    o.page.screenshot(path=str(shots / "report-50-runs.png"), full_page=True)
+    _shot(o.page, shots / "report-50-runs.png", full_page=True)
     o.page.close()
 
 

@@ -7,6 +7,7 @@ traceback) and exits with status 2.  Input errors carry the file and line they r
 from __future__ import annotations
 
 __all__ = [
+    "ClusterError",
     "CranfieldError",
     "CranfieldWarning",
     "DataWarning",
@@ -42,6 +43,10 @@ class ParameterError(CranfieldError, ValueError):
 
 class MeasureError(ParameterError):
     """A measure string that does not parse or names no known measure."""
+
+
+class ClusterError(CranfieldError):
+    """A cluster that cannot be used (a Dask scheduler that cannot be reached)."""
 
 
 class MissingExtraError(CranfieldError, ImportError):

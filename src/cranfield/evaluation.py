@@ -55,6 +55,7 @@ def evaluate(
     aggregate: str | Sequence[str] | Mapping[str, str] | None = None,
     rel: int | None = None,
     jobs: int | None = None,
+    executor: Any = None,
 ) -> Results | ResultsSet:
     """Evaluate one run (returns :class:`Results`) or several (:class:`ResultsSet`).
 
@@ -107,6 +108,11 @@ def evaluate(
         Runs evaluated at once, in worker processes (default: the number of cores); run
         files smaller than 64 MiB together are evaluated in this process.  The results are
         the same whatever the number (see ``docs/scale.md``).
+    executor
+        Where to evaluate the run files instead: a :class:`concurrent.futures.Executor` (a
+        process pool, say) or a ``dask.distributed.Client`` (each worker gets the qrels once;
+        a large TREC text run is cut into query ranges evaluated apart).  The results are
+        the same, bit for bit (``docs/scale.md``, "Beyond one machine").  Not with ``jobs``.
 
     Warnings
     --------
@@ -129,7 +135,7 @@ def evaluate(
         rel=rel,
     )
     judged = judge_many(qrels, runs, names=names, options=options)
-    results = evaluate_runs(judged, measures, aggregate=aggregate, jobs=jobs)
+    results = evaluate_runs(judged, measures, aggregate=aggregate, jobs=jobs, executor=executor)
     return ResultsSet(tuple(results)) if judged.many else results[0]
 
 
@@ -139,24 +145,53 @@ def evaluate_runs(
     *,
     aggregate: str | Sequence[str] | Mapping[str, str] | None = None,
     jobs: int | None = 1,
+    executor: Any = None,
 ) -> list[Results]:
     """The results of every run of ``judged`` (from :func:`~cranfield.judged_runs.judge_many`),
     one run in memory at a time (a large TREC text run one query block at a time), or ``jobs``
-    runs at a time in worker processes (``None``: as many as there are cores); ``measures``
-    and ``aggregate`` are checked before any input is read."""
+    runs at a time in worker processes (``None``: as many as there are cores), or on
+    ``executor`` (an Executor or a Dask Client: :func:`evaluate_on`); ``measures`` and
+    ``aggregate`` are checked before any input is read."""
+    from .dask_executor import as_executor
     from .parallel import check_jobs, default_jobs
     from .partial_results import micro_labels
     from .streaming import Plan
+
+    pool = as_executor(executor, jobs if executor is not None and jobs != 1 else None)
 
     specs = _measures(measures)
     ties = judged.options.ties
     for _, m in specs:
         m.definition.function(ties)  # fail before reading: no tie-aware form under "weak"
     resolve_aggregation(specs, aggregate, warn=False)  # fail before reading
+    if pool is not None:
+        plan = Plan(specs, aggregate, judged.options, micro_labels(specs, aggregate))
+        return evaluate_on(judged, plan, pool)
     jobs = check_jobs(jobs)
     pipeline = jobs > 1 and default_jobs() > 1
     plan = Plan(specs, aggregate, judged.options, micro_labels(specs, aggregate), pipeline)
     return list(judged.map(evaluate_task, plan, jobs=jobs))
+
+
+def evaluate_on(judged: JudgedRuns, plan: Any, executor: Any) -> list[Results]:
+    """The results of every run of ``judged`` with the run files evaluated on ``executor``:
+    one task per run, or one per query range of a large TREC text run
+    (:class:`~cranfield.query_ranges.RangeSplitting`); a bar of the tasks done on a terminal."""
+    from . import progress
+    from .dask_executor import DaskExecutor
+    from .query_ranges import RangeSplitting
+
+    work = RangeSplitting(executor, evaluate_task)
+    if not isinstance(executor, DaskExecutor):
+        return list(judged.map(evaluate_task, plan, executor=work))
+    with progress.task("tasks done", 0) as bar:
+        executor.on_submit = bar.expect
+        executor.on_done = lambda _: bar.advance()
+        try:
+            return list(judged.map(evaluate_task, plan, executor=work))
+        finally:
+            executor.on_submit = executor.on_done = None
+            executor.shutdown()
 
 
 def evaluate_task(shared: Shared, task: RunTask) -> Results:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -116,9 +117,16 @@ def process_pool(count: int, shared: Any) -> Executor:
 
 
 # ------------------------------------------------------------------------------ warnings
+_recording = threading.Lock()
+
+
 def recorded(fn: Callable, shared: Any, task: Any) -> tuple[Any, list[Warning]]:
-    """``fn(shared, task)`` and the warnings it raised (to be raised again by the caller)."""
-    with warnings.catch_warnings(record=True) as caught:
+    """``fn(shared, task)`` and the warnings it raised (to be raised again by the caller).
+
+    The warnings machinery is one per process: tasks run by several threads of one process (a
+    Dask worker with ``--nthreads 2``) are run one at a time here, so that each gets its own
+    warnings and nothing else's."""
+    with _recording, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = fn(shared, task)
     return result, [w.message for w in caught if isinstance(w.message, Warning)]

@@ -76,11 +76,21 @@ class Task:
         elif time.monotonic() - self.started >= DELAY:
             _show()
 
+    def expect(self, amount: float = 1) -> None:
+        """``amount`` more parts to do (work whose size grows as it is handed out)."""
+        self.total = (self.total or 0) + amount
+        display = _display
+        if display is not None and self._id is not None:
+            display.update(self._id, total=self.total)
+
 
 class _Quiet(Task):
     """A task that shows nothing (progress off, or not a terminal)."""
 
     def advance(self, amount: float = 1) -> None:
+        pass
+
+    def expect(self, amount: float = 1) -> None:
         pass
 
 

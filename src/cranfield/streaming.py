@@ -36,7 +36,7 @@ from .measures import Measure
 from .partial_results import Block, combine, measure_block
 from .results import Results
 
-__all__ = ["Plan", "evaluate_path", "streamable"]
+__all__ = ["Plan", "evaluate_path", "finish_blocks", "measure_blocks", "streamable"]
 
 
 class Plan(NamedTuple):
@@ -172,8 +172,16 @@ def _evaluate_blocks(
     ``parts``: the pieces the blocks come from, checked here (ids, duplicates) and counted
     for the extra-columns warning; without them the blocks come from a run read and checked
     whole."""
-    from .io.run_pieces import Fallback, sum_counts
-    from .io.text import _warn_extra_columns
+    blocks, run_ids = measure_blocks(qrels, runs, plan, checked=parts is not None)
+    seen = (parts.source, parts.seen) if parts is not None else None
+    return finish_blocks(qrels, blocks, run_ids, name, plan, warn_agg, seen)
+
+
+def measure_blocks(
+    qrels: Qrels, runs: Iterator[Run], plan: Plan, *, checked: bool
+) -> tuple[list[Block], list[str]]:
+    """The measured blocks of ``runs`` (blocks of whole queries) and the run's query ids in
+    file order; ``checked``: check each block's ids and duplicates (blocks read in pieces)."""
     from .io.validate import check_run_duplicates, check_run_ids
     from .judging import judge
 
@@ -182,7 +190,7 @@ def _evaluate_blocks(
     _prepare(qrels)
 
     def work(block: Run) -> Block | None:
-        if parts is not None:
+        if checked:
             check_run_ids(block)
             check_run_duplicates(block)
         jr = judge(qrels, block, **keywords)
@@ -195,16 +203,35 @@ def _evaluate_blocks(
 
     threads = plan.pipeline and not IN_WORKER
     blocks = [b for b in _pipelined(work, runs, run_ids, threads) if b is not None]
+    return blocks, run_ids
+
+
+def finish_blocks(
+    qrels: Qrels,
+    blocks: list[Block],
+    run_ids: list[str],
+    name: str,
+    plan: Plan,
+    warn_agg: bool,
+    pieces_seen: tuple[str, list] | None = None,
+) -> Results:
+    """The Results of a run from its measured blocks and its query ids in file order (the
+    judged queries it lacks added under ``complete``); ``pieces_seen``: the run's source and
+    its pieces (without rows), for the extra-columns warning.  Raises to fall back."""
+    from .io.run_pieces import Fallback, sum_counts
+    from .io.text import _warn_extra_columns
+
     judged = set(qrels.query_ids)
     in_run = set(run_ids)
     missing = [q for q in qrels.query_ids if q not in in_run]
     if plan.options.complete and missing:
-        blocks.append(_empty_rankings(qrels, missing, name, plan))
-    if parts is not None:
-        counts = sum_counts(parts.seen)
+        blocks = [*blocks, _empty_rankings(qrels, missing, name, plan)]
+    if pieces_seen is not None:
+        source, seen = pieces_seen
+        counts = sum_counts(seen)
         if counts.data == 0:
             raise Fallback("no results")
-        _warn_extra_columns(_Counts(parts.source, counts))
+        _warn_extra_columns(_Counts(source, counts))
     notes = {
         "run_only_queries": [q for q in run_ids if q not in judged],
         "missing_queries": missing,

@@ -8,11 +8,12 @@ Standard library only: argparse imports in about 3 ms, click took 25-30 ms of th
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from ..limits import INT64_MAX, MAX_DOCUMENTS, MAX_SEED
@@ -365,6 +366,17 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "whatever N.",
         },
     ),
+    "dask": (
+        ("--dask",),
+        {
+            "metavar": "ADDRESS",
+            "help": "Work on the Dask cluster whose scheduler is at ADDRESS "
+            "(tcp://host:8786): one task per run file or per query range of a large TREC "
+            "text run (each worker gets the qrels once and reads its files from storage it "
+            "sees), and compare's randomization/bootstrap tests. The output is the same "
+            "bytes as without it. Needs the dask extra; not with -j.",
+        },
+    ),
     "digits": (
         ("--digits",),
         {
@@ -397,6 +409,28 @@ SIDE_INPUTS = ("collection_size", "known", "target")
 JUDGMENT_FILES = ("prefs", "judgment_groups", "subtopics")
 """The other judgment files, for the preference, judgment-group and diversity measures
 (evaluate and compare; ``--prefs-format`` says how ``--prefs`` is read)."""
+
+
+@contextlib.contextmanager
+def cluster(parser: Parser, args: argparse.Namespace) -> Iterator[Any]:
+    """The Dask client of ``--dask`` (closed at the end), or ``None``; ``-j`` with ``--dask``
+    is a usage error."""
+    address = getattr(args, "dask", None)
+    if address is None:
+        yield None
+        return
+    if getattr(args, "jobs", None) is not None:
+        parser.error(
+            "argument --dask: not allowed with -j/--jobs (the cluster's workers run the work)"
+        )
+    from ..dask_executor import connect
+
+    client = connect(address)
+    try:
+        yield client
+    finally:
+        with contextlib.suppress(Exception):  # a cluster gone meanwhile: the work is done
+            client.close()
 
 
 def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:

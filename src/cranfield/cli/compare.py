@@ -8,7 +8,17 @@ from ..comparing.corrections import CORRECTIONS as _CORRECTIONS
 from ..comparing.paired import TESTS as _TESTS
 from ..limits import MAX_RESAMPLES
 from ..ties.order import TIE_POLICIES
-from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, Switch, output_dir, values
+from ._args import (
+    JUDGING,
+    JUDGMENT_FILES,
+    SIDE_INPUTS,
+    Parser,
+    Range,
+    Switch,
+    cluster,
+    output_dir,
+    values,
+)
 from ._output import echo, write_output
 
 TESTS = tuple(_TESTS)  # the library's tables: a test or correction added there is offered here
@@ -93,6 +103,7 @@ def parser() -> Parser:
         help="With --plot: draw the per-pair charts (one histogram and one magnitude plot per "
         "pair and measure).",
     )
+    p.common("dask")
     p.common("output")
     return p
 
@@ -170,6 +181,7 @@ def run(argv: Sequence[str]) -> None:
     cranfield compare qrels.txt a.run b.run -m AP --sweep 'P@5,10,20,100' --plot figs/
     cranfield compare qrels.txt a.run b.run -m AP --rbo 0.9
     cranfield compare qrels.txt a.run b.run -m Rnorm --collection-size 1400 -l 2
+    cranfield compare qrels.txt runs/*.run -m AP --test randomization --dask tcp://host:8786
     """
     p = parser()
     a = p.parse(argv)
@@ -178,16 +190,18 @@ def run(argv: Sequence[str]) -> None:
         p.error("--requests and --generality are printed with --format table or markdown")
     from ..comparing import compare
 
-    cmp = compare(
-        a.qrels,
-        a.runs,
-        a.measures or None,
-        sweep=a.sweeps,
-        missing="intersect",
-        rbo=a.rbo,
-        **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
-        **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
-    )
+    with cluster(p, a) as client:
+        cmp = compare(
+            a.qrels,
+            a.runs,
+            a.measures or None,
+            sweep=a.sweeps,
+            missing="intersect",
+            rbo=a.rbo,
+            executor=client,
+            **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
+            **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
+        )
     text = cmp.table("text" if a.fmt == "table" else a.fmt, digits=a.digits, details=details)
     write_output(text, a.output)
     if a.plot_dir:

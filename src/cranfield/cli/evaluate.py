@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..report.results_text import FORMATS
 from ..ties.order import TIE_POLICIES
-from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, values
+from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, cluster, values
 from ._output import write_output
 
 
@@ -42,6 +42,7 @@ def parser() -> Parser:
         "Default: each measure's own.",
     )
     p.common("jobs")
+    p.common("dask")
     p.common("digits", help="Decimals in table, trec, markdown and latex output.")
     p.common("output")
     return p
@@ -57,17 +58,21 @@ def run(argv: Sequence[str]) -> None:
     cranfield evaluate qrels.txt run.txt -m PRES@1000 -m Rnorm --collection-size 1400
     cranfield evaluate qrels.txt a/run.txt b/run.txt -m P@10 -l 2 --names bm25,dense
     cranfield evaluate div.qrels run.txt -m alpha_nDCG@20 -m ERR_IA@20 --subtopics div.qrels
+    cranfield evaluate qrels.txt runs/*.txt -m AP --per-query --dask tcp://127.0.0.1:8786
     """
-    a = parser().parse(argv)
+    p = parser()
+    a = p.parse(argv)
     from ..evaluation import evaluate
     from ..report.results_text import render
 
-    res = evaluate(
-        a.qrels,
-        a.runs,
-        a.measures or None,
-        aggregate=a.aggregate or None,
-        **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel", "jobs"),
-    )
+    with cluster(p, a) as client:
+        res = evaluate(
+            a.qrels,
+            a.runs,
+            a.measures or None,
+            aggregate=a.aggregate or None,
+            executor=client,
+            **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel", "jobs"),
+        )
     text = render(list(res), a.fmt, per_query=a.per_query, digits=a.digits)
     write_output(text, a.output)

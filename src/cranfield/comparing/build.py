@@ -110,6 +110,7 @@ def compare(
     subtopics: Any = None,
     rel: int | None = None,
     rbo: float | None = None,
+    executor: Any = None,
 ) -> Comparison:
     """Compare runs pairwise under one or more measures.
 
@@ -150,6 +151,11 @@ def compare(
         every pair of runs compared (mean RBO_min, residual and RBO_ext over the compared
         queries; Webber, Moffat & Zobel 2010), in :attr:`Comparison.overlaps`.  Needs the
         runs, not evaluated results; the rankings follow ``ties`` and ``depth``.
+    executor
+        A :class:`concurrent.futures.Executor` or a ``dask.distributed.Client``: the run
+        files are evaluated there (as :func:`cranfield.evaluate` does), and the randomization
+        and bootstrap tests of the pairs run there in groups of pairs, with the same seeds
+        and the same p-values as here (``docs/scale.md``, "Beyond one machine").
     """
     settings = check_settings(test, correction, alternative, alpha, permutations, seed, ci)
     options = JudgeOptions(
@@ -211,10 +217,13 @@ def compare(
         labels = A.measure_list(measures, DEFAULT_MEASURES)
         extra = [label for _, cut_labels in sweep_specs for label in cut_labels]
         wanted = list(dict.fromkeys([*labels, *extra, "NumRel"]))
-        rs = evaluate_runs(judged, wanted)
+        rs = evaluate_runs(judged, wanted, executor=executor)
+    from ..dask_executor import as_executor
+
     cmp = _build(
         rs,
         [str(m) for m in labels],
+        executor=as_executor(executor),
         baseline=baseline,
         missing=missing,
         sweep_specs=sweep_specs,
@@ -296,6 +305,7 @@ def _build(
     rs: list[Results],
     labels: list[str],
     *,
+    executor: Any = None,
     test: str,
     correction: str,
     baseline: str | None,
@@ -369,7 +379,7 @@ def _build(
         means[label] = {name: mean_of(V[:, j], m) for j, name in enumerate(names)}
         D = np.column_stack([differences(V[:, i], V[:, j]) for i, j in pair_idx])
         results, cis = _test_pairs(
-            V, D, pair_idx, test, alternative, permutations, seed, ci, 1.0 - alpha
+            V, D, pair_idx, test, alternative, permutations, seed, ci, 1.0 - alpha, executor
         )
         padj = adjust([t.p_value for t in results], correction)
         sgn = direction(m)
@@ -457,7 +467,13 @@ def _test_pairs(
     seed: int | None,
     ci: str,
     confidence: float,
+    executor: Any = None,
 ) -> tuple[list[PairedTestResult], list[tuple[float, float]]]:
+    """The test of every pair and the intervals of the mean differences; the randomization
+    and bootstrap tests on ``executor`` when one is given (the same p-values)."""
+    resampled = test in ("randomization", "bootstrap") or ci == "bootstrap"
+    if executor is not None and test != "tukey" and resampled:
+        return _resampled_pairs(D, test, alternative, permutations, seed, ci, confidence, executor)
     if test == "tukey":
         hsd = tukey_hsd(V)
         results = []
@@ -486,3 +502,35 @@ def _test_pairs(
     else:
         cis = mean_cis(D, confidence)
     return results, cis
+
+
+def _resampled_pairs(
+    D: np.ndarray,
+    test: str,
+    alternative: str,
+    permutations: int,
+    seed: int | None,
+    ci: str,
+    confidence: float,
+    executor: Any,
+) -> tuple[list[PairedTestResult], list[tuple[float, float]]]:
+    """:func:`_test_pairs` with the resampling on ``executor``
+    (:mod:`cranfield.comparing.resampling_tasks`)."""
+    from .resampling_tasks import Resampling, resampling_on
+
+    interval = None
+    if test in ("randomization", "bootstrap"):
+        wanted = confidence if test == "bootstrap" and ci == "bootstrap" else None
+        settings = Resampling(test, alternative, permutations, seed, wanted)
+        results, interval = resampling_on(executor, D, settings)
+    else:
+        results = paired_tests(
+            D, test, alternative=alternative, permutations=permutations, seed=seed
+        )
+    if ci != "bootstrap":
+        return results, mean_cis(D, confidence)
+    if interval is None:
+        settings = Resampling("bootstrap", alternative, permutations, seed, confidence)
+        _, interval = resampling_on(executor, D, settings)
+    assert interval is not None
+    return results, [(float(lo), float(hi)) for lo, hi in interval.T]

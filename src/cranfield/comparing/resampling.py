@@ -68,9 +68,19 @@ def _blocks(total: int, n: int) -> list[int]:
     return [size] * full + ([rest] if rest else [])
 
 
-def _pair_chunks(rows: int, npairs: int) -> list[slice]:
-    """Column ranges whose resampled statistics (rows x columns) fit one block."""
-    step = max(1, _STAT_ELEMENTS // max(rows, 1))
+def pair_step(n: int) -> int:
+    """Pairs whose resampled statistics are computed in one matrix product, for ``n``
+    queries: the columns that fit :data:`_STAT_ELEMENTS` beside a full block of resamples
+    (the same for every block, the last one too).  A product's bits depend on how many columns
+    it has (BLAS kernels), so the pairs are cut at multiples of this number wherever they are
+    tested (:mod:`cranfield.comparing.resampling_tasks`): a pair's p-value and interval are
+    then the same bits whichever pairs are tested with it, in one process or in groups."""
+    return max(1, _STAT_ELEMENTS // max(1, _BLOCK_ELEMENTS // max(n, 1)))
+
+
+def _pair_chunks(n: int, npairs: int) -> list[slice]:
+    """Column ranges of :func:`pair_step` columns (the last may be shorter)."""
+    step = pair_step(n)
     return [slice(lo, min(lo + step, npairs)) for lo in range(0, npairs, step)]
 
 
@@ -90,7 +100,7 @@ def _count_signs(
 ) -> np.ndarray:
     """:func:`_exceed` of ``signs @ S``, computed a block of pairs at a time."""
     out = np.zeros(S.shape[1], dtype=np.int64)
-    for sl in _pair_chunks(len(signs), S.shape[1]):
+    for sl in _pair_chunks(S.shape[0], S.shape[1]):
         out[sl] = _exceed(signs @ S[:, sl], observed[sl], alternative, tol[sl])
     return out
 
@@ -232,7 +242,7 @@ def bootstrap_tests(
     done = 0
     for size in progress.track(_blocks(samples, n), "bootstrap", size=int):
         W = _resample_counts(rng, size, n)
-        for sl in _pair_chunks(size, npairs):
+        for sl in _pair_chunks(n, npairs):
             sums = W @ C[:, sl]  # n (mean(d*) - mean(d))
             num = sums / n
             t_star = _studentized(num, W @ C2[:, sl] - sums * num, n)
