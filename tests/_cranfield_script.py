@@ -26,12 +26,20 @@ def load() -> ModuleType:
     return sys.modules[name]
 
 
+SHARED_CRAN = Path(__file__).resolve().parents[2] / "shared" / "data" / "cran"
+"""The project's reference copy of the collection's three files (``../shared``, beside the
+repository), when it is there."""
+
+
 def source() -> Path | None:
-    """``$CRANFIELD_CRAN_SOURCE`` (the tarball or a folder), else ir_datasets' cached tarball."""
+    """``$CRANFIELD_CRAN_SOURCE`` (the tarball or a folder), else ir_datasets' cached tarball,
+    else the reference folder ``../shared/data/cran``."""
     env = os.environ.get("CRANFIELD_CRAN_SOURCE")
     if env:
         return Path(env)
-    return IR_DATASETS_TARBALL if IR_DATASETS_TARBALL.is_file() else None
+    if IR_DATASETS_TARBALL.is_file():
+        return IR_DATASETS_TARBALL
+    return SHARED_CRAN if (SHARED_CRAN / "cranqrel").is_file() else None
 
 
 def has_dev_extra() -> bool:
@@ -40,6 +48,6 @@ def has_dev_extra() -> bool:
 
 NO_SOURCE = (
     "the public Cranfield collection is not here: set CRANFIELD_CRAN_SOURCE to cran.tar.gz "
-    f"(or let ir_datasets cache it at {IR_DATASETS_TARBALL})"
+    f"(or let ir_datasets cache it at {IR_DATASETS_TARBALL}, or keep ../shared/data/cran)"
 )
 NO_DEV = "the dev extra is not installed (pip install -e '.[dev]': bm25s, PyStemmer)"
