@@ -152,12 +152,15 @@ def evaluate_runs(
     runs at a time in worker processes (``None``: as many as there are cores), or on
     ``executor`` (an Executor or a Dask Client: :func:`evaluate_on`); ``measures`` and
     ``aggregate`` are checked before any input is read."""
-    from .dask_executor import as_executor
     from .parallel import check_jobs, default_jobs
     from .partial_results import micro_labels
     from .streaming import Plan
 
-    pool = as_executor(executor, jobs if executor is not None and jobs != 1 else None)
+    pool = None
+    if executor is not None:  # concurrent.futures (and Dask) imported only then
+        from .dask_executor import as_executor
+
+        pool = as_executor(executor, jobs if jobs != 1 else None)
 
     specs = _measures(measures)
     ties = judged.options.ties

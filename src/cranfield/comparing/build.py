@@ -218,12 +218,14 @@ def compare(
         extra = [label for _, cut_labels in sweep_specs for label in cut_labels]
         wanted = list(dict.fromkeys([*labels, *extra, "NumRel"]))
         rs = evaluate_runs(judged, wanted, executor=executor)
-    from ..dask_executor import as_executor
+    if executor is not None:
+        from ..dask_executor import as_executor
 
+        executor = as_executor(executor)
     cmp = _build(
         rs,
         [str(m) for m in labels],
-        executor=as_executor(executor),
+        executor=executor,
         baseline=baseline,
         missing=missing,
         sweep_specs=sweep_specs,
