@@ -268,6 +268,19 @@ class Run:
     def num_queries(self) -> int:
         return len(self.query_ids)
 
+    @classmethod
+    def empty(cls, name: str) -> Run:
+        """A run named ``name`` without results (the judged queries a run has no result for,
+        judged as empty rankings under ``complete``)."""
+        return cls(
+            name=name,
+            query_ids=(),
+            qcodes=np.zeros(0, np.int32),
+            docs=IdColumn([]),
+            scores=np.zeros(0),
+            ranks=np.zeros(0, np.int64),
+        )
+
     def line_of(self, row: int) -> int:
         """1-based line (or row number for in-memory inputs) of a row."""
         return int(self.lines[row]) if self.lines is not None else row + 1

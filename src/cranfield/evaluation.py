@@ -120,20 +120,7 @@ def evaluate(
     for some queries, with the count and the value used; :class:`~cranfield.errors.DataWarning`
     reports queries that were not evaluated.
     """
-    options = JudgeOptions(
-        ties=ties,
-        seed=seed,
-        depth=depth,
-        judged_only=judged_only,
-        complete=complete,
-        collection_size=collection_size,
-        known=known,
-        target=target,
-        prefs=prefs,
-        judgment_groups=judgment_groups,
-        subtopics=subtopics,
-        rel=rel,
-    )
+    options = JudgeOptions.of(locals())
     judged = judge_many(qrels, runs, names=names, options=options)
     results = evaluate_runs(judged, measures, aggregate=aggregate, jobs=jobs, executor=executor)
     return ResultsSet(tuple(results)) if judged.many else results[0]

@@ -82,19 +82,7 @@ def judge(
             f"judge() takes a {what} as {bad} (read it with cranfield.read_{bad}), "
             f"got a {type(qrels if bad == 'qrels' else run).__name__}"
         )
-    opts = JudgeOptions(
-        ties=ties,
-        seed=seed,
-        depth=depth,
-        judged_only=judged_only,
-        complete=complete,
-        collection_size=collection_size,
-        known=known,
-        target=target,
-        prefs=prefs,
-        judgment_groups=judgment_groups,
-        subtopics=subtopics,
-    )
+    opts = JudgeOptions.of(locals())
     ties, seed, depth, judged_only = opts.ties, opts.seed, opts.depth, opts.judged_only
     run_queries = set(run.query_ids)
     if opts.complete:

@@ -60,6 +60,15 @@ class JudgeOptions:
             object.__setattr__(self, name, value)
 
     @classmethod
+    def of(cls, arguments: Mapping[str, Any]) -> JudgeOptions:
+        """The options among a public function's arguments (its ``locals()``, taken before it
+        binds any other name to an option's name): the functions that take the judging
+        options as keywords of their own (``evaluate``, ``compare``, ``report``, ``judge``)."""
+        return cls(
+            **{f.name: arguments[f.name] for f in dataclasses.fields(cls) if f.name in arguments}
+        )
+
+    @classmethod
     def from_keywords(
         cls, keywords: Mapping[str, Any], *, fixed: Mapping[str, Any] | None = None
     ) -> JudgeOptions:

@@ -181,20 +181,7 @@ def report(
         from .output_files import check_output_file
 
         check_output_file(output)
-    options = JudgeOptions(
-        ties=ties,
-        seed=seed,
-        depth=depth,
-        judged_only=judged_only,
-        complete=complete,
-        collection_size=collection_size,
-        known=known,
-        target=target,
-        prefs=prefs,
-        judgment_groups=judgment_groups,
-        subtopics=subtopics,
-        rel=rel,
-    )
+    options = JudgeOptions.of(locals())
     labels = [str(m) for m in A.measure_list(measures, DEFAULT_MEASURES)]
     specs = _measures(list(dict.fromkeys([*labels, "NumRel"])))
     labels = list(dict.fromkeys(labels))

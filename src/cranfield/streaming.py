@@ -286,19 +286,10 @@ class _Counts(NamedTuple):
 
 def _empty_rankings(qrels: Qrels, missing: list[str], name: str, plan: Plan) -> Block:
     """The block of the judged queries the run has no result for (``complete``)."""
-    import numpy as np
 
-    from .id_column import IdColumn
     from .judging import judge
 
-    empty = Run(
-        name=name,
-        query_ids=(),
-        qcodes=np.zeros(0, np.int32),
-        docs=IdColumn([]),
-        scores=np.zeros(0),
-        ranks=np.zeros(0, np.int64),
-    )
+    empty = Run.empty(name)
     keywords = {**plan.options.judge_keywords(), "complete": True}
     jr = judge(qrels.restrict(missing), empty, **keywords)
     return measure_block(jr, plan.measures, plan.options.defaults, plan.micro)

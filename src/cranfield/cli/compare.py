@@ -64,18 +64,7 @@ def parser() -> Parser:
         action="store_true",
         help="Also compare specific and general requests (split by number of relevant documents).",
     )
-    p.option(
-        "--complete",
-        "--no-complete",
-        action=Switch,
-        default=True,
-        show_default=True,
-        help="Score judged queries a run has no results for as empty rankings (trec_eval -c); "
-        "--no-complete compares only the queries every run has.",
-    )
-    p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
-    p.common("depth", "judged_only", "rel", "collection_size", "known", "target", "names")
-    p.common("prefs", "prefs_format", "judgment_groups", "subtopics")
+    judging_options(p)
     p.common("fmt", choices=FORMATS, help="Output format.")
     p.common("digits", help="Decimals.")
     p.option(
@@ -168,6 +157,23 @@ def statistics_options(p: Parser) -> None:
         help="Interval of the mean difference: Student t (default) or bootstrap percentile "
         "(default with --test bootstrap).",
     )
+
+
+def judging_options(p: Parser) -> None:
+    """The judging options of the commands that compare runs (compare, report): judged
+    queries without results scored by default, as trec_eval -c."""
+    p.option(
+        "--complete",
+        "--no-complete",
+        action=Switch,
+        default=True,
+        show_default=True,
+        help="Score judged queries a run has no results for as empty rankings (trec_eval -c); "
+        "--no-complete compares only the queries every run has.",
+    )
+    p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
+    p.common("depth", "judged_only", "rel", "collection_size", "known", "target", "names")
+    p.common("prefs", "prefs_format", "judgment_groups", "subtopics")
 
 
 def run(argv: Sequence[str]) -> None:

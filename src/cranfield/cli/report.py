@@ -6,10 +6,9 @@ import shlex
 from collections.abc import Sequence
 
 from ..curves.interpolate import INTERPOLATIONS
-from ..ties.order import TIE_POLICIES
-from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, Switch, values
+from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, values
 from ._output import echo
-from .compare import statistics_options
+from .compare import judging_options, statistics_options
 
 INTERPOLATION_CHOICES = tuple(i for i in INTERPOLATIONS if i != "none")
 
@@ -39,18 +38,7 @@ def parser() -> Parser:
         metavar="N",
         help="Ranks of the gain curves (each run's curve stops at its deepest ranking).",
     )
-    p.option(
-        "--complete",
-        "--no-complete",
-        action=Switch,
-        default=True,
-        show_default=True,
-        help="Score judged queries a run has no results for as empty rankings (trec_eval -c); "
-        "--no-complete compares only the queries every run has.",
-    )
-    p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
-    p.common("depth", "judged_only", "rel", "collection_size", "known", "target", "names")
-    p.common("prefs", "prefs_format", "judgment_groups", "subtopics")
+    judging_options(p)
     p.common("digits", help="Decimals shown.")
     p.option(
         "--timestamp",

@@ -158,20 +158,7 @@ def compare(
         and the same p-values as here (``docs/scale.md``, "Beyond one machine").
     """
     settings = check_settings(test, correction, alternative, alpha, permutations, seed, ci)
-    options = JudgeOptions(
-        ties=ties,
-        seed=seed,
-        depth=depth,
-        judged_only=judged_only,
-        complete=complete,
-        collection_size=collection_size,
-        known=known,
-        target=target,
-        prefs=prefs,
-        judgment_groups=judgment_groups,
-        subtopics=subtopics,
-        rel=rel,
-    )
+    options = JudgeOptions.of(locals())
     if missing not in ("intersect", "error"):
         raise ParameterError(f"missing must be 'intersect' or 'error', got {missing!r}")
     if baseline is not None and not isinstance(baseline, str | os.PathLike):

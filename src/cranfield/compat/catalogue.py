@@ -22,6 +22,7 @@ import numpy as np
 from ..judged_rankings import JudgedRankings
 from ..measures import Measure
 from ..measures.interpolated import ELEVEN_POINTS, eleven_point_average, iprec_at_recall
+from ..measures.prefs import PREFS_MEASURES
 from ..measures.rbp import rbp_residual
 from ..measures.retrieved_set import set_f_weighted
 from .cformat import atof, atol, fmt_name_double
@@ -300,20 +301,7 @@ PRINT_ORDER = [
     "set_map",
     "set_F",
     "num_nonrel_judged_ret",
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "prefs_simp",
-    "prefs_pair",
-    "prefs_avgjg",
-    "prefs_avgjg_Rnonrel",
-    "prefs_simp_ret",
-    "prefs_pair_ret",
-    "prefs_avgjg_ret",
-    "prefs_avgjg_Rnonrel_ret",
-    "prefs_simp_imp",
-    "prefs_pair_imp",
-    "prefs_avgjg_imp",
+    *PREFS_MEASURES,  # in trec_eval's order
     "map_avgjg",
     "P_avgjg",
     "Rprec_mult_avgjg",

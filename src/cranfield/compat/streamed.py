@@ -142,14 +142,7 @@ def _evaluate(
     in_run = set(run_ids)
     missing = [q for q in qrels.query_ids if q not in in_run]
     if opts.complete and missing:
-        empty = Run(
-            name=name,
-            query_ids=(),
-            qcodes=np.zeros(0, np.int32),
-            docs=_no_ids(),
-            scores=np.zeros(0),
-            ranks=np.zeros(0, np.int64),
-        )
+        empty = Run.empty(name)
         jr = judge(qrels.restrict(missing), empty, **{**keywords, "complete": True})
         _add(_evaluate_qrels(jr, opts, measures), qids, values)
     order = sorted(range(len(qids)), key=qids.__getitem__)
@@ -176,9 +169,3 @@ def _add(result, qids: list[str], values: dict) -> None:
         values.setdefault(k, []).append([np.asarray(c) for c in cols])
     if block_rel is not None:
         values.setdefault("\0relstrings", []).append([block_rel])
-
-
-def _no_ids():
-    from ..id_column import IdColumn
-
-    return IdColumn([])
