@@ -9,6 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Every property test draws the same examples on every run and machine (CI is deterministic;
+# a test's own settings keep this unless they say otherwise).
+settings.register_profile("cranfield", derandomize=True)
+settings.load_profile("cranfield")
 
 REPO = Path(__file__).resolve().parents[1]
 

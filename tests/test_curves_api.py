@@ -9,7 +9,7 @@ import warnings
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cranfield import judge, read_qrels, read_run
@@ -17,7 +17,9 @@ from cranfield.curves import area, fallout, gain, plot, precision_recall
 from cranfield.errors import CranfieldError, ParameterError, UndefinedMeasureWarning
 from cranfield.report.curves_text import render_curves
 
-SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=50, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def build(queries):
@@ -74,6 +76,9 @@ def test_micro_average_reads_the_pooled_curve_at_levels(queries, levels):
 
 @SETTINGS
 @given(QUERIES, LEVELS, st.integers(0, 4), st.sampled_from(["macro", "micro"]))
+@example(  # found by CI: the mean recall (0 + 3/5 + 3/5) / 3 is 0.39999999999999997 in floats
+    queries=[([], 1), ([1, 1, 1], 2), ([1, 1, 1, 0], 2)], levels=[F(2, 5)], spare=0, average="macro"
+)
 def test_fallout_at_cutoffs_read_at_levels(queries, levels, spare, average):
     qrels, run = build(queries)
     sizes = {f"q{i}": len(r) + m + spare + 1 for i, (r, m) in enumerate(queries)}
@@ -128,6 +133,19 @@ def test_cutoffs_with_levels_read_the_macro_curve():
     df = precision_recall(qrels, run, cutoffs=[1, 2], levels=[0.1, 0.25, 0.625, 1])
     assert df["value"].tolist() == pytest.approx([0.5, 0.5, 0.625, 0.75])
     assert df["extrapolated"].tolist() == [2, 0, 0, 0]
+
+
+def test_a_level_an_average_reaches_up_to_rounding_is_read_at_that_point():
+    # q0: R 1, nothing retrieved; q1 = [1, 1, 1] and q2 = [1, 1, 1, 0], 2 relevant unranked
+    # each (R 5).  Macro recall at cut-offs 3 and 4: (0 + 3/5 + 3/5) / 3 = 2/5 (in floats
+    # 0.39999999999999997); precision (0 + 1 + 1) / 3 = 2/3 at 3, (0 + 3/4 + 3/4) / 3 = 1/2
+    # at 4.  Read at 2/5: the first point reaching it, cut-off 3, not extrapolated.
+    qrels, run = build([([], 1), ([1, 1, 1], 2), ([1, 1, 1, 0], 2)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = precision_recall(qrels, run, cutoffs=[3, 4], levels=[0.4], complete=True)
+    assert df["value"].tolist() == pytest.approx([2 / 3], abs=1e-12)
+    assert df["extrapolated"].tolist() == [0]
 
 
 def test_best_curve_at_recall_levels_is_one_for_every_method():

@@ -43,24 +43,37 @@ def relevant_at(steps: Steps, ks: np.ndarray, *, best: bool = False) -> np.ndarr
     return np.searchsorted(keys, probe, side="right") - steps.offsets[:-1, None]
 
 
+LEVEL_TOLERANCE = 1e-12
+"""Relative: an averaged abscissa this close to a level reaches it (the mean of 0, 3/5 and 3/5
+is 0.39999999999999997 in floating point, and must be read as recall 0.4)."""
+
+
 def read_at_levels(
     x: np.ndarray, y: np.ndarray, levels: Sequence[Fraction]
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Read the polyline through ``(x[k], y[k])`` (``x`` non-decreasing) at recall levels.
+    """Read the polyline through ``(x[k], y[k])`` (``x`` non-decreasing) at recall levels: at
+    the first point reaching each level (up to :data:`LEVEL_TOLERANCE`), linear from the point
+    before.
 
-    Returns the values and, per level, whether it lies left of the first point (constant
-    extrapolation of the first point's precision)."""
+        Returns the values and, per level, whether it lies left of the first point (constant
+        extrapolation of the first point's precision)."""
     out = np.zeros(len(levels))
     left = np.zeros(len(levels), dtype=bool)
     for col, lev in enumerate(levels):
         r = float(lev)
-        idx = int(np.searchsorted(x, r, side="left"))
+        tol = LEVEL_TOLERANCE * max(1.0, abs(r))
+        idx = int(np.searchsorted(x, r - tol, side="left"))
         if idx >= len(x):
             out[col] = 0.0
         elif idx == 0:
             out[col] = y[0]
-            left[col] = r < x[0]
+            left[col] = r + tol < x[0]
         else:
             x0, x1, y0, y1 = x[idx - 1], x[idx], y[idx - 1], y[idx]
-            out[col] = y0 + (r - x0) / (x1 - x0) * (y1 - y0)
+            out[col] = y0 + min((r - x0) / (x1 - x0), 1.0) * (y1 - y0)
     return out, left
+
+
+def beyond(levels: np.ndarray, last: float) -> np.ndarray:
+    """Which levels lie beyond the last point ``last`` of a curve (by more than rounding)."""
+    return levels - LEVEL_TOLERANCE * np.maximum(1.0, np.abs(levels)) > last

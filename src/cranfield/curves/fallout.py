@@ -46,7 +46,7 @@ from .. import arguments as A
 from ..errors import DataWarning, ParameterError
 from ..judging_options import JudgeOptions
 from .average import check_average, column_statistic
-from .cutoffs import relevant_at
+from .cutoffs import beyond, read_at_levels, relevant_at
 from .inputs import collection_sizes, judged_runs
 from .precall import WeakLevels
 from .recall_levels import ceil_count, parse_cutoffs, parse_levels
@@ -119,23 +119,6 @@ def fallout_at_levels(
                 padj = r_level * g / (r_level * g + f * (1000.0 - g))
             P[:, col] = np.where(c == 0, p0, np.nan_to_num(padj))
     return F, P, rest
-
-
-def _read_polyline(x: np.ndarray, ys: list[np.ndarray], levels: tuple[Fraction, ...]):
-    """Read series ``ys`` along the polyline with abscissae ``x`` (non-decreasing) at levels,
-    at the first point reaching each level, linear from the point before."""
-    out = [np.zeros(len(levels)) for _ in ys]
-    for col, lev in enumerate(levels):
-        r = float(lev)
-        idx = min(int(np.searchsorted(x, r, side="left")), len(x) - 1)
-        if idx == 0 or x[idx] == x[idx - 1]:
-            for o, y in zip(out, ys, strict=True):
-                o[col] = y[idx]
-            continue
-        w = (r - x[idx - 1]) / (x[idx] - x[idx - 1])
-        for o, y in zip(out, ys, strict=True):
-            o[col] = y[idx - 1] + w * (y[idx] - y[idx - 1])
-    return out
 
 
 def fallout(
@@ -286,7 +269,7 @@ def _by_cutoffs(jr, steps, N, keep, cut, lev, average, statistic, generality, pe
     if lev is not None:
         xs = np.concatenate(([0.0], x, [1.0]))
         ys = np.concatenate(([0.0], y, [1.0]))
-        (f_at,) = _read_polyline(xs, [ys], lev)
+        f_at, _ = read_at_levels(xs, ys, lev)
         if Q == 0:
             f_at = np.full(len(lev), np.nan)
         levels = np.array([float(v) for v in lev])
@@ -297,7 +280,7 @@ def _by_cutoffs(jr, steps, N, keep, cut, lev, average, statistic, generality, pe
             "level": levels,
             "value": f_at,
             "queries": np.full(len(levels), Q, dtype=np.int64),
-            "extrapolated": np.where(levels > x[-1], Q, 0).astype(np.int64),
+            "extrapolated": np.where(beyond(levels, x[-1]), Q, 0).astype(np.int64),
             "precision": np.nan_to_num(p),
         }
     else:
