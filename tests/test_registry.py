@@ -250,3 +250,69 @@ def test_the_recipe_runs():
     finally:
         registry.unregister("Hits")
     assert "Hits" not in REGISTRY
+
+
+# ------------------------------------------------------------------------ the index
+def test_the_index_is_what_the_declarations_say():
+    """``measures/index.py`` (which family declares which name, the aliases, the side inputs)
+    equals what importing the families one by one declares, in a fresh interpreter."""
+    from cranfield.measures import families, index
+
+    built = families.build_index()
+    assert (index.MEASURES, index.ALIASES, index.NEEDS) == built, (
+        "measures/index.py is out of date: run `python -m cranfield.measures.families`"
+    )
+    text = (ROOT / "src/cranfield/measures/index.py").read_text(encoding="utf-8")
+    assert text == families.render_index(*built)
+    # every registered measure is indexed, and every family declares some
+    assert set(index.MEASURES) == set(REGISTRY)
+    assert set(families.FAMILIES) == set(index.MEASURES.values())
+
+
+def _fresh(code: str) -> str:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_a_measure_imports_only_its_family():
+    """Looking up AP imports the module that declares it, not the diversity measures."""
+    out = _fresh(
+        "import sys\n"
+        "from cranfield.measures import lookup, parse\n"
+        "assert lookup('AP').name == 'AP'\n"
+        "assert lookup('map').name == 'AP'  # alias, any case\n"
+        "parse('nDCG@10')\n"
+        "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules\n"
+        "             if m.startswith('cranfield.measures.')))\n"
+    )
+    loaded = set(eval(out))  # a printed list of module names
+    assert {"ranking", "dcg"} <= loaded
+    assert not loaded & {"diversity", "prefs", "cwl_models", "compatibility", "families"}
+
+
+def test_listing_order_does_not_depend_on_what_was_looked_up_first():
+    """The registry lists the families in FAMILIES order, each in declaration order, whatever
+    was imported first (here a diversity measure, then a measure of the first family)."""
+    from cranfield.measures import index
+
+    out = _fresh(
+        "from cranfield.measures import REGISTRY, lookup\n"
+        "lookup('alpha_nDCG'); lookup('Compat'); lookup('NumQ')\n"
+        "print('\\n'.join(REGISTRY))\n"
+    )
+    assert out.splitlines() == list(index.MEASURES)
+    assert list(REGISTRY) == list(index.MEASURES)
+
+
+def test_a_stale_index_is_slow_never_wrong():
+    """A measure the index does not know (declared after the index was generated) is still
+    found: every family is imported, then the name looked up again."""
+    out = _fresh(
+        "from cranfield.measures import index, lookup, REGISTRY\n"
+        "del index.MEASURES['Bpref']\n"
+        "print(lookup('Bpref').name, REGISTRY['Bpref'].name, lookup('no such measure'))\n"
+    )
+    assert out == "Bpref Bpref None"

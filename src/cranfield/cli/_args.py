@@ -444,10 +444,11 @@ def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:
 
 
 def needed_by(side_input: str) -> str:
-    """The measures whose declarations need ``side_input`` (``needs=``), for the help text."""
-    from ..measures import REGISTRY
+    """The measures whose declarations need ``side_input`` (``needs=``), for the help text:
+    from the index of the declarations, without importing every family."""
+    from ..measures.index import NEEDS
 
-    names = [n for n, d in REGISTRY.items() if side_input in d.needs]
+    names = NEEDS.get(side_input, [])
     if len(names) > 8:
         prefix = names[0].split("_")[0] + "_"
         if all(n.startswith(prefix) for n in names):

@@ -47,7 +47,7 @@ independent oracle).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -255,7 +255,82 @@ class MeasureDef:
         return s
 
 
-REGISTRY: dict[str, MeasureDef] = {}
+class Registry(MutableMapping[str, MeasureDef]):
+    """Measure name -> :class:`MeasureDef`.  Family modules declare their measures on import;
+    a name is looked up in the generated index (:mod:`.index`) and only its module imported,
+    so evaluating AP does not import the diversity measures.  Listing the registry imports
+    every family (:mod:`.families`) and lists the measures in the families' order, each
+    family's in the order of its declarations, whatever was asked for first."""
+
+    def __init__(self) -> None:
+        self._defs: dict[str, MeasureDef] = {}
+        self._seq: dict[str, int] = {}
+
+    def declare(self, d: MeasureDef) -> None:
+        self._defs[d.name] = d
+        self._seq[d.name] = len(self._seq)
+
+    def __getitem__(self, name: str) -> MeasureDef:
+        d = self._defs.get(name)
+        if d is None and _import_family_of(name):
+            d = self._defs.get(name)
+        if d is None:
+            from .families import load_all
+
+            if load_all():
+                d = self._defs.get(name)
+        if d is None:
+            raise KeyError(name)
+        return d
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (name in self._defs or name in _index().MEASURES)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ordered())
+
+    def __len__(self) -> int:
+        return len(self._ordered())
+
+    def __setitem__(self, name: str, d: MeasureDef) -> None:
+        if name != d.name:
+            raise ValueError(f"measure {d.name!r} registered as {name!r}")
+        self.declare(d)
+
+    def __delitem__(self, name: str) -> None:
+        del self._defs[name]
+        del self._seq[name]
+
+    def _ordered(self) -> list[str]:
+        from .families import FAMILIES, load_all
+
+        load_all()
+        where = _index().MEASURES
+        rank = {f: i for i, f in enumerate(FAMILIES)}
+        last = len(FAMILIES)  # measures registered outside the families: after them
+        return sorted(self._defs, key=lambda n: (rank.get(where.get(n, ""), last), self._seq[n]))
+
+
+def _index() -> Any:
+    from . import index
+
+    return index
+
+
+def _import_family_of(name: str) -> bool:
+    """Import the family module that the index says declares ``name`` (a measure or an
+    alias); whether there is one."""
+    import importlib
+
+    ix = _index()
+    family = ix.MEASURES.get(ix.ALIASES.get(name, name))
+    if family is None:
+        return False
+    importlib.import_module(f"{__package__}.{family}")
+    return True
+
+
+REGISTRY = Registry()
 _ALIASES: dict[str, str] = {}
 
 
@@ -306,32 +381,34 @@ def measure(
 
     def deco(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
         for n in (name, *aliases):
-            if n in REGISTRY or n in _ALIASES:
+            if n in REGISTRY._defs or n in _ALIASES:
                 raise ValueError(f"measure name {n!r} registered twice")
-        REGISTRY[name] = MeasureDef(
-            name=name,
-            func=func,
-            params=params,
-            cutoff=cutoff,
-            summary=summary,
-            formula=formula,
-            source=source,
-            family=family,
-            better=better,
-            aggregate=aggregate,
-            undefined=tuple(undefined),
-            tie_aware=func if ties == SAME else ties,  # type: ignore[arg-type]
-            order_invariant=ties == SAME,
-            no_tie_aware=no_ties,
-            checked_by=tuple(checked_by),
-            needs=tuple(needs),
-            trec_eval=trec,
-            integer=integer,
-            aliases=aliases,
-            notes=notes,
-            micro=micro,
-            check=check,
-            better_by=better_by,
+        REGISTRY.declare(
+            MeasureDef(
+                name=name,
+                func=func,
+                params=params,
+                cutoff=cutoff,
+                summary=summary,
+                formula=formula,
+                source=source,
+                family=family,
+                better=better,
+                aggregate=aggregate,
+                undefined=tuple(undefined),
+                tie_aware=func if ties == SAME else ties,  # type: ignore[arg-type]
+                order_invariant=ties == SAME,
+                no_tie_aware=no_ties,
+                checked_by=tuple(checked_by),
+                needs=tuple(needs),
+                trec_eval=trec,
+                integer=integer,
+                aliases=aliases,
+                notes=notes,
+                micro=micro,
+                check=check,
+                better_by=better_by,
+            )
         )
         for a in aliases:
             _ALIASES[a] = name
@@ -342,27 +419,51 @@ def measure(
 
 def unregister(name: str) -> None:
     """Remove measure ``name`` and its aliases (tests that register a measure clean up)."""
-    d = REGISTRY.pop(name)
+    d = REGISTRY._defs[name]
+    del REGISTRY[name]
     for a in d.aliases:
         _ALIASES.pop(a, None)
 
 
 def lookup(name: str) -> MeasureDef | None:
-    """The entry for a name or alias; a case-insensitive match if it is unique."""
-    if name in REGISTRY:
-        return REGISTRY[name]
-    if name in _ALIASES:
-        return REGISTRY[_ALIASES[name]]
-    low = name.lower()
-    hits = {
-        canon
-        for n, canon in [(k, k) for k in REGISTRY] + list(_ALIASES.items())
-        if n.lower() == low
-    }
-    if len(hits) == 1:
-        return REGISTRY[hits.pop()]
+    """The entry for a name or alias; a case-insensitive match if it is unique.  A name the
+    index does not know imports every family (an index older than a declaration is slow,
+    never wrong)."""
+    d = _find(name)
+    if d is None:
+        from .families import load_all
+
+        if load_all():
+            d = _find(name)
+    return d
+
+
+def _find(name: str) -> MeasureDef | None:
+    for n in (name, _case_insensitive(name)):
+        if n is None:
+            continue
+        if n not in REGISTRY._defs and n not in _ALIASES:
+            _import_family_of(n)
+        if n in REGISTRY._defs:
+            return REGISTRY._defs[n]
+        if n in _ALIASES:
+            return REGISTRY._defs[_ALIASES[n]]
     return None
 
 
+def _case_insensitive(name: str) -> str | None:
+    """The one name or alias equal to ``name`` but for case (``None``: none, or several
+    measures)."""
+    ix = _index()
+    low = name.lower()
+    canon = {**{n: n for n in ix.MEASURES}, **ix.ALIASES, **{n: n for n in REGISTRY._defs}}
+    canon.update(_ALIASES)
+    hits = {n: c for n, c in canon.items() if n.lower() == low}
+    if len(set(hits.values())) != 1 or name in hits:
+        return None
+    return min(hits)
+
+
 def all_names() -> list[str]:
-    return sorted(set(REGISTRY) | set(_ALIASES))
+    ix = _index()
+    return sorted(set(ix.MEASURES) | set(ix.ALIASES) | set(REGISTRY._defs) | set(_ALIASES))
