@@ -259,7 +259,7 @@ def test_the_index_is_what_the_declarations_say():
     from cranfield.measures import families, index
 
     built = families.build_index()
-    assert (index.MEASURES, index.ALIASES, index.NEEDS) == built, (
+    assert built == (index.MEASURES, index.ALIASES, index.NEEDS), (
         "measures/index.py is out of date: run `python -m cranfield.measures.families`"
     )
     text = (ROOT / "src/cranfield/measures/index.py").read_text(encoding="utf-8")
