@@ -81,6 +81,9 @@ IN_WORKER = False
 
 def _install(shared: Any) -> None:
     global _installed, IN_WORKER
+    from .malloc_tuning import warm_malloc
+
+    warm_malloc()
     _installed = shared
     IN_WORKER = True
 

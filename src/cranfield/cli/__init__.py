@@ -71,6 +71,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     import os
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from ..malloc_tuning import warm_malloc
+
+    warm_malloc()
     from ..errors import CranfieldError
     from ._output import discard_stdout, flush_stdout, prepare_streams, say
 
