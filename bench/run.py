@@ -10,7 +10,10 @@
 50,000-query ``large`` collection, each timed as a collection of its own (``msmarco/gov2``...).
 ``--jobs`` times cranfield once per value of ``-j`` (default: one row, ``-j`` left to its
 default, the number of cores); the peak memory of ``-j N > 1`` is the main process's (each
-worker holds about one run).
+worker holds about one run).  ``--ceiling`` adds the row ``cranfield halves``: two ``cranfield
+-j 1`` processes started together, each on half of the run files, timed until both end.  No
+coordination is cheaper than none, so that is the most ``-j 2`` can reach on this machine
+(two cores that share caches, memory bandwidth or a host do not give twice one core).
 
 Every tool does the same job in a fresh process: start, read the qrels and run files,
 evaluate the measures, print per-query values and the means (to a file in ``bench/out/``).
@@ -64,6 +67,15 @@ def commands(tool: str, qrels: Path, runs: list[Path], measures: list[str], trec
     if tool.startswith("cranfield"):
         ms = [a for m in measures for a in ("-m", m)]
         files = [str(qrels), *map(str, runs)]
+        if tool == "cranfield halves":  # two -j 1 processes at once, half of the runs each
+            half = (len(runs) + 1) // 2
+            tail = [*ms, "-q", "--format", "trec", "-j", "1"]
+            cmds = [
+                [py, "-m", "cranfield", "evaluate", str(qrels), *map(str, part), *tail]
+                for part in (runs[:half], runs[half:])
+            ]
+            a, b = (" ".join(map(shlex.quote, c)) for c in cmds)
+            return [["sh", "-c", f"{a} & {b}; wait"]]
         jobs = tool.partition(" ")[2].split()  # "cranfield -j 1"
         return [[py, "-m", "cranfield", "evaluate", *files, *ms, "-q", "--format", "trec", *jobs]]
     if tool == "trec_eval":
@@ -138,6 +150,9 @@ def main() -> None:
     ap.add_argument("--trec-eval", default=None, metavar="PATH", help="a trec_eval binary")
     ap.add_argument("--layouts", action="store_true", help="also the layouts of bench/layouts.py")
     ap.add_argument("--jobs", default=None, metavar="N,...", help="cranfield's -j values")
+    ap.add_argument(
+        "--ceiling", action="store_true", help="also two -j 1 processes on halves of the runs"
+    )
     args = ap.parse_args()
 
     names = (args.collections or ("small" if args.quick else "small,msmarco,many")).split(",")
@@ -146,6 +161,10 @@ def main() -> None:
     if args.jobs and "cranfield" in tools:
         at = tools.index("cranfield")
         tools[at : at + 1] = [f"cranfield -j {j}" for j in args.jobs.split(",")]
+    if args.ceiling:
+        tools.insert(
+            max(i for i, t in enumerate(tools) if t.startswith("cranfield")) + 1, "cranfield halves"
+        )
     if args.trec_eval:
         tools.append("trec_eval")
     measures, missing = cranfield_measures(args.measures.split(","))

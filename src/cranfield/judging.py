@@ -14,7 +14,7 @@ Queries are in ``strcmp`` (byte) order of their ids, trec_eval's order.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,8 +22,10 @@ from .data import MISSING, Qrels, Run
 from .errors import ParameterError
 from .judged_rankings import NOT_IN_QRELS, UNJUDGED, JudgedRankings
 from .judging_options import JudgeOptions
-from .measure_inputs import PerQuery, side_fields
 from .ties.order import order_run
+
+if TYPE_CHECKING:
+    from .measure_inputs import PerQuery
 
 __all__ = ["judge"]
 
@@ -140,22 +142,27 @@ def judge(
             offsets = _offsets(lengths)
 
     qoff, qgrades = _qrels_grades(qrels, qrels_qidx_of_segment)
-    side = side_fields(
-        qrels,
-        run,
-        evaluated,
-        rows,
-        offsets,
-        grades,
-        qoff,
-        collection_size=collection_size,
-        known=known,
-        target=target,
-        prefs=opts.prefs,
-        subtopics=opts.subtopics,
-        depth=depth,
-        ties=ties,
-    )
+    side: dict[str, Any] = {}
+    wanted = (collection_size, known, target, opts.prefs, opts.subtopics)
+    if any(x is not None for x in wanted):  # their module only then
+        from .measure_inputs import side_fields
+
+        side = side_fields(
+            qrels,
+            run,
+            evaluated,
+            rows,
+            offsets,
+            grades,
+            qoff,
+            collection_size=collection_size,
+            known=known,
+            target=target,
+            prefs=opts.prefs,
+            subtopics=opts.subtopics,
+            depth=depth,
+            ties=ties,
+        )
     if opts.judgment_groups is not None:
         side["judgment_groups"] = _judge_groups(opts, run, evaluated)
     return JudgedRankings(

@@ -34,7 +34,6 @@ from ..data import LineCounts, Qrels, Run
 from ..errors import CranfieldError, DataWarning, InputError
 from ..id_column import IdColumn
 from .fields import Fields, split_fields
-from .normalize import normalize_fields
 from .source import STDIN_SOURCE, Stream, read_source, source_name
 from .textcheck import BOM, TextCheck, check_text
 from .validate import (
@@ -281,6 +280,8 @@ def _parse_qrels(data: bytes, source: str) -> Qrels:
 
         qrels = _parse_qrels_arrow(data, source, crs)
         if qrels is None:
+            from .normalize import normalize_fields
+
             norm = normalize_fields(data, comment_fields=(QRELS_FIELDS, QRELS_FIELDS))
             if norm.data and _suspects_are_fine(data, norm.suspects, "qrels"):
                 counts = _line_counts(
@@ -399,11 +400,11 @@ def read_run_stream(stream: Stream, name: str, parts: Iterable[Piece] | None = N
     Read in pieces (``parts``: pieces already read, then the rest) when :func:`in_pieces`
     says so; from the whole text when a piece does not parse, so that the error is that
     reader's, whatever the size of the pieces."""
-    from .run_pieces import Fallback, join_runs, pieces
-
     if parts is None and not in_pieces(stream.path):
         run = _parse_run(stream.read(), stream.source, name)
     else:
+        from .run_pieces import Fallback, join_runs, pieces
+
         try:
             got = list(parts if parts is not None else pieces(stream, name))
             run = join_runs(got, name, stream.source)
@@ -462,6 +463,8 @@ def _parse_run(data: bytes, source: str, name: str) -> Run:
 
         run = _parse_run_arrow(data, source, name, crs)
         if run is None:
+            from .normalize import normalize_fields
+
             norm = normalize_fields(
                 data,
                 max_fields=RUN_FIELDS,
