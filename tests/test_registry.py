@@ -316,3 +316,24 @@ def test_a_stale_index_is_slow_never_wrong():
         "print(lookup('Bpref').name, REGISTRY['Bpref'].name, lookup('no such measure'))\n"
     )
     assert out == "Bpref Bpref None"
+
+
+def test_a_name_of_a_family_not_yet_imported_cannot_be_taken():
+    """Registering a measure under a name (or alias) that a family declares fails at once, as
+    when every family was imported up front, not later when the family is imported."""
+    out = _fresh(
+        "import sys\n"
+        "from cranfield.measures.registry import measure\n"
+        "assert 'cranfield.measures.rbp' not in sys.modules\n"
+        "kw = dict(summary='s', formula='f', source='s', family='x', better='higher',\n"
+        "          undefined=(), ties=None, no_ties='n', checked_by=('t',))\n"
+        "for name in ('RBP', 'MAP'):\n"
+        "    try:\n"
+        "        measure(name, **kw)(lambda jr: None)\n"
+        "    except ValueError as e:\n"
+        "        print(e)\n"
+    )
+    assert out.splitlines() == [
+        "measure name 'RBP' registered twice",
+        "measure name 'MAP' registered twice",
+    ]

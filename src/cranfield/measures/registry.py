@@ -381,6 +381,8 @@ def measure(
 
     def deco(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
         for n in (name, *aliases):
+            if n not in REGISTRY._defs and n not in _ALIASES:
+                _import_family_of(n)  # a family's name: the family first, so a clash shows now
             if n in REGISTRY._defs or n in _ALIASES:
                 raise ValueError(f"measure name {n!r} registered twice")
         REGISTRY.declare(
