@@ -61,6 +61,23 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     say(f"cranfield: warning: {message}")
 
 
+def entry() -> None:
+    """The ``cranfield`` command as a process (the console script and ``python -m
+    cranfield``): :func:`main`, then an end without CPython's last garbage collection.
+
+    At exit CPython walks every object it tracks for cycles, numpy's and cranfield's modules
+    included (7 ms after a 50,000-line run, about a tenth of the command's own time).  The
+    process is ending and the system takes its memory back, so the objects are frozen out of
+    that walk (``gc.freeze``); output is flushed and ``atexit`` handlers run as before.  Calls
+    of :func:`main` inside a longer process (tests, notebooks) leave the collector alone."""
+    try:
+        main()
+    finally:
+        import gc
+
+        gc.freeze()
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: errors become one line on stderr and exit status 2, never a traceback.
 
