@@ -205,7 +205,7 @@ def main() -> None:
             if base is None and tool.startswith("cranfield"):
                 base = (wall, mem)
             ratio = f"{wall / base[0]:7.2f} {mem / base[1]:8.2f}" if base else " " * 16
-            row = f"{name:16s} {tool:16s} {wall:8.2f} {cpu:7.2f} {mem:8.0f} {ratio}"
+            row = f"{name:16s} {tool:16s} {wall:8.3f} {cpu:7.3f} {mem:8.0f} {ratio}"
             print(f"{row}  {load:.2f}", flush=True)
 
 
