@@ -441,15 +441,19 @@ def lookup(name: str) -> MeasureDef | None:
 
 
 def _find(name: str) -> MeasureDef | None:
-    for n in (name, _case_insensitive(name)):
-        if n is None:
-            continue
-        if n not in REGISTRY._defs and n not in _ALIASES:
-            _import_family_of(n)
-        if n in REGISTRY._defs:
-            return REGISTRY._defs[n]
-        if n in _ALIASES:
-            return REGISTRY._defs[_ALIASES[n]]
+    d = _exact(name)
+    if d is None and (other := _case_insensitive(name)) is not None:
+        d = _exact(other)
+    return d
+
+
+def _exact(n: str) -> MeasureDef | None:
+    if n not in REGISTRY._defs and n not in _ALIASES:
+        _import_family_of(n)
+    if n in REGISTRY._defs:
+        return REGISTRY._defs[n]
+    if n in _ALIASES:
+        return REGISTRY._defs[_ALIASES[n]]
     return None
 
 
