@@ -26,6 +26,7 @@ import cranfield.query_ranges as query_ranges
 from cranfield import compare, evaluate
 from cranfield.errors import InputError, ParameterError
 from cranfield.results import Results
+from test_scale_jobs import _evaluate
 from test_scale_streaming import qrels_text, run_text
 
 distributed = pytest.importorskip("distributed")
@@ -61,13 +62,6 @@ def _files(tmp_path, count=20, queries=9, qrels_layout="grouped"):
         p.write_bytes(run_text(layout, seed=i, queries=queries))
         paths.append(str(p))
     return str(tmp_path / "qrels.txt"), paths
-
-
-def _evaluate(*args, **kw):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res = evaluate(*args, **kw)
-    return res, [(type(w.message).__name__, str(w.message)) for w in caught]
 
 
 def _same(a, b) -> None:

@@ -201,15 +201,23 @@ def evaluate_task(shared: Shared, task: RunTask) -> Results:
         if source.name != task.name:
             source = replace(source, name=task.name)
     jr = judge(shared.qrels, source, **plan.options.judge_keywords())
-    del source
+    del source  # the judged rankings hold what the measures need: free the run's columns
+    return evaluate_planned(jr, shared.qrels, task.name, plan, first)
+
+
+def evaluate_planned(
+    jr: JudgedRankings, qrels: Qrels, name: str, plan: Any, warn_agg: bool
+) -> Results:
+    """:func:`evaluate_judged` with a :class:`~cranfield.streaming.Plan`'s measures, defaults
+    and aggregation (a run judged whole, here or by the streamed path's fallback)."""
     return evaluate_judged(
         jr,
         plan.measures,
-        run_name=task.name,
-        qrels=shared.qrels,
+        run_name=name,
+        qrels=qrels,
         defaults=plan.options.defaults,
         aggregate=plan.aggregate,
-        warn_agg=first,
+        warn_agg=warn_agg,
     )
 
 

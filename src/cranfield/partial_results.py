@@ -167,25 +167,34 @@ def _undefined_warnings(
 
 
 def _data_warnings(name: str, notes: dict[str, list[str]], complete: bool) -> None:
-    run_only = notes.get("run_only_queries", [])
+    if complete:
+        what = "were evaluated as empty rankings (complete)"
+    else:
+        what = "were skipped (use complete=True / --complete to score them as empty rankings)"
+    warn_query_notes(
+        name, notes.get("run_only_queries", []), notes.get("missing_queries", []), what, 5
+    )
+
+
+def warn_query_notes(
+    name: str, run_only: list[str], missing: list[str], what: str, stacklevel: int
+) -> None:
+    """One :class:`DataWarning` for the queries with results but no judgments and one for the
+    judged queries without results (``what`` says what became of them); the wording of
+    every command, ``cranfield trec_eval`` included."""
     if run_only:
         warnings.warn(
             DataWarning(
                 f"{name}: {len(run_only)} queries have results but no judgments and were not "
                 f"evaluated (first: {run_only[0]!r})"
             ),
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
-    missing = notes.get("missing_queries", [])
     if missing:
-        if not complete:
-            what = "were skipped (use complete=True / --complete to score them as empty rankings)"
-        else:
-            what = "were evaluated as empty rankings (complete)"
         warnings.warn(
             DataWarning(
                 f"{name}: {len(missing)} judged queries have no results and {what} "
                 f"(first: {missing[0]!r})"
             ),
-            stacklevel=4,
+            stacklevel=stacklevel,
         )

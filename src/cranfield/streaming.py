@@ -114,7 +114,7 @@ def evaluate_path(
 def _evaluate_run(qrels: Qrels, run: Run, name: str, plan: Plan, warn_agg: bool) -> Results:
     """A run read whole (validated): regrouped in memory into query blocks and evaluated as
     they are, unless the random tie policy draws one random stream for the whole run."""
-    from .evaluation import evaluate_judged
+    from .evaluation import evaluate_planned
     from .io.run_pieces import regrouped
     from .judging import judge
 
@@ -125,15 +125,7 @@ def _evaluate_run(qrels: Qrels, run: Run, name: str, plan: Plan, warn_agg: bool)
             pass  # judged whole below: its error is the reference one
     jr = judge(qrels, run, **plan.options.judge_keywords())
     del run
-    return evaluate_judged(
-        jr,
-        plan.measures,
-        run_name=name,
-        qrels=qrels,
-        defaults=plan.options.defaults,
-        aggregate=plan.aggregate,
-        warn_agg=warn_agg,
-    )
+    return evaluate_planned(jr, qrels, name, plan, warn_agg)
 
 
 class _Counted:

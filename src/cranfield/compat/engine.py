@@ -280,27 +280,11 @@ def _skipped_queries(
 
 
 def _warn_skipped(name: str, run_only: list[str], missing: list[str]) -> None:
-    """The notes of ``cranfield evaluate`` (evaluation.py), worded the same way."""
-    import warnings
+    """The notes of ``cranfield evaluate``, worded the same way, with trec_eval's flag."""
+    from ..partial_results import warn_query_notes
 
-    from ..errors import DataWarning
-
-    if run_only:
-        warnings.warn(
-            DataWarning(
-                f"{name}: {len(run_only)} queries have results but no judgments and were not "
-                f"evaluated (first: {run_only[0]!r})"
-            ),
-            stacklevel=4,
-        )
-    if missing:
-        warnings.warn(
-            DataWarning(
-                f"{name}: {len(missing)} judged queries have no results and were skipped "
-                f"(use -c to score them as empty rankings) (first: {missing[0]!r})"
-            ),
-            stacklevel=4,
-        )
+    what = "were skipped (use -c to score them as empty rankings)"
+    warn_query_notes(name, run_only, missing, what, 5)
 
 
 def _read_results(path: str):
