@@ -1,8 +1,9 @@
 """Columns of string ids: :class:`IdColumn` (a Python list for small inputs, an Arrow string
 array for large ones) and :class:`Vocabulary` (distinct strings prepared for repeated lookups).
 
-Ids are compared, looked up or hashed by vectorised operations; hashes (polars' 64-bit hash,
-fixed seed) are only candidates for equality and are always confirmed on the strings.
+Ids are compared, looked up or hashed by vectorised operations; hashes (64-bit, from the
+bytes alone: :mod:`cranfield.id_hashes`) are only candidates for equality and are always
+confirmed on the strings.
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ class IdColumn:
         """Integer keys with ``a == b  =>  key(a) == key(b)``.
 
         For a list the keys are exact dictionary codes.  For an Arrow column they are 64-bit
-        hashes (polars' vectorised hash), so equal keys are only candidates for equality and
+        hashes (:mod:`cranfield.id_hashes`), so equal keys are only candidates for equality and
         callers must confirm them with :meth:`take`.
         """
         if self._list is not None:
@@ -204,10 +205,10 @@ class Vocabulary:
 
 
 def _hash_arrow(arr: Any) -> np.ndarray:
-    """64-bit hashes of an Arrow string array (polars' vectorised hash, fixed seed), as int64.
+    """64-bit hashes of an Arrow string array, as int64 (:func:`cranfield.id_hashes.hash_arrow`).
 
     The hash depends only on each string's bytes, so hashes of two columns are comparable.
     """
-    import polars as pl
+    from .id_hashes import hash_arrow
 
-    return pl.from_arrow(arr).hash(seed=0x5EED).to_numpy().view(np.int64)
+    return hash_arrow(arr)

@@ -28,7 +28,7 @@ from .text import (
 ARROW_IDS_ROWS = 150_000
 """Runs with at least this many rows keep their ids in Arrow arrays (vectorised lookups and
 hashes); smaller ones convert them to Python strings, which is cheaper than importing
-pyarrow.compute and polars.  Tests lower it to cover both."""
+pyarrow.compute and the id hashes.  Tests lower it to cover both."""
 PART_BYTES = 64 << 20
 """The Arrow run parser reads a large file in parts of about this size (less scratch memory)."""
 
@@ -176,7 +176,7 @@ def _parse_run_arrow(
         del table
     if n == 0:
         return None
-    if n < ARROW_IDS_ROWS:  # Python strings: exact codes later, no pyarrow.compute/polars
+    if n < ARROW_IDS_ROWS:  # Python strings: exact codes later, no pyarrow.compute, no hashes
         ids = IdColumn(list(itertools.chain.from_iterable(c.to_pylist() for c in docs)))
     else:
         ids = IdColumn(pa.concat_arrays(docs))

@@ -1,0 +1,144 @@
+"""The 64-bit id hashes (``cranfield.id_hashes``) against a plain-Python reading of the formula
+in the module's docstring, on every Arrow string layout, and the large-run path without polars."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cranfield.arrow import strings_arrow
+from cranfield.id_hashes import CHUNK, hash_arrow, hash_strings
+
+M64 = (1 << 64) - 1
+K = 0x9E3779B97F4A7C15
+
+
+def reference(s: bytes) -> int:
+    """The docstring's formula with Python integers, one string at a time."""
+    h = len(s) * K & M64
+    for j in range(0, len(s), 8):
+        word = s[j : j + 8]
+        w = int.from_bytes(word.rjust(8, b"\0"), "little")  # zero bytes put before a short one
+        x = ((h ^ w) * K) & M64
+        h = x ^ (x >> 29)
+    h ^= h >> 33
+    h = h * 0xFF51AFD7ED558CCD & M64
+    h ^= h >> 33
+    h = h * 0xC4CEB9FE1A85EC53 & M64
+    h ^= h >> 33
+    return h - (1 << 64) if h >> 63 else h  # as int64
+
+
+def expected(values: list[str | None]) -> list[int]:
+    return [reference(b"" if v is None else v.encode("utf-8")) for v in values]
+
+
+IDS = st.lists(st.text(max_size=40), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(IDS)
+def test_string_arrays_hash_as_the_formula_says(values):
+    assert hash_arrow(strings_arrow(values)).tolist() == expected(values)
+
+
+@settings(max_examples=150, deadline=None)
+@given(IDS, st.data())
+def test_every_layout_and_slice_hashes_alike(values, data):
+    want = expected(values)
+    for typ in (pa.string(), pa.large_string(), pa.string_view(), pa.binary()):
+        arr = pa.array(values, type=typ)
+        assert hash_arrow(arr).tolist() == want, typ
+        lo = data.draw(st.integers(0, len(values)))
+        hi = data.draw(st.integers(lo, len(values)))
+        assert hash_arrow(arr.slice(lo, hi - lo)).tolist() == want[lo:hi], typ
+    cut = data.draw(st.integers(0, len(values)))
+    chunked = pa.chunked_array([values[:cut], values[cut:]], type=pa.string())
+    assert hash_arrow(chunked).tolist() == want
+
+
+def test_nulls_hash_as_the_empty_string():
+    arr = pa.array(["abcdefghij", None, "x", None], type=pa.string())
+    assert hash_arrow(arr).tolist() == expected(["abcdefghij", "", "x", ""])
+    # Arrow lets a null's offsets span bytes ("junk" here): they are not part of any string
+    valid = pa.py_buffer(np.packbits([1, 0, 1], bitorder="little").tobytes())
+    offsets = pa.py_buffer(np.array([0, 3, 7, 8], dtype=np.int32).tobytes())
+    arr = pa.Array.from_buffers(pa.string(), 3, [valid, offsets, pa.py_buffer(b"abcjunkx")])
+    assert arr.to_pylist() == ["abc", None, "x"]
+    assert hash_arrow(arr).tolist() == expected(["abc", "", "x"])
+
+
+def test_hash_strings_reads_bytes_between_offsets():
+    blob = b"GX000-00-0000000 \x00\x00a\xff"
+    offsets = np.array([0, 16, 17, 17, 19, 21], dtype=np.int64)
+    want = [reference(blob[a:b]) for a, b in itertools.pairwise(offsets)]
+    assert hash_strings(np.frombuffer(blob, dtype=np.uint8), offsets).tolist() == want
+
+
+def test_one_long_id_among_many_short_ones_across_chunks():
+    values = [f"d{i}" for i in range(3 * CHUNK + 5)]
+    values[CHUNK + 7] = "x" * 100_003  # 12,501 words for one row only
+    values[-1] = "tail-" * 9
+    want = expected(values[CHUNK : CHUNK + 10]) + expected(values[-3:])
+    got = hash_arrow(strings_arrow(values))
+    assert got[CHUNK : CHUNK + 10].tolist() + got[-3:].tolist() == want
+
+
+def test_strings_that_differ_in_one_byte_or_a_trailing_nul_differ():
+    base = "GX711-55-2398017"
+    values = [base, base[:-1], base + "\0", "\0" + base, "", "\0", "\0\0"]
+    values += [base[:i] + chr(ord(base[i]) ^ 1) + base[i + 1 :] for i in range(len(base))]
+    h = hash_arrow(strings_arrow(values)).tolist()
+    assert len(set(h)) == len(values)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda i: str(i * 7919 % 8_841_823),  # MS MARCO passage ids
+        lambda i: f"GX{i % 273:03d}-{i // 273 % 100:02d}-{i * 31 % 10_000_000:07d}",  # GOV2
+        lambda i: f"clueweb12-{i % 1000:04d}wb-{i // 1000 % 100:02d}-{i % 99_991:05d}",
+    ],
+)
+def test_no_collisions_among_300000_distinct_realistic_ids(make):
+    values = list(dict.fromkeys(make(i) for i in range(300_000)))
+    h = hash_arrow(strings_arrow(values))
+    # 300,000 uniform 64-bit values collide with probability about 2.4e-9
+    assert len(np.unique(h)) == len(values)
+    low = np.unique(h.view(np.uint64) & np.uint64((1 << 20) - 1))  # low bits spread too
+    assert len(low) > 0.99 * (1 - np.exp(-len(values) / 2**20)) * 2**20
+
+
+def test_a_large_trec_run_is_read_and_judged_without_polars(tmp_path):
+    qrels = tmp_path / "qrels"
+    run = tmp_path / "run"
+    qrels.write_text("".join(f"{q} 0 d{q}-{d} {d % 3}\n" for q in range(5) for d in range(9)))
+    run.write_text(
+        "".join(f"{q} Q0 d{q}-{d} {d + 1} {100 - d} t\n" for q in range(5) for d in range(20))
+    )
+    code = f"""
+import sys
+import cranfield.io.text as text_io, cranfield.io.trec_arrow as trec_arrow
+text_io.FAST_PATH_BYTES = text_io.QRELS_FAST_PATH_BYTES = 0
+trec_arrow.ARROW_IDS_ROWS = 0
+from cranfield import evaluate, read_qrels, read_run
+run = read_run({str(run)!r})
+assert run.docs.is_arrow
+r = evaluate(read_qrels({str(qrels)!r}), run, ["AP", "P@10"])
+print("pyarrow" in sys.modules, "polars" in sys.modules)
+print(r.values.mean(axis=0).round(12).tolist())
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    imported, means = out.stdout.splitlines()
+    assert imported == "True False"  # Arrow read the run, polars was never imported
+    # each query: d0..d8 judged with grades d % 3 (6 relevant: d = 1,2,4,5,7,8) ranked 1..9
+    ap = sum((k + 1) / r for k, r in enumerate([2, 3, 5, 6, 8, 9])) / 6
+    assert json.loads(means) == pytest.approx([ap, 0.6], abs=1e-12)
