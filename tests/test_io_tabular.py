@@ -505,3 +505,39 @@ def test_jsonl_ranks_and_large_integer_scores(tmp_path, jsonl_path):
     r = read_run(write(tmp_path, "r.jsonl", data))
     assert r.scores.tolist() == [float(12345678901234567891), 2.0]  # rounded as float() does
     assert r.ranks is None and r.rank_problem == "line 2: rank '2' is not an integer"
+
+
+def test_every_input_but_a_polars_frame_works_without_polars(tmp_path):
+    """polars is not a dependency: with it missing (an import of it fails), tables, Parquet,
+    JSON lines and TREC text on the Arrow path all read and evaluate."""
+    import subprocess
+    import sys
+
+    pq.write_table(pa.table(RUN), tmp_path / "run.parquet")
+    rows = zip(*QRELS.values(), strict=True)
+    (tmp_path / "qrels.jsonl").write_text(
+        "".join(json.dumps(dict(zip(QRELS, row, strict=True))) + "\n" for row in rows)
+    )
+    (tmp_path / "run.txt").write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 1.5 t\n007 Q0 c 1 3.0 t\n")
+    code = f"""
+import sys
+sys.modules["polars"] = None  # as if not installed: importing it raises ImportError
+import pandas as pd
+import cranfield.io.text as text_io, cranfield.io.trec_arrow as trec_arrow
+text_io.FAST_PATH_BYTES = 0
+trec_arrow.ARROW_IDS_ROWS = 0
+from cranfield import evaluate, read_qrels, read_run
+qrels = read_qrels({str(tmp_path / "qrels.jsonl")!r})
+runs = [read_run({str(tmp_path / "run.parquet")!r}), read_run({str(tmp_path / "run.txt")!r}),
+        read_run(pd.DataFrame({RUN!r}))]
+assert runs[1].docs.is_arrow
+for run in runs:
+    print(evaluate(qrels, run, ["P@1", "AP"]).values.tolist())
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    # 007: c (grade 2) at rank 1; 1: a (1) at rank 1, b (0) at 2; 10 has no results (left
+    # out, as in trec_eval)
+    lines = out.stdout.splitlines()
+    assert len(lines) == 3 and len(set(lines)) == 1
+    assert json.loads(lines[0]) == [[1.0, 1.0], [1.0, 1.0]]
