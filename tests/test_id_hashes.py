@@ -21,19 +21,22 @@ M64 = (1 << 64) - 1
 K = 0x9E3779B97F4A7C15
 
 
-def reference(s: bytes) -> int:
-    """The docstring's formula with Python integers, one string at a time."""
-    h = len(s) * K & M64
-    for j in range(0, len(s), 8):
-        word = s[j : j + 8]
-        w = int.from_bytes(word.rjust(8, b"\0"), "little")  # zero bytes put before a short one
-        x = ((h ^ w) * K) & M64
-        h = x ^ (x >> 29)
+def fmix64(h: int) -> int:
     h ^= h >> 33
     h = h * 0xFF51AFD7ED558CCD & M64
     h ^= h >> 33
     h = h * 0xC4CEB9FE1A85EC53 & M64
-    h ^= h >> 33
+    return h ^ (h >> 33)
+
+
+def reference(s: bytes) -> int:
+    """The docstring's formula with Python integers, one string at a time."""
+    total = len(s) * K
+    for j, at in enumerate(range(0, len(s), 8), start=1):
+        word = s[at : at + 8]
+        w = int.from_bytes(word.rjust(8, b"\0"), "little")  # zero bytes put before a short one
+        total += fmix64(w ^ (j * K & M64))
+    h = fmix64(total & M64)
     return h - (1 << 64) if h >> 63 else h  # as int64
 
 
@@ -83,13 +86,26 @@ def test_hash_strings_reads_bytes_between_offsets():
     assert hash_strings(np.frombuffer(blob, dtype=np.uint8), offsets).tolist() == want
 
 
-def test_one_long_id_among_many_short_ones_across_chunks():
+def test_long_ids_among_short_ones_across_chunks():
     values = [f"d{i}" for i in range(3 * CHUNK + 5)]
-    values[CHUNK + 7] = "x" * 100_003  # 12,501 words for one row only
+    values[CHUNK + 7] = "x" * 1_000_003  # 125,001 words: a chunk of its own
+    values[CHUNK + 9] = "y" * (8 * CHUNK - 5)  # just under a chunk of words
+    for i in range(2 * CHUNK, 2 * CHUNK + 300):
+        values[i] = f"https://example.org/{i}/" + "p" * (i % 997)  # URLs as ids
     values[-1] = "tail-" * 9
-    want = expected(values[CHUNK : CHUNK + 10]) + expected(values[-3:])
     got = hash_arrow(strings_arrow(values))
-    assert got[CHUNK : CHUNK + 10].tolist() + got[-3:].tolist() == want
+    for lo, hi in ((0, 5), (CHUNK - 3, CHUNK + 12), (2 * CHUNK - 2, 2 * CHUNK + 302)):
+        assert got[lo:hi].tolist() == expected(values[lo:hi]), (lo, hi)
+    assert got[-3:].tolist() == expected(values[-3:])
+
+
+@pytest.mark.parametrize("longest", [8, 9, 64, 65, 200])
+def test_both_passes_agree_with_the_formula_at_every_length(longest):
+    """Ids of at most 64 bytes are hashed a word position at a time, longer ones all words at
+    once: at the boundary, with empty ids among them, both give the formula's value."""
+    values = ["é" * (n // 2) + "z" * (n % 2) for n in range(longest + 1)] + [""]  # n bytes
+    values = values[::-1] + values
+    assert hash_arrow(strings_arrow(values)).tolist() == expected(values)
 
 
 def test_strings_that_differ_in_one_byte_or_a_trailing_nul_differ():
@@ -106,6 +122,7 @@ def test_strings_that_differ_in_one_byte_or_a_trailing_nul_differ():
         lambda i: str(i * 7919 % 8_841_823),  # MS MARCO passage ids
         lambda i: f"GX{i % 273:03d}-{i // 273 % 100:02d}-{i * 31 % 10_000_000:07d}",  # GOV2
         lambda i: f"clueweb12-{i % 1000:04d}wb-{i // 1000 % 100:02d}-{i % 99_991:05d}",
+        lambda i: f"{i % 550:08d}{i // 550:08d}",  # word-aligned pairs: sums must not cancel
     ],
 )
 def test_no_collisions_among_300000_distinct_realistic_ids(make):

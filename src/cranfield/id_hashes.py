@@ -2,18 +2,23 @@
 
 For a string of ``L`` bytes cut into words of 8 bytes ``w_1 .. w_m`` (``m = ceil(L / 8)``),
 each read as a little-endian integer, a last word of ``r < 8`` bytes with ``8 - r`` zero
-bytes put before it::
+bytes put before it (all arithmetic mod 2**64)::
 
-    h_0     = L * K                          (mod 2**64)
-    x_j     = (h_{j-1} XOR w_j) * K          (mod 2**64)
-    h_j     = x_j XOR (x_j >> 29)
-    hash    = fmix64(h_m)                    (MurmurHash3's finaliser, Appleby 2011)
+    y_j     = fmix64(w_j XOR (j * K))
+    hash    = fmix64(L * K + y_1 + ... + y_m)
+
+with MurmurHash3's finaliser (Appleby 2011)::
+
+    fmix64(x) = x ^= x >> 33;  x *= 0xFF51AFD7ED558CCD;  x ^= x >> 33;
+                x *= 0xC4CEB9FE1A85EC53;  x ^= x >> 33
 
 with ``K = 0x9E3779B97F4A7C15`` (2**64 over the golden ratio).  The hash depends only on the
 string's bytes: equal strings hash alike in any array, slice or process, on any machine.
 Different strings may share a hash, so a caller confirms every equal hash on the strings;
-the hash only has to be fast and spread well.  Pass ``j`` touches only the strings longer
-than ``8 * (j - 1)`` bytes, so one long id among short ones costs no pass over all rows.
+the hash only has to be fast and spread well.  Each word is mixed on its own (its position
+``j`` salts it) and the words' values are summed, so every word of every string is one
+element of the same vectorised passes: the cost is linear in the bytes, whatever the lengths
+(a chained hash would take one pass per 8 bytes of the longest id, and URLs as ids are long).
 
 Before this module the hashes came from polars (``Series.hash``), whose import alone took
 0.17 s and started three threads in every process that read a large run.
@@ -27,11 +32,15 @@ import numpy as np
 
 __all__ = ["hash_arrow", "hash_strings"]
 
-K = np.uint64(0x9E3779B97F4A7C15)
+_K_INT = 0x9E3779B97F4A7C15
+_M64 = (1 << 64) - 1
+K = np.uint64(_K_INT)
 _FMIX_1 = np.uint64(0xFF51AFD7ED558CCD)
 _FMIX_2 = np.uint64(0xC4CEB9FE1A85EC53)
 CHUNK = 1 << 15
-"""Rows hashed at a time."""
+"""Rows (and at most words, but for one long string) hashed at a time."""
+LOOP_WORDS = 8
+"""Up to ids of this many words, one pass per word position; longer, one pass over all words."""
 
 
 def hash_arrow(arr: Any) -> np.ndarray:
@@ -71,47 +80,93 @@ def hash_strings(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 
 def _hash(data: np.ndarray, offsets: np.ndarray, valid: np.ndarray | None = None) -> np.ndarray:
-    """Hashes of the strings between ``offsets`` (empty where not ``valid``), :data:`CHUNK`
-    rows at a time: the scratch arrays stay in the cache and are reused, not faulted in."""
+    """Hashes of the strings between ``offsets`` (empty where not ``valid``), about
+    :data:`CHUNK` rows and words at a time: the scratch arrays stay in the cache and are
+    reused, not faulted in afresh."""
     words = _Words(data)
     n = len(offsets) - 1
     out = np.empty(n, dtype=np.uint64)
-    for lo in range(0, n, CHUNK):
+    lo = 0
+    while lo < n:
         hi = min(lo + CHUNK, n)
+        if int(offsets[hi]) - int(offsets[lo]) > 8 * CHUNK:  # long strings: fewer rows
+            ends = np.cumsum((np.diff(offsets[lo : hi + 1]).astype(np.int64) + 7) >> 3)
+            hi = lo + max(int(np.searchsorted(ends, CHUNK, side="right")), 1)
         starts = offsets[lo:hi].astype(np.int64)
         lengths = offsets[lo + 1 : hi + 1] - starts
         if valid is not None:
             lengths[~valid[lo:hi]] = 0
-        _hash_chunk(words, starts, lengths, out[lo:hi])
+        h = out[lo:hi]
+        maxlen = int(lengths.max())
+        if maxlen > 8 * LOOP_WORDS:
+            y = _sum_by_word(words, starts, lengths)
+        else:
+            y = _sum_by_position(words, starts, lengths, maxlen)
+        np.multiply(lengths.view(np.uint64), K, out=h)
+        h += y
+        _fmix64(h)
+        lo = hi
     return out.view(np.int64)
 
 
-def _hash_chunk(words: _Words, pos: np.ndarray, left: np.ndarray, h: np.ndarray) -> None:
-    np.multiply(left.view(np.uint64), K, out=h)
-    rows = None  # the strings with bytes left (None: all of them)
-    while len(pos):
-        w = words.at(pos)
-        shift = np.minimum(left, 8).view(np.uint64)  # bytes of this word in the string
-        np.subtract(np.uint64(8), shift, out=shift)
-        shift <<= np.uint64(3)
-        w <<= shift  # only the string's bytes remain (moved to the top)
-        x = h if rows is None else h[rows]
-        x ^= w
-        x *= K
-        x ^= x >> np.uint64(29)
-        if rows is not None:
-            h[rows] = x
+def _sum_by_position(
+    words: _Words, starts: np.ndarray, lengths: np.ndarray, maxlen: int
+) -> np.ndarray:
+    """``y_1 + ... + y_m`` of each row, one pass per word position (for short ids)."""
+    y = _mixed(words.at(starts), lengths, K)
+    if not lengths.all():
+        y[lengths == 0] = 0  # no word
+    rows = None  # the rows with words left (None: all of them)
+    pos, left = starts, lengths
+    for j in range(2, (maxlen + 7) // 8 + 1):
         more = np.flatnonzero(left > 8)
         if len(more) == len(left):
             pos, left = pos + 8, left - 8
-            continue
-        rows = more if rows is None else rows[more]
-        pos, left = pos[more] + 8, left[more] - 8
-    h ^= h >> np.uint64(33)
-    h *= _FMIX_1
-    h ^= h >> np.uint64(33)
-    h *= _FMIX_2
-    h ^= h >> np.uint64(33)
+        else:
+            rows = more if rows is None else rows[more]
+            pos, left = pos[more] + 8, left[more] - 8
+        y_j = _mixed(words.at(pos), left, np.uint64(j * _K_INT & _M64))
+        if rows is None:
+            y += y_j
+        else:
+            y[rows] += y_j
+    return y
+
+
+def _sum_by_word(words: _Words, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """``y_1 + ... + y_m`` of each row, every word of every row in one pass (for long ids)."""
+    nwords = (lengths + 7) >> 3
+    firsts = np.cumsum(nwords) - nwords  # each row's first word
+    row_of = np.repeat(np.arange(len(nwords)), nwords)
+    j = np.arange(len(row_of), dtype=np.int64) - firsts[row_of]  # 0-based in its row
+    at = 8 * j
+    y_j = _mixed(words.at(starts[row_of] + at), lengths[row_of] - at, (j + 1).view(np.uint64) * K)
+    y = np.zeros(len(nwords), dtype=np.uint64)
+    has = nwords > 0
+    if has.any():
+        y[has] = np.add.reduceat(y_j, firsts[has])
+    return y
+
+
+def _fmix64(x: np.ndarray) -> np.ndarray:
+    """MurmurHash3's 64-bit finaliser, in place."""
+    x ^= x >> np.uint64(33)
+    x *= _FMIX_1
+    x ^= x >> np.uint64(33)
+    x *= _FMIX_2
+    x ^= x >> np.uint64(33)
+    return x
+
+
+def _mixed(w: np.ndarray, left: np.ndarray, salt: Any) -> np.ndarray:
+    """``y_j`` of the words ``w`` (``left``: bytes of the string from each word on, >= 1
+    where it matters; ``salt``: ``j * K`` of their 1-based positions)."""
+    shift = np.minimum(left, 8).view(np.uint64)  # bytes of this word in the string
+    np.subtract(np.uint64(8), shift, out=shift)
+    shift <<= np.uint64(3)
+    w <<= shift  # only the string's bytes remain (moved to the top)
+    w ^= salt
+    return _fmix64(w)
 
 
 class _Words:
