@@ -79,6 +79,13 @@ def test_nulls_hash_as_the_empty_string():
     assert hash_arrow(arr).tolist() == expected(["abc", "", "x"])
 
 
+@pytest.mark.parametrize("k", range(17))
+def test_empty_ids_where_the_bytes_end(k):
+    """An empty id starts at the end of the data buffer: its word is read past the end."""
+    for values in (["a" * k, ""], [*("b" * i for i in range(k)), "", ""], [""] * (k + 1)):
+        assert hash_arrow(strings_arrow(values)).tolist() == expected(values)
+
+
 def test_hash_strings_reads_bytes_between_offsets():
     blob = b"GX000-00-0000000 \x00\x00a\xff"
     offsets = np.array([0, 16, 17, 17, 19, 21], dtype=np.int64)

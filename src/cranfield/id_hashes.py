@@ -182,7 +182,8 @@ class _Words:
         self.words = _unaligned(data, max(n - 7, 0))
 
     def at(self, pos: np.ndarray) -> np.ndarray:
-        """The words at ``pos`` (non-decreasing offsets below ``len(data)``)."""
+        """The words at ``pos`` (non-decreasing offsets up to ``len(data)``, where an empty
+        string at the end starts)."""
         cut = int(np.searchsorted(pos, self.safe, side="right"))
         if cut == len(pos):
             return self.words[pos]
