@@ -175,3 +175,63 @@ def test_a_script_read_from_standard_input_works_with_jobs(tmp_path):
     )
     assert done.returncode == 0, done.stderr.decode()
     assert done.stdout.decode().strip() == "0" and b"Traceback" not in done.stderr
+
+
+def _script(tmp_path, body: str) -> tuple[str, str]:
+    """Run ``body`` in a fresh interpreter (numpy's BLAS threads off, as the command does)."""
+    import subprocess
+
+    code = "import os\nos.environ['OPENBLAS_NUM_THREADS'] = '1'\n" + body
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout, done.stderr
+
+
+def test_a_process_of_one_thread_forks_its_workers(tmp_path):
+    """The command runs one thread, so its workers are forked copies of it (cranfield and the
+    inputs already there); what its stdout buffer held is written once, not once per copy;
+    the output file is the bytes of -j 1."""
+    qrels, runs = _files(tmp_path)
+    args = ["evaluate", qrels, *runs, "-q", "-f", "trec", "-m", "AP", "-m", "P@10"]
+    out, err = _script(
+        tmp_path,
+        "import sys, warnings\n"
+        "import cranfield.parallel as p\n"
+        "from cranfield.cli import main\n"
+        "p.POOL_FROM_BYTES = 0\n"
+        "sys.stdout.write('written before the pool\\n')  # a pipe: held in the buffer\n"
+        f"main({[*args, '-j', '2', '-o', 'two.txt']!r})\n"
+        "print(p.last_start_method)\n"
+        "p.last_start_method = None\n"
+        f"main({[*args, '-j', '1', '-o', 'one.txt']!r})\n"
+        "print(p.last_start_method)\n",
+    )
+    assert out.splitlines() == ["written before the pool", "fork", "None"]
+    one, two = (tmp_path / "one.txt").read_bytes(), (tmp_path / "two.txt").read_bytes()
+    assert one == two and one.count(b"\n") > 6
+    assert err.count("more than 6") == 2  # the messy run's warning, once for each -j
+
+
+def test_a_process_with_another_thread_starts_workers_from_the_fork_server(tmp_path):
+    """A thread (a notebook's, a progress bar's) may hold a lock that a forked copy would
+    never see released: then the workers come from the fork server, with the same values."""
+    qrels, runs = _files(tmp_path, layouts=("grouped", "ties", "tabs"))
+    out, _ = _script(
+        tmp_path,
+        "import threading, warnings\n"
+        "import cranfield, cranfield.parallel as p\n"
+        "warnings.simplefilter('ignore')\n"
+        "p.POOL_FROM_BYTES = 0\n"
+        "print(p.start_method())\n"
+        "stop = threading.Event()\n"
+        "threading.Thread(target=stop.wait, daemon=True).start()\n"
+        "print(p.start_method())\n"
+        f"a = cranfield.evaluate({qrels!r}, {runs!r}, ['AP', 'P@5'], jobs=2)\n"
+        "print(p.last_start_method)\n"
+        "stop.set()\n"
+        f"b = cranfield.evaluate({qrels!r}, {runs!r}, ['AP', 'P@5'], jobs=1)\n"
+        "print([r.values.tobytes() for r in a] == [r.values.tobytes() for r in b])\n",
+    )
+    assert out.splitlines() == ["fork", "forkserver", "forkserver", "True"]

@@ -2,10 +2,11 @@
 
 Runs are independent, so each is read, judged and measured whole in one worker process
 (:meth:`cranfield.judged_runs.JudgedRuns.map`); the results come back in the order of the runs
-and are the same, bit for bit, as those of one process.  The workers are started by a fork
-server (a fresh interpreter that has imported numpy, forked once per worker: no thread of this
-process is inherited), and what every run shares (the qrels, the options, the measures) is
-sent to each worker once, not with every run.  Warnings raised in a worker are recorded
+and are the same, bit for bit, as those of one process.  The workers are forked from this
+process when it runs one thread (the command does: its imports and inputs are then there
+already), else started by a fork server (a fresh interpreter that has imported numpy, forked
+once per worker), so that no thread is ever inherited half-way through; what every run shares
+(the qrels, the options, the measures) is given to each worker once, not with every run.  Warnings raised in a worker are recorded
 there and raised again here, in the order of the runs.
 
 A pool costs a few hundred milliseconds to start, so :func:`workers` asks for one only when
@@ -92,6 +93,29 @@ def _with_installed(call: Callable, fn: Callable, task: Any) -> Any:
     return call(fn, _installed, task)
 
 
+last_start_method: str | None = None
+"""How the last pool started its workers (``fork`` or ``forkserver``; for the tests)."""
+
+
+def start_method() -> str:
+    """``fork`` when this process runs one thread, else ``forkserver``.
+
+    A forked worker is a copy of this process: cranfield, numpy and the shared inputs are
+    there already, so its first run starts 0.1-0.2 s sooner than a fork server's worker,
+    which starts from a fresh interpreter.  Forking is safe only with no other thread, which
+    could hold a lock that the copy would never see released: a notebook's threads, a
+    progress bar's, pyarrow's (its import starts jemalloc's background thread).  Linux lists
+    the threads in ``/proc/self/task``; elsewhere, or with any doubt, the fork server.
+    """
+    if not hasattr(os, "fork"):  # pragma: no cover - not POSIX
+        return "forkserver"
+    try:
+        threads = len(os.listdir("/proc/self/task"))
+    except OSError:  # pragma: no cover - not Linux
+        return "forkserver"
+    return "fork" if threads == 1 else "forkserver"
+
+
 def process_pool(count: int, shared: Any) -> Executor:
     """``count`` worker processes that each got ``shared`` once: its ``submit(call, fn,
     shared, task)`` runs ``call(fn, <the worker's shared>, task)``."""
@@ -109,10 +133,13 @@ def process_pool(count: int, shared: Any) -> Executor:
         def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
             self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
-    ctx = multiprocessing.get_context("forkserver")
-    # numpy only: before Python 3.12 the fork server imports its preloads before it takes
-    # this process's sys.path, so cranfield is imported by each worker (from the right place)
-    ctx.set_forkserver_preload(["numpy"])
+    global last_start_method
+    last_start_method = method = start_method()
+    ctx = multiprocessing.get_context(method)
+    if method == "forkserver":  # (a fork: multiprocessing flushes stdout and stderr first)
+        # numpy only: before Python 3.12 the fork server imports its preloads before it takes
+        # this process's sys.path, so cranfield is imported by each worker (from the right place)
+        ctx.set_forkserver_preload(["numpy"])
     pool = ProcessPoolExecutor(
         max_workers=count, mp_context=ctx, initializer=_install, initargs=(shared,)
     )
