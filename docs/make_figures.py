@@ -158,7 +158,8 @@ def ceiling_figure():
 
 
 def precall_figure():
-    # Raghavan, Jung & Bollmann example 2.1: (+ - - | + + + - - - - - - -), 4 relevant in 2 levels of ties.
+    # Raghavan, Jung & Bollmann example 2.1: (+ - - | + + + - - - - - - -), 4 relevant in 2
+    # levels of ties.
     # trec order breaks ties by docno descending: names decide who comes first in a level.
     groups = [[1, 0, 0], [1, 1, 1] + [0] * 7]
 

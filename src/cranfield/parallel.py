@@ -6,8 +6,9 @@ and are the same, bit for bit, as those of one process.  The workers are forked 
 process when it runs one thread (the command does: its imports and inputs are then there
 already), else started by a fork server (a fresh interpreter that has imported numpy, forked
 once per worker), so that no thread is ever inherited half-way through; what every run shares
-(the qrels, the options, the measures) is given to each worker once, not with every run.  Warnings raised in a worker are recorded
-there and raised again here, in the order of the runs.
+(the qrels, the options, the measures) is given to each worker once, not with every run.
+Warnings raised in a worker are recorded there and raised again here, in the order of the
+runs.
 
 A pool costs a few hundred milliseconds to start, so :func:`workers` asks for one only when
 there are at least two run files and they hold at least :data:`POOL_FROM_BYTES` together.
