@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["hash_arrow", "hash_strings"]
+__all__ = ["hash_arrow"]
 
 _K_INT = 0x9E3779B97F4A7C15
 _M64 = (1 << 64) - 1
@@ -61,7 +61,7 @@ def hash_arrow(arr: Any) -> np.ndarray:
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     offsets = np.frombuffer(
-        buffers[1], dtype=width, count=n + 1, offset=arr.offset * width(0).itemsize
+        buffers[1], dtype=width, count=n + 1, offset=arr.offset * np.dtype(width).itemsize
     )
     data = buffers[2]
     data = np.zeros(0, dtype=np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8)
@@ -70,12 +70,6 @@ def hash_arrow(arr: Any) -> np.ndarray:
 
         valid = bool_numpy(arr.is_valid())
         return _hash(data, offsets, valid)
-    return _hash(data, offsets)
-
-
-def hash_strings(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """The hash of each string ``data[offsets[i]:offsets[i + 1]]`` (uint8 bytes,
-    non-decreasing offsets), as int64."""
     return _hash(data, offsets)
 
 
