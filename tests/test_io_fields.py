@@ -178,3 +178,46 @@ def test_empty_and_comment_only_texts_have_no_data_lines():
         f = split_fields(data)
         assert len(f) == 0 and f.strings(0) == [] and f.last_string(0) is None
         assert f.decimals(4).size == 0 and f.integers(3).size == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=st.lists(st.sampled_from(_PIECES), max_size=60).map(b"".join),
+    block=st.integers(1, 9),
+)
+def test_blocks_of_the_whitespace_scan_do_not_change_the_fields(data, block):
+    """The scan works block by block (``_BLOCK`` bytes, 64 KiB); a field or a CR LF cut by a
+    block's edge is found all the same: every block size gives the line parser's fields."""
+    import cranfield.io.fields as fields_module
+
+    expected = [
+        (lineno, f)
+        for lineno, raw in enumerate(data.split(b"\n"), 1)
+        if (f := raw.split()) and f[0][:1] != b"#"
+    ]
+    saved = fields_module._BLOCK
+    fields_module._BLOCK = block
+    try:
+        got = split_fields(data)
+    finally:
+        fields_module._BLOCK = saved
+    assert got.lines.tolist() == [n for n, _ in expected]
+    tokens = [got.line_tokens(int(i), int(c)) for i, c in zip(got.first, got.count, strict=True)]
+    assert tokens == [f for _, f in expected]
+
+
+def test_a_text_of_many_blocks_splits_as_the_line_parser_does():
+    """Real sizes: 200,000 lines (several 64 KiB blocks) of mixed widths and separators."""
+    rng = np.random.default_rng(7)
+    seps = [b" ", b"\t", b"  ", b" \t "]
+    lines = []
+    for i in range(200_000):
+        sep = seps[int(rng.integers(0, 4))]
+        doc = b"d" * int(rng.integers(1, 40))
+        lines.append(sep.join([b"q%d" % (i // 1000), b"Q0", doc, b"%d" % i, b"1.5", b"t"]))
+    data = b"\n".join(lines) + b"\n"
+    f = split_fields(data)
+    assert f.count.tolist() == [6] * len(lines)
+    assert f.strings(2) == [raw.split()[2].decode() for raw in lines]
+    assert f.integers(3).tolist() == list(range(len(lines)))
+    assert f.starts.dtype == np.int32  # half the memory of positions in int64

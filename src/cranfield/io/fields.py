@@ -4,11 +4,17 @@
 fields are maximal runs of bytes that are not C ``isspace`` (space, tab, LF, CR, VT, FF); a
 line is ended by LF only; a line without fields (blank) or whose first field starts with ``#``
 (a comment) carries no data.  It does this with a few numpy passes over the bytes instead of a
-Python loop over lines, and converts columns without creating a Python object per field:
+Python loop over lines, and converts columns without creating a Python object per field.
+Fresh memory costs a page fault per 4 KiB (about 2 microseconds each on the project machine,
+much of the time a small run took to read), so the work is done in a few arrays of one entry
+per line or per field, never of several bytes per byte of text:
 
+- :func:`split_fields` scans the bytes for field edges and line ends 64 KiB at a time, in
+  reused scratch buffers, and keeps the edges as int32;
 - :meth:`Fields.strings` gathers one column's bytes, separated by ``\\n``, and decodes them
   with one ``decode`` and one ``split``;
-- :meth:`Fields.integers` reads ``[+-]?[0-9]+`` tokens as int64, digit by digit;
+- :meth:`Fields.integers` reads ``[+-]?[0-9]+`` tokens as int64, digit by digit, one byte
+  position of every token at a time (:class:`_Column`);
 - :meth:`Fields.decimals` reads scores as float64 exactly as Python's ``float`` does: a token
   ``[+-]?digits[.digits]`` with at most 15 digits is the integer ``m`` of its digits divided
   by ``10**k`` (``k`` digits after the point), and since ``m < 2**53`` and ``10**k <= 10**15``
@@ -22,6 +28,8 @@ then hands the whole file to the exact parser, so every error message is the exa
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -38,6 +46,7 @@ _POW10_FLOAT = 10.0 ** np.arange(16, dtype=np.float64)  # exact doubles
 _MAX_DIGITS = 15  # 10**15 < 2**53: every such digit string is an exact double
 _MAX_WIDTH = 32  # longer tokens are read one by one
 _LEAD = _MAX_WIDTH  # spaces before the text: no token window starts before the array
+_BLOCK = 1 << 16  # bytes per block of the whitespace scan (_edges)
 
 
 class Fields:
@@ -81,27 +90,35 @@ class Fields:
         """The ``count`` fields from field index ``first`` on (one line's), as bytes."""
         return [self._token(i) for i in range(first, first + count)]
 
-    def _column(self, k: int, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """The bytes of field ``k`` of every line (or of the given line indices), each
-        followed by ``\n``, and the offset of each token in them (lines must have more than
-        ``k`` fields)."""
-        idx = self.first + k if rows is None else self.first[rows] + k
-        s = self.starts[idx]
-        length = self.ends[idx] - s + 1  # with the separator after the token
-        ends = np.cumsum(length)
-        offsets = ends - length
-        pos = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
-        pos -= np.repeat(offsets - s, length)
-        out = self._bytes[pos]  # the separator after a token is whitespace (or the final LF)
-        out[ends - 1] = _NL
-        return out, offsets
-
     def strings(self, k: int, rows: np.ndarray | None = None) -> list[str]:
         """Field ``k`` of every line (or of the given line indices) as Python strings (the
-        text must be valid UTF-8)."""
-        if not len(self) or (rows is not None and not len(rows)):
+        text must be valid UTF-8).
+
+        The tokens' bytes are gathered into one buffer, each followed by ``\\n``, which one
+        ``decode`` and one ``split`` turn into strings.  Tokens up to :data:`_MAX_WIDTH`
+        bytes are gathered as a (lines x width) byte matrix of the windows ending at each
+        token's separator, kept where a byte belongs to the token or is its separator: one
+        byte and one flag per cell, instead of two 8-byte positions per byte gathered."""
+        idx = self.first + k if rows is None else self.first[rows] + k
+        if not len(idx):
             return []
-        out, _ = self._column(k, rows)
+        ends = self.ends[idx]  # each token's separator (whitespace, or the final LF)
+        length = ends - self.starts[idx]
+        w = int(length.max()) + 1
+        if w <= _MAX_WIDTH + 1:  # the text is preceded by _LEAD >= w - 1 spaces
+            windows = np.lib.stride_tricks.sliding_window_view(self._bytes, w)
+            m = windows[ends - (w - 1)]
+            m[:, -1] = _NL
+            keep = np.arange(w - 1, -1, -1) <= length[:, None]  # distance from the end
+            out = m[keep]
+        else:
+            s = self.starts[idx]
+            length += 1  # with the separator
+            stop = np.cumsum(length)
+            pos = np.arange(int(stop[-1]), dtype=np.int64)
+            pos -= np.repeat(stop - length - s, length)
+            out = self._bytes[pos]
+            out[stop - 1] = _NL
         return out[:-1].tobytes().decode("utf-8").split("\n")
 
     def changes(self, k: int) -> np.ndarray:
@@ -111,11 +128,13 @@ class Fields:
         changed = np.ones(n, dtype=bool)
         if n < 2:
             return changed
-        m = _Matrix(self, k)
-        same = (m.bytes[:, 1:] == m.bytes[:, :-1]).all(axis=0)  # NUL padding: lengths too
+        col = _Column(self, k)
+        same = np.ones(n - 1, dtype=bool)
+        for _, row, _ in col.rows():  # NUL padding: lengths are compared too
+            same &= row[1:] == row[:-1]
         changed[1:] = ~same
-        for i in np.flatnonzero(same & (m.long[1:] | m.long[:-1])).tolist():  # cut tokens
-            changed[i + 1] = self._token(m.idx[i + 1]) != self._token(m.idx[i])
+        for i in np.flatnonzero(same & (col.long[1:] | col.long[:-1])).tolist():  # cut tokens
+            changed[i + 1] = self._token(col.idx[i + 1]) != self._token(col.idx[i])
         return changed
 
     def _token(self, i: int) -> bytes:
@@ -132,13 +151,12 @@ class Fields:
         in range), else ``None``."""
         if not len(self):
             return np.zeros(0, dtype=np.int64)
-        t = _Digits(self, k)
-        if not (t.is_digit | t.leading_sign | t.pad).all() or t.long.any():
+        t = _Number(_Column(self, k))
+        if not t.plain.all() or t.ndots.any() or t.col.long.any():
             return None
-        ndigits = t.count(t.is_digit)
-        if not ((ndigits >= 1) & (ndigits <= 18)).all():
+        if not ((t.ndigits >= 1) & (t.ndigits <= 18)).all():
             return None
-        return t.signed(t.mantissa())
+        return t.signed(t.mantissa)
 
     def decimals(self, k: int) -> np.ndarray | None:
         """Field ``k`` as float64, each value equal to Python's ``float(token)``; ``None`` if a
@@ -146,17 +164,14 @@ class Fields:
         accept as a digit separator but the exact parser refuses)."""
         if not len(self):
             return np.zeros(0, dtype=np.float64)
-        t = _Digits(self, k)
-        is_dot = t.bytes == _DOT
-        ndigits = t.count(t.is_digit)
-        simple = (t.is_digit | is_dot | t.leading_sign | t.pad).all(axis=0)
-        simple &= (ndigits >= 1) & (ndigits <= _MAX_DIGITS) & (t.count(is_dot) <= 1) & ~t.long
+        t = _Number(_Column(self, k))
+        simple = t.plain & (t.ndigits >= 1) & (t.ndigits <= _MAX_DIGITS) & (t.ndots <= 1)
+        simple &= ~t.col.long
         # digits after the point: every byte right of the point is a digit in a simple token
-        frac = np.where(is_dot.any(axis=0), t.width - 1 - np.argmax(is_dot, axis=0), 0)
-        frac[~simple] = 0
-        values = t.signed(t.mantissa() / _POW10_FLOAT[frac])
+        frac = np.where(simple & (t.ndots == 1), t.col.width - 1 - t.dot_row, 0)
+        values = t.signed(t.mantissa / _POW10_FLOAT[frac])
         for i in np.flatnonzero(~simple).tolist():  # exponents, long digit strings, inf, ...
-            tok = self._token(t.idx[i])
+            tok = self._token(t.col.idx[i])
             if b"_" in tok:
                 return None
             try:
@@ -166,55 +181,68 @@ class Fields:
         return values
 
 
-class _Matrix:
-    """Field ``k`` of every line as a (width x lines) byte matrix, tokens right-aligned and
-    padded on the left with NUL (which the text cannot hold), for column-wise work (one row
-    per position: contiguous rows make the per-position steps fast).  Tokens longer than
-    :data:`_MAX_WIDTH` are cut to their last bytes and marked ``long``."""
+class _Column:
+    """Field ``k`` of every line, read one byte position (row) at a time: the tokens
+    right-aligned to a common width and padded on the left with NUL (which the text cannot
+    hold), row ``r`` holding byte ``r`` of every token.  Tokens longer than
+    :data:`_MAX_WIDTH` are cut to their last bytes and marked ``long``.  A row is one byte
+    per line, so the work needs no more memory than a few arrays of the lines."""
 
     def __init__(self, fields: Fields, k: int) -> None:
         self.idx = fields.first + k
-        ends = fields.ends[self.idx]
-        length = ends - fields.starts[self.idx]
+        self._a = fields._bytes
+        self.ends = fields.ends[self.idx]
+        length = self.ends - fields.starts[self.idx]
         self.long = length > _MAX_WIDTH
-        self.width = w = min(int(length.max()), _MAX_WIDTH)
-        # the w bytes up to each token's end (the text is preceded by _LEAD >= w spaces, so
-        # every window lies inside the array), copied as one block per token, then turned
-        windows = np.lib.stride_tricks.sliding_window_view(fields._bytes, w)
-        self.bytes = np.ascontiguousarray(windows[ends - w].T)
-        self.rows = np.arange(w, dtype=np.int64)[:, None]
-        self.start_row = w - length  # row of each token's first byte (< 0 if long)
-        self.pad = self.rows < self.start_row
-        self.bytes[self.pad] = 0
+        self.width = min(int(length.max()), _MAX_WIDTH)
+        self.start_row = self.width - length  # row of each token's first byte (< 0 if long)
+
+    def rows(self) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+        """``(r, bytes, pad)`` for each row: the bytes (NUL where padded) and where padded.
+        The text is preceded by :data:`_LEAD` >= ``width`` spaces, so every position read
+        lies inside the array."""
+        pos = self.ends - self.width
+        for r in range(self.width):
+            row = self._a[pos]
+            pad = self.start_row > r
+            row[pad] = 0
+            yield r, row, pad
+            pos += 1
 
 
-class _Digits(_Matrix):
-    """:class:`_Matrix` with the digits, signs and sign of each token."""
+class _Number:
+    """What :meth:`Fields.integers` and :meth:`Fields.decimals` need of a column, in one pass
+    over its rows: whether each token holds only digits, points, a leading sign (``plain``),
+    its numbers of digits and points, the row of its (last) point, whether it has a ``-``,
+    and the integer of its digits by Horner's rule (``m = m * 10 + d`` at a digit, unchanged
+    elsewhere; garbage, never used, beyond 18 digits)."""
 
-    def __init__(self, fields: Fields, k: int) -> None:
-        super().__init__(fields, k)
-        self.digit = self.bytes - np.uint8(_ZERO)
-        self.is_digit = self.digit < 10
-        sign = (self.bytes == _PLUS) | (self.bytes == _MINUS)
-        self.leading_sign = sign & (self.rows == self.start_row)
-        self.negative = (self.bytes == _MINUS).any(axis=0) & ~self.long
-
-    def count(self, mask: np.ndarray) -> np.ndarray:
-        return mask.sum(axis=0, dtype=np.int64)
-
-    def mantissa(self) -> np.ndarray:
-        """The integer of each token's digits, by Horner's rule row by row (garbage, never
-        used, for tokens of more than 18 digits): ``m = m * 10 + d`` at a digit, unchanged at
-        any other byte."""
-        digit = self.is_digit.view(np.uint8)
-        times = digit * np.uint8(9)
-        times += 1  # 10 at a digit, 1 elsewhere
-        plus = self.digit * digit  # the digit, or 0
-        m = np.zeros(self.bytes.shape[1], dtype=np.int64)
-        for row in range(self.width):
-            m *= times[row]
-            m += plus[row]
-        return m
+    def __init__(self, col: _Column) -> None:
+        self.col = col
+        n = len(col.ends)
+        self.plain = np.ones(n, dtype=bool)
+        self.ndigits = np.zeros(n, dtype=np.int8)  # at most _MAX_WIDTH
+        self.ndots = np.zeros(n, dtype=np.int8)
+        self.dot_row = np.zeros(n, dtype=np.int8)
+        negative = np.zeros(n, dtype=bool)
+        m = np.zeros(n, dtype=np.int64)
+        for r, row, pad in col.rows():
+            digit = row - np.uint8(_ZERO)
+            is_digit = digit < 10
+            is_dot = row == _DOT
+            minus = row == _MINUS
+            negative |= minus
+            sign = minus | (row == _PLUS)
+            sign &= col.start_row == r  # a sign counts only as the first byte
+            self.plain &= is_digit | is_dot | sign | pad
+            self.ndigits += is_digit
+            self.ndots += is_dot
+            self.dot_row[is_dot] = r
+            m *= is_digit.view(np.uint8) * np.uint8(9) + np.uint8(1)  # 10 at a digit, else 1
+            digit *= is_digit
+            m += digit
+        self.mantissa = m
+        self.negative = negative & ~col.long
 
     def signed(self, values: np.ndarray) -> np.ndarray:
         """``values`` negated where the token has a ``-`` (``-0`` gives ``-0.0``)."""
@@ -226,15 +254,8 @@ def split_fields(data: bytes) -> Fields:
     """Split ``data`` into fields per line, dropping blank and comment lines."""
     # spaces before the text and a LF after it: every field starts and ends at a change
     a = np.frombuffer(b"".join((b" " * _LEAD, data, b"\n")), dtype=np.uint8)
-    scratch = np.subtract(a, np.uint8(9))  # one scratch buffer: fresh memory costs page faults
-    sep = scratch < 5  # \t \n \v \f \r
-    flag = scratch.view(bool)
-    sep |= np.equal(a, _SPACE, out=flag)
-    edges = np.flatnonzero(np.not_equal(sep[1:], sep[:-1], out=flag[:-1]))  # (not a diff)
-    edges += 1
+    edges, newlines = _scan(a)
     starts, ends = edges[0::2], edges[1::2]
-    newlines = np.flatnonzero(np.equal(a, _NL, out=flag))
-    del scratch, sep, flag
     bounds = np.empty(len(newlines) + 1, dtype=np.int64)  # first field of each line
     bounds[0] = 0
     bounds[1:] = np.searchsorted(starts, newlines)
@@ -253,6 +274,39 @@ def split_fields(data: bytes) -> Fields:
     f.comment_first, f.comment_count = first[comment], count[comment]
     f.comment_lines = np.flatnonzero(comment) + 1
     return f
+
+
+def _scan(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The field edges of ``a`` (the positions ``i`` where ``a[i - 1]`` and ``a[i]`` differ
+    in being whitespace) and its LF positions, in order, as int32 (int64 from 2 GiB on).
+
+    Worked out :data:`_BLOCK` bytes at a time in the same few scratch buffers, into arrays
+    as long as the text of which only the part written is ever touched: fresh memory costs
+    a page fault per 4 KiB, a large part of the time a small run takes to read."""
+    n = len(a)
+    dtype = np.int32 if n < 2**31 else np.int64
+    size = min(_BLOCK, n)
+    scratch = np.empty(size + 1, dtype=np.uint8)
+    sep = np.empty(size + 1, dtype=bool)
+    flag = scratch.view(bool)
+    edges = np.empty(n, dtype=dtype)
+    newlines = np.empty(n, dtype=dtype)
+    ne = nl = 0
+    for lo in range(1, n, size):  # a[0] is a space: neither an edge nor a LF
+        w = a[lo - 1 : lo + size]  # the block and the byte before it
+        m = len(w)
+        np.subtract(w, np.uint8(9), out=scratch[:m])
+        np.less(scratch[:m], 5, out=sep[:m])  # \t \n \v \f \r
+        sep[:m] |= np.equal(w, _SPACE, out=flag[:m])
+        found = np.flatnonzero(np.not_equal(sep[1:m], sep[: m - 1], out=flag[: m - 1]))
+        found += lo
+        edges[ne : ne + len(found)] = found
+        ne += len(found)
+        found = np.flatnonzero(np.equal(w[1:], _NL, out=flag[: m - 1]))
+        found += lo
+        newlines[nl : nl + len(found)] = found
+        nl += len(found)
+    return edges[:ne], newlines[:nl]
 
 
 def repeats_field_1(
