@@ -397,6 +397,17 @@ def test_arrow_id_check_equals_the_rule_on_each_string(monkeypatch, chunk):
         assert ids_mod.bad_id_in_list(strings[start:]) == expected
 
 
+def test_list_id_check_equals_the_rule_on_every_ascii_character():
+    """Pure ASCII lists take the byte check: each of the 128 characters, alone and inside an
+    id, at every position of a list, against the rule applied string by string."""
+    bad = re.compile("[\x00-\x20\x7f-\x9f]")
+    for code in range(128):
+        ch = chr(code)
+        for strings in (["ab", "c" + ch + "d", "ef"], [ch], ["x", "y", ch], ["", "x"], []):
+            expected = next((i for i, s in enumerate(strings) if s == "" or bad.search(s)), None)
+            assert ids_mod.bad_id_in_list(strings) == expected, (code, strings)
+
+
 def test_200000_queries_bad_id_in_the_last_row():
     n = 200_000
     qids = [f"q{i}" for i in range(n)]

@@ -42,10 +42,22 @@ def id_problem(value: str) -> str | None:
 
 
 def bad_id_in_list(values: Sequence[str]) -> int | None:
-    """The index of the first value that is not a valid id, or ``None``."""
-    if not all(values) or _BAD_CHAR.search("".join(values)) is not None:
-        return next(i for i, v in enumerate(values) if id_problem(v) is not None)
-    return None
+    """The index of the first value that is not a valid id, or ``None``.
+
+    The values are joined and checked at once: ASCII text (``isascii`` is a flag of the
+    string) by its bytes' minimum and maximum, other text by one regular-expression search."""
+    joined = "".join(values)
+    if all(values) and (_printable_ascii(joined) or _BAD_CHAR.search(joined) is None):
+        return None
+    return next(i for i, v in enumerate(values) if id_problem(v) is not None)
+
+
+def _printable_ascii(text: str) -> bool:
+    """Whether ``text`` is empty or only ASCII from ``!`` to ``~`` (no id rule can fail)."""
+    if not text.isascii():
+        return False
+    data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    return not len(data) or (data.min() > 0x20 and data.max() < 0x7F)
 
 
 def _suspect_bytes(data: np.ndarray) -> np.ndarray:
