@@ -8,6 +8,7 @@ by vectorised operations.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -145,10 +146,12 @@ class Qrels:
         uniq = sorted(set(qids))
         rank = dict(zip(uniq, range(len(uniq)), strict=True))
         qrank = np.fromiter(map(rank.__getitem__, qids), dtype=np.int64, count=n)
-        order = np.fromiter(sorted(range(n), key=docs.__getitem__), dtype=np.int64, count=n)
-        order = order[np.argsort(qrank[order], kind="stable")]
         offsets = np.zeros(len(uniq) + 1, dtype=np.int64)
         np.cumsum(np.bincount(qrank, minlength=len(uniq)), out=offsets[1:])
+        order = _block_order(qrank, docs, len(uniq))
+        if order is None:
+            order = np.fromiter(sorted(range(n), key=docs.__getitem__), dtype=np.int64, count=n)
+            order = order[np.argsort(qrank[order], kind="stable")]
         return Qrels(
             query_ids=tuple(uniq),
             offsets=offsets,
@@ -308,3 +311,28 @@ class Run:
         for q, d, s in zip(self.qcodes.tolist(), docs, self.scores.tolist(), strict=True):
             out[self.query_ids[q]][d] = s
         return out
+
+
+def _block_order(qrank: np.ndarray, docs: Sequence[str], nq: int) -> np.ndarray | None:
+    """The stable order by (query rank, document id) of rows that hold each query in one
+    block with its documents in order (as TREC's qrels files do when their document ids sort
+    as strings), whatever the order of the queries (numeric, say): the blocks put in order.
+    ``None`` for other rows, after a look at the first block only when its documents are out
+    of order (numeric ids, say).  ``nq`` is the number of distinct queries."""
+    n = len(qrank)
+    if n < 2:
+        return np.arange(n)
+    change = qrank[1:] != qrank[:-1]
+    starts = np.concatenate(([0], np.flatnonzero(change) + 1))
+    if len(starts) != nq:  # a query in two blocks
+        return None
+    first = docs[: starts[1] if len(starts) > 1 else n]
+    if not all(map(operator.le, first[:-1], first[1:])):  # stops at the first descent
+        return None
+    rising = np.fromiter(map(operator.le, docs[:-1], docs[1:]), dtype=bool, count=n - 1)
+    if not (rising | change).all():
+        return None
+    lengths = np.diff(np.append(starts, n))
+    perm = np.argsort(qrank[starts])
+    lengths = lengths[perm]
+    return np.arange(n) + np.repeat(starts[perm] - (np.cumsum(lengths) - lengths), lengths)
