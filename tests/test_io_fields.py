@@ -9,6 +9,7 @@ import re
 import struct
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -221,3 +222,20 @@ def test_a_text_of_many_blocks_splits_as_the_line_parser_does():
     assert f.strings(2) == [raw.split()[2].decode() for raw in lines]
     assert f.integers(3).tolist() == list(range(len(lines)))
     assert f.starts.dtype == np.int32  # half the memory of positions in int64
+
+
+@pytest.mark.parametrize("last", ["7", "x" * 31, "x" * 32, "y" * 33, "é" * 20])
+@pytest.mark.parametrize("end", ["", "\n", " ", "\r\n"])
+def test_the_text_is_read_in_place_at_both_ends(last, end):
+    """The text is not copied with padding: tokens at its very start (shorter than the widest
+    token of their column) and a token that ends the text without a separator read as the
+    line parser reads them, whatever their width."""
+    text = f"a 1 {last}\nbb 22 c\n{last} -3 {last}{end}".encode()
+    expected = [raw.split() for raw in text.split(b"\n") if raw.split()]
+    f = split_fields(text)
+    for k in range(3):
+        assert f.strings(k) == [line[k].decode() for line in expected]
+    assert f.integers(1).tolist() == [1, 22, -3]
+    assert f.changes(2).tolist() == [True, True, True]
+    assert f.last_string(2) == last
+    assert f.nlines == 3
