@@ -18,6 +18,7 @@ import numpy as np
 
 from .arrow import string_array
 from .id_column import IdColumn, Vocabulary
+from .segments import permute_blocks, segment_bounds
 
 __all__ = ["LineCounts", "Qrels", "Run"]
 
@@ -322,17 +323,13 @@ def _block_order(qrank: np.ndarray, docs: Sequence[str], nq: int) -> np.ndarray 
     n = len(qrank)
     if n < 2:
         return np.arange(n)
-    change = qrank[1:] != qrank[:-1]
-    starts = np.concatenate(([0], np.flatnonzero(change) + 1))
+    starts, lengths = segment_bounds(qrank)
     if len(starts) != nq:  # a query in two blocks
         return None
-    first = docs[: starts[1] if len(starts) > 1 else n]
+    first = docs[: lengths[0]]
     if not all(map(operator.le, first[:-1], first[1:])):  # stops at the first descent
         return None
     rising = np.fromiter(map(operator.le, docs[:-1], docs[1:]), dtype=bool, count=n - 1)
-    if not (rising | change).all():
+    if not (rising | (qrank[1:] != qrank[:-1])).all():
         return None
-    lengths = np.diff(np.append(starts, n))
-    perm = np.argsort(qrank[starts])
-    lengths = lengths[perm]
-    return np.arange(n) + np.repeat(starts[perm] - (np.cumsum(lengths) - lengths), lengths)
+    return permute_blocks(starts, lengths, np.argsort(qrank[starts]))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
+    "permute_blocks",
     "segment_bounds",
     "segment_cummax_reverse",
     "segment_cumsum",
@@ -34,6 +35,15 @@ def segment_bounds(segment: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     np.not_equal(segment[1:], segment[:-1], out=new[1:])
     starts = np.flatnonzero(new)
     return starts, np.diff(np.append(starts, n))
+
+
+def permute_blocks(starts: np.ndarray, lengths: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Row positions that lay out the blocks ``(starts, lengths)`` (of rows, one after the
+    other) in the given order, each block's rows kept in order: linear time, no row sort."""
+    lengths = lengths[order]
+    src = np.repeat(starts[order] - (np.cumsum(lengths) - lengths), lengths)
+    src += np.arange(len(src), dtype=np.int64)
+    return src
 
 
 def _accumulate(ufunc: np.ufunc, segment: np.ndarray, values: np.ndarray) -> np.ndarray:

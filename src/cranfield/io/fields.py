@@ -46,7 +46,7 @@ _POW10_FLOAT = 10.0 ** np.arange(16, dtype=np.float64)  # exact doubles
 _MAX_DIGITS = 15  # 10**15 < 2**53: every such digit string is an exact double
 _MAX_WIDTH = 32  # longer tokens are read one by one
 _LEAD = _MAX_WIDTH  # spaces before the text: no token window starts before the array
-_BLOCK = 1 << 16  # bytes per block of the whitespace scan (_edges)
+_BLOCK = 1 << 16  # bytes per block of the whitespace scan (_scan)
 
 
 class Fields:

@@ -57,7 +57,13 @@ def _printable_ascii(text: str) -> bool:
     if not text.isascii():
         return False
     data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
-    return not len(data) or (data.min() > 0x20 and data.max() < 0x7F)
+    return not len(data) or _printable(data)
+
+
+def _printable(data: np.ndarray) -> bool:
+    """Whether the (non-empty) UTF-8 bytes are only ASCII from ``!`` to ``~``: two SIMD
+    reductions."""
+    return bool(data.min() > 0x20 and data.max() < 0x7F)
 
 
 def _suspect_bytes(data: np.ndarray) -> np.ndarray:
@@ -88,7 +94,7 @@ def bad_id_in_arrow(arr: Any) -> int | None:
     if data_buf is None or stop == start:
         return None if first_empty == n else first_empty
     data = np.frombuffer(data_buf, dtype=np.uint8, count=stop - start, offset=start)
-    if data.min() > 0x20 and data.max() < 0x7F:  # printable ASCII only: two SIMD reductions
+    if _printable(data):
         return None if first_empty == n else first_empty
     for lo in range(0, len(data), _CHUNK):
         # one byte of overlap so that a C1 lead byte at a chunk's end sees its next byte

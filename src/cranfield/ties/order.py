@@ -25,6 +25,7 @@ import numpy as np
 from ..arrow import arrow_numpy, numpy_arrow
 from ..data import Run
 from ..errors import InputError, ParameterError
+from ..segments import permute_blocks
 
 __all__ = ["TIE_POLICIES", "Ordering", "order_run"]
 
@@ -156,11 +157,8 @@ def _group_by_segment(seg_all: np.ndarray) -> tuple[np.ndarray | None, np.ndarra
         return _rows(rows, n)[o], seg[o]
     lengths = np.diff(np.append(starts, n))
     bo = np.argsort(block_seg)  # distinct keys: any sort is stable
-    new_lengths = lengths[bo]
-    new_starts = np.cumsum(new_lengths) - new_lengths
-    src = np.repeat(starts[bo] - new_starts, new_lengths)
-    src += np.arange(n, dtype=np.int64)
-    return (src if rows is None else rows[src]), np.repeat(block_seg[bo], new_lengths)
+    src = permute_blocks(starts, lengths, bo)
+    return (src if rows is None else rows[src]), np.repeat(block_seg[bo], lengths[bo])
 
 
 def _stable_order(seg: np.ndarray) -> np.ndarray:
