@@ -72,6 +72,14 @@ def trec_file(draw, kind: str) -> bytes:
         lines.append(lead + sep.join(fields) + draw(st.sampled_from(["", " ", "\t"])))
     if not any(line.strip() and not line.strip().startswith("#") for line in lines):
         lines.append("1 Q0 d99 1 1 t" if kind == "run" else "1 0 d99 1")
+    if kind == "qrels" and draw(st.booleans()):  # each query in one block, as files have them
+        at = [i for i, line in enumerate(lines) if line.split() and line.split()[0][0] != "#"]
+        first = {}
+        for i in at:
+            first.setdefault(lines[i].split()[0], i)
+        grouped = sorted((lines[i] for i in at), key=lambda line: first[line.split()[0]])
+        for i, line in zip(at, grouped, strict=True):
+            lines[i] = line
     eol = draw(st.sampled_from(["\n", "\n", "\r\n"]))
     return (eol.join(lines) + draw(st.sampled_from(["", eol]))).encode()
 

