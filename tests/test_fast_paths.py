@@ -81,14 +81,22 @@ def test_trec_order_breaks_ties_by_docno_descending_on_both_paths(tmp_path, monk
         assert jr.grades.tolist() == expected
 
 
+@pytest.mark.parametrize("hashed_lists", [False, True])
 @pytest.mark.parametrize("collide", [False, True])
-def test_vocabulary_lookup_of_arrow_ids_equals_dictionary_lookup(monkeypatch, collide):
-    from cranfield import id_column as data_mod
+def test_vocabulary_lookup_of_arrow_ids_equals_dictionary_lookup(
+    monkeypatch, collide, hashed_lists
+):
+    """Arrow ids, and Python ids (short columns: the dictionary; long ones: the hash filter,
+    then the dictionary), are found where the dictionary finds them."""
+    from cranfield import id_column, id_hashes
     from cranfield.arrow import strings_arrow
     from cranfield.id_column import IdColumn, Vocabulary
 
-    if collide:  # every string hashes alike: the exact Arrow fallback must take over
-        monkeypatch.setattr(data_mod, "_hash_arrow", lambda arr: np.zeros(len(arr), dtype=np.int64))
+    monkeypatch.setattr(id_column, "HASHED_LOOKUP_ROWS", 0 if hashed_lists else 1 << 62)
+
+    if collide:  # every string hashes alike: the exact fallbacks must take over
+        for name in ("hash_arrow", "hash_strings"):
+            monkeypatch.setattr(id_hashes, name, lambda v: np.zeros(len(v), dtype=np.int64))
     rng = np.random.default_rng(11)
     pool = [f"d{i}" for i in range(300)] + ["é1", "ü", "x y", "D00"]
     vocab = Vocabulary(list(dict.fromkeys(rng.choice(pool, 120).tolist())))

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cranfield.arrow import strings_arrow
-from cranfield.id_hashes import CHUNK, hash_arrow
+from cranfield.id_hashes import CHUNK, hash_arrow, hash_spans, hash_strings
 
 M64 = (1 << 64) - 1
 K = 0x9E3779B97F4A7C15
@@ -168,3 +168,57 @@ print(r.values.mean(axis=0).round(12).tolist())
     # each query: d0..d8 judged with grades d % 3 (6 relevant: d = 1,2,4,5,7,8) ranked 1..9
     ap = sum((k + 1) / r for k, r in enumerate([2, 3, 5, 6, 8, 9])) / 6
     assert json.loads(means) == pytest.approx([ap, 0.6], abs=1e-12)
+
+
+# ------------------------------------------------ Python strings and spans of a text
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(max_size=90), max_size=60))
+def test_python_strings_hash_as_the_formula_says(values):
+    """``hash_strings`` (the strings joined by LF, encoded once) gives the formula's hashes,
+    LFs inside the strings, long ones (several words) and empty ones included."""
+    assert hash_strings(values).tolist() == expected(values)
+
+
+def test_a_lone_surrogate_hashes_as_its_three_bytes():
+    values = ["a\ud800", "\udfff", "b"]
+    want = [reference(v.encode("utf-8", "surrogatepass")) for v in values]
+    assert hash_strings(values).tolist() == want
+    assert hash_strings(["x\ny", "\n", ""]).tolist() == expected(["x\ny", "\n", ""])
+
+
+_TOKEN = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp")), max_size=70)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TOKEN.filter(bool), max_size=40), st.lists(st.sampled_from([" ", "\t", "\n"])))
+def test_spans_of_a_text_hash_as_the_strings_they_hold(tokens, seps):
+    """``hash_spans`` reads the tokens in place, whatever follows each (the next token, a
+    separator, the end of the text), and ``Fields.hashes`` gives the hashes of the strings
+    ``Fields.strings`` gives."""
+    from cranfield.io.fields import split_fields
+
+    parts, starts, lengths, at = [], [], [], 0
+    for i, t in enumerate(tokens):
+        b = t.encode()
+        sep = (seps[i % len(seps)] if seps else " ").encode()
+        starts.append(at)
+        lengths.append(len(b))
+        parts += [b, sep]
+        at += len(b) + len(sep)
+    data = np.frombuffer(b"".join(parts), dtype=np.uint8)
+    got = hash_spans(data, np.array(starts, dtype=np.int64), np.array(lengths, dtype=np.int32))
+    assert got.tolist() == expected(tokens)
+    lines = [" ".join(tokens[i : i + 3]) for i in range(0, len(tokens) - 2, 3)]
+    f = split_fields("\n".join(lines).encode())
+    for k in range(3 if lines else 0):
+        assert f.hashes(k).tolist() == expected(f.strings(k))
+
+
+def test_spans_across_chunks_and_of_long_ids():
+    tokens = [f"d{i}" for i in range(CHUNK + 5)] + ["u" * 300, "", "v" * 65]
+    text = "\n".join(tokens).encode()
+    lengths = np.array([len(t) for t in tokens], dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(lengths[:-1] + 1)))
+    data = np.frombuffer(text, dtype=np.uint8)
+    assert hash_spans(data, starts, lengths).tolist() == expected(tokens)
+    assert hash_strings(tokens).tolist() == expected(tokens)

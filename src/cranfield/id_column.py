@@ -2,8 +2,8 @@
 array for large ones) and :class:`Vocabulary` (distinct strings prepared for repeated lookups).
 
 Ids are compared, looked up or hashed by vectorised operations; hashes (64-bit, from the
-bytes alone: :mod:`cranfield.id_hashes`) are only candidates for equality and are always
-confirmed on the strings.
+bytes alone: :mod:`cranfield.id_hashes`, the same for both backings) are only candidates for
+equality and are always confirmed on the strings.
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ from .arrow import arrow_numpy, bool_numpy, numpy_arrow, strings_arrow
 
 __all__ = ["IdColumn", "Vocabulary"]
 
+HASHED_LOOKUP_ROWS = 4096
+"""Columns of Python ids from this many rows on are looked up through the hashes (most ids of a
+run are not in the qrels: the hashes filter them out without a dictionary lookup each)."""
+
 
 class IdColumn:
     """A column of string ids backed by a Python list or a pyarrow string array (or rows of
@@ -26,8 +30,9 @@ class IdColumn:
 
     __slots__ = ("_arrow", "_hashes", "_index", "_list")
 
-    def __init__(self, values: Sequence[str] | Any) -> None:
-        self._hashes: np.ndarray | None = None
+    def __init__(self, values: Sequence[str] | Any, hashes: np.ndarray | None = None) -> None:
+        """``hashes``: the ids' hashes when the reader has them already (:meth:`codes`)."""
+        self._hashes: np.ndarray | None = hashes
         self._index: np.ndarray | None = None  # a view's rows of the Arrow array
         if isinstance(values, list):
             self._list: list[str] | None = values
@@ -82,10 +87,11 @@ class IdColumn:
     def slice(self, start: int, stop: int) -> IdColumn:
         """Rows ``start:stop`` (zero-copy for Arrow)."""
         if self._list is not None:
-            return IdColumn(self._list[start:stop])
-        if self._index is not None:
+            out = IdColumn(self._list[start:stop])
+        elif self._index is not None:
             return self.view(np.arange(start, stop, dtype=np.int64))
-        out = IdColumn(self._arrow.slice(start, stop - start))
+        else:
+            out = IdColumn(self._arrow.slice(start, stop - start))
         if self._hashes is not None:
             out._hashes = self._hashes[start:stop]
         return out
@@ -113,42 +119,33 @@ class IdColumn:
         """
         if not isinstance(vocabulary, Vocabulary):
             vocabulary = Vocabulary(vocabulary)
-        if self._list is not None:
+        if self._list is not None and len(self) < HASHED_LOOKUP_ROWS:
             found = map(vocabulary.index.get, self._list, itertools.repeat(-1))
             return np.fromiter(found, dtype=np.int64, count=len(self))
         return vocabulary.find_hashed(self)
 
     def codes(self) -> np.ndarray:
-        """Integer keys with ``a == b  =>  key(a) == key(b)``.
+        """The ids' 64-bit hashes (:mod:`cranfield.id_hashes`), as int64: ``a == b`` implies
+        ``key(a) == key(b)``, so equal keys are only candidates for equality, which callers
+        confirm with :meth:`take`.  The same for both backings; computed once (duplicate
+        checks and lookups share them), or given by the reader."""
+        if self._hashes is None:
+            from .id_hashes import hash_strings
 
-        For a list the keys are exact dictionary codes.  For an Arrow column they are 64-bit
-        hashes (:mod:`cranfield.id_hashes`), so equal keys are only candidates for equality and
-        callers must confirm them with :meth:`take`.
-        """
-        if self._list is not None:
-            index: dict[str, int] = {}
-            setdefault = index.setdefault
-            return np.fromiter(
-                (setdefault(v, len(index)) for v in self._list), dtype=np.int64, count=len(self)
+            self._hashes = (
+                hash_strings(self._list) if self._list is not None else _hash_arrow(self.arrow())
             )
-        if self._hashes is None:  # computed once: duplicate checks and lookups share them
-            self._hashes = _hash_arrow(self.arrow())
-            self._hashes.flags.writeable = False
+        self._hashes.flags.writeable = False
         return self._hashes
-
-    @property
-    def exact_codes(self) -> bool:
-        """Whether :meth:`codes` are exact (no hash collisions possible)."""
-        return self._list is not None
 
 
 class Vocabulary:
     """Distinct strings prepared for repeated lookups (``IdColumn.lookup``).
 
-    For Python ids a dictionary; for Arrow ids the strings' 64-bit hashes (the ones
-    :meth:`IdColumn.codes` gives), sorted, and a direct-mapped table of them: a column's
-    hashes are filtered through the table, matched by binary search, and confirmed on the
-    strings, so that nothing is rebuilt per column.  Built lazily, once.
+    A dictionary (short columns of Python ids are looked up in it), and the strings' 64-bit
+    hashes (the ones :meth:`IdColumn.codes` gives), sorted, with a direct-mapped table of
+    them: a column's hashes are filtered through the table, matched by binary search, and
+    confirmed on the strings, so that nothing is rebuilt per column.  Built lazily, once.
     """
 
     def __init__(self, values: Sequence[str]) -> None:
@@ -162,44 +159,66 @@ class Vocabulary:
         return dict(zip(self.values, range(len(self.values)), strict=True))
 
     @cached_property
-    def _hashed(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, int] | None:
-        """(Arrow strings, sorted hashes, their positions, filter table, mask); None if two
-        strings share a hash (then lookups use Arrow's exact ``index_in``)."""
-        arr = strings_arrow(self.values)
-        h = _hash_arrow(arr).view(np.uint64)
+    def _arrow(self) -> Any:
+        return strings_arrow(self.values)
+
+    @cached_property
+    def _hashes(self) -> np.ndarray:
+        from .id_hashes import hash_strings
+
+        return hash_strings(self.values).view(np.uint64)
+
+    @cached_property
+    def _table(self) -> tuple[np.ndarray, np.uint64]:
+        """(filter table, mask): ``table[hash & mask]`` is False for every hash of no string
+        here (a direct-mapped table of about 32 slots per string)."""
+        h = self._hashes
+        size = 1 << max(16, min(24, (32 * max(len(h), 1) - 1).bit_length()))
+        table = np.zeros(size, dtype=bool)
+        table[h & np.uint64(size - 1)] = True
+        return table, np.uint64(size - 1)
+
+    @cached_property
+    def _hashed(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(sorted hashes, their positions); None if two strings share a hash (then Arrow
+        columns are looked up by Arrow's exact ``index_in``)."""
+        h = self._hashes
         order = np.argsort(h, kind="stable")
         sorted_h = h[order]
         if len(sorted_h) > 1 and (sorted_h[1:] == sorted_h[:-1]).any():
             return None
-        size = 1 << max(16, min(24, (32 * max(len(h), 1) - 1).bit_length()))
-        table = np.zeros(size, dtype=bool)
-        table[h & np.uint64(size - 1)] = True
-        return arr, sorted_h, order, table, size - 1
+        return sorted_h, order
 
     def find_hashed(self, column: IdColumn) -> np.ndarray:
-        """Positions of an Arrow-backed column's ids (-1 where absent)."""
-        import pyarrow.compute as pc
-
+        """Positions of a column's ids (-1 where absent), through the hashes: those that
+        pass the filter table are looked up in the dictionary (Python ids), or matched by
+        binary search and confirmed on the strings (Arrow ids)."""
         out = np.full(len(column), -1, dtype=np.int64)
         if not self.values or not len(column):
             return out
-        prepared = self._hashed
-        if prepared is None:  # a hash collision inside the vocabulary: exact and slower
-            found = pc.index_in(column.arrow(), value_set=strings_arrow(self.values))
-            return arrow_numpy(found, np.int32, fill=-1).astype(np.int64)
-        arr, sorted_h, order, table, mask = prepared
+        table, mask = self._table
         h = column.codes().view(np.uint64)
-        cand = np.flatnonzero(table[h & np.uint64(mask)])  # equal strings, equal hashes
+        cand = np.flatnonzero(table[h & mask])  # equal strings, equal hashes
         if len(cand) == 0:
             return out
+        if not column.is_arrow:  # the dictionary is exact
+            found = map(self.index.get, column.take(cand), itertools.repeat(-1))
+            out[cand] = np.fromiter(found, dtype=np.int64, count=len(cand))
+            return out
+        import pyarrow.compute as pc
+
+        prepared = self._hashed
+        if prepared is None:  # a hash collision inside the vocabulary: exact and slower
+            found = pc.index_in(column.arrow(), value_set=self._arrow)
+            return arrow_numpy(found, np.int32, fill=-1).astype(np.int64)
+        sorted_h, order = prepared
         hc = h[cand]
         pos = np.minimum(np.searchsorted(sorted_h, hc), len(sorted_h) - 1)
         hit = sorted_h[pos] == hc
         cand, where = cand[hit], order[pos[hit]]
         if len(cand) == 0:
             return out
-        same = pc.equal(column.arrow(cand), arr.take(numpy_arrow(where)))  # confirm
-        ok = bool_numpy(same)
+        ok = bool_numpy(pc.equal(column.arrow(cand), self._arrow.take(numpy_arrow(where))))
         out[cand[ok]] = where[ok]
         return out
 

@@ -1,4 +1,7 @@
-"""64-bit hashes of the strings of an Arrow string array, by numpy passes over its buffers.
+"""64-bit hashes of ids from their bytes, by numpy passes over an Arrow string array's buffers
+(:func:`hash_arrow`), over spans of a text (:func:`hash_spans`: the TREC reader's fields, read in
+place) or over Python strings encoded at once (:func:`hash_strings`); the same hash for the
+same bytes from all three.
 
 For a string of ``L`` bytes cut into words of 8 bytes ``w_1 .. w_m`` (``m = ceil(L / 8)``),
 each read as a little-endian integer, a last word of ``r < 8`` bytes with ``8 - r`` zero
@@ -26,11 +29,12 @@ Before this module the hashes came from polars (``Series.hash``), whose import a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["hash_arrow"]
+__all__ = ["hash_arrow", "hash_spans", "hash_strings"]
 
 _K_INT = 0x9E3779B97F4A7C15
 _M64 = (1 << 64) - 1
@@ -90,17 +94,61 @@ def _hash(data: np.ndarray, offsets: np.ndarray, valid: np.ndarray | None = None
         lengths = offsets[lo + 1 : hi + 1] - starts
         if valid is not None:
             lengths[~valid[lo:hi]] = 0
-        h = out[lo:hi]
-        maxlen = int(lengths.max())
-        if maxlen > 8 * LOOP_WORDS:
-            y = _sum_by_word(words, starts, lengths)
-        else:
-            y = _sum_by_position(words, starts, lengths, maxlen)
-        np.multiply(lengths.view(np.uint64), K, out=h)
-        h += y
-        _fmix64(h)
+        _hash_rows(words, starts, lengths, out[lo:hi])
         lo = hi
     return out.view(np.int64)
+
+
+def hash_spans(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The hash of each string ``data[starts[i] : starts[i] + lengths[i]]`` (``data``: uint8
+    bytes; ``starts`` non-decreasing), as int64: what :func:`hash_arrow` gives for the same
+    strings, from the text they were read from (nothing gathered or copied)."""
+    words = _Words(data)
+    n = len(starts)
+    out = np.empty(n, dtype=np.uint64)
+    for lo in range(0, n, CHUNK):
+        hi = min(lo + CHUNK, n)
+        s = starts[lo:hi].astype(np.int64)
+        _hash_rows(words, s, lengths[lo:hi].astype(np.int64), out[lo:hi])
+    return out.view(np.int64)
+
+
+def hash_strings(values: Sequence[str]) -> np.ndarray:
+    """The hash of each Python string (of its UTF-8 bytes; a lone surrogate as its three
+    bytes), as int64: what :func:`hash_arrow` gives for the same strings.  The strings are
+    encoded at once, joined by LF (ids hold no control character; when one holds a LF, each
+    is measured on its own)."""
+    if not values:
+        return np.zeros(0, dtype=np.int64)
+    joined = "\n".join(values).encode("utf-8", "surrogatepass")
+    data = np.frombuffer(joined, dtype=np.uint8)
+    starts = np.empty(len(values), dtype=np.int64)
+    starts[0] = 0
+    cuts = np.flatnonzero(data == 10)
+    if len(cuts) == len(values) - 1:
+        starts[1:] = cuts + 1
+        lengths = np.empty(len(values), dtype=np.int64)
+        lengths[:-1] = cuts - starts[:-1]
+        lengths[-1] = len(data) - starts[-1]
+    else:  # an id with a LF in it
+        sizes = [len(v.encode("utf-8", "surrogatepass")) for v in values]
+        lengths = np.array(sizes, dtype=np.int64)
+        np.cumsum(lengths[:-1] + 1, out=starts[1:])
+    return hash_spans(data, starts, lengths)
+
+
+def _hash_rows(words: _Words, starts: np.ndarray, lengths: np.ndarray, h: np.ndarray) -> None:
+    """The hashes of the rows ``(starts, lengths)`` (int64) of ``words``' bytes, into ``h``."""
+    if not len(h):
+        return
+    maxlen = int(lengths.max())
+    if maxlen > 8 * LOOP_WORDS:
+        y = _sum_by_word(words, starts, lengths)
+    else:
+        y = _sum_by_position(words, starts, lengths, maxlen)
+    np.multiply(lengths.view(np.uint64), K, out=h)
+    h += y
+    _fmix64(h)
 
 
 def _sum_by_position(

@@ -121,6 +121,15 @@ class Fields:
             out[stop - 1] = _NL
         return out[:-1].tobytes().decode("utf-8").split("\n")
 
+    def hashes(self, k: int) -> np.ndarray:
+        """Field ``k`` of every line hashed (:func:`cranfield.id_hashes.hash_spans`: the
+        hashes :meth:`strings`' strings have), read in place from the text."""
+        from ..id_hashes import hash_spans
+
+        idx = self.first + k
+        starts = self.starts[idx]
+        return hash_spans(self._bytes, starts, self.ends[idx] - starts)
+
     def changes(self, k: int) -> np.ndarray:
         """Whether field ``k`` of each line differs from the previous line's (the first line
         counts as a change): the blocks of equal ids, without a string per line."""

@@ -527,7 +527,7 @@ def _parse_run_fields(data: bytes, source: str, name: str) -> Run | None:
         name=name,
         query_ids=tuple(qindex),
         qcodes=qcodes,
-        docs=IdColumn(f.strings(2)),
+        docs=IdColumn(f.strings(2), hashes=f.hashes(2)),
         scores=scores,
         ranks=ranks,
         tag=f.last_string(5),

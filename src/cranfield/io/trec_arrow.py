@@ -176,7 +176,7 @@ def _parse_run_arrow(
         del table
     if n == 0:
         return None
-    if n < ARROW_IDS_ROWS:  # Python strings: exact codes later, no pyarrow.compute, no hashes
+    if n < ARROW_IDS_ROWS:  # Python strings: no pyarrow.compute later
         ids = IdColumn(list(itertools.chain.from_iterable(c.to_pylist() for c in docs)))
     else:
         ids = IdColumn(pa.concat_arrays(docs))

@@ -91,37 +91,26 @@ def check_scores(run: Run, unit: str = "line") -> None:
 
 
 def _pair_keys(run: Run) -> np.ndarray:
-    """One uint64 key per row from (query code, document key), built in place: besides the
+    """One uint64 key per row from (query code, document hash), built in place: besides the
     result no temporary as long as the run."""
-    codes = run.docs.codes().view(np.uint64)  # int64 codes or hashes, reinterpreted
+    codes = run.docs.codes().view(np.uint64)  # the documents' hashes, reinterpreted
     keys = run.qcodes.astype(np.uint64)
-    if run.docs.exact_codes:
-        keys *= np.uint64(len(run))  # exact: every code is < n
-        keys += codes
-    else:
-        with np.errstate(over="ignore"):  # the codes are hashes already: mix in the query
-            keys *= np.uint64(0xC2B2AE3D27D4EB4F)
-            keys ^= codes
+    with np.errstate(over="ignore"):  # mix the query into the hash
+        keys *= np.uint64(0xC2B2AE3D27D4EB4F)
+        keys ^= codes
     return keys
 
 
 def check_run_duplicates(run: Run, unit: str = "line") -> None:
     """A document listed twice for one query is an error, as in trec_eval (``duplicate docs``).
 
-    Keys combine the query code with the document key (exact codes, or 64-bit hashes that are
-    confirmed on the strings), then one sort brings duplicates together.  The duplicate with
-    the earliest second occurrence is reported.
+    Keys combine the query code with the document's 64-bit hash (confirmed on the strings),
+    then one sort brings duplicates together.  The duplicate with the earliest second
+    occurrence is reported.
     """
     n = len(run)
     if n < 2:
         return
-    if not run.docs.is_arrow:  # Python strings: their (cached) hashes say whether to look
-        h = np.fromiter(map(hash, run.docs.to_list()), dtype=np.int64, count=n).view(np.uint64)
-        with np.errstate(over="ignore"):
-            h ^= run.qcodes.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
-        h.sort()
-        if not (h[1:] == h[:-1]).any():
-            return
     sk = _pair_keys(run)
     sk.sort()  # in place
     if not (sk[1:] == sk[:-1]).any():
