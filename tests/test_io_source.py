@@ -397,3 +397,30 @@ def test_no_line_is_lost_in_a_big_stream(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "stdin", _Stdin(lzma.compress(text)))
     r = read_run("-")
     assert len(r) == n and r.line_counts.lines == n
+
+
+# ------------------------------------------------------------ counting LFs, block by block
+@settings(max_examples=300, deadline=None)
+@given(
+    chunks=st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"x", b"\n")), max_size=6),
+    block=st.integers(1, 9),
+)
+def test_lfs_are_counted_in_blocks_as_bytes_count_counts_them(chunks, block):
+    """Every chunk (through one scratch kept from chunk to chunk, shorter and longer chunks
+    in turn) counts the LFs ``bytes.count`` counts, at any block size."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(textcheck_mod, "_LF_BLOCK", block)
+        scratch: list = []
+        for chunk in chunks:
+            assert textcheck_mod._count_lf(chunk, scratch) == chunk.count(b"\n")
+
+
+def test_lfs_at_the_edges_of_real_blocks_are_counted_once():
+    block = textcheck_mod._LF_BLOCK
+    data = bytearray(b"a" * (3 * block + 5))
+    for at in (0, block - 1, block, block + 1, 2 * block, 3 * block + 4):
+        data[at] = 10
+    scratch: list = []
+    assert textcheck_mod._count_lf(bytes(data), scratch) == 6
+    assert textcheck_mod._count_lf(bytes(data[: block + 1]), scratch) == 3
+    assert textcheck_mod._count_lf(b"\n" * (block - 1), scratch) == block - 1

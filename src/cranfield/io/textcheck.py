@@ -100,17 +100,29 @@ class TextCheck:
 
 
 def _count_lf(chunk: bytes, scratch: list) -> int:
-    """``chunk.count(b"\\n")``, with numpy for a large chunk (three times faster), into a
-    scratch array kept from chunk to chunk (fresh memory costs page faults)."""
-    if len(chunk) < 1 << 20:
+    """``chunk.count(b"\\n")``, with numpy for a large chunk (a third of the time), a block
+    of :data:`_LF_BLOCK` bytes at a time through one scratch array kept from chunk to chunk:
+    fresh memory costs a page fault per 4 KiB, and a scratch as long as the chunk cost more
+    than numpy saves on a file read at once (0.9 against 0.5 ms on 1.9 MB)."""
+    if len(chunk) < _LF_BLOCK:
         return chunk.count(b"\n")
     import numpy as np
 
-    if not scratch or len(scratch[0]) < len(chunk):
-        scratch[:] = [np.empty(len(chunk), dtype=bool)]
-    out = scratch[0][: len(chunk)]
-    np.equal(np.frombuffer(chunk, dtype=np.uint8), 10, out=out)
-    return int(np.count_nonzero(out))
+    if not scratch:
+        scratch.append(np.empty(_LF_BLOCK, dtype=bool))
+    flags = scratch[0]
+    a = np.frombuffer(chunk, dtype=np.uint8)
+    total = 0
+    for lo in range(0, len(a), _LF_BLOCK):
+        part = a[lo : lo + _LF_BLOCK]
+        out = flags[: len(part)]
+        np.equal(part, 10, out=out)
+        total += int(np.count_nonzero(out))
+    return total
+
+
+_LF_BLOCK = 1 << 18
+"""Bytes counted at a time by :func:`_count_lf` (chunks shorter than this: ``bytes.count``)."""
 
 
 def check_text(data: bytes, source: str) -> None:
