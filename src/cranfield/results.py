@@ -15,7 +15,7 @@ from .measures.parse import Measure
 __all__ = ["Results", "ResultsSet"]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # __repr__ below
 class Results:
     """Per-query values of one run.
 
@@ -132,7 +132,7 @@ class Results:
         return out
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # __repr__ below
 class ResultsSet:
     """Results of several runs on the same qrels and measures."""
 
