@@ -164,6 +164,8 @@ class Vocabulary:
 
     @cached_property
     def _hashes(self) -> np.ndarray:
+        if "_arrow" in self.__dict__:  # the Arrow strings are made: hash their buffers
+            return _hash_arrow(self._arrow).view(np.uint64)
         from .id_hashes import hash_strings
 
         return hash_strings(self.values).view(np.uint64)
@@ -196,6 +198,8 @@ class Vocabulary:
         out = np.full(len(column), -1, dtype=np.int64)
         if not self.values or not len(column):
             return out
+        if column.is_arrow:
+            self._arrow  # noqa: B018 - the strings the candidates are confirmed on, hashed once
         table, mask = self._table
         h = column.codes().view(np.uint64)
         cand = np.flatnonzero(table[h & mask])  # equal strings, equal hashes

@@ -78,38 +78,44 @@ def hash_arrow(arr: Any) -> np.ndarray:
 
 
 def _hash(data: np.ndarray, offsets: np.ndarray, valid: np.ndarray | None = None) -> np.ndarray:
-    """Hashes of the strings between ``offsets`` (empty where not ``valid``), about
-    :data:`CHUNK` rows and words at a time: the scratch arrays stay in the cache and are
-    reused, not faulted in afresh."""
-    words = _Words(data)
-    n = len(offsets) - 1
-    out = np.empty(n, dtype=np.uint64)
-    lo = 0
-    while lo < n:
-        hi = min(lo + CHUNK, n)
-        if int(offsets[hi]) - int(offsets[lo]) > 8 * CHUNK:  # long strings: fewer rows
-            ends = np.cumsum((np.diff(offsets[lo : hi + 1]).astype(np.int64) + 7) >> 3)
-            hi = lo + max(int(np.searchsorted(ends, CHUNK, side="right")), 1)
+    """Hashes of the strings between ``offsets`` (empty where not ``valid``)."""
+
+    def span(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
         starts = offsets[lo:hi].astype(np.int64)
         lengths = offsets[lo + 1 : hi + 1] - starts
         if valid is not None:
             lengths[~valid[lo:hi]] = 0
-        _hash_rows(words, starts, lengths, out[lo:hi])
-        lo = hi
-    return out.view(np.int64)
+        return starts, lengths
+
+    return _hash_chunks(_Words(data), len(offsets) - 1, span)
 
 
 def hash_spans(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The hash of each string ``data[starts[i] : starts[i] + lengths[i]]`` (``data``: uint8
     bytes; ``starts`` non-decreasing), as int64: what :func:`hash_arrow` gives for the same
     strings, from the text they were read from (nothing gathered or copied)."""
-    words = _Words(data)
-    n = len(starts)
+
+    def span(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        return starts[lo:hi].astype(np.int64), lengths[lo:hi].astype(np.int64)
+
+    return _hash_chunks(_Words(data), len(starts), span)
+
+
+def _hash_chunks(words: _Words, n: int, span: Any) -> np.ndarray:
+    """The hashes of ``n`` strings, ``span(lo, hi)`` giving the (starts, lengths) of rows
+    ``lo:hi``, about :data:`CHUNK` rows and words at a time: the scratch arrays stay in the
+    cache and are reused, not faulted in afresh."""
     out = np.empty(n, dtype=np.uint64)
-    for lo in range(0, n, CHUNK):
+    lo = 0
+    while lo < n:
         hi = min(lo + CHUNK, n)
-        s = starts[lo:hi].astype(np.int64)
-        _hash_rows(words, s, lengths[lo:hi].astype(np.int64), out[lo:hi])
+        starts, lengths = span(lo, hi)
+        if int(lengths.sum()) > 8 * CHUNK:  # long strings: fewer rows
+            ends = np.cumsum((lengths + 7) >> 3)
+            cut = max(int(np.searchsorted(ends, CHUNK, side="right")), 1)
+            hi, starts, lengths = lo + cut, starts[:cut], lengths[:cut]
+        _hash_rows(words, starts, lengths, out[lo:hi])
+        lo = hi
     return out.view(np.int64)
 
 

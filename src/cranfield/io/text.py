@@ -304,13 +304,11 @@ def _parse_qrels_fields(data: bytes, source: str) -> Qrels | None:
     if grades is None:
         return None
     blocks = np.flatnonzero(f.changes(0))  # first line of each block of one query id
-    block_qids = f.strings(0, blocks)
+    block_qids, docs = f.strings(0, blocks), f.strings(2)
     if len(set(block_qids)) == len(block_qids):  # one block per query: one id string each
-        qrels = Qrels.from_blocks(
-            block_qids, blocks, f.strings(2), grades, source=source, lines=f.lines
-        )
+        qrels = Qrels.from_blocks(block_qids, blocks, docs, grades, source=source, lines=f.lines)
     else:
-        qrels = Qrels.from_rows(f.strings(0), f.strings(2), grades, source=source, lines=f.lines)
+        qrels = Qrels.from_rows(f.strings(0), docs, grades, source=source, lines=f.lines)
     counts = _line_counts(f.nlines, len(f), len(f.comment_lines), f.blank)
     return dataclasses.replace(qrels, line_counts=counts)
 
