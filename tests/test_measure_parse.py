@@ -141,3 +141,14 @@ def test_messages_shorten_long_measure_strings(text):
 )
 def test_values_at_the_ends_of_their_ranges_round_trip(text):
     assert str(parse(text)) == text
+
+
+def test_measure_without_a_name_is_cranfields_error():
+    """``Measure()`` is a MeasureError (one exception tree), not the TypeError of a missing
+    argument; the keyword form and the positional form still build the same measure."""
+    from cranfield import Measure
+
+    with pytest.raises(MeasureError, match=r"Measure\(\) needs a measure name"):
+        Measure()
+    assert Measure(name="P", cutoff=5) == Measure("P") @ 5
+    assert str(Measure("P", {"rel": 2}, 10)) == "P(rel=2)@10"

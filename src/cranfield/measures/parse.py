@@ -62,7 +62,7 @@ def format_value(v: Any) -> str:
     return str(v)
 
 
-@dataclass(frozen=True, repr=False)  # __repr__ below
+@dataclass(frozen=True, repr=False, init=False)  # __init__ and __repr__ below
 class Measure:
     """A measure with its parameters, e.g. ``P(rel=2)@10``.
 
@@ -77,6 +77,22 @@ class Measure:
     name: str
     params: tuple[tuple[str, Any], ...] = ()
     cutoff: int | float | None = None
+
+    def __init__(
+        self,
+        name: str | None = None,
+        params: Mapping[str, Any] | tuple[tuple[str, Any], ...] = (),
+        cutoff: int | float | None = None,
+    ) -> None:
+        if name is None:  # Measure(): cranfield's error, not the TypeError of a missing argument
+            raise MeasureError(
+                "Measure() needs a measure name, e.g. Measure('AP'), Measure('P', cutoff=10) "
+                "or Measure('nDCG') @ 10 (`cranfield measures` lists them)"
+            )
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "params", params)
+        object.__setattr__(self, "cutoff", cutoff)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         d = _definition(self.name)
