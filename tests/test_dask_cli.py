@@ -206,3 +206,27 @@ def test_dask_and_jobs_are_a_usage_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["evaluate", qrels, *runs, "-j", "2", "--dask", "tcp://127.0.0.1:1"])
     assert exc.value.code == 2 and "not allowed with -j" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("address", "why"),
+    [
+        ("inproc://x", "inside one Python process"),
+        ("ucx://127.0.0.1:8786", "removed its ucx:// transport"),
+        ("nosuch://127.0.0.1:8786", "no Dask transport here knows the scheme 'nosuch'"),
+    ],
+)
+def test_an_address_no_command_can_reach_is_one_error_naming_the_schemes(tmp_path, address, why):
+    """``inproc://`` (a scheduler inside another process) and ``ucx://`` (a transport Dask
+    removed) used to end in Python's internals ("not enough values to unpack", "Can't
+    instantiate abstract class UCXConnector")."""
+    qrels, runs = _files(tmp_path, count=1)
+    out = tmp_path / "o.txt"
+    out.write_bytes(b"old\n")
+    done = run_cli("evaluate", qrels, *runs, "-o", str(out), "--dask", address)
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert err.startswith(f"cranfield: error: cannot use the Dask scheduler address {address!r}: ")
+    assert err.count("\n") == 1 and why in err
+    assert "the schemes supported are tcp:// (the default), tls://" in err
+    assert out.read_bytes() == b"old\n"

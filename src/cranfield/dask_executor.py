@@ -64,10 +64,12 @@ def as_executor(executor: Any, jobs: Any = None) -> Executor | None:
 
 def connect(address: str, timeout: float | None = None) -> Any:
     """A Dask ``Client`` of the scheduler at ``address`` (waiting at most ``timeout``
-    seconds, default :data:`CONNECT_SECONDS`); :class:`ClusterError` if it cannot be reached."""
+    seconds, default :data:`CONNECT_SECONDS`); :class:`ClusterError` if it cannot be reached,
+    or if no command could reach it (:func:`_check_scheme`)."""
     from ._lazy import require
 
     distributed = require("distributed", "dask", "--dask (evaluating on a Dask cluster)")
+    _check_scheme(address)
     seconds = CONNECT_SECONDS if timeout is None else timeout
     try:
         return distributed.Client(address, timeout=seconds, set_as_default=False)
@@ -76,6 +78,42 @@ def connect(address: str, timeout: float | None = None) -> Any:
         raise ClusterError(
             f"cannot reach the Dask scheduler at {address!r} within {seconds:g} s: {why}"
         ) from None
+
+
+SCHEMES = "tcp:// (the default), tls:// (with Dask's TLS settings), ws:// and wss://"
+"""The address schemes of a scheduler that a command can reach, in messages."""
+
+
+def _check_scheme(address: str) -> None:
+    """A :class:`ClusterError` for an address no command can reach: ``inproc://`` (a
+    scheduler inside another Python process), ``ucx://`` when Dask has only its stub of it,
+    a scheme no installed Dask transport knows (Dask's own errors name Python internals)."""
+    from distributed.comm.addressing import parse_address
+    from distributed.comm.registry import get_backend
+
+    scheme, _ = parse_address(address)
+    why = None
+    if scheme == "inproc":
+        why = (
+            "an inproc:// scheduler lives inside one Python process, and no other process "
+            "(this command's included) can reach it"
+        )
+    else:
+        try:
+            backend = get_backend(scheme)
+        except ValueError:
+            why = f"no Dask transport here knows the scheme {scheme!r}"
+        else:
+            if type(backend).__module__ == "distributed.comm.ucx":
+                why = (
+                    "Dask has removed its ucx:// transport (UCX-Py is deprecated); with the "
+                    "distributed-ucxx package installed, the scheme is ucxx://"
+                )
+    if why is not None:
+        raise ClusterError(
+            f"cannot use the Dask scheduler address {address!r}: {why}; the schemes "
+            f"supported are {SCHEMES}"
+        )
 
 
 class DaskExecutor(Executor):
