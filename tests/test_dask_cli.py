@@ -4,6 +4,8 @@ output of the same command without ``--dask``."""
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import signal
 import socket
@@ -21,7 +23,7 @@ import cranfield.query_ranges as query_ranges
 from conftest import REPO, run_cli
 from cranfield.cli import main
 from cranfield.cli import run as cli_run
-from test_dask import _files
+from test_dask import _files, _p_at_10_by_hand
 from test_scale_streaming import qrels_text, run_text
 
 distributed = pytest.importorskip("distributed")
@@ -34,13 +36,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start(*args: str, log: Path) -> subprocess.Popen:
+def _start(*args: str, log: Path, cwd: Path | None = None) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "DASK_DISTRIBUTED__WORKER__DAEMON": "0"}
     return subprocess.Popen(
         list(args),
         stdout=subprocess.DEVNULL,
         stderr=log.open("wb"),
         env=env,
+        cwd=cwd,
         start_new_session=True,
     )
 
@@ -56,7 +59,13 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 @pytest.fixture(scope="module")
-def address(tmp_path_factory):
+def worker_dir(tmp_path_factory) -> Path:
+    """The working directory of the cluster's processes: not the client's (nor the tests')."""
+    return tmp_path_factory.mktemp("worker-cwd")
+
+
+@pytest.fixture(scope="module")
+def address(tmp_path_factory, worker_dir):
     logs = tmp_path_factory.mktemp("dask-logs")
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
@@ -73,6 +82,7 @@ def address(tmp_path_factory):
             str(port),
             "--no-dashboard",
             log=logs / "scheduler.log",
+            cwd=worker_dir,
         )
     ]
     try:
@@ -92,6 +102,7 @@ def address(tmp_path_factory):
                     "--name",
                     f"w{i}",
                     log=logs / f"worker{i}.log",
+                    cwd=worker_dir,
                 )
             )
         deadline = time.monotonic() + 60
@@ -136,6 +147,60 @@ def test_the_command_as_a_process_writes_the_same_file(address, tmp_path):
     assert local.returncode == there.returncode == 0, there.stderr
     assert local.stderr == there.stderr  # the warnings, in order
     assert (tmp_path / "local.txt").read_bytes() == (tmp_path / "there.txt").read_bytes()
+
+
+def _p_at_10_rows(csv_text: str, run: str) -> dict[str, float]:
+    rows = csv.DictReader(io.StringIO(csv_text))
+    return {
+        r["query_id"]: float(r["P@10"])
+        for r in rows
+        if r["run"] == run and r["query_id"] not in ("", "all")
+    }
+
+
+def test_relative_paths_name_the_clients_files_not_the_workers(address, worker_dir, tmp_path):
+    """Issue 23, item 2: the workers run in another directory, which holds files of the same
+    names with other contents; relative paths used to be opened there (AP 0.1576 on Dask
+    against 0.1396 here, exit 0).  The client now names each file by its absolute path: the
+    output is that of the command without ``--dask``, byte for byte, for a TREC run, a gzip
+    run and a collection-size file."""
+    here = tmp_path / "client"
+    (here / "sub").mkdir(parents=True)
+    (worker_dir / "sub").mkdir(exist_ok=True)
+    (here / "qrels.txt").write_bytes(qrels_text("grouped"))
+    for where, seed, size in ((here, 1, 1000), (worker_dir, 2, 90)):
+        (where / "run.txt").write_bytes(run_text("grouped", seed=seed, queries=9))
+        (where / "sub" / "run.gz").write_bytes(run_text("gzip", seed=seed + 10, queries=9))
+        (where / "sizes.txt").write_text("".join(f"{q} {size}\n" for q in range(1, 11)))
+    argv = ["evaluate", "qrels.txt", "run.txt", "sub/run.gz", "-q", "-f", "csv"]
+    argv += ["-m", "AP", "-m", "P@10", "-m", "Fallout@20", "--collection-size", "sizes.txt"]
+    local = run_cli(*argv, "-o", "local.csv", cwd=here)
+    there = run_cli(*argv, "--dask", address, "-o", "there.csv", cwd=here)
+    assert local.returncode == there.returncode == 0, there.stderr
+    assert local.stderr == there.stderr
+    assert (here / "local.csv").read_bytes() == (here / "there.csv").read_bytes()
+    # independent: P@10 counted by hand from the client's file, not from the worker's
+    out = (here / "there.csv").read_text()
+    mine = _p_at_10_by_hand(here / "qrels.txt", here / "run.txt")
+    theirs = _p_at_10_by_hand(here / "qrels.txt", worker_dir / "run.txt")
+    assert mine != theirs  # the test can tell the two files apart
+    assert _p_at_10_rows(out, "run.txt") == mine
+
+
+def test_a_pipe_only_the_client_can_read_is_read_there(address, tmp_path):
+    """A path that names a pipe of the client's (bash's ``<(...)``, ``/dev/fd/63``) means
+    nothing to a worker (it was "no such file", exit 2): such an input is read by the client,
+    as ``-`` is, and the output is the command's without ``--dask``."""
+    qrels, runs = _files(tmp_path, count=2)
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    command = f"{sys.executable} -m cranfield evaluate {qrels} {runs[0]} <(cat {runs[1]}) -f csv"
+    done = [
+        subprocess.run(["bash", "-c", command + extra], capture_output=True, env=env, timeout=300)
+        for extra in ("", f" --dask {address}")
+    ]
+    assert done[0].returncode == done[1].returncode == 0, done[1].stderr
+    assert done[0].stdout == done[1].stdout and done[0].stderr == done[1].stderr
+    assert done[0].stdout.count(b"\n") == 3  # a header and two runs
 
 
 def test_one_run_in_query_ranges_prints_the_same_bytes(address, tmp_path, capsys, monkeypatch):
