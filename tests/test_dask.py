@@ -486,6 +486,20 @@ def test_a_file_changed_before_the_worker_reads_it_is_one_input_error(
     assert why[0] in message
 
 
+@pytest.mark.filterwarnings("ignore::cranfield.errors.DataWarning")
+@pytest.mark.parametrize("bad", ["gone.txt", "nul\0in-the-name", "."])
+def test_a_path_the_client_cannot_read_gives_the_local_error_on_an_executor(tmp_path, bad):
+    """What the client cannot open (no such file, a NUL in the name, a directory) is not
+    checked there: the error is the reader's, as without an executor (a NUL used to escape
+    as Python's ValueError)."""
+    qrels, runs = _files(tmp_path, count=2)
+    with pytest.raises(InputError) as local:
+        evaluate(qrels, [*runs, bad], MEASURES)
+    with ProcessPoolExecutor(1) as pool, pytest.raises(InputError) as there:
+        evaluate(qrels, [*runs, bad], MEASURES, executor=pool)
+    assert str(there.value) == str(local.value) and str(local.value).startswith(f"{bad}: ")
+
+
 # --------------------------------------------------------------------------- imports
 def test_nothing_of_dask_is_imported_without_it():
     code = (

@@ -209,8 +209,8 @@ def client_file(path: str | os.PathLike[str]) -> ClientFile | None:
     seen = None
     try:
         fd = os.open(absolute, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a pipe: no wait
-    except OSError:
-        pass  # not seen here: sent unchecked
+    except (OSError, ValueError):  # (ValueError: a NUL in the name)
+        pass  # not seen here: sent unchecked, the reader there says what is wrong
     else:
         try:
             st = os.fstat(fd)
