@@ -9,12 +9,15 @@ the workers cannot read, a worker killed while the job runs.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
+import uuid
 import warnings
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
@@ -311,6 +314,190 @@ def test_a_worker_killed_mid_job_changes_nothing(tmp_path):
     for a, b in zip(local, out["res"], strict=True):
         assert a.query_ids == b.query_ids and a.values.tobytes() == b.values.tobytes()
         assert a.summary == b.summary
+
+
+# --------------------------------------------------------------------------- the file meant
+@pytest.fixture(scope="module")
+def one_worker():
+    """A cluster of one worker process of one thread (which a test can hold)."""
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as c,
+    ):  # fmt: skip
+        c.wait_for_workers(1, timeout=60)
+        yield c
+
+
+def _until(condition, what: str) -> None:
+    deadline = time.monotonic() + 60  # a guard against a hang, not a measure
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.01)
+
+
+def _tasks(c) -> set[str]:
+    """The keys of cranfield's tasks on the scheduler."""
+    keys = c.run_on_scheduler(lambda dask_scheduler: [str(k) for k in dask_scheduler.tasks])
+    return {k for k in keys if k.startswith("recorded-")}
+
+
+def _changed_meanwhile(c, call, change):
+    """What ``call()`` returns or raises when ``change()`` is made after the client has sent
+    its tasks and before the worker starts them: the worker's one thread is held meanwhile by
+    a task waiting for a Dask ``Event``."""
+    go = distributed.Event(f"go-{uuid.uuid4()}", client=c)
+    hold = c.submit(go.wait, pure=False)
+    _until(lambda: hold.key in {k for ks in c.processing().values() for k in ks}, "held")
+    out: dict = {}
+
+    def work():
+        try:
+            out["value"] = call()
+        except BaseException as exc:  # looked at below
+            out["value"] = exc
+
+    before = _tasks(c)  # (those of earlier calls may be there still)
+    thread = threading.Thread(target=work)
+    thread.start()
+    try:
+        _until(lambda: _tasks(c) - before or not thread.is_alive(), "the tasks sent")
+        change()
+    finally:
+        go.set()
+        thread.join(120)
+    assert not thread.is_alive()
+    hold.result(timeout=60)
+    return out["value"]
+
+
+def _jsonl(trec: bytes) -> bytes:
+    rows = [line.split() for line in trec.decode().splitlines()]
+    return "".join(
+        json.dumps({"query_id": q, "doc_id": d, "score": float(s)}) + "\n"
+        for q, _, d, _, s, _ in rows
+    ).encode()
+
+
+def _csv(trec: bytes) -> bytes:
+    rows = [line.split() for line in trec.decode().splitlines()]
+    return (
+        "query_id,doc_id,score\n" + "".join(f"{q},{d},{s}\n" for q, _, d, _, s, _ in rows)
+    ).encode()
+
+
+def _grow(path) -> str:
+    with open(path, "ab") as fh:
+        fh.write(b"\n")
+    return "bytes on the worker, "
+
+
+def _touch(path) -> str:
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    return "modified "
+
+
+def _edit_head(path) -> str:
+    """The first byte replaced, the size and the modification time kept."""
+    st = os.stat(path)
+    with open(path, "rb") as fh:
+        data = bytearray(fh.read())
+    data[0] = ord("9") if data[0] != ord("9") else ord("8")
+    with open(path, "wb") as fh:
+        fh.write(data)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return "bytes differ from the client's"
+
+
+@pytest.mark.filterwarnings("ignore::cranfield.errors.DataWarning")
+@pytest.mark.parametrize(
+    ("kind", "change"),
+    [
+        ("trec", _grow),
+        ("trec", _touch),
+        ("trec", _edit_head),
+        ("gzip", _grow),
+        ("jsonl", _grow),
+        ("csv", _grow),
+        ("trec-ties-random", _grow),
+        ("ranges", _edit_head),
+        ("sizes", _edit_head),
+    ],
+)
+def test_a_file_changed_before_the_worker_reads_it_is_one_input_error(
+    one_worker, tmp_path, request, kind, change
+):
+    """Issue 23, item 2: the worker checks that it reads the file the client meant (size,
+    modification time, a hash of the first 64 KiB), in every reader: a file changed between
+    the client's look and the worker's reading is an InputError naming it, never results of
+    another file."""
+    from cranfield.io.formats import FormattedPath
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_bytes(qrels_text("grouped"))
+    trec = run_text("grouped", queries=9)
+    run = tmp_path / "run.txt"
+    kw: dict = {}
+    measures = ["AP", "P@10"]
+    source: object = str(run)
+    if kind == "gzip":
+        run = tmp_path / "run.gz"
+        run.write_bytes(run_text("gzip", queries=9))
+        source = str(run)
+    elif kind == "jsonl":
+        run = tmp_path / "run.jsonl"
+        run.write_bytes(_jsonl(trec))
+        source = str(run)
+    elif kind == "csv":
+        run.write_bytes(_csv(trec))
+        source = FormattedPath(run, "csv")
+    else:
+        run.write_bytes(trec)
+    if kind == "trec-ties-random":
+        kw = {"ties": "random", "seed": 1}
+    if kind == "ranges":  # one task per query range, then the run whole (the reference)
+        cuts = request.getfixturevalue("cut_small")
+        run.write_bytes(run_text("grouped", queries=40))
+    changed = run
+    if kind == "sizes":
+        changed = tmp_path / "sizes.txt"
+        changed.write_text("".join(f"{q} {900 + q}\n" for q in range(1, 11)))
+        kw = {"collection_size": str(changed)}
+        measures = ["Fallout@20"]
+    local = evaluate(str(qrels), source, measures, **kw)  # the file is good as it is
+    assert local.query_ids
+    why: list[str] = []
+    got = _changed_meanwhile(
+        one_worker,
+        lambda: evaluate(str(qrels), source, measures, executor=one_worker, **kw),
+        lambda: why.append(change(changed)),
+    )
+    assert isinstance(got, InputError), got
+    if kind == "ranges":
+        assert cuts and len(cuts[0]) > 10
+    message = str(got)
+    assert message.startswith(
+        f"{changed}: on the worker (host {socket.gethostname()}), {changed} is not the file "
+        "the client read: "
+    )
+    assert why[0] in message
+
+
+@pytest.mark.filterwarnings("ignore::cranfield.errors.DataWarning")
+@pytest.mark.parametrize("bad", ["gone.txt", "nul\0in-the-name", "."])
+def test_a_path_the_client_cannot_read_gives_the_local_error_on_an_executor(tmp_path, bad):
+    """What the client cannot open (no such file, a NUL in the name, a directory) is not
+    checked there: the error is the reader's, as without an executor (a NUL used to escape
+    as Python's ValueError)."""
+    qrels, runs = _files(tmp_path, count=2)
+    with pytest.raises(InputError) as local:
+        evaluate(qrels, [*runs, bad], MEASURES)
+    with ProcessPoolExecutor(1) as pool, pytest.raises(InputError) as there:
+        evaluate(qrels, [*runs, bad], MEASURES, executor=pool)
+    assert str(there.value) == str(local.value) and str(local.value).startswith(f"{bad}: ")
 
 
 # --------------------------------------------------------------------------- imports

@@ -46,7 +46,8 @@ class MeasureError(ParameterError):
 
 
 class ClusterError(CranfieldError):
-    """A cluster that cannot be used (a Dask scheduler that cannot be reached)."""
+    """A cluster that cannot be used or failed: a Dask scheduler that cannot be reached or
+    was lost, a cluster without workers, a task whose worker died each time it ran it."""
 
 
 class MissingExtraError(CranfieldError, ImportError):

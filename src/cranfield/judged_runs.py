@@ -47,6 +47,21 @@ class Shared(NamedTuple):
     """The caller's description of the work (for evaluate: the measures)."""
 
 
+def _sent(options: JudgeOptions) -> JudgeOptions:
+    """``options`` with the side files that each run's task reads (collection sizes and
+    targets given as files) named as :class:`~cranfield.io.source.ClientFile`: the other
+    files are read here already (the qrels, ``known``, preferences, judgment groups and
+    subtopics)."""
+    from .io.source import client_file
+
+    changes = {}
+    for name in ("collection_size", "target"):
+        value = getattr(options, name)
+        if isinstance(value, str | os.PathLike):
+            changes[name] = client_file(value) or value
+    return options.replace(**changes) if changes else options
+
+
 class RunTask(NamedTuple):
     """One run: its position among the runs, its source (a path, or the :class:`Run` read
     here from an in-memory source) and its final name."""
@@ -161,14 +176,22 @@ class JudgedRuns:
             count = workers(jobs, self._sources)
             if count:
                 executor = own = process_pool(count, shared)
+        else:  # the caller's: maybe another directory or machine (a Dask worker)
+            shared = shared._replace(options=_sent(shared.options))
         try:
-            yield from self._map(fn, shared, executor)
+            yield from self._map(fn, shared, executor, sent=own is None)
         finally:
             if own is not None:
                 own.shutdown(wait=True, cancel_futures=True)
 
-    def _map(self, fn: Callable, shared: Shared, executor: Executor | None) -> Iterator:
+    def _map(
+        self, fn: Callable, shared: Shared, executor: Executor | None, *, sent: bool = False
+    ) -> Iterator:
+        """``map``'s work: the runs given as paths on ``executor`` (``sent``: as
+        :class:`~cranfield.io.source.ClientFile`, each checked where it is read to be the
+        file this process sees; a pipe or a device is read here), in order."""
         from . import progress
+        from .io.source import client_file
         from .naming import _is_path
         from .parallel import recorded, replay
 
@@ -176,6 +199,10 @@ class JudgedRuns:
         if executor is not None:
             for i, source in enumerate(self._sources):
                 if _is_path(source) and source != "-":
+                    if sent:
+                        source = client_file(source)
+                        if source is None:
+                            continue  # only this process can read it: read in turn, here
                     task = RunTask(i, source, self._planned_name(i))
                     futures[i] = executor.submit(recorded, fn, shared, task)
         try:

@@ -74,7 +74,9 @@ class KnownDocs:
         return cs[self.offsets[1:]] - cs[self.offsets[:-1]]
 
 
-def _read_count_file(path: Path, what: str, minimum: int, maximum: int) -> dict[str, int]:
+def _read_count_file(
+    path: str | os.PathLike[str], what: str, minimum: int, maximum: int
+) -> dict[str, int]:
     from .io.text import read_text
 
     src = str(path)
@@ -134,7 +136,12 @@ def per_query_counts(
         return np.full(len(query_ids), int(source), dtype=np.int64)
     if isinstance(source, str | os.PathLike):
         where = str(source)
-        values: Mapping[str, Any] = _read_count_file(Path(source), what, minimum, maximum)
+        from .io.source import ClientFile
+
+        # a file named on the client is read as it is (it checks what it opens); ``-`` here
+        # is a file of that name
+        path = source if isinstance(source, ClientFile) else Path(source)
+        values: Mapping[str, Any] = _read_count_file(path, what, minimum, maximum)
     elif isinstance(source, Mapping):
         where = f"the {what} mapping"
         values = {str(k): v for k, v in source.items()}

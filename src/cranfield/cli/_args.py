@@ -413,8 +413,10 @@ JUDGMENT_FILES = ("prefs", "judgment_groups", "subtopics")
 
 @contextlib.contextmanager
 def cluster(parser: Parser, args: argparse.Namespace) -> Iterator[Any]:
-    """The Dask client of ``--dask`` (closed at the end), or ``None``; ``-j`` with ``--dask``
-    is a usage error."""
+    """The executor of ``--dask`` (its client closed at the end), or ``None``; ``-j`` with
+    ``--dask`` is a usage error.  Its waits are watched (a scheduler silent or a cluster
+    without workers for a minute is an error: :class:`~cranfield.dask_executor.DaskExecutor`)
+    and Dask's own log messages are not shown: a failure of the cluster is one error."""
     address = getattr(args, "dask", None)
     if address is None:
         yield None
@@ -423,14 +425,14 @@ def cluster(parser: Parser, args: argparse.Namespace) -> Iterator[Any]:
         parser.error(
             "argument --dask: not allowed with -j/--jobs (the cluster's workers run the work)"
         )
-    from ..dask_executor import connect
+    from ..dask_executor import CLOSE_SECONDS, DaskExecutor, connect
 
-    client = connect(address)
+    client = connect(address, quiet=True)
     try:
-        yield client
+        yield DaskExecutor(client, watch=True)
     finally:
-        with contextlib.suppress(Exception):  # a cluster gone meanwhile: the work is done
-            client.close()
+        with contextlib.suppress(Exception):  # a cluster gone meanwhile: nothing to close
+            client.close(timeout=CLOSE_SECONDS)
 
 
 def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:

@@ -59,6 +59,16 @@ def is_trec_text_path(source: Any) -> bool:
     return _is_stdin(os.fspath(source)) or _suffix(Path(source)) not in _TABULAR_SUFFIXES
 
 
+def _opened(source: str | os.PathLike[str]) -> str | os.PathLike[str]:
+    """What the readers open for the path ``source``: a file named on the client as it is
+    (it checks the file it opens, and keeps the name given:
+    :class:`~cranfield.io.source.ClientFile`), any other path as its string (``-`` is
+    standard input; a ``FormattedPath``'s format is taken already)."""
+    from .source import ClientFile
+
+    return source if isinstance(source, ClientFile) else os.fspath(source)
+
+
 def _format(source: Any, fmt: Any, kind: str) -> str:
     """The format to read ``source`` in: ``fmt``, or the one a FormattedPath carries."""
     from .formats import FormattedPath, check_format
@@ -132,17 +142,18 @@ def read_run(source: RunSource, *, name: str | None = None, format: str = "auto"
         path = Path(source)
         stdin = _is_stdin(os.fspath(source))
         run_name = name or (STDIN_RUN_NAME if stdin else path.name)
+        opened = _opened(source)
         if fmt == "auto" and not stdin and _suffix(path) in _TABULAR_SUFFIXES:
             from .tabular import read_run_file
 
-            return read_run_file(path, name=run_name)
+            return read_run_file(opened, name=run_name)
         if fmt != "auto":
             from .formats import read_run_as
 
-            return read_run_as(os.fspath(source), fmt, run_name)
+            return read_run_as(opened, fmt, run_name)
         from .text import read_trec_run
 
-        return read_trec_run(os.fspath(source), run_name)
+        return read_trec_run(opened, run_name)
     if isinstance(source, Mapping):
         from .mapping import run_from_mapping
 

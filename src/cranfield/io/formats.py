@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, ParameterError
 from .column_names import DOC_NAMES, QUERY_NAMES
+from .source import ClientFile
 
 if TYPE_CHECKING:
     from ..data import Qrels, Run
@@ -58,6 +59,16 @@ class FormattedPath(os.PathLike):
 
     def __repr__(self) -> str:
         return f"FormattedPath({self.path!r}, {self.format!r})"
+
+
+class FormattedClientFile(ClientFile, FormattedPath):
+    """A :class:`~cranfield.io.source.ClientFile` read in a given format."""
+
+    def __init__(
+        self, path: str, name: str, seen: tuple[int, int, str] | None, format: str
+    ) -> None:
+        super().__init__(path, name, seen)
+        self.format = format
 
 
 def check_format(fmt: Any, kind: str) -> str:
