@@ -51,6 +51,7 @@ from .requests import (
 from .result import Comparison, PairResult, Sweep
 from .sweep import parse_sweep
 from .tukey import TukeyResult, tukey_hsd
+from .westfall_young import WestfallYoung, westfall_young
 
 __all__ = [
     "CORRECTIONS",
@@ -65,6 +66,7 @@ __all__ = [
     "RequestCounts",
     "Sweep",
     "TukeyResult",
+    "WestfallYoung",
     "adjust",
     "agreement_rows",
     "bootstrap_test",
@@ -86,5 +88,6 @@ __all__ = [
     "tau_ap",
     "tau_ap_b",
     "tukey_hsd",
+    "westfall_young",
     "wilcoxon_test",
 ]

@@ -32,7 +32,7 @@ from ..errors import CranfieldWarning, DataWarning, ParameterError
 from ..judging_options import JudgeOptions
 from ..naming import find_run
 from ..results import Results, ResultsSet
-from .corrections import CORRECTIONS, adjust, canonical
+from .corrections import CORRECTIONS, PERMUTATION_CORRECTIONS, adjust, canonical
 from .paired import (
     ALTERNATIVES,
     TESTS,
@@ -244,6 +244,8 @@ def check_settings(
         raise ParameterError(
             "Tukey's HSD already controls the family-wise error rate; use correction 'none'"
         )
+    if correction in PERMUTATION_CORRECTIONS and alternative != "two-sided":
+        raise ParameterError(f"the {correction} correction is two-sided only")
     alternative = A.choice(alternative, "alternative", ALTERNATIVES)
     if test == "tukey" and alternative != "two-sided":
         raise ParameterError("Tukey's HSD is two-sided only")
@@ -370,7 +372,7 @@ def _build(
         results, cis = _test_pairs(
             V, D, pair_idx, test, alternative, permutations, seed, ci, 1.0 - alpha, executor
         )
-        padj = adjust([t.p_value for t in results], correction)
+        padj = _adjusted(V, pair_idx, results, correction, alpha, permutations, seed, notes, label)
         sgn = direction(m)
         plist = []
         for k, ((i, j), t, pa, (lo, hi)) in enumerate(
@@ -444,6 +446,30 @@ def _build(
         sweeps=sweeps,
         notes=notes,
     )
+
+
+def _adjusted(
+    V: np.ndarray,
+    pair_idx: list[tuple[int, int]],
+    results: list[PairedTestResult],
+    correction: str,
+    alpha: float,
+    permutations: int,
+    seed: int | None,
+    notes: dict[str, Any],
+    label: str,
+) -> np.ndarray:
+    """The adjusted p-values of one measure's pairs: from the p-values, or for MaxT and MinP
+    from the per-query values (:mod:`.westfall_young`, with the test's resamples and seed)."""
+    if correction not in PERMUTATION_CORRECTIONS:
+        return adjust([t.p_value for t in results], correction, alpha=alpha)
+    from .westfall_young import westfall_young
+
+    wy = westfall_young(V, pair_idx, method=correction, permutations=permutations, seed=seed)
+    notes["correction_resamples"] = wy.resamples
+    if wy.exact:
+        notes.setdefault("correction_exact", []).append(label)
+    return wy.p_adjusted
 
 
 def _test_pairs(

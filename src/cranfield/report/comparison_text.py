@@ -62,6 +62,12 @@ def _header(c: Comparison) -> str:
         )
     else:
         parts.append(f"{CORRECTIONS[c.correction][0]} over {npairs} comparisons per measure")
+        if c.correction in ("maxt", "minp"):
+            exact = c.notes.get("correction_exact", [])
+            if exact and len(exact) == len(c.labels):
+                parts.append("exact (every within-query arrangement)")
+            else:
+                parts.append(f"{c.permutations} permutations, seed {c.seed}")
     if c.baseline:
         parts.append(f"baseline {c.baseline}")
     return f"{len(c.runs)} runs, {n} queries: " + "; ".join(parts)
