@@ -24,6 +24,7 @@ from .agreement import (
     tau_ap,
     tau_ap_b,
 )
+from .anova_table import Anova, AnovaRow, anova
 from .build import compare
 from .corrections import CORRECTIONS, adjust
 from .paired import (
@@ -57,6 +58,8 @@ __all__ = [
     "CORRECTIONS",
     "TESTS",
     "AgreementRow",
+    "Anova",
+    "AnovaRow",
     "Comparison",
     "GeneralitySplit",
     "KeenRow",
@@ -69,6 +72,7 @@ __all__ = [
     "WestfallYoung",
     "adjust",
     "agreement_rows",
+    "anova",
     "bootstrap_test",
     "compare",
     "differences",

@@ -328,6 +328,68 @@ STATISTICS: tuple[Statistic, ...] = (
         ),
         controls="FWER under any dependence between the pairs (subset pivotality)",
     ),
+    # -- ANOVA --------------------------------------------------------------------------------
+    Statistic(
+        "anova",
+        "two-way",
+        "two-way ANOVA without replication (runs x queries)",
+        "S_A = n sum_i (x_i. - x)^2, S_B = m sum_j (x_.j - x)^2, "
+        "S_E = sum_ij (x_ij - x_i. - x_.j + x)^2, phi_E = (m-1)(n-1); F = V / V_E",
+        "Sakai, Laboratory Experiments in Information Retrieval (Springer 2018) ch. 3; "
+        "worked example: Sakai (Corona 2015) Table 5.1",
+        "higher F / lower p: the runs differ more than the residual explains",
+        "one query (phi_E = 0): F, p, V_E undefined (NaN) with a warning; V_E = 0: F = inf, "
+        "p = 0 for a factor that varies, F = 0, p = 1 for one that does not, with a warning",
+        "statsmodels anova_lm(ols('y ~ C(run) + C(query)'))",
+        (
+            "tests/test_compare_anova.py::test_two_way_anova_equals_statsmodels_anova_lm",
+            "tests/test_compare_anova.py::test_sakai_book_table_5_1",
+            "tests/test_compare_anova.py::test_elinor_sample_precision_at_3",
+            "tests/test_compare_anova.py::test_degenerate_tables_give_declared_values_and_warn",
+        ),
+    ),
+    Statistic(
+        "anova",
+        "one-way",
+        "one-way ANOVA (runs as groups)",
+        "S_A as two-way; S_E = sum_ij (x_ij - x_i.)^2, phi_E = m(n-1); F = V_A / V_E",
+        "Sakai, Laboratory Experiments in Information Retrieval (Springer 2018) ch. 3",
+        "higher F / lower p: the runs differ more than the queries within a run",
+        "as two-way",
+        "statsmodels anova_lm(ols('y ~ C(run)')); scipy.stats.f_oneway",
+        ("tests/test_compare_anova.py::test_one_way_anova_equals_statsmodels_anova_lm",),
+    ),
+    # -- effect sizes and margins of error ------------------------------------------------------
+    Statistic(
+        "effect",
+        "moe",
+        "margin of error of a run's mean (half width of its interval)",
+        "MOE = t(alpha/2; phi_E) sqrt(V_E / n), interval x_i. +- MOE (the same for every run)",
+        "Sakai, Laboratory Experiments in Information Retrieval (Springer 2018); worked "
+        "example: Sakai, Joho Akusesu Hyoka Hohoron (Corona 2015) Table 5.1, MOE 0.0670",
+        "lower: a more precise mean",
+        "phi_E = 0: NaN with a warning; V_E = 0: 0 with a warning",
+        "elinor TwoWayAnovaWithoutReplication::margin_of_error",
+        (
+            "tests/test_compare_anova.py::test_moe_and_effect_sizes_by_hand",
+            "tests/test_compare_anova.py::test_sakai_book_table_5_1",
+        ),
+    ),
+    Statistic(
+        "effect",
+        "es_e",
+        "standardised effect size of a pair of runs",
+        "ES_E = (x_a. - x_b.) / sqrt(V_E)",
+        "Sakai, Laboratory Experiments in Information Retrieval (Springer 2018); worked "
+        "example: Sakai (Corona 2015) Table 5.1 (0.5070, 0.6760, 0.1690)",
+        "larger |ES_E|: a larger difference in residual standard deviations",
+        "V_E = 0: +-inf (0 for equal means) with a warning; phi_E = 0: NaN",
+        "elinor TukeyHsdTest::effect_sizes",
+        (
+            "tests/test_compare_anova.py::test_moe_and_effect_sizes_by_hand",
+            "tests/test_compare_anova.py::test_elinor_sample_precision_at_3",
+        ),
+    ),
 )
 
 
