@@ -131,6 +131,25 @@ STATISTICS: tuple[Statistic, ...] = (
         ),
         controls="family-wise error over all k(k-1)/2 pairs",
     ),
+    Statistic(
+        "test",
+        "rthsd",
+        "randomised Tukey HSD (permutation across runs per query)",
+        "range* = max_j mean*_j - min_j mean*_j over arrangements of each query's values "
+        "across the runs; p_jl = #{range* >= |mean_j - mean_l|} / N",
+        "Carterette (TOIS 30(1), 2012) sec. 4.2, Algorithm 1; Sakai, Laboratory Experiments "
+        "in Information Retrieval (Springer 2018) ch. 4",
+        _P,
+        "equal means: p = 1; p >= 1/(B+1) when sampled; (k!)^n arrangements enumerated when "
+        "at most --permutations and 2^24",
+        "elinor RandomizedTukeyHsdTest (p = count/B, ties of the range not kept)",
+        (
+            "tests/test_compare_rthsd.py::test_rthsd_equals_exact_enumeration",
+            "tests/test_compare_rthsd.py::test_rthsd_against_elinor_sample_output",
+            "tests/test_compare_rthsd.py::test_rthsd_sampling_is_seeded_and_near_exact",
+        ),
+        controls="family-wise error over all k(k-1)/2 pairs",
+    ),
     # -- corrections --------------------------------------------------------------------------
     Statistic(
         "correction",
