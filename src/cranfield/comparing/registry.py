@@ -347,6 +347,42 @@ STATISTICS: tuple[Statistic, ...] = (
         ),
         controls="FWER under any dependence between the pairs (subset pivotality)",
     ),
+    # -- intervals of a run's mean ------------------------------------------------------------
+    Statistic(
+        "interval",
+        "t",
+        "Student-t interval of the mean",
+        "mean(x) +- t_{(1+c)/2, n-1} sd(x) / sqrt(n)",
+        "Student (1908); scipy.stats.t.interval",
+        "narrower: a more precise mean",
+        "n < 2 or a NaN value: NaN with a warning; all values equal: [mean, mean] with a warning",
+        "scipy.stats.t.interval(c, n - 1, loc=mean, scale=sem)",
+        ("tests/test_evaluate_intervals.py::test_t_interval_equals_scipy",),
+    ),
+    Statistic(
+        "interval",
+        "bootstrap",
+        "bootstrap percentile interval of the mean",
+        "(1-c)/2 and (1+c)/2 quantiles of the means of B resamples of the queries",
+        "Efron & Tibshirani, An Introduction to the Bootstrap (1993) sec. 13.3",
+        "narrower: a more precise mean",
+        "n < 2 or a NaN value: NaN with a warning; all values equal: [mean, mean] with a warning",
+        "scipy.stats.bootstrap(method='percentile'), same seed and batch: the same bits",
+        ("tests/test_evaluate_intervals.py::test_bootstrap_intervals_equal_scipy_bit_for_bit",),
+    ),
+    Statistic(
+        "interval",
+        "bca",
+        "bias-corrected and accelerated (BCa) bootstrap interval of the mean",
+        "quantiles at Phi(z0 + (z0 + z_a)/(1 - a (z0 + z_a))), z0 from the share of resampled "
+        "means below the mean, a = sum U^3 / (6 (sum U^2)^1.5) from the jackknife",
+        "Efron & Tibshirani (1993) sec. 14.3, eq. 14.14-14.15; Efron (1987), JASA 82:171-185",
+        "narrower: a more precise mean",
+        "n < 2 or a NaN value: NaN with a warning; all values equal: [mean, mean] with a "
+        "warning; undefined acceleration: the percentile interval with a warning",
+        "scipy.stats.bootstrap(method='BCa'), same seed and batch: the same bits",
+        ("tests/test_evaluate_intervals.py::test_bootstrap_intervals_equal_scipy_bit_for_bit",),
+    ),
     # -- ANOVA --------------------------------------------------------------------------------
     Statistic(
         "anova",
