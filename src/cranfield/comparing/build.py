@@ -417,6 +417,7 @@ def _build(
                 )
             )
         pairs[label] = plist
+    _warn_fit(test, [len(q) for q in qids.values()])
     if undefined_sup:
         _warn(
             CranfieldWarning(
@@ -460,6 +461,18 @@ def _build(
         sweeps=sweeps,
         notes=notes,
     )
+
+
+def _warn_fit(test: str, counts: list[int]) -> None:
+    """One warning when the test is a poor fit for the numbers of queries compared
+    (:mod:`.advice`)."""
+    from .advice import fit_warning
+
+    for n in sorted(set(counts), reverse=test != "t"):
+        message = fit_warning(test, n)
+        if message:
+            _warn(CranfieldWarning(message))
+            return
 
 
 def _adjusted(
