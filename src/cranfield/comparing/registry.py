@@ -445,6 +445,60 @@ STATISTICS: tuple[Statistic, ...] = (
             "tests/test_compare_anova.py::test_elinor_sample_precision_at_3",
         ),
     ),
+    # -- topic-set-size design --------------------------------------------------------------
+    Statistic(
+        "design",
+        "paired-t",
+        "topics for a paired t-test to detect minD with power 1 - beta",
+        "smallest n >= 2 with P(|T'_{n-1, sqrt(n) minD / sigma_d}| >= t_{alpha/2, n-1}) "
+        ">= 1 - beta, sigma_d^2 = 2 sigma^2",
+        "Sakai, Topic set size design, Information Retrieval Journal 19(3), 2016 (the "
+        "t-test-based design)",
+        "fewer topics: a cheaper collection for the same power",
+        "sigma^2 = 0: 2 topics with a warning; beyond 10^7 topics: unmet (None) with a warning",
+        "statsmodels TTestPower (power equal; n = ceil(solve_power))",
+        (
+            "tests/test_compare_design.py::test_t_test_and_anova_sizes_equal_statsmodels",
+            "tests/test_compare_design.py::test_degenerate_designs_are_declared",
+        ),
+    ),
+    Statistic(
+        "design",
+        "one-way-anova",
+        "topics for one-way ANOVA over m runs to detect a range minD with power 1 - beta",
+        "smallest n >= 2 with P(F'_{m-1, m(n-1), n minD^2 / (2 sigma^2)} >= "
+        "F_alpha(m-1, m(n-1))) >= 1 - beta",
+        "Sakai, Topic set size design, Information Retrieval Journal 19(3), 2016 (the "
+        "ANOVA-based design)",
+        "fewer topics: a cheaper collection for the same power",
+        "as paired-t",
+        "statsmodels FTestAnovaPower, f = minD / sqrt(2 m sigma^2), nobs = m n",
+        ("tests/test_compare_design.py::test_t_test_and_anova_sizes_equal_statsmodels",),
+    ),
+    Statistic(
+        "design",
+        "ci-width",
+        "topics for an expected interval width of at most delta",
+        "smallest n >= 2 with 2 t_{alpha/2, n-1} c(n) sigma_d / sqrt(n) <= delta, "
+        "c(n) = sqrt(2/(n-1)) Gamma(n/2) / Gamma((n-1)/2)",
+        "Sakai, Topic set size design, Information Retrieval Journal 19(3), 2016 (the "
+        "CI-based design)",
+        "fewer topics: a cheaper collection for the same precision",
+        "as paired-t",
+        "a loop over n with scipy.stats.chi.mean (E[s] = sigma chi_{n-1} mean / sqrt(n-1))",
+        ("tests/test_compare_design.py::test_interval_width_size_by_a_loop_over_n",),
+    ),
+    Statistic(
+        "design",
+        "variance",
+        "the variance of a measure's per-query values from a past table",
+        "sigma^2 = V_E of one-way ANOVA (within each run) or two-way ANOVA (runs x queries)",
+        "Sakai, Topic set size design, Information Retrieval Journal 19(3), 2016",
+        "lower: fewer topics needed",
+        "one query: no estimate (error); a given --variance is used as is",
+        "statsmodels anova_lm (V_E)",
+        ("tests/test_compare_design.py::test_variance_of_a_past_table_and_the_power_it_has_now",),
+    ),
 )
 
 
