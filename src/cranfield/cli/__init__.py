@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("cranfield.cli.report", "One HTML file: means, tests, per query, curves, ties."),
     "anova": ("cranfield.cli.anova", "ANOVA of the runs: table, margins of error, effect sizes."),
     "design": ("cranfield.cli.design", "Topics a test collection needs: power, interval width."),
+    "meta": ("cranfield.cli.meta", "Judge the measures: discriminative power, swaps, stability."),
 }
 
 

@@ -499,6 +499,48 @@ STATISTICS: tuple[Statistic, ...] = (
         "statsmodels anova_lm (V_E)",
         ("tests/test_compare_design.py::test_variance_of_a_past_table_and_the_power_it_has_now",),
     ),
+    # -- meta-evaluation ---------------------------------------------------------------------
+    Statistic(
+        "meta",
+        "discriminative-power",
+        "discriminative power: the share of pairs of runs with ASL < alpha, and the ASL curve",
+        "#{pairs with p < alpha} / (k(k-1)/2), p by the paired bootstrap test (or rthsd, or "
+        "the randomization test) of every pair",
+        "Sakai, Evaluating evaluation metrics based on the bootstrap, SIGIR 2006, sec. 3-4",
+        "higher: the measure tells more runs apart",
+        "identical runs: p = 1 for every pair (power 0)",
+        "the tests' own checks; an enumeration of sign flips for the randomization test",
+        (
+            "tests/test_compare_meta.py::test_discriminative_power_is_the_share_of_pairs_each_test_finds_significant",
+        ),
+    ),
+    Statistic(
+        "meta",
+        "swap-rate",
+        "swap rate over random splits of the queries into two disjoint sets",
+        "per bin of |mean_b - mean_a| on set 1: #{pairs ordered differently by the two sets} "
+        "/ #{pairs}",
+        "Voorhees & Buckley, The effect of topic set size on retrieval experiment error, "
+        "SIGIR 2002, sec. 3",
+        "lower: the measure's conclusions hold on other queries",
+        "a difference of 0 on either set is no swap; an empty bin has rate NaN",
+        "a plain loop over the same splits",
+        ("tests/test_compare_meta.py::test_swap_rates_equal_a_loop_over_the_same_splits",),
+    ),
+    Statistic(
+        "meta",
+        "stability",
+        "ranking stability under query subsampling",
+        "mean and minimum over random subsets of s queries of Kendall's tau_b between the run "
+        "means on the subset and on all queries",
+        "Buckley & Voorhees, Evaluating evaluation measure stability, SIGIR 2000; Sakai "
+        "(SIGIR 2006) sec. 5",
+        "higher: the ranking depends less on which queries were chosen",
+        "every run with the same mean: tau undefined, left out (NaN when every subset is), "
+        "with a warning",
+        "a plain loop over the same subsets with scipy.stats.kendalltau",
+        ("tests/test_compare_meta.py::test_ranking_stability_equals_a_loop_over_the_same_subsets",),
+    ),
 )
 
 
