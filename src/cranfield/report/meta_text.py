@@ -6,6 +6,8 @@ import json
 import math
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .markup import markdown_escape, markdown_table
 from .table import escape_controls, table_lines
 
@@ -15,6 +17,8 @@ if TYPE_CHECKING:
 __all__ = ["FORMATS", "render"]
 
 FORMATS = ("table", "markdown", "json")
+LISTED_PAIRS = 20
+"""Up to this many pairs every pair's ASL is listed; beyond, the ASL curve's quantiles."""
 _TESTS = {
     "bootstrap": "paired bootstrap test",
     "rthsd": "randomised Tukey HSD",
@@ -33,12 +37,16 @@ def _sections(m: MetaEvaluation, label: str, digits: int) -> list[tuple[str, lis
         f"{100 * d.power:.1f}% ({d.significant} of {len(d.p)} pairs with ASL < {d.alpha:g}; "
         f"{_TESTS[d.test]}, {d.samples} resamples)"
     )
-    quant = [["ASL quantile", "p"]]
-    curve = d.curve
-    for q in (0.1, 0.25, 0.5, 0.75, 0.9):
-        quant.append(
-            [f"{int(100 * q)}% of pairs", _f(float(curve[int(q * (len(curve) - 1))]), digits)]
-        )
+    if len(d.p) <= LISTED_PAIRS:  # every pair, by ASL
+        quant = [["a", "b", "ASL"]]
+        for k in np.argsort(d.p, kind="stable"):
+            quant.append([m.runs[d.a[k]], m.runs[d.b[k]], _f(float(d.p[k]), digits)])
+    else:  # the ASL curve at its quantiles
+        quant = [["pairs by ASL", "", "ASL"]]
+        curve = d.curve
+        for q in (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0):
+            at = float(curve[round(q * (len(curve) - 1))])
+            quant.append([f"{int(100 * q)}%", "", _f(at, digits)])
     swaps = [["|diff| on set 1", "pairs", "swaps", "swap rate"]]
     for i in range(len(s.pairs)):
         low = s.edges[i]
@@ -60,6 +68,10 @@ def _sections(m: MetaEvaluation, label: str, digits: int) -> list[tuple[str, lis
     return [(head, quant), (swap_title, swaps), (stab_title, stab)]
 
 
+def _left(rows: list[list[str]]) -> int:
+    return 2 if rows[0][:2] in (["a", "b"], ["pairs by ASL", ""]) else 1
+
+
 def render(m: MetaEvaluation, fmt: str, *, digits: int = 4) -> str:
     if fmt == "json":
         return json.dumps(m.to_dict(), indent=2, ensure_ascii=False) + "\n"
@@ -70,8 +82,8 @@ def render(m: MetaEvaluation, fmt: str, *, digits: int = 4) -> str:
                 lines.append("")
             if fmt == "markdown":
                 lines += [f"**{markdown_escape(title)}**", ""]
-                lines += markdown_table(rows[0], rows[1:], left=1)
+                lines += markdown_table(rows[0], rows[1:], left=_left(rows))
             else:
                 lines.append(escape_controls(title))
-                lines += table_lines(rows[0], rows[1:], left=1)
+                lines += table_lines(rows[0], rows[1:], left=_left(rows))
     return "\n".join(lines) + "\n"
