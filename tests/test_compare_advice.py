@@ -45,3 +45,18 @@ def test_wilcoxon_and_sign_with_thousands_of_queries_are_warned_about(test):
     assert "not whether the means differ" in got[0] and "--test t" in got[0]
     assert _fit_warnings(_runs(MANY_QUERIES - 1), test) == []
     assert _fit_warnings(_runs(MANY_QUERIES), "t") == []
+
+
+@pytest.mark.slow
+def test_commands_that_test_no_pairs_do_not_warn_about_the_pairwise_test(cli, tmp_path):
+    from test_compare_api import make_collection
+    from test_compare_cli import write_trec
+
+    qrels, runs = make_collection(5, seed=1)
+    q, paths = write_trec(tmp_path, qrels, runs, ["a.run", "b.run", "c.run"])
+    out = cli("compare", q, *paths, "-m", "AP")
+    assert out.returncode == 0 and b"t-test on 5 queries" in out.stderr
+    for command in (["anova"], ["design", "--min-diff", "0.1"], ["meta", "--samples", "50"]):
+        out = cli(command[0], q, *paths, "-m", "AP", *command[1:])
+        assert out.returncode == 0, out.stderr.decode()
+        assert b"t-test on" not in out.stderr and b"superiority" not in out.stderr

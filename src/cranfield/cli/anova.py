@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..report.anova_text import FORMATS
-from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, cluster, values
+from ._args import Parser, Range
 from ._output import write_output
 
 
@@ -55,18 +55,9 @@ def run(argv: Sequence[str]) -> None:
     """
     p = parser()
     a = p.parse(argv)
-    from ..comparing import compare
     from ..report.anova_text import render
+    from ._tables import compared
 
-    with cluster(p, a) as client:
-        cmp = compare(
-            a.qrels,
-            a.runs,
-            a.measures or None,
-            alpha=a.alpha,
-            missing="intersect",
-            executor=client,
-            **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel"),
-        )
+    cmp, _ = compared(p, a, alpha=a.alpha)
     analyses = [(label, cmp.anova(label, a.design)) for label in cmp.labels]
     write_output(render(analyses, a.fmt, digits=a.digits), a.output)

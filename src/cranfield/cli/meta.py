@@ -7,16 +7,7 @@ from collections.abc import Sequence
 
 from ..limits import MAX_RESAMPLES
 from ..report.meta_text import FORMATS
-from ._args import (
-    JUDGING,
-    JUDGMENT_FILES,
-    SIDE_INPUTS,
-    Parser,
-    Range,
-    cluster,
-    output_dir,
-    values,
-)
+from ._args import Parser, Range, output_dir
 from ._output import echo, write_output
 
 
@@ -114,21 +105,12 @@ def run(argv: Sequence[str]) -> None:
     """
     p = parser()
     a = p.parse(argv)
-    from ..comparing import compare
     from ..comparing.meta import meta_evaluation
     from ..report.meta_text import render
+    from ._tables import compared
 
-    with cluster(p, a) as client:
-        cmp = compare(
-            a.qrels,
-            a.runs,
-            a.measures or None,
-            alpha=a.alpha,
-            missing="intersect",
-            executor=client,
-            **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel"),
-        )
-        m = meta_evaluation(
+    def judge(cmp, client):
+        return meta_evaluation(
             cmp,
             test=a.test,
             samples=a.samples,
@@ -138,6 +120,8 @@ def run(argv: Sequence[str]) -> None:
             bin_width=a.bin_width,
             executor=client,
         )
+
+    _, m = compared(p, a, alpha=a.alpha, then=judge)
     write_output(render(m, a.fmt, digits=a.digits), a.output)
     if a.plot_dir:
         paths = m.plot(a.plot_dir, formats=a.plot_formats or ["png"])
