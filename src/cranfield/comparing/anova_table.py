@@ -3,7 +3,7 @@ standardised effect sizes.
 
 With ``x_ij`` the value of run i on query j (m runs, n queries), run means ``x_i.``, query
 means ``x_.j`` and grand mean ``x``, Sakai (*Laboratory Experiments in Information
-Retrieval*, Springer 2018, ch. 3 and 5; the two-way table is his Table 5.1 example):
+Retrieval*, Springer 2018, ch. 3; the two-way table is his Table 5.1 example):
 
 - **two-way without replication** (runs x queries, every run answers every query):
   ``S_A = n sum_i (x_i. - x)^2`` (runs, m - 1 df), ``S_B = m sum_j (x_.j - x)^2`` (queries,

@@ -1,7 +1,7 @@
 """The arrangements of a queries x runs table under the complete null hypothesis: on every
 query the runs are exchangeable, so each query's row of values is permuted across the runs,
-independently of the other queries (Carterette, TOIS 30(1), 2012, sec. 4.2; Westfall & Young
-1993, sec. 2.5).  The randomised Tukey HSD test (:mod:`.rthsd`) and Westfall & Young's MaxT
+independently of the other queries (Carterette, TOIS 30(1), 2012; Westfall & Young
+1993).  The randomised Tukey HSD test (:mod:`.rthsd`) and Westfall & Young's MaxT
 and MinP (:mod:`.westfall_young`) draw their null distributions from here.
 
 There are ``(k!)^n`` arrangements of ``n`` queries and ``k`` runs.  When that number is at

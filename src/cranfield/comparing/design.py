@@ -1,5 +1,5 @@
 """Topic-set-size design and power (Sakai, "Topic set size design", Information Retrieval
-Journal 19(3), 2016; Sakai, *Laboratory Experiments in Information Retrieval*, 2018, ch. 6-7).
+Journal 19(3), 2016; Sakai, *Laboratory Experiments in Information Retrieval*, 2018).
 
 From a variance ``sigma^2`` of a measure's per-query values (estimated from a past queries x
 runs table, or given), a significance level ``alpha``, a wanted power ``1 - beta`` and a

@@ -9,8 +9,8 @@ For one run's per-query values ``x`` (n queries) at confidence ``c``:
   queries (Efron & Tibshirani 1993, sec. 13.3);
 - ``bca``: the quantiles at ``Phi(z0 + (z0 + z_a) / (1 - a (z0 + z_a)))`` with the bias
   correction ``z0 = Phi^-1(share of resampled means below the mean, ties counting half)`` and
-  the acceleration ``a`` from the jackknife (Efron & Tibshirani 1993, sec. 14.3, eq. 14.14
-  and 14.15; Efron 1987).
+  the acceleration ``a`` from the jackknife (Efron & Tibshirani 1993, sec. 14.3; Efron
+  1987).
 
 The resamples are those of ``scipy.stats.bootstrap((x,), np.mean, batch=...,
 rng=numpy.random.default_rng(seed))``: the indices ``rng.integers(0, n, (batch, n))`` batch

@@ -4,18 +4,18 @@ is when fewer queries are used.  All three work on a measure's queries x runs ta
 per-query values ``compare`` keeps), vectorised over the resamples.
 
 - **Discriminative power** (Sakai, "Evaluating evaluation metrics based on the bootstrap",
-  SIGIR 2006, sec. 3-4): every pair of runs is tested (the paired bootstrap test of Sakai's
+  SIGIR 2006): every pair of runs is tested (the paired bootstrap test of Sakai's
   paper, the randomised Tukey HSD test, or the randomization test); the achieved significance
   levels (ASL, the p-values) sorted from the smallest form the ASL curve, and the
   discriminative power is the share of pairs whose ASL is below alpha.
 - **Swap rate** (Voorhees & Buckley, "The effect of topic set size on retrieval experiment
-  error", SIGIR 2002, sec. 3): the queries are split at random into two disjoint sets of c
+  error", SIGIR 2002): the queries are split at random into two disjoint sets of c
   queries; a pair of runs *swaps* when the two sets order it differently (the differences of
   the means have opposite signs; a difference of 0 on either set is no swap).  The pairs of
   all splits are binned by the absolute difference of the means on the first set (bins of
   ``bin_width``), and each bin's swap rate is its swaps over its pairs.
-- **Ranking stability** under query subsampling (Buckley & Voorhees, SIGIR 2000; Sakai 2006
-  sec. 5): for each subset size, random subsets of the queries (without replacement) rank
+- **Ranking stability** under query subsampling (Buckley & Voorhees, SIGIR 2000; Sakai
+  2006): for each subset size, random subsets of the queries (without replacement) rank
   the runs by their means; Kendall's tau_b against the ranking on all queries, its mean and
   minimum over the subsets.
 

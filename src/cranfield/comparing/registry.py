@@ -137,8 +137,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "randomised Tukey HSD (permutation across runs per query)",
         "range* = max_j mean*_j - min_j mean*_j over arrangements of each query's values "
         "across the runs; p_jl = #{range* >= |mean_j - mean_l|} / N",
-        "Carterette (TOIS 30(1), 2012) sec. 4.2, Algorithm 1; Sakai, Laboratory Experiments "
-        "in Information Retrieval (Springer 2018) ch. 4",
+        "Carterette (TOIS 30(1), 2012); Sakai, Laboratory Experiments in Information "
+        "Retrieval (Springer 2018)",
         _P,
         "equal means: p = 1; p >= 1/(B+1) when sampled; (k!)^n arrangements enumerated when "
         "at most --permutations and 2^24",
@@ -196,7 +196,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "sidak",
         "Sidak",
         "p~_i = 1 - (1 - p_i)^m",
-        "Sidak (1967), JASA 62:626-633, eq. (1)",
+        "Sidak (1967), JASA 62:626-633",
         _P,
         "no p-values: none",
         "statsmodels multipletests('sidak')",
@@ -208,7 +208,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "holm-sidak",
         "Holm-Sidak step-down",
         "p~_(i) = max_{j <= i} 1 - (1 - p_(j))^(m - j + 1)",
-        "Holm (1979) sec. 5 with Sidak's levels; Westfall & Young (1993) sec. 2.4",
+        "Holm (1979) with Sidak's levels; Westfall & Young (1993)",
         _P,
         "no p-values: none",
         "statsmodels multipletests('holm-sidak')",
@@ -306,7 +306,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "gbs",
         "Gavrilov-Benjamini-Sarkar adaptive step-down",
         "q_(i) = (m + 1 - i) p_(i) / (i (1 - p_(i))); p~_(i) = min_{j >= i} max_{l <= j} q_(l)",
-        "Gavrilov, Benjamini & Sarkar (2009), Ann. Statist. 37:619-629, eq. (1.2)",
+        "Gavrilov, Benjamini & Sarkar (2009), Ann. Statist. 37:619-629",
         _P,
         "no p-values: none; p = 1 gives q = inf, adjusted 1",
         "statsmodels multipletests('fdr_gbs')",
@@ -320,7 +320,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "Westfall-Young MaxT (permutation step-down)",
         "runs exchangeable within each query under the complete null; "
         "p~_(i) = max_{j <= i} P*(max_{l >= j} |t*_(l)| >= |t_(j)|), pairs ordered by |t|",
-        "Westfall & Young (1993) Algorithm 2.8; Boytsov, Belova & Westfall (SIGIR 2013) sec. 3",
+        "Westfall & Young, Resampling-Based Multiple Testing (1993); Boytsov, Belova & "
+        "Westfall (SIGIR 2013)",
         _P,
         "all runs equal on every query: every p~ = 1; p~ in (0, 1] always",
         "brute-force enumeration of every within-query arrangement",
@@ -336,8 +337,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "Westfall-Young MinP (permutation step-down)",
         "as MaxT with each pair's permutation p-value p* in place of |t*|: "
         "p~_(i) = max_{j <= i} P*(min_{l >= j} p*_(l) <= p_(j))",
-        "Westfall & Young (1993) Algorithm 2.8 (minP form); Boytsov, Belova & Westfall "
-        "(SIGIR 2013) sec. 3",
+        "Westfall & Young, Resampling-Based Multiple Testing (1993), the minP form; "
+        "Boytsov, Belova & Westfall (SIGIR 2013)",
         _P,
         "all runs equal on every query: every p~ = 1; p~ in (0, 1] always",
         "brute-force enumeration of every within-query arrangement",
@@ -376,7 +377,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "bias-corrected and accelerated (BCa) bootstrap interval of the mean",
         "quantiles at Phi(z0 + (z0 + z_a)/(1 - a (z0 + z_a))), z0 from the share of resampled "
         "means below the mean, a = sum U^3 / (6 (sum U^2)^1.5) from the jackknife",
-        "Efron & Tibshirani (1993) sec. 14.3, eq. 14.14-14.15; Efron (1987), JASA 82:171-185",
+        "Efron & Tibshirani (1993) sec. 14.3; Efron (1987), JASA 82:171-185",
         "narrower: a more precise mean",
         "n < 2 or a NaN value: NaN with a warning; all values equal: [mean, mean] with a "
         "warning; undefined acceleration: the percentile interval with a warning",
@@ -506,7 +507,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "discriminative power: the share of pairs of runs with ASL < alpha, and the ASL curve",
         "#{pairs with p < alpha} / (k(k-1)/2), p by the paired bootstrap test (or rthsd, or "
         "the randomization test) of every pair",
-        "Sakai, Evaluating evaluation metrics based on the bootstrap, SIGIR 2006, sec. 3-4",
+        "Sakai, Evaluating evaluation metrics based on the bootstrap, SIGIR 2006",
         "higher: the measure tells more runs apart",
         "identical runs: p = 1 for every pair (power 0)",
         "the tests' own checks; an enumeration of sign flips for the randomization test",
@@ -521,7 +522,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "per bin of |mean_b - mean_a| on set 1: #{pairs ordered differently by the two sets} "
         "/ #{pairs}",
         "Voorhees & Buckley, The effect of topic set size on retrieval experiment error, "
-        "SIGIR 2002, sec. 3",
+        "SIGIR 2002",
         "lower: the measure's conclusions hold on other queries",
         "a difference of 0 on either set is no swap; an empty bin has rate NaN",
         "a plain loop over the same splits",
@@ -534,7 +535,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "mean and minimum over random subsets of s queries of Kendall's tau_b between the run "
         "means on the subset and on all queries",
         "Buckley & Voorhees, Evaluating evaluation measure stability, SIGIR 2000; Sakai "
-        "(SIGIR 2006) sec. 5",
+        "(SIGIR 2006)",
         "higher: the ranking depends less on which queries were chosen",
         "every run with the same mean: tau undefined, left out (NaN when every subset is), "
         "with a warning",

@@ -1,5 +1,5 @@
-"""The randomised Tukey HSD test (Carterette, TOIS 30(1), 2012, sec. 4.2; Sakai,
-*Laboratory Experiments in Information Retrieval*, 2018, ch. 4).
+"""The randomised Tukey HSD test (Carterette, TOIS 30(1), 2012; Sakai, *Laboratory
+Experiments in Information Retrieval*, 2018).
 
 Under the complete null hypothesis every run is as good as every other on every query, so
 each query's values may be permuted across the runs (:mod:`.arrangements`).  For every

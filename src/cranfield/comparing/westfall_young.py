@@ -5,8 +5,8 @@ tested by the paired t-statistic ``t = mean(d) / (sd(d)/sqrt(n))`` of its differ
 the complete null hypothesis the runs are exchangeable on every query, so the null
 distribution of all the statistics *jointly* comes from permuting each query's values across
 the runs (:mod:`.arrangements`), which keeps the dependence between the pairs (they share
-runs and queries).  Westfall & Young (1993), Algorithm 2.8, with Boytsov, Belova & Westfall
-(SIGIR 2013) for IR:
+runs and queries).  Westfall & Young (*Resampling-Based Multiple Testing*, 1993), with
+Boytsov, Belova & Westfall (SIGIR 2013) for IR:
 
 - **MaxT**: order the pairs by ``|t|``, largest first; for each arrangement take the
   successive maxima ``u_i = max_{l >= i} |t*_(l)|``;
@@ -18,7 +18,7 @@ runs and queries).  Westfall & Young (1993), Algorithm 2.8, with Boytsov, Belova
 Exact enumeration counts over all ``N = (k!)^n`` arrangements (the observed one among them);
 sampling counts over the observed table and ``B`` random arrangements, ``N = B + 1``, so a
 p-value is never 0.  Both control the family-wise error rate under any dependence between
-the pairs, given subset pivotality (Westfall & Young 1993, sec. 2.6).  A resampled ``|t*|``
+the pairs, given subset pivotality (Westfall & Young 1993).  A resampled ``|t*|``
 within a relative 1e-10 of the one it is compared with counts as reaching it, so exact ties
 of the permutation distribution are not lost to rounding.  Two-sided only.
 
