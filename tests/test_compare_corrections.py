@@ -84,7 +84,7 @@ def test_adjusted_p_values_reject_exactly_what_the_procedures_reject():
 
 def test_adjust_rejects_bad_input():
     with pytest.raises(ParameterError, match="unknown correction"):
-        adjust([0.1], "sidak")
+        adjust([0.1], "sidak-bonferroni")
     with pytest.raises(ParameterError, match=r"\[0, 1\]"):
         adjust([1.5], "holm")
     assert adjust([0.2, 0.01], "none").tolist() == [0.2, 0.01]

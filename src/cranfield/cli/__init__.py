@@ -20,6 +20,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "curve": ("cranfield.cli.curve", "Precision-recall, gain and recall-fallout curves and plots."),
     "ties": ("cranfield.cli.ties", "How far tie-breaking can move each run's scores."),
     "report": ("cranfield.cli.report", "One HTML file: means, tests, per query, curves, ties."),
+    "anova": ("cranfield.cli.anova", "ANOVA of the runs: table, margins of error, effect sizes."),
+    "design": ("cranfield.cli.design", "Topics a test collection needs: power, interval width."),
+    "meta": ("cranfield.cli.meta", "Judge the measures: discriminative power, swaps, stability."),
 }
 
 

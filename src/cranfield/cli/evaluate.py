@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..limits import MAX_RESAMPLES
 from ..report.results_text import FORMATS
 from ..ties.order import TIE_POLICIES
-from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, cluster, values
+from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, cluster, values
 from ._output import write_output
 
 
@@ -28,7 +29,7 @@ def parser() -> Parser:
         "random (reproducible with --seed), or weak (expectation over all tie-breakings; "
         "see docs/ties.md).",
     )
-    p.common("seed", help="Seed of --ties random (default 0).")
+    p.common("seed", help="Seed of --ties random and of --ci bootstrap / bca (default 0).")
     p.common("depth", "judged_only", "complete", "rel", "collection_size", "known", "target")
     p.common("prefs", "prefs_format", "judgment_groups", "subtopics")
     p.common("names")
@@ -40,6 +41,28 @@ def parser() -> Parser:
         help="Statistic over queries: mean, gmean, median or micro (sum of numerators over sum "
         "of denominators), for every measure or one (repeatable: --aggregate 'P@10=micro'). "
         "Default: each measure's own.",
+    )
+    p.option(
+        "--ci",
+        choices=("t", "bootstrap", "bca"),
+        help="Also the interval of each run's mean over the queries (measures averaged by "
+        "the mean): Student t, bootstrap percentile, or bias-corrected and accelerated "
+        "bootstrap (docs/statistics.md). Off by default; with --format trec it adds "
+        "MEASURE_ci_low and MEASURE_ci_high lines.",
+    )
+    p.option(
+        "--confidence",
+        type=Range(float, 0, 1, open=True),
+        default=0.95,
+        show_default=True,
+        help="Confidence of --ci.",
+    )
+    p.option(
+        "--samples",
+        type=Range(int, 1, MAX_RESAMPLES),
+        default=10_000,
+        show_default=True,
+        help="Bootstrap resamples of --ci bootstrap / bca.",
     )
     p.common("jobs")
     p.common("dask")
@@ -59,6 +82,7 @@ def run(argv: Sequence[str]) -> None:
     cranfield evaluate qrels.txt a/run.txt b/run.txt -m P@10 -l 2 --names bm25,dense
     cranfield evaluate div.qrels run.txt -m alpha_nDCG@20 -m ERR_IA@20 --subtopics div.qrels
     cranfield evaluate qrels.txt runs/*.txt -m AP --per-query --dask tcp://127.0.0.1:8786
+    cranfield evaluate qrels.txt runs/*.txt -m AP -m nDCG@10 --ci bca --samples 20000
     """
     p = parser()
     a = p.parse(argv)
@@ -74,5 +98,11 @@ def run(argv: Sequence[str]) -> None:
             executor=client,
             **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel", "jobs"),
         )
-    text = render(list(res), a.fmt, per_query=a.per_query, digits=a.digits)
+    intervals = None
+    if a.ci is not None:
+        from ..comparing.intervals import run_intervals
+
+        seed = 0 if a.seed is None else a.seed
+        intervals = run_intervals(res, a.ci, confidence=a.confidence, samples=a.samples, seed=seed)
+    text = render(list(res), a.fmt, per_query=a.per_query, digits=a.digits, intervals=intervals)
     write_output(text, a.output)

@@ -24,6 +24,7 @@ from .agreement import (
     tau_ap,
     tau_ap_b,
 )
+from .anova_table import Anova, AnovaRow, anova
 from .build import compare
 from .corrections import CORRECTIONS, adjust
 from .paired import (
@@ -51,11 +52,14 @@ from .requests import (
 from .result import Comparison, PairResult, Sweep
 from .sweep import parse_sweep
 from .tukey import TukeyResult, tukey_hsd
+from .westfall_young import WestfallYoung, westfall_young
 
 __all__ = [
     "CORRECTIONS",
     "TESTS",
     "AgreementRow",
+    "Anova",
+    "AnovaRow",
     "Comparison",
     "GeneralitySplit",
     "KeenRow",
@@ -65,8 +69,10 @@ __all__ = [
     "RequestCounts",
     "Sweep",
     "TukeyResult",
+    "WestfallYoung",
     "adjust",
     "agreement_rows",
+    "anova",
     "bootstrap_test",
     "compare",
     "differences",
@@ -86,5 +92,6 @@ __all__ = [
     "tau_ap",
     "tau_ap_b",
     "tukey_hsd",
+    "westfall_young",
     "wilcoxon_test",
 ]

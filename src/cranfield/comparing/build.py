@@ -32,7 +32,8 @@ from ..errors import CranfieldWarning, DataWarning, ParameterError
 from ..judging_options import JudgeOptions
 from ..naming import find_run
 from ..results import Results, ResultsSet
-from .corrections import CORRECTIONS, adjust, canonical
+from .arrangements import exact_arrangements
+from .corrections import CORRECTIONS, PERMUTATION_CORRECTIONS, adjust, canonical
 from .paired import (
     ALTERNATIVES,
     TESTS,
@@ -125,10 +126,14 @@ def compare(
     Parameters
     ----------
     test
-        ``t`` (default), ``wilcoxon``, ``sign``, ``randomization``, ``bootstrap`` or ``tukey``.
+        ``t`` (default), ``wilcoxon``, ``sign``, ``randomization``, ``bootstrap``, ``tukey``
+        or ``rthsd`` (randomised Tukey HSD, with ``permutations`` and ``seed``).
     correction
         ``none`` (default), ``bonferroni``, ``holm`` or ``bh``, applied per measure over the
-        pairs compared; ``tukey`` needs none.
+        pairs compared; ``tukey`` and ``rthsd`` need none.  Also ``sidak``, ``holm-sidak``,
+        ``hochberg``, ``hommel``, ``by``, ``tsbh``, ``tsbky``, ``gbs`` (statsmodels'
+        ``multipletests``), and ``maxt``, ``minp`` (Westfall & Young's permutation step-down,
+        with ``permutations`` and ``seed``); see ``docs/compare.md``.
     baseline
         Compare every run with this one only (its name, a path ending with its name, or the
         end of its name; one run must match); default: every pair of runs.
@@ -240,13 +245,16 @@ def check_settings(
             f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}"
         )
     correction = canonical(correction)
-    if test == "tukey" and correction != "none":
+    if test in ("tukey", "rthsd") and correction != "none":
+        what = "Tukey's HSD" if test == "tukey" else "The randomised Tukey HSD test"
         raise ParameterError(
-            "Tukey's HSD already controls the family-wise error rate; use correction 'none'"
+            f"{what} already controls the family-wise error rate; use correction 'none'"
         )
+    if correction in PERMUTATION_CORRECTIONS and alternative != "two-sided":
+        raise ParameterError(f"the {correction} correction is two-sided only")
     alternative = A.choice(alternative, "alternative", ALTERNATIVES)
-    if test == "tukey" and alternative != "two-sided":
-        raise ParameterError("Tukey's HSD is two-sided only")
+    if test in ("tukey", "rthsd") and alternative != "two-sided":
+        raise ParameterError(f"{TESTS[test][0]} is two-sided only")
     alpha = A.number(alpha, "alpha")
     if not 0.0 < alpha < 1.0:
         raise ParameterError(f"alpha must be between 0 and 1, got {alpha}")
@@ -370,7 +378,7 @@ def _build(
         results, cis = _test_pairs(
             V, D, pair_idx, test, alternative, permutations, seed, ci, 1.0 - alpha, executor
         )
-        padj = adjust([t.p_value for t in results], correction)
+        padj = _adjusted(V, pair_idx, results, correction, alpha, permutations, seed, notes, label)
         sgn = direction(m)
         plist = []
         for k, ((i, j), t, pa, (lo, hi)) in enumerate(
@@ -409,6 +417,7 @@ def _build(
                 )
             )
         pairs[label] = plist
+    _warn_fit(test, [len(q) for q in qids.values()])
     if undefined_sup:
         _warn(
             CranfieldWarning(
@@ -416,8 +425,16 @@ def _build(
                 "the superiority percentage is undefined; reported as 0"
             )
         )
-    if test in ("randomization", "bootstrap"):
+    if test in ("randomization", "bootstrap", "rthsd"):
         notes["resamples"] = permutations
+    if test == "rthsd":
+        notes["exact"] = sorted(
+            {
+                label
+                for label in labels
+                if exact_arrangements(len(qids[label]), len(names), permutations)
+            }
+        )
     if test == "randomization":
         # exact enumeration of the 2^n sign vectors wherever 2^n <= permutations
         notes["exact"] = sorted(
@@ -446,6 +463,42 @@ def _build(
     )
 
 
+def _warn_fit(test: str, counts: list[int]) -> None:
+    """One warning when the test is a poor fit for the numbers of queries compared
+    (:mod:`.advice`)."""
+    from .advice import fit_warning
+
+    for n in sorted(set(counts), reverse=test != "t"):
+        message = fit_warning(test, n)
+        if message:
+            _warn(CranfieldWarning(message))
+            return
+
+
+def _adjusted(
+    V: np.ndarray,
+    pair_idx: list[tuple[int, int]],
+    results: list[PairedTestResult],
+    correction: str,
+    alpha: float,
+    permutations: int,
+    seed: int | None,
+    notes: dict[str, Any],
+    label: str,
+) -> np.ndarray:
+    """The adjusted p-values of one measure's pairs: from the p-values, or for MaxT and MinP
+    from the per-query values (:mod:`.westfall_young`, with the test's resamples and seed)."""
+    if correction not in PERMUTATION_CORRECTIONS:
+        return adjust([t.p_value for t in results], correction, alpha=alpha)
+    from .westfall_young import westfall_young
+
+    wy = westfall_young(V, pair_idx, method=correction, permutations=permutations, seed=seed)
+    notes["correction_resamples"] = wy.resamples
+    if wy.exact:
+        notes.setdefault("correction_exact", []).append(label)
+    return wy.p_adjusted
+
+
 def _test_pairs(
     V: np.ndarray,
     D: np.ndarray,
@@ -461,9 +514,29 @@ def _test_pairs(
     """The test of every pair and the intervals of the mean differences; the randomization
     and bootstrap tests on ``executor`` when one is given (the same p-values)."""
     resampled = test in ("randomization", "bootstrap") or ci == "bootstrap"
-    if executor is not None and test != "tukey" and resampled:
+    # the tests of all runs at once (Tukey's HSD, its randomised form) run here
+    if executor is not None and test not in ("tukey", "rthsd") and resampled:
         return _resampled_pairs(D, test, alternative, permutations, seed, ci, confidence, executor)
-    if test == "tukey":
+    if test == "rthsd":
+        from .rthsd import randomised_tukey_hsd
+
+        hsd = randomised_tukey_hsd(V, permutations=permutations, seed=seed)
+        results = []
+        for i, j in pair_idx:
+            diff = hsd.means[j] - hsd.means[i]
+            sign = 0 if hsd.diff[i, j] == 0 else (1 if diff > 0 else -1)
+            results.append(
+                PairedTestResult(
+                    "rthsd",
+                    float(hsd.diff[i, j]),
+                    float(hsd.p[i, j]),
+                    sign,
+                    len(V),
+                    hsd.resamples,
+                    hsd.exact,
+                )
+            )
+    elif test == "tukey":
         hsd = tukey_hsd(V)
         results = []
         for i, j in pair_idx:

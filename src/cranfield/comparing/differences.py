@@ -20,34 +20,15 @@ import numpy as np
 
 from ..errors import ParameterError
 from .checks import finite, floats, unit_exponents
+from .registry import choices
 
 __all__ = ["ALTERNATIVES", "EQUAL_TOLERANCE", "TESTS", "PairedTestResult", "differences"]
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 EQUAL_TOLERANCE = 1e-12
 
-# name -> (long name, source)
-TESTS: dict[str, tuple[str, str]] = {
-    "t": ("paired Student's t-test", "Student (1908); scipy.stats.ttest_rel"),
-    "wilcoxon": (
-        "Wilcoxon signed-rank test",
-        "Wilcoxon (1945); Magdy & Jones (SIGIR 2010) sec. 6.2; scipy.stats.wilcoxon on the "
-        "non-zero differences (zero_method='wilcox', method='auto')",
-    ),
-    "sign": ("sign test", "Dixon & Mood (1946); scipy.stats.binomtest on wins vs losses"),
-    "randomization": (
-        "Fisher's randomization (permutation) test",
-        "Fisher (1935) sec. 21; Smucker, Allan & Carterette (CIKM 2007)",
-    ),
-    "bootstrap": (
-        "paired bootstrap test (studentized, shifted to the null)",
-        "Efron & Tibshirani (1993) sec. 16.4; Sakai (SIGIR 2006)",
-    ),
-    "tukey": (
-        "Tukey's HSD (two-way ANOVA: runs x queries)",
-        "Tukey (1949); Carterette (TOIS 2012); scipy.stats.studentized_range",
-    ),
-}
+TESTS: dict[str, tuple[str, str]] = choices("test")
+"""Test name -> (title, source), from the declarations (:mod:`.registry`)."""
 
 
 @dataclass(frozen=True)

@@ -132,7 +132,8 @@ def paired_tests(
     funcs = {"wilcoxon": wilcoxon_d, "sign": sign_test_d}
     if test not in funcs:
         raise ParameterError(
-            f"unknown test {test!r}; choose one of {', '.join(t for t in TESTS if t != 'tukey')}"
+            f"unknown test {test!r}; choose one of "
+            f"{', '.join(t for t in TESTS if t not in ('tukey', 'rthsd'))}"
         )
     D = _matrix(D)
     return [funcs[test](D[:, j], alternative) for j in range(D.shape[1])]

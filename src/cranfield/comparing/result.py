@@ -219,6 +219,15 @@ class Comparison:
         self._pairs(measure)
         return direction(self.measures[self.labels.index(measure)]) > 0
 
+    def anova(self, measure: str, design: str = "two-way") -> Any:
+        """The ANOVA of the runs on the compared queries of ``measure``
+        (:func:`cranfield.comparing.anova`: the table, Sakai's margin of error at the
+        comparison's alpha, the standardised effect sizes)."""
+        from .anova_table import anova
+
+        self._pairs(measure)
+        return anova(self.values[measure], runs=self.runs, design=design, alpha=self.alpha)
+
     # -- agreement ---------------------------------------------------------------------------
     def outcomes(self) -> dict[str, list[str]]:
         """``{measure: [outcome of each pair]}`` with the pairs in the same order."""

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ParameterError
+from .anova_table import two_way_residuals
 from .checks import finite, floats, unit_exponents
 
 __all__ = ["TukeyResult", "studentized_range_sf", "tukey_hsd"]
@@ -127,11 +128,8 @@ def tukey_hsd(Y: np.ndarray) -> TukeyResult:
     e = int(unit_exponents(top))
     S = np.ldexp(Y, -e)  # exact; q and p are invariant under scaling
     run_means = S.mean(axis=0)
-    # centred per query first: the run effects r_j - m are then means of small numbers, and
-    # r_j - r_l loses no digits to the cancellation of two close run means
-    centred = S - S.mean(axis=1)[:, None]
-    effects = centred.mean(axis=0)
-    resid = centred - effects[None, :]
+    # centred per query first (the ANOVA's residuals): r_j - r_l loses no digits
+    effects, resid = two_way_residuals(S)
     df = (n - 1) * (k - 1)
     mse = float((resid * resid).sum()) / df
     diff = np.abs(effects[:, None] - effects[None, :])

@@ -32,10 +32,14 @@ def comparison_dict(c: Comparison) -> dict[str, Any]:
         "runs": list(c.runs),
         "queries": c.notes.get("queries"),
     }
-    if c.test in ("randomization", "bootstrap") or c.ci == "bootstrap":
+    if (
+        c.test in ("randomization", "bootstrap", "rthsd")
+        or c.ci == "bootstrap"
+        or c.correction in ("maxt", "minp")
+    ):
         out["permutations"] = c.permutations
         out["seed"] = c.seed
-    if c.test == "randomization":
+    if c.test in ("randomization", "rthsd"):
         out["exact"] = list(c.notes.get("exact", []))
     out["measures"] = {
         label: {

@@ -53,8 +53,16 @@ def _header(c: Comparison) -> str:
             parts.append(f"{c.permutations} {what}, seed {c.seed}")
             if exact:
                 parts.append(f"exact for {', '.join(exact)}")
+    if c.test == "rthsd":
+        exact = c.notes.get("exact", [])
+        if exact and len(exact) == len(c.labels):
+            parts.append("exact (every within-query arrangement)")
+        else:
+            parts.append(f"{c.permutations} permutations, seed {c.seed}")
+            if exact:
+                parts.append(f"exact for {', '.join(exact)}")
     npairs = len(next(iter(c.pairs.values())))
-    if c.test == "tukey":
+    if c.test in ("tukey", "rthsd"):
         parts.append("family-wise over all pairs of runs")
     elif c.correction == "none":
         parts.append(
@@ -62,6 +70,12 @@ def _header(c: Comparison) -> str:
         )
     else:
         parts.append(f"{CORRECTIONS[c.correction][0]} over {npairs} comparisons per measure")
+        if c.correction in ("maxt", "minp"):
+            exact = c.notes.get("correction_exact", [])
+            if exact and len(exact) == len(c.labels):
+                parts.append("exact (every within-query arrangement)")
+            else:
+                parts.append(f"{c.permutations} permutations, seed {c.seed}")
     if c.baseline:
         parts.append(f"baseline {c.baseline}")
     return f"{len(c.runs)} runs, {n} queries: " + "; ".join(parts)

@@ -1,7 +1,8 @@
 """The tables of the docs that are generated from the measure declarations.
 
-``docs/measures.md`` (every measure), ``docs/trec_eval.md`` (trec_eval's names) and
-``docs/ties.md`` (what ``--ties weak`` computes) each hold a block between
+``docs/measures.md`` (every measure), ``docs/trec_eval.md`` (trec_eval's names),
+``docs/ties.md`` (what ``--ties weak`` computes), ``docs/statistics.md`` (every statistic)
+and ``docs/compare.md`` (the corrections) each hold a block between
 ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` that :func:`blocks` renders; ``python -m
 cranfield.report.generated_docs DOCS_DIR`` rewrites them, and ``tests/test_registry.py`` fails
 when one is out of date.
@@ -36,10 +37,24 @@ def _ties() -> str:
     return ties_table(list(REGISTRY.values()))
 
 
+def _statistics() -> str:
+    from .statistics_docs import statistics_table
+
+    return statistics_table()
+
+
+def _corrections() -> str:
+    from .statistics_docs import corrections_table
+
+    return corrections_table()
+
+
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "measures-table": ("measures.md", _measures),
     "trec-eval-table": ("trec_eval.md", _trec_eval),
     "ties-table": ("ties.md", _ties),
+    "statistics-table": ("statistics.md", _statistics),
+    "corrections-table": ("compare.md", _corrections),
 }
 """Block name -> (docs page, renderer)."""
 

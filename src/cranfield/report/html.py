@@ -112,7 +112,11 @@ def _settings(data: ReportData) -> list[list[str]]:
         ["baseline", c.baseline or "none: every pair of runs"],
         ["interval of differences", c.ci],
     ]
-    if c.test in ("randomization", "bootstrap") or c.ci == "bootstrap":
+    if (
+        c.test in ("randomization", "bootstrap", "rthsd")
+        or c.ci == "bootstrap"
+        or c.correction in ("maxt", "minp")
+    ):
         rows += [["resamples", str(c.permutations)], ["seed", str(c.seed)]]
     rows += [
         ["tie policy", o.ties],

@@ -1,0 +1,569 @@
+"""Every statistic of ``compare``, ``anova``, ``design`` and ``meta``, declared once.
+
+A statistic is a test (``--test``), a multiple-comparison correction (``--correction``), an
+interval (``--ci``), or a quantity of an analysis (the ANOVA table, margins of error, effect
+sizes, topic-set sizes, discriminative power, ...).  Its declaration states its name, what it
+computes (formula), where it comes from (paper, section, equation), which direction is better,
+what it gives on degenerate input (and that it warns), the peer tool or brute force that
+reproduces it, and the tests that check it.  From this one place come the choices of the
+options (``TESTS``, ``CORRECTIONS``, ``INTERVALS``), the names printed in the outputs, and the
+tables of ``docs/statistics.md`` and ``docs/compare.md``
+(``python -m cranfield.report.generated_docs docs``); ``tests/test_statistics_registry.py``
+fails for a declaration without a test, with a test that does not exist, or with a stale
+table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["KINDS", "STATISTICS", "Statistic", "aliases", "choices", "declared", "lookup"]
+
+KINDS = ("test", "correction", "interval", "anova", "effect", "design", "meta")
+"""What a statistic is: a paired or multi-run test, a correction of a family of p-values, an
+interval of a mean, a part of an ANOVA table, an effect size or margin of error, a topic-set
+design quantity, or a meta-evaluation of a measure."""
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One declared statistic (see the module docstring)."""
+
+    kind: str
+    name: str
+    title: str
+    formula: str
+    source: str
+    better: str
+    degenerate: str
+    peer: str
+    checked_by: tuple[str, ...]
+    controls: str = ""
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.kind, self.name)
+
+
+_P = "lower p: stronger evidence of a difference"
+
+STATISTICS: tuple[Statistic, ...] = (
+    # -- tests --------------------------------------------------------------------------------
+    Statistic(
+        "test",
+        "t",
+        "paired Student's t-test",
+        "t = mean(d) / (sd(d)/sqrt(n)), Student t with n-1 df",
+        "Student (1908); scipy.stats.ttest_rel",
+        _P,
+        "all d = 0: t = 0, p = 1; all d equal and non-zero: t = +-inf, p = 0; n < 2 refused",
+        "scipy.stats.ttest_rel",
+        (
+            "tests/test_compare_paired.py::test_t_test_reproduces_student_sleep_example",
+            "tests/test_compare_paired.py::test_t_test_agrees_with_scipy_on_random_data",
+        ),
+    ),
+    Statistic(
+        "test",
+        "wilcoxon",
+        "Wilcoxon signed-rank test",
+        "W+ = sum of the ranks of |d| over the non-zero d > 0",
+        "Wilcoxon (1945); Magdy & Jones (SIGIR 2010) sec. 6.2; scipy.stats.wilcoxon on the "
+        "non-zero differences (zero_method='wilcox', method='auto')",
+        _P,
+        "all d = 0: W+ = 0, p = 1",
+        "scipy.stats.wilcoxon(d[d != 0])",
+        (
+            "tests/test_compare_paired.py::test_wilcoxon_reproduces_hollander_wolfe_example",
+            "tests/test_compare_paired.py::test_wilcoxon_agrees_with_scipy_and_drops_zero_differences",
+        ),
+    ),
+    Statistic(
+        "test",
+        "sign",
+        "sign test",
+        "wins out of wins + losses under Binomial(., 1/2); ties dropped",
+        "Dixon & Mood (1946); scipy.stats.binomtest on wins vs losses",
+        _P,
+        "no wins and no losses: statistic 0, p = 1",
+        "scipy.stats.binomtest",
+        ("tests/test_compare_paired.py::test_sign_test_is_the_exact_binomial",),
+    ),
+    Statistic(
+        "test",
+        "randomization",
+        "Fisher's randomization (permutation) test",
+        "T = sum(d) under random sign flips; p = (1 + #{|T*| >= |T|}) / (B + 1), or count/2^n "
+        "enumerated",
+        "Fisher (1935) sec. 21; Smucker, Allan & Carterette (CIKM 2007)",
+        _P,
+        "all d = 0: p = 1",
+        "scipy.stats.permutation_test (enumerated)",
+        (
+            "tests/test_compare_paired.py::test_randomization_exact_enumeration_matches_brute_force",
+            "tests/test_compare_paired.py::test_randomization_monte_carlo_is_seeded_and_close_to_exact",
+        ),
+    ),
+    Statistic(
+        "test",
+        "bootstrap",
+        "paired bootstrap test (studentized, shifted to the null)",
+        "t* = (mean(d*) - mean(d)) / (sd(d*)/sqrt(n)); p = (1 + #{|t*| >= |t|}) / (B + 1)",
+        "Efron & Tibshirani (1993) sec. 16.4; Sakai (SIGIR 2006)",
+        _P,
+        "all d = 0: p = 1; n < 2 refused",
+        "scipy.stats.bootstrap (same resamples)",
+        ("tests/test_compare_paired.py::test_bootstrap_is_seeded_and_close_to_exact_enumeration",),
+    ),
+    Statistic(
+        "test",
+        "tukey",
+        "Tukey's HSD (two-way ANOVA: runs x queries)",
+        "q = |mean_j - mean_l| / sqrt(V_E/n), P(Q_{k,(n-1)(k-1)} >= q)",
+        "Tukey (1949); Carterette (TOIS 2012); scipy.stats.studentized_range",
+        _P,
+        "V_E = 0: q = inf, p = 0 for different means, q = 0, p = 1 for equal ones",
+        "scipy.stats.studentized_range; statsmodels anova_lm (V_E)",
+        (
+            "tests/test_compare_corrections.py::test_tukey_error_term_is_the_two_way_anova_residual",
+            "tests/test_compare_corrections.py::test_studentized_range_agrees_with_scipy",
+        ),
+        controls="family-wise error over all k(k-1)/2 pairs",
+    ),
+    Statistic(
+        "test",
+        "rthsd",
+        "randomised Tukey HSD (permutation across runs per query)",
+        "range* = max_j mean*_j - min_j mean*_j over arrangements of each query's values "
+        "across the runs; p_jl = #{range* >= |mean_j - mean_l|} / N",
+        "Carterette (TOIS 30(1), 2012); Sakai, Laboratory Experiments in Information "
+        "Retrieval (Springer 2018)",
+        _P,
+        "equal means: p = 1; p >= 1/(B+1) when sampled; (k!)^n arrangements enumerated when "
+        "at most --permutations and 2^24",
+        "elinor RandomizedTukeyHsdTest (p = count/B, ties of the range not kept)",
+        (
+            "tests/test_compare_rthsd.py::test_rthsd_equals_exact_enumeration",
+            "tests/test_compare_rthsd.py::test_rthsd_against_elinor_sample_output",
+            "tests/test_compare_rthsd.py::test_rthsd_sampling_is_seeded_and_near_exact",
+        ),
+        controls="family-wise error over all k(k-1)/2 pairs",
+    ),
+    # -- corrections --------------------------------------------------------------------------
+    Statistic(
+        "correction",
+        "none",
+        "no correction",
+        "p~ = p",
+        "",
+        _P,
+        "no p-values: none",
+        "",
+        ("tests/test_compare_corrections.py::test_adjust_rejects_bad_input",),
+        controls="nothing across pairs",
+    ),
+    Statistic(
+        "correction",
+        "bonferroni",
+        "Bonferroni",
+        "p~_i = min(1, m p_i)",
+        "Dunn (1961), JASA 56:52-64",
+        _P,
+        "no p-values: none",
+        "statsmodels multipletests('bonferroni')",
+        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        controls="FWER, any dependence",
+    ),
+    Statistic(
+        "correction",
+        "holm",
+        "Holm step-down",
+        "p~_(i) = max_{j <= i} min(1, (m - j + 1) p_(j))",
+        "Holm (1979), Scand. J. Statistics 6:65-70",
+        _P,
+        "no p-values: none",
+        "statsmodels multipletests('holm')",
+        (
+            "tests/test_compare_corrections.py::test_adjusted_p_values_reject_exactly_what_the_procedures_reject",
+            "tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",
+        ),
+        controls="FWER, any dependence",
+        aliases=("holm-bonferroni",),
+    ),
+    Statistic(
+        "correction",
+        "sidak",
+        "Sidak",
+        "p~_i = 1 - (1 - p_i)^m",
+        "Sidak (1967), JASA 62:626-633",
+        _P,
+        "no p-values: none",
+        "statsmodels multipletests('sidak')",
+        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        controls="FWER, independent or positively orthant-dependent tests",
+    ),
+    Statistic(
+        "correction",
+        "holm-sidak",
+        "Holm-Sidak step-down",
+        "p~_(i) = max_{j <= i} 1 - (1 - p_(j))^(m - j + 1)",
+        "Holm (1979) with Sidak's levels; Westfall & Young (1993)",
+        _P,
+        "no p-values: none",
+        "statsmodels multipletests('holm-sidak')",
+        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        controls="FWER, independent or positively orthant-dependent tests",
+        aliases=("hs",),
+    ),
+    Statistic(
+        "correction",
+        "hochberg",
+        "Simes-Hochberg step-up",
+        "p~_(i) = min_{j >= i} min(1, (m - j + 1) p_(j))",
+        "Hochberg (1988), Biometrika 75:800-802",
+        _P,
+        "no p-values: none",
+        "statsmodels multipletests('simes-hochberg')",
+        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        controls="FWER, independent or positively dependent tests (Simes' inequality)",
+        aliases=("simes-hochberg", "sh"),
+    ),
+    Statistic(
+        "correction",
+        "hommel",
+        "Hommel",
+        "closed testing with Simes' tests: for J = m..2, c_J = min_{i<=J} J p_(m-J+i) / i; "
+        "p~ = max over J of min(J p, c_J) (the last J: c_J)",
+        "Hommel (1988), Biometrika 75:383-386; Wright (1992), Biometrics 48:1005-1013, "
+        "adjusted p-values",
+        _P,
+        "no p-values: none",
+        "statsmodels multipletests('hommel')",
+        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        controls="FWER, independent or positively dependent tests (Simes' inequality)",
+        aliases=("ho",),
+    ),
+    Statistic(
+        "correction",
+        "bh",
+        "Benjamini-Hochberg FDR",
+        "p~_(i) = min_{j >= i} min(1, m p_(j) / j)",
+        "Benjamini & Hochberg (1995), JRSS B 57:289-300, sec. 3",
+        _P,
+        "no p-values: none",
+        "statsmodels multipletests('fdr_bh'); scipy.stats.false_discovery_control",
+        (
+            "tests/test_compare_corrections.py::test_benjamini_hochberg_paper_example",
+            "tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",
+        ),
+        controls="FDR, independent or positively dependent tests",
+        aliases=("fdr_bh", "fdr", "benjamini-hochberg"),
+    ),
+    Statistic(
+        "correction",
+        "by",
+        "Benjamini-Yekutieli FDR",
+        "p~_(i) = min_{j >= i} min(1, c(m) m p_(j) / j), c(m) = sum_{i=1..m} 1/i",
+        "Benjamini & Yekutieli (2001), Ann. Statist. 29:1165-1188, Theorem 1.3",
+        _P,
+        "no p-values: none",
+        "statsmodels multipletests('fdr_by')",
+        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        controls="FDR, any dependence",
+        aliases=("fdr_by", "benjamini-yekutieli"),
+    ),
+    Statistic(
+        "correction",
+        "tsbh",
+        "two-stage Benjamini-Hochberg (adaptive)",
+        "stage 1: BH at alpha rejects r; if 0 < r < m, p~ = BH(p) (m - r) / m, else BH(p)",
+        "Benjamini & Hochberg (2000), J. Educ. Behav. Statist. 25:60-83 (adaptive m0); "
+        "statsmodels fdrcorrection_twostage(method='bh')",
+        _P,
+        "no p-values: none; the adjusted p-values hold at the given alpha only",
+        "statsmodels multipletests('fdr_tsbh', alpha)",
+        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        controls="FDR, independent tests",
+        aliases=("fdr_tsbh", "fdr_2sbh"),
+    ),
+    Statistic(
+        "correction",
+        "tsbky",
+        "two-stage Benjamini-Krieger-Yekutieli",
+        "stage 1: BH at alpha/(1+alpha) rejects r; if 0 < r < m, "
+        "p~ = BH(p) (1+alpha)(m - r)/m, else BH(p)(1+alpha)",
+        "Benjamini, Krieger & Yekutieli (2006), Biometrika 93:491-507, Definition 6",
+        _P,
+        "no p-values: none; the adjusted p-values hold at the given alpha only",
+        "statsmodels multipletests('fdr_tsbky', alpha)",
+        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        controls="FDR, independent tests",
+        aliases=("fdr_tsbky", "fdr_2sbky", "fdr_twostage"),
+    ),
+    Statistic(
+        "correction",
+        "gbs",
+        "Gavrilov-Benjamini-Sarkar adaptive step-down",
+        "q_(i) = (m + 1 - i) p_(i) / (i (1 - p_(i))); p~_(i) = min_{j >= i} max_{l <= j} q_(l)",
+        "Gavrilov, Benjamini & Sarkar (2009), Ann. Statist. 37:619-629",
+        _P,
+        "no p-values: none; p = 1 gives q = inf, adjusted 1",
+        "statsmodels multipletests('fdr_gbs')",
+        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        controls="FDR, independent tests",
+        aliases=("fdr_gbs",),
+    ),
+    Statistic(
+        "correction",
+        "maxt",
+        "Westfall-Young MaxT (permutation step-down)",
+        "runs exchangeable within each query under the complete null; "
+        "p~_(i) = max_{j <= i} P*(max_{l >= j} |t*_(l)| >= |t_(j)|), pairs ordered by |t|",
+        "Westfall & Young, Resampling-Based Multiple Testing (1993); Boytsov, Belova & "
+        "Westfall (SIGIR 2013)",
+        _P,
+        "all runs equal on every query: every p~ = 1; p~ in (0, 1] always",
+        "brute-force enumeration of every within-query arrangement",
+        (
+            "tests/test_compare_multitest.py::test_maxt_minp_equal_brute_force_enumeration",
+            "tests/test_compare_multitest.py::test_maxt_minp_sampling_is_seeded_and_near_exact",
+        ),
+        controls="FWER under any dependence between the pairs (subset pivotality)",
+    ),
+    Statistic(
+        "correction",
+        "minp",
+        "Westfall-Young MinP (permutation step-down)",
+        "as MaxT with each pair's permutation p-value p* in place of |t*|: "
+        "p~_(i) = max_{j <= i} P*(min_{l >= j} p*_(l) <= p_(j))",
+        "Westfall & Young, Resampling-Based Multiple Testing (1993), the minP form; "
+        "Boytsov, Belova & Westfall (SIGIR 2013)",
+        _P,
+        "all runs equal on every query: every p~ = 1; p~ in (0, 1] always",
+        "brute-force enumeration of every within-query arrangement",
+        (
+            "tests/test_compare_multitest.py::test_maxt_minp_equal_brute_force_enumeration",
+            "tests/test_compare_multitest.py::test_maxt_minp_sampling_is_seeded_and_near_exact",
+        ),
+        controls="FWER under any dependence between the pairs (subset pivotality)",
+    ),
+    # -- intervals of a run's mean ------------------------------------------------------------
+    Statistic(
+        "interval",
+        "t",
+        "Student-t interval of the mean",
+        "mean(x) +- t_{(1+c)/2, n-1} sd(x) / sqrt(n)",
+        "Student (1908); scipy.stats.t.interval",
+        "narrower: a more precise mean",
+        "n < 2 or a NaN value: NaN with a warning; all values equal: [mean, mean] with a warning",
+        "scipy.stats.t.interval(c, n - 1, loc=mean, scale=sem)",
+        ("tests/test_evaluate_intervals.py::test_t_interval_equals_scipy",),
+    ),
+    Statistic(
+        "interval",
+        "bootstrap",
+        "bootstrap percentile interval of the mean",
+        "(1-c)/2 and (1+c)/2 quantiles of the means of B resamples of the queries",
+        "Efron & Tibshirani, An Introduction to the Bootstrap (1993) sec. 13.3",
+        "narrower: a more precise mean",
+        "n < 2 or a NaN value: NaN with a warning; all values equal: [mean, mean] with a warning",
+        "scipy.stats.bootstrap(method='percentile'), same seed and batch: the same bits",
+        ("tests/test_evaluate_intervals.py::test_bootstrap_intervals_equal_scipy_bit_for_bit",),
+    ),
+    Statistic(
+        "interval",
+        "bca",
+        "bias-corrected and accelerated (BCa) bootstrap interval of the mean",
+        "quantiles at Phi(z0 + (z0 + z_a)/(1 - a (z0 + z_a))), z0 from the share of resampled "
+        "means below the mean, a = sum U^3 / (6 (sum U^2)^1.5) from the jackknife",
+        "Efron & Tibshirani (1993) sec. 14.3; Efron (1987), JASA 82:171-185",
+        "narrower: a more precise mean",
+        "n < 2 or a NaN value: NaN with a warning; all values equal: [mean, mean] with a "
+        "warning; undefined acceleration: the percentile interval with a warning",
+        "scipy.stats.bootstrap(method='BCa'), same seed and batch: the same bits",
+        ("tests/test_evaluate_intervals.py::test_bootstrap_intervals_equal_scipy_bit_for_bit",),
+    ),
+    # -- ANOVA --------------------------------------------------------------------------------
+    Statistic(
+        "anova",
+        "two-way",
+        "two-way ANOVA without replication (runs x queries)",
+        "S_A = n sum_i (x_i. - x)^2, S_B = m sum_j (x_.j - x)^2, "
+        "S_E = sum_ij (x_ij - x_i. - x_.j + x)^2, phi_E = (m-1)(n-1); F = V / V_E",
+        "Sakai, Laboratory Experiments in Information Retrieval (Springer 2018) ch. 3; "
+        "worked example: Sakai (Corona 2015) Table 5.1",
+        "higher F / lower p: the runs differ more than the residual explains",
+        "one query (phi_E = 0): F, p, V_E undefined (NaN) with a warning; V_E = 0: F = inf, "
+        "p = 0 for a factor that varies, F = 0, p = 1 for one that does not, with a warning",
+        "statsmodels anova_lm(ols('y ~ C(run) + C(query)'))",
+        (
+            "tests/test_compare_anova.py::test_two_way_anova_equals_statsmodels_anova_lm",
+            "tests/test_compare_anova.py::test_sakai_book_table_5_1",
+            "tests/test_compare_anova.py::test_elinor_sample_precision_at_3",
+            "tests/test_compare_anova.py::test_degenerate_tables_give_declared_values_and_warn",
+        ),
+    ),
+    Statistic(
+        "anova",
+        "one-way",
+        "one-way ANOVA (runs as groups)",
+        "S_A as two-way; S_E = sum_ij (x_ij - x_i.)^2, phi_E = m(n-1); F = V_A / V_E",
+        "Sakai, Laboratory Experiments in Information Retrieval (Springer 2018) ch. 3",
+        "higher F / lower p: the runs differ more than the queries within a run",
+        "as two-way",
+        "statsmodels anova_lm(ols('y ~ C(run)')); scipy.stats.f_oneway",
+        ("tests/test_compare_anova.py::test_one_way_anova_equals_statsmodels_anova_lm",),
+    ),
+    # -- effect sizes and margins of error ------------------------------------------------------
+    Statistic(
+        "effect",
+        "moe",
+        "margin of error of a run's mean (half width of its interval)",
+        "MOE = t(alpha/2; phi_E) sqrt(V_E / n), interval x_i. +- MOE (the same for every run)",
+        "Sakai, Laboratory Experiments in Information Retrieval (Springer 2018); worked "
+        "example: Sakai, Joho Akusesu Hyoka Hohoron (Corona 2015) Table 5.1, MOE 0.0670",
+        "lower: a more precise mean",
+        "phi_E = 0: NaN with a warning; V_E = 0: 0 with a warning",
+        "elinor TwoWayAnovaWithoutReplication::margin_of_error",
+        (
+            "tests/test_compare_anova.py::test_moe_and_effect_sizes_by_hand",
+            "tests/test_compare_anova.py::test_sakai_book_table_5_1",
+        ),
+    ),
+    Statistic(
+        "effect",
+        "es_e",
+        "standardised effect size of a pair of runs",
+        "ES_E = (x_a. - x_b.) / sqrt(V_E)",
+        "Sakai, Laboratory Experiments in Information Retrieval (Springer 2018); worked "
+        "example: Sakai (Corona 2015) Table 5.1 (0.5070, 0.6760, 0.1690)",
+        "larger |ES_E|: a larger difference in residual standard deviations",
+        "V_E = 0: +-inf (0 for equal means) with a warning; phi_E = 0: NaN",
+        "elinor TukeyHsdTest::effect_sizes",
+        (
+            "tests/test_compare_anova.py::test_moe_and_effect_sizes_by_hand",
+            "tests/test_compare_anova.py::test_elinor_sample_precision_at_3",
+        ),
+    ),
+    # -- topic-set-size design --------------------------------------------------------------
+    Statistic(
+        "design",
+        "paired-t",
+        "topics for a paired t-test to detect minD with power 1 - beta",
+        "smallest n >= 2 with P(|T'_{n-1, sqrt(n) minD / sigma_d}| >= t_{alpha/2, n-1}) "
+        ">= 1 - beta, sigma_d^2 = 2 sigma^2",
+        "Sakai, Topic set size design, Information Retrieval Journal 19(3), 2016 (the "
+        "t-test-based design)",
+        "fewer topics: a cheaper collection for the same power",
+        "sigma^2 = 0: 2 topics with a warning; beyond 10^7 topics: unmet (None) with a warning",
+        "statsmodels TTestPower (power equal; n = ceil(solve_power))",
+        (
+            "tests/test_compare_design.py::test_t_test_and_anova_sizes_equal_statsmodels",
+            "tests/test_compare_design.py::test_degenerate_designs_are_declared",
+        ),
+    ),
+    Statistic(
+        "design",
+        "one-way-anova",
+        "topics for one-way ANOVA over m runs to detect a range minD with power 1 - beta",
+        "smallest n >= 2 with P(F'_{m-1, m(n-1), n minD^2 / (2 sigma^2)} >= "
+        "F_alpha(m-1, m(n-1))) >= 1 - beta",
+        "Sakai, Topic set size design, Information Retrieval Journal 19(3), 2016 (the "
+        "ANOVA-based design)",
+        "fewer topics: a cheaper collection for the same power",
+        "as paired-t",
+        "statsmodels FTestAnovaPower, f = minD / sqrt(2 m sigma^2), nobs = m n",
+        ("tests/test_compare_design.py::test_t_test_and_anova_sizes_equal_statsmodels",),
+    ),
+    Statistic(
+        "design",
+        "ci-width",
+        "topics for an expected interval width of at most delta",
+        "smallest n >= 2 with 2 t_{alpha/2, n-1} c(n) sigma_d / sqrt(n) <= delta, "
+        "c(n) = sqrt(2/(n-1)) Gamma(n/2) / Gamma((n-1)/2)",
+        "Sakai, Topic set size design, Information Retrieval Journal 19(3), 2016 (the "
+        "CI-based design)",
+        "fewer topics: a cheaper collection for the same precision",
+        "as paired-t",
+        "a loop over n with scipy.stats.chi.mean (E[s] = sigma chi_{n-1} mean / sqrt(n-1))",
+        ("tests/test_compare_design.py::test_interval_width_size_by_a_loop_over_n",),
+    ),
+    Statistic(
+        "design",
+        "variance",
+        "the variance of a measure's per-query values from a past table",
+        "sigma^2 = V_E of one-way ANOVA (within each run) or two-way ANOVA (runs x queries)",
+        "Sakai, Topic set size design, Information Retrieval Journal 19(3), 2016",
+        "lower: fewer topics needed",
+        "one query: no estimate (error); a given --variance is used as is",
+        "statsmodels anova_lm (V_E)",
+        ("tests/test_compare_design.py::test_variance_of_a_past_table_and_the_power_it_has_now",),
+    ),
+    # -- meta-evaluation ---------------------------------------------------------------------
+    Statistic(
+        "meta",
+        "discriminative-power",
+        "discriminative power: the share of pairs of runs with ASL < alpha, and the ASL curve",
+        "#{pairs with p < alpha} / (k(k-1)/2), p by the paired bootstrap test (or rthsd, or "
+        "the randomization test) of every pair",
+        "Sakai, Evaluating evaluation metrics based on the bootstrap, SIGIR 2006",
+        "higher: the measure tells more runs apart",
+        "identical runs: p = 1 for every pair (power 0)",
+        "the tests' own checks; an enumeration of sign flips for the randomization test",
+        (
+            "tests/test_compare_meta.py::test_discriminative_power_is_the_share_of_pairs_each_test_finds_significant",
+        ),
+    ),
+    Statistic(
+        "meta",
+        "swap-rate",
+        "swap rate over random splits of the queries into two disjoint sets",
+        "per bin of |mean_b - mean_a| on set 1: #{pairs ordered differently by the two sets} "
+        "/ #{pairs}",
+        "Voorhees & Buckley, The effect of topic set size on retrieval experiment error, "
+        "SIGIR 2002",
+        "lower: the measure's conclusions hold on other queries",
+        "a difference of 0 on either set is no swap; an empty bin has rate NaN",
+        "a plain loop over the same splits",
+        ("tests/test_compare_meta.py::test_swap_rates_equal_a_loop_over_the_same_splits",),
+    ),
+    Statistic(
+        "meta",
+        "stability",
+        "ranking stability under query subsampling",
+        "mean and minimum over random subsets of s queries of Kendall's tau_b between the run "
+        "means on the subset and on all queries",
+        "Buckley & Voorhees, Evaluating evaluation measure stability, SIGIR 2000; Sakai "
+        "(SIGIR 2006)",
+        "higher: the ranking depends less on which queries were chosen",
+        "every run with the same mean: tau undefined, left out (NaN when every subset is), "
+        "with a warning",
+        "a plain loop over the same subsets with scipy.stats.kendalltau",
+        ("tests/test_compare_meta.py::test_ranking_stability_equals_a_loop_over_the_same_subsets",),
+    ),
+)
+
+
+def declared(kind: str) -> tuple[Statistic, ...]:
+    """The statistics of one kind, in declaration order."""
+    return tuple(s for s in STATISTICS if s.kind == kind)
+
+
+def choices(kind: str) -> dict[str, tuple[str, str]]:
+    """``{name: (title, source)}`` of one kind: the choices of an option."""
+    return {s.name: (s.title, s.source) for s in declared(kind)}
+
+
+def aliases(kind: str) -> dict[str, str]:
+    """``{alias: name}`` of one kind."""
+    return {a: s.name for s in declared(kind) for a in s.aliases}
+
+
+def lookup(kind: str, name: str) -> Statistic:
+    """The declaration of ``name`` (or an alias) of ``kind``; KeyError when there is none."""
+    name = aliases(kind).get(name, name)
+    for s in declared(kind):
+        if s.name == name:
+            return s
+    raise KeyError((kind, name))
