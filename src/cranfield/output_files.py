@@ -30,6 +30,7 @@ __all__ = [
     "check_output_dir",
     "check_output_file",
     "replace_atomically",
+    "write_all",
     "write_text_file",
 ]
 
@@ -192,6 +193,37 @@ def replace_atomically(path: StrPath) -> Iterator[BinaryIO]:
             os.fsync(dfd)
         finally:
             os.close(dfd)
+
+
+def write_all(fd: int, data: bytes | bytearray | memoryview) -> None:
+    """Write every byte of ``data`` to the file descriptor ``fd``, or raise ``OSError``.
+
+    ``write(2)`` may take only part of what it is given (a file size limit, a disk filling up,
+    a pipe, a signal) and says so only by its count; CPython's unbuffered file objects (standard
+    output under ``python -u`` or ``PYTHONUNBUFFERED``) return that count, which a text stream
+    drops.  Here the rest is written again until it is all taken: the next write then fails
+    with the reason (``EFBIG``, ``ENOSPC``, ``EPIPE``, ...).  A write that takes nothing and
+    names no error is an error too, never a loop.  A descriptor left non-blocking (shared
+    with another program) is waited on until it takes more."""
+    view = memoryview(data).cast("B")
+    total = len(view)
+    while view:
+        try:
+            n = os.write(fd, view)
+        except BlockingIOError:
+            _wait_writable(fd)
+            continue
+        if n <= 0:
+            raise OSError(0, f"only {total - len(view)} of {total} bytes were written")
+        view = view[n:]
+
+
+def _wait_writable(fd: int) -> None:
+    import select
+
+    poll = select.poll()
+    poll.register(fd, select.POLLOUT)
+    poll.poll()
 
 
 def write_text_file(path: StrPath, text: str) -> None:
