@@ -5,10 +5,11 @@ Each command writes to a real subprocess's standard output, which is a regular f
 file size limit (``RLIMIT_FSIZE`` with SIGXFSZ ignored, as ``ulimit -f`` in a shell leaves it:
 writes past the limit fail with EFBIG, and the write that crosses it is cut short), ``/dev/full``
 (ENOSPC), a small file system that fills up midway (ENOSPC after a short write; where user
-namespaces allow mounting one), a closed pipe (EPIPE) or a pipe left non-blocking by another
-program (EAGAIN).  The limits cut the output in the middle and in its last byte, with Python's
-standard output unbuffered (``PYTHONUNBUFFERED``, ``python -u``: a short write's count was
-dropped by the text stream, and a cut output ended with status 0) and buffered.
+namespaces allow mounting one: conftest's ``mount_namespace``), a closed pipe (EPIPE) or a pipe
+left non-blocking by another program (EAGAIN).  The limits cut the output in the middle and in
+its last byte, with Python's standard output unbuffered (``PYTHONUNBUFFERED``, ``python -u``: a
+short write's count was dropped by the text stream, and a cut output ended with status 0) and
+buffered.
 
 Whatever fails, the command ends with status 2 and one ``cranfield: error:`` line, and what
 reached the file is a prefix of the whole output; a closed pipe ends quietly with status 0; a
@@ -22,7 +23,6 @@ import ast
 import errno
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -231,42 +231,8 @@ def test_a_non_blocking_pipe_gets_every_byte(inputs, tmp_path, name):
 
 
 # ------------------------------------------------------------------------------ a full disk
-UNSHARE = ["unshare", "--user", "--map-root-user", "--mount"]
-
-
-def _can_mount() -> bool:
-    if not shutil.which("unshare") or sys.platform != "linux":
-        return False
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as d:
-        probe = subprocess.run(
-            [*UNSHARE, "sh", "-c", f"mount -t tmpfs cranfield-test {d}"],
-            capture_output=True,
-            timeout=60,
-        )
-    return probe.returncode == 0
-
-
-CAN_MOUNT = _can_mount()
-needs_mount = pytest.mark.skipif(not CAN_MOUNT, reason="cannot mount a file system here")
-
-
-def in_small_file_system(directory: Path, kib: int, command: str) -> subprocess.CompletedProcess:
-    """``command`` (sh) in a user and mount namespace where ``directory`` is a new tmpfs of
-    ``kib`` KiB."""
-    script = f"mount -t tmpfs -o size={kib}k cranfield-test {directory} && {command}"
-    return subprocess.run(
-        [*UNSHARE, "sh", "-c", script],
-        env=_env(True),
-        capture_output=True,
-        timeout=600,
-    )
-
-
-@needs_mount
 @pytest.mark.parametrize("name", LARGE)
-def test_a_file_system_that_fills_up_midway_is_an_error(inputs, tmp_path, name):
+def test_a_file_system_that_fills_up_midway_is_an_error(inputs, tmp_path, mount_namespace, name):
     """ENOSPC after a short write (a real disk filling up, not /dev/full, which refuses the
     first byte)."""
     import shlex
@@ -276,7 +242,8 @@ def test_a_file_system_that_fills_up_midway_is_an_error(inputs, tmp_path, name):
     small.mkdir()
     out = small / "out"
     command = f"{shlex.join(_argv(name, inputs))} > {out}; echo $? >&2; wc -c < {out} >&2"
-    proc = in_small_file_system(small, 16, command)
+    mount = f"mount -t tmpfs -o size=16k cranfield-test {small}"
+    proc = mount_namespace(f"{mount} && {command}", _env(True))
     *err, status, size = proc.stderr.decode().splitlines()
     assert int(status) == 2 and 0 < int(size) < len(whole), (status, size)
     _one_error("\n".join(err), os.strerror(errno.ENOSPC))

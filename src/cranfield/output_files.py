@@ -84,6 +84,21 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+def _refusal(target: str) -> str:
+    """Why ``target``, which ``access`` says this process may not write, cannot be written: the
+    system's own reason (a read-only file system, permissions, a running program's file, an
+    immutable file), not one word for all of them.  ``access`` gives no reason, so the file is
+    opened for writing here, which fails with it (nothing is written, and a FIFO without a
+    reader fails at once instead of waiting)."""
+    flags = os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(target, flags)
+    except OSError as exc:
+        return _why(exc)
+    os.close(fd)  # writable for this process's effective ids, not its real ones (setuid)
+    return "permission denied"
+
+
 def _probe(directory: str, path: StrPath) -> None:
     """Create and remove a temporary file in ``directory``: the one test that tells whether a
     file can be written there (permissions, read-only file systems, ``/proc``)."""
@@ -105,7 +120,7 @@ def check_output_file(path: StrPath, *, suffixes: Sequence[str] | None = None) -
         names = f"{', '.join(most)} or {last}" if most else last
         raise _fail(path, f"unknown file type: use a {names} name")
     if st is not None and not os.access(target, os.W_OK):
-        raise _fail(path, "cannot write: permission denied")
+        raise _fail(path, f"cannot write: {_refusal(target)}")
     if st is not None and not stat.S_ISREG(st.st_mode):
         return name  # a device or a pipe: written in place
     parent = os.path.dirname(target) or "."
