@@ -3,6 +3,7 @@ helper that runs the real ``cranfield`` command in a subprocess."""
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -69,6 +70,41 @@ def run_cli(*args: str, cwd: Path | None = None, input: bytes | None = None):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+UNSHARE = ("unshare", "--user", "--map-root-user", "--mount")
+
+
+@functools.cache
+def _can_mount() -> bool:
+    """Whether this machine lets an unprivileged process mount a tmpfs in its own user and
+    mount namespace (Linux with user namespaces allowed)."""
+    import shutil
+    import tempfile
+
+    if sys.platform != "linux" or not shutil.which("unshare"):
+        return False
+    with tempfile.TemporaryDirectory() as d:
+        probe = subprocess.run(
+            [*UNSHARE, "sh", "-c", f"mount -t tmpfs cranfield-test {d}"],
+            capture_output=True,
+            timeout=60,
+        )
+    return probe.returncode == 0
+
+
+def _in_mount_namespace(script: str, env: dict[str, str] | None = None):
+    return subprocess.run([*UNSHARE, "sh", "-c", script], env=env, capture_output=True, timeout=600)
+
+
+@pytest.fixture
+def mount_namespace():
+    """``run(script, env)``: ``sh -c script`` as root of a new user and mount namespace, where
+    the script may mount a tmpfs of its own (small, or read-only) that no one else sees;
+    the test is skipped where that is not allowed."""
+    if not _can_mount():
+        pytest.skip("cannot mount a file system in a user namespace here")
+    return _in_mount_namespace
 
 
 TEXT_PARSERS = ("exact", "fields", "arrow")

@@ -548,6 +548,88 @@ def test_read_only_places_are_refused(tmp_path):
         ro.chmod(0o755)
 
 
+# Each way a file cannot be written has its own message, the system's reason (a read-only
+# file system was reported as "permission denied"): (where, option, what is there first,
+# expected message).  "fs" is a new file system of the test's own (conftest's
+# mount_namespace): read-only, or of 16 KiB; "dir" an ordinary directory.
+WHY = {e: os.strerror(e) for e in (errno.EROFS, errno.ENOSPC, errno.ENAMETOOLONG)}
+OUTPUT_FAILURES = {
+    "read-only, the file exists": (
+        "ro",
+        ["-o", "{fs}/out.txt"],
+        "file",
+        "{fs}/out.txt: cannot write: " + WHY[errno.EROFS],
+    ),
+    "read-only, a new file": (
+        "ro",
+        ["-o", "{fs}/new.txt"],
+        None,
+        "{fs}/new.txt: cannot write in directory '{fs}': " + WHY[errno.EROFS],
+    ),
+    "read-only, a chart directory": (
+        "ro",
+        ["--plot", "{fs}/charts"],
+        None,
+        "{fs}/charts: cannot write in directory '{fs}': " + WHY[errno.EROFS],
+    ),
+    "full midway": (
+        "small",
+        ["-q", "-o", "{fs}/out.txt"],
+        "file",
+        "{fs}/out.txt: cannot write: " + WHY[errno.ENOSPC],
+    ),
+    "name too long": (
+        "dir",
+        ["-o", "{fs}/" + "x" * 300],
+        None,
+        "cannot write: " + WHY[errno.ENAMETOOLONG],
+    ),
+    "a directory": ("dir", ["-o", "{fs}"], None, "{fs}: is a directory"),
+    "inside a file": ("dir", ["-o", "{fs}/file/out.txt"], "file", "is not a directory"),
+}
+
+
+@pytest.mark.parametrize("case", list(OUTPUT_FAILURES))
+def test_each_output_failure_has_its_own_message(files, tmp_path, request, case):
+    import shlex
+
+    where, option, first, expected = OUTPUT_FAILURES[case]
+    fs = tmp_path / "fs"
+    fs.mkdir()
+    big, qrels = tmp_path / "big.txt", tmp_path / "qrels.txt"  # per query: over 16 KiB
+    big.write_text("".join(f"q{q} Q0 d{d} {d} {9 - d} a\n" for q in range(300) for d in (1, 2)))
+    qrels.write_text("".join(f"q{q} 0 d1 1\n" for q in range(300)))
+    if "--plot" in option:
+        inputs = ["compare", files["qrels"], files["run"], files["run2"]]
+    else:
+        inputs = ["evaluate", str(qrels), str(big)]
+    argv = [*_argv(inputs, files), *(a.format(fs=fs) for a in option)]
+    steps = []
+    if where != "dir":
+        steps.append(f"mount -t tmpfs -o size={16 if where == 'small' else 64}k x {fs}")
+    if first == "file":
+        steps += [f"echo 'old content' > {fs}/out.txt", f"echo 'old content' > {fs}/file"]
+    if where == "ro":
+        steps.append(f"mount -o remount,ro {fs}")
+    run = f"{shlex.join(argv)}; echo status=$? >&2"
+    if first == "file":
+        run += f"; echo kept=$(cat {fs}/out.txt) >&2; ls -A {fs} | sed 's/^/listed=/' >&2"
+    script = " && ".join([*steps, "true"]) + f" && {{ {run}; }}"
+    if where == "dir":
+        proc = subprocess.run(["sh", "-c", script], capture_output=True, timeout=600)
+    else:
+        proc = request.getfixturevalue("mount_namespace")(script, _cli_env())
+    lines = proc.stderr.decode().splitlines()
+    assert "status=2" in lines, lines
+    errors = [line for line in lines if line.startswith("cranfield") and "error: " in line]
+    assert len(errors) == 1 and errors[0].endswith(expected.format(fs=fs)), lines
+    assert "permission denied" not in errors[0].lower()
+    if first == "file":  # the old file kept, no temporary file left
+        assert "kept=old content" in lines
+        listed = sorted(x for x in lines if x.startswith("listed="))
+        assert listed == ["listed=file", "listed=out.txt"]
+
+
 def test_output_checked_before_any_input_is_read(files, capsys, monkeypatch):
     missing = os.path.join(files["dir"], "no-such-qrels")
     for argv in (

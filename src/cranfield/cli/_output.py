@@ -9,13 +9,14 @@ characters as escapes.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from contextlib import suppress
 from typing import IO
 
 from ..errors import CranfieldError
-from ..output_files import ENCODING_ERRORS, write_text_file
+from ..output_files import ENCODING_ERRORS, write_all, write_text_file
 
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(32), *range(127, 160)) if c != 9}
 
@@ -53,23 +54,73 @@ def prepare_streams() -> None:
 
 
 def echo(text: str, err: bool = False) -> None:
-    """Write ``text`` to standard output and flush, so that a failure shows up here.
-
-    A closed pipe raises ``BrokenPipeError`` (the caller ends quietly); any other failure
-    raises :class:`OutputError`.  ``err=True`` writes to standard error (see :func:`say`)."""
+    """Write ``text`` to standard output (see :func:`write_stdout`).  ``err=True`` writes to
+    standard error (see :func:`say`)."""
     if err:
         write_stderr(text)
         return
+    write_stdout(text)
+
+
+def write_stdout(data: str | bytes) -> None:
+    """The one way the command writes to standard output: every byte is checked.
+
+    Text is encoded as the stream's encoding (with :data:`ENCODING_ERRORS`); the bytes go to the
+    stream's file descriptor through :func:`~cranfield.output_files.write_all`, which writes
+    again what a short write left until all is taken or the system names the failure (a text
+    stream over CPython's unbuffered standard output drops a short write's count: ``ulimit -f``
+    cut the output and the exit status was 0).  What was written through the stream itself is
+    flushed first.  A stream that is not a file's (a capture in memory: tests, notebooks) is
+    written through its own methods, and a short count there is an error too.
+
+    A closed pipe raises ``BrokenPipeError`` (the caller ends quietly); any other failure
+    raises :class:`OutputError`."""
     stream = sys.stdout
     if stream is None:
         raise _stdout_failed(None)
     try:
-        stream.write(text)
         stream.flush()
+        fd = _descriptor(stream)
+        if fd is not None:
+            if isinstance(data, str):
+                data = data.encode(stream.encoding, ENCODING_ERRORS)
+            write_all(fd, data)
+        else:
+            _write_stream(stream, data)
     except BrokenPipeError:
         raise
     except OSError as exc:
         raise _stdout_failed(exc) from None
+    except ValueError:  # closed by the program (sys.stdout.close())
+        raise _stdout_failed(None) from None
+
+
+def _descriptor(stream: IO[str]) -> int | None:
+    """The file descriptor under ``stream`` when it is a file's text stream (the process's
+    standard output or a file put in its place), else None."""
+    buffer = getattr(stream, "buffer", None)
+    raw = getattr(buffer, "raw", buffer)
+    if isinstance(stream, io.TextIOWrapper) and isinstance(raw, io.FileIO):
+        return raw.fileno()
+    return None
+
+
+def _write_stream(stream: IO[str], data: str | bytes) -> None:
+    """``data`` written to a standard output that is not a file's, through its binary buffer
+    when it has one, else as text; a short count is an error."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        if isinstance(data, str):
+            data = data.encode(getattr(stream, "encoding", None) or "utf-8", ENCODING_ERRORS)
+        taken = buffer.write(data)
+        buffer.flush()
+    else:
+        if isinstance(data, bytes):
+            data = data.decode("utf-8", "surrogateescape")
+        taken = stream.write(data)
+        stream.flush()
+    if isinstance(taken, int) and taken != len(data):
+        raise OSError(0, f"only {taken} of {len(data)} bytes were written")
 
 
 def write_output(text: str, path: str | None) -> None:
@@ -100,23 +151,11 @@ def say(line: str) -> None:
 
 
 class StdoutBytes:
-    """Standard output as a binary stream with :func:`echo`'s error rules (trec_eval's bytes)."""
+    """Standard output as a binary stream with :func:`write_stdout`'s rules (trec_eval's bytes)."""
 
     def write(self, data: bytes) -> int:
-        stream = sys.stdout
-        if stream is None:
-            raise _stdout_failed(None)
-        buffer = getattr(stream, "buffer", None)
-        if buffer is None:  # a text-only stream (an IDE's console): decode what would be bytes
-            echo(data.decode("utf-8", "surrogateescape"))
-            return len(data)
-        try:
-            stream.flush()
-            return buffer.write(data)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise _stdout_failed(exc) from None
+        write_stdout(data)
+        return len(data)
 
     def flush(self) -> None:
         flush_stdout()

@@ -57,7 +57,10 @@ class Slot:
 
 def main(argv: Sequence[str], out: IO[bytes] | None = None, err: IO[str] | None = None) -> int:
     """Run the command; returns the exit status.  Input errors raise ``CranfieldError``."""
-    out = out if out is not None else sys.stdout.buffer
+    if out is None:  # standard output, every byte checked
+        from ..cli._output import StdoutBytes
+
+        out = StdoutBytes()
     err = err if err is not None else sys.stderr
     lines = _Output(out)
     try:
