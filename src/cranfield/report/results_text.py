@@ -15,11 +15,20 @@ SUMMARY = ("queries", "retrieved", "relevant", "relevant_retrieved")
 
 
 def _fmt(value: float, integer: bool, digits: int) -> str:
+    """A value with ``digits`` decimals; a count (``integer``) as an integer when it is one (an
+    expectation under weak ties, say 0.5 relevant retrieved, keeps its decimals)."""
     if math.isnan(value):
         return "nan"
-    if integer:
+    if integer and float(value).is_integer():
         return str(int(value))
     return f"{value:.{digits}f}"
+
+
+def _exact(value: float, integer: bool) -> str:
+    """A value in full (``repr``); a count as an integer when it is one."""
+    if integer and float(value).is_integer():
+        return str(int(value))
+    return repr(float(value))
 
 
 def render(runs: Sequence[Results], fmt: str, *, per_query: bool = False, digits: int = 4) -> str:
@@ -77,14 +86,11 @@ def render_delimited(runs: Sequence[Results], sep: str, *, per_query: bool) -> s
     for r in runs:
         ints = [m.definition.integer for m in r.measures]
         summ = [str(r.summary.get(k, "")) for k in SUMMARY]
-        cells_all = [
-            str(int(v)) if i else repr(float(v))
-            for v, i in zip(r.aggregate().values(), ints, strict=True)
-        ]
+        cells_all = [_exact(v, i) for v, i in zip(r.aggregate().values(), ints, strict=True)]
         if per_query:
             blank = [""] * len(SUMMARY)
             for q, row in zip(r.query_ids, r.values.tolist(), strict=True):
-                cells = [str(int(v)) if i else repr(v) for v, i in zip(row, ints, strict=True)]
+                cells = [_exact(v, i) for v, i in zip(row, ints, strict=True)]
                 rows.append([r.run, q, *blank, *cells])
             rows.append([r.run, "all", *summ, *cells_all])
         else:
@@ -104,7 +110,7 @@ def _table_cells(
     rows: list[list[str]] = []
     for r in runs:
         ints = [m.definition.integer for m in r.measures]
-        summ = [str(r.summary.get(k, "")) for k in SUMMARY]
+        summ = [_fmt(r.summary[k], True, digits) if k in r.summary else "" for k in SUMMARY]
         if per_query:
             for q, row in zip(r.query_ids, r.values.tolist(), strict=True):
                 cells = [_fmt(v, i, digits) for v, i in zip(row, ints, strict=True)]
