@@ -291,3 +291,68 @@ def test_missing_topic_under_c_is_a_dummy_ranking_for_interpolated_precision(tmp
     for flag in ("-M0", "-J"):
         out = run(tmp_path, flag, *args)[1].splitlines()
         assert "iprec_at_recall_0.00  \t3\t  -nan" in out
+
+
+# trec_eval 10.0 (tag v10.0, built from its sources) on qrels '1 0 d1 1' / '2 0 d1 1' and the
+# run '1 Q0 d1 1 1 r' with -q -c: topic 2 is its dummy ranking (one document not in the
+# qrels).  trec_eval.c blanks only the values named exactly num_ret, utility, relstring,
+# rbp_resid (and unj*): parameterised names keep the dummy's values, as does a gain given for
+# grade -1 (the dummy document's); -J removes the dummy document.
+DUMMY_QRELS, DUMMY_RUN = b"1 0 d1 1\n2 0 d1 1\n", b"1 Q0 d1 1 1 r\n"
+DUMMY_CASES = [
+    (
+        ["-m", "utility.2,-1,0,0", "-m", "rbp_resid.p=0.8", "-m", "relstring.5", "-m", "ndcg.-1=3"],
+        "relstring_5           \t1\t'1'\n"
+        "utility_2,-1,0,0      \t1\t2.0000\n"
+        "ndcg_-1=3             \t1\t1.0000\n"
+        "rbp_resid_p=0.8       \t1\t0.0000\n"
+        "relstring_5           \t2\t'-'\n"
+        "utility_2,-1,0,0      \t2\t-1.0000\n"
+        "ndcg_-1=3             \t2\t3.0000\n"
+        "rbp_resid_p=0.8       \t2\t1.0000\n"
+        "utility_2,-1,0,0      \tall\t0.5000\n"
+        "ndcg_-1=3             \tall\t2.0000\n"
+        "rbp_resid_p=0.8       \tall\t0.5000\n",
+    ),
+    (
+        ["-m", "utility", "-m", "rbp_resid", "-m", "relstring", "-m", "unj.3", "-m", "num_ret"],
+        "num_ret               \t1\t1\n"
+        "relstring             \t1\t'1'\n"
+        "utility               \t1\t1.0000\n"
+        "rbp_resid             \t1\t0.0000\n"
+        "unj_3                 \t1\t0.0000\n"
+        "num_ret               \t2\t0\n"
+        "relstring             \t2\t''\n"
+        "utility               \t2\t0.0000\n"
+        "rbp_resid             \t2\t0.0000\n"
+        "unj_3                 \t2\t0.0000\n"
+        "num_ret               \tall\t1\n"
+        "utility               \tall\t0.5000\n"
+        "rbp_resid             \tall\t0.0000\n"
+        "unj_3                 \tall\t0.0000\n",
+    ),
+    (
+        ["-J", "-m", "utility.2,-1,0,0", "-m", "rbp_resid.p=0.8", "-m", "relstring.5"],
+        "relstring_5           \t1\t'1'\n"
+        "utility_2,-1,0,0      \t1\t2.0000\n"
+        "rbp_resid_p=0.8       \t1\t0.0000\n"
+        "relstring_5           \t2\t''\n"
+        "utility_2,-1,0,0      \t2\t0.0000\n"
+        "rbp_resid_p=0.8       \t2\t0.0000\n"
+        "utility_2,-1,0,0      \tall\t1.0000\n"
+        "rbp_resid_p=0.8       \tall\t0.0000\n",
+    ),
+]
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "blocks"])
+@pytest.mark.parametrize(("args", "expected"), DUMMY_CASES)
+def test_c_blanks_the_dummy_ranking_by_exact_name_as_trec_eval(
+    tmp_path, monkeypatch, args, expected, streamed
+):
+    from cranfield.io import text as text_io
+
+    monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0 if streamed else 1 << 62)
+    argv = ["-q", "-c", *args, "@q", "@r"]
+    status, out, _ = run(tmp_path, *argv, qrels=DUMMY_QRELS, results=DUMMY_RUN)
+    assert status == 0 and out == expected
