@@ -356,3 +356,75 @@ def test_c_blanks_the_dummy_ranking_by_exact_name_as_trec_eval(
     argv = ["-q", "-c", *args, "@q", "@r"]
     status, out, _ = run(tmp_path, *argv, qrels=DUMMY_QRELS, results=DUMMY_RUN)
     assert status == 0 and out == expected
+
+
+def _line(name: str, topic: str, value: float) -> str:
+    return f"{name:<22}\t{topic}\t{value:6.4f}"
+
+
+def test_dcg_ideal_dcg_and_ndcg_each_keep_their_own_gains(tmp_path):
+    """In 10.0 the three share one parameter table (m_ndcg.c): '-m ndcg.1=3 -m dcg' computes
+    dcg with ndcg's gains, then crashes freeing the table twice (docs/trec_eval.md, Q10).
+    cranfield gives each its own gains.  By hand: a (grade 2), b (1), c (0) ranked c, b, a."""
+    qrels, results = b"1 0 a 2\n1 0 b 1\n1 0 c 0\n", b"1 Q0 c 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n"
+    log2 = math.log2
+    dcg = 0 / log2(2) + 1 / log2(3) + 2 / log2(4)  # the grades as gains
+    dcg3 = 0 / log2(2) + 3 / log2(3) + 2 / log2(4)  # grade 1 gains 3
+    ideal, ideal3 = 2 / log2(2) + 1 / log2(3), 3 / log2(2) + 2 / log2(3)
+    status, out, _ = run(tmp_path, "-q", "-m", "ndcg.1=3", "-m", "dcg", "@q", "@r", qrels=qrels,
+                         results=results)  # fmt: skip
+    assert status == 0
+    assert out.splitlines() == [
+        _line("dcg", "1", dcg),
+        _line("ndcg_1=3", "1", dcg3 / ideal3),
+        _line("dcg", "all", dcg),
+        _line("ndcg_1=3", "all", dcg3 / ideal3),
+    ]
+    argv = ["-q", "-m", "ndcg", "-m", "dcg.1=3", "-m", "ideal_dcg", "@q", "@r"]
+    status, out, _ = run(tmp_path, *argv, qrels=qrels, results=results)
+    assert status == 0
+    assert out.splitlines() == [
+        _line("dcg_1=3", "1", dcg3),
+        _line("ideal_dcg", "1", ideal),
+        _line("ndcg", "1", dcg / ideal),
+        _line("dcg_1=3", "all", dcg3),
+        _line("ideal_dcg", "all", ideal),
+        _line("ndcg", "all", dcg / ideal),
+    ]
+
+
+# topic 2 has no grade >= 0: x is judged -1 (in the pool, unjudged), y is not in the qrels
+NEGATIVE_QRELS = b"1 0 a 2\n1 0 b 1\n2 0 x -1\n"
+NEGATIVE_RUN = b"1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n2 Q0 x 1 2 r\n2 Q0 y 2 1 r\n"
+
+
+@pytest.mark.parametrize(
+    ("measure", "name", "value"),
+    [
+        ("ideal_dcg", "ideal_dcg", 0.0),  # no judged grade: the ideal ranking is empty
+        ("ndcg.-1=3", "ndcg_-1=3", 0.0),  # DCG 3/log2(3) over an ideal of 0: 0
+        ("ndcg_rel.-1=3", "ndcg_rel_-1=3", 0.0),
+        ("G.-1=3", "G_-1=3", 0.0),
+        ("rbp.-1=1", "rbp_-1=1", (1 - 0.9) * 0.9),  # y's gain 1 at rank 2, not rescaled
+    ],
+)
+def test_a_topic_without_grades_has_its_own_empty_grade_table(tmp_path, measure, name, value):
+    """Q5: 10.0 measures topic 2 with topic 1's grade table (ideal_dcg 2.6309, ndcg_-1=3
+    0.7194, rbp_-1=1 0.0450, docs/trec_eval.md); cranfield with its own, empty one."""
+    argv = ["-q", "-m", measure, "@q", "@r"]
+    status, out, _ = run(tmp_path, *argv, qrels=NEGATIVE_QRELS, results=NEGATIVE_RUN)
+    assert status == 0 and _line(name, "2", value) in out.splitlines()
+
+
+def test_a_first_topic_without_grades_is_evaluated(tmp_path):
+    """Q11: 10.0 exits 4 ('Can't calculate measure') when the first topic it evaluates has no
+    grade >= 0; cranfield evaluates it: nothing relevant, AP 0; topic 2's one relevant
+    document at rank 1: AP 1."""
+    qrels, results = b"1 0 x -1\n2 0 a 1\n", b"1 Q0 x 1 2 r\n1 Q0 y 2 1 r\n2 Q0 a 1 1 r\n"
+    status, out, _ = run(tmp_path, "-q", "-m", "map", "@q", "@r", qrels=qrels, results=results)
+    assert status == 0
+    assert out.splitlines() == [
+        _line("map", "1", 0),
+        _line("map", "2", 1),
+        _line("map", "all", 0.5),
+    ]
