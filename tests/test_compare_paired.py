@@ -139,6 +139,27 @@ def test_randomization_exact_enumeration_matches_brute_force():
     assert randomization_test(Y, X).p_value == pytest.approx(ref.pvalue, rel=1e-12)
 
 
+def test_randomization_exact_is_exact_where_scipy_meets_float_noise():
+    """docs/compare.md: d = b - a = [0.2, -0.19999999999999998], whose mean is 1.4e-17, noise
+    around 0.  The four sign flips of the exact differences [1/5, -1/5] sum to 0, 2/5, -2/5, 0:
+    three are >= 0, p = 3/4.  cranfield counts a flip within 1e-10 sum|d| of the observed sum
+    (0.75); scipy's slack is 100 machine epsilons of the observed mean, so it misses the flip
+    -1.4e-17 (0.5)."""
+    a, b = [0.2, 0.3], [0.4, 0.1]
+    d = [Fraction(str(y)) - Fraction(str(x)) for x, y in zip(a, b, strict=True)]
+    assert _randomization_exact(d, "greater") == Fraction(3, 4)
+    r = randomization_test(a, b, alternative="greater")
+    assert r.exact and r.p_value == 0.75
+    ref = stats.permutation_test(
+        (np.array(b) - np.array(a),),
+        np.mean,
+        permutation_type="samples",
+        n_resamples=np.inf,
+        alternative="greater",
+    )
+    assert ref.pvalue == 0.5
+
+
 def test_randomization_exact_counts_ties_of_the_permutation_distribution():
     # P@10-like differences: many permuted sums equal the observed one exactly
     a = [0.1, 0.2, 0.3, 0.0, 0.5, 0.2, 0.1, 0.4]
@@ -227,6 +248,47 @@ def test_bootstrap_interval_agrees_with_scipy_percentile_bootstrap():
     # two Monte Carlo estimates of the same quantiles: within a small fraction of the SE
     assert abs(ci[0, 0] - ref.low) < 0.05 * se
     assert abs(ci[1, 0] - ref.high) < 0.05 * se
+
+
+def test_bootstrap_interval_equals_scipy_with_the_queries_in_compare_order():
+    """docs/compare.md: scipy.stats.bootstrap with compare's seed and batch draws the same
+    query indices, so it gives compare's interval when d lists the queries in compare's order
+    (the natural order of their ids: 1, 2, ..., 10, 11, 12); in another order (strcmp: 1, 10,
+    11, 12, 2, ...) the same indices pick other queries and the interval differs."""
+    import cranfield
+
+    rng = np.random.default_rng(3)
+    qrels, run_a, run_b = {}, {}, {}
+    for q in map(str, range(1, 13)):
+        qrels[q] = {"d0": 1, **{f"d{i}": int(rng.integers(0, 2)) for i in range(1, 8)}}
+        run_a[q] = {f"d{i}": float(rng.random()) for i in range(8)}
+        run_b[q] = {f"d{i}": float(rng.random()) for i in range(8)}
+    B, seed = 2000, 5
+    c = cranfield.compare(
+        qrels, {"a": run_a, "b": run_b}, ["AP"], test="bootstrap", permutations=B, seed=seed
+    )
+    pair = c.pairs["AP"][0]
+    qids = list(c.query_ids["AP"])
+    assert qids == [str(q) for q in range(1, 13)]
+    V = c.values["AP"]
+    d = V[:, c.runs.index(pair.b)] - V[:, c.runs.index(pair.a)]
+
+    def scipy_ci(x):
+        return stats.bootstrap(
+            (x,),
+            np.mean,
+            n_resamples=B,
+            batch=max(1, 2_000_000 // len(x)),
+            method="percentile",
+            confidence_level=0.95,
+            rng=np.random.default_rng(seed),
+        ).confidence_interval
+
+    tol = 1e-12 * np.abs(d).max()
+    ref = scipy_ci(d)
+    assert abs(pair.ci_low - ref.low) <= tol and abs(pair.ci_high - ref.high) <= tol
+    other = scipy_ci(d[sorted(range(len(qids)), key=qids.__getitem__)])
+    assert abs(pair.ci_low - other.low) > 1e-6 or abs(pair.ci_high - other.high) > 1e-6
 
 
 @pytest.mark.parametrize(

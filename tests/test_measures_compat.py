@@ -76,3 +76,19 @@ def test_bad_parameters_and_tie_policy():
             cranfield.evaluate({"q": {"a": 1}}, run, [text])
     with pytest.raises(MeasureError, match="tie-aware"):
         cranfield.evaluate({"q": {"a": 1}}, run, ["Compat"], ties="weak")
+
+
+def test_ties_of_one_grade_in_the_ideal_follow_the_run_not_the_qrels_file():
+    """docs/measures.md: ir_measures keeps equal-score documents of one grade in the ideal
+    ranking in qrels file order.  Run a, b tied (ir_measures ranks a, b); qrels b then a: its
+    ideal is b, a, and with p = 1/2 over depth 2 RBO = (1 * 0/1 + 1/2 * 2/2) / (1 + 1/2) = 1/3;
+    qrels a then b: 1.  cranfield orders the ideal by the run: 1 for both."""
+    run = {"1": {"a": 1.0, "b": 1.0}}
+    text = "Compat(p=0.5,normalize=false)"
+    m = ir_measures.parse_measure(text.replace("false", "False"))
+    for lines, theirs in (((("b", 1), ("a", 1)), 1 / 3), ((("a", 1), ("b", 1)), 1.0)):
+        qrels = {"1": dict(lines)}
+        assert ir_measures.calc_aggregate([m], qrels, run)[m] == pytest.approx(theirs)
+        for ties in ("trec", "given", "random"):
+            res = cranfield.evaluate(qrels, run, [text], ties=ties)
+            assert res.aggregate()[text] == 1.0

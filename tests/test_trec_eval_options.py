@@ -291,3 +291,140 @@ def test_missing_topic_under_c_is_a_dummy_ranking_for_interpolated_precision(tmp
     for flag in ("-M0", "-J"):
         out = run(tmp_path, flag, *args)[1].splitlines()
         assert "iprec_at_recall_0.00  \t3\t  -nan" in out
+
+
+# trec_eval 10.0 (tag v10.0, built from its sources) on qrels '1 0 d1 1' / '2 0 d1 1' and the
+# run '1 Q0 d1 1 1 r' with -q -c: topic 2 is its dummy ranking (one document not in the
+# qrels).  trec_eval.c blanks only the values named exactly num_ret, utility, relstring,
+# rbp_resid (and unj*): parameterised names keep the dummy's values, as does a gain given for
+# grade -1 (the dummy document's); -J removes the dummy document.
+DUMMY_QRELS, DUMMY_RUN = b"1 0 d1 1\n2 0 d1 1\n", b"1 Q0 d1 1 1 r\n"
+DUMMY_CASES = [
+    (
+        ["-m", "utility.2,-1,0,0", "-m", "rbp_resid.p=0.8", "-m", "relstring.5", "-m", "ndcg.-1=3"],
+        "relstring_5           \t1\t'1'\n"
+        "utility_2,-1,0,0      \t1\t2.0000\n"
+        "ndcg_-1=3             \t1\t1.0000\n"
+        "rbp_resid_p=0.8       \t1\t0.0000\n"
+        "relstring_5           \t2\t'-'\n"
+        "utility_2,-1,0,0      \t2\t-1.0000\n"
+        "ndcg_-1=3             \t2\t3.0000\n"
+        "rbp_resid_p=0.8       \t2\t1.0000\n"
+        "utility_2,-1,0,0      \tall\t0.5000\n"
+        "ndcg_-1=3             \tall\t2.0000\n"
+        "rbp_resid_p=0.8       \tall\t0.5000\n",
+    ),
+    (
+        ["-m", "utility", "-m", "rbp_resid", "-m", "relstring", "-m", "unj.3", "-m", "num_ret"],
+        "num_ret               \t1\t1\n"
+        "relstring             \t1\t'1'\n"
+        "utility               \t1\t1.0000\n"
+        "rbp_resid             \t1\t0.0000\n"
+        "unj_3                 \t1\t0.0000\n"
+        "num_ret               \t2\t0\n"
+        "relstring             \t2\t''\n"
+        "utility               \t2\t0.0000\n"
+        "rbp_resid             \t2\t0.0000\n"
+        "unj_3                 \t2\t0.0000\n"
+        "num_ret               \tall\t1\n"
+        "utility               \tall\t0.5000\n"
+        "rbp_resid             \tall\t0.0000\n"
+        "unj_3                 \tall\t0.0000\n",
+    ),
+    (
+        ["-J", "-m", "utility.2,-1,0,0", "-m", "rbp_resid.p=0.8", "-m", "relstring.5"],
+        "relstring_5           \t1\t'1'\n"
+        "utility_2,-1,0,0      \t1\t2.0000\n"
+        "rbp_resid_p=0.8       \t1\t0.0000\n"
+        "relstring_5           \t2\t''\n"
+        "utility_2,-1,0,0      \t2\t0.0000\n"
+        "rbp_resid_p=0.8       \t2\t0.0000\n"
+        "utility_2,-1,0,0      \tall\t1.0000\n"
+        "rbp_resid_p=0.8       \tall\t0.0000\n",
+    ),
+]
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "blocks"])
+@pytest.mark.parametrize(("args", "expected"), DUMMY_CASES)
+def test_c_blanks_the_dummy_ranking_by_exact_name_as_trec_eval(
+    tmp_path, monkeypatch, args, expected, streamed
+):
+    from cranfield.io import text as text_io
+
+    monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0 if streamed else 1 << 62)
+    argv = ["-q", "-c", *args, "@q", "@r"]
+    status, out, _ = run(tmp_path, *argv, qrels=DUMMY_QRELS, results=DUMMY_RUN)
+    assert status == 0 and out == expected
+
+
+def _line(name: str, topic: str, value: float) -> str:
+    return f"{name:<22}\t{topic}\t{value:6.4f}"
+
+
+def test_dcg_ideal_dcg_and_ndcg_each_keep_their_own_gains(tmp_path):
+    """In 10.0 the three share one parameter table (m_ndcg.c): '-m ndcg.1=3 -m dcg' computes
+    dcg with ndcg's gains, then crashes freeing the table twice (docs/trec_eval.md, Q10).
+    cranfield gives each its own gains.  By hand: a (grade 2), b (1), c (0) ranked c, b, a."""
+    qrels, results = b"1 0 a 2\n1 0 b 1\n1 0 c 0\n", b"1 Q0 c 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n"
+    log2 = math.log2
+    dcg = 0 / log2(2) + 1 / log2(3) + 2 / log2(4)  # the grades as gains
+    dcg3 = 0 / log2(2) + 3 / log2(3) + 2 / log2(4)  # grade 1 gains 3
+    ideal, ideal3 = 2 / log2(2) + 1 / log2(3), 3 / log2(2) + 2 / log2(3)
+    status, out, _ = run(tmp_path, "-q", "-m", "ndcg.1=3", "-m", "dcg", "@q", "@r", qrels=qrels,
+                         results=results)  # fmt: skip
+    assert status == 0
+    assert out.splitlines() == [
+        _line("dcg", "1", dcg),
+        _line("ndcg_1=3", "1", dcg3 / ideal3),
+        _line("dcg", "all", dcg),
+        _line("ndcg_1=3", "all", dcg3 / ideal3),
+    ]
+    argv = ["-q", "-m", "ndcg", "-m", "dcg.1=3", "-m", "ideal_dcg", "@q", "@r"]
+    status, out, _ = run(tmp_path, *argv, qrels=qrels, results=results)
+    assert status == 0
+    assert out.splitlines() == [
+        _line("dcg_1=3", "1", dcg3),
+        _line("ideal_dcg", "1", ideal),
+        _line("ndcg", "1", dcg / ideal),
+        _line("dcg_1=3", "all", dcg3),
+        _line("ideal_dcg", "all", ideal),
+        _line("ndcg", "all", dcg / ideal),
+    ]
+
+
+# topic 2 has no grade >= 0: x is judged -1 (in the pool, unjudged), y is not in the qrels
+NEGATIVE_QRELS = b"1 0 a 2\n1 0 b 1\n2 0 x -1\n"
+NEGATIVE_RUN = b"1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n2 Q0 x 1 2 r\n2 Q0 y 2 1 r\n"
+
+
+@pytest.mark.parametrize(
+    ("measure", "name", "value"),
+    [
+        ("ideal_dcg", "ideal_dcg", 0.0),  # no judged grade: the ideal ranking is empty
+        ("ndcg.-1=3", "ndcg_-1=3", 0.0),  # DCG 3/log2(3) over an ideal of 0: 0
+        ("ndcg_rel.-1=3", "ndcg_rel_-1=3", 0.0),
+        ("G.-1=3", "G_-1=3", 0.0),
+        ("rbp.-1=1", "rbp_-1=1", (1 - 0.9) * 0.9),  # y's gain 1 at rank 2, not rescaled
+    ],
+)
+def test_a_topic_without_grades_has_its_own_empty_grade_table(tmp_path, measure, name, value):
+    """Q5: 10.0 measures topic 2 with topic 1's grade table (ideal_dcg 2.6309, ndcg_-1=3
+    0.7194, rbp_-1=1 0.0450, docs/trec_eval.md); cranfield with its own, empty one."""
+    argv = ["-q", "-m", measure, "@q", "@r"]
+    status, out, _ = run(tmp_path, *argv, qrels=NEGATIVE_QRELS, results=NEGATIVE_RUN)
+    assert status == 0 and _line(name, "2", value) in out.splitlines()
+
+
+def test_a_first_topic_without_grades_is_evaluated(tmp_path):
+    """Q11: 10.0 exits 4 ('Can't calculate measure') when the first topic it evaluates has no
+    grade >= 0; cranfield evaluates it: nothing relevant, AP 0; topic 2's one relevant
+    document at rank 1: AP 1."""
+    qrels, results = b"1 0 x -1\n2 0 a 1\n", b"1 Q0 x 1 2 r\n1 Q0 y 2 1 r\n2 Q0 a 1 1 r\n"
+    status, out, _ = run(tmp_path, "-q", "-m", "map", "@q", "@r", qrels=qrels, results=results)
+    assert status == 0
+    assert out.splitlines() == [
+        _line("map", "1", 0),
+        _line("map", "2", 1),
+        _line("map", "all", 0.5),
+    ]

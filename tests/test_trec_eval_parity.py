@@ -120,8 +120,9 @@ CASES = [
     ("generated-v10.0/out.test.extra", "qrels.rel_level", "results.test", {}, 1),
     ("generated-v10.0/out.302.aq", "qrels-302.test", "results-302.test", {}, 1),
 ]
-# trec_eval forces these to 0 for a topic missing from the run (-c); cranfield scores the
-# empty ranking (Utility: b*0 + c*R; RBPResid: p^0 = 1): documented in docs/trec_eval.md
+# trec_eval blanks these (by these exact names) for a topic missing from the run (-c);
+# evaluate(complete=True) scores the empty ranking (Utility 0 anyway; RBPResid: p^0 = 1):
+# documented in docs/trec_eval.md
 FORCED_ZERO_WHEN_MISSING = {"utility", "rbp_resid"}
 # printed by trec_eval but not numbers of a registry measure
 NO_COUNTERPART = {"runid", "relstring", "relstring_20", "11pt_avg_.25,.5,.75"}

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .aggregate import resolve_aggregation
+from .aggregate import aggregate_values, resolve_aggregation
 from .errors import DataWarning, InputError, UndefinedMeasureWarning
 from .judged_rankings import JudgedRankings
 from .measures import Measure
@@ -37,7 +37,6 @@ class Block(NamedTuple):
     relevant_retrieved: np.ndarray  # int64; float64 (expected counts) under ties="weak" + depth
     undefined: tuple[int, ...]  # queries each (measure, undefined case) is undefined for
     parts: dict[str, tuple[np.ndarray, np.ndarray]]  # micro averages' numerators, denominators
-    cut: bool  # a depth cut split a tie level (ties="weak")
 
 
 def measure_block(
@@ -79,7 +78,6 @@ def measure_block(
         relevant_retrieved=rel_ret,
         undefined=tuple(undefined),
         parts=parts,
-        cut=bool(jr.cut),
     )
 
 
@@ -121,12 +119,13 @@ def combine(
 
     values = joined([b.values for b in blocks])
     rel_ret = joined([b.relevant_retrieved for b in blocks])
-    cut = any(b.cut for b in blocks)
+    rr = aggregate_values(rel_ret, "sum")  # in query order, as NumRelRet's sum
     summary = {
         "queries": len(qids),
         "retrieved": int(joined([b.retrieved for b in blocks]).sum()),
         "relevant": int(joined([b.relevant for b in blocks]).sum()),
-        "relevant_retrieved": float(rel_ret.sum()) if cut else int(rel_ret.sum()),
+        # an expectation under weak ties and a depth: a fraction unless the sum is whole
+        "relevant_retrieved": int(rr) if rr.is_integer() else rr,
     }
     parts = {
         label: (

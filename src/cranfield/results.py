@@ -15,6 +15,11 @@ from .measures.parse import Measure
 __all__ = ["Results", "ResultsSet"]
 
 
+def _whole(values: np.ndarray) -> bool:
+    """Every value is a whole number (a count, not an expectation's fraction)."""
+    return bool(np.all(np.isfinite(values) & (values == np.trunc(values))))
+
+
 @dataclass(frozen=True, eq=False, repr=False)  # __repr__ below
 class Results:
     """Per-query values of one run.
@@ -73,13 +78,14 @@ class Results:
         return {label: self.aggregate_of(label, how) for label in self.labels}
 
     def per_query(self) -> Any:
-        """A pandas DataFrame: one row per query (index ``query_id``), one column per measure."""
+        """A pandas DataFrame: one row per query (index ``query_id``), one column per measure
+        (integers for a count, unless one of its values is an expectation's fraction)."""
         import pandas as pd
 
         data: dict[str, Any] = {}
         for j, (label, m) in enumerate(zip(self.labels, self.measures, strict=True)):
             col = self.values[:, j]
-            data[label] = col.astype(np.int64) if m.definition.integer else col
+            data[label] = col.astype(np.int64) if m.definition.integer and _whole(col) else col
         return pd.DataFrame(data, index=pd.Index(list(self.query_ids), name="query_id"))
 
     def to_frame(self) -> Any:
@@ -107,7 +113,7 @@ class Results:
         """The JSON shape: ``{"name", "aggregate", ["per_query"], "summary"}``."""
 
         def num(x: float, integer: bool) -> Any:
-            if integer and np.isfinite(x):
+            if integer and float(x).is_integer():  # a count; an expectation stays a fraction
                 return int(x)
             return None if not np.isfinite(x) else float(x)
 

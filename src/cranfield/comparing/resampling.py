@@ -122,7 +122,8 @@ def randomization_tests(
     otherwise draws ``permutations`` random sign vectors from
     ``numpy.random.default_rng(seed)``, shared by all columns, and reports
     ``p = (1 + count) / (permutations + 1)``.  Two-sided counts ``|T*| >= |T|``, greater
-    ``T* >= T``, less ``T* <= T``; a ``T*`` within a relative 1e-10 of the observed value counts.
+    ``T* >= T``, less ``T* <= T``; a ``T*`` within ``1e-10 sum|d|`` of the observed value
+    counts.
     """
     _check_alternative(alternative)
     permutations = check_count(permutations, "permutations")

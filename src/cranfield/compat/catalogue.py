@@ -34,6 +34,7 @@ __all__ = [
     "Context",
     "ParamError",
     "TrecMeasure",
+    "cleared_on_dummy",
     "parse_params",
 ]
 
@@ -57,11 +58,6 @@ class Context:
         if key not in self.cache:
             self.cache[key] = m.compute(self.jr)
         return self.cache[key]
-
-    @property
-    def missing(self) -> np.ndarray:
-        """Queries evaluated as trec_eval's dummy ranking (-c, not in the run)."""
-        return ~self.jr.in_run
 
 
 @dataclass(frozen=True)
@@ -220,9 +216,7 @@ def _relstring(ctx: Context, values: tuple) -> list[np.ndarray]:
 
 def _utility(ctx: Context, values: tuple) -> list[np.ndarray]:
     a, b, c, d = values
-    v = ctx.value(_m("Utility", a=a, b=b, c=c, d=d, N=ctx.num_docs, rel=ctx.level)).copy()
-    v[ctx.missing] = 0.0
-    return [v]
+    return [ctx.value(_m("Utility", a=a, b=b, c=c, d=d, N=ctx.num_docs, rel=ctx.level))]
 
 
 def _set_f(ctx: Context, values: tuple) -> list[np.ndarray]:
@@ -239,16 +233,20 @@ def _rbp(ctx: Context, values: tuple) -> list[np.ndarray]:
 
 def _rbp_resid(ctx: Context, values: tuple) -> list[np.ndarray]:
     resid, unjudged = rbp_residual(ctx.jr, _persistence(values))
-    return [np.where((unjudged > 0) & ~ctx.missing, resid, 0.0)]
+    return [np.where(unjudged > 0, resid, 0.0)]  # 0 when nothing retrieved is unjudged
 
 
 def _unjudged(ctx: Context, values: tuple) -> list[np.ndarray]:
-    out = []
-    for k in values:
-        v = ctx.value(_m("Unjudged", k)).copy()
-        v[ctx.missing] = 0.0
-        out.append(v)
-    return out
+    return [ctx.value(_m("Unjudged", k)) for k in values]
+
+
+def cleared_on_dummy(name: str) -> bool:
+    """Whether trec_eval -c blanks the value printed as ``name`` on the dummy ranking of a
+    topic missing from the results (trec_eval.c, after the measures: ``num_ret``,
+    ``utility``, ``relstring`` and ``rbp_resid`` by their exact names, and every name that
+    starts with ``unj``).  A parameterised name (``utility_2,-1,0,0``, ``rbp_resid_p=0.8``,
+    ``relstring_5``) keeps the dummy ranking's value."""
+    return name in ("num_ret", "utility", "relstring", "rbp_resid") or name.startswith("unj")
 
 
 def _ones(ctx: Context, values: tuple) -> list[np.ndarray]:

@@ -14,15 +14,27 @@ import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import ParameterError
 from ..limits import MAX_DOCUMENTS
-from .catalogue import BY_NAME, CATALOGUE, NICKNAMES, Context, ParamError, Parsed, parse_params
+from .catalogue import (
+    BY_NAME,
+    CATALOGUE,
+    NICKNAMES,
+    Context,
+    ParamError,
+    Parsed,
+    cleared_on_dummy,
+    parse_params,
+)
 from .cformat import fmt_double, fmt_value_line
 from .options import Options, UsageError, parse_argv
+
+if TYPE_CHECKING:
+    from ..data import Run
 
 __all__ = ["USAGE", "main"]
 
@@ -230,10 +242,69 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
 
     _check_formats(measures, opts.rel_format)
     qrels = rel_info.as_qrels() if side else rel_info  # the queries the judgments cover
-    jr = _judge_qrels(qrels, run, opts, side)
+    parts = [_evaluate_qrels(_judge_qrels(qrels, run, opts, side), opts, measures)]
+    if opts.complete:
+        in_run = set(run.query_ids)
+        missing = [q for q in _topics(qrels, opts) if q not in in_run]
+        if missing:
+            parts.append(evaluate_dummies(qrels, missing, run.name, opts, measures, side))
     del run  # the judged rankings hold what the measures need: free the run's columns
-    qids, values, relstrings = _evaluate_qrels(jr, opts, measures)
+    qids, values, relstrings = merge_topics(parts)
     return finish(opts, measures, qids, values, relstrings, skipped, zscores, tag, rel_info)
+
+
+DUMMY_DOCNO = "ceci_nest_pas_un_docno"
+"""The one document of trec_eval -c's ranking of a judged topic missing from the results."""
+
+
+def dummy_run(name: str, topics: Sequence[str]) -> Run:
+    """trec_eval.c's ``bogus_ranking`` for each of ``topics``: :data:`DUMMY_DOCNO`, score 1.0
+    (judged as any document: not in the qrels, unless they list it)."""
+    from ..data import Run
+    from ..id_column import IdColumn
+
+    n = len(topics)
+    return Run(
+        name=name,
+        query_ids=tuple(topics),
+        qcodes=np.arange(n, dtype=np.int32),
+        docs=IdColumn([DUMMY_DOCNO] * n),
+        scores=np.ones(n),
+        ranks=np.ones(n, dtype=np.int64),
+    )
+
+
+def evaluate_dummies(qrels, missing: Sequence[str], name: str, opts: Options, measures, side):
+    """``-c``: the judged topics ``missing`` from the results, each measured on trec_eval's
+    dummy ranking (:func:`dummy_run`), with the values trec_eval.c then blanks blanked."""
+    jr = _judge_qrels(qrels.restrict(missing), dummy_run(name, missing), opts, side)
+    return _evaluate_qrels(jr, opts, measures, dummy=True)
+
+
+def merge_topics(parts: list[tuple]) -> tuple[list[str], dict, list[str] | None]:
+    """The ``(topics, values, relstrings)`` of topics evaluated apart (blocks of a run, the
+    dummy rankings of ``-c``), joined in topic order."""
+    parts = [p for p in parts if p[0]]
+    if len(parts) == 1:
+        return parts[0]
+    qids = [q for p in parts for q in p[0]]
+    order = sorted(range(len(qids)), key=qids.__getitem__)
+    values = {
+        k: [np.concatenate(cols)[order] for cols in zip(*(p[1][k] for p in parts), strict=True)]
+        for k in (parts[0][1] if parts else {})
+    }
+    relstrings = None
+    if parts and parts[0][2] is not None:
+        flat = [r for p in parts for r in p[2]]
+        relstrings = [flat[i] for i in order]
+    return [qids[i] for i in order], values, relstrings
+
+
+def _topics(qrels, opts: Options) -> list[str]:
+    """The judged topics trec_eval evaluates (only the one of ``-D level.qid``)."""
+    if opts.debug_query is not None:
+        return [q for q in qrels.query_ids if q == opts.debug_query]
+    return list(qrels.query_ids)
 
 
 def finish(opts, measures, qids, values, relstrings, skipped, zscores, tag, rel_info):
@@ -370,20 +441,27 @@ def _judge_qrels(qrels, run, opts: Options, side: dict | None = None):
         ties="trec",
         depth=opts.max_docs,
         judged_only=opts.judged_only,
-        complete=opts.complete,
         **(side or {}),
     )
 
 
-def _evaluate_qrels(jr, opts: Options, measures: list[tuple]):
+def _evaluate_qrels(jr, opts: Options, measures: list[tuple], dummy: bool = False):
+    """``(topics, values, relstrings)`` of the judged rankings; ``dummy``: they are -c's dummy
+    rankings, whose values trec_eval.c blanks by name (:func:`cleared_on_dummy`)."""
     ctx = Context(jr=jr, level=opts.level, num_docs=opts.num_docs, complete=opts.complete)
     values: dict[str, list[np.ndarray]] = {}
     relstrings = None
     for tm, parsed in measures:
+        cleared = [dummy and cleared_on_dummy(name) for name in tm.slot_names(parsed)]
         if tm.kind == "relstring":
             relstrings = _relstrings(jr, parsed.values[0])
+            if cleared[0]:
+                relstrings = [""] * len(relstrings)
         if tm.compute is not None:
-            values[tm.name] = tm.compute(ctx, parsed.values)
+            cols = tm.compute(ctx, parsed.values)
+            values[tm.name] = [
+                np.zeros(jr.num_queries) if c else col for c, col in zip(cleared, cols, strict=True)
+            ]
     return list(jr.query_ids), values, relstrings
 
 

@@ -18,8 +18,6 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
-
 from ..data import Qrels, Run
 from ..errors import CranfieldError, DataWarning
 
@@ -112,7 +110,7 @@ def _evaluate(
     duplicates checked here)."""
     from ..io.validate import check_run_duplicates, check_run_ids
     from ..judging import judge
-    from .engine import _evaluate_qrels, _skipped_queries, finish
+    from .engine import _evaluate_qrels, _skipped_queries, evaluate_dummies, finish, merge_topics
 
     keywords = {
         "ties": "trec",
@@ -123,8 +121,7 @@ def _evaluate(
     }
     qrels.query_index  # noqa: B018 - built once, before the blocks
     run_ids: list[str] = []
-    qids: list[str] = []
-    values: dict[str, list[list[np.ndarray]]] = {}
+    parts = []  # each block's (topics, values, relstrings)
     last = None
     for block in blocks:
         if check:
@@ -135,37 +132,14 @@ def _evaluate(
         jr = judge(qrels, block, **keywords)
         del block
         if jr.num_queries:
-            _add(_evaluate_qrels(jr, opts, measures), qids, values)
+            parts.append(_evaluate_qrels(jr, opts, measures))
         del jr
     if tag is None:
         tag = last
     in_run = set(run_ids)
     missing = [q for q in qrels.query_ids if q not in in_run]
     if opts.complete and missing:
-        empty = Run.empty(name)
-        jr = judge(qrels.restrict(missing), empty, **{**keywords, "complete": True})
-        _add(_evaluate_qrels(jr, opts, measures), qids, values)
-    order = sorted(range(len(qids)), key=qids.__getitem__)
-    merged = {
-        k: [np.concatenate(parts)[order] for parts in zip(*chunks, strict=True)]
-        for k, chunks in values.items()
-        if k != "\0relstrings"
-    }
-    relstrings = None
-    rel = values.get("\0relstrings")
-    if rel is not None:
-        flat = [r for chunk in rel for r in chunk[0]]
-        relstrings = [flat[i] for i in order]
+        parts.append(evaluate_dummies(qrels, missing, name, opts, measures, None))
+    topics, values, relstrings = merge_topics(parts)
     skipped = _skipped_queries(rel_info.query_ids, _RunIds(name, run_ids), opts)
-    topics = [qids[i] for i in order]
-    return finish(opts, measures, topics, merged, relstrings, skipped, zscores, tag, rel_info)
-
-
-def _add(result, qids: list[str], values: dict) -> None:
-    """Keep one block's ``(topics, values, relstrings)``."""
-    block_qids, block_values, block_rel = result
-    qids.extend(block_qids)
-    for k, cols in block_values.items():
-        values.setdefault(k, []).append([np.asarray(c) for c in cols])
-    if block_rel is not None:
-        values.setdefault("\0relstrings", []).append([block_rel])
+    return finish(opts, measures, topics, values, relstrings, skipped, zscores, tag, rel_info)

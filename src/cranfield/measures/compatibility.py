@@ -104,8 +104,10 @@ def _no_relevant(jr: JudgedRankings, **_: object) -> np.ndarray:
         "tests/test_measures_compat.py::test_worked_example",
     ),
     notes="Relevant = grade above 0. Documents of one grade are ordered in the ideal ranking as "
-    "the run ranks them, retrieved ones first; ir_measures orders them by run score, giving "
-    "unretrieved documents the score 0, which differs only for runs with negative scores. The "
+    "the run ranks them, retrieved ones first. ir_measures orders them by run score, giving "
+    "unretrieved documents the score 0 (which differs for runs with negative scores), and "
+    "documents of equal score in qrels file order (which differs when the run ties two of "
+    "them: the value then depends on the order of the qrels lines; cranfield's does not). The "
     "run's ties follow the tie policy (trec: document id descending; ir_measures: ascending).",
 )
 def compat(jr: JudgedRankings, *, p: float, normalize: bool) -> np.ndarray:

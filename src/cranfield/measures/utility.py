@@ -26,7 +26,8 @@ def _value(jr: JudgedRankings, rr: np.ndarray, a, b, c, d, N, rel) -> np.ndarray
     n = jr.num_ret
     R = num_rel(jr, rel)
     value = a * rr + b * (n - rr) + c * (R - rr) + d * (N + rr - n - R)
-    # trec_eval -c scores a judged query absent from the run 0 (trec_eval.c overwrites it)
+    # trec_eval -c prints 0 for a judged query absent from the run (trec_eval.c blanks the
+    # value named 'utility'; a parameterised name keeps the dummy ranking's value)
     return np.where(jr.in_run, value, 0.0)
 
 
@@ -73,7 +74,8 @@ def _tie_utility(
     ),
     notes="Unjudged retrieved documents count as non-relevant (b). N defaults to 0 as in "
     "trec_eval, so d != 0 needs N. Aggregated by the mean, as trec_eval. A judged query "
-    "absent from the run (complete=True, trec_eval -c) scores 0, as in trec_eval.",
+    "absent from the run (complete=True, trec_eval -c) scores 0, as trec_eval prints for its "
+    "default utility (with parameters it keeps its dummy ranking's b + c R + d (N - 1 - R)).",
 )
 def utility(
     jr: JudgedRankings, *, a: float, b: float, c: float, d: float, N: int, rel: int

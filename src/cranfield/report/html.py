@@ -132,6 +132,8 @@ def _settings(data: ReportData) -> list[list[str]]:
 
 
 def _runs_table(data: ReportData) -> tuple[list[str], list[list[str]]]:
+    from .results_text import _fmt as count_text
+
     head = ["run", "queries evaluated", "retrieved", "relevant retrieved"]
     missing = any(n["missing"] for n in data.run_notes.values())
     extra = any(n["run_only"] for n in data.run_notes.values())
@@ -143,7 +145,8 @@ def _runs_table(data: ReportData) -> tuple[list[str], list[list[str]]]:
     for r in data.results:
         s, n = r.summary, data.run_notes.get(r.run, {})
         rr = s.get("relevant_retrieved")
-        row = [r.run, str(s["queries"]), str(s["retrieved"]), str(rr)]
+        rr_text = str(rr) if rr is None else count_text(rr, True, data.digits)  # 0.5: weak ties
+        row = [r.run, str(s["queries"]), str(s["retrieved"]), rr_text]
         if missing:
             row.append(str(n.get("missing", 0)))
         if extra:

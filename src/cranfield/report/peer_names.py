@@ -35,6 +35,10 @@ IR_MEASURES_NOTES: dict[str, str] = {
     "Judged": "ir_measures divides by the number retrieved when it is below k (cranfield by "
     "k), counts a negative grade as judged (cranfield: in the pool, not judged) and breaks "
     "ties by document id ascending (docs/measures.md)",
+    "Compat": "ir_measures keeps equal-score documents of one grade in the ideal ranking in "
+    "qrels file order (cranfield: in the run's order, so the order of the qrels lines never "
+    "changes a value), breaks the run's ties by document id ascending and gives unretrieved "
+    "documents the score 0 when it orders the ideal ranking (docs/measures.md)",
     "MAP": "alias of AP",
     "MAP_IA": "alias of AP_IA",
     "NumRelRet": "alias of NumRet(rel=1)",

@@ -19,11 +19,20 @@ SUMMARY = ("queries", "retrieved", "relevant", "relevant_retrieved")
 
 
 def _fmt(value: float, integer: bool, digits: int) -> str:
+    """A value with ``digits`` decimals; a count (``integer``) as an integer when it is one (an
+    expectation under weak ties, say 0.5 relevant retrieved, keeps its decimals)."""
     if math.isnan(value):
         return "nan"
-    if integer:
+    if integer and float(value).is_integer():
         return str(int(value))
     return f"{value:.{digits}f}"
+
+
+def _exact(value: float, integer: bool) -> str:
+    """A value in full (``repr``); a count as an integer when it is one."""
+    if integer and float(value).is_integer():
+        return str(int(value))
+    return repr(float(value))
 
 
 def render(
@@ -136,7 +145,7 @@ def render_delimited(
         summ = [str(r.summary.get(k, "")) for k in SUMMARY]
         cells_all = []
         for label, v, i, h in zip(labels, r.aggregate().values(), ints, has, strict=True):
-            cells_all.append(str(int(v)) if i else repr(float(v)))
+            cells_all.append(_exact(v, i))
             if h:
                 ci = _ci(intervals, r.run, label)
                 cells_all += ["", ""] if ci is None else [repr(float(ci[0])), repr(float(ci[1]))]
@@ -145,7 +154,7 @@ def render_delimited(
             for q, row in zip(r.query_ids, r.values.tolist(), strict=True):
                 cells = []
                 for v, i, h in zip(row, ints, has, strict=True):
-                    cells.append(str(int(v)) if i else repr(v))
+                    cells.append(_exact(v, i))
                     if h:
                         cells += ["", ""]
                 rows.append([r.run, q, *blank, *cells])
@@ -173,7 +182,7 @@ def _table_cells(
     rows: list[list[str]] = []
     for r in runs:
         ints = [m.definition.integer for m in r.measures]
-        summ = [str(r.summary.get(k, "")) for k in SUMMARY]
+        summ = [_fmt(r.summary[k], True, digits) if k in r.summary else "" for k in SUMMARY]
         if per_query:
             for q, row in zip(r.query_ids, r.values.tolist(), strict=True):
                 cells = []
