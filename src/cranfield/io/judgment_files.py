@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -27,6 +26,7 @@ import numpy as np
 
 from ..data import Qrels
 from ..errors import InputError
+from . import numbers
 from .ids import WHY, id_problem
 from .source import source_name
 from .text import _check_trec, read_text
@@ -38,8 +38,6 @@ __all__ = [
     "read_judgment_groups",
     "read_prefs",
 ]
-
-_INT = re.compile(rb"[+-]?[0-9]+")
 
 
 @dataclass(frozen=True, eq=False)
@@ -163,13 +161,10 @@ def read_judgment_groups(path: str | os.PathLike[str]) -> JudgmentGroups:
     all_grades: list[int] = []
     what = "query, judgment group, document, grade"
     for lineno, f in _lines(read_text(path), source, 4, what):
-        if _INT.fullmatch(f[3]) is None:
-            raise InputError(
-                source, f"grade {f[3].decode('utf-8', 'replace')!r} is not an integer", lineno
-            )
-        grade = int(f[3])
-        if not -(2**63) <= grade < 2**63:
-            raise InputError(source, f"grade {f[3].decode()!r} is out of range", lineno)
+        try:
+            grade = numbers.grade(f[3])
+        except numbers.NumberError as exc:
+            raise InputError(source, str(exc), lineno) from None
         q, d, g, ln = rows.setdefault(f[1].decode("utf-8"), ([], [], [], []))
         q.append(f[0].decode("utf-8"))
         d.append(f[2].decode("utf-8"))

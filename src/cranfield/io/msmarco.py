@@ -19,13 +19,12 @@ names the line of every problem.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from ..data import LineCounts, Run
 from ..errors import InputError
 from ..id_column import IdColumn
+from .numbers import INT as _INT
 from .textcheck import BOM
 from .validate import check_run_duplicates, check_run_ids
 
@@ -36,7 +35,6 @@ MAX_RANK = 2**53
 """The largest rank: ``-rank`` is an exact double up to it."""
 ARROW_BYTES = 4 << 20
 """Files at least this large are tried with Arrow first (tests lower it)."""
-_INT = re.compile(rb"[+-]?[0-9]+")
 _EXPECTED = "3 columns (query, document, rank)"
 
 
