@@ -4,10 +4,12 @@ no quoting), for qrels and runs.
 The first line names the columns; the columns are found by the rules of every table
 (:mod:`cranfield.io.columns`: ``qid``/``query_id``/``q_id``, ``docno``/``doc_id``,
 ``relevance``/``label``, ``score``, ``rank``, ``run``/``name``), and other columns are
-ignored.  Every later line is one row with as many fields as the header (blank lines are
-skipped); values are text: ids are taken as written (``007`` stays ``007``), grades are
-integers (``2``, or an integral ``2.0`` as pandas writes a float column), scores decimal
-numbers as Python's ``float`` reads them, ranks integers.  Messages name the 1-based line.
+ignored.  Every later line is one row with as many fields as the header; lines end and are
+blank by the rules of TREC text (:func:`~cranfield.io.textcheck.line_ends`; a blank line is
+ASCII whitespace only, and skipped).  Values are text: ids are taken as written (``007``
+stays ``007``, no length limit), grades, scores and ranks are read by the rules of
+:mod:`cranfield.io.numbers`, the TREC parser's (``2.0`` is not a grade, ``٣`` not a number).
+Messages name the 1-based line.
 
 Two parsers give the same result: Arrow's CSV reader for large regular files (no blank line,
 no quoted newline, every number in its plain form), handing anything else to the exact
@@ -16,9 +18,10 @@ parser built on the ``csv`` module, which names the line of every problem.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
-import re
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,15 +30,16 @@ import numpy as np
 from ..data import Qrels, Run
 from ..errors import InputError
 from . import columns as C
+from . import numbers
 from .columns import QRELS_ROLES, RUN_ROLES, Role, Where
-from .textcheck import BOM
+from .numbers import ASCII_SPACE, NumberError, cell_token
+from .textcheck import BOM, line_ends
 
 __all__ = ["DELIMITERS", "header_fields", "parse_headed_qrels", "parse_headed_run"]
 
 DELIMITERS = {"csv": ",", "tsv": "\t"}
 ARROW_BYTES = 4 << 20
 """Files at least this large are tried with Arrow first (tests lower it)."""
-_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _ARROW_PATTERNS = {
     "grade": r"^[+-]?[0-9]{1,18}$",
     "rank": r"^[+-]?[0-9]{1,18}$",
@@ -63,6 +67,7 @@ def _text(data: bytes, source: str) -> str:
         data = data[len(BOM) :]
     if not data.strip():
         raise InputError(source, "file is empty")
+    line_ends(data, source)
     return data.decode("utf-8")
 
 
@@ -88,30 +93,107 @@ def arrow_len(cols: dict[str, tuple[str, Any]]) -> int:
     return len(next(iter(cols.values()))[1])
 
 
+class _Lines:
+    """The physical lines of a body (line 2 on), for the csv module: each cut at its first CR
+    (:func:`~cranfield.io.textcheck.line_ends` left only whitespace after it) and given back
+    with an LF; a blank line (ASCII whitespace only, as in TREC text) where a record would
+    start is skipped, but not inside a quoted field."""
+
+    def __init__(self, body: str) -> None:
+        self.lines = body.split("\n")
+        self.count = len(self.lines) - body.endswith("\n")
+        self.at = 1  # the number of the line last given out (the header is line 1)
+        self.record_start = True
+
+    def __iter__(self):
+        for i in range(self.count):
+            line = self.lines[i]
+            cr = line.find("\r")
+            if cr >= 0:
+                line = line[:cr]
+            if self.record_start and not line.strip(ASCII_SPACE):
+                continue
+            self.record_start = False
+            self.at = i + 2
+            yield line + "\n"
+
+
+def _rows(body: str, fmt: str, source: str):
+    """``(line, fields)`` of every record of the body (blank lines skipped)."""
+    lines = _Lines(body)
+    if fmt == "tsv" or '"' not in body:  # no quoting: the fields are the text between commas
+        sep = DELIMITERS[fmt]
+
+        def split():
+            for line in lines:
+                yield lines.at, line[:-1].split(sep)
+                lines.record_start = True
+
+        return split()
+
+    rows = []
+    reader = _reader(lines, fmt)
+    with _field_limit(len(body)):  # no yield inside: the limit is set back at once
+        try:
+            for row in reader:
+                rows.append((lines.at, row))
+                lines.record_start = True
+        except csv.Error as exc:
+            raise InputError(source, f"malformed CSV: {exc}", line=lines.at) from None
+    return rows
+
+
+_LIMIT_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _field_limit(size: int):
+    """The csv module's field size limit (131,072 characters, a setting of the whole
+    process) raised to ``size`` while a file is read, so that a CSV file takes ids as long
+    as TREC text does; set back afterwards unless another thread changed it meanwhile."""
+    with _LIMIT_LOCK:
+        old = csv.field_size_limit()
+        if size <= old:
+            yield
+            return
+        csv.field_size_limit(size)
+        try:
+            yield
+        finally:
+            if csv.field_size_limit() == size:
+                csv.field_size_limit(old)
+
+
 def _python(body: str, source: str, fmt: str, width: int, found: dict, index: dict):
+    """The exact parser: one row per line, its numbers read by :mod:`.numbers` on the way,
+    so that a line with the wrong number of fields and a bad number are reported in line
+    order, as the TREC parser reports them."""
     import pyarrow as pa
 
+    numbers_at = [(role, index[role]) for role in ("grade", "score") if role in index]
+    rank_at = index.get("rank")
     values: dict[str, list[Any]] = {role: [] for role in found}
     lines: list[int] = []
-    reader = _reader(io.StringIO(body, newline=""), fmt)
-    try:
-        for row in reader:
-            lineno = reader.line_num + 1
-            if not row or (len(row) == 1 and not row[0].strip()):
-                continue
-            if len(row) != width:
-                raise InputError(
-                    source,
-                    f"expected {width} fields (as the header has), found {len(row)}",
-                    line=lineno,
-                )
-            for role, i in index.items():
-                values[role].append(row[i])
-            lines.append(lineno)
-    except csv.Error as exc:
-        raise InputError(
-            source, f"malformed {fmt.upper()}: {exc}", line=reader.line_num + 1
-        ) from None
+    rank_problem: str | None = None
+    for lineno, row in _rows(body, fmt, source):
+        if len(row) != width:
+            raise InputError(
+                source,
+                f"expected {width} fields (as the header has), found {len(row)}",
+                line=lineno,
+            )
+        for role, i in index.items():
+            values[role].append(row[i])
+        for role, i in numbers_at:
+            try:
+                values[role][-1] = _READ[role](cell_token(row[i]))
+            except NumberError as exc:
+                raise InputError(source, str(exc), line=lineno) from None
+        if rank_at is not None and rank_problem is None:
+            why = numbers.rank_problem(cell_token(row[rank_at]))
+            if why is not None:
+                rank_problem = f"line {lineno}: {why}"
+        lines.append(lineno)
     if not lines:
         raise InputError(source, "no rows after the header line")
     where = Where(source, "line", np.asarray(lines, dtype=np.int64))
@@ -121,32 +203,21 @@ def _python(body: str, source: str, fmt: str, width: int, found: dict, index: di
         if role in ("query", "doc"):
             arr = pa.array(C.py_ids(v, C.QUERY if role == "query" else C.DOC, where), pa.string())
         elif role == "grade":
-            arr = pa.array(C.py_grades([_number(x, True) for x in v], where), pa.int64())
+            arr = pa.array(v, pa.int64())
         elif role == "score":
-            arr = pa.array(C.py_scores([_number(x, False) for x in v], where), pa.float64())
+            arr = pa.array(v, pa.float64())
         elif role == "rank":
-            ranks, why = C.py_ranks([_number(x, True) for x in v], where)
             from .tabular import RankProblem
 
-            arr = RankProblem(why) if ranks is None else pa.array(ranks, pa.int64())
+            ranks = None if rank_problem else [int(cell_token(x)) for x in v]
+            arr = RankProblem(rank_problem) if ranks is None else pa.array(ranks, pa.int64())
         else:
             arr = pa.array(v, pa.string())
         cols[role] = (col, arr)
     return cols, where
 
 
-def _number(text: str, integer: bool) -> Any:
-    """``text`` as an int or float when it is one (else the text, which the value rules
-    refuse with its place): integers for grades and ranks, Python ``float`` for scores."""
-    t = text.strip()
-    if integer and _INT.fullmatch(t):
-        return int(t)
-    if "_" in t:
-        return text
-    try:
-        return float(t)
-    except ValueError:
-        return text
+_READ = {"grade": numbers.grade, "score": numbers.score}
 
 
 def _arrow(body: str, names: list[str], found: dict, fmt: str) -> dict | None:

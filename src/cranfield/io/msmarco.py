@@ -25,7 +25,7 @@ from ..data import LineCounts, Run
 from ..errors import InputError
 from ..id_column import IdColumn
 from .numbers import INT as _INT
-from .textcheck import BOM
+from .textcheck import BOM, line_ends
 from .validate import check_run_duplicates, check_run_ids
 
 __all__ = ["MAX_RANK", "check_consecutive", "parse_msmarco_run"]
@@ -44,6 +44,7 @@ def parse_msmarco_run(data: bytes, source: str, name: str) -> Run:
         data = data[len(BOM) :]
     if not data.strip():
         raise InputError(source, "file is empty")
+    line_ends(data, source)
     run = _arrow(data, source, name) if len(data) >= ARROW_BYTES else None
     if run is None:
         run = _python(data, source, name)

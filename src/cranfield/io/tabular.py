@@ -310,7 +310,7 @@ def _kind(path: str | os.PathLike[str]) -> str:
 def _text(path: str | os.PathLike[str]) -> bytes:
     """The checked text of a JSON or JSON lines file (a leading byte order mark dropped)."""
     from .text import read_text
-    from .textcheck import BOM
+    from .textcheck import BOM, line_ends
 
     source = str(path)
     data = read_text(path)
@@ -318,10 +318,7 @@ def _text(path: str | os.PathLike[str]) -> bytes:
         data = data[len(BOM) :]
     if not data or data.isspace():
         raise InputError(source, "file is empty")
-    if b"\n" not in data and b"\r" in data.strip():
-        raise InputError(
-            source, "lines end in a bare CR (classic Mac OS line endings); convert them to LF"
-        )
+    line_ends(data, source)
     return data
 
 
