@@ -186,3 +186,78 @@ def test_long_ids_are_read_as_trec_text_reads_them(tmp_path, fmt):
     import csv
 
     assert csv.field_size_limit() == 131072  # the process's setting is left as it was
+
+
+@pytest.fixture(params=["arrow", "python"])
+def jsonl_reader(request, monkeypatch):
+    """Run a test through Arrow's JSON reader and through the line-by-line reader."""
+    import cranfield.io.tabular as tabular
+
+    if request.param == "python":
+        monkeypatch.setattr(tabular, "_jsonl_arrow", lambda *a: None)
+    return request.param
+
+
+JSON_GRADES = ["0.99999999999999999", "1.9999999999999999", "9007199254740993.0", "2.0", "1e0",
+               "-0.0", "99999999999999999999", DIGITS_5000]  # fmt: skip
+
+
+@pytest.mark.parametrize("grade", JSON_GRADES)
+def test_json_grades_are_read_from_their_text(tmp_path, jsonl_reader, grade):
+    """A JSON number was a double before it was a grade: 0.99999999999999999 was the grade
+    1, 9007199254740993.0 the grade 9007199254740992.  Its text now follows TREC's rule."""
+    trec = _error(_trec_qrels(tmp_path, grade))
+    lines = '{"qid": "q", "docno": "a", "label": 1}\n'
+    lines += f'{{"qid": "q", "docno": "b", "label": {grade}}}\n'
+    path = tmp_path / "qrels.jsonl"
+    path.write_text(lines)
+    assert _error(path) == trec
+    records = tmp_path / "qrels.json"
+    records.write_text("[" + ",".join(lines.splitlines()) + "]")
+    assert _error(records) == trec.replace("line 2", "item 1")
+    nested = tmp_path / "nested.json"
+    nested.write_text(f'{{"q": {{"a": 1, "b": {grade}}}}}')
+    assert _error(nested) == trec.replace("line 2", "query 'q', document 'b'")
+
+
+def test_json_integers_keep_every_digit_and_scores_their_sign(tmp_path, jsonl_reader):
+    path = tmp_path / "qrels.jsonl"
+    path.write_text('{"qid": "q", "docno": "a", "label": 9007199254740993}\n')
+    assert cranfield.read_qrels(str(path)).to_dict() == {"q": {"a": 9007199254740993}}
+    for big in ("123456789012345678901234567890", "7"):  # a column of doubles, of integers
+        run = tmp_path / "run.jsonl"
+        run.write_text(f'{{"qid": "q", "docno": "a", "score": -0}}\n{{"qid": "q", "docno": '
+                       f'"b", "score": {big}}}\n')  # fmt: skip
+        trec = tmp_path / "run.txt"
+        trec.write_text(f"q Q0 a 1 -0 t\nq Q0 b 2 {big} t\n")
+        got, want = cranfield.read_run(str(run)).scores, cranfield.read_run(str(trec)).scores
+        assert got.tobytes() == want.tobytes()  # bit for bit: -0.0, and the nearest double
+        assert str(want[0]) == "-0.0"
+
+
+@pytest.mark.parametrize(
+    ("score", "problem"),
+    [("1e999", "score is infinite (scores must be finite)"),
+     ("1" + "0" * 400, "score is infinite (scores must be finite)"),
+     ("-1e400", "score is infinite (scores must be finite)")],
+)  # fmt: skip
+def test_json_scores_too_large_for_a_double_are_trec_texts_infinite(
+    tmp_path, jsonl_reader, score, problem
+):
+    trec = tmp_path / "run.txt"
+    trec.write_text(f"q Q0 a 1 1 t\nq Q0 b 2 {score} t\n")
+    assert _error(trec) == f"line 2: {problem}"
+    path = tmp_path / "run.jsonl"
+    path.write_text(f'{{"qid": "q", "docno": "a", "score": 1}}\n'
+                    f'{{"qid": "q", "docno": "b", "score": {score}}}\n')  # fmt: skip
+    assert _error(path) == f"line 2: {problem}"
+
+
+def test_json_ranks_follow_the_integer_rule(tmp_path, jsonl_reader):
+    path = tmp_path / "run.jsonl"
+    path.write_text('{"qid": "q", "docno": "a", "score": 1, "rank": 1}\n'
+                    '{"qid": "q", "docno": "b", "score": 1, "rank": 2.0}\n')  # fmt: skip
+    assert cranfield.read_run(str(path)).rank_problem == "line 2: rank '2.0' is not an integer"
+    trec = tmp_path / "run.txt"
+    trec.write_text("q Q0 a 1 1 t\nq Q0 b 2.0 1 t\n")
+    assert cranfield.read_run(str(trec)).rank_problem == "line 2: rank '2.0' is not an integer"

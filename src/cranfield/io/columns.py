@@ -32,8 +32,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from . import number_text
 from .column_names import DOC_NAMES, QUERY_NAMES
 from .ids import WHY, bad_id_in_arrow, bad_id_in_list, id_problem
+from .number_text import JsonNumber
 from .validate import located
 
 __all__ = ["QRELS_ROLES", "RUN_ROLES", "Role", "Where", "resolve"]  # and the converters
@@ -352,6 +354,8 @@ def _id_text(v: Any, role: Role) -> str:
     what = role.what[:-1]
     if isinstance(v, str):
         return v
+    if isinstance(v, JsonNumber):  # a JSON integer is its decimal text, a JSON float refused
+        v = int(v.text) if v.is_integer else float(v.text)
     if isinstance(v, Integral) and not isinstance(v, bool | np.bool_):
         try:
             return str(int(v))
@@ -393,6 +397,11 @@ def _grade(v: Any) -> int:
     (booleans, ``2.0``, ``Fraction(4, 2)``, ``Decimal("2")``), else :class:`_Refused`."""
     if isinstance(v, bool | np.bool_):
         return int(v)
+    if isinstance(v, JsonNumber):  # a number written as text: the text rule
+        try:
+            return number_text.grade(v.token)
+        except number_text.NumberError as exc:
+            raise _Refused(str(exc)) from None
     if isinstance(v, Integral):
         n = int(v)
     elif isinstance(v, float | np.floating):
@@ -436,7 +445,12 @@ def _score(v: Any) -> float:
     """A finite float64 score from any real number (not a boolean), else :class:`_Refused`."""
     if isinstance(v, bool | np.bool_):
         raise _Refused(f"score {show(v)} is not a number (a boolean)")
-    if isinstance(v, Real | Decimal):
+    if isinstance(v, JsonNumber):  # a number written as text: the text rule
+        try:
+            f = number_text.score(v.token)
+        except number_text.NumberError as exc:
+            raise _Refused(str(exc)) from None
+    elif isinstance(v, Real | Decimal):
         try:
             f = float(v)
         except OverflowError:
@@ -456,7 +470,7 @@ def _score(v: Any) -> float:
         if isinstance(v, Decimal)
         else bool(np.isinf(v))
         if isinstance(v, float | np.floating)
-        else False
+        else isinstance(v, JsonNumber)  # text: infinite as TREC text's 1e999 or 10**400
     )
     if infinite:
         raise _Refused("score is infinite (scores must be finite)")
@@ -483,6 +497,12 @@ def py_scores(values: Sequence[Any], where: Where) -> list[float]:
 def py_ranks(values: Sequence[Any], where: Where) -> tuple[list[int] | None, str | None]:
     out: list[int] = []
     for row, v in enumerate(values):
+        if isinstance(v, JsonNumber):  # a number written as text: the text rule
+            why = number_text.rank_problem(v.token)
+            if why is not None:
+                return None, f"{where.label(row)}: {why}"
+            out.append(int(v.text))
+            continue
         try:
             if isinstance(v, bool | np.bool_):
                 raise _Refused
@@ -503,4 +523,6 @@ def _py_kind(v: Any) -> str:
         return "a string"
     if isinstance(v, bytes | bytearray):
         return "bytes"
+    if isinstance(v, JsonNumber):
+        return "a number"
     return f"a {type(v).__name__}"

@@ -8,7 +8,7 @@ ignored.  Every later line is one row with as many fields as the header; lines e
 blank by the rules of TREC text (:func:`~cranfield.io.textcheck.line_ends`; a blank line is
 ASCII whitespace only, and skipped).  Values are text: ids are taken as written (``007``
 stays ``007``, no length limit), grades, scores and ranks are read by the rules of
-:mod:`cranfield.io.numbers`, the TREC parser's (``2.0`` is not a grade, ``٣`` not a number).
+:mod:`cranfield.io.number_text`, the TREC parser's (``2.0`` is not a grade, ``٣`` not a number).
 Messages name the 1-based line.
 
 Two parsers give the same result: Arrow's CSV reader for large regular files (no blank line,
@@ -30,9 +30,9 @@ import numpy as np
 from ..data import Qrels, Run
 from ..errors import InputError
 from . import columns as C
-from . import numbers
+from . import number_text
 from .columns import QRELS_ROLES, RUN_ROLES, Role, Where
-from .numbers import ASCII_SPACE, NumberError, cell_token
+from .number_text import ASCII_SPACE, NumberError, cell_token
 from .textcheck import BOM, line_ends
 
 __all__ = ["DELIMITERS", "header_fields", "parse_headed_qrels", "parse_headed_run"]
@@ -165,7 +165,7 @@ def _field_limit(size: int):
 
 
 def _python(body: str, source: str, fmt: str, width: int, found: dict, index: dict):
-    """The exact parser: one row per line, its numbers read by :mod:`.numbers` on the way,
+    """The exact parser: one row per line, its numbers read by :mod:`.number_text` on the way,
     so that a line with the wrong number of fields and a bad number are reported in line
     order, as the TREC parser reports them."""
     import pyarrow as pa
@@ -190,7 +190,7 @@ def _python(body: str, source: str, fmt: str, width: int, found: dict, index: di
             except NumberError as exc:
                 raise InputError(source, str(exc), line=lineno) from None
         if rank_at is not None and rank_problem is None:
-            why = numbers.rank_problem(cell_token(row[rank_at]))
+            why = number_text.rank_problem(cell_token(row[rank_at]))
             if why is not None:
                 rank_problem = f"line {lineno}: {why}"
         lines.append(lineno)
@@ -217,7 +217,7 @@ def _python(body: str, source: str, fmt: str, width: int, found: dict, index: di
     return cols, where
 
 
-_READ = {"grade": numbers.grade, "score": numbers.score}
+_READ = {"grade": number_text.grade, "score": number_text.score}
 
 
 def _arrow(body: str, names: list[str], found: dict, fmt: str) -> dict | None:

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..data import Qrels
 from ..errors import InputError
-from . import numbers
+from . import number_text
 from .ids import WHY, id_problem
 from .source import source_name
 from .text import _check_trec, read_text
@@ -162,8 +162,8 @@ def read_judgment_groups(path: str | os.PathLike[str]) -> JudgmentGroups:
     what = "query, judgment group, document, grade"
     for lineno, f in _lines(read_text(path), source, 4, what):
         try:
-            grade = numbers.grade(f[3])
-        except numbers.NumberError as exc:
+            grade = number_text.grade(f[3])
+        except number_text.NumberError as exc:
             raise InputError(source, str(exc), lineno) from None
         q, d, g, ln = rows.setdefault(f[1].decode("utf-8"), ([], [], [], []))
         q.append(f[0].decode("utf-8"))

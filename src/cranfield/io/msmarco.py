@@ -24,7 +24,7 @@ import numpy as np
 from ..data import LineCounts, Run
 from ..errors import InputError
 from ..id_column import IdColumn
-from .numbers import INT as _INT
+from .number_text import INT as _INT
 from .textcheck import BOM, line_ends
 from .validate import check_run_duplicates, check_run_ids
 

@@ -45,10 +45,10 @@ import numpy as np
 
 from ..data import Qrels
 from ..errors import InputError
-from . import numbers
+from . import number_text
 from .ids import WHY, id_problem
 from .judgment_files import _lines
-from .numbers import INT, INT64
+from .number_text import INT, INT64
 from .source import source_name
 from .text import read_text
 
@@ -179,8 +179,8 @@ def read_subtopics(path: str | os.PathLike[str]) -> Subtopics:
         if INT.fullmatch(token) is None:
             raise InputError(source, f"judgment {_shown(token)} is not an integer", lineno)
         try:
-            grade = numbers.grade(token)
-        except numbers.NumberError:
+            grade = number_text.grade(token)
+        except number_text.NumberError:
             raise InputError(
                 source, f"judgment {_shown(token)} is out of range (a 64-bit integer)", lineno
             ) from None

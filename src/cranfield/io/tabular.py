@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from ..errors import InputError
 from ..id_column import IdColumn
 from . import columns as C
 from .columns import QRELS_ROLES, RUN_ROLES, Where
+from .number_text import JsonNumber
 from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
 
 __all__ = ["qrels_from_frame", "read_qrels_file", "read_run_file", "run_from_frame"]
@@ -431,11 +433,20 @@ class _KeyAt(Exception):
         self.key, self.pos = key, pos
 
 
+_JSON_NUMBERS = {
+    "object_pairs_hook": _unique_keys,
+    "parse_int": JsonNumber,
+    "parse_float": JsonNumber,
+}
+"""Every JSON read: a key given twice is an error, and numbers keep their text, for the rules
+of :mod:`cranfield.io.number_text` (``0.99999999999999999`` is not the grade 1)."""
+
+
 def _load_json(path: str | os.PathLike[str]) -> Any:
     source = str(path)
     data = _text(path)
     try:
-        return json.loads(data, object_pairs_hook=_unique_keys)
+        return json.loads(data, **_JSON_NUMBERS)
     except json.JSONDecodeError as exc:
         raise InputError(
             source, f"invalid JSON at column {exc.colno}: {exc.msg}", line=exc.lineno
@@ -537,7 +548,18 @@ def _jsonl_arrow(data: bytes, roles, source: str) -> dict[str, tuple[str, Any]] 
         found = C.resolve(table.column_names, roles, source)
     except InputError:
         return None
+    import pyarrow.types as pt
+
+    if any(pt.is_floating(table.column(found[r]).type) for r in ("grade", "rank") if r in found):
+        return None  # a JSON float (2.0, 0.99999999999999999) is no integer: the exact reader
+    integer_scores = "score" in found and pt.is_integer(table.column(found["score"]).type)
+    if integer_scores and _NEGATIVE_ZERO.search(data):
+        return None  # an integer column holds the JSON -0 as 0; its text is the score -0.0
     return {role: (col, table.column(col)) for role, col in found.items()}
+
+
+_NEGATIVE_ZERO = re.compile(rb"-0(?=[\s,}\]])")
+"""The JSON integer ``-0`` (and, rarely, the same characters in a string)."""
 
 
 def _jsonl_python(data: bytes, roles, source: str):
@@ -551,7 +573,7 @@ def _jsonl_python(data: bytes, roles, source: str):
             blank += 1
             continue
         try:
-            objs.append(json.loads(raw, object_pairs_hook=_unique_keys))
+            objs.append(json.loads(raw, **_JSON_NUMBERS))
         except json.JSONDecodeError as exc:
             raise InputError(
                 source, f"invalid JSON at column {exc.colno}: {exc.msg}", line=lineno

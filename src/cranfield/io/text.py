@@ -32,7 +32,7 @@ import numpy as np
 from ..data import LineCounts, Qrels, Run
 from ..errors import CranfieldError, DataWarning, InputError
 from ..id_column import IdColumn
-from . import numbers
+from . import number_text
 from .fields import Fields, split_fields
 from .source import STDIN_SOURCE, Stream, read_source, source_name
 from .textcheck import BOM, NO_CR, TextCheck, check_text, line_ends
@@ -71,7 +71,7 @@ RUN_FIELDS = 6
 QRELS_FIELDS = 4
 JOINED_FIELDS = 2 * RUN_FIELDS - 1
 """A run line of this many fields or more may hold two results (a missing newline)."""
-_INT = numbers.INT
+_INT = number_text.INT
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
@@ -105,7 +105,7 @@ def _column_count_error(source: str, expected: str, found: int, lineno: int) -> 
 
 def _result_at(f: list[bytes], k: int = 0) -> bool:
     """Whether ``f[k:k+6]`` has the shape of a run line: an integer rank, a numeric score."""
-    return _INT.fullmatch(f[k + 3]) is not None and numbers.is_score(f[k + 4])
+    return _INT.fullmatch(f[k + 3]) is not None and number_text.is_score(f[k + 4])
 
 
 def _joined_at(f: list[bytes]) -> int | None:
@@ -291,7 +291,7 @@ def _parse_qrels_python(data: bytes, source: str) -> Qrels:
     docs: list[str] = []
     grades: list[int] = []
     lines: list[int] = []
-    grade = numbers.grade
+    grade = number_text.grade
     blank = comments = 0
     pieces, nlines = _physical_lines(data)
     for lineno, raw in enumerate(pieces, 1):
@@ -313,7 +313,7 @@ def _parse_qrels_python(data: bytes, source: str) -> Qrels:
             )
         try:
             value = grade(f[3])
-        except numbers.NumberError as exc:
+        except number_text.NumberError as exc:
             raise InputError(source, str(exc), line=lineno) from None
         qids.append(f[0].decode())
         docs.append(f[2].decode())
@@ -495,7 +495,7 @@ def _parse_run_python(data: bytes, source: str, name: str) -> Run:
     lines: list[int] = []
     rank_problem: str | None = None
     tag: str | None = None
-    score, rank_problem_of = numbers.score, numbers.rank_problem
+    score, rank_problem_of = number_text.score, number_text.rank_problem
     blank = comments = extra = 0
     first_extra = None
     pieces, nlines = _physical_lines(data)
@@ -523,7 +523,7 @@ def _parse_run_python(data: bytes, source: str, name: str) -> Run:
             first_extra = first_extra or lineno
         try:
             value = score(f[4])
-        except numbers.NumberError as exc:
+        except number_text.NumberError as exc:
             raise InputError(source, str(exc), line=lineno) from None
         q = f[0].decode()
         code = qindex.get(q)

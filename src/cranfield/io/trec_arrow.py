@@ -14,7 +14,7 @@ import numpy as np
 from ..arrow import arrow_numpy, bool_numpy, numpy_arrow
 from ..data import LineCounts, Qrels, Run
 from ..id_column import IdColumn
-from . import numbers
+from . import number_text
 from .text import (
     QRELS_FIELDS,
     RUN_FIELDS,
@@ -407,7 +407,7 @@ def _first_bad_int(col) -> tuple[int, str]:
     """The first row the exact parser rejects as a rank, and why (only called when there is
     one)."""
     for row, token in enumerate(col.to_pylist()):
-        why = numbers.rank_problem(token.encode())
+        why = number_text.rank_problem(token.encode())
         if why is not None:
             return row, why
     raise AssertionError("no bad integer in the column")  # pragma: no cover
