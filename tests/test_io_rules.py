@@ -7,7 +7,11 @@ generated, cross-format version of these checks is tests/test_io_differential.py
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import cranfield
 from cranfield.errors import InputError
@@ -261,3 +265,165 @@ def test_json_ranks_follow_the_integer_rule(tmp_path, jsonl_reader):
     trec = tmp_path / "run.txt"
     trec.write_text("q Q0 a 1 1 t\nq Q0 b 2.0 1 t\n")
     assert cranfield.read_run(str(trec)).rank_problem == "line 2: rank '2.0' is not an integer"
+
+
+# ------------------------------------------------------------------------ JSON nesting
+
+
+def _nested(depth: int, open_: str = "[", close: str = "]") -> str:
+    return open_ * depth + close * depth
+
+
+def test_deep_json_nesting_crashed_the_process(tmp_path):
+    """Depth 20,000 in an ignored key (a 40 KB file) was a segmentation fault (exit 139) in
+    Arrow's JSON reader: now one error, exit 2, before any parser runs."""
+    from conftest import run_cli
+
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.jsonl"
+    qrels.write_text("q 0 a 1\n")
+    line = f'{{"qid": "q", "docno": "a", "score": 1, "x": {_nested(20_000)}}}'
+    run.write_text(line + "\n")
+    out = run_cli("evaluate", str(qrels), str(run), "-m", "AP")
+    assert out.returncode == 2, out
+    assert out.stderr.decode() == (
+        f"cranfield: error: {run}: line 1: JSON nested more than 128 levels deep (at column "
+        f"{too_deep_at(line)}); a row of qrels or a run is one object, and deeper nesting is "
+        "refused before parsing\n"
+    )
+
+
+def too_deep_at(text: str, limit: int = 128) -> int | None:
+    """Brute force: the 1-based column of the first bracket opening level ``limit + 1`` of a
+    line of JSON, by a character-by-character scanner of JSON strings and escapes."""
+    level, in_string, escaped = 0, False, False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            level += 1
+            if level > limit:
+                return i + 1
+        elif ch in "]}":
+            level -= 1
+    return None
+
+
+VALUES = {
+    "arrays": lambda d: "[" * d + "]" * d,
+    "objects": lambda d: '{"k": ' * d + "1" + "}" * d,
+    "mixed": lambda d: '[{"k": ' * (d // 2) + "[]" * (d % 2) + "}]" * (d // 2),
+}
+
+
+@pytest.mark.parametrize("key", ["x", "score"])
+@pytest.mark.parametrize("shape", VALUES)
+def test_json_nesting_is_bounded_in_every_key(tmp_path, jsonl_reader, key, shape):
+    """Depth 1,000 in a key the reader ignores was parsed (Arrow's time grows with the square
+    of the depth: 87 s at 7,000); one level past the bound is refused, the bound is not (the
+    row's object is level 1)."""
+    for depth, fine in ((1000, False), (128, False), (127, True)):
+        line = f'{{"qid": "q", "docno": "a", "score": 1, "{key}": {VALUES[shape](depth)}}}'
+        if key == "score":
+            line = f'{{"qid": "q", "docno": "a", "score": {VALUES[shape](depth)}}}'
+        path = tmp_path / "run.jsonl"
+        path.write_text('{"qid": "q", "docno": "b", "score": 1, "x": []}\n' + line + "\n")
+        column = too_deep_at(line)
+        assert (column is None) == fine
+        if fine and key == "x":
+            assert cranfield.read_run(str(path)).to_dict() == {"q": {"a": 1.0, "b": 1.0}}
+        elif fine:  # within the bound: the value rules speak
+            assert "nested" not in _error(path)
+        else:
+            assert _error(path) == (
+                f"line 2: JSON nested more than 128 levels deep (at column {column}); a row "
+                "of qrels or a run is one object, and deeper nesting is refused before parsing"
+            )
+    as_json = tmp_path / "run.json"  # one document: the nesting adds up across lines
+    as_json.write_text("[\n" + "[\n" * 128 + "]\n" * 128 + "]\n")
+    assert _error(as_json).startswith("line 129: JSON nested more than 128 levels deep")
+
+
+_STRINGS = st.lists(st.sampled_from(["[", "{", "]", "}", "a", "\\\\", '\\"', "\\n", "é"]),
+                    max_size=4).map(lambda parts: '"' + "".join(parts) + '"')  # fmt: skip
+_TOKENS = st.one_of(st.sampled_from(["[", "]", "{", "}", ",", ":", " ", "1"]), _STRINGS)
+_JSONISH = st.lists(st.lists(_TOKENS, max_size=30).map("".join), min_size=1, max_size=6)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(lines=_JSONISH, chunk=st.sampled_from([1, 7, 64, 1 << 20]))
+def test_the_vectorised_depth_is_the_scanners(monkeypatch, lines, chunk):
+    """check_depth (numpy over the bytes, in chunks of whole lines) against the brute-force
+    scanner, on lines of brackets and strings holding brackets, quotes and escapes, with a
+    bound of 3: the same first line and column, per line (JSON lines) or across lines."""
+    from cranfield.io import json_depth
+
+    monkeypatch.setattr(json_depth, "MAX_DEPTH", 3)
+    monkeypatch.setattr(json_depth, "_CHUNK", chunk)
+    data = "\n".join(lines).encode()
+    expected = next(
+        ((i, c) for i, line in enumerate(lines, 1) if (c := too_deep_at(line, 3)) is not None),
+        None,
+    )
+    whole = too_deep_at("\n".join(lines), 3)  # one document: the level goes on
+    expected_whole = None
+    if whole is not None:
+        before = "\n".join(lines)[: whole - 1]
+        expected_whole = (before.count("\n") + 1, whole - 1 - (before.rfind("\n") + 1) + 1)
+    for per_line, want in ((True, expected), (False, expected_whole)):
+        try:
+            json_depth.check_depth(data, "f", lines=per_line)
+            got = None
+        except InputError as exc:
+            got = (exc.line, int(re.search(r"column (\d+)", exc.problem).group(1)))
+        assert got == want, (per_line, lines)
+
+
+def test_brackets_in_strings_and_escapes_do_not_nest(tmp_path, jsonl_reader):
+    deep_text = "[" * 500 + '\\"{' * 300 + "\\\\"
+    path = tmp_path / "qrels.jsonl"
+    path.write_text(f'{{"qid": "q", "docno": "a", "label": 1, "note": "{deep_text}"}}\n')
+    assert cranfield.read_qrels(str(path)).to_dict() == {"q": {"a": 1}}
+
+
+def test_json_lines_with_keys_of_their_own_cost_no_more_than_their_rows(tmp_path, monkeypatch):
+    """Arrow made a column of every key of any line: 8,000 lines of one key each (400 KB)
+    became a table of 8,000 x 8,000 values (1 GB).  Arrow now reads the first line's keys
+    only (any other hands the file to the exact reader, which keeps the roles' keys)."""
+    import pyarrow.json as pj
+
+    import cranfield.io.tabular as tabular
+
+    widths = []
+    real = pj.read_json
+
+    def spy(*args, **kwargs):
+        table = real(*args, **kwargs)
+        widths.append(table.num_columns)
+        return table
+
+    monkeypatch.setattr(pj, "read_json", spy)
+    lines = [f'{{"qid": "q", "docno": "d{i}", "score": {i}, "k{i}": 1}}' for i in range(2000)]
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    run = cranfield.read_run(str(path))
+    assert len(run) == 2000 and run.to_dict()["q"]["d1999"] == 1999.0
+    assert max(widths, default=0) <= 4
+    regular = tmp_path / "regular.jsonl"  # the usual file, ignored keys and all: still Arrow's
+    regular.write_text(
+        "".join(
+            f'{{"qid": "{i % 7}", "docno": "d{i}", "score": {i / 3!r}, "query": "a b", '
+            f'"meta": {{"x": [{i}, 2]}}}}\n'
+            for i in range(50)
+        )
+    )
+    cols = tabular._jsonl_arrow(regular.read_bytes(), tabular.RUN_ROLES, "r")
+    assert cols is not None and cols["score"][1].to_pylist() == [i / 3 for i in range(50)]
