@@ -32,7 +32,7 @@ from ..errors import InputError
 from . import columns as C
 from . import number_text
 from .columns import QRELS_ROLES, RUN_ROLES, Role, Where
-from .number_text import ASCII_SPACE, NumberError, cell_token
+from .number_text import ASCII_SPACE
 from .textcheck import BOM, line_ends
 
 __all__ = ["DELIMITERS", "header_fields", "parse_headed_qrels", "parse_headed_run"]
@@ -93,54 +93,48 @@ def arrow_len(cols: dict[str, tuple[str, Any]]) -> int:
     return len(next(iter(cols.values()))[1])
 
 
-class _Lines:
-    """The physical lines of a body (line 2 on), for the csv module: each cut at its first CR
-    (:func:`~cranfield.io.textcheck.line_ends` left only whitespace after it) and given back
-    with an LF; a blank line (ASCII whitespace only, as in TREC text) where a record would
-    start is skipped, but not inside a quoted field."""
-
-    def __init__(self, body: str) -> None:
-        self.lines = body.split("\n")
-        self.count = len(self.lines) - body.endswith("\n")
-        self.at = 1  # the number of the line last given out (the header is line 1)
-        self.record_start = True
-
-    def __iter__(self):
-        for i in range(self.count):
-            line = self.lines[i]
-            cr = line.find("\r")
-            if cr >= 0:
-                line = line[:cr]
-            if self.record_start and not line.strip(ASCII_SPACE):
-                continue
-            self.record_start = False
-            self.at = i + 2
-            yield line + "\n"
-
-
-def _rows(body: str, fmt: str, source: str):
-    """``(line, fields)`` of every record of the body (blank lines skipped)."""
-    lines = _Lines(body)
+def _rows(body: str, fmt: str, source: str) -> tuple[list[list[str]], list[int]]:
+    """The fields of every record of the body and the number of its line (the header is
+    line 1).  Lines end by the rule of every text (:func:`~cranfield.io.textcheck.line_ends`
+    left nothing but whitespace after a CR: a line is cut at its first CR); a blank line
+    (ASCII whitespace only, as in TREC text) is skipped, but not inside a quoted field."""
+    lines = body.split("\n")
+    del lines[len(lines) - body.endswith("\n") :]
+    if "\r" in body:
+        lines = [line[: line.find("\r")] if "\r" in line else line for line in lines]
     if fmt == "tsv" or '"' not in body:  # no quoting: the fields are the text between commas
         sep = DELIMITERS[fmt]
+        numbers = [i for i, line in enumerate(lines, 2) if line.strip(ASCII_SPACE)]
+        if len(numbers) < len(lines):
+            lines = [lines[i - 2] for i in numbers]
+        return [line.split(sep) for line in lines], numbers
+    return _quoted_rows(lines, source)
 
-        def split():
-            for line in lines:
-                yield lines.at, line[:-1].split(sep)
-                lines.record_start = True
 
-        return split()
+def _quoted_rows(lines: list[str], source: str) -> tuple[list[list[str]], list[int]]:
+    """:func:`_rows` of a CSV file with quotes: Python's csv module, given one line at a time
+    (a blank one skipped where a record would start); a record is named by its last line."""
+    at = [1, True]  # the number of the line last given out; whether a record starts next
 
-    rows = []
-    reader = _reader(lines, fmt)
-    with _field_limit(len(body)):  # no yield inside: the limit is set back at once
+    def feed():
+        for i, line in enumerate(lines, 2):
+            if at[1] and not line.strip(ASCII_SPACE):
+                continue
+            at[:] = [i, False]
+            yield line + "\n"
+
+    rows: list[list[str]] = []
+    numbers: list[int] = []
+    reader = _reader(feed(), "csv")
+    with _field_limit(sum(map(len, lines)) + len(lines)):  # no yield inside: set back at once
         try:
             for row in reader:
-                rows.append((lines.at, row))
-                lines.record_start = True
+                rows.append(row)
+                numbers.append(at[0])
+                at[1] = True
         except csv.Error as exc:
-            raise InputError(source, f"malformed CSV: {exc}", line=lines.at) from None
-    return rows
+            raise InputError(source, f"malformed CSV: {exc}", line=at[0]) from None
+    return rows, numbers
 
 
 _LIMIT_LOCK = threading.Lock()
@@ -165,38 +159,33 @@ def _field_limit(size: int):
 
 
 def _python(body: str, source: str, fmt: str, width: int, found: dict, index: dict):
-    """The exact parser: one row per line, its numbers read by :mod:`.number_text` on the way,
-    so that a line with the wrong number of fields and a bad number are reported in line
-    order, as the TREC parser reports them."""
+    """The exact parser: the records, then each column read at once by the rules of
+    :mod:`.number_text` and :mod:`.columns`.  A line with the wrong number of fields and a
+    number the rules refuse are reported in line order, as the TREC parser reports them."""
     import pyarrow as pa
 
-    numbers_at = [(role, index[role]) for role in ("grade", "score") if role in index]
-    rank_at = index.get("rank")
-    values: dict[str, list[Any]] = {role: [] for role in found}
-    lines: list[int] = []
-    rank_problem: str | None = None
-    for lineno, row in _rows(body, fmt, source):
-        if len(row) != width:
-            raise InputError(
-                source,
-                f"expected {width} fields (as the header has), found {len(row)}",
-                line=lineno,
-            )
-        for role, i in index.items():
-            values[role].append(row[i])
-        for role, i in numbers_at:
-            try:
-                values[role][-1] = _READ[role](cell_token(row[i]))
-            except NumberError as exc:
-                raise InputError(source, str(exc), line=lineno) from None
-        if rank_at is not None and rank_problem is None:
-            why = number_text.rank_problem(cell_token(row[rank_at]))
-            if why is not None:
-                rank_problem = f"line {lineno}: {why}"
-        lines.append(lineno)
-    if not lines:
+    rows, numbers = _rows(body, fmt, source)
+    short = len(rows)
+    if set(map(len, rows)) - {width}:
+        short = next(k for k, row in enumerate(rows) if len(row) != width)
+    values = {role: [row[i] for row in rows[:short]] for role, i in index.items()}
+    problems = []  # (row, problem) of the first bad number of each column
+    for role in ("grade", "score"):
+        if role in values:
+            values[role], row, problem = number_text.cells(values[role], role)
+            if row is not None:
+                problems.append((row, problem))
+    if short < len(rows):
+        found_fields = len(rows[short])
+        problems.append(
+            (short, f"expected {width} fields (as the header has), found {found_fields}")
+        )
+    if problems:
+        row, problem = min(problems)
+        raise InputError(source, problem, line=numbers[row])
+    if not rows:
         raise InputError(source, "no rows after the header line")
-    where = Where(source, "line", np.asarray(lines, dtype=np.int64))
+    where = Where(source, "line", np.asarray(numbers, dtype=np.int64))
     cols: dict[str, tuple[str, Any]] = {}
     for role, col in found.items():
         v = values[role]
@@ -209,15 +198,13 @@ def _python(body: str, source: str, fmt: str, width: int, found: dict, index: di
         elif role == "rank":
             from .tabular import RankProblem
 
-            ranks = None if rank_problem else [int(cell_token(x)) for x in v]
-            arr = RankProblem(rank_problem) if ranks is None else pa.array(ranks, pa.int64())
+            ranks, row, why = number_text.cells(v, "rank")
+            rank_problem = None if row is None else f"line {numbers[row]}: {why}"
+            arr = RankProblem(rank_problem) if rank_problem else pa.array(ranks, pa.int64())
         else:
             arr = pa.array(v, pa.string())
         cols[role] = (col, arr)
     return cols, where
-
-
-_READ = {"grade": number_text.grade, "score": number_text.score}
 
 
 def _arrow(body: str, names: list[str], found: dict, fmt: str) -> dict | None:

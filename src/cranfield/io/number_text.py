@@ -20,6 +20,7 @@ the readers add the place (line, row or keys).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 __all__ = [
     "ASCII_SPACE",
@@ -28,6 +29,7 @@ __all__ = [
     "JsonNumber",
     "NumberError",
     "cell_token",
+    "cells",
     "grade",
     "is_score",
     "rank_problem",
@@ -110,6 +112,42 @@ def score(tok: bytes) -> float:
         except ValueError:
             pass
     raise NumberError(f"score {show(tok)} is not a number")
+
+
+_PLAIN = re.compile(r"[\x00-\x08\x0e-\x1f_\x7f-\U0010ffff]")
+"""What could make Python's ``int`` or ``float`` of a ``str`` read a cell differently from the
+rules: ``_`` separators, non-ASCII digits and spaces, the other ASCII controls."""
+
+
+def cells(column: list[str], kind: str) -> tuple[list[Any], int | None, str | None]:
+    """The values of a column of CSV/TSV cells of one ``kind`` (``grade``, ``rank`` or
+    ``score``): ``(values, None, None)``, or ``(values so far, index of the first cell the
+    rule refuses, the problem)``.  A column of plain ASCII is read at once by ``int`` or
+    ``float`` (which agree with the rules there); any other, or any failure, cell by cell."""
+    joined = "".join(column)
+    if _PLAIN.search(joined) is None:
+        try:
+            if kind == "score":
+                return list(map(float, column)), None, None
+            values = list(map(int, column))
+            if not values or (INT64[0] <= min(values) and max(values) <= INT64[1]):
+                return values, None, None
+        except ValueError:
+            pass
+    out: list[Any] = []
+    for i, cell in enumerate(column):
+        tok = cell_token(cell)
+        if kind == "rank":
+            problem = rank_problem(tok)
+            if problem is not None:
+                return out, i, problem
+            out.append(int(tok))
+            continue
+        try:
+            out.append(grade(tok) if kind == "grade" else score(tok))
+        except NumberError as exc:
+            return out, i, str(exc)
+    return out, None, None
 
 
 def cell_token(cell: str) -> bytes:
