@@ -427,3 +427,34 @@ def test_json_lines_with_keys_of_their_own_cost_no_more_than_their_rows(tmp_path
     )
     cols = tabular._jsonl_arrow(regular.read_bytes(), tabular.RUN_ROLES, "r")
     assert cols is not None and cols["score"][1].to_pylist() == [i / 3 for i in range(50)]
+
+
+_CELL = st.one_of(
+    st.lists(
+        st.sampled_from([*"0123456789+-.eE_ x", "\t", "\x0b", "\x1c", "\xa0", "٣", "inf"]),
+        max_size=6,
+    ).map("".join),
+    st.sampled_from(["1_0", "\x852", "2\x85", " 2 ", "\xa0+2", "２", "2.0", "-0", "1e999", "+1"]),
+    st.integers(-(2**64), 2**64).map(str),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(column=st.lists(_CELL, min_size=1, max_size=5), kind=st.sampled_from(["grade", "score"]))
+def test_a_column_of_cells_is_read_as_each_cell_is(column, kind):
+    """number_text.cells reads a plain ASCII column with int()/float() at once: the values
+    and the first refused cell are those of the rule applied to each cell's token."""
+    from cranfield.io import number_text as nt
+
+    expected, bad = [], None
+    for i, cell in enumerate(column):
+        tok = cell.strip(" \t\n\r\x0b\x0c").encode()
+        try:
+            expected.append(nt.grade(tok) if kind == "grade" else nt.score(tok))
+        except nt.NumberError as exc:
+            bad = (i, str(exc))
+            break
+    values, row, problem = nt.cells(column, kind)
+    assert (row, problem) == (bad or (None, None))
+    if bad is None:
+        assert [repr(v) for v in values] == [repr(v) for v in expected]  # -0.0, nan: bits

@@ -114,9 +114,9 @@ def score(tok: bytes) -> float:
     raise NumberError(f"score {show(tok)} is not a number")
 
 
-_PLAIN = re.compile(r"[\x00-\x08\x0e-\x1f_\x7f-\U0010ffff]")
-"""What could make Python's ``int`` or ``float`` of a ``str`` read a cell differently from the
-rules: ``_`` separators, non-ASCII digits and spaces, the other ASCII controls."""
+_PLAIN = re.compile(r"[_\x80-\U0010ffff]")
+"""What makes Python's ``int`` or ``float`` of a ``str`` read a cell differently from the
+rules: ``_`` separators, non-ASCII digits and spaces (``٣``, ``\xa0``, ``\x85``)."""
 
 
 def cells(column: list[str], kind: str) -> tuple[list[Any], int | None, str | None]:
