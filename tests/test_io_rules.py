@@ -458,3 +458,43 @@ def test_a_column_of_cells_is_read_as_each_cell_is(column, kind):
     assert (row, problem) == (bad or (None, None))
     if bad is None:
         assert [repr(v) for v in values] == [repr(v) for v in expected]  # -0.0, nan: bits
+
+
+# ------------------------------------------------------------------------- lone surrogates
+
+SURROGATE = "the lone surrogate U+D800 (not a character: no UTF-8 text holds it) at position 1"
+
+
+def test_a_lone_surrogate_id_is_refused_where_it_comes_in(tmp_path, jsonl_reader):
+    """JSON's "q\\ud800" and a dict key 'q\\ud800' were accepted; to_frame() and per_query()
+    then raised UnicodeEncodeError.  Every source refuses it, naming the place."""
+    import pandas as pd
+
+    path = tmp_path / "qrels.jsonl"
+    path.write_text('{"qid": "q1", "docno": "a", "label": 1}\n'
+                    '{"qid": "q\\ud800", "docno": "a", "label": 1}\n')  # fmt: skip
+    assert _error(path).startswith(f"line 2: query id 'q\\ud800' contains {SURROGATE}")
+    nested = tmp_path / "run.json"
+    nested.write_text('{"q1": {"d\\ud800": 1.5}}')
+    assert _error(nested).startswith("query 'q1', document 'd\\ud800': document id 'd\\ud800' "
+                                     "contains the lone surrogate U+D800")  # fmt: skip
+    with pytest.raises(
+        InputError, match=r"^<qrels dict>: query 'q\\ud800', document 'a': query id .*U\+D800"
+    ):
+        cranfield.read_qrels({"q\ud800": {"a": 1}})
+    with pytest.raises(InputError, match=r"^<run dict>: query 'q1', document 'a\\udcff'"):
+        cranfield.read_run({"q1": {"a\udcff": 1.0}})
+    frame = pd.DataFrame({"qid": pd.Series(["q1", "q\ud800"], dtype=object),
+                          "docno": ["a", "b"], "score": [1.0, 2.0]})  # fmt: skip
+    with pytest.raises(InputError, match=r"^<DataFrame>: row 1: query id 'q\\ud800' contains"):
+        cranfield.read_run(frame)
+
+
+def test_a_lone_surrogate_run_name_is_refused():
+    qrels, run = {"q1": {"d1": 1}}, {"q1": {"d1": 1.0}}
+    with pytest.raises(cranfield.ParameterError, match=r"run name 'a\\ud800' contains the lone"):
+        cranfield.evaluate(qrels, run, "P@1", names=["a\ud800"])
+    with pytest.raises(cranfield.ParameterError, match=r"run name 'a\\udcff' contains the lone"):
+        cranfield.evaluate(qrels, {"a\udcff": run, "b": run}, "P@1")
+    ok = cranfield.evaluate(qrels, run, "P@1", names=["a\u00e9"])  # any character is fine
+    assert ok.to_frame()[["run", "value"]].to_dict("records") == [{"run": "a\u00e9", "value": 1.0}]
