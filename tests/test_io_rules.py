@@ -498,3 +498,24 @@ def test_a_lone_surrogate_run_name_is_refused():
         cranfield.evaluate(qrels, {"a\udcff": run, "b": run}, "P@1")
     ok = cranfield.evaluate(qrels, run, "P@1", names=["a\u00e9"])  # any character is fine
     assert ok.to_frame()[["run", "value"]].to_dict("records") == [{"run": "a\u00e9", "value": 1.0}]
+
+
+# ------------------------------------------------------------------ ids and lines: one text
+
+
+def test_an_invalid_id_has_one_message_in_every_format(tmp_path):
+    """TREC text wrote 'contains ...: ids cannot' and the whole id, the tables '; ids cannot'
+    and the id shortened: one message now (found by tests/test_io_differential.py)."""
+    long_id = "x\x01" + "y" * 100
+    trec = tmp_path / "qrels.txt"
+    trec.write_text(f"q 0 {long_id} 1\n")
+    csv_path = tmp_path / "qrels.csv"
+    csv_path.write_text(f"qid,docno,label\nq,{long_id},1\n")
+    shown = "'x\\x01" + "y" * 31 + "..."  # the id's repr, cut at 37 characters
+    expected = (
+        f"line {{}}: document id {shown} contains the control character U+0001 at position 1; "
+        "ids cannot hold whitespace, control characters or lone surrogates, which would break "
+        "TREC files and output"
+    )
+    assert _error(trec) == expected.format(1)
+    assert _error(csv_path) == expected.format(2)

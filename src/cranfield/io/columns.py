@@ -34,7 +34,7 @@ import numpy as np
 from ..errors import InputError
 from . import number_text
 from .column_names import DOC_NAMES, QUERY_NAMES
-from .ids import WHY, bad_id_in_arrow, bad_id_in_list, id_problem
+from .ids import bad_id_in_arrow, bad_id_in_list, id_message, id_problem
 from .number_text import JsonNumber
 from .validate import located
 
@@ -210,7 +210,7 @@ def ids(arr: Any, column: str, role: Role, where: Where) -> Any:
     row = bad_id_in_arrow(arr)
     if row is not None:
         value = arr[row].as_py()
-        raise where.error(row, _id_message(what, value, f" (column {column!r})"))
+        raise where.error(row, id_message(what, value, f" (column {column!r})"))
     return arr
 
 
@@ -312,7 +312,7 @@ def tag(arr: Any, column: str, where: Where) -> str | None:
     text = str(values[0])
     problem = id_problem(text)
     if problem is not None:  # the tag is a field of TREC lines too
-        raise where.column_error(column, _id_message("run tag", text))
+        raise where.column_error(column, id_message("run tag", text))
     return text
 
 
@@ -332,13 +332,6 @@ def show(v: Any, limit: int = 40) -> str:
             return f"<an integer of {v.bit_length()} bits>"
         return f"<a {type(v).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _id_message(what: str, value: str, column: str = "") -> str:
-    problem = id_problem(value)
-    if problem == "is empty":
-        return f"empty {what}{column}"
-    return f"{what} {show(value)}{column} {problem}; {WHY}"
 
 
 def _is_missing(v: Any) -> bool:
@@ -385,7 +378,7 @@ def py_ids(values: Sequence[Any], role: Role, where: Where) -> list[str]:
             raise where.error(row, str(exc)) from None
     row = bad_id_in_list(out)
     if row is not None:
-        raise where.error(row, _id_message(role.what[:-1], out[row]))
+        raise where.error(row, id_message(role.what[:-1], out[row]))
     return out
 
 

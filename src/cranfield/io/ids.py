@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["WHY", "bad_id_in_arrow", "bad_id_in_list", "id_problem"]
+__all__ = ["WHY", "bad_id_in_arrow", "bad_id_in_list", "id_message", "id_problem"]
 
 WHY = (
     "ids cannot hold whitespace, control characters or lone surrogates, which would break TREC "
@@ -46,6 +46,19 @@ def id_problem(value: str) -> str | None:
     if "\ud800" <= ch <= "\udfff":
         what = f"the lone surrogate U+{ord(ch):04X} (not a character: no UTF-8 text holds it)"
     return f"contains {what} at position {m.start()}"
+
+
+def id_message(what: str, value: str, column: str = "") -> str:
+    """The message for the invalid id ``value`` (``query id 'a b' contains a space at
+    position 1; ids cannot ...``; ``empty document id``), the same from every reader;
+    ``column`` names a table's column (`` (column 'qid')``)."""
+    problem = id_problem(value)
+    if problem == "is empty":
+        return f"empty {what}{column}"
+    shown = repr(value)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    return f"{what} {shown}{column} {problem}; {WHY}"
 
 
 def bad_id_in_list(values: Sequence[str]) -> int | None:
