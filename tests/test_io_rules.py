@@ -519,3 +519,22 @@ def test_an_invalid_id_has_one_message_in_every_format(tmp_path):
     )
     assert _error(trec) == expected.format(1)
     assert _error(csv_path) == expected.format(2)
+
+
+def test_ascii_whitespace_around_a_json_line_is_whitespace(tmp_path, jsonl_reader):
+    """A CR, VT or FF after a JSON lines object (a CR then a form feed, as a TREC line may end)
+    was invalid JSON: JSON's own whitespace is only space, tab, CR and LF."""
+    path = tmp_path / "qrels.jsonl"
+    path.write_bytes(b'\x0b {"qid": "q", "docno": "a", "label": 1}\r\x0b\n'
+                     b'{"qid": "q", "docno": "b", "label": 0} \x0c\r\n')  # fmt: skip
+    assert cranfield.read_qrels(str(path)).to_dict() == {"q": {"a": 1, "b": 0}}
+    trec = tmp_path / "qrels.txt"
+    trec.write_bytes(b"\x0b q 0 a 1\r\x0b\nq 0 b 0 \x0c\r\n")
+    assert cranfield.read_qrels(str(trec)).to_dict() == {"q": {"a": 1, "b": 0}}
+    bad = tmp_path / "bad.jsonl"  # columns still count from the line's first byte
+    line = b'\x0b {"qid": "q", "docno": "a", "label": 1, }'
+    bad.write_bytes(line + b"\n")
+    assert _error(bad) == (
+        f"line 1: invalid JSON at column {line.index(b'}') + 1}: Expecting property name "
+        "enclosed in double quotes"
+    )

@@ -380,10 +380,11 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def _duplicate_key_error(text: str, source: str, line: int = 1) -> InputError:
+def _duplicate_key_error(text: str, source: str, line: int = 1, lead: int = 0) -> InputError:
     """The error for the first repeated key of ``text`` (which holds one), at its position;
-    ``line`` is the line ``text`` starts on.  Found again by the pure-Python decoder, whose
-    object parser is replaced by one that knows where each key is."""
+    ``line`` is the line ``text`` starts on, after ``lead`` characters of whitespace.  Found
+    again by the pure-Python decoder, whose object parser is replaced by one that knows where
+    each key is."""
     from json import decoder, scanner
 
     ws = decoder.WHITESPACE.match
@@ -419,7 +420,7 @@ def _duplicate_key_error(text: str, source: str, line: int = 1) -> InputError:
         dec.decode(text)
     except _KeyAt as dup:
         at = line + text.count("\n", 0, dup.pos)
-        col = dup.pos - (text.rfind("\n", 0, dup.pos) + 1) + 1
+        col = dup.pos - (text.rfind("\n", 0, dup.pos) + 1) + 1 + lead
         return InputError(
             source,
             f"key {dup.key!r} appears twice in one JSON object (the second at column {col}); "
@@ -626,17 +627,19 @@ def _jsonl_python(data: bytes, roles, source: str):
     pieces = data.split(b"\n")
     nlines = len(pieces) - (data[-1:] == b"\n")
     for lineno, raw in enumerate(pieces[:nlines], 1):
-        if not raw.strip():
+        text = raw.strip()  # ASCII whitespace around a line is no part of it, as in TREC text
+        if not text:
             blank += 1
             continue
+        lead = raw.find(text[:1])  # columns count from the line's start
         try:
-            objs.append(json.loads(raw, **_JSON_NUMBERS))
+            objs.append(json.loads(text, **_JSON_NUMBERS))
         except json.JSONDecodeError as exc:
             raise InputError(
-                source, f"invalid JSON at column {exc.colno}: {exc.msg}", line=lineno
+                source, f"invalid JSON at column {lead + exc.colno}: {exc.msg}", line=lineno
             ) from None
         except _DuplicateKey:
-            raise _duplicate_key_error(raw.decode("utf-8"), source, lineno) from None
+            raise _duplicate_key_error(text.decode("utf-8"), source, lineno, lead) from None
         except RecursionError:
             raise InputError(source, "invalid JSON: nested too deeply", line=lineno) from None
         except ValueError as exc:  # e.g. an integer of more than 4300 digits
