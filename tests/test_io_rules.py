@@ -538,3 +538,17 @@ def test_ascii_whitespace_around_a_json_line_is_whitespace(tmp_path, jsonl_reade
         f"line 1: invalid JSON at column {line.index(b'}') + 1}: Expecting property name "
         "enclosed in double quotes"
     )
+
+
+@pytest.mark.parametrize("level", ["1_0", "٣", "0x1p3"])
+def test_preference_levels_follow_the_score_rule(tmp_path, level):
+    """trec_eval's preference files read their relevance level with float(): '1_0' was 10."""
+    from cranfield.io.judgment_files import read_prefs
+
+    path = tmp_path / "prefs.txt"
+    path.write_text(f"q g s d1 1\nq g s d2 {level}\n")
+    with pytest.raises(InputError, match=rf"line 2: relevance {level!r} is not a number"):
+        read_prefs(str(path))
+    trec = tmp_path / "run.txt"
+    trec.write_text(f"q Q0 d 1 {level} t\n")
+    assert _error(trec) == f"line 1: score {level!r} is not a number"

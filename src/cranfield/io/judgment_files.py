@@ -119,10 +119,7 @@ def _lines(data: bytes, source: str, ncol: int, what: str) -> Iterator[tuple[int
 
 
 def _is_number(token: bytes) -> bool:
-    try:
-        return math.isfinite(float(token))
-    except ValueError:
-        return False
+    return number_text.is_score(token) and math.isfinite(float(token))
 
 
 def read_prefs(path: str | os.PathLike[str], *, qrels_format: bool = False) -> Prefs:
@@ -138,12 +135,9 @@ def read_prefs(path: str | os.PathLike[str], *, qrels_format: bool = False) -> P
     topics: dict[str, list[tuple[str, str, float, str]]] = {}
     for lineno, f in _lines(read_text(path), source, ncol, what):
         token = f[-1]
-        try:
-            level = float(token)
-        except ValueError:
-            raise InputError(
-                source, f"relevance {token.decode('utf-8', 'replace')!r} is not a number", lineno
-            ) from None
+        if not number_text.is_score(token):  # the rule of numbers written as text
+            raise InputError(source, f"relevance {number_text.show(token)} is not a number", lineno)
+        level = float(token)
         if not math.isfinite(level):
             raise InputError(source, f"relevance {token.decode()!r} is not finite", lineno)
         text = [x.decode("utf-8") for x in f]
