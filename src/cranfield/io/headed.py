@@ -235,6 +235,8 @@ def _arrow(body: str, names: list[str], found: dict, fmt: str) -> dict | None:
         return None
     if table.num_rows != body.count("\n") + (not body.endswith("\n")):
         return None
+    # A blank line of whitespace is a row of blank cells here: its grade or score (a table
+    # always has one) fails the number pattern below, so the exact parser skips the line.
     out: dict[str, tuple[str, Any]] = {}
     for role, col in found.items():
         arr = table.column(col).combine_chunks()
