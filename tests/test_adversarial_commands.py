@@ -198,3 +198,38 @@ def test_damaged_runs_read_in_pieces_give_what_the_whole_file_gives(
         except Exception as exc:  # a traceback
             raise AssertionError(f"{name} in pieces: {type(exc).__name__}: {exc}") from exc
         assert pieces == whole, (name, piece, whole, pieces)
+
+
+RUN_ROWS = [("1", "d1", "3"), ("1", "d2", "2"), ("2", "d3", "1")]
+
+
+def _run_as(fmt: str, rows, end: str, at: int) -> bytes:
+    """The run ``rows`` as TREC text, CSV or TSV (with its header), line ``at`` (1-based, the
+    header included) ended by ``end``, the others by LF."""
+    if fmt == "trec":
+        lines = [f"{q} Q0 {d} {i} {s} t" for i, (q, d, s) in enumerate(rows, 1)]
+    else:
+        sep = "," if fmt == "csv" else "\t"
+        lines = [sep.join(["qid", "docno", "score"])] + [sep.join(r) for r in rows]
+    return "".join(line + (end if i == at else "\n") for i, line in enumerate(lines, 1)).encode()
+
+
+@pytest.mark.parametrize("name", [n for n in COMMANDS if n != "trec_eval"])
+def test_every_command_refuses_a_bare_cr_in_every_run_format(tmp_path, name):
+    """A bare CR joining two lines of a CSV or TSV run was read as a line end by every
+    command (a file trec_eval refuses; later errors named a line one too far): one rule for
+    every format, the same error as for TREC text, naming the line of the CR."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_bytes(b"1 0 d1 1\n2 0 d3 1\n")
+    other = tmp_path / "other.txt"
+    other.write_bytes(OTHER_RUN)
+    for fmt, at in (("trec", 1), ("trec", 2), ("csv", 1), ("csv", 2), ("tsv", 1), ("tsv", 3)):
+        run = tmp_path / f"run.{fmt}"
+        run.write_bytes(_run_as(fmt, RUN_ROWS, "\r", at))
+        paths = {"qrels": str(qrels), "run": str(run), "other": str(other)}
+        code, _, err = run_command([a.format(**paths) for a in COMMANDS[name]])
+        assert code == 2, (fmt, err)
+        assert err.startswith(f"cranfield: error: {run}: line {at}: bare CR"), (fmt, err)
+        run.write_bytes(_run_as(fmt, RUN_ROWS, "\r\n", at))  # CRLF: fine
+        code, _, err = run_command([a.format(**paths) for a in COMMANDS[name]])
+        assert code == 0, (fmt, err)

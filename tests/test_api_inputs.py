@@ -146,7 +146,7 @@ HOSTILE_GRADES = [
     (b"1", "grade b'1' is not an integer"),
     (None, "missing relevance grade"),
 ]
-WHY = "ids cannot hold whitespace or control characters"
+WHY = "ids cannot hold whitespace, control characters or lone surrogates"
 HOSTILE_IDS = [
     ("", "empty {what}"),
     ("a\tb", f"contains a tab at position 1; {WHY}"),
@@ -159,6 +159,8 @@ HOSTILE_IDS = [
     ("ab\x7f", r"U\+007F at position 2"),
     ("a\x85", r"U\+0085"),
     ("é\x9f", r"U\+009F"),
+    ("q\ud800", r"the lone surrogate U\+D800 .not a character: no UTF-8 text holds it. at p"),
+    ("\udcff", r"the lone surrogate U\+DCFF"),
     (7.0, "{what} 7.0 is a floating-point number .ids must be strings or integers: write 7"),
     (np.float64(2.5), "is a floating-point number"),
     (None, "missing {what}"),
@@ -244,6 +246,8 @@ STRING_IDS = [k for k, _ in HOSTILE_IDS if isinstance(k, str)]
 @pytest.mark.parametrize("column", ["qid", "docno"])
 @pytest.mark.parametrize("bad", STRING_IDS, ids=repr)
 def test_string_columns_are_checked_by_the_id_rule(library, column, bad):
+    if re.search("[\ud800-\udfff]", bad):
+        return  # no string column can hold a lone surrogate (test_hostile_ids: object columns)
     values = {"qid": ["q1", "q1", "q2", "q2"], "docno": ["d1", "d2", "d1", "d3"]}
     values[column] = [*values[column][:3], bad]
     data = {**values, "score": [4.0, 3.0, 2.0, 1.0]}

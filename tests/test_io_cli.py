@@ -56,7 +56,7 @@ BAD_QRELS = {
     "q4.txt.gz": (gzip.compress(QRELS + b"1 0 e\n"), "line 5: expected 4 columns"),
     "q.jsonl": (
         b'{"qid": "1", "docno": "a", "label": 1.5}\n',
-        "line 1: grade 1.5 is not an integer",
+        "line 1: grade '1.5' is a number but not an integer",
     ),
 }
 

@@ -186,9 +186,13 @@ def test_qrels_tables(tmp_path):
         path = tmp_path / f"q{suffix}"
         qrels.to_csv(path, sep=sep, index=False)
         assert cranfield.read_qrels(str(path)).to_dict() == {"1": {"a": 1, "b": 0}, "2": {"c": 2}}
-    floats = tmp_path / "f.csv"  # pandas writes a float column's 2 as 2.0
+    floats = tmp_path / "f.csv"  # pandas writes a float column's 1 as 1.0: TREC text's rule
     qrels.assign(relevance=[1.0, 0.0, 2.0]).to_csv(floats, index=False)
-    assert cranfield.read_qrels(str(floats)).to_dict() == {"1": {"a": 1, "b": 0}, "2": {"c": 2}}
+    with pytest.raises(InputError, match=r"line 2: grade '1\.0' is a number but not an integer"):
+        cranfield.read_qrels(str(floats))
+    (tmp_path / "f.txt").write_text("1 0 a 1.0\n")
+    with pytest.raises(InputError, match=r"line 1: grade '1\.0' is a number but not an integer"):
+        cranfield.read_qrels(str(tmp_path / "f.txt"))
 
 
 def test_a_header_line_is_detected_in_any_file(tmp_path):

@@ -46,7 +46,9 @@ __all__ = [
     "run_names",
 ]
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Characters no run name may hold: controls, and lone surrogates (no UTF-8 text holds them,
+so a table or file of the results could not)."""
 
 
 def _show(value: Any) -> str:
@@ -180,9 +182,8 @@ def run_names(names: Any, count: int) -> list[str] | None:
             raise ParameterError(f"run names cannot be empty or blank, got {n!r}")
         m = _CONTROL.search(n)
         if m:
-            raise ParameterError(
-                f"run name {_show(n)} contains the control character U+{ord(m.group()):04X}"
-            )
+            what = "lone surrogate" if "\ud800" <= m.group() <= "\udfff" else "control character"
+            raise ParameterError(f"run name {_show(n)} contains the {what} U+{ord(m.group()):04X}")
         if n in seen:
             raise ParameterError(f"run name {n!r} is given twice; names must be distinct")
         seen.add(n)

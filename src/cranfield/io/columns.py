@@ -32,8 +32,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from . import number_text
 from .column_names import DOC_NAMES, QUERY_NAMES
-from .ids import WHY, bad_id_in_arrow, bad_id_in_list, id_problem
+from .ids import bad_id_in_arrow, bad_id_in_list, id_message, id_problem
+from .number_text import JsonNumber
 from .validate import located
 
 __all__ = ["QRELS_ROLES", "RUN_ROLES", "Role", "Where", "resolve"]  # and the converters
@@ -208,7 +210,7 @@ def ids(arr: Any, column: str, role: Role, where: Where) -> Any:
     row = bad_id_in_arrow(arr)
     if row is not None:
         value = arr[row].as_py()
-        raise where.error(row, _id_message(what, value, f" (column {column!r})"))
+        raise where.error(row, id_message(what, value, f" (column {column!r})"))
     return arr
 
 
@@ -310,7 +312,7 @@ def tag(arr: Any, column: str, where: Where) -> str | None:
     text = str(values[0])
     problem = id_problem(text)
     if problem is not None:  # the tag is a field of TREC lines too
-        raise where.column_error(column, _id_message("run tag", text))
+        raise where.column_error(column, id_message("run tag", text))
     return text
 
 
@@ -332,13 +334,6 @@ def show(v: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _id_message(what: str, value: str, column: str = "") -> str:
-    problem = id_problem(value)
-    if problem == "is empty":
-        return f"empty {what}{column}"
-    return f"{what} {show(value)}{column} {problem}; {WHY}"
-
-
 def _is_missing(v: Any) -> bool:
     """``None``, NaN (any float type), ``pd.NA`` and ``pd.NaT``."""
     if v is None:
@@ -352,6 +347,8 @@ def _id_text(v: Any, role: Role) -> str:
     what = role.what[:-1]
     if isinstance(v, str):
         return v
+    if isinstance(v, JsonNumber):  # a JSON integer is its decimal text, a JSON float refused
+        v = int(v.text) if v.is_integer else float(v.text)
     if isinstance(v, Integral) and not isinstance(v, bool | np.bool_):
         try:
             return str(int(v))
@@ -381,7 +378,7 @@ def py_ids(values: Sequence[Any], role: Role, where: Where) -> list[str]:
             raise where.error(row, str(exc)) from None
     row = bad_id_in_list(out)
     if row is not None:
-        raise where.error(row, _id_message(role.what[:-1], out[row]))
+        raise where.error(row, id_message(role.what[:-1], out[row]))
     return out
 
 
@@ -393,6 +390,11 @@ def _grade(v: Any) -> int:
     (booleans, ``2.0``, ``Fraction(4, 2)``, ``Decimal("2")``), else :class:`_Refused`."""
     if isinstance(v, bool | np.bool_):
         return int(v)
+    if isinstance(v, JsonNumber):  # a number written as text: the text rule
+        try:
+            return number_text.grade(v.token)
+        except number_text.NumberError as exc:
+            raise _Refused(str(exc)) from None
     if isinstance(v, Integral):
         n = int(v)
     elif isinstance(v, float | np.floating):
@@ -436,7 +438,12 @@ def _score(v: Any) -> float:
     """A finite float64 score from any real number (not a boolean), else :class:`_Refused`."""
     if isinstance(v, bool | np.bool_):
         raise _Refused(f"score {show(v)} is not a number (a boolean)")
-    if isinstance(v, Real | Decimal):
+    if isinstance(v, JsonNumber):  # a number written as text: the text rule
+        try:
+            f = number_text.score(v.token)
+        except number_text.NumberError as exc:
+            raise _Refused(str(exc)) from None
+    elif isinstance(v, Real | Decimal):
         try:
             f = float(v)
         except OverflowError:
@@ -456,7 +463,7 @@ def _score(v: Any) -> float:
         if isinstance(v, Decimal)
         else bool(np.isinf(v))
         if isinstance(v, float | np.floating)
-        else False
+        else isinstance(v, JsonNumber)  # text: infinite as TREC text's 1e999 or 10**400
     )
     if infinite:
         raise _Refused("score is infinite (scores must be finite)")
@@ -483,6 +490,12 @@ def py_scores(values: Sequence[Any], where: Where) -> list[float]:
 def py_ranks(values: Sequence[Any], where: Where) -> tuple[list[int] | None, str | None]:
     out: list[int] = []
     for row, v in enumerate(values):
+        if isinstance(v, JsonNumber):  # a number written as text: the text rule
+            why = number_text.rank_problem(v.token)
+            if why is not None:
+                return None, f"{where.label(row)}: {why}"
+            out.append(int(v.text))
+            continue
         try:
             if isinstance(v, bool | np.bool_):
                 raise _Refused
@@ -503,4 +516,6 @@ def _py_kind(v: Any) -> str:
         return "a string"
     if isinstance(v, bytes | bytearray):
         return "bytes"
+    if isinstance(v, JsonNumber):
+        return "a number"
     return f"a {type(v).__name__}"

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError, ParameterError
 from .column_names import DOC_NAMES, QUERY_NAMES
 from .source import ClientFile
+from .textcheck import line_ends
 
 if TYPE_CHECKING:
     from ..data import Qrels, Run
@@ -82,10 +83,12 @@ class _Unsettled(Exception):
     """The first data line does not end within the bytes looked at."""
 
 
-def _first_line(data: bytes, *, whole: bool = True) -> tuple[int, bytes] | None:
+def _first_line(data: bytes, source: str, *, whole: bool = True) -> tuple[int, bytes] | None:
     """The 1-based number and text of the first line that is not blank or a comment
     (``whole=False``: ``data`` is the start of the input; raises :class:`_Unsettled` when the
-    line that would decide does not end in it)."""
+    line that would decide does not end in it).  The lines up to it follow the line-end rule
+    of every format (:func:`~cranfield.io.textcheck.line_ends`): a bare CR joining two lines
+    is that error, whatever the format would have been."""
     pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     for lineno in range(1, _HEAD_LINES + 1):
         end = data.find(b"\n", pos)
@@ -94,6 +97,7 @@ def _first_line(data: bytes, *, whole: bool = True) -> tuple[int, bytes] | None:
         line = data[pos:] if end < 0 else data[pos:end]
         stripped = line.strip()
         if stripped and not stripped.startswith(b"#"):
+            line_ends(data[: len(data) if end < 0 else end + 1], source)
             return lineno, line
         if end < 0:
             return None
@@ -143,7 +147,7 @@ def _headless_csv(line: bytes, not_trec: bool, lineno: int, source: str) -> None
 def detect_run(data: bytes, source: str, name: str) -> Run | None:
     """The run of ``data`` when it is not TREC text (see the module docstring); ``None``
     when it is TREC text (or looks like nothing else: the TREC reader reports it)."""
-    kind = _run_kind(_first_line(data), source)
+    kind = _run_kind(_first_line(data, source), source)
     if kind == "msmarco":
         return _detected_msmarco(data, source, name)
     if kind is not None:
@@ -159,7 +163,7 @@ def detect_run_stream(stream: Stream, name: str) -> Run | None:
     pieces, if large); any other is read whole, as :func:`detect_run` reads it."""
     head, whole = _head(stream)
     try:
-        kind = _run_kind(_first_line(head, whole=whole), stream.source)
+        kind = _run_kind(_first_line(head, stream.source, whole=whole), stream.source)
     except _Unsettled:
         return detect_run(stream.read(), stream.source, name)
     if kind is None:
@@ -229,7 +233,7 @@ def _detected_msmarco(data: bytes, source: str, name: str) -> Run:
 
 def detect_qrels(data: bytes, source: str) -> Qrels | None:
     """The qrels of ``data`` when it is CSV/TSV with a header, else ``None`` (TREC)."""
-    first = _first_line(data)
+    first = _first_line(data, source)
     if first is None:
         return None
     lineno, line = first

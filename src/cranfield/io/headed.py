@@ -4,10 +4,12 @@ no quoting), for qrels and runs.
 The first line names the columns; the columns are found by the rules of every table
 (:mod:`cranfield.io.columns`: ``qid``/``query_id``/``q_id``, ``docno``/``doc_id``,
 ``relevance``/``label``, ``score``, ``rank``, ``run``/``name``), and other columns are
-ignored.  Every later line is one row with as many fields as the header (blank lines are
-skipped); values are text: ids are taken as written (``007`` stays ``007``), grades are
-integers (``2``, or an integral ``2.0`` as pandas writes a float column), scores decimal
-numbers as Python's ``float`` reads them, ranks integers.  Messages name the 1-based line.
+ignored.  Every later line is one row with as many fields as the header; lines end and are
+blank by the rules of TREC text (:func:`~cranfield.io.textcheck.line_ends`; a blank line is
+ASCII whitespace only, and skipped).  Values are text: ids are taken as written (``007``
+stays ``007``, no length limit), grades, scores and ranks are read by the rules of
+:mod:`cranfield.io.number_text`, the TREC parser's (``2.0`` is not a grade, ``٣`` not a number).
+Messages name the 1-based line.
 
 Two parsers give the same result: Arrow's CSV reader for large regular files (no blank line,
 no quoted newline, every number in its plain form), handing anything else to the exact
@@ -16,9 +18,10 @@ parser built on the ``csv`` module, which names the line of every problem.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
-import re
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,15 +30,16 @@ import numpy as np
 from ..data import Qrels, Run
 from ..errors import InputError
 from . import columns as C
+from . import number_text
 from .columns import QRELS_ROLES, RUN_ROLES, Role, Where
-from .textcheck import BOM
+from .number_text import ASCII_SPACE
+from .textcheck import BOM, line_ends
 
 __all__ = ["DELIMITERS", "header_fields", "parse_headed_qrels", "parse_headed_run"]
 
 DELIMITERS = {"csv": ",", "tsv": "\t"}
 ARROW_BYTES = 4 << 20
 """Files at least this large are tried with Arrow first (tests lower it)."""
-_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _ARROW_PATTERNS = {
     "grade": r"^[+-]?[0-9]{1,18}$",
     "rank": r"^[+-]?[0-9]{1,18}$",
@@ -63,6 +67,7 @@ def _text(data: bytes, source: str) -> str:
         data = data[len(BOM) :]
     if not data.strip():
         raise InputError(source, "file is empty")
+    line_ends(data, source)
     return data.decode("utf-8")
 
 
@@ -88,65 +93,118 @@ def arrow_len(cols: dict[str, tuple[str, Any]]) -> int:
     return len(next(iter(cols.values()))[1])
 
 
+def _rows(body: str, fmt: str, source: str) -> tuple[list[list[str]], list[int]]:
+    """The fields of every record of the body and the number of its line (the header is
+    line 1).  Lines end by the rule of every text (:func:`~cranfield.io.textcheck.line_ends`
+    left nothing but whitespace after a CR: a line is cut at its first CR); a blank line
+    (ASCII whitespace only, as in TREC text) is skipped, but not inside a quoted field."""
+    lines = body.split("\n")
+    del lines[len(lines) - body.endswith("\n") :]
+    if "\r" in body:
+        lines = [line[: line.find("\r")] if "\r" in line else line for line in lines]
+    if fmt == "tsv" or '"' not in body:  # no quoting: the fields are the text between commas
+        sep = DELIMITERS[fmt]
+        numbers = [i for i, line in enumerate(lines, 2) if line.strip(ASCII_SPACE)]
+        if len(numbers) < len(lines):
+            lines = [lines[i - 2] for i in numbers]
+        return [line.split(sep) for line in lines], numbers
+    return _quoted_rows(lines, source)
+
+
+def _quoted_rows(lines: list[str], source: str) -> tuple[list[list[str]], list[int]]:
+    """:func:`_rows` of a CSV file with quotes: Python's csv module, given one line at a time
+    (a blank one skipped where a record would start); a record is named by its last line."""
+    at = [1, True]  # the number of the line last given out; whether a record starts next
+
+    def feed():
+        for i, line in enumerate(lines, 2):
+            if at[1] and not line.strip(ASCII_SPACE):
+                continue
+            at[:] = [i, False]
+            yield line + "\n"
+
+    rows: list[list[str]] = []
+    numbers: list[int] = []
+    reader = _reader(feed(), "csv")
+    with _field_limit(sum(map(len, lines)) + len(lines)):  # no yield inside: set back at once
+        try:
+            for row in reader:
+                rows.append(row)
+                numbers.append(at[0])
+                at[1] = True
+        except csv.Error as exc:
+            raise InputError(source, f"malformed CSV: {exc}", line=at[0]) from None
+    return rows, numbers
+
+
+_LIMIT_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _field_limit(size: int):
+    """The csv module's field size limit (131,072 characters, a setting of the whole
+    process) raised to ``size`` while a file is read, so that a CSV file takes ids as long
+    as TREC text does; set back afterwards unless another thread changed it meanwhile."""
+    with _LIMIT_LOCK:
+        old = csv.field_size_limit()
+        if size <= old:
+            yield
+            return
+        csv.field_size_limit(size)
+        try:
+            yield
+        finally:
+            if csv.field_size_limit() == size:
+                csv.field_size_limit(old)
+
+
 def _python(body: str, source: str, fmt: str, width: int, found: dict, index: dict):
+    """The exact parser: the records, then each column read at once by the rules of
+    :mod:`.number_text` and :mod:`.columns`.  A line with the wrong number of fields and a
+    number the rules refuse are reported in line order, as the TREC parser reports them."""
     import pyarrow as pa
 
-    values: dict[str, list[Any]] = {role: [] for role in found}
-    lines: list[int] = []
-    reader = _reader(io.StringIO(body, newline=""), fmt)
-    try:
-        for row in reader:
-            lineno = reader.line_num + 1
-            if not row or (len(row) == 1 and not row[0].strip()):
-                continue
-            if len(row) != width:
-                raise InputError(
-                    source,
-                    f"expected {width} fields (as the header has), found {len(row)}",
-                    line=lineno,
-                )
-            for role, i in index.items():
-                values[role].append(row[i])
-            lines.append(lineno)
-    except csv.Error as exc:
-        raise InputError(
-            source, f"malformed {fmt.upper()}: {exc}", line=reader.line_num + 1
-        ) from None
-    if not lines:
+    rows, numbers = _rows(body, fmt, source)
+    short = len(rows)
+    if set(map(len, rows)) - {width}:
+        short = next(k for k, row in enumerate(rows) if len(row) != width)
+    values = {role: [row[i] for row in rows[:short]] for role, i in index.items()}
+    problems = []  # (row, problem) of the first bad number of each column
+    for role in ("grade", "score"):
+        if role in values:
+            values[role], row, problem = number_text.cells(values[role], role)
+            if row is not None:
+                problems.append((row, problem))
+    if short < len(rows):
+        found_fields = len(rows[short])
+        problems.append(
+            (short, f"expected {width} fields (as the header has), found {found_fields}")
+        )
+    if problems:
+        row, problem = min(problems)
+        raise InputError(source, problem, line=numbers[row])
+    if not rows:
         raise InputError(source, "no rows after the header line")
-    where = Where(source, "line", np.asarray(lines, dtype=np.int64))
+    where = Where(source, "line", np.asarray(numbers, dtype=np.int64))
     cols: dict[str, tuple[str, Any]] = {}
     for role, col in found.items():
         v = values[role]
         if role in ("query", "doc"):
             arr = pa.array(C.py_ids(v, C.QUERY if role == "query" else C.DOC, where), pa.string())
         elif role == "grade":
-            arr = pa.array(C.py_grades([_number(x, True) for x in v], where), pa.int64())
+            arr = pa.array(v, pa.int64())
         elif role == "score":
-            arr = pa.array(C.py_scores([_number(x, False) for x in v], where), pa.float64())
+            arr = pa.array(v, pa.float64())
         elif role == "rank":
-            ranks, why = C.py_ranks([_number(x, True) for x in v], where)
             from .tabular import RankProblem
 
-            arr = RankProblem(why) if ranks is None else pa.array(ranks, pa.int64())
+            ranks, row, why = number_text.cells(v, "rank")
+            rank_problem = None if row is None else f"line {numbers[row]}: {why}"
+            arr = RankProblem(rank_problem) if rank_problem else pa.array(ranks, pa.int64())
         else:
             arr = pa.array(v, pa.string())
         cols[role] = (col, arr)
     return cols, where
-
-
-def _number(text: str, integer: bool) -> Any:
-    """``text`` as an int or float when it is one (else the text, which the value rules
-    refuse with its place): integers for grades and ranks, Python ``float`` for scores."""
-    t = text.strip()
-    if integer and _INT.fullmatch(t):
-        return int(t)
-    if "_" in t:
-        return text
-    try:
-        return float(t)
-    except ValueError:
-        return text
 
 
 def _arrow(body: str, names: list[str], found: dict, fmt: str) -> dict | None:
@@ -177,6 +235,8 @@ def _arrow(body: str, names: list[str], found: dict, fmt: str) -> dict | None:
         return None
     if table.num_rows != body.count("\n") + (not body.endswith("\n")):
         return None
+    # A blank line of whitespace is a row of blank cells here: its grade or score (a table
+    # always has one) fails the number pattern below, so the exact parser skips the line.
     out: dict[str, tuple[str, Any]] = {}
     for role, col in found.items():
         arr = table.column(col).combine_chunks()

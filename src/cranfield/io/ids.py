@@ -4,7 +4,9 @@ An id is one field of a TREC line: it is not empty and holds no whitespace or co
 character.  Refused are the C0 controls and space (U+0000-U+0020, tab, LF, CR, VT and FF
 included), DEL (U+007F) and the C1 controls (U+0080-U+009F): written to a TREC file or to
 ``--format trec`` output they would split or join fields and lines, so the data could not be
-read back.  Any other character is fine (``#``, non-breaking space, emoji...).
+read back.  A lone surrogate (U+D800-U+DFFF, which a JSON ``"\ud800"`` or a Python string can
+hold) is refused too: it is not a character, and no UTF-8 file, Arrow array or DataFrame can
+hold it.  Any other character is fine (``#``, non-breaking space, emoji...).
 
 Arrow string arrays are checked with numpy over their UTF-8 bytes in fixed-size chunks (no
 temporary as large as the data); Python lists go through the same check once joined.
@@ -18,13 +20,16 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["WHY", "bad_id_in_arrow", "bad_id_in_list", "id_problem"]
+__all__ = ["WHY", "bad_id_in_arrow", "bad_id_in_list", "id_message", "id_problem"]
 
-WHY = "ids cannot hold whitespace or control characters, which would break TREC files and output"
+WHY = (
+    "ids cannot hold whitespace, control characters or lone surrogates, which would break TREC "
+    "files and output"
+)
 
 _CHUNK = 1 << 18
 _C1_LEAD = 0xC2  # U+0080-U+00BF are 0xC2 followed by 0x80-0xBF; C1 is 0x80-0x9F
-_BAD_CHAR = re.compile("[\x00-\x20\x7f-\x9f]")
+_BAD_CHAR = re.compile("[\x00-\x20\x7f-\x9f\ud800-\udfff]")
 _NAMES = {"\t": "a tab", "\n": "a newline", "\r": "a carriage return", " ": "a space"}
 
 
@@ -38,7 +43,22 @@ def id_problem(value: str) -> str | None:
         return None
     ch = m.group()
     what = _NAMES.get(ch) or f"the control character U+{ord(ch):04X}"
+    if "\ud800" <= ch <= "\udfff":
+        what = f"the lone surrogate U+{ord(ch):04X} (not a character: no UTF-8 text holds it)"
     return f"contains {what} at position {m.start()}"
+
+
+def id_message(what: str, value: str, column: str = "") -> str:
+    """The message for the invalid id ``value`` (``query id 'a b' contains a space at
+    position 1; ids cannot ...``; ``empty document id``), the same from every reader;
+    ``column`` names a table's column (`` (column 'qid')``)."""
+    problem = id_problem(value)
+    if problem == "is empty":
+        return f"empty {what}{column}"
+    shown = repr(value)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    return f"{what} {shown}{column} {problem}; {WHY}"
 
 
 def bad_id_in_list(values: Sequence[str]) -> int | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -27,6 +26,7 @@ import numpy as np
 
 from ..data import Qrels
 from ..errors import InputError
+from . import number_text
 from .ids import WHY, id_problem
 from .source import source_name
 from .text import _check_trec, read_text
@@ -38,8 +38,6 @@ __all__ = [
     "read_judgment_groups",
     "read_prefs",
 ]
-
-_INT = re.compile(rb"[+-]?[0-9]+")
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,10 +119,7 @@ def _lines(data: bytes, source: str, ncol: int, what: str) -> Iterator[tuple[int
 
 
 def _is_number(token: bytes) -> bool:
-    try:
-        return math.isfinite(float(token))
-    except ValueError:
-        return False
+    return number_text.is_score(token) and math.isfinite(float(token))
 
 
 def read_prefs(path: str | os.PathLike[str], *, qrels_format: bool = False) -> Prefs:
@@ -140,12 +135,9 @@ def read_prefs(path: str | os.PathLike[str], *, qrels_format: bool = False) -> P
     topics: dict[str, list[tuple[str, str, float, str]]] = {}
     for lineno, f in _lines(read_text(path), source, ncol, what):
         token = f[-1]
-        try:
-            level = float(token)
-        except ValueError:
-            raise InputError(
-                source, f"relevance {token.decode('utf-8', 'replace')!r} is not a number", lineno
-            ) from None
+        if not number_text.is_score(token):  # the rule of numbers written as text
+            raise InputError(source, f"relevance {number_text.show(token)} is not a number", lineno)
+        level = float(token)
         if not math.isfinite(level):
             raise InputError(source, f"relevance {token.decode()!r} is not finite", lineno)
         text = [x.decode("utf-8") for x in f]
@@ -163,13 +155,10 @@ def read_judgment_groups(path: str | os.PathLike[str]) -> JudgmentGroups:
     all_grades: list[int] = []
     what = "query, judgment group, document, grade"
     for lineno, f in _lines(read_text(path), source, 4, what):
-        if _INT.fullmatch(f[3]) is None:
-            raise InputError(
-                source, f"grade {f[3].decode('utf-8', 'replace')!r} is not an integer", lineno
-            )
-        grade = int(f[3])
-        if not -(2**63) <= grade < 2**63:
-            raise InputError(source, f"grade {f[3].decode()!r} is out of range", lineno)
+        try:
+            grade = number_text.grade(f[3])
+        except number_text.NumberError as exc:
+            raise InputError(source, str(exc), lineno) from None
         q, d, g, ln = rows.setdefault(f[1].decode("utf-8"), ([], [], [], []))
         q.append(f[0].decode("utf-8"))
         d.append(f[2].decode("utf-8"))

@@ -18,6 +18,7 @@ from ..errors import InputError
 from ..id_column import IdColumn
 from . import columns as C
 from .columns import Where
+from .number_text import JsonNumber
 from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
 
 __all__ = ["qrels_from_mapping", "run_from_mapping"]
@@ -35,7 +36,7 @@ def _entries(obj: Mapping, source: str, what: str):
             raise InputError(
                 source,
                 f"query {C.show(q)}: expected a mapping of document ids to {what}s, "
-                f"got {type(docs).__name__}",
+                f"got {'number' if isinstance(docs, JsonNumber) else type(docs).__name__}",
             )
         for d, v in docs.items():
             qkeys.append(q)

@@ -19,14 +19,13 @@ names the line of every problem.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from ..data import LineCounts, Run
 from ..errors import InputError
 from ..id_column import IdColumn
-from .textcheck import BOM
+from .number_text import INT as _INT
+from .textcheck import BOM, line_ends
 from .validate import check_run_duplicates, check_run_ids
 
 __all__ = ["MAX_RANK", "check_consecutive", "parse_msmarco_run"]
@@ -36,7 +35,6 @@ MAX_RANK = 2**53
 """The largest rank: ``-rank`` is an exact double up to it."""
 ARROW_BYTES = 4 << 20
 """Files at least this large are tried with Arrow first (tests lower it)."""
-_INT = re.compile(rb"[+-]?[0-9]+")
 _EXPECTED = "3 columns (query, document, rank)"
 
 
@@ -46,6 +44,7 @@ def parse_msmarco_run(data: bytes, source: str, name: str) -> Run:
         data = data[len(BOM) :]
     if not data.strip():
         raise InputError(source, "file is empty")
+    line_ends(data, source)
     run = _arrow(data, source, name) if len(data) >= ARROW_BYTES else None
     if run is None:
         run = _python(data, source, name)

@@ -37,7 +37,6 @@ file and line.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,15 +45,14 @@ import numpy as np
 
 from ..data import Qrels
 from ..errors import InputError
+from . import number_text
 from .ids import WHY, id_problem
 from .judgment_files import _lines
+from .number_text import INT, INT64
 from .source import source_name
 from .text import read_text
 
 __all__ = ["Subtopics", "read_subtopics", "same_file"]
-
-_INT_BYTES = re.compile(rb"[+-]?[0-9]+")
-_INT64 = (-(2**63), 2**63 - 1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,7 +113,7 @@ class Subtopics:
                     raise InputError(source, f"row {i}: field {k + 1} {value!r} {problem}: {WHY}")
             if isinstance(grade, bool) or not isinstance(grade, int | np.integer):
                 raise InputError(source, f"row {i}: judgment must be an integer, got {grade!r}")
-            if not _INT64[0] <= int(grade) <= _INT64[1]:
+            if not INT64[0] <= int(grade) <= INT64[1]:
                 raise InputError(source, f"row {i}: judgment {int(grade)} is out of range")
             builder.add(ids[0], ids[1], ids[2], int(grade), i)
         return builder.build()
@@ -178,15 +176,15 @@ def read_subtopics(path: str | os.PathLike[str]) -> Subtopics:
     add = builder.add
     for lineno, f in _lines(read_text(path), source, 4, what):
         token = f[3]
-        if _INT_BYTES.fullmatch(token) is None:
+        if INT.fullmatch(token) is None:
             raise InputError(source, f"judgment {_shown(token)} is not an integer", lineno)
-        if len(token) > 18 and (
-            len(token.lstrip(b"+-0")) > 19 or not _INT64[0] <= int(token) <= _INT64[1]
-        ):
+        try:
+            grade = number_text.grade(token)
+        except number_text.NumberError:
             raise InputError(
                 source, f"judgment {_shown(token)} is out of range (a 64-bit integer)", lineno
-            )
-        add(f[0].decode(), f[1].decode(), f[2].decode(), int(token), lineno)
+            ) from None
+        add(f[0].decode(), f[1].decode(), f[2].decode(), grade, lineno)
     return builder.build()
 
 

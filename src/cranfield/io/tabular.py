@@ -23,6 +23,7 @@ from ..errors import InputError
 from ..id_column import IdColumn
 from . import columns as C
 from .columns import QRELS_ROLES, RUN_ROLES, Where
+from .number_text import JsonNumber
 from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
 
 __all__ = ["qrels_from_frame", "read_qrels_file", "read_run_file", "run_from_frame"]
@@ -307,10 +308,13 @@ def _kind(path: str | os.PathLike[str]) -> str:
     return "json"
 
 
-def _text(path: str | os.PathLike[str]) -> bytes:
-    """The checked text of a JSON or JSON lines file (a leading byte order mark dropped)."""
+def _text(path: str | os.PathLike[str], *, lines: bool) -> bytes:
+    """The checked text of a JSON (``lines=False``) or JSON lines file (a leading byte order
+    mark dropped): UTF-8, lines ending as in every text, nesting bounded
+    (:mod:`.json_depth`), all before any parser sees it."""
+    from .json_depth import check_depth
     from .text import read_text
-    from .textcheck import BOM
+    from .textcheck import BOM, line_ends
 
     source = str(path)
     data = read_text(path)
@@ -318,10 +322,8 @@ def _text(path: str | os.PathLike[str]) -> bytes:
         data = data[len(BOM) :]
     if not data or data.isspace():
         raise InputError(source, "file is empty")
-    if b"\n" not in data and b"\r" in data.strip():
-        raise InputError(
-            source, "lines end in a bare CR (classic Mac OS line endings); convert them to LF"
-        )
+    line_ends(data, source)
+    check_depth(data, source, lines=lines)
     return data
 
 
@@ -378,10 +380,11 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def _duplicate_key_error(text: str, source: str, line: int = 1) -> InputError:
+def _duplicate_key_error(text: str, source: str, line: int = 1, lead: int = 0) -> InputError:
     """The error for the first repeated key of ``text`` (which holds one), at its position;
-    ``line`` is the line ``text`` starts on.  Found again by the pure-Python decoder, whose
-    object parser is replaced by one that knows where each key is."""
+    ``line`` is the line ``text`` starts on, after ``lead`` characters of whitespace.  Found
+    again by the pure-Python decoder, whose object parser is replaced by one that knows where
+    each key is."""
     from json import decoder, scanner
 
     ws = decoder.WHITESPACE.match
@@ -417,7 +420,7 @@ def _duplicate_key_error(text: str, source: str, line: int = 1) -> InputError:
         dec.decode(text)
     except _KeyAt as dup:
         at = line + text.count("\n", 0, dup.pos)
-        col = dup.pos - (text.rfind("\n", 0, dup.pos) + 1) + 1
+        col = dup.pos - (text.rfind("\n", 0, dup.pos) + 1) + 1 + lead
         return InputError(
             source,
             f"key {dup.key!r} appears twice in one JSON object (the second at column {col}); "
@@ -434,11 +437,20 @@ class _KeyAt(Exception):
         self.key, self.pos = key, pos
 
 
+_JSON_NUMBERS = {
+    "object_pairs_hook": _unique_keys,
+    "parse_int": JsonNumber,
+    "parse_float": JsonNumber,
+}
+"""Every JSON read: a key given twice is an error, and numbers keep their text, for the rules
+of :mod:`cranfield.io.number_text` (``0.99999999999999999`` is not the grade 1)."""
+
+
 def _load_json(path: str | os.PathLike[str]) -> Any:
     source = str(path)
-    data = _text(path)
+    data = _text(path, lines=False)
     try:
-        return json.loads(data, object_pairs_hook=_unique_keys)
+        return json.loads(data, **_JSON_NUMBERS)
     except json.JSONDecodeError as exc:
         raise InputError(
             source, f"invalid JSON at column {exc.colno}: {exc.msg}", line=exc.lineno
@@ -503,7 +515,7 @@ def _json_type(obj: Any) -> str:
 def _jsonl(path, roles, build):
     """JSON lines: Arrow's reader when every line is one object, else line by line."""
     source = str(path)
-    data = _text(path)
+    data = _text(path, lines=True)
     cols = _jsonl_arrow(data, roles, source)
     if cols is not None:
         try:
@@ -518,29 +530,94 @@ def _jsonl(path, roles, build):
 
 
 def _jsonl_arrow(data: bytes, roles, source: str) -> dict[str, tuple[str, Any]] | None:
-    """Columns read by Arrow when row ``i`` is surely line ``i + 1``, else ``None``."""
+    """Columns read by Arrow when row ``i`` is surely line ``i + 1``, else ``None``.
+
+    Arrow is given the schema of the first line (:func:`_first_line_schema`), and any other
+    key is an error: left to infer, it made a column of every key of any line, so lines with
+    keys of their own cost rows x keys (8,000 such lines, 400 KB, took 1 GB); a key given
+    twice, a value of another type or a key the first line lacks hands the file to the exact
+    reader."""
     a = np.frombuffer(data, dtype=np.uint8)
     starts = np.concatenate(([0], np.flatnonzero(a == 10) + 1))
     if starts[-1] == len(a):
         starts = starts[:-1]  # the final newline ends the last line
     if not (a[starts] == ord("{")).all():
         return None  # blank or indented lines: several objects could share a line
+    found, schema = _first_line_schema(data, roles, source)
+    if schema is None:
+        return None
     import io
 
     import pyarrow as pa
     import pyarrow.json as pj
 
+    options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
     try:
-        table = pj.read_json(io.BytesIO(data))
+        table = pj.read_json(io.BytesIO(data), parse_options=options)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
         return None
     if table.num_rows != len(starts):
         return None
-    try:
-        found = C.resolve(table.column_names, roles, source)
-    except InputError:
-        return None
     return {role: (col, table.column(col)) for role, col in found.items()}
+
+
+def _first_line_schema(data: bytes, roles, source: str) -> tuple[dict[str, str], Any]:
+    """The columns of the roles and the Arrow schema of the first line's keys, or
+    ``(found, None)`` when Arrow should not read the file: the roles' values are typed as the
+    rules need them (a grade or a rank is a JSON integer, a score any JSON number: its double
+    is parsed from the text, so the integer -0 is -0.0), other keys as their first value."""
+    import pyarrow as pa
+
+    end = data.find(b"\n")
+    try:
+        first = json.loads(data[: len(data) if end < 0 else end], **_JSON_NUMBERS)
+        found = C.resolve(list(first), roles, source)
+    except (ValueError, _DuplicateKey, InputError, AttributeError, TypeError):
+        return {}, None
+    role_of = {col: role for role, col in found.items()}
+    fields = []
+    for key, value in first.items():
+        t = _role_type(role_of[key], value) if key in role_of else _arrow_type(value)
+        if t is None:
+            return found, None
+        fields.append(pa.field(key, t))
+    return found, pa.schema(fields)
+
+
+def _role_type(role: str, value: Any) -> Any:
+    import pyarrow as pa
+
+    integer = isinstance(value, JsonNumber) and value.is_integer
+    if role in ("query", "doc"):
+        return pa.string() if isinstance(value, str) else pa.int64() if integer else None
+    if role == "grade":
+        return pa.int64() if integer else pa.bool_() if isinstance(value, bool) else None
+    if role == "rank":
+        return pa.int64() if integer else None
+    if role == "score":
+        return pa.float64() if isinstance(value, JsonNumber) else None
+    return pa.string() if isinstance(value, str) else None  # the run tag
+
+
+def _arrow_type(value: Any) -> Any:
+    """The Arrow type of a JSON value (a list's items all of one type), or ``None``."""
+    import pyarrow as pa
+
+    if isinstance(value, str):
+        return pa.string()
+    if isinstance(value, bool):
+        return pa.bool_()
+    if isinstance(value, JsonNumber):
+        return pa.int64() if value.is_integer else pa.float64()
+    if value is None:
+        return pa.null()
+    if isinstance(value, dict):
+        fields = [(k, _arrow_type(v)) for k, v in value.items()]
+        return None if any(t is None for _, t in fields) else pa.struct(fields)
+    types = {_arrow_type(v) for v in value}  # a list
+    if None in types or len(types) > 1:
+        return None
+    return pa.list_(types.pop() if types else pa.null())
 
 
 def _jsonl_python(data: bytes, roles, source: str):
@@ -550,17 +627,19 @@ def _jsonl_python(data: bytes, roles, source: str):
     pieces = data.split(b"\n")
     nlines = len(pieces) - (data[-1:] == b"\n")
     for lineno, raw in enumerate(pieces[:nlines], 1):
-        if not raw.strip():
+        text = raw.strip()  # ASCII whitespace around a line is no part of it, as in TREC text
+        if not text:
             blank += 1
             continue
+        lead = raw.find(text[:1])  # columns count from the line's start
         try:
-            objs.append(json.loads(raw, object_pairs_hook=_unique_keys))
+            objs.append(json.loads(text, **_JSON_NUMBERS))
         except json.JSONDecodeError as exc:
             raise InputError(
-                source, f"invalid JSON at column {exc.colno}: {exc.msg}", line=lineno
+                source, f"invalid JSON at column {lead + exc.colno}: {exc.msg}", line=lineno
             ) from None
         except _DuplicateKey:
-            raise _duplicate_key_error(raw.decode("utf-8"), source, lineno) from None
+            raise _duplicate_key_error(text.decode("utf-8"), source, lineno, lead) from None
         except RecursionError:
             raise InputError(source, "invalid JSON: nested too deeply", line=lineno) from None
         except ValueError as exc:  # e.g. an integer of more than 4300 digits

@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 import operator
 import os
-import re
 import stat
 import warnings
 from collections.abc import Iterable
@@ -33,9 +32,10 @@ import numpy as np
 from ..data import LineCounts, Qrels, Run
 from ..errors import CranfieldError, DataWarning, InputError
 from ..id_column import IdColumn
+from . import number_text
 from .fields import Fields, split_fields
 from .source import STDIN_SOURCE, Stream, read_source, source_name
-from .textcheck import BOM, TextCheck, check_text
+from .textcheck import BOM, NO_CR, TextCheck, check_text, line_ends
 from .validate import (
     check_qrels_duplicates,
     check_qrels_ids,
@@ -71,12 +71,9 @@ RUN_FIELDS = 6
 QRELS_FIELDS = 4
 JOINED_FIELDS = 2 * RUN_FIELDS - 1
 """A run line of this many fields or more may hold two results (a missing newline)."""
-_INT = re.compile(rb"[+-]?[0-9]+")
-_INT64 = (-(2**63), 2**63 - 1)
-_BARE_CR = re.compile(rb"\r[\t\x0b\x0c\r ]*[^\t\n\x0b\x0c\r ]")
-"""A CR followed, on the same line, by more data."""
-
-NO_CR, CRLF_ONLY, OTHER_CR = 0, 1, 2
+_INT = number_text.INT
+_SHORT = 18
+"""An integer token of at most this many bytes (sign included) is within int64."""
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
@@ -93,58 +90,24 @@ def read_text(path: str | os.PathLike[str]) -> bytes:
 
 
 def _check_trec(data: bytes, source: str) -> tuple[bytes, int]:
-    """Drop a leading BOM; reject empty text and CRs that join lines.
+    """Drop a leading BOM; reject empty text and CRs that join lines (:func:`line_ends`).
 
-    Returns the text and what its CRs are: :data:`NO_CR`, :data:`CRLF_ONLY` (every CR ends a
-    line with its LF) or :data:`OTHER_CR` (some CR is followed by whitespace before its LF,
-    which is allowed).  A CR followed by more data on its line is an error: C reads it as a
-    field separator, so the line after it would become extra columns of the line before.
-    """
+    Returns the text and what its CRs are: :data:`NO_CR`, :data:`CRLF_ONLY` or
+    :data:`OTHER_CR`."""
     if data.startswith(BOM):
         data = data[len(BOM) :]
     if not data or data.isspace():
         raise InputError(source, "file is empty")
-    if b"\r" not in data:
-        return data, NO_CR
-    if data.count(b"\r") == data.count(b"\r\n"):
-        return data, CRLF_ONLY
-    bad = _BARE_CR.search(data)
-    if bad is None:
-        return data, OTHER_CR
-    if b"\n" not in data:
-        raise InputError(
-            source, "lines end in a bare CR (classic Mac OS line endings); convert them to LF"
-        )
-    raise InputError(
-        source,
-        "bare CR (carriage return) inside the line: two lines joined? convert the line "
-        "endings (for example with dos2unix)",
-        line=data.count(b"\n", 0, bad.start()) + 1,
-    )
-
-
-def _show(token: bytes) -> str:
-    return repr(token.decode("utf-8", "replace"))
+    return data, line_ends(data, source)
 
 
 def _column_count_error(source: str, expected: str, found: int, lineno: int) -> InputError:
     return InputError(source, f"expected {expected}, found {found}", line=lineno)
 
 
-def _is_score(tok: bytes) -> bool:
-    """Whether the exact parser reads ``tok`` as a score."""
-    if b"_" in tok:
-        return False
-    try:
-        float(tok)
-    except ValueError:
-        return False
-    return True
-
-
 def _result_at(f: list[bytes], k: int = 0) -> bool:
     """Whether ``f[k:k+6]`` has the shape of a run line: an integer rank, a numeric score."""
-    return _INT.fullmatch(f[k + 3]) is not None and _is_score(f[k + 4])
+    return _INT.fullmatch(f[k + 3]) is not None and number_text.is_score(f[k + 4])
 
 
 def _joined_at(f: list[bytes]) -> int | None:
@@ -331,7 +294,6 @@ def _parse_qrels_python(data: bytes, source: str) -> Qrels:
     grades: list[int] = []
     lines: list[int] = []
     fullmatch = _INT.fullmatch
-    lo, hi = _INT64
     blank = comments = 0
     pieces, nlines = _physical_lines(data)
     for lineno, raw in enumerate(pieces, 1):
@@ -352,12 +314,13 @@ def _parse_qrels_python(data: bytes, source: str) -> Qrels:
                 lineno,
             )
         g = f[3]
-        if fullmatch(g) is None:
-            kind = "a number but not an integer" if _is_float(g) else "not a number"
-            raise InputError(source, f"grade {_show(g)} is {kind}", line=lineno)
-        value = int(g)
-        if not lo <= value <= hi:
-            raise InputError(source, f"grade {_show(g)} is out of range", line=lineno)
+        if len(g) <= _SHORT and fullmatch(g):  # the rule's common case, inline: in range
+            value = int(g)
+        else:
+            try:
+                value = number_text.grade(g)
+            except number_text.NumberError as exc:
+                raise InputError(source, str(exc), line=lineno) from None
         qids.append(f[0].decode())
         docs.append(f[2].decode())
         grades.append(value)
@@ -368,14 +331,6 @@ def _parse_qrels_python(data: bytes, source: str) -> Qrels:
     qrels = Qrels.from_rows(qids, docs, grades, source=source, lines=np.asarray(lines))
     counts = _line_counts(nlines, len(qids), comments, blank)
     return dataclasses.replace(qrels, line_counts=counts)
-
-
-def _is_float(tok: bytes) -> bool:
-    try:
-        float(tok)
-    except ValueError:
-        return False
-    return True
 
 
 # ------------------------------------------------------------------------------------- run
@@ -547,7 +502,6 @@ def _parse_run_python(data: bytes, source: str, name: str) -> Run:
     rank_problem: str | None = None
     tag: str | None = None
     fullmatch = _INT.fullmatch
-    lo, hi = _INT64
     blank = comments = extra = 0
     first_extra = None
     pieces, nlines = _physical_lines(data)
@@ -575,25 +529,29 @@ def _parse_run_python(data: bytes, source: str, name: str) -> Run:
             first_extra = first_extra or lineno
         s = f[4]
         try:
-            if b"_" in s:
+            if b"_" in s:  # the rule's common case, inline (float() of ASCII, no '_')
                 raise ValueError
-            score = float(s)
+            value = float(s)
         except ValueError:
-            raise InputError(source, f"score {_show(s)} is not a number", line=lineno) from None
+            try:
+                value = number_text.score(s)
+            except number_text.NumberError as exc:
+                raise InputError(source, str(exc), line=lineno) from None
         q = f[0].decode()
         code = qindex.get(q)
         if code is None:
             code = qindex[q] = len(qindex)
         qcodes.append(code)
         docs.append(f[2].decode())
-        scores.append(score)
+        scores.append(value)
         if rank_problem is None:
-            if fullmatch(f[3]) is None:
-                rank_problem = f"line {lineno}: rank {_show(f[3])} is not an integer"
-            elif not lo <= (rank := int(f[3])) <= hi:
-                rank_problem = f"line {lineno}: rank {_show(f[3])} is out of range"
+            r = f[3]
+            short = len(r) <= _SHORT and fullmatch(r)  # the rule's common case, inline
+            problem = None if short else number_text.rank_problem(r)
+            if problem is None:
+                ranks.append(int(r))
             else:
-                ranks.append(rank)
+                rank_problem = f"line {lineno}: {problem}"
         lines.append(lineno)
         tag = f[5].decode()
     if not qcodes:

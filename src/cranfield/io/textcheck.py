@@ -13,12 +13,18 @@ current line starts, so checking a stream takes constant memory.
 from __future__ import annotations
 
 import codecs
+import re
 
 from ..errors import InputError
 
-__all__ = ["BOM", "TextCheck", "check_text"]
+__all__ = ["BOM", "CRLF_ONLY", "NO_CR", "OTHER_CR", "TextCheck", "check_text", "line_ends"]
 
 BOM = b"\xef\xbb\xbf"
+NO_CR, CRLF_ONLY, OTHER_CR = 0, 1, 2
+"""What :func:`line_ends` finds: no CR, every CR the first half of a CRLF, other CRs (each
+followed on its line only by whitespace)."""
+_BARE_CR = re.compile(rb"\r[\t\x0b\x0c\r ]*[^\t\n\x0b\x0c\r ]")
+"""A CR followed, on the same line, by more data."""
 
 
 class TextCheck:
@@ -130,3 +136,33 @@ def check_text(data: bytes, source: str) -> None:
     check = TextCheck(source)
     check.feed(data)
     check.close()
+
+
+def line_ends(data: bytes, source: str) -> int:
+    """The line-end rule of every text format (TREC, MS MARCO, CSV, TSV, JSON lines, JSON):
+    lines end in LF or CRLF; a CR followed, on its line, only by whitespace (space, tab, CR,
+    VT, FF) is whitespace; a CR followed by more data on its line is an error naming the line
+    (C reads it as a field separator, Python's csv module and Arrow as a line end: the line
+    after it would silently become extra columns of the line before, or a line of its own,
+    and every later line number would be off by one); a text whose lines all end in a bare
+    CR (classic Mac OS) is refused as such.
+
+    Returns :data:`NO_CR`, :data:`CRLF_ONLY` or :data:`OTHER_CR` (the text's CRs, for the
+    parsers that treat CRLF alone on a fast path)."""
+    if b"\r" not in data:
+        return NO_CR
+    if data.count(b"\r") == data.count(b"\r\n"):
+        return CRLF_ONLY
+    bad = _BARE_CR.search(data)
+    if bad is None:
+        return OTHER_CR
+    if b"\n" not in data:
+        raise InputError(
+            source, "lines end in a bare CR (classic Mac OS line endings); convert them to LF"
+        )
+    raise InputError(
+        source,
+        "bare CR (carriage return) inside the line: two lines joined? convert the line "
+        "endings (for example with dos2unix)",
+        line=data.count(b"\n", 0, bad.start()) + 1,
+    )

@@ -14,16 +14,15 @@ import numpy as np
 from ..arrow import arrow_numpy, bool_numpy, numpy_arrow
 from ..data import LineCounts, Qrels, Run
 from ..id_column import IdColumn
+from . import number_text
 from .text import (
-    _INT,
-    _INT64,
-    OTHER_CR,
     QRELS_FIELDS,
     RUN_FIELDS,
     _block_codes,
     _line_counts,
     _query_codes,
 )
+from .textcheck import OTHER_CR
 
 ARROW_IDS_ROWS = 150_000
 """Runs with at least this many rows keep their ids in Arrow arrays (vectorised lookups and
@@ -166,8 +165,7 @@ def _parse_run_arrow(
                     ranks[n : n + m] = values
                 else:
                     line = int(lines[n + bad_row]) if lines is not None else n + bad_row + 1
-                    bad = table["c3"][bad_row].as_py()
-                    rank_problem = f"line {line}: rank {bad!r} is {why}"
+                    rank_problem = f"line {line}: {why}"
         qcodes[n : n + m] = _encode(table["c0"], qindex)
         docs.extend(table["c2"].chunks)
         if m:
@@ -314,8 +312,8 @@ def _layout(data: bytes, crs: int) -> tuple[bytes, int] | None:
     """``(delimiter, columns of the first line)`` if the bytes can be a regular layout.
 
     Regular: one delimiter (the first line's tab, else space) and not the other, no VT or FF,
-    every CR part of a CRLF (``crs``, from :func:`_check_trec`).  Empty fields, blank and
-    comment lines are found after parsing.
+    every CR part of a CRLF (``crs``, from :func:`~cranfield.io.textcheck.line_ends`).  Empty
+    fields, blank and comment lines are found after parsing.
     """
     if crs == OTHER_CR or b"\x0b" in data or b"\x0c" in data:
         return None  # a CR before whitespace is a separator for trec_eval, a row end for Arrow
@@ -406,15 +404,12 @@ def _int_tokens(col) -> tuple[np.ndarray | None, int | None, str]:
 
 
 def _first_bad_int(col) -> tuple[int, str]:
-    """The first row the exact parser rejects, and why (only called when there is one)."""
-    lo, hi = _INT64
-    fullmatch = _INT.fullmatch
+    """The first row the exact parser rejects as a rank, and why (only called when there is
+    one)."""
     for row, token in enumerate(col.to_pylist()):
-        tok = token.encode()
-        if fullmatch(tok) is None:
-            return row, "not an integer"
-        if not lo <= int(tok) <= hi:
-            return row, "out of range"
+        why = number_text.rank_problem(token.encode())
+        if why is not None:
+            return row, why
     raise AssertionError("no bad integer in the column")  # pragma: no cover
 
 

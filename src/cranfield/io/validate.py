@@ -149,9 +149,9 @@ def _bad_rows(values: list[str]) -> list[int]:
 
 
 def _id_error(source: str, what: str, value: str, where: int, unit: str) -> InputError:
-    from .ids import WHY, id_problem
+    from .ids import id_message
 
-    return located(source, f"{what} {value!r} {id_problem(value)}: {WHY}", where, unit)
+    return located(source, id_message(what, value), where, unit)
 
 
 def check_run_ids(run: Run, unit: str = "line") -> None:
