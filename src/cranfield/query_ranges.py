@@ -105,6 +105,7 @@ def cut_points(path: str | os.PathLike[str], parts: int) -> list[int]:
 def _plain_trec_text(path: Any, detect: bool) -> bool:
     """Whether ``path`` is uncompressed and (``detect``) its first data line is one of a TREC
     text run."""
+    from .errors import CranfieldError
     from .io import formats
     from .io.source import Stream, sniff
     from .io.textcheck import TextCheck
@@ -117,12 +118,11 @@ def _plain_trec_text(path: Any, detect: bool) -> bool:
             return True
         stream = Stream(path, lambda: TextCheck(str(path)))
         try:
-            head, whole = formats._head(stream)
-            return formats._run_kind(formats._first_line(head, whole=whole), str(path)) is None
+            return formats.starts_as_trec_run(stream)
         finally:
             stream.close()
-    except Exception:  # the task that reads the run says what is wrong
-        return False
+    except (CranfieldError, OSError, ValueError):  # the task that reads the run says what
+        return False  # is wrong (a bug of this look, a TypeError say, is not hidden here)
 
 
 def ranges_of(source: Any, options: Any) -> list[int] | None:

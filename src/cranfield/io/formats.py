@@ -171,6 +171,17 @@ def detect_run_stream(stream: Stream, name: str) -> Run | None:
     return detect_run(head if whole else stream.read(), stream.source, name)
 
 
+def starts_as_trec_run(stream: Stream) -> bool:
+    """Whether the first data line of ``stream`` (within its first
+    :data:`~cranfield.io.source.HEAD_BYTES`) is one of a TREC text run; ``False`` when the
+    head does not settle it.  Errors of the first lines are raised as the readers raise them."""
+    head, whole = _head(stream)
+    try:
+        return _run_kind(_first_line(head, stream.source, whole=whole), stream.source) is None
+    except _Unsettled:
+        return False
+
+
 def _head(stream: Stream) -> tuple[bytes, bool]:
     """The first :data:`~cranfield.io.source.HEAD_BYTES` (or more) of ``stream`` (a file's
     first read); whether that is all of it."""
