@@ -111,7 +111,7 @@ def test_evaluate_table_aligns_wide_run_names(tmp_path):
 
     out = run_cli("evaluate", str(qrels), *runs, "-m", "AP", "-m", "P@1")
     assert out.returncode == 0, out.stderr.decode()
-    lines = out.stdout.decode().splitlines()
+    lines = out.stdout.decode().split("\n\n")[0].splitlines()  # the table (then its note)
     assert len({_width(x) for x in lines}) == 1  # every line ends at the same screen column
     assert [x.split()[0] for x in lines[2:]] == ["bm25", "日本語é", "👍run"]
 

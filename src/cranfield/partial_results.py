@@ -168,9 +168,12 @@ def _undefined_warnings(
 
 def _data_warnings(name: str, notes: dict[str, list[str]], complete: bool) -> None:
     if complete:
-        what = "were evaluated as empty rankings (complete)"
+        what = "were scored as empty rankings (complete, as trec_eval -c)"
     else:
-        what = "were skipped (use complete=True / --complete to score them as empty rankings)"
+        what = (
+            "were skipped (--no-complete, complete=False; by default they are scored as "
+            "empty rankings)"
+        )
     warn_query_notes(
         name, notes.get("run_only_queries", []), notes.get("missing_queries", []), what, 5
     )

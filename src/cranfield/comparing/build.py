@@ -5,9 +5,11 @@ The comparison consumes :class:`~cranfield.results.Results` (per-query values co
 
 Which queries are compared (the explicit rule for queries present in one run only):
 
-- ``compare(qrels, runs, ...)`` evaluates every run with ``complete=True`` by default, so every
-  judged query is scored for every run (a run without results for a query scores what an
-  empty ranking scores, trec_eval ``-c``) and all runs share the same queries;
+- ``compare(qrels, runs, ...)`` evaluates every run with ``complete=True`` by default (the rule
+  of every command, :mod:`cranfield.query_sets`), so every judged query is scored for every
+  run (a run without results for a query scores what an empty ranking scores, trec_eval
+  ``-c``) and all runs share the same queries; so does ``evaluate``, whose results give the
+  same means here;
 - given already evaluated results, only the queries present in *every* run are compared
   (``missing="intersect"``; a :class:`~cranfield.errors.DataWarning` gives the count and the
   first one left out), or ``missing="error"`` refuses;
@@ -279,12 +281,12 @@ def _common_queries(rs: list[Results], missing: str) -> list[str]:
         )
         if missing == "error":
             raise ParameterError(
-                f"compare: {msg}; evaluate with complete=True (--complete) to score them"
+                f"compare: {msg}; evaluate with complete=True (the default) to score them"
             )
         _warn(
             DataWarning(
-                f"compare: {msg} and were left out; evaluate with complete=True "
-                "(--complete) to score them as empty rankings"
+                f"compare: {msg} and were left out of every run's mean; evaluate with "
+                "complete=True (the default; not --no-complete) to score them as empty rankings"
             )
         )
     return sorted(common, key=natural_key)

@@ -139,7 +139,7 @@ def fallout(
     seed: int | None = None,
     depth: int | None = None,
     judged_only: bool = False,
-    complete: bool = False,
+    complete: bool = True,
 ) -> Any:
     """Averaged recall-fallout curves as a tidy DataFrame: ``run, level`` (recall), ``value``
     (fallout), ``queries, extrapolated, precision`` (and ``cutoff`` at document cut-offs).

@@ -168,7 +168,7 @@ def gain(
     seed: int | None = None,
     depth: int | None = None,
     judged_only: bool = False,
-    complete: bool = False,
+    complete: bool = True,
 ) -> Any:
     """Averaged CG, DCG, ideal and normalized curves as a tidy DataFrame
     (``run, curve, rank, value, queries``).

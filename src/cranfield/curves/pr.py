@@ -195,7 +195,7 @@ def precision_recall(
     seed: int | None = None,
     depth: int | None = None,
     judged_only: bool = False,
-    complete: bool = False,
+    complete: bool = True,
 ) -> Any:
     """Averaged precision-recall curves of one or more runs, as a tidy pandas DataFrame.
 

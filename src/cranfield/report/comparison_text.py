@@ -67,6 +67,16 @@ def _header(c: Comparison) -> str:
     return f"{len(c.runs)} runs, {n} queries: " + "; ".join(parts)
 
 
+def queries_note(c: Comparison, width: int = 100) -> str:
+    """Which queries the comparison's means are over (:func:`cranfield.query_sets.note`)."""
+    from ..query_sets import note
+
+    if not c.results:
+        return ""
+    common = set.intersection(*(set(r.query_ids) for r in c.results))
+    return note(c.results, sorted(common), width=width)
+
+
 def _align(rows: list[list[str]], left: int) -> list[str]:
     """A text table whose first row is its header (no rule under it)."""
     return table_lines(rows[0], rows[1:], left=left, rule=False)
@@ -204,7 +214,7 @@ def _overlap_rows(c: Comparison, digits: int) -> list[list[str]]:
 def render_text(c: Comparison, *, digits: int = 4, details: Sequence[str] = ()) -> str:
     out = [_header(c), ""]
     out += _align(_means_rows(c, digits), 2)
-    out += ["", _legend(c)]
+    out += ["", *queries_note(c).splitlines(), "", _legend(c)]
     for label in c.labels:
         out += ["", f"{label} ({len(c.query_ids[label])} queries)"]
         out += _align(_pair_rows(c, label, digits), 2)
@@ -248,7 +258,7 @@ def render_markdown(c: Comparison, *, digits: int = 4, details: Sequence[str] = 
     md = markdown_escape
     out = [f"*{md(_header(c))}*", ""]
     out += _md_table(_means_rows(c, digits, sup="markdown"), 2)
-    out += ["", _legend(c)]
+    out += ["", md(queries_note(c, 0)), "", _legend(c)]
     for label in c.labels:
         out += ["", f"**{md(label)}** ({len(c.query_ids[label])} queries)", ""]
         out += _md_table(_pair_rows(c, label, digits), 2)
@@ -298,6 +308,7 @@ def render_latex(c: Comparison, *, digits: int = 4, details: Sequence[str] = ())
     lines = [
         "% " + escape_controls(_header(c)),
         *latex_table(["", "Run", *c.labels], rows, left=2),
+        *("% " + escape_controls(x) for x in queries_note(c).splitlines()),
         "",
         "% p-values of b against a (adjusted: " + CORRECTIONS[c.correction][0] + ")",
     ]

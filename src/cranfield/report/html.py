@@ -19,7 +19,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..query_sets import note, worth_noting
 from . import html_model as M
+from .comparison_text import queries_note
 
 if TYPE_CHECKING:
     from ..comparing.result import Comparison
@@ -151,7 +153,6 @@ def _runs_table(data: ReportData) -> tuple[list[str], list[list[str]]]:
 def render_report(data: ReportData) -> str:
     """The page of a report (see :func:`cranfield.report`)."""
     c, digits = data.comparison, data.digits
-    o = data.settings["options"]
     ref = c.baseline or c.runs[0]
     pr_head, pr_rows = M.pr_rows(data, digits)
     run_head, run_rows = _runs_table(data)
@@ -170,11 +171,7 @@ def render_report(data: ReportData) -> str:
         "collection": data.collection,
         "run_head": run_head,
         "run_rows": run_rows,
-        "complete_note": (
-            "Judged queries without results are scored as empty rankings (complete)."
-            if o.complete
-            else "Only the queries every run has are compared."
-        ),
+        "complete_note": queries_note(c, 0),
         "summary": M.summary(c, digits, data.intervals),
         "summary_legend": _summary_legend(c, bool(data.intervals)),
         "reference_text": (
@@ -216,6 +213,7 @@ def comparison_html(c: Comparison, *, digits: int = 4, details: bool = True) -> 
     context = {
         "caption": M.summary(c, digits)["header"],
         "summary": M.summary(c, digits),
+        "queries_note": queries_note(c, 0) if worth_noting(c.results) else "",
         "summary_legend": _summary_legend(c, False),
         "results": None,
         "pairs": M.pair_tables(c, digits) if details else [],
@@ -234,6 +232,7 @@ def results_html(runs: Sequence[Results], *, digits: int = 4) -> str:
         "caption": caption,
         "summary": None,
         "results": M.results_rows(runs, digits),
+        "queries_note": note(runs, width=0) if worth_noting(runs) else "",
         "pairs": [],
         "agreement": None,
     }

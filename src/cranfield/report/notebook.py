@@ -74,7 +74,18 @@ def results_repr(runs: Sequence[Results], *, single: bool) -> str:
     head = f"<ResultsSet: {len(runs)} runs x {measures}, {queries}"
     head += _more(len(runs[0].labels), len(labels), "measures")
     tail = f"  ... {len(runs) - len(shown)} more runs" if len(runs) > len(shown) else ""
-    return "\n".join([head, *("  " + x for x in lines), *([tail] if tail else [])]) + ">"
+    body = [head, *("  " + x for x in lines), *([tail] if tail else []), *_noted(runs)]
+    return "\n".join(body) + ">"
+
+
+def _noted(runs: Sequence[Results], common: Sequence[str] | None = None) -> list[str]:
+    """The note on the query sets (:mod:`cranfield.query_sets`) when it says more than "every
+    judged query": some run has no results for judged queries, or the query sets differ."""
+    from ..query_sets import note, worth_noting
+
+    if not worth_noting(runs):
+        return []
+    return ["  " + line for line in note(runs, common, width=88).splitlines()]
 
 
 def comparison_repr(c: Comparison) -> str:
@@ -93,7 +104,9 @@ def comparison_repr(c: Comparison) -> str:
         + _more(len(c.labels), len(labels), "measures")
     )
     tail = f"  ... {len(c.runs) - MOST_RUNS} more runs" if len(c.runs) > MOST_RUNS else ""
-    return "\n".join([head, *("  " + x for x in lines), *([tail] if tail else [])]) + ">"
+    common = sorted(set.intersection(*(set(r.query_ids) for r in c.results))) if c.results else []
+    noted = _noted(c.results, common) if c.results else []
+    return "\n".join([head, *("  " + x for x in lines), *([tail] if tail else []), *noted]) + ">"
 
 
 def results_frame(runs: Sequence[Results]) -> Any:

@@ -30,8 +30,21 @@ def render(runs: Sequence[Results], fmt: str, *, per_query: bool = False, digits
     if fmt in ("csv", "tsv"):
         return render_delimited(runs, "," if fmt == "csv" else "\t", per_query=per_query)
     if fmt in ("markdown", "latex"):
-        return render_markup(runs, fmt, per_query=per_query, digits=digits)
-    return render_table(runs, per_query=per_query, digits=digits)
+        text = render_markup(runs, fmt, per_query=per_query, digits=digits)
+    else:
+        text = render_table(runs, per_query=per_query, digits=digits)
+    return text + queries_note(runs, fmt) if text else text
+
+
+def queries_note(runs: Sequence[Results], fmt: str = "table") -> str:
+    """The note under a table: which queries its means are over (:mod:`cranfield.query_sets`);
+    a LaTeX comment in LaTeX."""
+    from ..query_sets import note
+
+    text = note(runs)
+    if fmt == "latex":
+        return "".join(f"% {line}\n" for line in text.splitlines())
+    return f"\n{text}\n"
 
 
 def render_json(runs: Sequence[Results], *, per_query: bool) -> str:
