@@ -170,7 +170,11 @@ def test_the_page_loads_nothing_and_says_how_it_was_made(page):
     assert "Content-Security-Policy" in html and "default-src 'none'" in html
     for needle in ("<link", "@import", "url(", 'src="', 'href="http', "<iframe"):
         assert needle not in html, needle
-    assert shlex.join(["cranfield", *args]) in html.replace("&#39;", "'")
+    # the command and the inputs as typed, but no absolute path: relative to the working
+    # directory (the page is shared; the report ran in this process's directory)
+    shown = [os.path.relpath(a) if os.path.isabs(a) else a for a in args]
+    assert shlex.join(["cranfield", *shown]) in html.replace("&#39;", "'")
+    assert QRELS not in html and os.path.isabs(QRELS)
     rows = [
         r for tid, r in parse_page(html).tables if tid is None and r[0][:2] == ["input", "name"]
     ]
@@ -179,7 +183,7 @@ def test_the_page_loads_nothing_and_says_how_it_was_made(page):
     for row, path in zip(inputs, [QRELS, *RUNS], strict=True):
         with open(path, "rb") as fh:
             data = fh.read()
-        assert row[1:] == [path, str(len(data)), hashlib.sha256(data).hexdigest()]
+        assert row[1:] == [os.path.relpath(path), str(len(data)), hashlib.sha256(data).hexdigest()]
     assert f"cranfield {cranfield.__version__}" in html
 
 

@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .errors import ParameterError
+from .errors import ParameterError, warn
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -167,5 +167,5 @@ def replay(result: tuple[Any, list[Warning]]) -> Any:
     """The result of :func:`recorded`, its warnings raised here."""
     value, caught = result
     for message in caught:
-        warnings.warn(message, stacklevel=3)
+        warn(message)
     return value

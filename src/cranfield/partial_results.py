@@ -11,14 +11,13 @@ one block.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .aggregate import resolve_aggregation
-from .errors import DataWarning, InputError, UndefinedMeasureWarning
+from .errors import DataWarning, InputError, UndefinedMeasureWarning, warn
 from .judged_rankings import JudgedRankings
 from .measures import Measure
 from .results import Results
@@ -157,12 +156,11 @@ def _undefined_warnings(
             count = sum(b.undefined[k] for b in blocks)
             k += 1
             if count:
-                warnings.warn(
+                warn(
                     UndefinedMeasureWarning(
                         f"{name}: {label} is undefined for {count} of {total} "
                         f"queries ({u.when}); scored {u.value}"
-                    ),
-                    stacklevel=4,
+                    )
                 )
 
 
@@ -175,29 +173,25 @@ def _data_warnings(name: str, notes: dict[str, list[str]], complete: bool) -> No
             "empty rankings)"
         )
     warn_query_notes(
-        name, notes.get("run_only_queries", []), notes.get("missing_queries", []), what, 5
+        name, notes.get("run_only_queries", []), notes.get("missing_queries", []), what
     )
 
 
-def warn_query_notes(
-    name: str, run_only: list[str], missing: list[str], what: str, stacklevel: int
-) -> None:
+def warn_query_notes(name: str, run_only: list[str], missing: list[str], what: str) -> None:
     """One :class:`DataWarning` for the queries with results but no judgments and one for the
     judged queries without results (``what`` says what became of them); the wording of
     every command, ``cranfield trec_eval`` included."""
     if run_only:
-        warnings.warn(
+        warn(
             DataWarning(
                 f"{name}: {len(run_only)} queries have results but no judgments and were not "
                 f"evaluated (first: {run_only[0]!r})"
-            ),
-            stacklevel=stacklevel,
+            )
         )
     if missing:
-        warnings.warn(
+        warn(
             DataWarning(
                 f"{name}: {len(missing)} judged queries have no results and {what} "
                 f"(first: {missing[0]!r})"
-            ),
-            stacklevel=stacklevel,
+            )
         )

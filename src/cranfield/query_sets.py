@@ -20,11 +20,12 @@ queries without results ('1', '10') scored 0").
 from __future__ import annotations
 
 import textwrap
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from .errors import DataWarning, warn
 
 if TYPE_CHECKING:
     from .results import Results
@@ -62,7 +63,9 @@ def _scored(r: Results, queries: Sequence[str]) -> str:
 
 
 def _queries(n: int) -> str:
-    return f"{n} quer{'y' if n == 1 else 'ies'}"
+    from .report.table import counted
+
+    return counted(n, "query")
 
 
 def query_sets_differ(runs: Sequence[Results]) -> bool:
@@ -132,19 +135,16 @@ def note(runs: Sequence[Results], common: Sequence[str] | None = None, *, width:
     return "\n".join(textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False))
 
 
-def warn_if_mixed(runs: Sequence[Results], stacklevel: int = 2) -> None:
+def warn_if_mixed(runs: Sequence[Results]) -> None:
     """A :class:`~cranfield.errors.DataWarning` when the runs' means are over different sets of
     queries (runs evaluated with ``complete=False`` that miss different judged queries)."""
     if not query_sets_differ(runs):
         return
-    from .errors import DataWarning
-
     sizes = ", ".join(f"{r.run} {len(r.query_ids)}" for r in runs)
-    warnings.warn(
+    warn(
         DataWarning(
             f"the runs' means are over different sets of queries ({sizes} queries): they are "
             "not comparable; evaluate with complete=True (the default, --complete) to average "
             "every run over the judged queries"
-        ),
-        stacklevel=stacklevel + 1,
+        )
     )

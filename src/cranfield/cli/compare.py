@@ -212,4 +212,6 @@ def run(argv: Sequence[str]) -> None:
             formats=a.plot_formats or ["png"],
             pair_plots="all" if a.pair_plots else "none",
         )
-        echo(f"cranfield: wrote {len(paths)} charts to {a.plot_dir}\n", err=True)
+        from ..report.table import counted
+
+        echo(f"cranfield: wrote {counted(len(paths), 'chart')} to {a.plot_dir}\n", err=True)

@@ -22,15 +22,14 @@ Means are over the compared queries: arithmetic, or geometric for measures aggre
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .. import arguments as A
 from ..errors import CranfieldWarning, DataWarning, ParameterError
+from ..errors import warn as _warn
 from ..judging_options import JudgeOptions
 from ..naming import find_run
 from ..results import Results, ResultsSet
@@ -63,19 +62,6 @@ CI_METHODS = ("t", "bootstrap")
 
 MAX_RESAMPLES = 100_000_000
 """The most ``permutations`` (resamples) a comparison takes: more would exhaust memory."""
-
-
-def _warn(warning: Warning) -> None:
-    """Warn with the caller's frame outside cranfield as the location."""
-    import sys
-
-    frame = sys._getframe(1)
-    level = 2
-    root = str(Path(__file__).resolve().parents[1])
-    while frame is not None and str(Path(frame.f_code.co_filename).resolve()).startswith(root):
-        frame = frame.f_back
-        level += 1
-    warnings.warn(warning, stacklevel=level)
 
 
 def _is_results(obj: Any) -> bool:

@@ -13,7 +13,7 @@ from ..comparing.paired import TESTS
 from ..comparing.requests import KEEN_METHODS
 from ..errors import ParameterError
 from .markup import Markup, latex_escape, latex_table, markdown_escape, markdown_table
-from .table import escape_controls, table_lines
+from .table import counted, escape_controls, table_lines
 
 if TYPE_CHECKING:
     from ..comparing.result import Comparison
@@ -57,11 +57,11 @@ def _header(c: Comparison) -> str:
     if c.test == "tukey":
         parts.append("family-wise over all pairs of runs")
     elif c.correction == "none":
-        parts.append(
-            f"no correction for {npairs} comparison{'' if npairs == 1 else 's'} per measure"
-        )
+        parts.append(f"no correction for {counted(npairs, 'comparison')} per measure")
     else:
-        parts.append(f"{CORRECTIONS[c.correction][0]} over {npairs} comparisons per measure")
+        parts.append(
+            f"{CORRECTIONS[c.correction][0]} over {counted(npairs, 'comparison')} per measure"
+        )
     if c.baseline:
         parts.append(f"baseline {c.baseline}")
     return f"{len(c.runs)} runs, {n} queries: " + "; ".join(parts)
@@ -220,7 +220,10 @@ def render_text(c: Comparison, *, digits: int = 4, details: Sequence[str] = ()) 
         out += _align(_pair_rows(c, label, digits), 2)
     if len(c.labels) >= 2:
         npairs = len(c.pairs[c.labels[0]])
-        out += ["", f"Agreement of the measures over {npairs} pairs of runs (1st = a, 2nd = b)"]
+        out += [
+            "",
+            f"Agreement of the measures over {counted(npairs, 'pair')} of runs (1st = a, 2nd = b)",
+        ]
         out += _align(_agreement_rows(c), len(c.labels))
         if len(c.runs) >= 3:
             out += ["", "Rank correlation of the runs' means"]

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..query_sets import note, worth_noting
 from . import html_model as M
 from .comparison_text import queries_note
+from .table import counted
 
 if TYPE_CHECKING:
     from ..comparing.result import Comparison
@@ -225,9 +226,9 @@ def comparison_html(c: Comparison, *, digits: int = 4, details: bool = True) -> 
 def results_html(runs: Sequence[Results], *, digits: int = 4) -> str:
     """Evaluated runs as an HTML fragment: runs x measures, each measure's aggregate."""
     queries = {len(r.query_ids) for r in runs}
-    caption = f"{len(runs)} run{'s' if len(runs) != 1 else ''}"
+    caption = counted(len(runs), "run")
     if len(queries) == 1:
-        caption += f", {queries.pop()} queries"
+        caption += f", {counted(queries.pop(), 'query')}"
     context = {
         "caption": caption,
         "summary": None,

@@ -9,7 +9,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .table import escape_controls, table_lines
+from .table import counted, escape_controls, table_lines
 
 if TYPE_CHECKING:
     from ..comparing.result import Comparison
@@ -58,8 +58,8 @@ def results_repr(runs: Sequence[Results], *, single: bool) -> str:
         return "<ResultsSet: no runs>"
     labels = list(runs[0].labels[:MOST_MEASURES])
     nq = sorted({len(r.query_ids) for r in runs})
-    queries = f"{nq[0]} queries" if len(nq) == 1 else f"{nq[0]}-{nq[-1]} queries"
-    measures = f"{len(runs[0].labels)} measure{'s' if len(runs[0].labels) != 1 else ''}"
+    queries = counted(nq[0], "query") if len(nq) == 1 else f"{nq[0]}-{nq[-1]} queries"
+    measures = counted(len(runs[0].labels), "measure")
     if single:
         r = runs[0]
         pairs = ", ".join(
@@ -98,7 +98,7 @@ def comparison_repr(c: Comparison) -> str:
     table = [[r[0], _name(r[1]), *r[2 : 2 + len(labels)]] for r in rows]
     lines = table_lines(table[0], table[1:], left=2, rule=False)
     head = (
-        f"<Comparison: {len(c.runs)} runs x {len(c.labels)} measures, "
+        f"<Comparison: {len(c.runs)} runs x {counted(len(c.labels), 'measure')}, "
         f"{c.notes.get('queries')} queries; {TESTS[c.test][0]}, correction {c.correction}"
         + (f", baseline {_name(c.baseline)}" if c.baseline else "")
         + _more(len(c.labels), len(labels), "measures")
