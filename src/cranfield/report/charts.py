@@ -64,8 +64,10 @@ def mpl() -> Any:
 
 
 def new_figure(width: float, height: float) -> Any:
+    """A new figure (constrained layout) that a notebook displays by itself
+    (:mod:`cranfield.report.figure`)."""
     mpl()
-    from matplotlib.figure import Figure
+    from .figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")
 
