@@ -131,7 +131,12 @@ def _settings(data: ReportData) -> list[list[str]]:
 
 
 def _runs_table(data: ReportData) -> tuple[list[str], list[list[str]]]:
-    head = ["run", "queries evaluated", "retrieved", "relevant retrieved"]
+    """The runs, by their full names, and the label each has in the page's tables and charts
+    (when a label is not the whole name): the legend of the shortened names."""
+    labels = M.run_labels([r.run for r in data.results])
+    shown = any(labels[n] != n for n in labels)
+    head = ["run", *(["shown as"] if shown else []), "queries evaluated", "retrieved"]
+    head.append("relevant retrieved")
     missing = any(n["missing"] for n in data.run_notes.values())
     extra = any(n["run_only"] for n in data.run_notes.values())
     if missing:
@@ -142,7 +147,8 @@ def _runs_table(data: ReportData) -> tuple[list[str], list[list[str]]]:
     for r in data.results:
         s, n = r.summary, data.run_notes.get(r.run, {})
         rr = s.get("relevant_retrieved")
-        row = [r.run, str(s["queries"]), str(s["retrieved"]), str(rr)]
+        row = [r.run, *([labels[r.run]] if shown else []), str(s["queries"])]
+        row += [str(s["retrieved"]), str(rr)]
         if missing:
             row.append(str(n.get("missing", 0)))
         if extra:
@@ -178,7 +184,7 @@ def render_report(data: ReportData) -> str:
         "reference_text": (
             f"the baseline {ref}" if c.baseline else f"the first run, {ref} (no baseline given)"
         ),
-        "reference_name": ref,
+        "reference_name": M.run_labels(c.runs)[ref],
         "pr_method": "Averaged over the queries at 11 recall levels; "
         + INTERPOLATION_TEXT[data.settings["interpolation"]]
         + ".",
