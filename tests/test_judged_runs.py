@@ -403,9 +403,7 @@ def test_gains_in_the_measure_grammars_syntax(tmp_path, capsys, monkeypatch):
     # first), d2 (grade 1): with gains {1:1,2:5}, CG@1 = 5, CG@2 = 5, CG@3 = 6 (the mean
     # over q1 alone: complete=False leaves out the judged queries q2, q3 the run lacks)
     one = {"q1": RUN_A["q1"]}
-    text = gain(
-        QRELS, one, gains="{1:1,2:5}", cutoffs=[1, 2, 3], average="macro", complete=False
-    )
+    text = gain(QRELS, one, gains="{1:1,2:5}", cutoffs=[1, 2, 3], average="macro", complete=False)
     cg = text[text["curve"] == "cg"]["value"].tolist()
     assert cg == [5.0, 5.0, 6.0]
     as_dict = gain(

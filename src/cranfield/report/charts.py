@@ -143,14 +143,19 @@ COMMON_CHARS = 8
 """The shortest common prefix or suffix of run names worth dropping from their labels."""
 
 
+def _common_start(texts: Sequence[str]) -> str:
+    """The characters every text starts with."""
+    first, last = min(texts), max(texts)  # the others lie between them
+    n = next((i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b), len(first))
+    return first[:n]
+
+
 def distinct_labels(names: Sequence[str], most: int = LABEL_CHARS) -> list[str]:
     """Labels for run names longer than ``most`` that share a long prefix or suffix: the part
     that differs, the dropped part marked by an ellipsis (``uogTr_bm25_..._qe_run1`` ..
     ``run12`` become ``…run1`` .. ``…run12``), then shortened in the middle as
     :func:`legend_labels` does; the full names where that would make two labels alike.
     Names that all fit in ``most`` characters are shown whole."""
-    import os.path
-
     if len(set(names)) < 2 or all(len(n) <= most for n in names):
         return legend_labels(names, most)
 
@@ -158,13 +163,11 @@ def distinct_labels(names: Sequence[str], most: int = LABEL_CHARS) -> list[str]:
         cut = max(common.rfind(c) for c in separators) + 1
         return cut if cut >= COMMON_CHARS else 0
 
-    head = backed_off(os.path.commonprefix(list(names)), SEPARATORS)
-    tail = backed_off(os.path.commonprefix([n[::-1] for n in names]), SEPARATORS + ".")
+    head = backed_off(_common_start(names), SEPARATORS)
+    tail = backed_off(_common_start([n[::-1] for n in names]), SEPARATORS + ".")
     if any(len(n) - head - tail <= 0 for n in names):  # a name is all common part
         head = tail = 0
-    parts = [
-        ("…" if head else "") + n[head : len(n) - tail] + ("…" if tail else "") for n in names
-    ]
+    parts = [("…" if head else "") + n[head : len(n) - tail] + ("…" if tail else "") for n in names]
     labels = legend_labels(parts, most)
     return labels if len(set(labels)) == len(set(names)) else legend_labels(names, most)
 

@@ -54,6 +54,7 @@ def run_cell(name: str, labels: dict[str, str]) -> Any:
     label = labels.get(name, name)
     return Markup('<span class="run-name" title="{}">{}</span>').format(name, label)
 
+
 _SAFE_JSON = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 _SAFE_JSON.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
 
