@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from .. import arguments as A
+from .. import progress
 from ..errors import CranfieldWarning, DataWarning, ParameterError
 from ..errors import warn as _warn
 from ..judging_options import JudgeOptions
@@ -355,9 +356,10 @@ def _build(
         qids[label] = q_m
         means[label] = {name: mean_of(V[:, j], m) for j, name in enumerate(names)}
         D = np.column_stack([differences(V[:, i], V[:, j]) for i, j in pair_idx])
-        results, cis = _test_pairs(
-            V, D, pair_idx, test, alternative, permutations, seed, ci, 1.0 - alpha, executor
-        )
+        with progress.named(label):  # the bars of the resampling tests name the measure
+            results, cis = _test_pairs(
+                V, D, pair_idx, test, alternative, permutations, seed, ci, 1.0 - alpha, executor
+            )
         padj = adjust([t.p_value for t in results], correction)
         sgn = direction(m)
         plist = []
