@@ -96,3 +96,13 @@ def test_find_without_a_match_is_one_error():
     err = done.stderr.decode()
     assert done.returncode == 2 and done.stdout == b"" and err.count("\n") == 1
     assert "no measure mentions 'zzzz'" in err
+
+
+def test_the_text_wraps_on_a_terminal_and_keeps_one_line_per_field_when_piped():
+    wrapped = _out("AP", "nDCG", columns=60).splitlines()
+    assert max(len(x) for x in wrapped if not x.startswith("nDCG(")) <= 60
+    piped = _out("AP", "nDCG")  # no COLUMNS, not a terminal: greppable
+    assert (
+        "    parameters: cutoff (integer in [1, 2147483647]; default none): rank cut-off k" in piped
+    )
+    assert len(piped.splitlines()) < len(wrapped)

@@ -114,6 +114,19 @@ def _short(defs: Sequence[MeasureDef], width: int) -> str:
     return "\n".join(out) + "\n"
 
 
+def _on_a_terminal() -> bool:
+    """Whether the listing goes to a terminal (or ``COLUMNS`` says how wide one is)."""
+    import os
+    import sys
+
+    if os.environ.get("COLUMNS", "").strip():
+        return True
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def terminal_width() -> int:
     """The terminal's columns (``COLUMNS`` when set, else the terminal's, else 80)."""
     import shutil
@@ -204,9 +217,10 @@ def render_measures(
     defs: Sequence[MeasureDef], fmt: str = "text", *, width: int | None = None
 ) -> str:
     """``text`` (everything, grouped by family, the common measures first, after an index of
-    the families), ``short`` (one line each, in ``width`` columns: default the terminal's),
-    ``json`` (the whole declaration, for scripts and other tools) or ``markdown`` (the table
-    of docs/measures.md)."""
+    the families; fields wrapped to a terminal's width, one line each when piped), ``short``
+    (one line each, in ``width`` columns: default the terminal's), ``json`` (the whole
+    declaration, for scripts and other tools) or ``markdown`` (the table of
+    docs/measures.md)."""
     if fmt in ("text", "short"):
         defs = listing_order(defs)
         if fmt == "short":
@@ -253,10 +267,14 @@ def _text(defs: Sequence[MeasureDef]) -> str:
                                  subsequent_indent="    ", break_on_hyphens=False)  # fmt: skip
     import textwrap
 
+    wrap = _on_a_terminal()  # piped or saved: one line per field, for grep
     width = max(terminal_width(), 60)
 
-    def field(label: str, value: str) -> None:  # wrapped under its label
+    def field(label: str, value: str) -> None:  # wrapped under its label on a terminal
         head = f"    {label + ':':<12}" if label else "    "
+        if not wrap:
+            out.append((head + value).rstrip())
+            return
         lines = textwrap.wrap(value, width, initial_indent=head, subsequent_indent=" " * 16,
                               break_on_hyphens=False, break_long_words=False)  # fmt: skip
         out.extend(lines or [head])
