@@ -191,3 +191,17 @@ def test_the_notebook_forms_and_the_report_carry_the_note(cisi):
         assert "cisi_bm25.txt 2 (&#39;1&#39;, &#39;10&#39;)" in text or (
             "cisi_bm25.txt 2 ('1', '10')" in " ".join(text.split())
         ), text
+
+
+def test_the_tie_table_says_the_same(cisi):
+    qrels_path, paths, qrels, runs = cisi
+    proc = run_cli("ties", str(qrels_path), str(paths["bm25"]), "-m", "AP")
+    assert proc.returncode == 0, proc.stderr
+    out = " ".join(proc.stdout.decode().split())
+    ap = _ap(qrels, runs["bm25"])
+    trec = f"{math.fsum(ap.values()) / len(qrels):.4f}"  # over the 76 judged queries
+    assert "cisi_bm25.txt AP 76 " in out and f" {trec} " in out
+    assert (
+        "Means over 76 queries, every judged query of the qrels. Judged queries without "
+        "results are scored as empty rankings (trec_eval -c): cisi_bm25.txt 2 ('1', '10')."
+    ) in out

@@ -53,13 +53,15 @@ def _missing(r: Results) -> tuple[list[str], list[str]]:
 
 
 def _scored(r: Results, queries: Sequence[str]) -> str:
-    """What the empty rankings scored: '0' when every measure of them is 0 (counts such as
-    NumRel, which an empty ranking does not change, aside)."""
+    """``, scored 0`` when every measure of the empty rankings is 0 (counts such as NumRel,
+    which an empty ranking does not change, aside), else nothing."""
+    if not hasattr(r, "values"):  # a tie range, not results: the values are not at hand
+        return ""
     wanted = set(queries)
     rows = [i for i, q in enumerate(r.query_ids) if q in wanted]
     cols = [j for j, m in enumerate(r.measures) if not m.definition.integer]
     values = r.values[np.ix_(rows, cols)]
-    return "scored 0" if values.size and np.all(values == 0) else "scored as empty rankings"
+    return ", scored 0" if values.size and np.all(values == 0) else ""
 
 
 def _queries(n: int) -> str:
@@ -81,7 +83,8 @@ def worth_noting(runs: Sequence[Results]) -> bool:
 
 
 def note(runs: Sequence[Results], common: Sequence[str] | None = None, *, width: int = 100) -> str:
-    """The sentence printed with a table of ``runs``: which queries its means are over.
+    """The sentence printed with a table of ``runs`` (Results, or anything with ``run``,
+    ``query_ids`` and the judging ``notes``: the tie ranges): which queries its means are over.
 
     ``common``: the queries a comparison keeps (every run's means over them); ``None``: each
     run's means over its own queries (``evaluate``).  Lines of at most ``width`` characters
@@ -126,7 +129,7 @@ def note(runs: Sequence[Results], common: Sequence[str] | None = None, *, width:
     if scored:
         parts.append(
             "Judged queries without results are scored as empty rankings (trec_eval -c): "
-            + "; ".join(f"{r.run} {len(q)} {_ids(q)}, {_scored(r, q)}" for r, q in scored)
+            + "; ".join(f"{r.run} {len(q)} {_ids(q)}{_scored(r, q)}" for r, q in scored)
             + "."
         )
     text = " ".join(parts)
