@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from conftest import DATA
+
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "scripts" / "make_cranfield_runs.py"
 IR_DATASETS_TARBALL = Path.home() / ".ir_datasets" / "cranfield" / "cran.tar.gz"
@@ -26,9 +28,9 @@ def load() -> ModuleType:
     return sys.modules[name]
 
 
-SHARED_CRAN = Path(__file__).resolve().parents[2] / "shared" / "data" / "cran"
+SHARED_CRAN = DATA / "cran"
 """The project's reference copy of the collection's three files (``../shared``, beside the
-repository), when it is there."""
+repository, or ``$CRANFIELD_SHARED``), when it is there."""
 
 
 def source() -> Path | None:

@@ -21,13 +21,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _find_shared() -> Path:
-    """$CRANFIELD_SHARED, else the nearest ``shared/`` folder beside the checkout or above it."""
-    if "CRANFIELD_SHARED" in os.environ:
-        return Path(os.environ["CRANFIELD_SHARED"])
-    for parent in REPO.parents:
-        if (parent / "shared" / "conformance").is_dir():
-            return parent / "shared"
-    return REPO.parent / "shared"
+    """$CRANFIELD_SHARED, else ``../shared`` beside the checkout, as README.md says: never a
+    ``shared/`` folder further up (a test run must not pick up unrelated data)."""
+    given = os.environ.get("CRANFIELD_SHARED")
+    return Path(given) if given else REPO.parent / "shared"
 
 
 SHARED = _find_shared()

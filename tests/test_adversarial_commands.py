@@ -159,7 +159,7 @@ def test_side_input_files_are_read_like_every_text_input(tmp_path):
     )
     assert code == 0, err
     # Rnorm = 1 - (sum r_i - sum i) / (n (N - n)) with n = 1, r = 1: 1
-    assert out.split()[-1] == "1.0000"
+    assert out.splitlines()[2].split()[-1] == "1.0000"  # the run's row
 
 
 STREAMED = ("evaluate", "evaluate weak", "compare", "trec_eval")

@@ -1,5 +1,5 @@
-"""``cranfield demo`` through the real command line (the Cranfield collection, ``--ties``,
-``--synthetic``), and what it shows in a checkout where the Cranfield data is not made."""
+"""``cranfield demo`` through the real command line (the Cranfield collection, shipped in the
+package, ``--ties``, ``--synthetic``), and its error for an installation that lost that data."""
 
 from __future__ import annotations
 
@@ -9,13 +9,6 @@ import re
 import pytest
 
 from cranfield import examples
-from cranfield.cli import demo
-
-needs_data = pytest.mark.skipif(
-    not examples.has_cranfield(),
-    reason="the Cranfield data is not made here (python scripts/make_cranfield_runs.py "
-    "cran.tar.gz; see src/cranfield/examples/cranfield/README.md)",
-)
 
 
 def _table(text: str, first: str) -> tuple[list[str], list[list[str]]]:
@@ -36,7 +29,6 @@ def _ok(out) -> str:
     return out.stdout.decode()
 
 
-@needs_data
 def test_demo_shows_three_models_on_the_cranfield_collection(cli):
     first = cli("demo")
     text = _ok(first)
@@ -51,7 +43,6 @@ def test_demo_shows_three_models_on_the_cranfield_collection(cli):
     assert cli("demo").stdout == first.stdout  # deterministic
 
 
-@needs_data
 def test_demo_ties_shows_the_tie_analysis_of_coordination_level(cli):
     text = _ok(cli("demo", "--ties"))
     columns, rows = _table(text, "run ")
@@ -88,7 +79,6 @@ def test_demo_ties_shows_the_tie_analysis_of_coordination_level(cli):
     assert f"anywhere from {c_ap[6]} to {c_ap[9]} ({c_ap[8]} expected)" in " ".join(summary.split())
 
 
-@needs_data
 def test_demo_ties_columns_are_what_the_explanation_says(cli):
     text = _ok(cli("demo", "--ties"))
     _, rows = _table(text, "run ")
@@ -118,7 +108,6 @@ def test_demo_ties_columns_are_what_the_explanation_says(cli):
     assert trec_ap == f"{peer:.4f}"  # trec_eval's tie order, as the explanation says
 
 
-@needs_data
 def test_demo_suggested_cranfield_commands_work(cli):
     d = str(examples.path("cranfield"))
     out = cli(
@@ -154,21 +143,19 @@ def test_demo_synthetic_ties(cli):
     assert "synthetic collection" in text
 
 
-def test_demo_without_the_cranfield_data(tmp_path, monkeypatch):
-    # a fresh checkout: cranfield/ holds only its README; the demo says so, shows the synthetic
-    # collection, and --ties falls back to its coordination-level run
+def test_demo_of_a_damaged_installation_is_one_error(tmp_path, monkeypatch, capsys):
+    # the Cranfield data ships with the package: without it (a damaged installation) the
+    # demo does not fall back to other data but says what is missing and how to get it back
     (tmp_path / "cranfield").mkdir()
     (tmp_path / "collection").symlink_to(examples.ROOT / "collection")
     monkeypatch.setattr(examples, "ROOT", tmp_path)
-    text = demo.demo_text()
-    assert text.startswith("Note: this installation has no Cranfield collection data")
-    assert "python scripts/make_cranfield_runs.py cran.tar.gz" in text
-    _, rows = _table(text, "run ")
-    assert [r[0] for r in rows] == list(examples.RUNS)
-    ties = demo.demo_text(ties=True)
-    assert ties.startswith("Note: this installation has no Cranfield collection data")
-    _, rows = _table(ties, "run ")
-    assert [r[0] for r in rows] == ["boolean"] * 3 + ["bm25"] * 3
+    from test_cli_trust import call
+
+    for argv in (["demo"], ["demo", "--ties"]):
+        code, out, err = call(argv, capsys, monkeypatch)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert "reinstall cranfield" in err and "make_cranfield_runs.py" in err
+    assert call(["demo", "--synthetic"], capsys, monkeypatch)[0] == 0
 
 
 def test_demo_rejects_an_unknown_option(cli):

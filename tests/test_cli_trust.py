@@ -321,8 +321,9 @@ def test_commands_without_files(capsys, monkeypatch):
 def test_repeated_options_take_the_last_value(files, capsys, monkeypatch):
     argv = ["evaluate", files["qrels"], files["run"], "-m", "P@2", "-f", "json", "-f", "trec"]
     code, out, _ = call(argv, capsys, monkeypatch)
-    # q1: d1, d3 (tied with d2: docno descending) 2/2; q2: d5, d6 (tied with d4) 1/2
-    assert code == 0 and out.splitlines()[-1] == "P@2\tall\t0.7500"
+    # q1: d1, d3 (tied with d2: docno descending) 2/2; q2: d5, d6 (tied with d4) 1/2; q3
+    # (judged, not in the run): 0, the mean being over the judged queries
+    assert code == 0 and out.splitlines()[-1] == "P@2\tall\t0.5000"
 
 
 # ------------------------------------------------------------------------------ ranges
@@ -441,7 +442,8 @@ def test_gain_cutoffs_far_beyond_the_rankings_cost_nothing(files):
     at = {(c, r): v for c, r, v in zip(far["curve"], far["rank"], far["value"], strict=True)}
     for curve in ("cg", "dcg", "icg", "idcg", "ncg", "ndcg"):
         assert at[curve, MAX_CUTOFF] == at[curve, 4]
-    assert at["cg", 4] == pytest.approx((3 + 2) / 2)  # q1: d1 1, d3 2; q2: d5 1, d4 1
+    # q1: d1 1, d3 2; q2: d5 1, d4 1; q3 (judged, not in the run): 0
+    assert at["cg", 4] == pytest.approx((3 + 2 + 0) / 3)
     with pytest.raises(ParameterError, match="must be <= 1,000,000,000"):
         gain(files["qrels"], files["run"], cutoffs=[MAX_CUTOFF + 1])
 
@@ -790,7 +792,8 @@ def test_closed_stderr_keeps_the_exit_status(files):
             timeout=600,
         )
         assert proc.returncode == status, command
-    # warnings (q3 skipped, q9 not judged) are lost with stderr; the output is not
+    # warnings (q3 scored as an empty ranking, q9 not judged) are lost with stderr; the
+    # output is not
     proc = subprocess.run(
         _argv(["evaluate", "{qrels}", "{run}", "-m", "P@2", "-f", "trec"], files),
         env=_cli_env(),
@@ -798,7 +801,7 @@ def test_closed_stderr_keeps_the_exit_status(files):
         preexec_fn=_close(2),
         timeout=600,
     )
-    assert proc.returncode == 0 and proc.stdout.decode().splitlines()[-1] == "P@2\tall\t0.7500"
+    assert proc.returncode == 0 and proc.stdout.decode().splitlines()[-1] == "P@2\tall\t0.5000"
     both = subprocess.run(
         _argv(["evaluate", "{qrels}", "{run}"], files), env=_cli_env(), preexec_fn=_close(1, 2)
     )
@@ -869,7 +872,7 @@ def test_trec_eval_says_which_queries_it_skips(files, tmp_path):
         "cranfield: warning: run: 1 judged queries have no results and were skipped "
         "(use -c to score them as empty rankings) (first: 'q3')",
     ]
-    evaluate = run_cli("evaluate", files["qrels"], files["run"], "-m", "AP")
+    evaluate = run_cli("evaluate", files["qrels"], files["run"], "-m", "AP", "--no-complete")
     for line in evaluate.stderr.decode().splitlines():  # the same sentences
         assert line.split(" (")[0] in noisy.stderr.decode()
     complete = run_cli("trec_eval", "-c", files["qrels"], files["run"])

@@ -133,7 +133,12 @@ def test_queries_missing_from_a_run_follow_the_documented_rule(collection):
     partial = {q: v for q, v in runs[1].items() if q not in ("q3", "q7")}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
-        plain = cranfield.evaluate(qrels, [runs[0], partial], ["AP"], names=["A", "B"])
+        plain = cranfield.evaluate(
+            qrels, [runs[0], partial], ["AP"], names=["A", "B"], complete=False
+        )
+        default = cranfield.evaluate(qrels, [runs[0], partial], ["AP"], names=["A", "B"])
+    # evaluated by default: every judged query, as compare(qrels, runs) below
+    assert len(cranfield.compare(default).query_ids["AP"]) == 25
     # evaluated without complete: only the queries of every run, with a warning
     with pytest.warns(DataWarning, match="2 queries are not in every run"):
         c = cranfield.compare(plain)

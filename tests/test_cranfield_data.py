@@ -1,9 +1,8 @@
 """The Cranfield collection's qrels and runs (``src/cranfield/examples/cranfield``, made by
 ``scripts/make_cranfield_runs.py``): the facts an independent source states, the runs' shape
 and order, sanity (BM25 beats coordination level; coordination level ties massively), a peer
-tool's AP, and byte-for-byte regeneration from the public collection.
-
-Skipped, with the reason, where the data has not been made (see the folder's README)."""
+tool's AP, byte-for-byte regeneration from the public collection, and that the package ships
+them (a wheel holds them, and they are read from it)."""
 
 from __future__ import annotations
 
@@ -19,12 +18,6 @@ from _cranfield_script import NO_DEV, NO_SOURCE, has_dev_extra, load, source
 from cranfield import examples
 from cranfield.io import read_qrels, read_run
 from cranfield.ties.analysis import tie_ranges
-
-pytestmark = pytest.mark.skipif(
-    not examples.has_cranfield(),
-    reason="the Cranfield data is not made here (python scripts/make_cranfield_runs.py "
-    "cran.tar.gz; see src/cranfield/examples/cranfield/README.md)",
-)
 
 # ir_datasets' metadata for its `cranfield` dataset (allenai/ir_datasets,
 # ir_datasets/etc/metadata.json): 1400 documents, 225 queries, 1837 qrels, and the qrels'
@@ -160,3 +153,68 @@ def test_the_script_regenerates_the_files_byte_for_byte(tmp_path):
             assert new[4:8] == b"\0\0\0\0" and new[3] & 0x08 == 0  # no time stamp, no name
             new, old = gzip.decompress(new), gzip.decompress(old)
         assert new == old, r
+
+
+def test_the_shipped_files_are_small():
+    folder = examples.path("cranfield")
+    files = [folder / "qrels.txt", *examples.cranfield_runs().values()]
+    assert sum(p.stat().st_size for p in files) < 2**20  # compressed runs: 590 KB in all
+    assert (folder / "README.md").is_file()  # the provenance travels with the files
+
+
+@pytest.mark.slow
+def test_a_wheel_ships_the_collection_and_the_demo_reads_it(tmp_path):
+    """Build a wheel from this checkout's sources, unpack it, and run the demo and the
+    accessors from it, with nothing of the checkout on the path."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+    from pathlib import Path
+
+    setuptools = pytest.importorskip("setuptools")
+    if int(setuptools.__version__.split(".")[0]) < 77:
+        pytest.skip("building the wheel needs setuptools >= 77 (the test extra installs it)")
+    repo = Path(__file__).resolve().parents[1]
+    tree = tmp_path / "tree"
+    shutil.copytree(repo / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(repo / name, tree / name)
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+         "--no-index", "-q", "-w", str(tmp_path / "dist"), str(tree)],
+        capture_output=True, timeout=600,
+    )  # fmt: skip
+    assert build.returncode == 0, build.stderr.decode()[-2000:]
+    (wheel,) = (tmp_path / "dist").glob("cranfield-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    for want in ("qrels.txt", "README.md", *(f"runs/{n}.txt.gz" for n in examples.CRANFIELD_RUNS)):
+        assert f"cranfield/examples/cranfield/{want}" in names, want
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(site)
+    code = (
+        "import cranfield, cranfield.examples as e\n"
+        f"assert cranfield.__file__.startswith({str(site)!r}), cranfield.__file__\n"
+        "q, runs = e.cranfield_qrels(), e.cranfield_runs()\n"
+        f"assert str(q).startswith({str(site)!r})\n"
+        "print(round(cranfield.evaluate(q, runs['bm25'], ['AP']).aggregate()['AP'], 4))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    want = cranfield.evaluate(examples.cranfield_qrels(), examples.cranfield_runs()["bm25"], "AP")
+    assert proc.stdout.decode().strip() == str(round(want.aggregate()["AP"], 4))
+    demo = subprocess.run(
+        [sys.executable, "-m", "cranfield", "demo"], cwd=tmp_path, env=env, capture_output=True,
+        timeout=600,
+    )  # fmt: skip
+    assert demo.returncode == 0 and demo.stderr == b"", demo.stderr.decode()
+    rows = [line.split() for line in demo.stdout.decode().splitlines()]
+    assert [r[0] for r in rows if r and r[0] in examples.CRANFIELD_RUNS] == list(
+        examples.CRANFIELD_RUNS
+    )
+    assert all(r[1] == "225" for r in rows if r and r[0] in examples.CRANFIELD_RUNS)

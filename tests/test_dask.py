@@ -82,7 +82,8 @@ def _same(a, b) -> None:
 
 def _p_at_10_by_hand(qrels_path, run_path) -> dict[str, float]:
     """P@10 counted from the text: trec_eval's order (score descending, then docno
-    descending), relevant = grade >= 1, queries with judgments only."""
+    descending), relevant = grade >= 1, queries with judgments only, a judged query without
+    results 0 (every judged query counts)."""
     rel: dict[str, set[str]] = {}
     judged: set[str] = set()
     with open(qrels_path) as fh:
@@ -105,7 +106,7 @@ def _p_at_10_by_hand(qrels_path, run_path) -> dict[str, float]:
         if q in judged:
             top = sorted(docs, reverse=True)[:10]
             out[q] = sum(d in rel.get(q, ()) for _, d in top) / 10
-    return out
+    return {q: out.get(q, 0.0) for q in judged}
 
 
 # --------------------------------------------------------------------------- many runs

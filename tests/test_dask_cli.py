@@ -250,7 +250,6 @@ def test_a_bad_run_on_the_cluster_exits_2_and_writes_no_output(address, tmp_path
 def test_an_unreachable_scheduler_exits_2_without_a_traceback(tmp_path, capsys, monkeypatch):
     qrels, runs = _files(tmp_path, count=2)
     monkeypatch.setattr(dask_executor, "CONNECT_SECONDS", 1.0)
-    started = time.monotonic()
     with pytest.raises(SystemExit) as exc:
         main(
             [
@@ -264,8 +263,9 @@ def test_an_unreachable_scheduler_exits_2_without_a_traceback(tmp_path, capsys, 
             ]
         )
     err = capsys.readouterr().err
-    assert exc.value.code == 2 and time.monotonic() - started < 30
+    assert exc.value.code == 2
     assert err.startswith("cranfield: error: cannot reach the Dask scheduler at 'tcp://127.0.0.1:")
+    assert " within 1 s: " in err  # waited CONNECT_SECONDS (patched), not Dask's default
     assert "Traceback" not in err and err.count("\n") == 1
     assert not (tmp_path / "o").exists()
 

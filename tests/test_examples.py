@@ -83,11 +83,6 @@ def test_path_and_paper_accessors():
         assert ex.qrels.exists() and ex.runs and all(p.exists() for p in ex.runs.values())
 
 
-@pytest.mark.skipif(
-    not examples.has_cranfield(),
-    reason="the Cranfield data is not made here (python scripts/make_cranfield_runs.py "
-    "cran.tar.gz; see src/cranfield/examples/cranfield/README.md)",
-)
 def test_cranfield_accessors():
     assert examples.cranfield_qrels() == examples.path("cranfield/qrels.txt")
     runs = examples.cranfield_runs()
@@ -95,8 +90,8 @@ def test_cranfield_accessors():
     assert all(p.is_file() and p.name.endswith(".txt.gz") for p in runs.values())
 
 
-def test_cranfield_accessors_without_the_made_files(tmp_path, monkeypatch):
-    # a folder without the made files (a fresh checkout): one clear error saying how to make them
+def test_cranfield_accessors_without_the_shipped_files(tmp_path, monkeypatch):
+    # a damaged installation: one clear error saying how to get the files back
     (tmp_path / "cranfield" / "runs").mkdir(parents=True)
     (tmp_path / "cranfield" / "qrels.txt").write_text("1 0 1 1\n")
     monkeypatch.setattr(examples, "ROOT", tmp_path)

@@ -400,12 +400,15 @@ def test_aggregate_items_in_the_library():
 
 def test_gains_in_the_measure_grammars_syntax(tmp_path, capsys, monkeypatch):
     # q1 ranks d1 (grade 2), d5 (unjudged: tied with d2, trec_eval puts the larger docno
-    # first), d2 (grade 1): with gains {1:1,2:5}, CG@1 = 5, CG@2 = 5, CG@3 = 6
+    # first), d2 (grade 1): with gains {1:1,2:5}, CG@1 = 5, CG@2 = 5, CG@3 = 6 (the mean
+    # over q1 alone: complete=False leaves out the judged queries q2, q3 the run lacks)
     one = {"q1": RUN_A["q1"]}
-    text = gain(QRELS, one, gains="{1:1,2:5}", cutoffs=[1, 2, 3], average="macro")
+    text = gain(QRELS, one, gains="{1:1,2:5}", cutoffs=[1, 2, 3], average="macro", complete=False)
     cg = text[text["curve"] == "cg"]["value"].tolist()
     assert cg == [5.0, 5.0, 6.0]
-    as_dict = gain(QRELS, one, gains={1: 1, 2: 5}, cutoffs=[1, 2, 3], average="macro")
+    as_dict = gain(
+        QRELS, one, gains={1: 1, 2: 5}, cutoffs=[1, 2, 3], average="macro", complete=False
+    )
     assert as_dict.equals(text)
     with pytest.raises(ParameterError, match=r"write the map as measure strings do, '\{1:1,2:5\}'"):
         gain(QRELS, one, gains="1=1,2=5")
@@ -414,6 +417,7 @@ def test_gains_in_the_measure_grammars_syntax(tmp_path, capsys, monkeypatch):
     qrels = _qrels_file(tmp_path)
     run = _write(tmp_path, one, "one")
     args = ["curve", "gain", qrels, run, "--cutoffs", "1,3", "--average", "macro", "-f", "csv"]
+    args.append("--no-complete")
     code, out, err = call([*args, "--gains", "{1:1,2:5}"], capsys, monkeypatch)
     assert code == 0, err
     assert [line.split(",")[3] for line in out.splitlines()[1:3]] == ["5.0", "6.0"]

@@ -243,7 +243,8 @@ def test_cli_pres_and_rnorm_on_cranfield(cli, tmp_path, data_dir):
     qrels, run = _cran_files(tmp_path, data_dir)
     out = cli("evaluate", qrels, run, "-m", "PRES@1000", "-m", "Rnorm", "--collection-size", "1400")
     assert out.returncode == 0, out.stderr.decode()
-    head, _, row = out.stdout.decode().splitlines()
+    head, _, row, *note = out.stdout.decode().splitlines()
+    assert note == ["", "Means over 225 queries, every judged query of the qrels."]
     assert head.split()[-2:] == ["PRES@1000", "Rnorm"]
     pres, rnorm = map(float, row.split()[-2:])
     # a random ranking: Rnorm near 0.5 (Robertson 1969), PRES well below recall (~0.71)

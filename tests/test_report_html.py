@@ -170,7 +170,11 @@ def test_the_page_loads_nothing_and_says_how_it_was_made(page):
     assert "Content-Security-Policy" in html and "default-src 'none'" in html
     for needle in ("<link", "@import", "url(", 'src="', 'href="http', "<iframe"):
         assert needle not in html, needle
-    assert shlex.join(["cranfield", *args]) in html.replace("&#39;", "'")
+    # the command and the inputs as typed, but no absolute path: relative to the working
+    # directory (the page is shared; the report ran in this process's directory)
+    shown = [os.path.relpath(a) if os.path.isabs(a) else a for a in args]
+    assert shlex.join(["cranfield", *shown]) in html.replace("&#39;", "'")
+    assert QRELS not in html and os.path.isabs(QRELS)
     rows = [
         r for tid, r in parse_page(html).tables if tid is None and r[0][:2] == ["input", "name"]
     ]
@@ -179,7 +183,7 @@ def test_the_page_loads_nothing_and_says_how_it_was_made(page):
     for row, path in zip(inputs, [QRELS, *RUNS], strict=True):
         with open(path, "rb") as fh:
             data = fh.read()
-        assert row[1:] == [path, str(len(data)), hashlib.sha256(data).hexdigest()]
+        assert row[1:] == [os.path.relpath(path), str(len(data)), hashlib.sha256(data).hexdigest()]
     assert f"cranfield {cranfield.__version__}" in html
 
 
@@ -383,3 +387,43 @@ def test_judgment_files_reach_the_report(cli, tmp_path):
     with pytest.raises(ParameterError, match="--subtopics FILE"):
         cranfield.report(str(tmp_path / "sub.txt"), [str(tmp_path / "a"), str(tmp_path / "b")],
                          ["alpha_nDCG@2"])  # fmt: skip
+
+
+def test_run_labels_keep_the_part_that_differs():
+    from cranfield.report.charts import distinct_labels
+
+    prefix = "uogTr_bm25_porter_stopwords_rm3_fb10_terms20_qe"
+    names = [f"{prefix}_run{k}" for k in range(1, 13)]
+    assert distinct_labels(names, 24) == [f"…run{k}" for k in range(1, 13)]
+    # short names are shown whole, even when they share a part
+    assert distinct_labels(["a/run.txt", "b/run.txt"], 24) == ["a/run.txt", "b/run.txt"]
+    # a common prefix is cut at a separator, not inside a number; a common suffix may be cut
+    # at a dot
+    assert distinct_labels(["exp-2024-01-bm25-k1.2-b0.75", "exp-2024-01-bm25-k1.2-b0.5"], 24) == [
+        "…b0.75",
+        "…b0.5",
+    ]
+    assert distinct_labels(["baseline_bm25_run.txt.gz", "baseline_dense_run.txt.gz"], 12) == [
+        "…bm25…",
+        "…dense…",
+    ]
+    # nothing in common: shortened in the middle, as the charts' legends are
+    long = ["short", "a_very_long_run_name_that_is_long_v1", "a_very_long_run_name_that_is_long_v2"]
+    assert distinct_labels(long, 24) == [
+        "short",
+        "a_very_long…t_is_long_v1",
+        "a_very_long…t_is_long_v2",
+    ]
+
+
+def test_the_page_shows_labels_and_keeps_the_full_names(tmp_path):
+    prefix = "experiment_2024_bm25_porter_stopwords_rm3"
+    runs = {f"{prefix}_run{k}": {"q1": {"d1": float(k), "d2": 1.0}, "q2": {"d1": 1.0}}
+            for k in (1, 2, 3)}  # fmt: skip
+    rep = cranfield.report({"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 1}}, runs, ["AP", "P@1"])
+    html = rep.html
+    for k in (1, 2, 3):
+        assert f'title="{prefix}_run{k}">…run{k}</span>' in html  # ties, pairs, curves' table
+        assert f'<td class="l run" title="{prefix}_run{k}">…run{k}</td>' in html  # summary
+        assert f'<td class="l">{prefix}_run{k}</td><td class="l">…run{k}</td>' in html
+    assert script_data(html)["labels"] == ["…run1", "…run2", "…run3"]

@@ -31,10 +31,12 @@ def _cells(markdown: str) -> list[list[str]]:
     markup (emphasis, code, links, HTML, entities) inside a cell."""
     md = markdown_it.MarkdownIt("commonmark").enable(["table", "strikethrough"])
     rows: list[list[str]] = []
+    in_row = False  # the text after a table (a note) is no cell
     for tok in md.parse(markdown):
-        if tok.type == "tr_open":
-            rows.append([])
-        elif tok.type == "inline" and rows:
+        if tok.type in ("tr_open", "tr_close"):
+            in_row = tok.type == "tr_open"
+            rows += [[]] if in_row else []
+        elif tok.type == "inline" and in_row:
             kinds = {c.type for c in tok.children or []}
             assert kinds <= {"text"}, (kinds, markdown)
             rows[-1].append("".join(c.content for c in tok.children or []))
@@ -170,7 +172,12 @@ def test_evaluate_markdown_and_latex(disk):
     ]
     assert tex[5] == r"a\textbar{}b\_c* & 2 & 4 & 3 & 3 & 1.00 & 1.00 & 3 \\"
     assert tex[6] == r"R\&D\_\$x\$ & 2 & 4 & 3 & 3 & 1.00 & 1.00 & 3 \\"
-    assert tex[-2:] == [r"\bottomrule", r"\end{tabular}"]
+    # the table, then which queries the means are over as a LaTeX comment
+    assert tex[-3:] == [
+        r"\bottomrule",
+        r"\end{tabular}",
+        "% Means over 2 queries, every judged query of the qrels.",
+    ]
     per_query = _cells(_cli(disk, "evaluate", "q", "plain", "-m", "AP", "-q", "-f", "markdown"))
     assert [r[:2] for r in per_query[1:]] == [["plain", "1"], ["plain", "2"], ["plain", "all"]]
 

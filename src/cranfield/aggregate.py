@@ -7,13 +7,13 @@ library, so that means agree with trec_eval's to the last bit.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from .errors import DataWarning, ParameterError
+from .errors import warn as _warn  # (warn= is a parameter below)
 
 __all__ = [
     "AGGREGATIONS",
@@ -134,11 +134,10 @@ def resolve_aggregation(
             how = "mean"
         out[label] = how
     if fallback and warn:
-        warnings.warn(
+        _warn(
             DataWarning(
                 f"micro averaging is not defined for {', '.join(fallback)} (not a ratio of "
                 "per-query counts); the mean over queries is reported"
-            ),
-            stacklevel=4,
+            )
         )
     return out

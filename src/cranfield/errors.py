@@ -16,6 +16,7 @@ __all__ = [
     "MissingExtraError",
     "ParameterError",
     "UndefinedMeasureWarning",
+    "warn",
 ]
 
 
@@ -64,3 +65,20 @@ class UndefinedMeasureWarning(CranfieldWarning):
 
 class DataWarning(CranfieldWarning):
     """Something about the data the user should know (queries skipped, rows dropped on request)."""
+
+
+def warn(warning: Warning | str, category: type[Warning] | None = None) -> None:
+    """Issue ``warning`` at the caller's line: the first frame outside the cranfield package
+    (the user's script or notebook cell), whatever depth of cranfield's own calls lies
+    between, so that ``warnings`` shows and filters it where the user called cranfield."""
+    import os
+    import sys
+    import warnings
+
+    root = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame = sys._getframe(1)
+    level = 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(root):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(warning, category, stacklevel=level)

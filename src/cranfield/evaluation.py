@@ -44,7 +44,7 @@ def evaluate(
     seed: int | None = None,
     depth: int | None = None,
     judged_only: bool = False,
-    complete: bool = False,
+    complete: bool = True,
     names: Sequence[str] | None = None,
     collection_size: Any = None,
     known: Any = None,
@@ -75,8 +75,15 @@ def evaluate(
         ``given`` (the rank column / given order), ``random`` (reproducible with ``seed``) or
         ``weak`` (equal scores form one level of a weak ordering; each measure is its
         expectation over uniformly random tie-breaking, see ``docs/ties.md``).
-    depth, judged_only, complete
-        trec_eval's ``-M``, ``-J`` and ``-c``; see :func:`cranfield.judging.judge`.
+    depth, judged_only
+        trec_eval's ``-M`` and ``-J``; see :func:`cranfield.judging.judge`.
+    complete
+        Which queries a mean is over (:mod:`cranfield.query_sets`, the rule of every command):
+        ``True`` (default, trec_eval ``-c``): every judged query of the qrels, a judged query
+        the run has no results for scored as an empty ranking; ``False`` (trec_eval's
+        default): the judged queries the run has results for, each run its own (a
+        :class:`~cranfield.errors.DataWarning` when runs are then averaged over different
+        queries).
     names
         One distinct name per run; by default a dict's keys, a Run's name, a table's
         ``run``/``name`` column, the file name (made distinguishable: ``a/run.txt``,
@@ -123,7 +130,12 @@ def evaluate(
     options = JudgeOptions.of(locals())
     judged = judge_many(qrels, runs, names=names, options=options)
     results = evaluate_runs(judged, measures, aggregate=aggregate, jobs=jobs, executor=executor)
-    return ResultsSet(tuple(results)) if judged.many else results[0]
+    if not judged.many:
+        return results[0]
+    from .query_sets import warn_if_mixed
+
+    warn_if_mixed(results)
+    return ResultsSet(tuple(results))
 
 
 def evaluate_runs(

@@ -193,7 +193,7 @@ class JudgedRuns:
         from . import progress
         from .io.source import client_file
         from .naming import _is_path
-        from .parallel import recorded, replay
+        from .parallel import recorded
 
         futures: dict[int, Any] = {}
         if executor is not None:
@@ -205,26 +205,35 @@ class JudgedRuns:
                             continue  # only this process can read it: read in turn, here
                     task = RunTask(i, source, self._planned_name(i))
                     futures[i] = executor.submit(recorded, fn, shared, task)
+        lines = getattr(executor, "lines", None) if futures else None
         try:
-            for i, source in enumerate(progress.track(self._sources, "runs")):
-                if i in futures:
-                    yield replay(futures.pop(i).result())
-                elif _is_path(source) and self.on_run is None:
-                    yield fn(shared, RunTask(i, source, self._planned_name(i)))
-                else:
-                    from .io import read_run
-
-                    run = read_run(source)
-                    name = self._namer.name(i, run.name)
-                    if run.name != name:
-                        run = replace(run, name=name)
-                    if self.on_run is not None:
-                        self.on_run(name, run)
-                    yield fn(shared, RunTask(i, run, name))
-                    del run
+            with progress.follow(lines, "lines of runs read in worker processes"):
+                yield from self._each(fn, shared, futures)
         finally:
             for f in futures.values():
                 f.cancel()
+
+    def _each(self, fn: Callable, shared: Shared, futures: dict[int, Any]) -> Iterator:
+        from . import progress
+        from .naming import _is_path
+        from .parallel import replay
+
+        for i, source in enumerate(progress.track(self._sources, "runs")):
+            if i in futures:
+                yield replay(futures.pop(i).result())
+            elif _is_path(source) and self.on_run is None:
+                yield fn(shared, RunTask(i, source, self._planned_name(i)))
+            else:
+                from .io import read_run
+
+                run = read_run(source)
+                name = self._namer.name(i, run.name)
+                if run.name != name:
+                    run = replace(run, name=name)
+                if self.on_run is not None:
+                    self.on_run(name, run)
+                yield fn(shared, RunTask(i, run, name))
+                del run
 
     def _planned_name(self, i: int) -> str:
         name = self._namer.planned[i]

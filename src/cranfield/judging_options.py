@@ -30,7 +30,7 @@ class JudgeOptions:
     seed: int | None = None
     depth: int | None = None
     judged_only: bool = False
-    complete: bool = False
+    complete: bool = True
     collection_size: Any = None
     known: Any = None
     target: Any = None

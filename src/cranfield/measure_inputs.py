@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import os
 import re
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from .data import MISSING, Qrels, Run
-from .errors import DataWarning, InputError, ParameterError
+from .errors import DataWarning, InputError, ParameterError, warn
 from .limits import MAX_DOCUMENTS
 
 __all__ = [
@@ -221,13 +220,12 @@ def _known_docs(
     g = np.where(g == MISSING, -1, g).astype(np.int64)
     not_rel = int(np.count_nonzero(g < 1))
     if not_rel:
-        warnings.warn(
+        warn(
             DataWarning(
                 f"{kq.source}: {not_rel} of the {len(g)} documents known to the user are not "
                 "relevant in the qrels (grade < 1); coverage and novelty count only known "
                 "documents that the qrels judge relevant"
-            ),
-            stacklevel=4,
+            )
         )
     off = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
     return KnownDocs(rows=row_known, offsets=off, grades=g, source=kq.source)

@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .errors import ParameterError
+from .errors import ParameterError, warn
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -81,13 +81,16 @@ IN_WORKER = False
 """True in a worker process (its run is not also split between threads)."""
 
 
-def _install(shared: Any) -> None:
+def _install(shared: Any, lines: Any = None) -> None:
     global _installed, IN_WORKER
+    from . import progress
     from .malloc_tuning import warm_malloc
 
     warm_malloc()
     _installed = shared
     IN_WORKER = True
+    if lines is not None:
+        progress.in_worker(lines)
 
 
 def _with_installed(call: Callable, fn: Callable, task: Any) -> Any:
@@ -119,13 +122,15 @@ def start_method() -> str:
 
 def process_pool(count: int, shared: Any) -> Executor:
     """``count`` worker processes that each got ``shared`` once: its ``submit(call, fn,
-    shared, task)`` runs ``call(fn, <the worker's shared>, task)``."""
+    shared, task)`` runs ``call(fn, <the worker's shared>, task)``.  Its ``lines`` counts the
+    lines of runs the workers read (their progress, which they do not draw themselves)."""
     import multiprocessing
     from concurrent.futures import Executor, Future, ProcessPoolExecutor
 
     class SharedOnce(Executor):
-        def __init__(self, pool: ProcessPoolExecutor) -> None:
+        def __init__(self, pool: ProcessPoolExecutor, lines: Any) -> None:
             self._pool = pool
+            self.lines = lines
 
         def submit(self, call: Callable, /, *args: Any, **kwargs: Any) -> Future:
             fn, _shared, task = args
@@ -141,10 +146,11 @@ def process_pool(count: int, shared: Any) -> Executor:
         # numpy only: before Python 3.12 the fork server imports its preloads before it takes
         # this process's sys.path, so cranfield is imported by each worker (from the right place)
         ctx.set_forkserver_preload(["numpy"])
+    lines = ctx.Value("q", 0)
     pool = ProcessPoolExecutor(
-        max_workers=count, mp_context=ctx, initializer=_install, initargs=(shared,)
+        max_workers=count, mp_context=ctx, initializer=_install, initargs=(shared, lines)
     )
-    return SharedOnce(pool)
+    return SharedOnce(pool, lines)
 
 
 # ------------------------------------------------------------------------------ warnings
@@ -167,5 +173,5 @@ def replay(result: tuple[Any, list[Warning]]) -> Any:
     """The result of :func:`recorded`, its warnings raised here."""
     value, caught = result
     for message in caught:
-        warnings.warn(message, stacklevel=3)
+        warn(message)
     return value

@@ -11,14 +11,13 @@ one block.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .aggregate import aggregate_values, resolve_aggregation
-from .errors import DataWarning, InputError, UndefinedMeasureWarning
+from .errors import DataWarning, InputError, UndefinedMeasureWarning, warn
 from .judged_rankings import JudgedRankings
 from .measures import Measure
 from .results import Results
@@ -156,44 +155,42 @@ def _undefined_warnings(
             count = sum(b.undefined[k] for b in blocks)
             k += 1
             if count:
-                warnings.warn(
+                warn(
                     UndefinedMeasureWarning(
                         f"{name}: {label} is undefined for {count} of {total} "
                         f"queries ({u.when}); scored {u.value}"
-                    ),
-                    stacklevel=4,
+                    )
                 )
 
 
 def _data_warnings(name: str, notes: dict[str, list[str]], complete: bool) -> None:
     if complete:
-        what = "were evaluated as empty rankings (complete)"
+        what = "were scored as empty rankings (complete, as trec_eval -c)"
     else:
-        what = "were skipped (use complete=True / --complete to score them as empty rankings)"
+        what = (
+            "were skipped (--no-complete, complete=False; by default they are scored as "
+            "empty rankings)"
+        )
     warn_query_notes(
-        name, notes.get("run_only_queries", []), notes.get("missing_queries", []), what, 5
+        name, notes.get("run_only_queries", []), notes.get("missing_queries", []), what
     )
 
 
-def warn_query_notes(
-    name: str, run_only: list[str], missing: list[str], what: str, stacklevel: int
-) -> None:
+def warn_query_notes(name: str, run_only: list[str], missing: list[str], what: str) -> None:
     """One :class:`DataWarning` for the queries with results but no judgments and one for the
     judged queries without results (``what`` says what became of them); the wording of
     every command, ``cranfield trec_eval`` included."""
     if run_only:
-        warnings.warn(
+        warn(
             DataWarning(
                 f"{name}: {len(run_only)} queries have results but no judgments and were not "
                 f"evaluated (first: {run_only[0]!r})"
-            ),
-            stacklevel=stacklevel,
+            )
         )
     if missing:
-        warnings.warn(
+        warn(
             DataWarning(
                 f"{name}: {len(missing)} judged queries have no results and {what} "
                 f"(first: {missing[0]!r})"
-            ),
-            stacklevel=stacklevel,
+            )
         )

@@ -11,6 +11,11 @@ Call sites wrap a loop in one line::
 
     for source in progress.track(sources, "runs"):
         ...
+
+A bar names its work: :func:`named` prefixes the bars opened inside it (``AP:
+randomization test``, one per measure of a comparison); a large run read in pieces counts
+its lines (``lines=True``), also in worker processes, whose counts the parent shows
+(:func:`follow`) while it waits for their results.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-__all__ = ["DELAY", "Task", "enabled", "set_enabled", "task", "track"]
+__all__ = ["DELAY", "Task", "enabled", "follow", "named", "set_enabled", "task", "track"]
 
 T = TypeVar("T")
 
@@ -35,6 +40,8 @@ _lock = threading.RLock()
 _open: list[Task] = []  # the tasks running now, outermost first
 _display: Any = None  # the rich Progress while a bar is shown
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(32), *range(127, 160))}
+_prefixes: list[str] = []  # the names given by named(), outermost first
+_remote: Any = None  # in a worker process: the shared counter of lines read (the parent shows it)
 
 
 def set_enabled(on: bool | None) -> None:
@@ -92,6 +99,63 @@ class _Quiet(Task):
 
     def expect(self, amount: float = 1) -> None:
         pass
+
+
+class _Counted(_Quiet):
+    """Lines read in a worker process: added to the counter the parent shows."""
+
+    def __init__(self, description: str, counter: Any) -> None:
+        super().__init__(description, None)
+        self.counter = counter
+
+    def advance(self, amount: float = 1) -> None:
+        with self.counter.get_lock():
+            self.counter.value += int(amount)
+
+
+def in_worker(counter: Any) -> None:
+    """This process is a worker of a pool: it draws no bar, and adds the lines it reads to
+    ``counter`` (a ``multiprocessing.Value``), which the parent shows (:func:`follow`)."""
+    global _remote
+    _remote = counter
+
+
+@contextmanager
+def named(name: str) -> Iterator[None]:
+    """Bars opened inside are named ``NAME: description`` (the measure of a comparison whose
+    tests run one measure after the other)."""
+    _prefixes.append(name)
+    try:
+        yield
+    finally:
+        _prefixes.pop()
+
+
+@contextmanager
+def follow(counter: Any, description: str, every: float = 0.25) -> Iterator[None]:
+    """A bar of the count in ``counter`` (lines the worker processes read), updated every
+    ``every`` seconds while the block runs."""
+    if counter is None:
+        yield
+        return
+    with task(description) as t:
+        stop = threading.Event()
+
+        def poll() -> None:
+            while not stop.wait(every):
+                value = counter.value
+                if value > t.done:
+                    t.advance(value - t.done)
+
+        thread = threading.Thread(target=poll, daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
+            if counter.value > t.done:  # the last lines counted
+                t.advance(counter.value - t.done)
 
 
 def _show() -> None:
@@ -156,8 +220,14 @@ def _stop(t: Task) -> None:
 
 
 @contextmanager
-def task(description: str, total: float | None = None) -> Iterator[Task]:
-    """A :class:`Task` for the ``with`` block; a bar appears if it lasts :data:`DELAY`."""
+def task(description: str, total: float | None = None, *, lines: bool = False) -> Iterator[Task]:
+    """A :class:`Task` for the ``with`` block; a bar appears if it lasts :data:`DELAY`.
+    ``lines``: it counts the lines of a run read, which a worker process reports to its
+    parent instead of drawing a bar."""
+    description = ": ".join([*_prefixes, description])
+    if _remote is not None:  # a worker process: no bar of its own
+        yield _Counted(description, _remote) if lines else _Quiet(description, total)
+        return
     if not enabled():
         yield _Quiet(description, total)
         return

@@ -32,6 +32,12 @@ GAIN_RANKS = 100
 PR_LEVELS = 11
 
 
+def _shown(path: str) -> str:
+    from .report.provenance import display_path
+
+    return display_path(path)
+
+
 @dataclass(frozen=True)
 class CollectionSummary:
     """What the qrels hold: queries, judgments, distinct judged documents, relevant judgments
@@ -49,7 +55,7 @@ class CollectionSummary:
     def of(cls, qrels: Any, rel: int) -> CollectionSummary:
         grades, counts = np.unique(np.asarray(qrels.grades), return_counts=True)
         return cls(
-            source=str(qrels.source),
+            source=_shown(str(qrels.source)),
             queries=qrels.num_queries,
             judgments=len(qrels),
             documents=len(qrels.doc_vocabulary),

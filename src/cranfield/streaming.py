@@ -129,26 +129,35 @@ def _evaluate_run(qrels: Qrels, run: Run, name: str, plan: Plan, warn_agg: bool)
 
 
 class _Counted:
-    """The pieces of a run, with their line counts kept (for the whole run's)."""
+    """The pieces of a run, with their line counts kept (for the whole run's), and shown:
+    a bar of the lines read (a worker process adds them to its parent's bar)."""
 
     def __init__(self, parts: Iterator, source: str) -> None:
+        from contextlib import ExitStack
+
+        from . import progress
+
         self._parts = parts
         self.source = source
         self.seen: list = []
+        self._open = ExitStack()  # the bar, until close()
+        self._bar = self._open.enter_context(progress.task(f"lines of {source} read", lines=True))
 
     def __iter__(self):
         for piece in self._parts:
             self.seen.append(piece._replace(run=None))
+            self._bar.advance(piece.counts.lines)
             yield piece
 
     def rest(self) -> Iterator:
         return self._parts
 
     def close(self) -> None:
-        """Stop reading (a thread reading ahead ends)."""
+        """Stop reading (a thread reading ahead ends) and remove the bar."""
         close = getattr(self._parts, "close", None)
         if close is not None:
             close()
+        self._open.close()
 
 
 def _evaluate_blocks(

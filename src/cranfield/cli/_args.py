@@ -266,10 +266,14 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         },
     ),
     "complete": (
-        ("-c", "--complete"),
+        ("-c", "--complete", "--no-complete"),
         {
-            "action": "store_true",
-            "help": "Score judged queries missing from a run as empty rankings (trec_eval -c).",
+            "action": Switch,
+            "default": True,
+            "show_default": True,
+            "help": "Which queries a mean is over: every judged query of the qrels, a judged "
+            "query a run has no results for scored as an empty ranking (trec_eval -c); "
+            "--no-complete: each run's judged queries with results (trec_eval's default).",
         },
     ),
     "collection_size": (
@@ -561,8 +565,9 @@ class Parser(argparse.ArgumentParser):
         notes = []
         if show_default:
             default = kw.get("default")
-            if kw.get("action") is Switch:
-                default = flags[0 if default else 1].lstrip("-")
+            if kw.get("action") is Switch:  # the --name or the --no-name flag
+                on, off = (f for f in flags if f.startswith("--"))
+                default = (on if default else off).lstrip("-")
             notes.append(f"default: {default}")
         kind = kw.get("type")
         kind = getattr(kind, "range", kind)  # N|FILE and number lists: the range of each number

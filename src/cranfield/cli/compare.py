@@ -160,16 +160,12 @@ def statistics_options(p: Parser) -> None:
 
 
 def judging_options(p: Parser) -> None:
-    """The judging options of the commands that compare runs (compare, report): judged
-    queries without results scored by default, as trec_eval -c."""
-    p.option(
-        "--complete",
-        "--no-complete",
-        action=Switch,
-        default=True,
-        show_default=True,
-        help="Score judged queries a run has no results for as empty rankings (trec_eval -c); "
-        "--no-complete compares only the queries every run has.",
+    """The judging options of the commands that compare runs (compare, report)."""
+    p.common(
+        "complete",
+        help="Which queries a mean is over: every judged query of the qrels, a judged query a "
+        "run has no results for scored as an empty ranking (trec_eval -c); --no-complete: "
+        "only the queries every run has results for.",
     )
     p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
     p.common("depth", "judged_only", "rel", "collection_size", "known", "target", "names")
@@ -216,4 +212,6 @@ def run(argv: Sequence[str]) -> None:
             formats=a.plot_formats or ["png"],
             pair_plots="all" if a.pair_plots else "none",
         )
-        echo(f"cranfield: wrote {len(paths)} charts to {a.plot_dir}\n", err=True)
+        from ..report.table import counted
+
+        echo(f"cranfield: wrote {counted(len(paths), 'chart')} to {a.plot_dir}\n", err=True)

@@ -1,9 +1,8 @@
 """``cranfield demo``: evaluate the bundled example runs on the bundled qrels (offline).
 
-Without an option: three real retrieval models on the Cranfield collection; ``--ties``: the
-tie analysis of its coordination-level run; ``--synthetic``: the six runs of the synthetic
-collection.  A checkout without the Cranfield data (made by ``scripts/make_cranfield_runs.py``)
-says so and shows the synthetic collection instead.
+Without an option: three real retrieval models on the Cranfield collection (shipped in the
+package, :mod:`cranfield.examples`); ``--ties``: the tie analysis of its coordination-level
+run; ``--synthetic``: the six runs of the synthetic collection.
 """
 
 from __future__ import annotations
@@ -37,18 +36,6 @@ def demo_measures(base: Sequence[str] = MEASURES) -> list[str]:
     from ..measures import lookup
 
     return [*base, *(m for m in OPTIONAL if lookup(m) is not None)]
-
-
-def _missing_note() -> list[str]:
-    from .. import examples
-
-    return [
-        "Note: this installation has no Cranfield collection data: its qrels and runs are made",
-        f"from the public collection by `{examples.MAKE_CRANFIELD}`",
-        "in a cranfield checkout (see src/cranfield/examples/cranfield/README.md). Showing the",
-        "synthetic collection instead.",
-        "",
-    ]
 
 
 def _try_lines(d: str, lines: Sequence[str]) -> list[str]:
@@ -116,9 +103,6 @@ def ties_text(synthetic: bool = False) -> str:
     from ..ties.analysis import tie_ranges
 
     lines: list[str] = []
-    if not synthetic and not examples.has_cranfield():
-        lines += _missing_note()
-        synthetic = True
     if synthetic:
         qrels, runs, names = examples.qrels(), examples.runs(), ("boolean", "bm25")
         folder = examples.path("collection")
@@ -195,14 +179,11 @@ def synthetic_text() -> str:
 
 def demo_text(ties: bool = False, synthetic: bool = False) -> str:
     """The demo's whole output (deterministic: the same bytes on every run)."""
-    from .. import examples
 
     if ties:
         return ties_text(synthetic)
     if synthetic:
         return synthetic_text()
-    if not examples.has_cranfield():
-        return "\n".join(_missing_note()) + "\n" + synthetic_text()
     return cranfield_text()
 
 
@@ -211,8 +192,7 @@ def run(argv: Sequence[str]) -> None:
 
     By default: BM25, TF-IDF and coordination-level runs on the real Cranfield collection
     (225 queries, 1,400 documents). Works offline: the data is inside the package (see
-    cranfield.examples; a checkout makes the Cranfield part with
-    scripts/make_cranfield_runs.py, and shows the synthetic collection until then).
+    cranfield.examples).
 
     \b
     cranfield demo

@@ -13,13 +13,18 @@ def parser() -> Parser:
     p.add_argument("names", metavar="NAMES", nargs="*", help=SUPPRESS)
     p.option("--family", help="Only this family (precision, ranking, gain, ...).")
     p.option(
+        "--find",
+        metavar="WORD",
+        help="Only the measures whose name, aliases, family, summary, formula or trec_eval "
+        "names hold WORD (any case): --find recall. One line each unless --format says.",
+    )
+    p.option(
         "--format",
         dest="fmt",
         choices=("text", "short", "markdown", "json"),
-        default="text",
-        show_default=True,
-        help="Output format: text (everything), short (one line each), markdown (the docs "
-        "table) or json (every declaration: parameters with defaults and ranges, direction, "
+        help="Output format: text (everything, by family, the common measures first; the "
+        "default), short (one line each, in the terminal's width), markdown (the docs table) "
+        "or json (every declaration: parameters with defaults and ranges, direction, "
         "aggregations, tie-aware form, side inputs, trec_eval names, source, tests).",
     )
     p.option("--short", action="store_true", help="One line per measure (--format short).")
@@ -55,4 +60,21 @@ def run(argv: Sequence[str]) -> None:
                 f"the families are {', '.join(families)}"
             )
         defs = [d for d in defs if d.family == a.family]
-    echo(render_measures(defs, "short" if a.short else a.fmt))
+    if a.find is not None:
+        from ..report.measure_list import find_measures
+
+        word = a.find.strip()
+        if not word:
+            from ..errors import ParameterError
+
+            raise ParameterError("--find: give a word to look for (--find recall)")
+        found = find_measures(defs, word)
+        if not found:
+            from ..errors import ParameterError
+
+            raise ParameterError(
+                f"--find: no measure mentions {word!r}; 'cranfield measures --short' lists them all"
+            )
+        defs = found
+    fmt = "short" if a.short else a.fmt or ("short" if a.find is not None else "text")
+    echo(render_measures(defs, fmt))

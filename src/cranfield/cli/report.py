@@ -62,15 +62,26 @@ def run(argv: Sequence[str]) -> None:
     cranfield report qrels.txt a.run b.run --test randomization --correction holm \\
         --title "Dev set" -o r.html
     """
-    a = parser().parse(argv)
+    p = parser()
+    a = p.parse(argv)
+    if not a.output and _terminal():
+        p.error(
+            "the report is an HTML page, not text for a terminal: give -o FILE (-o report.html), "
+            "or redirect standard output to a file (> report.html); -o - prints it anyway"
+        )
+    from ..report.provenance import display_path
     from ..reporting import report
+
+    options = (getattr(a, k, None) for k in (*SIDE_INPUTS, *JUDGMENT_FILES))
+    files = {x for x in (a.qrels, *a.runs, *options, a.output) if isinstance(x, str)}
+    shown = [display_path(x) if x in files else x for x in argv]  # no absolute path in it
 
     rep = report(
         a.qrels,
         a.runs,
         a.measures or None,
         title=a.title,
-        command=shlex.join(["cranfield", "report", *argv]),
+        command=shlex.join(["cranfield", "report", *shown]),
         **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
         **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
         **values(a, "digits", "interpolation"),
@@ -81,3 +92,13 @@ def run(argv: Sequence[str]) -> None:
         echo(f"cranfield: wrote {a.output}\n", err=True)
     else:
         echo(rep.html)
+
+
+def _terminal() -> bool:
+    """Whether standard output is a terminal."""
+    import sys
+
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):  # replaced or closed
+        return False

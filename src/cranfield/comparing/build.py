@@ -5,9 +5,11 @@ The comparison consumes :class:`~cranfield.results.Results` (per-query values co
 
 Which queries are compared (the explicit rule for queries present in one run only):
 
-- ``compare(qrels, runs, ...)`` evaluates every run with ``complete=True`` by default, so every
-  judged query is scored for every run (a run without results for a query scores what an
-  empty ranking scores, trec_eval ``-c``) and all runs share the same queries;
+- ``compare(qrels, runs, ...)`` evaluates every run with ``complete=True`` by default (the rule
+  of every command, :mod:`cranfield.query_sets`), so every judged query is scored for every
+  run (a run without results for a query scores what an empty ranking scores, trec_eval
+  ``-c``) and all runs share the same queries; so does ``evaluate``, whose results give the
+  same means here;
 - given already evaluated results, only the queries present in *every* run are compared
   (``missing="intersect"``; a :class:`~cranfield.errors.DataWarning` gives the count and the
   first one left out), or ``missing="error"`` refuses;
@@ -20,15 +22,15 @@ Means are over the compared queries: arithmetic, or geometric for measures aggre
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .. import arguments as A
+from .. import progress
 from ..errors import CranfieldWarning, DataWarning, ParameterError
+from ..errors import warn as _warn
 from ..judging_options import JudgeOptions
 from ..naming import find_run
 from ..results import Results, ResultsSet
@@ -62,19 +64,6 @@ CI_METHODS = ("t", "bootstrap")
 
 MAX_RESAMPLES = 100_000_000
 """The most ``permutations`` (resamples) a comparison takes: more would exhaust memory."""
-
-
-def _warn(warning: Warning) -> None:
-    """Warn with the caller's frame outside cranfield as the location."""
-    import sys
-
-    frame = sys._getframe(1)
-    level = 2
-    root = str(Path(__file__).resolve().parents[1])
-    while frame is not None and str(Path(frame.f_code.co_filename).resolve()).startswith(root):
-        frame = frame.f_back
-        level += 1
-    warnings.warn(warning, stacklevel=level)
 
 
 def _is_results(obj: Any) -> bool:
@@ -287,12 +276,12 @@ def _common_queries(rs: list[Results], missing: str) -> list[str]:
         )
         if missing == "error":
             raise ParameterError(
-                f"compare: {msg}; evaluate with complete=True (--complete) to score them"
+                f"compare: {msg}; evaluate with complete=True (the default) to score them"
             )
         _warn(
             DataWarning(
-                f"compare: {msg} and were left out; evaluate with complete=True "
-                "(--complete) to score them as empty rankings"
+                f"compare: {msg} and were left out of every run's mean; evaluate with "
+                "complete=True (the default; not --no-complete) to score them as empty rankings"
             )
         )
     return sorted(common, key=natural_key)
@@ -375,10 +364,13 @@ def _build(
         qids[label] = q_m
         means[label] = {name: mean_of(V[:, j], m) for j, name in enumerate(names)}
         D = np.column_stack([differences(V[:, i], V[:, j]) for i, j in pair_idx])
-        results, cis = _test_pairs(
-            V, D, pair_idx, test, alternative, permutations, seed, ci, 1.0 - alpha, executor
-        )
-        padj = _adjusted(V, pair_idx, results, correction, alpha, permutations, seed, notes, label)
+        with progress.named(label):  # the bars of the resampling tests name the measure
+            results, cis = _test_pairs(
+                V, D, pair_idx, test, alternative, permutations, seed, ci, 1.0 - alpha, executor
+            )
+            padj = _adjusted(
+                V, pair_idx, results, correction, alpha, permutations, seed, notes, label
+            )
         sgn = direction(m)
         plist = []
         for k, ((i, j), t, pa, (lo, hi)) in enumerate(

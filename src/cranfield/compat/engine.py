@@ -358,7 +358,7 @@ def _warn_skipped(name: str, run_only: list[str], missing: list[str]) -> None:
     from ..partial_results import warn_query_notes
 
     what = "were skipped (use -c to score them as empty rankings)"
-    warn_query_notes(name, run_only, missing, what, 5)
+    warn_query_notes(name, run_only, missing, what)
 
 
 def _read_results(path: str):

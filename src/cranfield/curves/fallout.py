@@ -36,14 +36,13 @@ along the polyline from (0, 0) through the cut-offs to (1, 1), the whole collect
 
 from __future__ import annotations
 
-import warnings
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from .. import arguments as A
-from ..errors import DataWarning, ParameterError
+from ..errors import DataWarning, ParameterError, warn
 from ..judging_options import JudgeOptions
 from .average import check_average, column_statistic
 from .cutoffs import beyond, read_at_levels, relevant_at
@@ -139,7 +138,7 @@ def fallout(
     seed: int | None = None,
     depth: int | None = None,
     judged_only: bool = False,
-    complete: bool = False,
+    complete: bool = True,
 ) -> Any:
     """Averaged recall-fallout curves as a tidy DataFrame: ``run, level`` (recall), ``value``
     (fallout), ``queries, extrapolated, precision`` (and ``cutoff`` at document cut-offs).
@@ -181,11 +180,10 @@ def fallout(
         steps = Steps.of(jr, rel)
         keep = steps.R > 0
         if not keep.all():
-            warnings.warn(
+            warn(
                 f"run {jr.run_name!r}: {int((~keep).sum())} queries without relevant documents "
                 "have no recall-fallout curve and are left out",
                 DataWarning,
-                stacklevel=2,
             )
         if by_cutoff:
             t, p = _by_cutoffs(

@@ -26,14 +26,13 @@ ranking algorithm", Chen's slides).
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from .. import arguments as A
-from ..errors import ParameterError, UndefinedMeasureWarning
+from ..errors import ParameterError, UndefinedMeasureWarning, warn
 from ..judged_rankings import JudgedRankings
 from ..judging_options import JudgeOptions
 from .average import check_average
@@ -168,7 +167,7 @@ def gain(
     seed: int | None = None,
     depth: int | None = None,
     judged_only: bool = False,
-    complete: bool = False,
+    complete: bool = True,
 ) -> Any:
     """Averaged CG, DCG, ideal and normalized curves as a tidy DataFrame
     (``run, curve, rank, value, queries``).
@@ -247,18 +246,16 @@ def _one(jr, ks, average, statistic, gains, convention, base, per_query):
         avg["ncg"] = _ratio(avg["cg"], avg["icg"])
         avg["ndcg"] = _ratio(avg["dcg"], avg["idcg"])
         if Q and (avg["icg"] == 0).any():
-            warnings.warn(
+            warn(
                 f"run {jr.run_name!r}: the averaged ideal curve is 0 at some ranks; NCG and "
                 "NDCG are taken as 0 there",
                 UndefinedMeasureWarning,
-                stacklevel=3,
             )
     elif no_rel:
-        warnings.warn(
+        warn(
             f"run {jr.run_name!r}: {no_rel} queries have no relevant document; their NCG and "
             "NDCG are taken as 0",
             UndefinedMeasureWarning,
-            stacklevel=3,
         )
     table = {
         "run": [jr.run_name] * (len(GAIN_CURVES) * K),

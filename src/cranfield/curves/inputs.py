@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import arguments as A
-from ..errors import DataWarning, ParameterError
+from ..errors import DataWarning, ParameterError, warn
 from ..judged_rankings import UNJUDGED, JudgedRankings
 from ..judging_options import JudgeOptions
 from ..naming import unique
@@ -159,7 +159,6 @@ def ideal(jr: JudgedRankings, name: str = "best") -> JudgedRankings:
 
 def align(values: np.ndarray, from_ids: Sequence[str], to_ids: Sequence[str], what: str):
     """Per-query ``values`` re-indexed from one query list to another (missing -> 0, warned)."""
-    import warnings
 
     index = {q: i for i, q in enumerate(from_ids)}
     out = np.zeros(len(to_ids))
@@ -171,9 +170,8 @@ def align(values: np.ndarray, from_ids: Sequence[str], to_ids: Sequence[str], wh
         else:
             out[k] = values[i]
     if missing:
-        warnings.warn(
+        warn(
             f"{missing} queries are not in the {what}; their {what} value is taken as 0",
             DataWarning,
-            stacklevel=3,
         )
     return out

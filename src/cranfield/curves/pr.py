@@ -21,7 +21,6 @@ document cut-offs a ``cutoff`` column follows.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -29,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .. import arguments as A
-from ..errors import DataWarning, ParameterError, UndefinedMeasureWarning
+from ..errors import DataWarning, ParameterError, UndefinedMeasureWarning, warn
 from ..judged_rankings import JudgedRankings
 from ..judging_options import JudgeOptions
 from .average import check_average, column_statistic
@@ -195,7 +194,7 @@ def precision_recall(
     seed: int | None = None,
     depth: int | None = None,
     judged_only: bool = False,
-    complete: bool = False,
+    complete: bool = True,
 ) -> Any:
     """Averaged precision-recall curves of one or more runs, as a tidy pandas DataFrame.
 
@@ -289,22 +288,17 @@ def _replace(spec: PRSpec, **changes: Any) -> PRSpec:
 def _warn_query_sets(jrs: list[JudgedRankings]) -> None:
     first = jrs[0].query_ids
     if any(jr.query_ids != first for jr in jrs[1:]):
-        warnings.warn(
+        warn(
             f"the runs cover different queries; the best curve is for the queries of "
             f"{jrs[0].run_name!r}",
             DataWarning,
-            stacklevel=3,
         )
 
 
 def _warn_no_relevant(steps: Steps, what: str) -> None:
     k = int((steps.R == 0).sum())
     if k:
-        warnings.warn(
-            f"{k} queries have no relevant document: {what}",
-            UndefinedMeasureWarning,
-            stacklevel=4,
-        )
+        warn(f"{k} queries have no relevant document: {what}", UndefinedMeasureWarning)
 
 
 def curve_of(
@@ -330,11 +324,10 @@ def curve_of(
         dummy = 0 if jr.judged_only or jr.depth == 0 else 1
         empty = np.where(jr.in_run, steps.n, dummy) == 0
         if empty.any():
-            warnings.warn(
+            warn(
                 f"{int(empty.sum())} queries rank no document (depth 0 or judged-only): their "
                 "precision is NaN where c = 0, as trec_eval's -nan",
                 UndefinedMeasureWarning,
-                stacklevel=3,
             )
     weak_levels = remainder = ref_end = None
     if spec.interpolation == "ceiling" and spec.weak:
@@ -369,11 +362,10 @@ def curve_of(
     levels = np.array([float(x) for x in spec.levels])
     if (queries == 0).any():
         empty = ", ".join(f"{x:g}" for x in levels[queries == 0])
-        warnings.warn(
+        warn(
             f"run {jr.run_name!r}: no query enters the average at recall level(s) {empty}; "
             "the value is NaN",
             UndefinedMeasureWarning,
-            stacklevel=3,
         )
     table = {
         "run": [jr.run_name] * len(levels),

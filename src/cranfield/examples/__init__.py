@@ -2,9 +2,9 @@
 
 - ``cranfield/``: the real Cranfield collection's judgments (Cleverdon's Cranfield II: 225
   queries over 1,400 aerodynamics abstracts) in TREC form, with three real runs over its
-  documents (BM25, TF-IDF cosine, coordination level), made from the public collection by
-  ``scripts/make_cranfield_runs.py`` (``cranfield/README.md``: provenance, licence, rules).
-  A checkout without them says how to make them (:func:`has_cranfield`);
+  documents (BM25, TF-IDF cosine, coordination level), made from the Glasgow IR group's
+  ``cran.tar.gz`` by ``scripts/make_cranfield_runs.py`` (``cranfield/README.md``:
+  provenance, licence, rules); shipped in the package (590 KB);
 - ``collection/``: a synthetic TREC-style test collection, 50 topics, graded pooled
   judgments and six runs of clearly different quality (see :mod:`cranfield.examples.generate`,
   which made it from a fixed seed);
@@ -52,7 +52,7 @@ CRANFIELD_RUNS = ("bm25", "tfidf", "coordination")
 """The runs over the Cranfield collection: BM25, TF-IDF cosine and coordination level."""
 
 MAKE_CRANFIELD = "python scripts/make_cranfield_runs.py cran.tar.gz"
-"""How a cranfield checkout makes the Cranfield data (see ``cranfield/README.md``)."""
+"""How a cranfield checkout remakes the Cranfield data (see ``cranfield/README.md``)."""
 
 
 def path(relative: str = "") -> Path:
@@ -76,7 +76,8 @@ def runs() -> dict[str, Path]:
 
 
 def has_cranfield() -> bool:
-    """Whether the Cranfield collection's qrels and runs are in this installation."""
+    """Whether the Cranfield collection's qrels and runs are in this installation (they are
+    shipped with the package: false only for a damaged installation)."""
     folder = ROOT / "cranfield"
     return (folder / "qrels.txt").is_file() and all(
         (folder / "runs" / f"{name}.txt.gz").is_file() for name in CRANFIELD_RUNS
@@ -86,9 +87,10 @@ def has_cranfield() -> bool:
 def _need_cranfield() -> None:
     if not has_cranfield():
         raise ParameterError(
-            f"the Cranfield collection's qrels and runs are not in {ROOT / 'cranfield'}: make "
-            f"them from the public collection with `{MAKE_CRANFIELD}` in a cranfield checkout "
-            "(cranfield/README.md there says where to get cran.tar.gz)"
+            f"the Cranfield collection's qrels and runs, shipped with cranfield, are missing "
+            f"from {ROOT / 'cranfield'}: reinstall cranfield, or remake them with "
+            f"`{MAKE_CRANFIELD}` in a cranfield checkout (cranfield/README.md there says where "
+            "to get cran.tar.gz)"
         )
 
 

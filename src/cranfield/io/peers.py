@@ -222,19 +222,76 @@ def _dataset_qrels(dataset: Any, source: str) -> Qrels:
     has = getattr(dataset, "has_qrels", None)
     if callable(has) and not has():
         raise InputError(source, "the dataset has no qrels")
+    import logging
+
+    quiet = logging.root.manager.disable
+    logging.disable(logging.WARNING)  # ir_datasets' [INFO]/[WARNING] retry lines: one error
     try:
         records = list(dataset.qrels_iter())
     except InputError:
         raise
     except Exception as exc:  # ir_datasets' download and format errors, of many types
-        why = f"{type(exc).__name__}: {' '.join(str(exc).split())}".rstrip(": ")
-        raise InputError(
-            source,
-            f"ir_datasets could not read the qrels: {why} (ir_datasets fetches a dataset's "
-            "files on first use into ~/.ir_datasets, or IR_DATASETS_HOME; some must be "
-            "obtained by hand: see the dataset's page on ir-datasets.com)",
-        ) from None
+        raise InputError(source, _irds_problem(exc)) from None
+    finally:
+        logging.disable(quiet)
     return qrels_from_records(records, source)
+
+
+_NETWORK_ERRORS = {
+    "ConnectionError",
+    "ConnectTimeout",
+    "MaxRetryError",
+    "NameResolutionError",
+    "NewConnectionError",
+    "ReadTimeout",
+    "Timeout",
+    "URLError",
+    "gaierror",
+}
+"""Names of the exception classes (requests, urllib3, urllib, socket) that mean the network
+could not be reached."""
+CACHE = "its cache (~/.ir_datasets, or IR_DATASETS_HOME)"
+
+
+def _irds_problem(exc: BaseException) -> str:
+    """One line for an exception of ir_datasets' ``qrels_iter``: a download that could not
+    reach the network says so and names the hosts, anything else is cut to 200 characters."""
+    import re
+
+    def causes(e: Any, depth: int = 0) -> Iterator[BaseException]:
+        """``e``, its causes, and the exceptions in its arguments (ir_datasets gives a list
+        of (download, error) pairs), depth first."""
+        if depth > 8:
+            return
+        if isinstance(e, list | tuple):
+            for x in e:
+                yield from causes(x, depth + 1)
+            return
+        if not isinstance(e, BaseException):
+            return
+        yield e
+        for x in (e.__cause__, e.__context__, getattr(e, "reason", None), *e.args):
+            yield from causes(x, depth + 1)
+
+    found = list(causes(exc))
+    offline = any(c.__name__ in _NETWORK_ERRORS for e in found for c in type(e).__mro__)
+    if offline or "download sources failed" in str(exc):
+        texts = [str(e) for e in found]
+        hosts = list(dict.fromkeys(h for t in texts for h in re.findall(r"host='([^'\\]+)", t)))
+        where = f" ({', '.join(hosts)})" if hosts else ""
+        return (
+            f"ir_datasets could not download the dataset's files: the network cannot be "
+            f"reached{where}; ir_datasets needs the network on first use, or {CACHE} "
+            "holding the files"
+        )
+    why = f"{type(exc).__name__}: {' '.join(str(exc).split())}".rstrip(": ")
+    if len(why) > 200:
+        why = why[:199] + "…"
+    return (
+        f"ir_datasets could not read the qrels: {why} (ir_datasets fetches a dataset's files "
+        f"on first use into {CACHE}; some must be obtained by hand: see the dataset's page on "
+        "ir-datasets.com)"
+    )
 
 
 def load_irds(spec: str) -> Any:

@@ -23,14 +23,13 @@ import dataclasses
 import operator
 import os
 import stat
-import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..data import LineCounts, Qrels, Run
-from ..errors import CranfieldError, DataWarning, InputError
+from ..errors import CranfieldError, DataWarning, InputError, warn
 from ..id_column import IdColumn
 from . import number_text
 from .fields import Fields, split_fields
@@ -101,8 +100,23 @@ def _check_trec(data: bytes, source: str) -> tuple[bytes, int]:
     return data, line_ends(data, source)
 
 
-def _column_count_error(source: str, expected: str, found: int, lineno: int) -> InputError:
-    return InputError(source, f"expected {expected}, found {found}", line=lineno)
+def _column_count_error(
+    source: str, expected: str, fields: list[bytes], lineno: int, kind: str
+) -> InputError:
+    """The wrong number of columns on a line of a ``kind`` ("qrels" or "run") file, with a
+    hint when the line is what the other kind of file holds (QRELS and RUN swapped)."""
+    hint = ""
+    if kind == "qrels" and len(fields) >= 6 and fields[1] in (b"Q0", b"q0"):
+        hint = (
+            ": this looks like a run (query Q0 document rank score tag): are the qrels and the "
+            "run swapped? The qrels come first (QRELS RUN... in a command, evaluate(qrels, runs))"
+        )
+    elif kind == "run" and len(fields) == 4 and _INT.fullmatch(fields[3]):
+        hint = (
+            ": this looks like qrels (query iteration document grade): are the qrels and the "
+            "run swapped? The qrels come first (QRELS RUN... in a command, evaluate(qrels, runs))"
+        )
+    return InputError(source, f"expected {expected}, found {len(fields)}{hint}", line=lineno)
 
 
 def _result_at(f: list[bytes], k: int = 0) -> bool:
@@ -308,10 +322,7 @@ def _parse_qrels_python(data: bytes, source: str) -> Qrels:
             continue
         if len(f) != QRELS_FIELDS:
             raise _column_count_error(
-                source,
-                "4 columns (query, iteration, document, grade)",
-                len(f),
-                lineno,
+                source, "4 columns (query, iteration, document, grade)", f, lineno, "qrels"
             )
         g = f[3]
         if len(g) <= _SHORT and fullmatch(g):  # the rule's common case, inline: in range
@@ -405,12 +416,11 @@ def _warn_extra_columns(run: Run) -> None:
         return
     n = c.extra_columns
     lines = "1 line has" if n == 1 else f"{n} lines have"
-    warnings.warn(
+    warn(
         DataWarning(
             f"{run.source}: {lines} more than 6 columns (first: line {c.first_extra_line}); "
             "the columns after the 6th (the run tag) are ignored, as trec_eval does"
-        ),
-        stacklevel=3,
+        )
     )
 
 
@@ -520,8 +530,9 @@ def _parse_run_python(data: bytes, source: str, name: str) -> Run:
                 raise _column_count_error(
                     source,
                     "at least 6 columns (query, Q0, document, rank, score, run tag)",
-                    len(f),
+                    f,
                     lineno,
+                    "run",
                 )
             if len(f) >= JOINED_FIELDS and (k := _joined_at(f)) is not None:
                 raise _joined_error(source, lineno, f, k)

@@ -352,6 +352,16 @@ def parse_value(text: str, param: Param, where: str) -> Any:
     return param.convert(value, where)
 
 
+def _missing_at(name: str) -> str | None:
+    """``nDCG@10`` for ``nDCG10`` (or ``nDCG-10``): a measure name that takes a cut-off,
+    followed by a number without the ``@``; None otherwise."""
+    m = re.fullmatch(r"(.*?[A-Za-z])[-_]?([0-9]+)", name)
+    if m is None:
+        return None
+    d = lookup(m[1])
+    return None if d is None or d.cutoff is None else f"{d.name}@{int(m[2])}"
+
+
 def _suggest(name: str, text: str = "") -> str:
     """The nearest measure names, cranfield's and trec_eval's printed ones (error path)."""
     from .trec_names import dotted_hint, printed_examples
@@ -360,10 +370,13 @@ def _suggest(name: str, text: str = "") -> str:
     lowered = {n.lower(): n for n in reversed(names)}  # a cranfield name wins over trec_eval's
     import difflib
 
-    close = difflib.get_close_matches(name.lower(), list(lowered), n=4, cutoff=0.5)
+    close = [lowered[c] for c in difflib.get_close_matches(name.lower(), list(lowered), 4, 0.5)]
+    at = _missing_at(name)
+    if at is not None:  # nDCG10: the cut-off without its '@' comes first
+        close = [at, *(c for c in close if c != at)][:4]
     hint = dotted_hint(text or name)
     if close:
-        return "did you mean " + ", ".join(lowered[c] for c in close) + "?" + hint
+        return "did you mean " + ", ".join(close) + "?" + hint
     return "run 'cranfield measures' for the list" + hint
 
 

@@ -24,6 +24,7 @@ from .._lazy import require
 from ..output_files import replace_atomically
 
 __all__ = [
+    "distinct_labels",
     "finish",
     "fit",
     "legend_labels",
@@ -64,8 +65,10 @@ def mpl() -> Any:
 
 
 def new_figure(width: float, height: float) -> Any:
+    """A new figure (constrained layout) that a notebook displays by itself
+    (:mod:`cranfield.report.figure`)."""
     mpl()
-    from matplotlib.figure import Figure
+    from .figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")
 
@@ -131,6 +134,42 @@ def legend_labels(names: Sequence[str], most: int = LABEL_CHARS) -> list[str]:
         "\n".join(textwrap.wrap(n, most, break_long_words=True, break_on_hyphens=False)) or n
         for n in names
     ]
+
+
+SEPARATORS = "_-/ :"
+"""Where a run name is cut when its common prefix is dropped (a word or a number is not cut
+in two); a common suffix may also be cut at a dot (``.txt.gz``)."""
+COMMON_CHARS = 8
+"""The shortest common prefix or suffix of run names worth dropping from their labels."""
+
+
+def _common_start(texts: Sequence[str]) -> str:
+    """The characters every text starts with."""
+    first, last = min(texts), max(texts)  # the others lie between them
+    n = next((i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b), len(first))
+    return first[:n]
+
+
+def distinct_labels(names: Sequence[str], most: int = LABEL_CHARS) -> list[str]:
+    """Labels for run names longer than ``most`` that share a long prefix or suffix: the part
+    that differs, the dropped part marked by an ellipsis (``uogTr_bm25_..._qe_run1`` ..
+    ``run12`` become ``…run1`` .. ``…run12``), then shortened in the middle as
+    :func:`legend_labels` does; the full names where that would make two labels alike.
+    Names that all fit in ``most`` characters are shown whole."""
+    if len(set(names)) < 2 or all(len(n) <= most for n in names):
+        return legend_labels(names, most)
+
+    def backed_off(common: str, separators: str) -> int:  # to just after its last separator
+        cut = max(common.rfind(c) for c in separators) + 1
+        return cut if cut >= COMMON_CHARS else 0
+
+    head = backed_off(_common_start(names), SEPARATORS)
+    tail = backed_off(_common_start([n[::-1] for n in names]), SEPARATORS + ".")
+    if any(len(n) - head - tail <= 0 for n in names):  # a name is all common part
+        head = tail = 0
+    parts = [("…" if head else "") + n[head : len(n) - tail] + ("…" if tail else "") for n in names]
+    labels = legend_labels(parts, most)
+    return labels if len(set(labels)) == len(set(names)) else legend_labels(names, most)
 
 
 def wrap_title(text: str, width: int = 70) -> str:

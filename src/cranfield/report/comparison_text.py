@@ -13,7 +13,7 @@ from ..comparing.paired import TESTS
 from ..comparing.requests import KEEN_METHODS
 from ..errors import ParameterError
 from .markup import Markup, latex_escape, latex_table, markdown_escape, markdown_table
-from .table import escape_controls, table_lines
+from .table import counted, escape_controls, table_lines
 
 if TYPE_CHECKING:
     from ..comparing.result import Comparison
@@ -65,11 +65,11 @@ def _header(c: Comparison) -> str:
     if c.test in ("tukey", "rthsd"):
         parts.append("family-wise over all pairs of runs")
     elif c.correction == "none":
-        parts.append(
-            f"no correction for {npairs} comparison{'' if npairs == 1 else 's'} per measure"
-        )
+        parts.append(f"no correction for {counted(npairs, 'comparison')} per measure")
     else:
-        parts.append(f"{CORRECTIONS[c.correction][0]} over {npairs} comparisons per measure")
+        parts.append(
+            f"{CORRECTIONS[c.correction][0]} over {counted(npairs, 'comparison')} per measure"
+        )
         if c.correction in ("maxt", "minp"):
             exact = c.notes.get("correction_exact", [])
             if exact and len(exact) == len(c.labels):
@@ -79,6 +79,16 @@ def _header(c: Comparison) -> str:
     if c.baseline:
         parts.append(f"baseline {c.baseline}")
     return f"{len(c.runs)} runs, {n} queries: " + "; ".join(parts)
+
+
+def queries_note(c: Comparison, width: int = 100) -> str:
+    """Which queries the comparison's means are over (:func:`cranfield.query_sets.note`)."""
+    from ..query_sets import note
+
+    if not c.results:
+        return ""
+    common = set.intersection(*(set(r.query_ids) for r in c.results))
+    return note(c.results, sorted(common), width=width)
 
 
 def _align(rows: list[list[str]], left: int) -> list[str]:
@@ -218,13 +228,16 @@ def _overlap_rows(c: Comparison, digits: int) -> list[list[str]]:
 def render_text(c: Comparison, *, digits: int = 4, details: Sequence[str] = ()) -> str:
     out = [_header(c), ""]
     out += _align(_means_rows(c, digits), 2)
-    out += ["", _legend(c)]
+    out += ["", *queries_note(c).splitlines(), "", _legend(c)]
     for label in c.labels:
         out += ["", f"{label} ({len(c.query_ids[label])} queries)"]
         out += _align(_pair_rows(c, label, digits), 2)
     if len(c.labels) >= 2:
         npairs = len(c.pairs[c.labels[0]])
-        out += ["", f"Agreement of the measures over {npairs} pairs of runs (1st = a, 2nd = b)"]
+        out += [
+            "",
+            f"Agreement of the measures over {counted(npairs, 'pair')} of runs (1st = a, 2nd = b)",
+        ]
         out += _align(_agreement_rows(c), len(c.labels))
         if len(c.runs) >= 3:
             out += ["", "Rank correlation of the runs' means"]
@@ -262,7 +275,7 @@ def render_markdown(c: Comparison, *, digits: int = 4, details: Sequence[str] = 
     md = markdown_escape
     out = [f"*{md(_header(c))}*", ""]
     out += _md_table(_means_rows(c, digits, sup="markdown"), 2)
-    out += ["", _legend(c)]
+    out += ["", md(queries_note(c, 0)), "", _legend(c)]
     for label in c.labels:
         out += ["", f"**{md(label)}** ({len(c.query_ids[label])} queries)", ""]
         out += _md_table(_pair_rows(c, label, digits), 2)
@@ -312,6 +325,7 @@ def render_latex(c: Comparison, *, digits: int = 4, details: Sequence[str] = ())
     lines = [
         "% " + escape_controls(_header(c)),
         *latex_table(["", "Run", *c.labels], rows, left=2),
+        *("% " + escape_controls(x) for x in queries_note(c).splitlines()),
         "",
         "% p-values of b against a (adjusted: " + CORRECTIONS[c.correction][0] + ")",
     ]

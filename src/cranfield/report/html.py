@@ -19,7 +19,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..query_sets import note, worth_noting
 from . import html_model as M
+from .comparison_text import queries_note
+from .table import counted
 
 if TYPE_CHECKING:
     from ..comparing.result import Comparison
@@ -132,9 +135,14 @@ def _settings(data: ReportData) -> list[list[str]]:
 
 
 def _runs_table(data: ReportData) -> tuple[list[str], list[list[str]]]:
+    """The runs, by their full names, and the label each has in the page's tables and charts
+    (when a label is not the whole name): the legend of the shortened names."""
     from .results_text import _fmt as count_text
 
-    head = ["run", "queries evaluated", "retrieved", "relevant retrieved"]
+    labels = M.run_labels([r.run for r in data.results])
+    shown = any(labels[n] != n for n in labels)
+    head = ["run", *(["shown as"] if shown else []), "queries evaluated", "retrieved"]
+    head.append("relevant retrieved")
     missing = any(n["missing"] for n in data.run_notes.values())
     extra = any(n["run_only"] for n in data.run_notes.values())
     if missing:
@@ -146,7 +154,8 @@ def _runs_table(data: ReportData) -> tuple[list[str], list[list[str]]]:
         s, n = r.summary, data.run_notes.get(r.run, {})
         rr = s.get("relevant_retrieved")
         rr_text = str(rr) if rr is None else count_text(rr, True, data.digits)  # 0.5: weak ties
-        row = [r.run, str(s["queries"]), str(s["retrieved"]), rr_text]
+        row = [r.run, *([labels[r.run]] if shown else []), str(s["queries"])]
+        row += [str(s["retrieved"]), rr_text]
         if missing:
             row.append(str(n.get("missing", 0)))
         if extra:
@@ -158,7 +167,6 @@ def _runs_table(data: ReportData) -> tuple[list[str], list[list[str]]]:
 def render_report(data: ReportData) -> str:
     """The page of a report (see :func:`cranfield.report`)."""
     c, digits = data.comparison, data.digits
-    o = data.settings["options"]
     ref = c.baseline or c.runs[0]
     pr_head, pr_rows = M.pr_rows(data, digits)
     run_head, run_rows = _runs_table(data)
@@ -177,17 +185,13 @@ def render_report(data: ReportData) -> str:
         "collection": data.collection,
         "run_head": run_head,
         "run_rows": run_rows,
-        "complete_note": (
-            "Judged queries without results are scored as empty rankings (complete)."
-            if o.complete
-            else "Only the queries every run has are compared."
-        ),
+        "complete_note": queries_note(c, 0),
         "summary": M.summary(c, digits, data.intervals),
         "summary_legend": _summary_legend(c, bool(data.intervals)),
         "reference_text": (
             f"the baseline {ref}" if c.baseline else f"the first run, {ref} (no baseline given)"
         ),
-        "reference_name": ref,
+        "reference_name": M.run_labels(c.runs)[ref],
         "pr_method": "Averaged over the queries at 11 recall levels; "
         + INTERPOLATION_TEXT[data.settings["interpolation"]]
         + ".",
@@ -223,6 +227,7 @@ def comparison_html(c: Comparison, *, digits: int = 4, details: bool = True) -> 
     context = {
         "caption": M.summary(c, digits)["header"],
         "summary": M.summary(c, digits),
+        "queries_note": queries_note(c, 0) if worth_noting(c.results) else "",
         "summary_legend": _summary_legend(c, False),
         "results": None,
         "pairs": M.pair_tables(c, digits) if details else [],
@@ -234,13 +239,14 @@ def comparison_html(c: Comparison, *, digits: int = 4, details: bool = True) -> 
 def results_html(runs: Sequence[Results], *, digits: int = 4) -> str:
     """Evaluated runs as an HTML fragment: runs x measures, each measure's aggregate."""
     queries = {len(r.query_ids) for r in runs}
-    caption = f"{len(runs)} run{'s' if len(runs) != 1 else ''}"
+    caption = counted(len(runs), "run")
     if len(queries) == 1:
-        caption += f", {queries.pop()} queries"
+        caption += f", {counted(queries.pop(), 'query')}"
     context = {
         "caption": caption,
         "summary": None,
         "results": M.results_rows(runs, digits),
+        "queries_note": note(runs, width=0) if worth_noting(runs) else "",
         "pairs": [],
         "agreement": None,
     }

@@ -32,7 +32,28 @@ if TYPE_CHECKING:
     from ..reporting import ReportData
     from ..results import Results
 
-__all__ = ["decimals", "payload", "script_json", "summary"]
+__all__ = ["decimals", "payload", "run_labels", "script_json", "summary"]
+
+RUN_LABEL_CHARS = 24
+"""Longest run label in the page's tables and charts (the full name on hover and in the runs
+table)."""
+
+
+def run_labels(names: Sequence[str]) -> dict[str, str]:
+    """``{name: label}``: the part of the run names that differs, shortened
+    (:func:`cranfield.report.charts.distinct_labels`, the charts' rule)."""
+    from .charts import distinct_labels
+
+    return dict(zip(names, distinct_labels(list(names), RUN_LABEL_CHARS), strict=True))
+
+
+def run_cell(name: str, labels: dict[str, str]) -> Any:
+    """A table cell of a run: its label, the full name on hover."""
+    from markupsafe import Markup
+
+    label = labels.get(name, name)
+    return Markup('<span class="run-name" title="{}">{}</span>').format(name, label)
+
 
 _SAFE_JSON = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 _SAFE_JSON.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
@@ -108,6 +129,7 @@ def summary(
     marks = {label: c.markers(label) for label in c.labels}
     base = c.baseline
     best = {label: c.means[label][c.ranking(label)[0]] for label in c.labels}
+    names = run_labels(c.runs)
     rows = []
     for r in c.runs:
         cells = []
@@ -137,7 +159,15 @@ def summary(
                     "best": mean == best[label],
                 }
             )
-        rows.append({"letter": c.letters[r], "run": r, "baseline": r == base, "cells": cells})
+        rows.append(
+            {
+                "letter": c.letters[r],
+                "run": r,
+                "label": names[r],
+                "baseline": r == base,
+                "cells": cells,
+            }
+        )
     measures = [
         {"label": label, "better": "↑" if c.higher_is_better(label) else "↓"} for label in c.labels
     ]
@@ -147,10 +177,12 @@ def summary(
 def pair_tables(c: Comparison, digits: int) -> list[dict[str, Any]]:
     """Per measure the pairwise table of the text output (the same cells)."""
     out = []
+    names = run_labels(c.runs)
     for label in c.labels:
         rows = _pair_rows(c, label, digits)
+        body = [[run_cell(r[0], names), run_cell(r[1], names), *r[2:]] for r in rows[1:]]
         out.append(
-            {"label": label, "queries": len(c.query_ids[label]), "head": rows[0], "rows": rows[1:]}
+            {"label": label, "queries": len(c.query_ids[label]), "head": rows[0], "rows": body}
         )
     return out
 
@@ -177,6 +209,7 @@ def results_rows(runs: Sequence[Results], digits: int) -> dict[str, Any]:
     from .results_text import _fmt as fmt_value
 
     labels = list(runs[0].labels) if runs else []
+    names = run_labels([r.run for r in runs]) if runs else {}
     rows = []
     for r in runs:
         agg = r.aggregate()
@@ -184,6 +217,7 @@ def results_rows(runs: Sequence[Results], digits: int) -> dict[str, Any]:
         rows.append(
             {
                 "run": r.run,
+                "label": names[r.run],
                 "queries": len(r.query_ids),
                 "cells": [
                     fmt_value(agg[label], ints[label], digits) if label in agg else ""
@@ -195,10 +229,12 @@ def results_rows(runs: Sequence[Results], digits: int) -> dict[str, Any]:
     return {"labels": labels, "aggregation": how, "rows": rows}
 
 
-def tie_rows(data: ReportData, digits: int) -> list[list[str]]:
+def tie_rows(data: ReportData, digits: int) -> list[list[Any]]:
     keys = ("worst", "trec", "expected", "best", "range")
+    names = run_labels(data.comparison.runs)
     return [
-        [tr.run, s["measure"], *(str(s[k]) for k in ("queries", "tied", "rel_tied", "changed"))]
+        [run_cell(tr.run, names), s["measure"]]
+        + [str(s[k]) for k in ("queries", "tied", "rel_tied", "changed")]
         + [_fmt(s[k], digits) for k in keys]
         for tr in data.ties
         for s in tr.summary()
@@ -217,10 +253,11 @@ def _by_run(data: ReportData, table: Any) -> list[Any]:
 def pr_rows(data: ReportData, digits: int) -> tuple[list[str], list[list[str]]]:
     levels = sorted(set(data.pr["level"].tolist()))
     head = ["run", *(f"{x:g}" for x in levels)]
-    rows = []
+    rows: list[list[Any]] = []
+    names = run_labels(data.comparison.runs)
     for run, part in zip(data.comparison.runs, _by_run(data, data.pr), strict=True):
         by = dict(zip(part["level"].tolist(), part["value"].tolist(), strict=True))
-        rows.append([run, *(_fmt(by.get(x, math.nan), digits) for x in levels)])
+        rows.append([run_cell(run, names), *(_fmt(by.get(x, math.nan), digits) for x in levels)])
     return head, rows
 
 
@@ -259,6 +296,7 @@ def payload(data: ReportData) -> dict[str, Any]:
     return {
         "digits": digits,
         "runs": list(c.runs),
+        "labels": list(run_labels(c.runs).values()),
         "reference": ref,
         "baseline": c.baseline is not None,
         "queries": queries,

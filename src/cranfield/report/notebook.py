@@ -9,7 +9,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .table import escape_controls, table_lines
+from .table import counted, escape_controls, table_lines
 
 if TYPE_CHECKING:
     from ..comparing.result import Comparison
@@ -58,8 +58,8 @@ def results_repr(runs: Sequence[Results], *, single: bool) -> str:
         return "<ResultsSet: no runs>"
     labels = list(runs[0].labels[:MOST_MEASURES])
     nq = sorted({len(r.query_ids) for r in runs})
-    queries = f"{nq[0]} queries" if len(nq) == 1 else f"{nq[0]}-{nq[-1]} queries"
-    measures = f"{len(runs[0].labels)} measure{'s' if len(runs[0].labels) != 1 else ''}"
+    queries = counted(nq[0], "query") if len(nq) == 1 else f"{nq[0]}-{nq[-1]} queries"
+    measures = counted(len(runs[0].labels), "measure")
     if single:
         r = runs[0]
         pairs = ", ".join(
@@ -74,7 +74,18 @@ def results_repr(runs: Sequence[Results], *, single: bool) -> str:
     head = f"<ResultsSet: {len(runs)} runs x {measures}, {queries}"
     head += _more(len(runs[0].labels), len(labels), "measures")
     tail = f"  ... {len(runs) - len(shown)} more runs" if len(runs) > len(shown) else ""
-    return "\n".join([head, *("  " + x for x in lines), *([tail] if tail else [])]) + ">"
+    body = [head, *("  " + x for x in lines), *([tail] if tail else []), *_noted(runs)]
+    return "\n".join(body) + ">"
+
+
+def _noted(runs: Sequence[Results], common: Sequence[str] | None = None) -> list[str]:
+    """The note on the query sets (:mod:`cranfield.query_sets`) when it says more than "every
+    judged query": some run has no results for judged queries, or the query sets differ."""
+    from ..query_sets import note, worth_noting
+
+    if not worth_noting(runs):
+        return []
+    return ["  " + line for line in note(runs, common, width=88).splitlines()]
 
 
 def comparison_repr(c: Comparison) -> str:
@@ -87,13 +98,15 @@ def comparison_repr(c: Comparison) -> str:
     table = [[r[0], _name(r[1]), *r[2 : 2 + len(labels)]] for r in rows]
     lines = table_lines(table[0], table[1:], left=2, rule=False)
     head = (
-        f"<Comparison: {len(c.runs)} runs x {len(c.labels)} measures, "
+        f"<Comparison: {len(c.runs)} runs x {counted(len(c.labels), 'measure')}, "
         f"{c.notes.get('queries')} queries; {TESTS[c.test][0]}, correction {c.correction}"
         + (f", baseline {_name(c.baseline)}" if c.baseline else "")
         + _more(len(c.labels), len(labels), "measures")
     )
     tail = f"  ... {len(c.runs) - MOST_RUNS} more runs" if len(c.runs) > MOST_RUNS else ""
-    return "\n".join([head, *("  " + x for x in lines), *([tail] if tail else [])]) + ">"
+    common = sorted(set.intersection(*(set(r.query_ids) for r in c.results))) if c.results else []
+    noted = _noted(c.results, common) if c.results else []
+    return "\n".join([head, *("  " + x for x in lines), *([tail] if tail else []), *noted]) + ">"
 
 
 def results_frame(runs: Sequence[Results]) -> Any:

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["InputFile", "Provenance", "provenance"]
+__all__ = ["InputFile", "Provenance", "display_path", "provenance"]
 
 _READ = 1 << 20
 _FILE_ROLES = (
@@ -74,10 +74,24 @@ def _items(value: Any) -> Iterator[tuple[str | None, Any]]:
         yield None, value
 
 
+def display_path(path: str | os.PathLike[str]) -> str:
+    """A file name as a report shows it: relative to the working directory (a report is
+    shared: no absolute path, with the user's home and folders, in it), the file's name
+    where there is no relative path (another drive); ``-`` and ``irds:...`` as given."""
+    text = os.fsdecode(path)
+    if text == "-" or not os.path.isabs(text):
+        return text
+    try:
+        return os.path.relpath(text)
+    except ValueError:  # another drive (Windows)
+        return os.path.basename(text)
+
+
 def _describe(value: Any) -> str:
-    """A source as a reader sees it: a path, or what kind of object it was."""
+    """A source as a reader sees it: a path (:func:`display_path`), or what kind of object
+    it was."""
     if isinstance(value, str | os.PathLike):
-        return os.fsdecode(value)
+        return display_path(value)
     shape = getattr(value, "shape", None)
     if shape is not None and len(shape) == 2:
         return f"<{type(value).__name__}: {shape[0]:,} rows>"
@@ -120,7 +134,7 @@ def _call(call: Mapping[str, Any], defaults: Mapping[str, Any]) -> str:
         if isinstance(v, list | tuple):
             return "[" + ", ".join(shown(x) for x in v) + "]"
         if isinstance(v, str | os.PathLike):
-            return repr(os.fsdecode(v))
+            return repr(display_path(v))
         if isinstance(v, bool | int | float) or v is None:
             return repr(v)
         return _describe(v)

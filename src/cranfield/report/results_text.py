@@ -55,8 +55,21 @@ def render(
         sep = "," if fmt == "csv" else "\t"
         return render_delimited(runs, sep, per_query=per_query, intervals=intervals)
     if fmt in ("markdown", "latex"):
-        return render_markup(runs, fmt, per_query=per_query, digits=digits, intervals=intervals)
-    return render_table(runs, per_query=per_query, digits=digits, intervals=intervals)
+        text = render_markup(runs, fmt, per_query=per_query, digits=digits, intervals=intervals)
+    else:
+        text = render_table(runs, per_query=per_query, digits=digits, intervals=intervals)
+    return text + queries_note(runs, fmt) if text else text
+
+
+def queries_note(runs: Sequence[Results], fmt: str = "table") -> str:
+    """The note under a table: which queries its means are over (:mod:`cranfield.query_sets`);
+    a LaTeX comment in LaTeX."""
+    from ..query_sets import note
+
+    text = note(runs)
+    if fmt == "latex":
+        return "".join(f"% {line}\n" for line in text.splitlines())
+    return f"\n{text}\n"
 
 
 def _with_ci(runs: Sequence[Results], intervals: Intervals | None) -> list[bool]:

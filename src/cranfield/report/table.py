@@ -17,11 +17,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["escape_controls", "table_lines", "text_table"]
+__all__ = ["counted", "escape_controls", "table_lines", "text_table"]
 
 _BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 _ESCAPES = {c: f"\\x{c:02x}" for c in (*range(32), *range(127, 160))}
 _ESCAPES.update({c: f"\\u{c:04x}" for c in _BIDI})
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and the noun, singular for one: ``1 chart``, ``2 charts``, ``1 query``,
+    ``0 queries`` (``plural``: the plural when it is not the noun + s or y -> ies)."""
+    if n == 1:
+        return f"{n} {noun}"
+    if plural is None:
+        consonant_y = noun.endswith("y") and noun[-2:-1] not in "aeiou"
+        plural = noun[:-1] + "ies" if consonant_y else noun + "s"
+    return f"{n} {plural}"
 
 
 def escape_controls(text: str) -> str:

@@ -42,6 +42,10 @@ def render_ranges(
             for j, label in enumerate(tr.labels)
         ]
         out += ["", *table_lines(["run", "query", "measure", *_BOUNDS], qrows, left=3)]
+    if ranges:  # which queries the means are over (cranfield.query_sets)
+        from ..query_sets import note
+
+        out += ["", *note(ranges).splitlines()]
     return "\n".join(out) + "\n"
 
 

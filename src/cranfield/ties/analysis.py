@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -25,6 +24,7 @@ import numpy as np
 from .. import arguments as A
 from ..aggregate import aggregate_values
 from ..errors import ParameterError, UndefinedMeasureWarning
+from ..errors import warn as _warn  # (warn= is a parameter below)
 from ..judged_rankings import JudgedRankings
 from ..judged_runs import JudgedRuns
 from ..judging_options import JudgeOptions
@@ -324,12 +324,11 @@ def weak_curves_judged(
     missed = {x: c for x, c in unmet.items() if c}
     if warn and missed:
         detail = ", ".join(f"{c} at recall {x}" for x, c in missed.items())
-        warnings.warn(
+        _warn(
             UndefinedMeasureWarning(
                 f"{name}: some queries retrieve too few relevant documents to reach a recall "
                 f"level ({detail} of {nq}); scored 0"
-            ),
-            stacklevel=2,
+            )
         )
     return WeakCurves(
         run=name,

@@ -86,7 +86,8 @@
   var pq = { m: 0, view: "values", filter: "", col: null, dir: 1, page: 0, size: 100 };
   var measureSel = $("pq-measure"), viewSel = $("pq-view");
   D.measures.forEach(function (m, i) { option(measureSel, i, m.label); option($("md-measure"), i, m.label); });
-  D.runs.forEach(function (r, j) { if (j !== REF) option($("md-run"), j, r + " vs " + D.runs[REF]); });
+  var LABELS = D.labels || D.runs;  /* the part of the names that differs; full names on hover */
+  D.runs.forEach(function (r, j) { if (j !== REF) option($("md-run"), j, LABELS[j] + " vs " + LABELS[REF]); });
   if (D.runs.length < 2) viewSel.disabled = true;
 
   function queriesOf(m) {
@@ -126,14 +127,14 @@
   }
   function renderHead() {
     var tr = node("tr");
-    var names = ["query", "R"].concat(D.runs);
+    var names = ["query", "R"].concat(LABELS);
     names.forEach(function (name, col) {
       var th = node("th", col >= 2 && pq.view === "diffs" && col - 2 !== REF ? "Δ " + name : name);
       th.scope = "col";
       th.setAttribute("data-sortable", "");
       th.setAttribute("data-col", String(col));
       th.tabIndex = 0;
-      th.title = col === 1 ? "relevant documents" : col >= 2 ? name : "query id";
+      th.title = col === 1 ? "relevant documents" : col >= 2 ? D.runs[col - 2] : "query id";
       if (col >= 2 && col - 2 === REF) th.title += " (reference)";
       if (pq.col === col) th.setAttribute("aria-sort", pq.dir > 0 ? "ascending" : "descending");
       tr.appendChild(th);
@@ -252,7 +253,7 @@
       if (s.dash) a["stroke-dasharray"] = s.dash;
       svgNode("line", a, sw);
       li.appendChild(sw);
-      li.appendChild(node("span", s.label || s.name));
+      li.appendChild(node("span", s.label || s.name)).title = s.name;
       li.addEventListener("mouseenter", function () { paths.forEach(function (p, k) { if (k !== i) p.classList.add("dim"); }); });
       li.addEventListener("mouseleave", function () { paths.forEach(function (p) { p.classList.remove("dim"); }); });
       legend.appendChild(li);
@@ -263,7 +264,7 @@
   function drawPR() {
     var series = D.runs.map(function (r, j) {
       var st = styleOf(j);
-      return { name: r, color: st.color, dash: st.dash,
+      return { name: r, label: LABELS[j], color: st.color, dash: st.dash,
                points: D.pr.levels.map(function (x, i) { return [x, D.pr.values[j][i]]; }) };
     });
     lineChart($("pr-chart"), { title: "Precision-recall curves", series: series, x0: 0, x1: 1, y0: 0, y1: 1,
@@ -277,7 +278,7 @@
     });
     var series = D.runs.map(function (r, j) {
       var st = styleOf(j);
-      return { name: r, color: st.color, dash: st.dash,
+      return { name: r, label: LABELS[j], color: st.color, dash: st.dash,
                points: vals[j].map(function (y, i) { return [i + 1, y]; }) };
     });
     var norm = curve === "ndcg" || curve === "ncg";
@@ -299,10 +300,10 @@
     losses.sort(function (a, b) { return b - a; });
     var counts = m.wlt[j] || [wins.length, losses.length, ties];
     wlt.textContent = "";
-    var run = D.runs[j], ref = D.runs[REF];
-    wlt.appendChild(node("span", run + " better on " + counts[0], "w"));
+    var run = D.runs[j], ref = D.runs[REF], runL = LABELS[j], refL = LABELS[REF];
+    wlt.appendChild(node("span", runL + " better on " + counts[0], "w")).title = run;
     wlt.appendChild(document.createTextNode(" · "));
-    wlt.appendChild(node("span", ref + " better on " + counts[1], "l"));
+    wlt.appendChild(node("span", refL + " better on " + counts[1], "l")).title = ref;
     wlt.appendChild(document.createTextNode(" · equal on " + counts[2] + " (queries; " + m.label + ")"));
     var most = 0;
     wins.concat(losses).forEach(function (v) { if (v > most) most = v; });
@@ -310,8 +311,8 @@
     lineChart(box, { title: "Magnitude differences in " + m.label, x0: 0.5, x1: Math.max(wins.length, losses.length, 1) + 0.5,
       y0: 0, y1: most || 1, xlabel: "queries, ranked by the size of the difference",
       ylabel: "difference in " + m.label, markers: true,
-      series: [{ name: run, label: run + " better (" + counts[0] + ")", cls: "win", points: pts(wins) },
-               { name: ref, label: ref + " better (" + counts[1] + ")", cls: "loss", points: pts(losses) }] });
+      series: [{ name: run, label: runL + " better (" + counts[0] + ")", cls: "win", points: pts(wins) },
+               { name: ref, label: refL + " better (" + counts[1] + ")", cls: "loss", points: pts(losses) }] });
   }
   $("md-measure").addEventListener("change", drawMagnitude);
   $("md-run").addEventListener("change", drawMagnitude);
