@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ties": ("cranfield.cli.ties", "How far tie-breaking can move each run's scores."),
     "report": ("cranfield.cli.report", "One HTML file: means, tests, per query, curves, ties."),
     "holes": ("cranfield.cli.holes", "Unjudged documents of runs and pools: a judgment request."),
+    "inferred": ("cranfield.cli.inferred", "xinfAP, infAP, infNDCG from sampled judgments."),
 }
 
 
