@@ -23,7 +23,8 @@ def parser() -> Parser:
         type=Range(int, 1, MAX_CUTOFF),
         metavar="K",
         help="Each run's first K documents: the pool of --strategy depth, the documents "
-        "whose holes each run counts, and the candidates of the other strategies.",
+        "whose holes each run counts, and the candidates of the other strategies (default: "
+        "all it retrieved).",
     )
     p.option(
         "--strategy",
@@ -38,6 +39,15 @@ def parser() -> Parser:
     p.option("--p", type=float, default=0.8, show_default=True, help="RBP persistence.")
     p.option("--rrf-k", type=float, default=60.0, show_default=True, help="RRF's k.")
     p.option("--merge", choices=RBP_MERGES, default="sum", show_default=True, help="RBP over runs.")
+    p.option(
+        "--fill",
+        action="append",
+        default=[],
+        type=file_path,
+        metavar="QRELS",
+        help="Another judgment set (repeatable, in order of preference): the runs' holes it "
+        "judges are filled from it first; the table and JSON count the judgments by source.",
+    )
     p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
     p.common("seed")
     p.common("names")
@@ -65,13 +75,20 @@ def run(argv: Sequence[str]) -> None:
     cranfield holes qrels.txt runs/*.txt --depth 10 --format table
     cranfield holes qrels.txt runs/*.txt --strategy rrf --size 50 --format csv -o request.csv
     cranfield holes qrels.txt runs/*.txt --strategy take --size 100 --depth 1000
+    cranfield holes qrels.txt runs/*.txt --depth 10 --fill llm.qrels -f table
     """
     p = parser()
     a = p.parse(argv)
     from ..judgments.holes import holes
 
+    qrels, sources = a.qrels, None
+    if a.fill:
+        from ..judgments.filling import fill_holes
+
+        filled = fill_holes(a.qrels, a.fill, a.runs, depth=a.depth)
+        qrels, sources = filled.qrels, filled.counts()
     h = holes(
-        a.qrels,
+        qrels,
         a.runs,
         depth=a.depth,
         strategy=a.strategy,
@@ -90,7 +107,13 @@ def run(argv: Sequence[str]) -> None:
     elif a.fmt == "json":
         import json
 
-        text = json.dumps(h.to_dict(), indent=2) + "\n"
+        data = h.to_dict()
+        if sources is not None:
+            data["judgments_by_source"] = sources
+        text = json.dumps(data, indent=2) + "\n"
     else:
         text = h.table()
+        if sources is not None:
+            counts = ", ".join(f"{k} {v}" for k, v in sources.items())
+            text += f"judgments by source: {counts}\n"
     write_output(text, a.output)

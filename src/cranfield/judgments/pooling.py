@@ -6,7 +6,8 @@ the first document of the ordered ranking whatever the file's rank column says.
 
 ``depth``
     the union of every run's first ``depth`` documents (Spärck Jones & van Rijsbergen 1975;
-    TREC's pools; trectools' ``topX``).  The pool's size varies by query.
+    TREC's pools; trectools' ``topX``), of all they retrieved without a depth.  The pool's
+    size varies by query.
 ``take``
     Take@N (Lipani, Palotti, Lupu, Piroi, Zuccon & Hanbury, "Fixed-cost pooling strategies",
     TKDE 2019): depth pooling one rank at a time, the runs in the order given, until ``size``
@@ -61,8 +62,6 @@ class PoolSpec:
             v = getattr(self, name)
             if v is not None and (A.integer(v, name) < 1):
                 raise ParameterError(f"{name} must be at least 1, got {v!r}")
-        if self.strategy == "depth" and self.depth is None:
-            raise ParameterError("depth pooling needs a depth (--depth K)")
         if self.strategy != "depth" and self.size is None:
             raise ParameterError(f"{self.strategy} pooling needs a pool size (--size N)")
         p = A.number(self.p, "p")
