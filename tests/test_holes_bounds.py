@@ -228,3 +228,19 @@ def test_a_bound_measure_survives_pickling_to_a_worker():
     r = cranfield.evaluate(qrels, runs["a"], ["nDCG@10"], bounds=True)
     hand = cranfield.evaluate(_filled(qrels, runs["a"], "hi"), runs["a"], ["nDCG@10"])
     np.testing.assert_array_equal(r.column("nDCG@10:hi"), hand.column("nDCG@10"))
+
+
+def test_bounds_under_weak_ties_are_the_expectations_on_the_filled_qrels():
+    """With ties (scores rounded into groups), ties='weak': each bound is the tie-aware
+    expectation on the hand-filled qrels."""
+    qrels, runs = _sample(1)
+    run = {q: {d: float(int(s) // 3) for d, s in r.items()} for q, r in runs["a"].items()}
+    measures = ["P@10", "AP", "nDCG@10", "RR", "R@20"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = cranfield.evaluate(qrels, run, measures, bounds=True, ties="weak")
+        for side in ("lo", "hi"):
+            hand = cranfield.evaluate(_filled(qrels, run, side), run, measures, ties="weak")
+            for m in measures:
+                np.testing.assert_allclose(r.column(f"{m}:{side}"), hand.column(m), atol=1e-12)
+    assert (r.column("P@10:hi") > r.column("P@10")).any()  # the sample has holes in the top 10
