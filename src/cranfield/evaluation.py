@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from . import arguments as A
 from .aggregate import resolve_aggregation
 from .arguments import measure_list
 from .data import Qrels, Run
@@ -56,6 +57,7 @@ def evaluate(
     rel: int | None = None,
     jobs: int | None = None,
     executor: Any = None,
+    bounds: bool = False,
 ) -> Results | ResultsSet:
     """Evaluate one run (returns :class:`Results`) or several (:class:`ResultsSet`).
 
@@ -120,6 +122,11 @@ def evaluate(
         process pool, say) or a ``dask.distributed.Client`` (each worker gets the qrels once;
         a large TREC text run is cut into query ranges evaluated apart).  The results are
         the same, bit for bit (``docs/scale.md``, "Beyond one machine").  Not with ``jobs``.
+    bounds
+        Also the pessimistic and optimistic bound of every measure, as the columns
+        ``label:lo`` (the run's unjudged documents judged non-relevant) and ``label:hi``
+        (judged with the top grade of the query), after each ``label``; see
+        :mod:`cranfield.judgments.bounds` and ``docs/judgments.md``.
 
     Warnings
     --------
@@ -129,7 +136,9 @@ def evaluate(
     """
     options = JudgeOptions.of(locals())
     judged = judge_many(qrels, runs, names=names, options=options)
-    results = evaluate_runs(judged, measures, aggregate=aggregate, jobs=jobs, executor=executor)
+    results = evaluate_runs(
+        judged, measures, aggregate=aggregate, jobs=jobs, executor=executor, bounds=bounds
+    )
     if not judged.many:
         return results[0]
     from .query_sets import warn_if_mixed
@@ -145,12 +154,14 @@ def evaluate_runs(
     aggregate: str | Sequence[str] | Mapping[str, str] | None = None,
     jobs: int | None = 1,
     executor: Any = None,
+    bounds: bool = False,
 ) -> list[Results]:
     """The results of every run of ``judged`` (from :func:`~cranfield.judged_runs.judge_many`),
     one run in memory at a time (a large TREC text run one query block at a time), or ``jobs``
     runs at a time in worker processes (``None``: as many as there are cores), or on
     ``executor`` (an Executor or a Dask Client: :func:`evaluate_on`); ``measures`` and
-    ``aggregate`` are checked before any input is read."""
+    ``aggregate`` are checked before any input is read; ``bounds``: each measure followed by
+    its bounds (:func:`cranfield.judgments.bounds.bounded`)."""
     from .parallel import check_jobs, default_jobs
     from .partial_results import micro_labels
     from .streaming import Plan
@@ -162,6 +173,11 @@ def evaluate_runs(
         pool = as_executor(executor, jobs if jobs != 1 else None)
 
     specs = _measures(measures)
+    if A.flag(bounds, "bounds"):
+        from .judgments.bounds import bounded, bounded_aggregate
+
+        aggregate = bounded_aggregate(specs, aggregate)
+        specs = bounded(specs)
     ties = judged.options.ties
     for _, m in specs:
         m.definition.function(ties)  # fail before reading: no tie-aware form under "weak"

@@ -23,6 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "anova": ("cranfield.cli.anova", "ANOVA of the runs: table, margins of error, effect sizes."),
     "design": ("cranfield.cli.design", "Topics a test collection needs: power, interval width."),
     "meta": ("cranfield.cli.meta", "Judge the measures: discriminative power, swaps, stability."),
+    "holes": ("cranfield.cli.holes", "Unjudged documents of runs and pools: a judgment request."),
+    "inferred": ("cranfield.cli.inferred", "xinfAP, infAP, infNDCG from sampled judgments."),
 }
 
 

@@ -258,6 +258,15 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "help": "Keep only the first N documents of each ranking (trec_eval -M).",
         },
     ),
+    "bounds": (
+        ("--bounds",),
+        {
+            "action": "store_true",
+            "help": "Also each measure's bounds over the run's unjudged documents: MEASURE:lo "
+            "(judged non-relevant) and MEASURE:hi (judged with the query's top grade; R grows "
+            "by them). See docs/judgments.md.",
+        },
+    ),
     "judged_only": (
         ("-J", "--judged-only"),
         {

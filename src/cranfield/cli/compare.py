@@ -168,6 +168,7 @@ def judging_options(p: Parser) -> None:
         "only the queries every run has results for.",
     )
     p.common("ties", choices=TIE_POLICIES, help="Order of tied scores.")
+    p.common("bounds")
     p.common("depth", "judged_only", "rel", "collection_size", "known", "target", "names")
     p.common("prefs", "prefs_format", "judgment_groups", "subtopics")
 
@@ -182,6 +183,7 @@ def run(argv: Sequence[str]) -> None:
     cranfield compare qrels.txt runs/*.run -m AP -m P@10 --format latex > table.tex
     cranfield compare qrels.txt a.run b.run -m AP --sweep 'P@5,10,20,100' --plot figs/
     cranfield compare qrels.txt a.run b.run -m AP --rbo 0.9
+    cranfield compare qrels.txt a.run b.run -m AP --bounds
     cranfield compare qrels.txt a.run b.run -m Rnorm --collection-size 1400 -l 2
     cranfield compare qrels.txt runs/*.run -m AP --test randomization --dask tcp://host:8786
     """
@@ -202,7 +204,7 @@ def run(argv: Sequence[str]) -> None:
             rbo=a.rbo,
             executor=client,
             **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
-            **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
+            **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel", "bounds"),
         )
     text = cmp.table("text" if a.fmt == "table" else a.fmt, digits=a.digits, details=details)
     write_output(text, a.output)

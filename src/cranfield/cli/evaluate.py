@@ -30,6 +30,7 @@ def parser() -> Parser:
         "see docs/ties.md).",
     )
     p.common("seed", help="Seed of --ties random and of --ci bootstrap / bca (default 0).")
+    p.common("bounds")
     p.common("depth", "judged_only", "complete", "rel", "collection_size", "known", "target")
     p.common("prefs", "prefs_format", "judgment_groups", "subtopics")
     p.common("names")
@@ -77,6 +78,7 @@ def run(argv: Sequence[str]) -> None:
     \b
     cranfield evaluate qrels.txt run1.txt run2.txt -m AP -m P@10 -m nDCG@10
     cranfield evaluate qrels.txt run.txt -m AP --per-query --format trec
+    cranfield evaluate qrels.txt run.txt -m AP -m nDCG@10 --bounds
     cranfield evaluate qrels.txt runs/*.txt -m AP --per-query --format json > results.json
     cranfield evaluate qrels.txt run.txt -m PRES@1000 -m Rnorm --collection-size 1400
     cranfield evaluate qrels.txt a/run.txt b/run.txt -m P@10 -l 2 --names bm25,dense
@@ -96,7 +98,7 @@ def run(argv: Sequence[str]) -> None:
             a.measures or None,
             aggregate=a.aggregate or None,
             executor=client,
-            **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel", "jobs"),
+            **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel", "jobs", "bounds"),
         )
     intervals = None
     if a.ci is not None:

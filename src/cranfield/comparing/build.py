@@ -101,6 +101,7 @@ def compare(
     rel: int | None = None,
     rbo: float | None = None,
     executor: Any = None,
+    bounds: bool = False,
 ) -> Comparison:
     """Compare runs pairwise under one or more measures.
 
@@ -150,6 +151,11 @@ def compare(
         files are evaluated there (as :func:`cranfield.evaluate` does), and the randomization
         and bootstrap tests of the pairs run there in groups of pairs, with the same seeds
         and the same p-values as here (``docs/scale.md``, "Beyond one machine").
+    bounds
+        Also compare each measure's pessimistic and optimistic bounds (``label:lo``,
+        ``label:hi``, each run with its own unjudged documents filled; see
+        :mod:`cranfield.judgments.bounds`).  Needs the runs: evaluated results carry their
+        bounds when evaluated with ``bounds=True``.
     """
     settings = check_settings(test, correction, alternative, alpha, permutations, seed, ci)
     options = JudgeOptions.of(locals())
@@ -168,8 +174,14 @@ def compare(
     sweep_specs = [parse_sweep(s) for s in sweeps]
     rbo_p = None if rbo is None else persistence(rbo)
     kept = RankingsKept(ties=ties, seed=seed, depth=depth)
+    A.flag(bounds, "bounds")
 
     if _is_results(results):
+        if bounds:
+            raise ParameterError(
+                "bounds= fills the runs' unjudged documents: give compare(qrels, runs, "
+                "measures, bounds=True), or evaluated results made with bounds=True"
+            )
         if rbo_p is not None:
             raise ParameterError(
                 "rank-biased overlap (rbo=) compares the runs' rankings: give "
@@ -198,7 +210,9 @@ def compare(
         labels = A.measure_list(measures, DEFAULT_MEASURES)
         extra = [label for _, cut_labels in sweep_specs for label in cut_labels]
         wanted = list(dict.fromkeys([*labels, *extra, "NumRel"]))
-        rs = evaluate_runs(judged, wanted, executor=executor)
+        rs = evaluate_runs(judged, wanted, executor=executor, bounds=bounds)
+        if bounds:
+            labels = [f"{m}{s}" for m in labels for s in ("", ":lo", ":hi")]
     if executor is not None:
         from ..dask_executor import as_executor
 
