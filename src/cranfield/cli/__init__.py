@@ -20,6 +20,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "curve": ("cranfield.cli.curve", "Precision-recall, gain and recall-fallout curves and plots."),
     "ties": ("cranfield.cli.ties", "How far tie-breaking can move each run's scores."),
     "report": ("cranfield.cli.report", "One HTML file: means, tests, per query, curves, ties."),
+    "leaderboard": (
+        "cranfield.cli.leaderboard",
+        "Do judgment sets rank the runs alike? tau_b, tau_AP_b, top-k, verdicts.",
+    ),
 }
 
 

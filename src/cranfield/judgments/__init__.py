@@ -1,0 +1,1 @@
+"""Judging the judgments: agreement between judgment sets (docs/judgments.md)."""
