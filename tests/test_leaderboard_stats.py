@@ -124,12 +124,12 @@ def _collection(seed=3, queries=12, docs=25, runs=7):
     return human, llm, rr
 
 
-def _oracle_means(qrels, runs, queries, rel=1):
+def _oracle_means(qrels, runs, queries, rel=1, measure=lambda t: t.map()):
     q = {k: v for k, v in qrels.items() if k in queries}
     out = []
     for run in runs.values():
         rd = {k: list(v.items()) for k, v in run.items() if k in queries}
-        _, m = oracle.evaluate(q, rd, lambda t: t.map(), rel_level=rel, complete=True)
+        _, m = oracle.evaluate(q, rd, measure, rel_level=rel, complete=True)
         out.append(m)
     return np.array(out)
 
@@ -141,13 +141,15 @@ def test_means_are_the_oracle_means_over_the_common_queries(rel):
     human, llm, runs = _collection()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        res = leaderboards({"human": human, "llm": llm}, runs, ["AP"], rel=rel, jobs=1)
+        res = leaderboards({"human": human, "llm": llm}, runs, ["AP", "nDCG@5"], rel=rel, jobs=1)
     said = [str(w.message) for w in caught if issubclass(w.category, DataWarning)]
     assert any("11 queries judged in every set; left out: 1 of human's 12" in m for m in said)
     common = set(llm)
     assert res.queries == {"human": 11, "llm": 11}
     for s, qrels in enumerate((human, llm)):
         np.testing.assert_allclose(res.means["AP"][s], _oracle_means(qrels, runs, common, rel))
+        ndcg = _oracle_means(qrels, runs, common, rel, lambda t: t.ndcg_cut(5))
+        np.testing.assert_allclose(res.means["nDCG@5"][s], ndcg)
     row = res.rows[0]
     x, y = res.means["AP"]
     if rel == 2:
@@ -165,16 +167,20 @@ def test_verdicts_are_those_of_compare(test, correction):
     common = sorted(set(llm))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = leaderboards([human, llm], runs, ["AP", "P@5"], test=test, correction=correction)
+        res = leaderboards([human, llm], runs, ["AP", "E@5"], test=test, correction=correction)
         for s, qrels in enumerate((human, llm)):
             sub = {q: qrels[q] for q in common}
-            cmp = cranfield.compare(sub, runs, ["AP", "P@5"], test=test, correction=correction)
-            for label in ("AP", "P@5"):
+            cmp = cranfield.compare(sub, runs, ["AP", "E@5"], test=test, correction=correction)
+            for label in ("AP", "E@5"):
                 assert res.outcomes[label][s] == [p.outcome for p in cmp.pairs[label]]
     assert res.pair_runs == [(p.a, p.b) for p in cmp.pairs["AP"]]
     for row in res.rows:
         a, b = res.outcomes[row.measure]
         assert row.tested_pairs == len(a) == 15
+        x, y = res.means[row.measure]
+        if row.measure == "E@5":  # lower is better: the top of the leaderboard is the least E
+            x, y = -x, -y
+        assert row.tau_ap_b == pytest.approx(_tau_ap_b_brute(x, y), abs=1e-12)
         assert row.same_verdict == pytest.approx(
             sum(u == v for u, v in zip(a, b, strict=True)) / len(a)
         )
