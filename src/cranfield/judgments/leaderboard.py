@@ -424,6 +424,8 @@ class _Work(NamedTuple):
     documents are looked up once in it, ..."""
     codes: tuple[np.ndarray, ...]
     """... and mapped to each set's own codes by ``codes[set][position]`` (-1: absent)."""
+    names: tuple[str, ...]
+    """The sets' names (for the warnings of each run under each)."""
 
 
 def _documents(sets: Sequence[Any]) -> tuple[Any, tuple[np.ndarray, ...]]:
@@ -468,12 +470,14 @@ def _run_task(shared: Any, task: Any) -> tuple[tuple[Any, ...], list[str]]:
     first = task.index == 0
     work = shared.work
     found = source.docs.lookup(work.documents) if len(source) else np.zeros(0, dtype=np.int64)
-    results = tuple(
-        evaluate_planned(
-            judge(q, source, _notes=False, _codes=codes[found], **kw), q, task.name, plan, first
-        )
-        for q, codes in zip(work.sets, work.codes, strict=True)
-    )
+    results = []
+    for q, codes, set_name in zip(work.sets, work.codes, work.names, strict=True):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            jr = judge(q, source, _notes=False, _codes=codes[found], **kw)
+            results.append(evaluate_planned(jr, q, task.name, plan, first))
+        for w in caught:  # which set the warning is about
+            warnings.warn(w.category(f"under {set_name}: {w.message}"), stacklevel=2)
     return results, [q for q in source.query_ids if q not in shared.work.judged]
 
 
@@ -595,6 +599,7 @@ def leaderboards(
         plan,
         frozenset().union(*(q.query_ids for q in original)),
         *_documents(read),
+        tuple(sets),
     )
     done = list(judged.map(_run_task, work, jobs=jobs))
     per_run = [r for r, _ in done]
