@@ -5,11 +5,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from importlib.util import find_spec
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy import stats
+
+import test_adversarial_commands as adv
 
 
 def _write(tmp_path, seed=7, runs=5):
@@ -106,3 +111,25 @@ def test_runs_are_required(tmp_path, cli):
     qa, qb, _ = _write(tmp_path)
     done = cli("leaderboard", qa, qb, "-m", "AP")
     assert done.returncode == 2 and "-r/--run" in done.stderr.decode()
+
+
+LEADERBOARD = [
+    "leaderboard", "{qrels}", "{qrels}", "-r", "{run}", "{other}", "-m", "AP", "-m", "P@5",
+]  # fmt: skip
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(adv._PAIRS, st.integers(0, 2**32 - 1))
+def test_leaderboard_survives_damaged_files(tmp_path, monkeypatch, pair, seed):
+    """The project's campaign of damaged qrels and runs (test_adversarial_commands): exit 0
+    or one error line naming the file and line, the same under the three text parsers, never
+    a traceback."""
+    monkeypatch.setattr(adv, "COMMANDS", {"leaderboard": LEADERBOARD})
+    tally: Counter = Counter()
+    adv.check_commands(*adv._damage(*pair, seed), tmp_path, monkeypatch, tally)
+    assert tally["commands"] == 1
