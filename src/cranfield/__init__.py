@@ -41,6 +41,7 @@ __all__ = [
     "evaluate",
     "judge",
     "judge_many",
+    "leaderboards",
     "measures",
     "parse_measure",
     "rank_biased_overlap",
@@ -55,6 +56,7 @@ _LAZY = {
     "rank_biased_overlap": ("cranfield.comparing.rbo", "rank_biased_overlap"),
     "judge": ("cranfield.judging", "judge"),
     "judge_many": ("cranfield.judged_runs", "judge_many"),
+    "leaderboards": ("cranfield.judgments.leaderboard", "leaderboards"),
     "JudgeOptions": ("cranfield.judging_options", "JudgeOptions"),
     "read_qrels": ("cranfield.io", "read_qrels"),
     "read_run": ("cranfield.io", "read_run"),
@@ -97,6 +99,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover
     from . import curves, measures, report
     from .comparing import compare
+    from .judgments.leaderboard import leaderboards
     from .data import Qrels, Run
     from .errors import (
         CranfieldError,
