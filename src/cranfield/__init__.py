@@ -99,7 +99,6 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover
     from . import curves, measures, report
     from .comparing import compare
-    from .judgments.leaderboard import leaderboards
     from .data import Qrels, Run
     from .errors import (
         CranfieldError,
@@ -117,6 +116,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .judged_runs import judge_many
     from .judging import judge
     from .judging_options import JudgeOptions
+    from .judgments.leaderboard import leaderboards
     from .measures import Measure
     from .measures import parse as parse_measure
     from .results import Results, ResultsSet
