@@ -91,6 +91,9 @@ def test_undefined_statistics_are_nan():
     assert st.swaps == 0  # a pair tied under A is no swap
     one = rank_statistics([0.5], [0.1])
     assert math.isnan(one.tau_b) and one.pairs == 0
+    undefined = rank_statistics([0.5, float("nan"), 0.2], [0.1, 0.2, 0.3])
+    assert math.isnan(undefined.tau_b) and math.isnan(undefined.tau_ap_b)
+    assert (undefined.swaps, undefined.moved) == (0, None)
 
 
 def test_every_statistic_is_declared():

@@ -161,8 +161,8 @@ def rank_statistics(a: Sequence[float], b: Sequence[float], *, k: int = 10) -> R
     y = np.asarray(b, dtype=np.float64)
     n = len(x)
     nan = float("nan")
-    if n == 0:
-        return RankStats(nan, nan, nan, nan, 0, nan, 0, 0, None, 0, 0)
+    if n == 0 or not (np.isfinite(x).all() and np.isfinite(y).all()):
+        return RankStats(nan, nan, nan, nan, 0, nan, 0, 0, None, 0, 0)  # no ordering
     ra, rb = ranks(x), ranks(y)
     shift = np.abs(rb - ra)
     moved = int(np.argmax(shift))
@@ -361,7 +361,8 @@ class LeaderboardAgreement:
             )
         moving = np.zeros(len(x), dtype=bool)
         moving[swapped.reshape(-1)] = True
-        ax.scatter(x[~moving], y[~moving], s=18, color="#1f77b4", label="runs", zorder=3)
+        if (~moving).any():
+            ax.scatter(x[~moving], y[~moving], s=18, color="#1f77b4", label="runs", zorder=3)
         if moving.any():
             ax.scatter(
                 x[moving],
@@ -634,7 +635,13 @@ def leaderboards(
         M, sgn = means[label], dirs[label]
         for i, j in set_pairs:
             for s in (i, j):
-                if len(run_names) >= 2 and np.ptp(M[s]) == 0:
+                if not np.isfinite(M[s]).all():
+                    _note(
+                        notes,
+                        f"{label}: some run's mean under {sets[s]} is not a number: "
+                        "no leaderboard, its statistics are undefined (NaN)",
+                    )
+                elif len(run_names) >= 2 and np.ptp(M[s]) == 0:
                     _note(
                         notes,
                         f"{label}: every run has the same mean under {sets[s]}: its "
