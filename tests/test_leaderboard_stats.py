@@ -163,8 +163,15 @@ def test_means_are_the_oracle_means_over_the_common_queries(rel):
     assert row.swaps == _brute(list(x), list(y), 10)[0]
 
 
-@pytest.mark.parametrize("test", ["t", "wilcoxon", "sign"])
-@pytest.mark.parametrize("correction", ["none", "holm"])
+@pytest.mark.parametrize(
+    "test, correction",
+    [
+        *[(t, c) for t in ("t", "wilcoxon", "sign") for c in ("none", "holm")],
+        ("randomization", "bh"),
+        ("bootstrap", "none"),
+        ("tukey", "none"),
+    ],
+)
 def test_verdicts_are_those_of_compare(test, correction):
     human, llm, runs = _collection(seed=5, runs=6)
     common = sorted(set(llm))
