@@ -80,6 +80,16 @@ class Qrels:
         return list(dict.fromkeys(self.doc_ids))
 
     @cached_property
+    def sorted_grades(self) -> tuple[np.ndarray, np.ndarray]:
+        """(offsets, grades) of every query, each query's grades sorted descending (read
+        only: the judged rankings of every run share them)."""
+        from .judging import _sorted_grades
+
+        off, g = _sorted_grades(self, np.arange(self.num_queries, dtype=np.int64))
+        off.flags.writeable = g.flags.writeable = False
+        return off, g
+
+    @cached_property
     def _sorted_keys(self) -> tuple[np.ndarray, np.ndarray]:
         """(sorted pair keys, row of each key) with key = query * |vocabulary| + doc code."""
         vocab = self.doc_index.index

@@ -46,6 +46,7 @@ def judge(
     judgment_groups: Any = None,
     subtopics: Any = None,
     _notes: bool = True,
+    _codes: np.ndarray | None = None,
 ) -> JudgedRankings:
     """Judge ``run`` against ``qrels``.
 
@@ -76,7 +77,9 @@ def judge(
         :mod:`cranfield.io.subtopics`' ``Subtopics``) for the diversity measures.
 
     (``_notes=False``, for a block of a run judged alone, leaves out the ``notes``, whose
-    judged queries without results take time in proportion to the qrels' queries.)
+    judged queries without results take time in proportion to the qrels' queries.
+    ``_codes``: each row's document's position in ``qrels.doc_index`` (-1: absent), when the
+    caller has looked the run up once for several qrels: :mod:`cranfield.judgments.leaderboard`.)
     """
     if not isinstance(qrels, Qrels) or not isinstance(run, Run):
         bad, what = ("qrels", "Qrels") if not isinstance(qrels, Qrels) else ("run", "Run")
@@ -100,7 +103,10 @@ def judge(
     segment_of_query = np.array([seg_index.get(q, -1) for q in run.query_ids], dtype=np.int64)
 
     # each row's document in the qrels vocabulary (-1: absent, so not relevant to any query)
-    code = run.docs.lookup(qrels.doc_index) if len(run) else np.zeros(0, dtype=np.int64)
+    if _codes is not None:
+        code = _codes
+    else:
+        code = run.docs.lookup(qrels.doc_index) if len(run) else np.zeros(0, dtype=np.int64)
     # rows whose document the qrels do not list all get the same grade: their order within
     # a tie group changes nothing (with known documents, it would change which are counted)
     marked = code >= 0 if ties == "trec" and known is None else None
@@ -286,7 +292,14 @@ def _grades(
 
 
 def _qrels_grades(qrels: Qrels, qidx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Grades of the given qrels queries, each query's sorted descending, as CSR."""
+    """Grades of the given qrels queries, each query's sorted descending, as CSR; those of
+    all the queries, in order (every run judged with ``complete``), made once per Qrels."""
+    if len(qidx) == qrels.num_queries and (qidx == np.arange(len(qidx))).all():
+        return qrels.sorted_grades
+    return _sorted_grades(qrels, qidx)
+
+
+def _sorted_grades(qrels: Qrels, qidx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     starts, ends = qrels.offsets[qidx], qrels.offsets[qidx + 1]
     lengths = ends - starts
     off = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)

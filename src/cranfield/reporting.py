@@ -12,6 +12,7 @@ rankings) and its tie ranges (:func:`cranfield.ties.analysis.tie_range`); then
 from __future__ import annotations
 
 import inspect
+import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -85,6 +86,9 @@ class ReportData:
     """Per run: judged queries it has no results for, queries it has that are not judged."""
     intervals: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
     """Per measure and run: the Student-t interval of the run's mean (arithmetic means)."""
+    leaderboard: Any = None
+    """With ``judgments=``: the leaderboards' agreement between the qrels and the other sets
+    (:class:`~cranfield.judgments.leaderboard.LeaderboardAgreement`)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -149,6 +153,8 @@ def report(
     digits: int = 4,
     timestamp: bool = False,
     command: str | None = None,
+    judgments: Sequence[Any] = (),
+    top_k: int = 10,
 ) -> Report:
     """An HTML evaluation report of ``runs`` on ``qrels`` (docs/report.md).
 
@@ -163,6 +169,11 @@ def report(
     ``timestamp``: note the time of writing (off: the same inputs give the same bytes);
     ``command``: the command line to show (the command line tool passes its own; by default
     the call is shown).  ``output``: also write the page to this file.
+
+    ``judgments``: other judgment sets of the same queries (paths, tables, dicts, Qrels):
+    the report then adds a section comparing the runs' leaderboards under ``qrels`` and under
+    each of them (:func:`cranfield.leaderboards`, every set against ``qrels``, tau_b among
+    the runs in the top ``top_k``; the runs are read once more for it).
     """
     call = dict(locals())  # the arguments as given, for the provenance
     from .comparing.build import check_settings
@@ -223,6 +234,10 @@ def report(
                 interpolation,
                 gain_ranks,
             )
+            if judgments:
+                gathered["leaderboard"] = _leaderboard(
+                    qrels, judgments, runs, names, options, labels, stats, baseline, top_k
+                )
     finally:  # each warning once, in the order raised (also when an error ends the work)
         for w in {str(w.message): w for w in caught}.values():
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
@@ -332,6 +347,40 @@ def _gather(
         "tie_labels": tuple(tie_labels),
         "run_notes": run_notes,
     }
+
+
+def _leaderboard(
+    qrels: Any,
+    judgments: Sequence[Any],
+    runs: Any,
+    names: Any,
+    options: JudgeOptions,
+    labels: list[str],
+    stats: dict[str, Any],
+    baseline: str | None,
+    top_k: int,
+) -> Any:
+    """The leaderboards of the runs under ``qrels`` and each of ``judgments``, compared."""
+    from .judgments.leaderboard import leaderboards
+
+    if isinstance(judgments, str | os.PathLike) or not isinstance(judgments, list | tuple):
+        raise ParameterError("judgments must be a list of judgment sets")
+    o = options
+    return leaderboards(
+        [qrels, *judgments],
+        runs,
+        labels,
+        top_k=top_k,
+        names=names,
+        baseline=baseline,
+        complete=o.complete,
+        ties=o.ties,
+        depth=o.depth,
+        judged_only=o.judged_only,
+        rel=o.rel,
+        jobs=1,
+        **{k: v for k, v in stats.items() if k != "ci"},
+    )
 
 
 def _intervals(c: Any) -> dict[str, dict[str, tuple[float, float]]]:

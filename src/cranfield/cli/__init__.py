@@ -25,6 +25,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "meta": ("cranfield.cli.meta", "Judge the measures: discriminative power, swaps, stability."),
     "holes": ("cranfield.cli.holes", "Unjudged documents of runs and pools: a judgment request."),
     "inferred": ("cranfield.cli.inferred", "xinfAP, infAP, infNDCG from sampled judgments."),
+    "leaderboard": (
+        "cranfield.cli.leaderboard",
+        "Do judgment sets rank the runs alike? tau_b, tau_AP_b, top-k, verdicts.",
+    ),
 }
 
 

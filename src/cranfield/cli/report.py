@@ -6,7 +6,7 @@ import shlex
 from collections.abc import Sequence
 
 from ..curves.interpolate import INTERPOLATIONS
-from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, values
+from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, file_path, values
 from ._output import echo
 from .compare import judging_options, statistics_options
 
@@ -39,6 +39,25 @@ def parser() -> Parser:
         help="Ranks of the gain curves (each run's curve stops at its deepest ranking).",
     )
     judging_options(p)
+    p.option(
+        "--judgments",
+        dest="judgments",
+        type=file_path,
+        action="append",
+        default=[],
+        metavar="QRELS",
+        help="Another judgment set of the same queries, repeatable: adds a section comparing "
+        "the runs' leaderboards under QRELS and under each (cranfield leaderboard).",
+    )
+    p.option(
+        "-k",
+        "--top-k",
+        type=Range(int, 1, 10**9),
+        default=10,
+        show_default=True,
+        metavar="K",
+        help="With --judgments: tau_b among the runs ranked K or better under either set.",
+    )
     p.common("digits", help="Decimals shown.")
     p.option(
         "--timestamp",
@@ -85,7 +104,7 @@ def run(argv: Sequence[str]) -> None:
         **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
         **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
         **values(a, "digits", "interpolation"),
-        **values(a, "gain_ranks", "timestamp"),
+        **values(a, "gain_ranks", "timestamp", "judgments", "top_k"),
     )
     if a.output and a.output != "-":
         rep.save(a.output)

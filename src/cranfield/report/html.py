@@ -202,6 +202,7 @@ def render_report(data: ReportData) -> str:
         "tie_head": tie_head,
         "tie_skipped": [x for x in c.labels if x not in data.tie_labels],
         "agreement": M.agreement(c),
+        "leaderboard": _leaderboard(data.leaderboard, digits),
         "pairs": pairs,
         "pairs_open": sum(len(t["rows"]) for t in pairs) <= 30,
         "pairs_legend": _pairs_legend(c),
@@ -209,6 +210,26 @@ def render_report(data: ReportData) -> str:
         "settings": _settings(data),
     }
     return M.undecoded_as_text(environment().get_template("report.html.j2").render(context))
+
+
+def _leaderboard(lb: Any, digits: int) -> dict[str, Any] | None:
+    """The rows of the leaderboard agreement section (the table of ``cranfield
+    leaderboard``), or None without other judgment sets."""
+    if lb is None:
+        return None
+    import csv
+    import io
+
+    text = lb.table("csv", digits=digits)  # the cells of the CSV output
+    head, *rows = list(csv.reader(io.StringIO(text)))
+    return {
+        "head": head,
+        "rows": rows,
+        "sets": lb.sets,
+        "queries": lb.queries,
+        "top_k": lb.top_k,
+        "notes": lb.notes,
+    }
 
 
 def _pairs_legend(c: Comparison) -> str:
