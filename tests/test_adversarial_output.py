@@ -61,6 +61,11 @@ def inputs(tmp_path_factory) -> dict[str, str]:
             path = d / f"{name}{suffix}.txt"
             path.write_text(text)
             paths[f"{name}{suffix}"] = str(path)
+    sampled = d / "sampled.txt"  # the qrels as one stratum, every pair sampled
+    sampled.write_text(
+        "".join(f"{q} {i} {doc} 1 {g}\n" for q, i, doc, g in map(str.split, open(paths["qrels"])))
+    )
+    paths["sampled"] = str(sampled)
     paths["dir"] = str(d)
     return paths
 
@@ -86,6 +91,9 @@ CASES: dict[str, list[str]] = {
     "anova": ["anova", "{qrels}", "{run}", "{other}", "-m", "AP", "-m", "nDCG@10"],
     "design": ["design", "{qrels}", "{run}", "{other}", "-m", "AP", "--min-diff", "0.05"],
     "meta": ["meta", "{qrels}", "{run}", "{other}", "-m", "AP", "--samples", "200"],
+    "holes": ["holes", "{qrels}", "{run}", "{other}", "--depth", "10"],
+    "inferred": ["inferred", "{sampled}", "{run}", "{other}", "-q"],
+    "leaderboard": ["leaderboard", "{qrels}", "{qrels}", "-r", "{run}", "{other}", "-m", "AP"],
     "measures": ["measures"],
     "measures --short": ["measures", "--short"],
     "measures json": ["measures", "--format", "json"],
