@@ -1,0 +1,1 @@
+"""Judging the judgments: how judgment sets (qrels) agree with one another."""
