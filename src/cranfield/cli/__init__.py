@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "curve": ("cranfield.cli.curve", "Precision-recall, gain and recall-fallout curves and plots."),
     "ties": ("cranfield.cli.ties", "How far tie-breaking can move each run's scores."),
     "report": ("cranfield.cli.report", "One HTML file: means, tests, per query, curves, ties."),
+    "judges": ("cranfield.cli.judges", "Agreement between judgment sets: kappa, alpha, AC1."),
 }
 
 

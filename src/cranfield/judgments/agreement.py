@@ -286,7 +286,7 @@ def judges(
     names = list(names) if names is not None else _default_names(len(qrels))
     if len(names) != len(qrels) or len(set(names)) != len(names):
         raise ParameterError("judges needs one distinct name per judgment set")
-    _check_int(rel, "rel", 0, 2**62)
+    _check_int(rel, "rel", 0, 2**63 - 1)
     _check_int(bootstrap, "bootstrap", 0, MAX_BOOTSTRAP)
     _check_int(seed, "seed", 0, 2**63 - 1)
     if not (isinstance(confidence, float | int) and 0 < confidence < 1):
