@@ -1,7 +1,8 @@
 """The agreement statistics between judgment sets, each declared once.
 
-A :class:`Statistic` states the name, what it measures, its formula, its source (paper,
-section, equation), the cases where it is undefined and the value declared for them, and the
+A :class:`Statistic` states the name, what it measures, its formula, its source (the paper
+and the part of it; section and equation numbers are not given where they were not checked
+against the paper), the cases where it is undefined and the value declared for them, and the
 tests that check it against a peer package or the paper's worked example;
 ``docs/judgments.md`` and ``tests/test_judges_statistics.py`` read :data:`STATISTICS`.
 
@@ -34,6 +35,7 @@ __all__ = [
     "gwet_ac",
     "gwet_terms",
     "krippendorff_alpha",
+    "markdown_table",
 ]
 
 COHEN_1960 = (
@@ -84,7 +86,7 @@ STATISTICS: dict[str, Statistic] = {
             "Cohen's kappa: agreement beyond chance between two sets",
             "kappa = (p_o - p_e) / (1 - p_e); p_o = sum_g n_gg / n, "
             "p_e = sum_g (n_g. / n)(n_.g / n)",
-            f"{COHEN_1960}, eq. 1",
+            f"{COHEN_1960}: the coefficient kappa",
             "pair",
             _KAPPA_UNDEFINED,
             (_T + "test_cohen_equals_sklearn", _T + "test_cohen_hand_worked"),
@@ -93,7 +95,7 @@ STATISTICS: dict[str, Statistic] = {
             "kappa_linear",
             "Cohen's weighted kappa, linear disagreement weights",
             "kappa_w = 1 - sum v_ij n_ij / sum v_ij n_i. n_.j / n; v_ij = |i - j|",
-            f"{COHEN_1968}, eq. 6",
+            f"{COHEN_1968}: weighted kappa, disagreement weights v_ij",
             "pair",
             _KAPPA_UNDEFINED,
             (_T + "test_cohen_equals_sklearn", _T + "test_cohen_hand_worked"),
@@ -102,7 +104,7 @@ STATISTICS: dict[str, Statistic] = {
             "kappa_quadratic",
             "Cohen's weighted kappa, quadratic disagreement weights",
             "kappa_w = 1 - sum v_ij n_ij / sum v_ij n_i. n_.j / n; v_ij = (i - j)^2",
-            f"{COHEN_1968}, eq. 6",
+            f"{COHEN_1968}: weighted kappa, disagreement weights v_ij",
             "pair",
             _KAPPA_UNDEFINED,
             (_T + "test_cohen_equals_sklearn", _T + "test_cohen_hand_worked"),
@@ -112,7 +114,7 @@ STATISTICS: dict[str, Statistic] = {
             "Krippendorff's alpha, nominal metric, every set at once (missing judgments allowed)",
             "alpha = 1 - (n - 1) sum_ck o_ck d_ck / sum_ck n_c n_k d_ck; o_ck = sum_u "
             "(pairs of values c, k in unit u) / (m_u - 1); d_ck = [c != k]",
-            f"{KRIPPENDORFF_2011}, sec. C (coincidences), sec. E (metrics)",
+            f"{KRIPPENDORFF_2011}: coincidences of pairable values, nominal difference",
             "all",
             "fewer than 2 pairable values, or a single grade in all of them (expected "
             "disagreement 0): NaN with a warning",
@@ -122,7 +124,7 @@ STATISTICS: dict[str, Statistic] = {
             "alpha_ordinal",
             "Krippendorff's alpha, ordinal metric",
             "as alpha_nominal with d_ck = (sum_{g=c..k} n_g - (n_c + n_k)/2)^2",
-            f"{KRIPPENDORFF_2011}, sec. E, ordinal metric",
+            f"{KRIPPENDORFF_2011}: ordinal difference function",
             "all",
             "as alpha_nominal",
             (_T + "test_krippendorff_paper_example", _T + "test_krippendorff_equals_package"),
@@ -131,7 +133,7 @@ STATISTICS: dict[str, Statistic] = {
             "alpha_interval",
             "Krippendorff's alpha, interval metric",
             "as alpha_nominal with d_ck = (c - k)^2",
-            f"{KRIPPENDORFF_2011}, sec. E, interval metric",
+            f"{KRIPPENDORFF_2011}: interval difference function",
             "all",
             "as alpha_nominal",
             (_T + "test_krippendorff_paper_example", _T + "test_krippendorff_equals_package"),
@@ -141,7 +143,7 @@ STATISTICS: dict[str, Statistic] = {
             "Fleiss' kappa over the pairs judged by every set (for 2 sets it is Scott's pi)",
             "kappa = (P - P_e) / (1 - P_e); P = mean_i (sum_j n_ij^2 - m) / (m (m - 1)), "
             "P_e = sum_j p_j^2, p_j = sum_i n_ij / (N m)",
-            f"{FLEISS_1971}, eqs. 2-6",
+            f"{FLEISS_1971}: kappa for m raters per subject",
             "all",
             "no pair judged by every set, or one grade everywhere (P_e = 1): NaN with a warning",
             (_T + "test_fleiss_paper_example", _T + "test_fleiss_equals_statsmodels"),
@@ -152,7 +154,7 @@ STATISTICS: dict[str, Statistic] = {
             "least two sets)",
             "AC1 = (p_a - p_e) / (1 - p_e); p_a = mean_i sum_k r_ik (r_ik - 1) / (r_i (r_i - 1)),"
             " p_e = 1/(q - 1) sum_k pi_k (1 - pi_k), pi_k = mean_i r_ik / r_i",
-            f"{GWET_2008}, sec. 4, eqs. 14-15 (two raters), sec. 6 (several); {GWET_2014}",
+            f"{GWET_2008}: AC1 (two raters, and several); {GWET_2014}: missing ratings",
             "all",
             "no pair judged by two sets, or a single category (q = 1): NaN with a warning",
             (_T + "test_gwet_hand_worked", _T + "test_gwet_brute_force"),
@@ -163,7 +165,7 @@ STATISTICS: dict[str, Statistic] = {
             "AC2 = (p_a - p_e) / (1 - p_e); p_a = mean_i sum_k r_ik (r*_ik - 1) / "
             "(r_i (r_i - 1)), r*_ik = sum_l w_kl r_il; p_e = T_w / (q (q - 1)) sum_k pi_k "
             "(1 - pi_k), T_w = sum_kl w_kl",
-            f"{GWET_2014}, ch. 3 (weighted AC2)",
+            f"{GWET_2014}: the weighted AC2",
             "all",
             "as ac1",
             (_T + "test_gwet_hand_worked", _T + "test_gwet_brute_force"),
@@ -301,3 +303,18 @@ def gwet_ac(sum_pa: np.ndarray, units: np.ndarray, sum_pi: np.ndarray, weighted:
     pi = _ratio(sum_pi, np.asarray(units, np.float64)[..., None])
     pe = t_w / (q * (q - 1)) * (pi * (1.0 - pi)).sum(axis=-1)
     return _ratio(pa - pe, 1.0 - pe)
+
+
+def markdown_table() -> str:
+    """The table of :data:`STATISTICS` in ``docs/judgments.md`` (between its ``generated``
+    markers; ``tests/test_judges_statistics.py`` fails when the page is stale)."""
+    rows = [
+        "| name | sets | what | formula | source | undefined |",
+        "|---|---|---|---|---|---|",
+    ]
+    for s in STATISTICS.values():
+        rows.append(
+            f"| `{s.name}` | {s.sets} | {s.summary} | `{s.formula}` | {s.source} | "
+            f"{s.undefined} |"
+        )
+    return "\n".join(rows) + "\n"
