@@ -381,7 +381,7 @@ def judges(
     pairs = []
     for i in range(m):
         for j in range(i + 1, m):
-            pairs.append(_pair(ctx, grid, binary, i, j, names, lo, hi, qnames, only[i, j]))
+            pairs.append(_pair(ctx, grid, rel, i, j, names, lo, hi, qnames, only[i, j]))
     stats = _all_sets(ctx, grid, lo, hi, "", m)
     bstats = _all_sets(ctx, binary, 0, 1, " (binarised)", m)
 
@@ -436,25 +436,44 @@ class _Context:
     notes: list[str]
 
     def per_query(self, values: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Sum the units' arrays ``values`` (rows ``rows`` of the pairable units) by query."""
+        """Sum the units' arrays ``values`` (rows ``rows`` of the pairable units) by query
+        (the units are in query order: one ``add.reduceat`` over each query's run)."""
         out = np.zeros((self.nq, *values.shape[1:]), dtype=np.float64)
-        np.add.at(out, self.qcode[rows], values)
+        if len(rows) == 0:
+            return out
+        q = self.qcode[rows]
+        starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
+        out[q[starts]] = np.add.reduceat(np.asarray(values, dtype=np.float64), starts, axis=0)
         return out
 
-    def estimate(self, per_query: list[np.ndarray], fn) -> Estimate:
-        """The statistic ``fn(*sums)`` on all queries and its bootstrap interval."""
-        value = float(fn(*[a.sum(axis=0) for a in per_query]))
+    def resampled(self, per_query: np.ndarray) -> np.ndarray | None:
+        """The sums of per-query arrays ``(nq, ...)`` in every bootstrap resample."""
         if self.resample is None:
+            return None
+        flat = per_query.reshape(self.nq, -1)
+        return (self.resample @ flat).reshape(-1, *per_query.shape[1:])
+
+    def interval(self, value: float, boot: np.ndarray | None) -> Estimate:
+        """``value`` with the percentile interval of its bootstrap values (NaN ones left
+        out)."""
+        if boot is None:
             return Estimate(value, float("nan"), float("nan"))
-        sums = [
-            (self.resample @ a.reshape(self.nq, -1)).reshape(-1, *a.shape[1:]) for a in per_query
-        ]
-        boot = np.asarray(fn(*sums), dtype=np.float64)
+        boot = np.asarray(boot, dtype=np.float64)
         boot = boot[~np.isnan(boot)]
         if len(boot) == 0:
             return Estimate(value, float("nan"), float("nan"))
         low, high = np.quantile(boot, [self.alpha, 1.0 - self.alpha])
         return Estimate(value, float(low), float(high))
+
+    def estimate(self, per_query: list[np.ndarray], fn) -> Estimate:
+        """The statistic ``fn(*sums)`` on all queries and its bootstrap interval."""
+        value = float(fn(*[a.sum(axis=0) for a in per_query]))
+        if self.resample is None:
+            return self.interval(value, None)
+        return self.interval(value, fn(*[self.resampled(a) for a in per_query]))
+
+
+_WEIGHTS = {"kappa": None, "kappa_linear": "linear", "kappa_quadratic": "quadratic"}
 
 
 def _why_undefined(values: np.ndarray) -> str:
@@ -467,53 +486,50 @@ def _why_undefined(values: np.ndarray) -> str:
     return "expected disagreement is 0"
 
 
-def _pair(ctx: _Context, grid, binary, i, j, names, lo, hi, qnames, only) -> PairAgreement:
+def _pair(ctx: _Context, grid, rel, i, j, names, lo, hi, qnames, only) -> PairAgreement:
     a_name, b_name = names[i], names[j]
     in_a, in_b = grid[:, i] >= 0, grid[:, j] >= 0
     rows = np.flatnonzero(in_a & in_b)
     k = hi - lo + 1
     a, b = grid[rows, i] - lo, grid[rows, j] - lo
-    cell = np.zeros((len(rows), k * k))
-    cell[np.arange(len(rows)), a * k + b] = 1.0
-    conf_q = ctx.per_query(cell, rows).reshape(ctx.nq, k, k)
+    # per-query confusion matrices by one bincount over (query, grade a, grade b)
+    codes = (ctx.qcode[rows] * k + a) * k + b
+    conf_q = np.bincount(codes, minlength=ctx.nq * k * k).astype(np.float64)
+    conf_q = conf_q.reshape(ctx.nq, k, k)
     label = f"{a_name} and {b_name}"
-    if len(rows) == 0:
+    n = len(rows)
+    if n == 0:
         ctx.notes.append(
             f"{label} judge no (query, document) pair in common: their statistics are "
             "undefined (NaN)"
         )
-    stats = {}
-    for name in PAIR_STATISTICS:
-        weights = {"kappa": None, "kappa_linear": "linear", "kappa_quadratic": "quadratic"}
-        est = ctx.estimate([conf_q], lambda c, w=weights[name]: S.cohen_kappa(c, w))
-        if est.value != est.value and len(rows):
-            ctx.notes.append(
-                f"{name} of {label} is undefined (NaN): "
-                f"{_why_undefined(np.concatenate([a, b]) + lo)}"
-            )
-        stats[name] = est
     confusion = conf_q.sum(axis=0)
-    n = len(rows)
+    boot = ctx.resampled(conf_q)
+    # binarised: grade >= rel is 1; the 2 x 2 matrices are sums of blocks of the graded ones
+    to_binary = np.zeros((k, 2))
+    to_binary[np.arange(k), (np.arange(k) + lo >= rel).astype(np.int64)] = 1.0
+    bconfusion = to_binary.T @ confusion @ to_binary
+    bboot = None if boot is None else np.einsum("ki,bkl,lj->bij", to_binary, boot, to_binary)
+    stats, bstats = {}, {}
+    for name, w in _WEIGHTS.items():
+        for out, c, cb, values, how in (
+            (stats, confusion, boot, np.concatenate([a, b]) + lo, ""),
+            (bstats, bconfusion, bboot, np.concatenate([a, b]) + lo >= rel, " after binarising"),
+        ):
+            est = ctx.interval(
+                float(S.cohen_kappa(c, w)), None if cb is None else S.cohen_kappa(cb, w)
+            )
+            if est.value != est.value and n:
+                ctx.notes.append(
+                    f"{name} of {label}{how} is undefined (NaN): "
+                    f"{_why_undefined(values.astype(np.int64))}"
+                )
+            out[name] = est
     rows_sum, cols_sum = confusion.sum(axis=1), confusion.sum(axis=0)
     per_grade = {}
     for g in range(k):
         den = rows_sum[g] + cols_sum[g]
         per_grade[g + lo] = float(2 * confusion[g, g] / den) if den else float("nan")
-
-    ba, bb = binary[rows, i], binary[rows, j]
-    bcell = np.zeros((n, 4))
-    bcell[np.arange(n), ba * 2 + bb] = 1.0
-    bconf_q = ctx.per_query(bcell, rows).reshape(ctx.nq, 2, 2)
-    bstats = {}
-    for name in PAIR_STATISTICS:
-        weights = {"kappa": None, "kappa_linear": "linear", "kappa_quadratic": "quadratic"}
-        est = ctx.estimate([bconf_q], lambda c, w=weights[name]: S.cohen_kappa(c, w))
-        if est.value != est.value and n:
-            ctx.notes.append(
-                f"{name} of {label} after binarising is undefined (NaN): "
-                f"{_why_undefined(np.concatenate([ba, bb]))}"
-            )
-        bstats[name] = est
 
     diff = (b - a).astype(np.float64)
     per_query = []
@@ -539,7 +555,7 @@ def _pair(ctx: _Context, grid, binary, i, j, names, lo, hi, qnames, only) -> Pai
         observed=float(np.trace(confusion) / n) if n else float("nan"),
         statistics=stats,
         per_grade=per_grade,
-        binary_confusion=bconf_q.sum(axis=0),
+        binary_confusion=bconfusion,
         binary_statistics=bstats,
         mean_difference=float(diff.mean()) if n else float("nan"),
         b_higher=float((diff > 0).mean()) if n else float("nan"),
