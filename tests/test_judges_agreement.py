@@ -192,3 +192,33 @@ def test_bootstrap_equals_resampling_queries_directly():
 
 def test_public_api():
     assert cranfield.judges is judges
+
+
+def test_binarised_statistics_are_those_of_binarised_sets():
+    """Every binarised value equals the graded value of sets binarised beforehand (and the
+    pairwise kappa scikit-learn's on the binarised grades)."""
+    from sklearn.metrics import cohen_kappa_score
+
+    rng = np.random.default_rng(9)
+    sets = [
+        {
+            f"q{q}": {f"d{d}": int(rng.integers(0, 4)) for d in range(10) if rng.random() < 0.8}
+            for q in range(6)
+        }
+        for _ in range(3)
+    ]
+    binarised = [
+        {q: {d: int(g >= 2) for d, g in docs.items()} for q, docs in s.items()} for s in sets
+    ]
+    r, _ = _run(*sets, rel=2, bootstrap=100, seed=1)
+    b, _ = _run(*binarised, bootstrap=100, seed=1)
+    assert r.binary_statistics == b.statistics
+    for p, pb in zip(r.pairs, b.pairs, strict=True):
+        assert p.binary_statistics == pb.statistics
+        assert p.binary_confusion.tolist() == pb.confusion.tolist()
+    common = [(q, d) for q in sets[0] for d in sets[0][q] if d in sets[1].get(q, {})]
+    x = [binarised[0][q][d] for q, d in common]
+    y = [binarised[1][q][d] for q, d in common]
+    assert r.pairs[0].binary_statistics["kappa"].value == pytest.approx(
+        cohen_kappa_score(x, y), abs=1e-12
+    )
