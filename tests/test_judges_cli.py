@@ -140,3 +140,20 @@ def test_classic_collection_against_a_perturbed_copy(cli, data_dir, tmp_path):
     for name, w in (("kappa", None), ("kappa_linear", "linear"), ("kappa_quadratic", "quadratic")):
         want = cohen_kappa_score(a, b, weights=w)
         assert pair["statistics"][name]["value"] == pytest.approx(want, abs=1e-12)
+
+
+def test_heat_maps_of_many_sets_are_the_first_set_against_the_others():
+    pytest.importorskip("matplotlib")
+    from cranfield.report.judges_charts import MOST_PAIRS, confusion_heatmaps
+
+    sets = [{"q1": {"d1": i % 2, "d2": 1, "d3": 0}} for i in range(7)]  # 21 pairs > 12
+    r = _api(*sets, bootstrap=0)
+    fig = confusion_heatmaps(r)
+    drawn = [ax for ax in fig.axes if ax.get_visible() and ax.images]
+    assert len(r.pairs) > MOST_PAIRS
+    assert [ax.get_title() for ax in drawn] == [
+        f"A against {b}: 3 pairs, kappa {k}"
+        for b, k in zip("BCDEFG", ["0.400", "1.000", "0.400", "1.000", "0.400", "1.000"])
+    ]
+    few = confusion_heatmaps(_api(*sets[:3], bootstrap=0))
+    assert len([ax for ax in few.axes if ax.get_visible() and ax.images]) == 3

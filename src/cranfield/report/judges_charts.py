@@ -8,18 +8,33 @@ from typing import Any
 from ..judgments.agreement import JudgmentAgreement
 from .charts import new_figure, save, wrap_title
 
-__all__ = ["confusion_heatmaps"]
+__all__ = ["COLUMNS", "MOST_PAIRS", "confusion_heatmaps"]
+
+COLUMNS = 4
+"""Heat maps side by side; more pairs go on further rows."""
+MOST_PAIRS = 12
+"""The most heat maps drawn: with more pairs of sets, the first set against each of the others
+(at most this many)."""
 
 
 def confusion_heatmaps(r: JudgmentAgreement, path: str | Path | None = None) -> Any:
-    """One heat map per pair of sets: the count of each (grade of a, grade of b), shaded by
-    the share of the pairs, the count written in each cell; saved to ``path`` (``.png``,
+    """One heat map per pair of sets (beyond :data:`MOST_PAIRS` pairs, the first set against
+    each other set, the first :data:`MOST_PAIRS` of them): the count of each (grade of a,
+    grade of b) written in its cell, shaded by its share of the pairs; saved to ``path`` (``.png``,
     ``.svg``, ``.pdf``) when given.  Returns the figure."""
-    n = len(r.pairs)
-    size = max(2.4, 0.55 * max((len(p.grades) for p in r.pairs), default=2) + 1.2)
-    fig = new_figure(size * n + 0.8, size + 0.8)
-    axes = fig.subplots(1, n, squeeze=False)[0]
-    for ax, p in zip(axes, r.pairs, strict=True):
+    pairs = r.pairs
+    if len(pairs) > MOST_PAIRS:  # many sets: the first (the reference) against each other
+        pairs = [p for p in pairs if p.a == r.sets[0].name][:MOST_PAIRS]
+    n = len(pairs)
+    cols = min(n, COLUMNS)
+    rows = -(-n // cols)
+    size = max(2.4, 0.55 * max((len(p.grades) for p in pairs), default=2) + 1.2)
+    fig = new_figure((size + 0.8) * cols, (size + 0.6) * rows)
+    grid = fig.subplots(rows, cols, squeeze=False)
+    axes = list(grid.reshape(-1))
+    for ax in axes[n:]:
+        ax.set_visible(False)
+    for ax, p in zip(axes, pairs, strict=False):
         total = p.confusion.sum()
         share = p.confusion / total if total else p.confusion
         top = float(share.max()) or 1.0
