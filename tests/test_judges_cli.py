@@ -153,7 +153,7 @@ def test_heat_maps_of_many_sets_are_the_first_set_against_the_others():
     assert len(r.pairs) > MOST_PAIRS
     assert [ax.get_title() for ax in drawn] == [
         f"A against {b}: 3 pairs, kappa {k}"
-        for b, k in zip("BCDEFG", ["0.400", "1.000", "0.400", "1.000", "0.400", "1.000"])
+        for b, k in zip("BCDEFG", ["0.400", "1.000"] * 3, strict=True)
     ]
     few = confusion_heatmaps(_api(*sets[:3], bootstrap=0))
     assert len([ax for ax in few.axes if ax.get_visible() and ax.images]) == 3
