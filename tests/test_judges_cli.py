@@ -6,12 +6,18 @@ import csv
 import io
 import json
 import random
+import re
 import warnings
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from conftest import TEXT_PARSERS, use_text_parser
 from cranfield.errors import DataWarning
 from cranfield.judgments.agreement import judges
+from test_adversarial_commands import run_command
+from test_io_adversarial import mutate, trec_file
 
 A = "q1 0 d1 0\nq1 0 d2 1\nq1 0 d3 2\nq1 0 d4 2\nq1 0 x 1\nq2 0 d1 1\nq2 0 d2 0\n"
 B = "q1 0 d1 0\nq1 0 d2 2\nq1 0 d3 2\nq1 0 d4 1\nq2 0 d1 1\nq2 0 d2 1\nq2 0 y 0\n"
@@ -157,3 +163,37 @@ def test_heat_maps_of_many_sets_are_the_first_set_against_the_others():
     ]
     few = confusion_heatmaps(_api(*sets[:3], bootstrap=0))
     assert len([ax for ax in few.axes if ax.get_visible() and ax.images]) == 3
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(trec_file("qrels"), trec_file("qrels"), st.integers(0, 2**32 - 1))
+def test_damaged_qrels_give_a_result_or_one_error(tmp_path, monkeypatch, a, b, seed):
+    """Two valid qrels files, one of them damaged (bytes flipped, lines cut, compressed...)
+    unless the seed is a multiple of 3: every text parser gives the same outcome, a result
+    (status 0, JSON) or one error line naming the file."""
+    if seed % 3:
+        a, b = (mutate(a, seed)[0], b) if seed % 2 else (a, mutate(b, seed)[0])
+    paths = [tmp_path / "a.qrels", tmp_path / "b.qrels"]
+    paths[0].write_bytes(a)
+    paths[1].write_bytes(b)
+    argv = ["judges", *map(str, paths), "--bootstrap", "20", "-f", "json"]
+    seen = []
+    for parser in TEXT_PARSERS:
+        use_text_parser(monkeypatch, parser)
+        seen.append(run_command(argv))
+    assert seen[1] == seen[0] and seen[2] == seen[0], seen
+    code, out, err = seen[0]
+    assert "Traceback" not in err
+    assert code in (0, 2), (code, err)
+    if code == 2:
+        errors = [ln for ln in err.splitlines() if ln.startswith("cranfield: error: ")]
+        assert len(errors) == 1, err
+        if re.search(r": line \d+: ", errors[0]):
+            assert any(str(p) in errors[0] for p in paths), errors[0]
+    else:
+        json.loads(out)
