@@ -61,6 +61,18 @@ def test_csv_and_text(cli, files):
     assert f"kappa_quadratic     {want.statistics['kappa_quadratic'].value:.4f}" in text
 
 
+def test_the_mapping_is_shown(cli, files):
+    out = cli("judges", *files, "--map", "B:1,2->1", "--bootstrap", "0")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.decode().splitlines()
+    assert lines[0].split()[-1] == "mapping"
+    assert lines[2].split()[-2:] == ["0,1,2", "none"]
+    assert lines[3].split()[-2:] == ["0,1", "1,2->1"]  # B's 0, 1, 2 mapped to 0, 1
+    doc = json.loads(cli("judges", *files, "--map", "B:1,2->1", "-f", "json").stdout)
+    assert [s["mapping"] for s in doc["sets"]] == [{}, {"1": 1, "2": 1}]
+    assert doc["sets"][1]["grades"] == [0, 1]
+
+
 def test_output_file_and_plot(cli, files, tmp_path):
     out_file, png = tmp_path / "out.txt", tmp_path / "c.png"
     out = cli("judges", *files, "-o", str(out_file), "--plot", str(png), "--bootstrap", "0")

@@ -79,6 +79,15 @@ class SetSummary:
     queries: int
     grades: tuple[int, ...]
     """The distinct grades after the mapping."""
+    mapping: dict[int, int] = field(default_factory=dict)
+    """The grades this set's were mapped from and to (``--map``; empty: none)."""
+
+    def mapping_text(self) -> str:
+        """The mapping as ``--map`` writes it: ``0,1->0;2,3->1`` (empty without one)."""
+        targets: dict[int, list[int]] = {}
+        for g, t in sorted(self.mapping.items()):
+            targets.setdefault(t, []).append(g)
+        return ";".join(f"{','.join(map(str, gs))}->{t}" for t, gs in sorted(targets.items()))
 
 
 @dataclass(frozen=True)
@@ -182,6 +191,7 @@ class JudgmentAgreement:
                     "unjudged_left_out": s.unjudged,
                     "queries": s.queries,
                     "grades": list(s.grades),
+                    "mapping": {str(g): t for g, t in sorted(s.mapping.items())},
                 }
                 for s in self.sets
             ],
@@ -323,6 +333,7 @@ def judges(
                 unjudged=int((~judged).sum()),
                 queries=len(set(qids[rows].tolist())),
                 grades=tuple(int(g) for g in np.unique(grades[rows])),
+                mapping=dict(rules),
             )
         )
     scales = {s.grades for s in summaries if s.grades}

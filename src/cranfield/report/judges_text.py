@@ -45,23 +45,21 @@ def _interval_head(r: JudgmentAgreement) -> list[str]:
 
 def _text(r: JudgmentAgreement, digits: int, worst: int) -> str:
     d = digits
-    out = [
-        text_table(
-            ["set", "source", "judgments", "not judged (<0)", "queries", "grades"],
-            [
-                [
-                    s.name,
-                    s.source,
-                    str(s.judgments),
-                    str(s.unjudged),
-                    str(s.queries),
-                    ",".join(map(str, s.grades)),
-                ]
-                for s in r.sets
-            ],
-            left=2,
-        )
+    mapped = any(s.mapping for s in r.sets)
+    head = ["set", "source", "judgments", "not judged (<0)", "queries", "grades"]
+    rows = [
+        [
+            s.name,
+            s.source,
+            str(s.judgments),
+            str(s.unjudged),
+            str(s.queries),
+            ",".join(map(str, s.grades)),
+            *([s.mapping_text() or "none"] if mapped else []),
+        ]
+        for s in r.sets
     ]
+    out = [text_table([*head, *(["mapping"] if mapped else [])], rows, left=2)]
     if r.bootstrap:
         boot = (
             f"{100 * r.confidence:g}% intervals: percentile bootstrap, {r.bootstrap} "
