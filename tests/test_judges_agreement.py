@@ -222,3 +222,18 @@ def test_binarised_statistics_are_those_of_binarised_sets():
     assert r.pairs[0].binary_statistics["kappa"].value == pytest.approx(
         cohen_kappa_score(x, y), abs=1e-12
     )
+
+
+def test_too_wide_a_grade_range_asks_for_a_mapping():
+    from cranfield.judgments.agreement import MAX_CATEGORIES
+
+    a = {"q1": {"d1": 0, "d2": MAX_CATEGORIES}}
+    with pytest.raises(ParameterError, match=r"grades span 0\.\.100, more than 100 categories"):
+        judges(a, a)
+    r, _ = _run(a, a, mapping={"A": {MAX_CATEGORIES: 1}, "B": {MAX_CATEGORIES: 1}})
+    assert r.pairs[0].statistics["kappa"].value == 1.0
+
+
+def test_a_mapping_that_is_not_grades():
+    with pytest.raises(ParameterError, match="the mapping of set 'A': grades are integers"):
+        judges(A, B, mapping={"A": {"x": 1}})

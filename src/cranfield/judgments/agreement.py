@@ -40,7 +40,7 @@ __all__ = [
     "parse_mapping",
 ]
 
-MAX_CATEGORIES = 1000
+MAX_CATEGORIES = 100
 """The widest grade range compared (largest - smallest grade + 1); map wider scales first."""
 MAX_BOOTSTRAP = 100_000
 
@@ -255,11 +255,23 @@ def _mappings(mapping, names: list[str]) -> dict[str, dict[int, int]]:
             raise ParameterError(f"--map names the set {name!r}; the sets are {', '.join(names)}")
         if name in out:
             raise ParameterError(f"--map gives set {name!r} twice")
-        rules = {int(k): int(v) for k, v in dict(rules).items()}
+        try:
+            rules = {_grade(k): _grade(v) for k, v in dict(rules).items()}
+        except (TypeError, ValueError):
+            raise ParameterError(
+                f"the mapping of set {name!r}: grades are integers, not {rules!r}"
+            ) from None
         if any(v < 0 for v in rules.values()):
             raise ParameterError(f"the mapping of set {name!r} gives a negative grade")
         out[name] = rules
     return out
+
+
+def _grade(x: Any) -> int:
+    """An integer grade (an int, or a string of one), else ValueError."""
+    if isinstance(x, bool) or not isinstance(x, int | np.integer | str):
+        raise ValueError(x)
+    return int(x)
 
 
 def _default_names(n: int) -> list[str]:
@@ -585,8 +597,7 @@ def _all_sets(ctx: _Context, grid, lo, hi, suffix, m) -> dict[str, Estimate]:
         np.add.at(counts, (rows, grid[rows, s] - lo), 1.0)
     every = np.arange(len(grid))
     out: dict[str, Estimate] = {}
-    coinc = ctx.per_query(S.coincidences(counts).reshape(len(grid), k * k), every)
-    coinc = coinc.reshape(ctx.nq, k, k)
+    coinc = S.coincidences(np.where(judged, grid - lo, -1), ctx.qcode, ctx.nq, k)
     for level in ("nominal", "ordinal", "interval"):
         out[f"alpha_{level}"] = ctx.estimate(
             [coinc], lambda o, lv=level: S.krippendorff_alpha(o, lv)

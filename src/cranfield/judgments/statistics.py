@@ -210,18 +210,26 @@ def cohen_kappa(confusion: np.ndarray, weights: str | None = None) -> np.ndarray
     return 1.0 - _ratio(observed, np.where(n > 0, expected, 0.0))
 
 
-def coincidences(counts: np.ndarray) -> np.ndarray:
-    """Krippendorff's per-unit coincidence matrices ``(units, k, k)`` from the units' value
-    counts ``(units, k)``: ``(n_uc n_uk - [c = k] n_uc) / (m_u - 1)``, zero for a unit with
-    fewer than 2 values (not pairable)."""
-    n = np.asarray(counts, dtype=np.float64)
-    m = n.sum(axis=1)
-    scale = _ratio(np.ones_like(m), m - 1)
-    scale[m < 2] = 0.0
-    o = np.einsum("ui,uj->uij", n, n)
-    idx = np.arange(n.shape[1])
-    o[:, idx, idx] -= n
-    return o * scale[:, None, None]
+def coincidences(values: np.ndarray, groups: np.ndarray, n_groups: int, k: int) -> np.ndarray:
+    """Krippendorff's coincidence matrices summed by group, ``(n_groups, k, k)``, from the
+    units' values ``(units, coders)`` (categories 0..k-1; -1: no value) and each unit's
+    group: every ordered pair of values (coders i != j) of a unit with ``m_u >= 2`` values
+    adds ``1 / (m_u - 1)`` to ``o[v_i, v_j]``.  One weighted
+    bincount per pair of coders: memory ``n_groups x k x k``, never ``units x k x k``."""
+    v = np.asarray(values, dtype=np.int64)
+    m = (v >= 0).sum(axis=1)
+    weight = _ratio(np.ones(len(v)), m - 1.0)
+    weight[m < 2] = 0.0
+    out = np.zeros(n_groups * k * k)
+    for i in range(v.shape[1]):
+        for j in range(v.shape[1]):
+            if i == j:
+                continue
+            both = np.flatnonzero((v[:, i] >= 0) & (v[:, j] >= 0) & (m >= 2))
+            if len(both):
+                codes = (groups[both] * k + v[both, i]) * k + v[both, j]
+                out += np.bincount(codes, weights=weight[both], minlength=n_groups * k * k)
+    return out.reshape(n_groups, k, k)
 
 
 def _alpha_distances(level: str, totals: np.ndarray) -> np.ndarray:
@@ -314,7 +322,6 @@ def markdown_table() -> str:
     ]
     for s in STATISTICS.values():
         rows.append(
-            f"| `{s.name}` | {s.sets} | {s.summary} | `{s.formula}` | {s.source} | "
-            f"{s.undefined} |"
+            f"| `{s.name}` | {s.sets} | {s.summary} | `{s.formula}` | {s.source} | {s.undefined} |"
         )
     return "\n".join(rows) + "\n"
