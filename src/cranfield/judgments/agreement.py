@@ -375,13 +375,21 @@ def judges(
         for j in range(i + 1, m)
     }
     pairable = judged_by >= 2
+    # pairs judged by one set only count in Gwet's pi_k (of the queries kept)
+    single_grade = grid[judged_by == 1].max(axis=1)
+    single_query = [q for q, n in zip(query_of, judged_by.tolist(), strict=True) if n == 1]
     grid, query_of = grid[pairable], [q for q, p in zip(query_of, pairable, strict=True) if p]
     qnames, qcode = np.unique(np.array(query_of, dtype=object), return_inverse=True)
     qcode = qcode.reshape(-1).astype(np.int64)
     nq = len(qnames)
+    code_of = {q: i for i, q in enumerate(qnames.tolist())}
+    single_code = np.array([code_of.get(q, -1) for q in single_query], dtype=np.int64)
+    kept = single_code >= 0
+    single_code, single_grade = single_code[kept], single_grade[kept]
 
     if len(grid):
-        lo, hi = int(grid[grid >= 0].min()), int(grid.max())
+        seen = np.concatenate([grid[grid >= 0], single_grade])
+        lo, hi = int(seen.min()), int(seen.max())
     else:
         lo = hi = 0
     if hi - lo + 1 > MAX_CATEGORIES:
@@ -405,8 +413,9 @@ def judges(
     for i in range(m):
         for j in range(i + 1, m):
             pairs.append(_pair(ctx, grid, rel, i, j, names, lo, hi, qnames, only[i, j]))
-    stats = _all_sets(ctx, grid, lo, hi, "", m)
-    bstats = _all_sets(ctx, binary, 0, 1, " (binarised)", m)
+    stats = _all_sets(ctx, grid, lo, hi, "", m, (single_code, single_grade))
+    single_binary = (single_grade >= rel).astype(np.int64)
+    bstats = _all_sets(ctx, binary, 0, 1, " (binarised)", m, (single_code, single_binary))
 
     for text in notes:
         warnings.warn(text, DataWarning, stacklevel=2)
@@ -587,8 +596,9 @@ def _pair(ctx: _Context, grid, rel, i, j, names, lo, hi, qnames, only) -> PairAg
     )
 
 
-def _all_sets(ctx: _Context, grid, lo, hi, suffix, m) -> dict[str, Estimate]:
-    """Krippendorff's alpha, Fleiss' kappa and Gwet's AC1/AC2 over every set at once."""
+def _all_sets(ctx: _Context, grid, lo, hi, suffix, m, singles) -> dict[str, Estimate]:
+    """Krippendorff's alpha, Fleiss' kappa and Gwet's AC1/AC2 over every set at once
+    (``singles``: query code and grade of the pairs judged by one set, for Gwet's pi_k)."""
     k = hi - lo + 1
     judged = grid >= 0
     counts = np.zeros((len(grid), k))
@@ -613,11 +623,19 @@ def _all_sets(ctx: _Context, grid, lo, hi, suffix, m) -> dict[str, Estimate]:
         S.fleiss_kappa,
     )
     ones = ctx.per_query(np.ones(len(grid)), every)
+    s_code, s_grade = singles
+    s_units = np.bincount(s_code, minlength=ctx.nq).astype(np.float64)
+    s_pi = np.bincount(s_code * k + (s_grade - lo), minlength=ctx.nq * k).astype(np.float64)
     for name, weighted in (("ac1", False), ("ac2", True)):
         pa, pi = S.gwet_terms(counts, weighted)
         out[name] = ctx.estimate(
-            [ctx.per_query(pa, every), ones, ctx.per_query(pi, every)],
-            lambda sa, u, sp, w=weighted: S.gwet_ac(sa, u, sp, w),
+            [
+                ctx.per_query(pa, every),
+                ones,
+                ctx.per_query(pi, every) + s_pi.reshape(ctx.nq, k),
+                ones + s_units,
+            ],
+            lambda sa, u, sp, up, w=weighted: S.gwet_ac(sa, u, sp, up, w),
         )
     for name, est in out.items():
         if est.value != est.value:

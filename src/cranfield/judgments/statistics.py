@@ -150,14 +150,20 @@ STATISTICS: dict[str, Statistic] = {
         ),
         Statistic(
             "ac1",
-            "Gwet's AC1: agreement beyond chance, robust to skewed grades (pairs judged by at "
-            "least two sets)",
-            "AC1 = (p_a - p_e) / (1 - p_e); p_a = mean_i sum_k r_ik (r_ik - 1) / (r_i (r_i - 1)),"
-            " p_e = 1/(q - 1) sum_k pi_k (1 - pi_k), pi_k = mean_i r_ik / r_i",
+            "Gwet's AC1: agreement beyond chance, robust to skewed grades (missing judgments "
+            "allowed)",
+            "AC1 = (p_a - p_e) / (1 - p_e); p_a = mean_{i: r_i >= 2} sum_k r_ik (r_ik - 1) / "
+            "(r_i (r_i - 1)), p_e = 1/(q - 1) sum_k pi_k (1 - pi_k), pi_k = mean_{i: r_i >= 1} "
+            "r_ik / r_i (pairs judged by one set only count in pi_k, of the queries with a pair "
+            "judged by two)",
             f"{GWET_2008}: AC1 (two raters, and several); {GWET_2014}: missing ratings",
             "all",
             "no pair judged by two sets, or a single category (q = 1): NaN with a warning",
-            (_T + "test_gwet_hand_worked", _T + "test_gwet_brute_force"),
+            (
+                _T + "test_gwet_hand_worked",
+                _T + "test_gwet_brute_force",
+                _T + "test_gwet_equals_irrcac",
+            ),
         ),
         Statistic(
             "ac2",
@@ -168,7 +174,11 @@ STATISTICS: dict[str, Statistic] = {
             f"{GWET_2014}: the weighted AC2",
             "all",
             "as ac1",
-            (_T + "test_gwet_hand_worked", _T + "test_gwet_brute_force"),
+            (
+                _T + "test_gwet_hand_worked",
+                _T + "test_gwet_brute_force",
+                _T + "test_gwet_equals_irrcac",
+            ),
         ),
     )
 }
@@ -299,16 +309,17 @@ def gwet_terms(counts: np.ndarray, weighted: bool) -> tuple[np.ndarray, np.ndarr
     return pa, r / ri[:, None]
 
 
-def gwet_ac(sum_pa: np.ndarray, units: np.ndarray, sum_pi: np.ndarray, weighted: bool):
-    """Gwet's AC1 (``weighted=False``) or AC2 from ``sum_i p_a,i``, the number of units and
-    ``sum_i r_ik / r_i`` ``(..., k)``; NaN with one category or no unit."""
+def gwet_ac(sum_pa, units, sum_pi, units_pi, weighted: bool) -> np.ndarray:
+    """Gwet's AC1 (``weighted=False``) or AC2 from ``sum_i p_a,i`` over the ``units`` rated
+    at least twice and ``sum_i r_ik / r_i`` ``(..., k)`` over the ``units_pi`` rated at least
+    once (Gwet 2014's treatment of missing ratings); NaN with one category or no unit."""
     sum_pi = np.asarray(sum_pi, dtype=np.float64)
     q = sum_pi.shape[-1]
     if q < 2:
         return np.full(np.shape(sum_pa), np.nan)
     t_w = gwet_weights(q, weighted).sum()
     pa = _ratio(sum_pa, units)
-    pi = _ratio(sum_pi, np.asarray(units, np.float64)[..., None])
+    pi = _ratio(sum_pi, np.asarray(units_pi, np.float64)[..., None])
     pe = t_w / (q * (q - 1)) * (pi * (1.0 - pi)).sum(axis=-1)
     return _ratio(pa - pe, 1.0 - pe)
 
