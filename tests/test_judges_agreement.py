@@ -78,11 +78,12 @@ def test_all_grades_equal_is_nan_with_the_reason():
     assert math.isnan(r.pairs[0].statistics["kappa"].value)
     assert r.pairs[0].observed == 1.0
     assert any(
-        "kappa of A and B is undefined (NaN): every judgment compared has grade 1" in s
+        "kappa, kappa_linear, kappa_quadratic of A and B are undefined (NaN): every judgment "
+        "compared has grade 1" in s
         for s in said
     )
     assert any(
-        s.startswith("ac1 over all sets is undefined (NaN): a single category") for s in said
+        s.startswith("ac1, ac2 over all sets are undefined (NaN): a single category") for s in said
     )
 
 

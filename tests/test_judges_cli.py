@@ -209,3 +209,15 @@ def test_damaged_qrels_give_a_result_or_one_error(tmp_path, monkeypatch, a, b, s
             assert any(str(p) in errors[0] for p in paths), errors[0]
     else:
         json.loads(out)
+
+
+def test_without_bootstrap_the_text_has_no_interval_columns(cli, files):
+    head = [ln for ln in cli("judges", *files, "--bootstrap", "0").stdout.decode().splitlines()]
+    tables = [ln.split() for ln in head if ln.startswith("statistic")]
+    assert tables == [["statistic", "value", "binarised"]] * 2
+    head = cli("judges", *files, "--bootstrap", "10").stdout.decode().splitlines()
+    tables = [ln.split() for ln in head if ln.startswith("statistic")]
+    assert (
+        tables
+        == [["statistic", "value", "low", "95%", "high", "95%", "binarised", "low", "high"]] * 2
+    )

@@ -543,6 +543,7 @@ def _pair(ctx: _Context, grid, rel, i, j, names, lo, hi, qnames, only) -> PairAg
     bconfusion = to_binary.T @ confusion @ to_binary
     bboot = None if boot is None else np.einsum("ki,bkl,lj->bij", to_binary, boot, to_binary)
     stats, bstats = {}, {}
+    undefined: dict[tuple[str, str], list[str]] = {}
     for name, w in _WEIGHTS.items():
         for out, c, cb, values, how in (
             (stats, confusion, boot, np.concatenate([a, b]) + lo, ""),
@@ -552,11 +553,10 @@ def _pair(ctx: _Context, grid, rel, i, j, names, lo, hi, qnames, only) -> PairAg
                 float(S.cohen_kappa(c, w)), None if cb is None else S.cohen_kappa(cb, w)
             )
             if est.value != est.value and n:
-                ctx.notes.append(
-                    f"{name} of {label}{how} is undefined (NaN): "
-                    f"{_why_undefined(values.astype(np.int64))}"
-                )
+                reason = _why_undefined(values.astype(np.int64))
+                undefined.setdefault((f" of {label}{how}", reason), []).append(name)
             out[name] = est
+    _undefined_notes(ctx, undefined)
     rows_sum, cols_sum = confusion.sum(axis=1), confusion.sum(axis=0)
     per_grade = {}
     for g in range(k):
@@ -637,6 +637,7 @@ def _all_sets(ctx: _Context, grid, lo, hi, suffix, m, singles) -> dict[str, Esti
             ],
             lambda sa, u, sp, up, w=weighted: S.gwet_ac(sa, u, sp, up, w),
         )
+    undefined: dict[tuple[str, str], list[str]] = {}
     for name, est in out.items():
         if est.value != est.value:
             reason = (
@@ -646,5 +647,13 @@ def _all_sets(ctx: _Context, grid, lo, hi, suffix, m, singles) -> dict[str, Esti
             )
             if name in ("ac1", "ac2") and k == 1 and len(grid):
                 reason = f"a single category (every judgment has grade {lo})"
-            ctx.notes.append(f"{name}{suffix} over all sets is undefined (NaN): {reason}")
+            undefined.setdefault((f"{suffix} over all sets", reason), []).append(name)
+    _undefined_notes(ctx, undefined)
     return out
+
+
+def _undefined_notes(ctx: _Context, undefined: dict[tuple[str, str], list[str]]) -> None:
+    """One warning per subject and reason, naming every statistic it leaves undefined."""
+    for (subject, reason), names in undefined.items():
+        verb = "is" if len(names) == 1 else "are"
+        ctx.notes.append(f"{', '.join(names)}{subject} {verb} undefined (NaN): {reason}")

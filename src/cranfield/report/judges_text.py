@@ -38,9 +38,24 @@ def render_judges(r: JudgmentAgreement, digits: int = 4, fmt: str = "table", wor
     return _text(r, digits, worst)
 
 
-def _interval_head(r: JudgmentAgreement) -> list[str]:
+def _statistics_table(r: JudgmentAgreement, rows, digits: int, first=None) -> str:
+    """Value (and bootstrap interval, when there is one) of each statistic, graded and
+    binarised: ``rows`` are (name, Estimate, binarised Estimate); ``first`` a row of text
+    put first (observed agreement)."""
     level = f"{100 * r.confidence:g}%"
-    return [f"low {level}", f"high {level}"]
+    boot = r.bootstrap > 0
+    head = ["statistic", "value"]
+    head += [f"low {level}", f"high {level}"] if boot else []
+    head += ["binarised"] + (["low", "high"] if boot else [])
+    lines = [] if first is None else [[*first, *[""] * (len(head) - len(first))]]
+    for name, e, b in rows:
+        cells = [name]
+        for est in (e, b):
+            cells.append(_num(est.value, digits))
+            if boot:
+                cells += [_num(est.low, digits), _num(est.high, digits)]
+        lines.append(cells)
+    return text_table(head, lines)
 
 
 def _text(r: JudgmentAgreement, digits: int, worst: int) -> str:
@@ -68,7 +83,8 @@ def _text(r: JudgmentAgreement, digits: int, worst: int) -> str:
     else:
         boot = "no bootstrap intervals"
     out.append(
-        f"\n{r.units} pairs judged by two sets or more ({r.queries} queries), {r.common} "
+        f"\n{r.units} pairs judged by two sets or more ({r.queries} "
+        f"{'query' if r.queries == 1 else 'queries'}), {r.common} "
         f"by every set; binarised: grade >= {r.rel} is relevant; {boot}.\n"
     )
     for p in r.pairs:
@@ -76,22 +92,8 @@ def _text(r: JudgmentAgreement, digits: int, worst: int) -> str:
             f"\n{p.a} against {p.b}: {p.both} pairs judged by both, {p.only_a} by {p.a} "
             f"only, {p.only_b} by {p.b} only\n"
         )
-        rows = [["observed agreement", _num(p.observed, d), "", "", "", "", ""]]
-        for name in PAIR_STATISTICS:
-            e, b = p.statistics[name], p.binary_statistics[name]
-            rows.append(
-                [
-                    name,
-                    _num(e.value, d),
-                    _num(e.low, d),
-                    _num(e.high, d),
-                    _num(b.value, d),
-                    _num(b.low, d),
-                    _num(b.high, d),
-                ]
-            )
-        head = ["statistic", "value", *_interval_head(r)]
-        out.append(text_table([*head, "binarised", "low", "high"], rows))
+        rows = [(n, p.statistics[n], p.binary_statistics[n]) for n in PAIR_STATISTICS]
+        out.append(_statistics_table(r, rows, d, first=["observed agreement", _num(p.observed, d)]))
         grades = [str(g) for g in p.grades]
         out.append(f"\nconfusion matrix (rows {p.a}, columns {p.b}), agreement per grade\n")
         conf_rows = [
@@ -122,23 +124,8 @@ def _text(r: JudgmentAgreement, digits: int, worst: int) -> str:
                 )
             )
     out.append("\nall sets at once\n")
-    rows = []
-    for name in ALL_STATISTICS:
-        e, b = r.statistics[name], r.binary_statistics[name]
-        rows.append(
-            [
-                name,
-                _num(e.value, d),
-                _num(e.low, d),
-                _num(e.high, d),
-                _num(b.value, d),
-                _num(b.low, d),
-                _num(b.high, d),
-            ]
-        )
-    out.append(
-        text_table(["statistic", "value", *_interval_head(r), "binarised", "low", "high"], rows)
-    )
+    rows = [(n, r.statistics[n], r.binary_statistics[n]) for n in ALL_STATISTICS]
+    out.append(_statistics_table(r, rows, d))
     if r.warnings:
         out.append("\nwarnings:\n")
         out.extend(f"- {w}\n" for w in r.warnings)
