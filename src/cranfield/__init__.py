@@ -41,6 +41,7 @@ __all__ = [
     "evaluate",
     "judge",
     "judge_many",
+    "judges",
     "leaderboards",
     "measures",
     "parse_measure",
@@ -56,6 +57,7 @@ _LAZY = {
     "rank_biased_overlap": ("cranfield.comparing.rbo", "rank_biased_overlap"),
     "judge": ("cranfield.judging", "judge"),
     "judge_many": ("cranfield.judged_runs", "judge_many"),
+    "judges": ("cranfield.judgments.agreement", "judges"),
     "leaderboards": ("cranfield.judgments.leaderboard", "leaderboards"),
     "JudgeOptions": ("cranfield.judging_options", "JudgeOptions"),
     "read_qrels": ("cranfield.io", "read_qrels"),
@@ -116,6 +118,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .judged_runs import judge_many
     from .judging import judge
     from .judging_options import JudgeOptions
+    from .judgments.agreement import judges
     from .judgments.leaderboard import leaderboards
     from .measures import Measure
     from .measures import parse as parse_measure

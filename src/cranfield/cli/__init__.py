@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cranfield.cli.leaderboard",
         "Do judgment sets rank the runs alike? tau_b, tau_AP_b, top-k, verdicts.",
     ),
+    "judges": ("cranfield.cli.judges", "Agreement between judgment sets: kappa, alpha, AC1."),
 }
 
 
