@@ -62,9 +62,8 @@ def inputs(tmp_path_factory) -> dict[str, str]:
             path.write_text(text)
             paths[f"{name}{suffix}"] = str(path)
     sampled = d / "sampled.txt"  # the qrels as one stratum, every pair sampled
-    sampled.write_text(
-        "".join(f"{q} {i} {doc} 1 {g}\n" for q, i, doc, g in map(str.split, open(paths["qrels"])))
-    )
+    judged = Path(paths["qrels"]).read_text().splitlines()
+    sampled.write_text("".join(f"{q} {i} {doc} 1 {g}\n" for q, i, doc, g in map(str.split, judged)))
     paths["sampled"] = str(sampled)
     paths["dir"] = str(d)
     return paths
