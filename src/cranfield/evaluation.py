@@ -9,6 +9,7 @@ from typing import Any
 from .aggregate import resolve_aggregation
 from .arguments import measure_list
 from .data import Qrels, Run
+from .errors import ParameterError
 from .io import QrelsSource, RunSource
 from .judged_rankings import JudgedRankings
 from .judged_runs import JudgedRuns, RunTask, Shared, judge_many
@@ -56,6 +57,9 @@ def evaluate(
     rel: int | None = None,
     jobs: int | None = None,
     executor: Any = None,
+    ci: str | None = None,
+    confidence: float = 0.95,
+    samples: int = 10_000,
 ) -> Results | ResultsSet:
     """Evaluate one run (returns :class:`Results`) or several (:class:`ResultsSet`).
 
@@ -113,6 +117,14 @@ def evaluate(
         process pool, say) or a ``dask.distributed.Client`` (each worker gets the qrels once;
         a large TREC text run is cut into query ranges evaluated apart).  The results are
         the same, bit for bit (``docs/scale.md``, "Beyond one machine").  Not with ``jobs``.
+    ci, confidence, samples
+        ``t``, ``bootstrap`` or ``bca``: also the interval of each run's mean over the
+        queries at ``confidence`` (Student t, bootstrap percentile, BCa bootstrap with
+        ``samples`` resamples drawn from ``seed``, 0 when ``seed`` is None), for the measures
+        averaged by the arithmetic mean; the values of ``cranfield evaluate --ci``
+        (``docs/statistics.md``).  Each :class:`Results` keeps them as ``intervals``; they
+        show in ``to_frame()`` (``ci_low``, ``ci_high``), ``to_dict()`` and the notebook
+        display.
 
     Warnings
     --------
@@ -121,9 +133,41 @@ def evaluate(
     reports queries that were not evaluated.
     """
     options = JudgeOptions.of(locals())
+    interval = _interval_settings(ci, confidence, samples, seed)  # fail before reading
     judged = judge_many(qrels, runs, names=names, options=options)
     results = evaluate_runs(judged, measures, aggregate=aggregate, jobs=jobs, executor=executor)
+    if interval is not None:
+        results = with_intervals(results, **interval)
     return ResultsSet(tuple(results)) if judged.many else results[0]
+
+
+def _interval_settings(
+    ci: str | None, confidence: Any, samples: Any, seed: Any
+) -> dict[str, Any] | None:
+    """The checked settings of ``evaluate(ci=...)`` (``None`` without ``ci``); the seed of
+    the resamples is ``seed``, 0 when it is None (as ``cranfield evaluate --ci``)."""
+    if ci is None:
+        return None
+    from .comparing.checks import check_confidence, check_count, check_seed
+    from .comparing.intervals import INTERVALS
+
+    if not isinstance(ci, str) or ci not in INTERVALS:
+        raise ParameterError(f"unknown interval {ci!r}; choose one of {', '.join(INTERVALS)}")
+    return {
+        "method": ci,
+        "confidence": check_confidence(confidence),
+        "samples": check_count(samples, "samples"),
+        "seed": 0 if seed is None else check_seed(seed),
+    }
+
+
+def with_intervals(results: Sequence[Results], **settings: Any) -> list[Results]:
+    """``results``, each carrying the interval of its means
+    (:func:`~cranfield.comparing.intervals.run_intervals` with ``settings``)."""
+    from .comparing.intervals import run_intervals
+
+    ri = run_intervals(results, **settings)
+    return [replace(r, intervals=ri.of_run(r.run)) for r in results]
 
 
 def evaluate_runs(

@@ -173,26 +173,36 @@ def agreement(c: Comparison) -> dict[str, Any] | None:
 
 
 def results_rows(runs: Sequence[Results], digits: int) -> dict[str, Any]:
-    """Runs x measures of evaluated results: each run's aggregate of each measure."""
+    """Runs x measures of evaluated results: each run's aggregate of each measure, and its
+    interval when the runs carry intervals (``evaluate(..., ci=...)``), with the legend that
+    names their method and confidence."""
+    from ..comparing.intervals import joined
     from .results_text import _fmt as fmt_value
 
+    intervals = joined(runs)
     labels = list(runs[0].labels) if runs else []
     rows = []
     for r in runs:
         agg = r.aggregate()
         ints = {label: m.definition.integer for label, m in zip(r.labels, r.measures, strict=True)}
-        rows.append(
-            {
-                "run": r.run,
-                "queries": len(r.query_ids),
-                "cells": [
-                    fmt_value(agg[label], ints[label], digits) if label in agg else ""
-                    for label in labels
-                ],
-            }
-        )
+        cells = []
+        for label in labels:
+            ci = None if intervals is None else intervals.get(r.run, label)
+            cells.append(
+                {
+                    "mean": fmt_value(agg[label], ints[label], digits) if label in agg else "",
+                    "ci": None if ci is None else f"[{_fmt(ci[0], digits)}, {_fmt(ci[1], digits)}]",
+                }
+            )
+        rows.append({"run": r.run, "queries": len(r.query_ids), "cells": cells})
     how = [runs[0].aggregation_of(label) for label in labels] if runs else []
-    return {"labels": labels, "aggregation": how, "rows": rows}
+    legend = None
+    if intervals is not None:
+        legend = (
+            f"[low, high] ({intervals.tag()}): {intervals.describe()}, each run's over the "
+            "queries; none for measures not averaged by the mean."
+        )
+    return {"labels": labels, "aggregation": how, "rows": rows, "legend": legend}
 
 
 def tie_rows(data: ReportData, digits: int) -> list[list[str]]:
