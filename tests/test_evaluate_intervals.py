@@ -265,3 +265,75 @@ def test_notebook_display_shows_each_runs_interval(dict_collection):
     assert set(one) == {("b", m) for m in MEASURES} and one[("b", "AP")] == cells[("b", "AP")]
     plain, notes = _cells(_evaluate(qrels, runs)._repr_html_())
     assert all(c["ci"] is None for c in plain.values()) and not any("CI" in p for p in notes)
+
+
+def _report(qrels, runs, measures, **kw):
+    import cranfield
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cranfield.report(qrels, runs, measures, **kw)
+
+
+@pytest.mark.parametrize("method", ["t", "bootstrap", "bca"])
+def test_report_intervals_are_evaluate_ci_intervals(dict_collection, method):
+    """The report's intervals of the means (its data and its summary table) are those of
+    ``evaluate(..., ci=method)`` with confidence 1 - alpha, ``permutations`` resamples and
+    the seed; the method is named in the page."""
+    from _report_pages import script_data, table
+
+    qrels, runs = dict_collection
+    labels = ["AP", "P@10", "GMAP"]
+    rep = _report(qrels, runs, labels, mean_ci=method, alpha=0.1, permutations=300, seed=5)
+    res = _evaluate(qrels, runs, labels, ci=method, confidence=0.9, samples=300, seed=5)
+    data = script_data(rep.html)
+    assert data["ci"]["method"] == method and data["ci"]["confidence"] == 0.9
+    if method != "t":
+        assert (data["ci"]["samples"], data["ci"]["seed"]) == (300, 5)
+    assert data["runs"] == list(runs)
+    rows = {row[1]: row for row in table(rep.html, "summary-table")[1:]}
+    for m in data["measures"]:
+        if m["label"] == "GMAP":
+            assert m["ci"] is None  # a geometric mean has no interval
+            continue
+        for run, ci in zip(data["runs"], m["ci"], strict=True):
+            want = res[run].intervals.get(run, m["label"])
+            assert tuple(ci) == want, (run, m["label"])
+            cell = rows[run][2 + labels.index(m["label"])]
+            assert f"[{want[0]:.4f}, {want[1]:.4f}]" in cell
+    tag = {"t": "Student-t", "bootstrap": "bootstrap percentile", "bca": "BCa"}[method]
+    assert f"[low, high] (90% {tag} CI)" in rep.html
+
+
+def test_report_t_interval_equals_scipy(dict_collection):
+    from _report_pages import script_data
+
+    qrels, runs = dict_collection
+    data = script_data(_report(qrels, runs, ["AP"]).html)  # the default: t at 1 - alpha
+    x = _evaluate(qrels, runs, ["AP"])["c"].column("AP")
+    ref = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    assert data["ci"] == {"method": "t", "confidence": 0.95}
+    assert data["measures"][0]["ci"][2] == pytest.approx(list(ref), rel=1e-12)
+
+
+def test_report_mean_ci_is_checked():
+    with pytest.raises(ParameterError, match="unknown interval 'normal' of the means"):
+        _report("/no/such/qrels", ["/no/a", "/no/b"], "AP", mean_ci="normal")
+
+
+@pytest.mark.slow
+def test_cli_report_mean_ci(cli, tmp_path):
+    from _report_pages import script_data
+
+    q, paths = _collection(tmp_path)
+    out = tmp_path / "r.html"
+    done = cli("report", q, *paths, "-m", "AP", "--mean-ci", "bca", "--permutations", "300",
+               "--seed", "4", "-o", out)  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    html = out.read_text()
+    ev = cli("evaluate", q, *paths, "-m", "AP", "--ci", "bca", "--samples", "300", "--seed", "4",
+             "-c", "-f", "json")  # fmt: skip
+    want = json.loads(ev.stdout)
+    got = script_data(html)["measures"][0]["ci"]
+    assert got == [r["intervals"]["AP"] for r in want["runs"]]
+    assert "95% BCa CI" in html and "300 resamples, seed 4" in html

@@ -236,7 +236,9 @@ def pr_rows(data: ReportData, digits: int) -> tuple[list[str], list[list[str]]]:
 
 # ------------------------------------------------------------------------------ script data
 def payload(data: ReportData) -> dict[str, Any]:
-    """The data of the page's script: per-query values and differences, curves."""
+    """The data of the page's script: per-query values and differences, curves; the
+    intervals of the means (``ci``: the settings; per measure ``ci``: per run ``[low, high]``
+    unrounded, ``null`` when undefined, or ``null`` for a measure not averaged by the mean)."""
     c, digits = data.comparison, data.digits
     queries = sorted({q for label in c.labels for q in c.query_ids[label]}, key=natural_key)
     where = {q: i for i, q in enumerate(queries)}
@@ -264,6 +266,7 @@ def payload(data: ReportData) -> dict[str, Any]:
                     for j in range(len(c.runs))
                 ],
                 "wlt": [pairs.get(j) for j in range(len(c.runs))],
+                "ci": _mean_cis(data, label),
             }
         )
     return {
@@ -274,9 +277,22 @@ def payload(data: ReportData) -> dict[str, Any]:
         "queries": queries,
         "relevant": _relevant(data, queries),
         "measures": measures,
+        "ci": None if data.mean_intervals is None else data.mean_intervals.settings(),
         "pr": _pr(data),
         "gain": _gain(data),
     }
+
+
+def _mean_cis(data: ReportData, label: str) -> list[Any] | None:
+    """Per run the interval of its mean of ``label`` as two floats (``None`` if undefined)."""
+    cis = data.intervals.get(label)
+    if cis is None:
+        return None
+    out: list[Any] = []
+    for r in data.comparison.runs:
+        lo, hi = cis[r]
+        out.append([float(lo), float(hi)] if math.isfinite(lo) and math.isfinite(hi) else None)
+    return out
 
 
 def _relevant(data: ReportData, queries: list[str]) -> list[int | None]:
