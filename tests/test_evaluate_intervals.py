@@ -305,6 +305,28 @@ def test_report_intervals_are_evaluate_ci_intervals(dict_collection, method):
     assert f"[low, high] (90% {tag} CI)" in rep.html
 
 
+def test_report_intervals_cover_the_compared_queries_only(dict_collection):
+    """Without ``complete`` a report compares the queries every run has: each run's interval
+    is evaluate(ci=)'s over those queries (the others' values left out)."""
+    from _report_pages import script_data
+
+    qrels, runs = dict_collection
+    short = {**runs, "c": {q: d for q, d in runs["c"].items() if q not in ("q3", "q12")}}
+    rep = _report(qrels, short, ["AP"], mean_ci="bca", permutations=300, complete=False)
+    got = script_data(rep.html)["measures"][0]["ci"]
+    import cranfield
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = cranfield.evaluate(qrels, short, ["AP"])
+    common = set(res["c"].query_ids)
+    assert len(common) == 13 and len(res["a"].query_ids) == 15
+    for j, run in enumerate(short):
+        r = res[run]
+        x = np.array([v for q, v in zip(r.query_ids, r.column("AP"), strict=True) if q in common])
+        assert tuple(got[j]) == mean_interval(x, "bca", samples=300, seed=0), run
+
+
 def test_report_t_interval_equals_scipy(dict_collection):
     from _report_pages import script_data
 
