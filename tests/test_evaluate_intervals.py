@@ -147,3 +147,215 @@ def test_cli_evaluate_ci(cli, tmp_path):
     assert again.stdout == out.stdout
     bad = cli("evaluate", q, *paths, "--ci", "normal")
     assert bad.returncode == 2 and b"Traceback" not in bad.stderr
+
+
+# -- the Python API, the notebook display and the report -----------------------------------
+
+MEASURES = ["AP", "P@10", "num_ret"]
+
+
+@pytest.fixture(scope="module")
+def dict_collection():
+    from test_compare_api import make_collection
+
+    qrels, runs = make_collection(15, seed=8)
+    return qrels, dict(zip(["a", "b", "c"], runs, strict=True))
+
+
+def _evaluate(qrels, runs, measures=MEASURES, **kw):
+    import cranfield
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cranfield.evaluate(qrels, runs, measures, complete=True, **kw)
+
+
+def test_evaluate_ci_keeps_the_intervals_of_run_intervals(dict_collection):
+    """``evaluate(..., ci=)``: each Results carries run_intervals' values (and, for one case,
+    scipy's own BCa interval, bit for bit); ``to_frame`` and ``to_dict`` show them; without
+    ``ci`` nothing changes."""
+    qrels, runs = dict_collection
+    plain = _evaluate(qrels, runs)
+    res = _evaluate(qrels, runs, ci="bca", samples=400, seed=3)
+    want = run_intervals(plain, "bca", samples=400, seed=3)
+    for r in res:
+        for label in MEASURES:
+            assert r.intervals.get(r.run, label) == want.get(r.run, label), (r.run, label)
+    x = plain["b"].column("AP")
+    ref = stats.bootstrap(
+        (x,), np.mean, method="BCa", n_resamples=400, batch=batch_size(len(x)),
+        rng=np.random.default_rng(3),
+    ).confidence_interval  # fmt: skip
+    assert res["b"].intervals.get("b", "AP") == (ref.low, ref.high)
+    assert res["a"].intervals.get("a", "AP") != res["b"].intervals.get("b", "AP")
+    frame = res.to_frame()
+    assert list(frame.columns) == [
+        "run", "measure", "aggregation", "value", "queries", "ci_low", "ci_high",
+    ]  # fmt: skip
+    row = frame[(frame.run == "c") & (frame.measure == "P@10")].iloc[0]
+    assert (row.ci_low, row.ci_high) == want.get("c", "P@10")
+    num_ret = frame[frame.measure == "num_ret"]
+    assert num_ret.ci_low.isna().all() and num_ret.ci_high.isna().all()  # a sum has none
+    assert list(res["a"].to_frame().ci_low[:2]) == [want.get("a", m)[0] for m in MEASURES[:2]]
+    d = res["a"].to_dict()["intervals"]
+    assert d == {"AP": list(want.get("a", "AP")), "P@10": list(want.get("a", "P@10")),
+                 "num_ret": None}  # fmt: skip
+    assert "ci_low" not in plain.to_frame().columns and "intervals" not in plain[0].to_dict()
+    assert plain[0].intervals is None
+
+
+def test_evaluate_ci_t_equals_scipy_and_its_seed_defaults_to_0(dict_collection):
+    qrels, runs = dict_collection
+    res = _evaluate(qrels, runs, ["AP"], ci="t", confidence=0.9)
+    x = res["c"].column("AP")
+    ref = stats.t.interval(0.9, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    assert res["c"].intervals.get("c", "AP") == pytest.approx(ref, rel=1e-12)
+    one = _evaluate(qrels, {"b": runs["b"]}, ["AP"], ci="bootstrap", samples=300)
+    assert one.intervals.get("b", "AP") == one["b"].intervals.get("b", "AP")
+    assert one.intervals.get("b", "AP") == mean_interval(
+        res["b"].column("AP"), "bootstrap", samples=300, seed=0
+    )
+
+
+def test_evaluate_ci_checks_its_settings_before_reading():
+    import cranfield
+
+    for kw, message in [
+        ({"ci": "normal"}, "unknown interval"),
+        ({"ci": "bca", "confidence": 0}, "confidence"),
+        ({"ci": "bca", "samples": 0}, "samples"),
+        ({"ci": "bca", "seed": -1}, "seed"),
+    ]:
+        with pytest.raises(ParameterError, match=message):
+            cranfield.evaluate("/no/such/qrels", "/no/such/run", "AP", **kw)
+
+
+def _cells(html: str) -> tuple[dict[tuple[str, str], dict[str, str]], list[str]]:
+    """The notebook fragment's table, by (run, measure): the texts of the mean and the
+    interval of each cell; and the texts of its paragraphs."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    head = [th.get_text() for th in soup.find("thead").find_all("th")]
+    out = {}
+    for tr in soup.find("tbody").find_all("tr"):
+        tds = tr.find_all("td")
+        for name, td in zip(head[2:], tds[2:], strict=True):
+            ci = td.find("span", class_="ci")
+            out[(tds[0].get_text(), name)] = {
+                "mean": td.find("span", class_="mean").get_text(),
+                "ci": None if ci is None else ci.get_text(),
+            }
+    return out, [p.get_text() for p in soup.find_all("p")]
+
+
+def test_notebook_display_shows_each_runs_interval(dict_collection):
+    qrels, runs = dict_collection
+    res = _evaluate(qrels, runs, ci="bca", samples=400, seed=3)
+    want = run_intervals(_evaluate(qrels, runs), "bca", samples=400, seed=3)
+    cells, notes = _cells(res._repr_html_())
+    for run in runs:
+        for label in ("AP", "P@10"):
+            lo, hi = want.get(run, label)
+            assert cells[(run, label)]["ci"] == f"[{lo:.4f}, {hi:.4f}]", (run, label)
+            assert cells[(run, label)]["mean"] == f"{res[run].aggregate()[label]:.4f}"
+        assert cells[(run, "num_ret")]["ci"] is None
+    assert any("(95% BCa CI)" in p and "400 resamples, seed 3" in p for p in notes)
+    one, notes = _cells(res["b"]._repr_html_())
+    assert set(one) == {("b", m) for m in MEASURES} and one[("b", "AP")] == cells[("b", "AP")]
+    plain, notes = _cells(_evaluate(qrels, runs)._repr_html_())
+    assert all(c["ci"] is None for c in plain.values()) and not any("CI" in p for p in notes)
+
+
+def _report(qrels, runs, measures, **kw):
+    import cranfield
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cranfield.report(qrels, runs, measures, **kw)
+
+
+@pytest.mark.parametrize("method", ["t", "bootstrap", "bca"])
+def test_report_intervals_are_evaluate_ci_intervals(dict_collection, method):
+    """The report's intervals of the means (its data and its summary table) are those of
+    ``evaluate(..., ci=method)`` with confidence 1 - alpha, ``permutations`` resamples and
+    the seed; the method is named in the page."""
+    from _report_pages import script_data, table
+
+    qrels, runs = dict_collection
+    labels = ["AP", "P@10", "GMAP"]
+    rep = _report(qrels, runs, labels, mean_ci=method, alpha=0.1, permutations=300, seed=5)
+    res = _evaluate(qrels, runs, labels, ci=method, confidence=0.9, samples=300, seed=5)
+    data = script_data(rep.html)
+    assert data["ci"]["method"] == method and data["ci"]["confidence"] == 0.9
+    if method != "t":
+        assert (data["ci"]["samples"], data["ci"]["seed"]) == (300, 5)
+    assert data["runs"] == list(runs)
+    rows = {row[1]: row for row in table(rep.html, "summary-table")[1:]}
+    for m in data["measures"]:
+        if m["label"] == "GMAP":
+            assert m["ci"] is None  # a geometric mean has no interval
+            continue
+        for run, ci in zip(data["runs"], m["ci"], strict=True):
+            want = res[run].intervals.get(run, m["label"])
+            assert tuple(ci) == want, (run, m["label"])
+            cell = rows[run][2 + labels.index(m["label"])]
+            assert f"[{want[0]:.4f}, {want[1]:.4f}]" in cell
+    tag = {"t": "Student-t", "bootstrap": "bootstrap percentile", "bca": "BCa"}[method]
+    assert f"[low, high] (90% {tag} CI)" in rep.html
+
+
+def test_report_intervals_cover_the_compared_queries_only(dict_collection):
+    """Without ``complete`` a report compares the queries every run has: each run's interval
+    is evaluate(ci=)'s over those queries (the others' values left out)."""
+    from _report_pages import script_data
+
+    qrels, runs = dict_collection
+    short = {**runs, "c": {q: d for q, d in runs["c"].items() if q not in ("q3", "q12")}}
+    rep = _report(qrels, short, ["AP"], mean_ci="bca", permutations=300, complete=False)
+    got = script_data(rep.html)["measures"][0]["ci"]
+    import cranfield
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = cranfield.evaluate(qrels, short, ["AP"])
+    common = set(res["c"].query_ids)
+    assert len(common) == 13 and len(res["a"].query_ids) == 15
+    for j, run in enumerate(short):
+        r = res[run]
+        x = np.array([v for q, v in zip(r.query_ids, r.column("AP"), strict=True) if q in common])
+        assert tuple(got[j]) == mean_interval(x, "bca", samples=300, seed=0), run
+
+
+def test_report_t_interval_equals_scipy(dict_collection):
+    from _report_pages import script_data
+
+    qrels, runs = dict_collection
+    data = script_data(_report(qrels, runs, ["AP"]).html)  # the default: t at 1 - alpha
+    x = _evaluate(qrels, runs, ["AP"])["c"].column("AP")
+    ref = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    assert data["ci"] == {"method": "t", "confidence": 0.95}
+    assert data["measures"][0]["ci"][2] == pytest.approx(list(ref), rel=1e-12)
+
+
+def test_report_mean_ci_is_checked():
+    with pytest.raises(ParameterError, match="unknown interval 'normal' of the means"):
+        _report("/no/such/qrels", ["/no/a", "/no/b"], "AP", mean_ci="normal")
+
+
+@pytest.mark.slow
+def test_cli_report_mean_ci(cli, tmp_path):
+    from _report_pages import script_data
+
+    q, paths = _collection(tmp_path)
+    out = tmp_path / "r.html"
+    done = cli("report", q, *paths, "-m", "AP", "--mean-ci", "bca", "--permutations", "300",
+               "--seed", "4", "-o", out)  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    html = out.read_text()
+    ev = cli("evaluate", q, *paths, "-m", "AP", "--ci", "bca", "--samples", "300", "--seed", "4",
+             "-c", "-f", "json")  # fmt: skip
+    want = json.loads(ev.stdout)
+    got = script_data(html)["measures"][0]["ci"]
+    assert got == [r["intervals"]["AP"] for r in want["runs"]]
+    assert "95% BCa CI" in html and "300 resamples, seed 4" in html

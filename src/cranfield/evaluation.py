@@ -10,6 +10,7 @@ from . import arguments as A
 from .aggregate import resolve_aggregation
 from .arguments import measure_list
 from .data import Qrels, Run
+from .errors import ParameterError
 from .io import QrelsSource, RunSource
 from .judged_rankings import JudgedRankings
 from .judged_runs import JudgedRuns, RunTask, Shared, judge_many
@@ -58,6 +59,9 @@ def evaluate(
     jobs: int | None = None,
     executor: Any = None,
     bounds: bool = False,
+    ci: str | None = None,
+    confidence: float = 0.95,
+    samples: int = 10_000,
 ) -> Results | ResultsSet:
     """Evaluate one run (returns :class:`Results`) or several (:class:`ResultsSet`).
 
@@ -127,6 +131,14 @@ def evaluate(
         ``label:lo`` (the run's unjudged documents judged non-relevant) and ``label:hi``
         (judged with the top grade of the query), after each ``label``; see
         :mod:`cranfield.judgments.bounds` and ``docs/judgments.md``.
+    ci, confidence, samples
+        ``t``, ``bootstrap`` or ``bca``: also the interval of each run's mean over the
+        queries at ``confidence`` (Student t, bootstrap percentile, BCa bootstrap with
+        ``samples`` resamples drawn from ``seed``, 0 when ``seed`` is None), for the measures
+        averaged by the arithmetic mean; the values of ``cranfield evaluate --ci``
+        (``docs/statistics.md``).  Each :class:`Results` keeps them as ``intervals``; they
+        show in ``to_frame()`` (``ci_low``, ``ci_high``), ``to_dict()`` and the notebook
+        display.
 
     Warnings
     --------
@@ -135,16 +147,48 @@ def evaluate(
     reports queries that were not evaluated.
     """
     options = JudgeOptions.of(locals())
+    interval = _interval_settings(ci, confidence, samples, seed)  # fail before reading
     judged = judge_many(qrels, runs, names=names, options=options)
     results = evaluate_runs(
         judged, measures, aggregate=aggregate, jobs=jobs, executor=executor, bounds=bounds
     )
+    if interval is not None:
+        results = with_intervals(results, **interval)
     if not judged.many:
         return results[0]
     from .query_sets import warn_if_mixed
 
     warn_if_mixed(results)
     return ResultsSet(tuple(results))
+
+
+def _interval_settings(
+    ci: str | None, confidence: Any, samples: Any, seed: Any
+) -> dict[str, Any] | None:
+    """The checked settings of ``evaluate(ci=...)`` (``None`` without ``ci``); the seed of
+    the resamples is ``seed``, 0 when it is None (as ``cranfield evaluate --ci``)."""
+    if ci is None:
+        return None
+    from .comparing.checks import check_confidence, check_count, check_seed
+    from .comparing.intervals import INTERVALS
+
+    if not isinstance(ci, str) or ci not in INTERVALS:
+        raise ParameterError(f"unknown interval {ci!r}; choose one of {', '.join(INTERVALS)}")
+    return {
+        "method": ci,
+        "confidence": check_confidence(confidence),
+        "samples": check_count(samples, "samples"),
+        "seed": 0 if seed is None else check_seed(seed),
+    }
+
+
+def with_intervals(results: Sequence[Results], **settings: Any) -> list[Results]:
+    """``results``, each carrying the interval of its means
+    (:func:`~cranfield.comparing.intervals.run_intervals` with ``settings``)."""
+    from .comparing.intervals import run_intervals
+
+    ri = run_intervals(results, **settings)
+    return [replace(r, intervals=ri.of_run(r.run)) for r in results]
 
 
 def evaluate_runs(

@@ -85,7 +85,11 @@ class ReportData:
     run_notes: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per run: judged queries it has no results for, queries it has that are not judged."""
     intervals: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
-    """Per measure and run: the Student-t interval of the run's mean (arithmetic means)."""
+    """Per measure and run: the interval of the run's mean (arithmetic means), by the method
+    of ``mean_intervals``."""
+    mean_intervals: Any = None
+    """The :class:`~cranfield.comparing.intervals.RunIntervals` of the means: their method and
+    settings, and the values of ``intervals`` by run."""
     leaderboard: Any = None
     """With ``judgments=``: the leaderboards' agreement between the qrels and the other sets
     (:class:`~cranfield.judgments.leaderboard.LeaderboardAgreement`)."""
@@ -136,6 +140,7 @@ def report(
     permutations: int = 10_000,
     seed: int | None = 0,
     ci: str | None = None,
+    mean_ci: str = "t",
     interpolation: str = "max",
     gain_ranks: int = GAIN_RANKS,
     complete: bool = True,
@@ -163,6 +168,9 @@ def report(
     (``complete`` -- on by default, as in :func:`cranfield.compare` --, ``ties``, ``depth``,
     ``judged_only``, ``names``, ``collection_size``, ``known``, ``target``, ``prefs``,
     ``judgment_groups``, ``subtopics``, ``rel``) are those of :func:`cranfield.compare`.
+    ``mean_ci``: the interval of each run's mean in the summary, ``t``, ``bootstrap`` or
+    ``bca`` (as ``evaluate(..., ci=...)``, at confidence 1 - ``alpha``, the bootstrap with
+    ``permutations`` resamples drawn from ``seed``).
     ``interpolation``: the precision-recall method
     (``max``, ``trec``, ``trec9``, ``ceiling``, ``quasi-cranfield``, ``semi-cranfield``; 11
     recall levels); ``gain_ranks``: the ranks of the gain curves; ``digits``: decimals shown;
@@ -182,6 +190,12 @@ def report(
     from .evaluation import DEFAULT_MEASURES, _measures
 
     stats = check_settings(test, correction, alternative, alpha, permutations, seed, ci)
+    from .comparing.intervals import INTERVALS
+
+    if not isinstance(mean_ci, str) or mean_ci not in INTERVALS:
+        raise ParameterError(
+            f"unknown interval {mean_ci!r} of the means; choose one of {', '.join(INTERVALS)}"
+        )
     if baseline is not None and not isinstance(baseline, str):
         raise ParameterError(f"baseline must be a run name, got {baseline!r}")
     if interpolation not in INTERPOLATIONS or interpolation == "none":
@@ -233,6 +247,7 @@ def report(
                 baseline,
                 interpolation,
                 gain_ranks,
+                mean_ci,
             )
             if judgments:
                 gathered["leaderboard"] = _leaderboard(
@@ -270,6 +285,7 @@ def _gather(
     baseline: str | None,
     interpolation: str,
     ranks: int,
+    mean_ci: str = "t",
 ) -> dict[str, Any]:
     """Read each run once and keep what the report needs of it; then compare."""
     import pandas as pd
@@ -336,8 +352,14 @@ def _gather(
             )
     rs = ResultsSet(tuple(results))
     comparison = compare(rs, labels, baseline=baseline, missing="intersect", **stats)
+    means = _intervals(rs, comparison, mean_ci)
     return {
-        "intervals": _intervals(comparison),
+        "intervals": {
+            label: {r: ci for r in comparison.runs if (ci := means.get(r, label)) is not None}
+            for label in comparison.labels
+            if any(means.get(r, label) is not None for r in comparison.runs)
+        },
+        "mean_intervals": means,
         "comparison": comparison,
         "results": rs,
         "collection": CollectionSummary.of(judged.qrels, rel),
@@ -383,19 +405,26 @@ def _leaderboard(
     )
 
 
-def _intervals(c: Any) -> dict[str, dict[str, tuple[float, float]]]:
-    """The Student-t interval (confidence 1 - alpha) of each run's mean over the compared
-    queries, per measure averaged arithmetically (:func:`~cranfield.comparing.paired.mean_cis`,
-    the interval of the comparison's mean differences, applied to the values)."""
-    from .comparing.paired import mean_cis
+def _intervals(rs: Any, c: Any, method: str) -> Any:
+    """The interval (confidence 1 - alpha; the bootstrap's resamples and seed the
+    comparison's) of each run's mean over the compared queries, per measure averaged
+    arithmetically: :func:`~cranfield.comparing.intervals.mean_interval` on the run's values
+    in its own order of queries (``strcmp``, as ``evaluate(..., ci=method)``: the same
+    resamples give the same interval)."""
+    from .comparing.intervals import RunIntervals, mean_interval
 
-    out = {}
-    for label, m in zip(c.labels, c.measures, strict=True):
-        if m.definition.aggregate != "mean":
-            continue
-        cis = mean_cis(c.values[label], 1.0 - c.alpha)
-        out[label] = dict(zip(c.runs, cis, strict=True))
-    return out
+    settings = {"confidence": 1.0 - c.alpha, "samples": c.permutations, "seed": c.seed}
+    out: dict[str, dict[str, tuple[float, float] | None]] = {r: {} for r in c.runs}
+    for label in c.labels:
+        compared = set(c.query_ids[label])
+        for r in rs:
+            if r.aggregation_of(label) != "mean":
+                out[r.run][label] = None
+                continue
+            keep = np.fromiter((q in compared for q in r.query_ids), bool, len(r.query_ids))
+            x = r.column(label)[keep]
+            out[r.run][label] = mean_interval(x, method, what=f"{r.run}, {label}", **settings)
+    return RunIntervals(method, values=out, **settings)
 
 
 def _renamed(jr: Any, name: str) -> Any:

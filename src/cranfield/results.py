@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .aggregate import aggregate_values, micro_average
 from .errors import ParameterError
 from .measures.parse import Measure
+
+if TYPE_CHECKING:
+    from .comparing.intervals import RunIntervals
 
 __all__ = ["Results", "ResultsSet"]
 
@@ -39,6 +42,10 @@ class Results:
     """Per label, the statistic asked for at evaluation (``aggregate=``); else the measure's."""
     parts: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     """Per label, per-query (numerator, denominator) for micro averaging, in query order."""
+    intervals: RunIntervals | None = None
+    """The interval of this run's mean of each measure over the queries, when evaluated with
+    ``ci=`` (:func:`cranfield.evaluate`): ``intervals.get(run, label)`` is ``(low, high)``, or
+    ``None`` for a measure not averaged by the arithmetic mean."""
 
     def __post_init__(self) -> None:
         if self.values.shape != (len(self.query_ids), len(self.labels)):
@@ -90,13 +97,15 @@ class Results:
 
     def to_frame(self) -> Any:
         """A tidy pandas DataFrame of the aggregates: ``run, measure, aggregation, value,
-        queries``, one row per measure."""
+        queries``, one row per measure; with intervals (``evaluate(..., ci=...)``) also
+        ``ci_low, ci_high`` (NaN for a measure that has none)."""
         from .report.notebook import results_frame
 
         return results_frame([self])
 
     def to_html(self, *, digits: int = 4) -> str:
-        """An HTML fragment: the run's aggregate of each measure."""
+        """An HTML fragment: the run's aggregate of each measure (and its interval, when
+        evaluated with ``ci=``)."""
         from .report.html import results_html
 
         return results_html([self], digits=digits)
@@ -110,7 +119,8 @@ class Results:
         return results_repr([self], single=True)
 
     def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
-        """The JSON shape: ``{"name", "aggregate", ["per_query"], "summary"}``."""
+        """The JSON shape: ``{"name", "aggregate", ["per_query"], "summary", ["intervals"]}``
+        (``intervals``: ``{label: [low, high] or None}``, when evaluated with ``ci=``)."""
 
         def num(x: float, integer: bool) -> Any:
             if integer and float(x).is_integer():  # a count; an expectation stays a fraction
@@ -135,6 +145,12 @@ class Results:
                 for q, row in zip(self.query_ids, self.values, strict=True)
             }
         out["summary"] = dict(self.summary)
+        if self.intervals is not None:
+            out["intervals"] = {
+                label: None if ci is None else [num(ci[0], False), num(ci[1], False)]
+                for label in self.labels
+                for ci in [self.intervals.get(self.run, label)]
+            }
         return out
 
 
@@ -162,6 +178,14 @@ class ResultsSet:
     def names(self) -> list[str]:
         return [r.run for r in self.runs]
 
+    @property
+    def intervals(self) -> RunIntervals | None:
+        """The intervals of every run's means, when evaluated with ``ci=``
+        (``intervals.get(run, label)``), else ``None``."""
+        from .comparing.intervals import joined
+
+        return joined(self.runs)
+
     def aggregate(self, how: str | None = None) -> dict[str, dict[str, float]]:
         """``{run: {measure: value}}``."""
         return {r.run: r.aggregate(how) for r in self.runs}
@@ -182,13 +206,15 @@ class ResultsSet:
 
     def to_frame(self) -> Any:
         """A tidy pandas DataFrame of the aggregates: ``run, measure, aggregation, value,
-        queries``, one row per run and measure."""
+        queries``, one row per run and measure; with intervals (``evaluate(..., ci=...)``)
+        also ``ci_low, ci_high`` (NaN for a measure that has none)."""
         from .report.notebook import results_frame
 
         return results_frame(self.runs)
 
     def to_html(self, *, digits: int = 4) -> str:
-        """An HTML fragment: runs x measures, each run's aggregate of each measure."""
+        """An HTML fragment: runs x measures, each run's aggregate of each measure (and its
+        interval, when evaluated with ``ci=``)."""
         from .report.html import results_html
 
         return results_html(self.runs, digits=digits)

@@ -99,12 +99,13 @@ def run(argv: Sequence[str]) -> None:
             aggregate=a.aggregate or None,
             executor=client,
             **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel", "jobs", "bounds"),
+            **values(a, "ci", "confidence", "samples"),
         )
+    runs = list(res)
     intervals = None
     if a.ci is not None:
-        from ..comparing.intervals import run_intervals
+        from ..comparing.intervals import joined
 
-        seed = 0 if a.seed is None else a.seed
-        intervals = run_intervals(res, a.ci, confidence=a.confidence, samples=a.samples, seed=seed)
-    text = render(list(res), a.fmt, per_query=a.per_query, digits=a.digits, intervals=intervals)
+        intervals = joined(runs)
+    text = render(runs, a.fmt, per_query=a.per_query, digits=a.digits, intervals=intervals)
     write_output(text, a.output)

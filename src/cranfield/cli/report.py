@@ -22,6 +22,15 @@ def parser() -> Parser:
         "(default: AP, nDCG@10, P@10, RR, R@1000).",
     )
     statistics_options(p)
+    p.option(
+        "--mean-ci",
+        choices=("t", "bootstrap", "bca"),
+        default="t",
+        show_default=True,
+        help="Interval of each run's mean in the summary: Student t, bootstrap percentile or "
+        "BCa bootstrap, at confidence 1 - alpha, with --permutations resamples from --seed "
+        "(the values of 'evaluate --ci --samples N --seed S'; docs/statistics.md).",
+    )
     p.option("--title", help="Title of the report (default: 'Evaluation report').")
     p.option(
         "--interpolation",
@@ -103,7 +112,7 @@ def run(argv: Sequence[str]) -> None:
         command=shlex.join(["cranfield", "report", *shown]),
         **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
         **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
-        **values(a, "digits", "interpolation"),
+        **values(a, "digits", "interpolation", "mean_ci"),
         **values(a, "gain_ranks", "timestamp", "judgments", "top_k"),
     )
     if a.output and a.output != "-":

@@ -41,10 +41,12 @@ from ..errors import CranfieldWarning, ParameterError
 from .checks import check_confidence, check_count, check_seed, floats
 from .registry import choices
 
-__all__ = ["INTERVALS", "RunIntervals", "mean_interval", "run_intervals"]
+__all__ = ["INTERVALS", "RunIntervals", "joined", "mean_interval", "run_intervals"]
 
 INTERVALS: dict[str, tuple[str, str]] = choices("interval")
 """Interval name -> (title, source), from the declarations."""
+SHORT = {"t": "Student-t", "bootstrap": "bootstrap percentile", "bca": "BCa"}
+"""The interval's name in a label (``95% BCa CI``)."""
 _BATCH_ELEMENTS = 2_000_000
 
 
@@ -199,6 +201,35 @@ class RunIntervals:
         if self.method != "t":
             out.update(samples=self.samples, seed=self.seed)
         return out
+
+    def tag(self) -> str:
+        """The short label of the intervals: ``95% BCa CI``."""
+        return f"{100 * self.confidence:g}% {SHORT[self.method]} CI"
+
+    def describe(self) -> str:
+        """A sentence naming the method, the confidence and, for the bootstrap, the resamples
+        and the seed: ``the 95% BCa interval (bias-corrected ...; 10,000 resamples, seed 0)``."""
+        text = f"the {100 * self.confidence:g}% {INTERVALS[self.method][0]}"
+        if self.method != "t":
+            text += f" ({self.samples:,} resamples, seed {self.seed})"
+        return text
+
+    def of_run(self, run: str) -> RunIntervals:
+        """These intervals restricted to ``run``."""
+        from dataclasses import replace
+
+        return replace(self, values={run: dict(self.values.get(run, {}))})
+
+
+def joined(runs: Iterable[Any]) -> RunIntervals | None:
+    """The intervals the evaluated ``runs`` carry (``evaluate(..., ci=...)``) as one
+    :class:`RunIntervals`, or ``None`` when none carries any."""
+    parts = [r.intervals for r in runs if r.intervals is not None]
+    if not parts:
+        return None
+    values = {run: row for p in parts for run, row in p.values.items()}
+    first = parts[0]
+    return RunIntervals(first.method, first.confidence, first.samples, first.seed, values)
 
 
 def run_intervals(

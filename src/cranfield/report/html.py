@@ -83,8 +83,7 @@ def _safe(text: str) -> Any:
     return Markup(text)
 
 
-def _summary_legend(c: Comparison, intervals: bool) -> str:
-    conf = f"{100 * (1 - c.alpha):g}%"
+def _summary_legend(c: Comparison, intervals: Any) -> str:
     if c.baseline is not None:
         text = (
             f"▲ / ▼: significantly better / worse than the baseline {c.baseline} (adjusted "
@@ -95,10 +94,10 @@ def _summary_legend(c: Comparison, intervals: bool) -> str:
             "Letters after a mean: significantly better than the runs with those letters "
             f"(adjusted p < {c.alpha:g}); beats N: than N runs (listed on hover)."
         )
-    if intervals:
+    if intervals is not None:
         text += (
-            f" [low, high]: the {conf} Student-t interval of the run's mean over the queries "
-            "(none for geometric means)."
+            f" [low, high] ({intervals.tag()}): {intervals.describe()}, each run's over the "
+            "queries (none for geometric means)."
         )
     return text + " Highlighted: the best mean of each measure; ↑ higher is better, ↓ lower."
 
@@ -114,11 +113,13 @@ def _settings(data: ReportData) -> list[list[str]]:
         ["correction", c.correction],
         ["baseline", c.baseline or "none: every pair of runs"],
         ["interval of differences", c.ci],
+        ["interval of the means", data.mean_intervals.method if data.mean_intervals else "t"],
     ]
     if (
         c.test in ("randomization", "bootstrap", "rthsd")
         or c.ci == "bootstrap"
         or c.correction in ("maxt", "minp")
+        or (data.mean_intervals is not None and data.mean_intervals.method != "t")
     ):
         rows += [["resamples", str(c.permutations)], ["seed", str(c.seed)]]
     rows += [
@@ -187,7 +188,7 @@ def render_report(data: ReportData) -> str:
         "run_rows": run_rows,
         "complete_note": queries_note(c, 0),
         "summary": M.summary(c, digits, data.intervals),
-        "summary_legend": _summary_legend(c, bool(data.intervals)),
+        "summary_legend": _summary_legend(c, data.mean_intervals if data.intervals else None),
         "reference_text": (
             f"the baseline {ref}" if c.baseline else f"the first run, {ref} (no baseline given)"
         ),
@@ -249,7 +250,7 @@ def comparison_html(c: Comparison, *, digits: int = 4, details: bool = True) -> 
         "caption": M.summary(c, digits)["header"],
         "summary": M.summary(c, digits),
         "queries_note": queries_note(c, 0) if worth_noting(c.results) else "",
-        "summary_legend": _summary_legend(c, False),
+        "summary_legend": _summary_legend(c, None),
         "results": None,
         "pairs": M.pair_tables(c, digits) if details else [],
         "agreement": M.agreement(c) if details else None,

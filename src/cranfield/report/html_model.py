@@ -205,28 +205,39 @@ def agreement(c: Comparison) -> dict[str, Any] | None:
 
 
 def results_rows(runs: Sequence[Results], digits: int) -> dict[str, Any]:
-    """Runs x measures of evaluated results: each run's aggregate of each measure."""
+    """Runs x measures of evaluated results: each run's aggregate of each measure, and its
+    interval when the runs carry intervals (``evaluate(..., ci=...)``), with the legend that
+    names their method and confidence."""
+    from ..comparing.intervals import joined
     from .results_text import _fmt as fmt_value
 
+    intervals = joined(runs)
     labels = list(runs[0].labels) if runs else []
     names = run_labels([r.run for r in runs]) if runs else {}
     rows = []
     for r in runs:
         agg = r.aggregate()
         ints = {label: m.definition.integer for label, m in zip(r.labels, r.measures, strict=True)}
+        cells = []
+        for label in labels:
+            ci = None if intervals is None else intervals.get(r.run, label)
+            cells.append(
+                {
+                    "mean": fmt_value(agg[label], ints[label], digits) if label in agg else "",
+                    "ci": None if ci is None else f"[{_fmt(ci[0], digits)}, {_fmt(ci[1], digits)}]",
+                }
+            )
         rows.append(
-            {
-                "run": r.run,
-                "label": names[r.run],
-                "queries": len(r.query_ids),
-                "cells": [
-                    fmt_value(agg[label], ints[label], digits) if label in agg else ""
-                    for label in labels
-                ],
-            }
+            {"run": r.run, "label": names[r.run], "queries": len(r.query_ids), "cells": cells}
         )
     how = [runs[0].aggregation_of(label) for label in labels] if runs else []
-    return {"labels": labels, "aggregation": how, "rows": rows}
+    legend = None
+    if intervals is not None:
+        legend = (
+            f"[low, high] ({intervals.tag()}): {intervals.describe()}, each run's over the "
+            "queries; none for measures not averaged by the mean."
+        )
+    return {"labels": labels, "aggregation": how, "rows": rows, "legend": legend}
 
 
 def tie_rows(data: ReportData, digits: int) -> list[list[Any]]:
@@ -263,7 +274,9 @@ def pr_rows(data: ReportData, digits: int) -> tuple[list[str], list[list[str]]]:
 
 # ------------------------------------------------------------------------------ script data
 def payload(data: ReportData) -> dict[str, Any]:
-    """The data of the page's script: per-query values and differences, curves."""
+    """The data of the page's script: per-query values and differences, curves; the
+    intervals of the means (``ci``: the settings; per measure ``ci``: per run ``[low, high]``
+    unrounded, ``null`` when undefined, or ``null`` for a measure not averaged by the mean)."""
     c, digits = data.comparison, data.digits
     queries = sorted({q for label in c.labels for q in c.query_ids[label]}, key=natural_key)
     where = {q: i for i, q in enumerate(queries)}
@@ -291,6 +304,7 @@ def payload(data: ReportData) -> dict[str, Any]:
                     for j in range(len(c.runs))
                 ],
                 "wlt": [pairs.get(j) for j in range(len(c.runs))],
+                "ci": _mean_cis(data, label),
             }
         )
     return {
@@ -302,9 +316,22 @@ def payload(data: ReportData) -> dict[str, Any]:
         "queries": queries,
         "relevant": _relevant(data, queries),
         "measures": measures,
+        "ci": None if data.mean_intervals is None else data.mean_intervals.settings(),
         "pr": _pr(data),
         "gain": _gain(data),
     }
+
+
+def _mean_cis(data: ReportData, label: str) -> list[Any] | None:
+    """Per run the interval of its mean of ``label`` as two floats (``None`` if undefined)."""
+    cis = data.intervals.get(label)
+    if cis is None:
+        return None
+    out: list[Any] = []
+    for r in data.comparison.runs:
+        lo, hi = cis[r]
+        out.append([float(lo), float(hi)] if math.isfinite(lo) and math.isfinite(hi) else None)
+    return out
 
 
 def _relevant(data: ReportData, queries: list[str]) -> list[int | None]:

@@ -111,11 +111,14 @@ def comparison_repr(c: Comparison) -> str:
 
 def results_frame(runs: Sequence[Results]) -> Any:
     """A tidy DataFrame of aggregates: ``run, measure, aggregation, value, queries``, one
-    row per run and measure (NaN where the aggregate cannot be computed)."""
+    row per run and measure (NaN where the aggregate cannot be computed); when the runs carry
+    intervals (``evaluate(..., ci=...)``) also ``ci_low, ci_high`` (NaN where there is none)."""
     import pandas as pd
 
+    from ..comparing.intervals import joined
     from ..errors import CranfieldError
 
+    intervals = joined(runs)
     rows = []
     for r in runs:
         for label in r.labels:
@@ -123,8 +126,15 @@ def results_frame(runs: Sequence[Results]) -> Any:
                 value = r.aggregate_of(label)
             except CranfieldError:
                 value = math.nan
-            rows.append((r.run, label, r.aggregation_of(label), value, len(r.query_ids)))
-    return pd.DataFrame(rows, columns=["run", "measure", "aggregation", "value", "queries"])
+            row = (r.run, label, r.aggregation_of(label), value, len(r.query_ids))
+            if intervals is not None:
+                ci = intervals.get(r.run, label)
+                row += (math.nan, math.nan) if ci is None else (float(ci[0]), float(ci[1]))
+            rows.append(row)
+    columns = ["run", "measure", "aggregation", "value", "queries"]
+    if intervals is not None:
+        columns += ["ci_low", "ci_high"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 COMPARISON_KINDS = ("pairs", "means")
