@@ -80,6 +80,11 @@ class Qrels:
         return list(dict.fromkeys(self.doc_ids))
 
     @cached_property
+    def max_grade(self) -> int | None:
+        """The highest grade of the qrels (``None`` when there is none)."""
+        return int(self.grades.max()) if len(self.grades) else None
+
+    @cached_property
     def sorted_grades(self) -> tuple[np.ndarray, np.ndarray]:
         """(offsets, grades) of every query, each query's grades sorted descending (read
         only: the judged rankings of every run share them)."""

@@ -44,6 +44,10 @@ class JudgedRankings:
     collection_size: np.ndarray | None = None
     """Per query: documents in the collection (``--collection-size``; see measure_inputs.py)."""
     ties: str = "trec"
+    qrels_max_grade: int | None = None
+    """The highest grade of the whole qrels, not only of these queries (``None``: not known,
+    the highest of :attr:`qrels_grades`): a scale's top, such as ERR's g_max, must not depend
+    on which queries a run (or a block of it) holds."""
     depth: int | None = None
     judged_only: bool = False
     cut: bool = False

@@ -182,6 +182,7 @@ def judge(
         in_run=np.array([q in run_queries for q in evaluated], dtype=bool),
         run_name=run.name,
         ties=ties,
+        qrels_max_grade=qrels.max_grade,
         depth=depth,
         judged_only=judged_only,
         cut=cut,

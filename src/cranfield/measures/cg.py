@@ -131,7 +131,8 @@ MAX_GRADE = Param(
     "max_grade",
     "int",
     None,
-    "highest grade g_max of the scale; none: the highest judged grade (at least 1)",
+    "highest grade g_max of the scale; none: the highest grade of the whole qrels (at least 1)"
+    " (of every query's judgments, so a query's ERR does not depend on the queries beside it)",
     at_least=1,
     at_most=INT64_MAX,
 )
@@ -153,8 +154,11 @@ def stop_probability(grades: np.ndarray, max_grade: int) -> np.ndarray:
 
 
 def _err(jr: JudgedRankings, cutoff: int | None, max_grade: int | None) -> np.ndarray:
-    if max_grade is None:
-        max_grade = max(1, int(jr.qrels_grades.max()) if len(jr.qrels_grades) else 1)
+    if max_grade is None:  # the qrels' highest grade, whichever queries jr holds
+        top = jr.qrels_max_grade
+        if top is None and len(jr.qrels_grades):
+            top = int(jr.qrels_grades.max())
+        max_grade = max(1, 1 if top is None else top)
     elif max_grade < 1:
         raise ParameterError(f"ERR needs max_grade >= 1, got {max_grade!r}")
     g = np.maximum(jr.grades, 0)
