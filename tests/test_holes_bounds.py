@@ -244,3 +244,40 @@ def test_bounds_under_weak_ties_are_the_expectations_on_the_filled_qrels():
             for m in measures:
                 np.testing.assert_allclose(r.column(f"{m}:{side}"), hand.column(m), atol=1e-12)
     assert (r.column("P@10:hi") > r.column("P@10")).any()  # the sample has holes in the top 10
+
+
+def test_the_report_shows_and_compares_the_bounds(tmp_path):
+    """report(bounds=True) (and `cranfield report --bounds`): each measure followed by its
+    bounds, whose per-query values are those of the qrels filled by hand (each run's unjudged
+    retrieved documents judged 0 for lo, the query's top grade for hi)."""
+    import warnings
+
+    import cranfield
+    from _report_pages import script_data
+
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n2 0 c 2\n2 0 d 0\n")
+    (tmp_path / "r1").write_text("1 Q0 a 1 3 x\n1 Q0 z 2 2 x\n2 Q0 y 1 3 x\n2 Q0 c 2 2 x\n")
+    (tmp_path / "r2").write_text("1 Q0 z 1 3 y\n1 Q0 a 2 2 y\n2 Q0 c 1 3 y\n2 Q0 w 2 2 y\n")
+    holes = {"r1": {"1": ["z"], "2": ["y"]}, "r2": {"1": ["z"], "2": ["w"]}}
+    top = {"1": 1, "2": 2}
+    runs = [str(tmp_path / "r1"), str(tmp_path / "r2")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = cranfield.report(str(tmp_path / "q"), runs, ["P@2", "AP"], bounds=True)
+        data = script_data(rep.html)
+        assert [m["label"] for m in data["measures"]] == [
+            f"{m}{s}" for m in ("P@2", "AP") for s in ("", ":lo", ":hi")
+        ]
+        for j, run in enumerate(("r1", "r2")):
+            for side in ("lo", "hi"):
+                filled = (tmp_path / "q").read_text() + "".join(
+                    f"{q} 0 {d} {0 if side == 'lo' else top[q]}\n"
+                    for q, docs in holes[run].items()
+                    for d in docs
+                )
+                (tmp_path / f"q_{run}_{side}").write_text(filled)
+                want = cranfield.evaluate(str(tmp_path / f"q_{run}_{side}"), runs[j], ["P@2", "AP"])
+                for m in data["measures"]:
+                    if m["label"].endswith(f":{side}"):
+                        base = m["label"].split(":")[0]
+                        assert m["values"][j] == want.column(base).tolist(), (run, m["label"])

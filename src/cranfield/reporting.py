@@ -160,6 +160,7 @@ def report(
     command: str | None = None,
     judgments: Sequence[Any] = (),
     top_k: int = 10,
+    bounds: bool = False,
 ) -> Report:
     """An HTML evaluation report of ``runs`` on ``qrels`` (docs/report.md).
 
@@ -168,6 +169,9 @@ def report(
     (``complete`` -- on by default, as in :func:`cranfield.compare` --, ``ties``, ``depth``,
     ``judged_only``, ``names``, ``collection_size``, ``known``, ``target``, ``prefs``,
     ``judgment_groups``, ``subtopics``, ``rel``) are those of :func:`cranfield.compare`.
+    ``bounds``: each measure's pessimistic and optimistic bounds over the runs' unjudged
+    documents (``label:lo``, ``label:hi``; :mod:`cranfield.judgments.bounds`) compared and shown
+    after it, as ``compare(..., bounds=True)`` does.
     ``mean_ci``: the interval of each run's mean in the summary, ``t``, ``bootstrap`` or
     ``bca`` (as ``evaluate(..., ci=...)``, at confidence 1 - ``alpha``, the bootstrap with
     ``permutations`` resamples drawn from ``seed``).
@@ -248,6 +252,7 @@ def report(
                 interpolation,
                 gain_ranks,
                 mean_ci,
+                A.flag(bounds, "bounds"),
             )
             if judgments:
                 gathered["leaderboard"] = _leaderboard(
@@ -286,6 +291,7 @@ def _gather(
     interpolation: str,
     ranks: int,
     mean_ci: str = "t",
+    bounds: bool = False,
 ) -> dict[str, Any]:
     """Read each run once and keep what the report needs of it; then compare."""
     import pandas as pd
@@ -316,6 +322,12 @@ def _gather(
     judged = judge_many(qrels, runs, names=names, options=options)
     if len(judged) < 2:
         raise ParameterError(f"a report compares runs: it needs at least 2, got {len(judged)}")
+    measured = specs
+    if bounds:  # each measure followed by its bounds, compared as measures are
+        from .judgments.bounds import bounded
+
+        measured = bounded(specs)
+        labels = [f"{m}{s}" for m in labels for s in ("", ":lo", ":hi")]
     results, prs, gains, ranges = [], [], [], []
     run_notes: dict[str, dict[str, int]] = {}
     rel = 1 if options.rel is None else options.rel
@@ -324,7 +336,7 @@ def _gather(
         results.append(
             evaluate_judged(
                 jr,
-                specs,
+                measured,
                 run_name=name,
                 qrels=judged.qrels,
                 defaults=options.defaults,

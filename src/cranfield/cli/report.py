@@ -113,7 +113,7 @@ def run(argv: Sequence[str]) -> None:
         **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
         **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel"),
         **values(a, "digits", "interpolation", "mean_ci"),
-        **values(a, "gain_ranks", "timestamp", "judgments", "top_k"),
+        **values(a, "gain_ranks", "timestamp", "judgments", "top_k", "bounds"),
     )
     if a.output and a.output != "-":
         rep.save(a.output)
