@@ -333,10 +333,11 @@ def one_worker():
 
 
 def _until(condition, what: str) -> None:
-    deadline = time.monotonic() + 60  # a guard against a hang, not a measure
-    while not condition():
-        assert time.monotonic() < deadline, f"never: {what}"
+    for _ in range(6000):  # a guard of about 60 s against a hang, not a measure of time
+        if condition():
+            return
         time.sleep(0.01)
+    raise AssertionError(f"never: {what}")
 
 
 def _tasks(c) -> set[str]:

@@ -536,8 +536,8 @@ for run in runs:
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    # 007: c (grade 2) at rank 1; 1: a (1) at rank 1, b (0) at 2; 10 has no results (left
-    # out, as in trec_eval)
+    # 007: c (grade 2) at rank 1; 1: a (1) at rank 1, b (0) at 2; 10 has no results and is
+    # judged: an empty ranking scores 0 (complete, the default mean over the judged queries)
     lines = out.stdout.splitlines()
     assert len(lines) == 3 and len(set(lines)) == 1
-    assert json.loads(lines[0]) == [[1.0, 1.0], [1.0, 1.0]]
+    assert json.loads(lines[0]) == [[1.0, 1.0], [1.0, 1.0], [0.0, 0.0]]

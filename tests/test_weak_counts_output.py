@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import warnings
 from fractions import Fraction
 
@@ -65,7 +64,7 @@ def _read(text: str, fmt: str, labels: list[str]) -> dict[tuple[str, str], str]:
             if row["query_id"] == "all":
                 out["all", "rel_ret"] = row["relevant_retrieved"]
         return out
-    lines = text.splitlines()
+    lines = text.split("\n\n")[0].splitlines()  # the table, not the note under it
     if fmt == "latex":
         lines = [x for x in lines if "&" in x]
     elif fmt == "markdown":
@@ -129,8 +128,11 @@ def test_the_repro_through_the_python_api_and_the_html_outputs(tmp_path):
     frame = res.per_query()
     assert frame["NumRelRet"].tolist() == [0.5] and frame["NumRet"].dtype.kind == "i"
     assert "NumRelRet 0.5000, NumNonRelJudgedRet 0.5000, NumRet 1" in repr(res)
-    cells = re.findall(r"<td>([^<]*)</td>", res.to_html())
-    assert cells == ["1", "0.5000", "0.5000", "1"]  # queries, then the three counts
+    from bs4 import BeautifulSoup
+
+    row = BeautifulSoup(res.to_html(), "html.parser").find("tbody").find("tr")
+    cells = [td.get_text() for td in row.find_all("td")]
+    assert cells == ["run", "1", "0.5000", "0.5000", "1"]  # run, queries, the three counts
 
 
 def test_the_report_shows_relevant_retrieved_as_a_fraction(tmp_path):

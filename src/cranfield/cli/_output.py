@@ -62,6 +62,14 @@ def echo(text: str, err: bool = False) -> None:
     write_stdout(text)
 
 
+def stdout_is_terminal() -> bool:
+    """Whether standard output is a terminal (not when it is replaced or closed)."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def write_stdout(data: str | bytes) -> None:
     """The one way the command writes to standard output: every byte is checked.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._args import SUPPRESS, Parser
-from ._output import echo
+from ._output import echo, stdout_is_terminal
 
 
 def parser() -> Parser:
@@ -77,4 +77,7 @@ def run(argv: Sequence[str]) -> None:
             )
         defs = found
     fmt = "short" if a.short else a.fmt or ("short" if a.find is not None else "text")
-    echo(render_measures(defs, fmt))
+    import os
+
+    wrap = bool(os.environ.get("COLUMNS", "").strip()) or stdout_is_terminal()
+    echo(render_measures(defs, fmt, wrap=wrap))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..curves.interpolate import INTERPOLATIONS
 from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, file_path, values
-from ._output import echo
+from ._output import echo, stdout_is_terminal
 from .compare import judging_options, statistics_options
 
 INTERPOLATION_CHOICES = tuple(i for i in INTERPOLATIONS if i != "none")
@@ -92,7 +92,7 @@ def run(argv: Sequence[str]) -> None:
     """
     p = parser()
     a = p.parse(argv)
-    if not a.output and _terminal():
+    if not a.output and stdout_is_terminal():
         p.error(
             "the report is an HTML page, not text for a terminal: give -o FILE (-o report.html), "
             "or redirect standard output to a file (> report.html); -o - prints it anyway"
@@ -120,13 +120,3 @@ def run(argv: Sequence[str]) -> None:
         echo(f"cranfield: wrote {a.output}\n", err=True)
     else:
         echo(rep.html)
-
-
-def _terminal() -> bool:
-    """Whether standard output is a terminal."""
-    import sys
-
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):  # replaced or closed
-        return False

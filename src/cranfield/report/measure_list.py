@@ -114,19 +114,6 @@ def _short(defs: Sequence[MeasureDef], width: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def _on_a_terminal() -> bool:
-    """Whether the listing goes to a terminal (or ``COLUMNS`` says how wide one is)."""
-    import os
-    import sys
-
-    if os.environ.get("COLUMNS", "").strip():
-        return True
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def terminal_width() -> int:
     """The terminal's columns (``COLUMNS`` when set, else the terminal's, else 80)."""
     import shutil
@@ -214,18 +201,19 @@ def _json(d: MeasureDef) -> dict[str, Any]:
 
 
 def render_measures(
-    defs: Sequence[MeasureDef], fmt: str = "text", *, width: int | None = None
+    defs: Sequence[MeasureDef], fmt: str = "text", *, width: int | None = None, wrap: bool = False
 ) -> str:
     """``text`` (everything, grouped by family, the common measures first, after an index of
     the families; fields wrapped to a terminal's width, one line each when piped), ``short``
-    (one line each, in ``width`` columns: default the terminal's), ``json`` (the whole
+    (one line each, in ``width`` columns: default the terminal's; ``wrap``: the text's fields
+    wrapped, for a terminal), ``json`` (the whole
     declaration, for scripts and other tools) or ``markdown`` (the table of
     docs/measures.md)."""
     if fmt in ("text", "short"):
         defs = listing_order(defs)
         if fmt == "short":
             return _short(defs, terminal_width() if width is None else width)
-        return _text(defs)
+        return _text(defs, wrap)
     defs = sorted(defs, key=lambda d: (d.family, d.name.lower()))
     if fmt == "json":
         out = [_json(d) for d in defs]
@@ -249,7 +237,7 @@ def render_measures(
     raise ValueError(f"unknown format {fmt!r}")
 
 
-def _text(defs: Sequence[MeasureDef]) -> str:
+def _text(defs: Sequence[MeasureDef], wrap: bool) -> str:
     """Every declaration, family by family, after an index of the families and their names."""
     families: dict[str, list[str]] = {}
     for d in defs:
@@ -267,7 +255,7 @@ def _text(defs: Sequence[MeasureDef]) -> str:
                                  subsequent_indent="    ", break_on_hyphens=False)  # fmt: skip
     import textwrap
 
-    wrap = _on_a_terminal()  # piped or saved: one line per field, for grep
+    # wrap: on a terminal; piped or saved, one line per field, for grep
     width = max(terminal_width(), 60)
 
     def field(label: str, value: str) -> None:  # wrapped under its label on a terminal
