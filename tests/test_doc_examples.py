@@ -132,7 +132,7 @@ def _perturbed(qrels: Path, out: Path) -> None:
             q, it, d, g = line.split()
             g = int(g)
             if g >= 0 and rng.random() < 0.3:
-                g = max(0, min(4, g + rng.choice((-1, 1))))
+                g = max(1, min(4, g + rng.choice((-1, 1))))
             if rng.random() < 0.05:
                 continue
             w.write(f"{q} {it} {d} {g}\n")
