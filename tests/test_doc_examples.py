@@ -12,8 +12,15 @@ The rules of a fenced block (they are stated in docs/index.md, "Examples that ru
 
 The examples run in a folder holding the files they name: the Cranfield collection's qrels as
 ``qrels.txt`` (and ``qrels``), its BM25, TF-IDF and coordination-level runs under the names the
-pages use (``run.txt``, ``a.run``, ``bm25.txt``, ``runs/*.txt``...), a preferences file, and
-Raghavan's worked example in ``raghavan/``; ``cranfield`` on the PATH is this checkout's.
+pages use (``run.txt``, ``a.run``, ``bm25.txt``, ``runs/*.txt``, ``runs/*.run``, and
+``runs/*.txt.gz`` as the package ships them...), a preferences file, Raghavan's worked example
+in ``raghavan/``, and the judgment sets of docs/judgments.md and the README: ``human.qrels``
+(the Cranfield qrels), ``perturbed.qrels`` and ``llm.qrels`` (the page's perturbed copy, seed
+7), ``binary.qrels`` and ``strict.txt`` (grade >= 3 is 1), ``nine/`` (the three runs whole and
+cut to ranks 5 and 20) and ``pool5.txt`` (the judgments of the depth-5 pool of BM25 and
+TF-IDF), each made as the page makes it, so that no block depends on another having run (the
+blocks may run in any order, in separate sandboxes under ``-n``). ``cranfield`` on the PATH is
+this checkout's.
 """
 
 from __future__ import annotations
