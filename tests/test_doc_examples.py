@@ -17,10 +17,10 @@ pages use (``run.txt``, ``a.run``, ``bm25.txt``, ``runs/*.txt``, ``runs/*.run``,
 in ``raghavan/``, and the judgment sets of docs/judgments.md and the README: ``human.qrels``
 (the Cranfield qrels), ``perturbed.qrels`` and ``llm.qrels`` (the page's perturbed copy, seed
 7), ``binary.qrels`` and ``strict.txt`` (grade >= 3 is 1), ``nine/`` (the three runs whole and
-cut to ranks 5 and 20) and ``pool5.txt`` (the judgments of the depth-5 pool of BM25 and
-TF-IDF), each made as the page makes it, so that no block depends on another having run (the
-blocks may run in any order, in separate sandboxes under ``-n``). ``cranfield`` on the PATH is
-this checkout's.
+cut to ranks 5 and 20), ``pool5.txt`` (the judgments of the depth-5 pool of BM25 and TF-IDF)
+and ``sampled.qrels`` (a stratified sample of their depth-20 pool, 5 columns), each made as
+the page makes it, so that no block depends on another having run (the blocks may run in any
+order, in separate sandboxes under ``-n``). ``cranfield`` on the PATH is this checkout's.
 """
 
 from __future__ import annotations
@@ -110,6 +110,7 @@ def sandbox(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     _judgment_sets(root, qrels)
     _leaderboard_example(root)
     _pool5(root)
+    _sampled(root)
     prefs = [line.split() for line in qrels.read_text().splitlines()]
     (root / "prefs.txt").write_text(
         "".join(f"{q} 0 0 {d} {g}\n" for q, _, d, g in prefs if int(g) >= 0)
@@ -192,6 +193,31 @@ def _pool5(root: Path) -> None:
             if d in pool.get(q, ())
         )
     )
+
+
+def _sampled(root: Path) -> None:
+    """docs/judgments.md's sampled.qrels (qid iter docno stratum grade): the first 20 documents
+    of BM25 and TF-IDF; stratum 1 (their first 5) judged whole, 30% of stratum 2 sampled (seed
+    0), grade -1 where not sampled, 0 for a sampled document the qrels do not list (its Python
+    block)."""
+    import random
+
+    from cranfield import read_qrels
+    from cranfield.judgments.holes import holes
+
+    runs = [root / "runs/bm25.txt.gz", root / "runs/tfidf.txt.gz"]
+    full = read_qrels(root / "qrels.txt").to_dict()
+    top5 = holes(root / "qrels.txt", runs, depth=5).pool
+    top20 = holes(root / "qrels.txt", runs, depth=20).pool
+    rng = random.Random(0)
+    lines = []
+    for q in sorted(top20, key=int):
+        for d in sorted(top20[q], key=int):
+            stratum = 1 if d in top5.get(q, ()) else 2
+            sampled = stratum == 1 or rng.random() < 0.3
+            g = max(full.get(q, {}).get(d, 0), 0) if sampled else -1
+            lines.append(f"{q} 0 {d} {stratum} {g}\n")
+    (root / "sampled.qrels").write_text("".join(lines))
 
 
 def _commands(text: str) -> list[str]:
