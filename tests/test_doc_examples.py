@@ -12,8 +12,15 @@ The rules of a fenced block (they are stated in docs/index.md, "Examples that ru
 
 The examples run in a folder holding the files they name: the Cranfield collection's qrels as
 ``qrels.txt`` (and ``qrels``), its BM25, TF-IDF and coordination-level runs under the names the
-pages use (``run.txt``, ``a.run``, ``bm25.txt``, ``runs/*.txt``...), a preferences file, and
-Raghavan's worked example in ``raghavan/``; ``cranfield`` on the PATH is this checkout's.
+pages use (``run.txt``, ``a.run``, ``bm25.txt``, ``runs/*.txt``, ``runs/*.run``, and
+``runs/*.txt.gz`` as the package ships them...), a preferences file, Raghavan's worked example
+in ``raghavan/``, and the judgment sets of docs/judgments.md and the README: ``human.qrels``
+(the Cranfield qrels), ``perturbed.qrels`` and ``llm.qrels`` (the page's perturbed copy, seed
+7), ``binary.qrels`` and ``strict.txt`` (grade >= 3 is 1), ``nine/`` (the three runs whole and
+cut to ranks 5 and 20), ``pool5.txt`` (the judgments of the depth-5 pool of BM25 and TF-IDF)
+and ``sampled.qrels`` (a stratified sample of their depth-20 pool, 5 columns), each made as
+the page makes it, so that no block depends on another having run (the blocks may run in any
+order, in separate sandboxes under ``-n``). ``cranfield`` on the PATH is this checkout's.
 """
 
 from __future__ import annotations
@@ -98,6 +105,12 @@ def sandbox(tmp_path_factory) -> tuple[Path, dict[str, str]]:
         for suffix in (".txt", ".run"):
             (root / "runs" / f"{model}{suffix}").write_bytes(text)
     shutil.copy(runs["bm25"], root / "run.txt.gz")
+    for model, path in runs.items():  # as the package ships them
+        shutil.copy(path, root / "runs" / f"{model}.txt.gz")
+    _judgment_sets(root, qrels)
+    _leaderboard_example(root)
+    _pool5(root)
+    _sampled(root)
     prefs = [line.split() for line in qrels.read_text().splitlines()]
     (root / "prefs.txt").write_text(
         "".join(f"{q} 0 0 {d} {g}\n" for q, _, d, g in prefs if int(g) >= 0)
@@ -114,6 +127,97 @@ def sandbox(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     env["MPLBACKEND"] = "Agg"
     env.pop("COLUMNS", None)
     return root, env
+
+
+def _perturbed(qrels: Path, out: Path) -> None:
+    """docs/judgments.md's copy of the qrels: 30% of the grades moved one step (a negative
+    grade, no judgment, stays), 5% of the lines lost, seed 7 (the page's script)."""
+    import random
+
+    rng = random.Random(7)
+    with open(qrels) as f, open(out, "w") as w:
+        for line in f:
+            q, it, d, g = line.split()
+            g = int(g)
+            if g >= 0 and rng.random() < 0.3:
+                g = max(1, min(4, g + rng.choice((-1, 1))))
+            if rng.random() < 0.05:
+                continue
+            w.write(f"{q} {it} {d} {g}\n")
+
+
+def _judgment_sets(root: Path, qrels: Path) -> None:
+    """Judgment sets of docs/judgments.md and the README: human.qrels (Cranfield's qrels),
+    llm.qrels and perturbed.qrels (its perturbed copy), binary.qrels (grade >= 3 is 1)."""
+    shutil.copy(qrels, root / "human.qrels")
+    _perturbed(qrels, root / "perturbed.qrels")
+    shutil.copy(root / "perturbed.qrels", root / "llm.qrels")
+    rows = [line.split() for line in qrels.read_text().splitlines()]
+    (root / "binary.qrels").write_text(
+        "".join(f"{q} {it} {d} {int(int(g) >= 3)}\n" for q, it, d, g in rows)
+    )
+
+
+def _leaderboard_example(root: Path) -> None:
+    """docs/judgments.md's leaderboard example: strict.txt (grade >= 3 is 1, as its awk) and
+    nine/: the three runs whole and cut to their first 5 and 20 ranks (as its loop)."""
+    rows = [line.split() for line in (root / "qrels.txt").read_text().splitlines()]
+    (root / "strict.txt").write_text(
+        "".join(f"{q} {it} {d} {int(int(g) >= 3)}\n" for q, it, d, g in rows)
+    )
+    (root / "nine").mkdir()
+    for model in examples.CRANFIELD_RUNS:
+        gz = root / "runs" / f"{model}.txt.gz"
+        shutil.copy(gz, root / "nine" / gz.name)
+        lines = gzip.decompress(gz.read_bytes()).decode().splitlines(keepends=True)
+        for k in (5, 20):
+            (root / "nine" / f"{model}-top{k}.txt").write_text(
+                "".join(x for x in lines if int(x.split()[3]) <= k)
+            )
+
+
+def _pool5(root: Path) -> None:
+    """docs/judgments.md's pool5.txt: the qrels of the documents BM25 or TF-IDF rank in their
+    first 5 (its Python block)."""
+    from cranfield import read_qrels
+    from cranfield.judgments.holes import holes
+
+    pool = holes(root / "qrels.txt", [root / "runs/bm25.txt.gz", root / "runs/tfidf.txt.gz"],
+                 depth=5).pool  # fmt: skip
+    full = read_qrels(root / "qrels.txt").to_dict()
+    (root / "pool5.txt").write_text(
+        "".join(
+            f"{q} 0 {d} {g}\n"
+            for q, docs in full.items()
+            for d, g in docs.items()
+            if d in pool.get(q, ())
+        )
+    )
+
+
+def _sampled(root: Path) -> None:
+    """docs/judgments.md's sampled.qrels (qid iter docno stratum grade): the first 20 documents
+    of BM25 and TF-IDF; stratum 1 (their first 5) judged whole, 30% of stratum 2 sampled (seed
+    0), grade -1 where not sampled, 0 for a sampled document the qrels do not list (its Python
+    block)."""
+    import random
+
+    from cranfield import read_qrels
+    from cranfield.judgments.holes import holes
+
+    runs = [root / "runs/bm25.txt.gz", root / "runs/tfidf.txt.gz"]
+    full = read_qrels(root / "qrels.txt").to_dict()
+    top5 = holes(root / "qrels.txt", runs, depth=5).pool
+    top20 = holes(root / "qrels.txt", runs, depth=20).pool
+    rng = random.Random(0)
+    lines = []
+    for q in sorted(top20, key=int):
+        for d in sorted(top20[q], key=int):
+            stratum = 1 if d in top5.get(q, ()) else 2
+            sampled = stratum == 1 or rng.random() < 0.3
+            g = max(full.get(q, {}).get(d, 0), 0) if sampled else -1
+            lines.append(f"{q} 0 {d} {stratum} {g}\n")
+    (root / "sampled.qrels").write_text("".join(lines))
 
 
 def _commands(text: str) -> list[str]:

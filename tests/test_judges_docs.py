@@ -1,11 +1,13 @@
 """docs/judgments.md: its table of statistics is the registry's, and its worked example is
-what the command prints today (Cranfield's qrels from ../shared, skipped without them)."""
+what the command prints today (on the Cranfield qrels shipped with the package, as qrels.txt)."""
 
 from __future__ import annotations
 
 import re
+import shutil
 
 from conftest import REPO
+from cranfield import examples
 from cranfield.judgments.statistics import markdown_table
 
 DOC = REPO / "docs" / "judgments.md"
@@ -18,14 +20,12 @@ def test_statistics_table_is_current():
     assert body == markdown_table(), "regenerate the table of docs/judgments.md"
 
 
-def test_worked_example_is_what_the_command_prints(cli, data_dir, tmp_path, monkeypatch):
+def test_worked_example_is_what_the_command_prints(cli, tmp_path, monkeypatch):
     text = DOC.read_text()
     script = re.search(r"```python\n(import random\n.*?)```", text, re.S).group(1)
     block = re.search(r"```\n\$ cranfield (judges [^\n]*)\n(.*?)```", text, re.S)
-    # the page runs from a checkout beside shared/ (../shared/data/cran/qrels.trec)
-    work = tmp_path / "checkout"
-    work.mkdir()
-    (tmp_path / "shared").symlink_to(data_dir.parent)
+    work = tmp_path
+    shutil.copy(examples.cranfield_qrels(), work / "qrels.txt")
     monkeypatch.chdir(work)
     exec(compile(script, "docs/judgments.md", "exec"), {})
     out = cli(*block.group(1).split(), cwd=work)

@@ -1,19 +1,17 @@
 """The worked example of docs/statistics.md, run: every ``$ cranfield ...`` block on the page
-is the command's output, byte for byte, on the Cranfield collection of the reference data."""
+is the command's output, byte for byte, on the Cranfield collection shipped with the package
+(its qrels as qrels.txt, its runs under runs/, as the page copies them)."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shlex
-import subprocess
-import sys
+import shutil
 
 import pytest
 
-from conftest import DATA, REPO, need, run_cli
-
-RUNS = "cran/runs/bm25.txt.gz cran/runs/tfidf.txt.gz cran/runs/coordination.txt.gz"
+from conftest import REPO, run_cli
+from cranfield import examples
 
 
 def _blocks() -> list[tuple[str, str]]:
@@ -32,19 +30,10 @@ def test_the_page_has_its_worked_example():
 
 @pytest.mark.slow
 def test_worked_example_outputs_are_what_the_commands_print(tmp_path):
-    need(DATA / "cran")
-    for module in ("bm25s", "Stemmer"):
-        if importlib.util.find_spec(module) is None:
-            pytest.skip(f"the worked example's runs need {module} (pip install -e '.[dev]')")
-    made = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "make_cranfield_runs.py"), str(DATA / "cran"),
-         "--out", str(tmp_path / "cran")],
-        capture_output=True,
-        timeout=600,
-    )  # fmt: skip
-    assert made.returncode == 0, made.stderr.decode()
+    shutil.copy(examples.cranfield_qrels(), tmp_path / "qrels.txt")
+    shutil.copytree(examples.path("cranfield/runs"), tmp_path / "runs")
     for command, expected in _blocks():
-        args = shlex.split(command.replace("$RUNS", RUNS))
+        args = shlex.split(command)
         out = run_cli(*args, cwd=tmp_path)
         assert out.returncode == 0, out.stderr.decode()
         assert out.stdout.decode() == expected, command
