@@ -153,31 +153,3 @@ def test_path_names_are_distinct_minimal_suffixes(paths):
             assert any(p[-(k - 1) :] == mine[-(k - 1) :] for p in others)
     final = unique(names)
     assert len(set(final)) == len(final)
-
-
-def test_a_file_name_that_is_not_utf8_names_a_run_every_output_can_hold(tmp_path):
-    """Issue 23 item 7's sibling: a run named after a file whose name holds the byte 0xFF
-    (Python keeps it as the lone surrogate U+DCFF) is named with ``\\xff`` instead, so that
-    to_frame(), per_query() and the command's outputs can write it; and one file read by
-    read_run is named the same way."""
-    import os
-
-    import cranfield
-    from cranfield.naming import file_name
-
-    qrels = tmp_path / "q"
-    qrels.write_text("1 0 a 1\n")
-    raw = os.fsencode(tmp_path) + b"/r\xffun"
-    with open(raw, "wb") as fh:
-        fh.write(b"1 Q0 a 1 1 t\n")
-    path = os.fsdecode(raw)
-    assert file_name(os.path.basename(path)) == "r\\xffun"
-    res = cranfield.evaluate(str(qrels), path, ["AP"])
-    assert res.run == "r\\xffun"
-    res.to_frame().to_csv()
-    other = tmp_path / "other"
-    other.write_text("1 Q0 b 1 1 t\n")
-    many = cranfield.evaluate(str(qrels), [path, str(other)], ["AP"])
-    assert [r.run for r in many] == ["r\\xffun", "other"]
-    many.to_frame().to_parquet(tmp_path / "out.parquet")
-    assert cranfield.read_run(path).name == "r\\xffun"

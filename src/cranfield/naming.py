@@ -23,7 +23,6 @@ them or the names.
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePath
@@ -31,7 +30,7 @@ from typing import Any
 
 from .errors import ParameterError
 
-__all__ = ["Namer", "file_name", "find_run", "is_named_runs", "path_names", "unique"]
+__all__ = ["Namer", "find_run", "is_named_runs", "path_names", "unique"]
 
 STDIN_NAME = "stdin"
 """The name of a run read from standard input (``-``)."""
@@ -90,21 +89,6 @@ def _parts(path: str | os.PathLike[str]) -> tuple[str, ...]:
     return PurePath(os.path.normpath(text)).parts
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def file_name(text: str) -> str:
-    """A name made of a path's text, as a run's name: the bytes of a file name that are not
-    UTF-8 (which Python keeps as lone surrogates, U+DC80-U+DCFF) written ``\\xNN``, any other
-    lone surrogate ``\\uNNNN``, so that every table and file of the results can hold it."""
-
-    def escaped(m: re.Match[str]) -> str:
-        c = ord(m.group())
-        return f"\\x{c - 0xDC00:02x}" if 0xDC80 <= c <= 0xDCFF else f"\\u{c:04x}"
-
-    return _SURROGATE.sub(escaped, text)
-
-
 def path_names(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
     """File names of ``paths``, made distinguishable: a path whose file name another path
     shares is named by its shortest suffix (in path components) that no other path of that
@@ -124,7 +108,7 @@ def path_names(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
                 size[i] = k
             pending = [i for i in pending if counts[parts[i][-k:]] > 1 and k < len(parts[i])]
             k += 1
-    return [file_name(str(PurePath(*mine[-k:]))) for mine, k in zip(parts, size, strict=True)]
+    return [str(PurePath(*mine[-k:])) for mine, k in zip(parts, size, strict=True)]
 
 
 def unique(names: Iterable[str], taken: Iterable[str] = ()) -> list[str]:

@@ -141,9 +141,7 @@ def read_run(source: RunSource, *, name: str | None = None, format: str = "auto"
     if isinstance(source, str | os.PathLike):
         path = Path(source)
         stdin = _is_stdin(os.fspath(source))
-        from ..naming import file_name
-
-        run_name = name or (STDIN_RUN_NAME if stdin else file_name(path.name))
+        run_name = name or (STDIN_RUN_NAME if stdin else path.name)
         opened = _opened(source)
         if fmt == "auto" and not stdin and _suffix(path) in _TABULAR_SUFFIXES:
             from .tabular import read_run_file
