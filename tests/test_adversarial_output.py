@@ -65,6 +65,14 @@ def inputs(tmp_path_factory) -> dict[str, str]:
     judged = Path(paths["qrels"]).read_text().splitlines()
     sampled.write_text("".join(f"{q} {i} {doc} 1 {g}\n" for q, i, doc, g in map(str.split, judged)))
     paths["sampled"] = str(sampled)
+    perturbed = d / "perturbed.txt"  # a second judgment set: every third grade moved by one
+    perturbed.write_text(
+        "".join(
+            f"{q} {i} {doc} {(int(g) + 1) % 3 if n % 3 == 0 else g}\n"
+            for n, (q, i, doc, g) in enumerate(map(str.split, judged))
+        )
+    )
+    paths["perturbed"] = str(perturbed)
     paths["dir"] = str(d)
     return paths
 
@@ -93,6 +101,7 @@ CASES: dict[str, list[str]] = {
     "holes": ["holes", "{qrels}", "{run}", "{other}", "--depth", "10"],
     "inferred": ["inferred", "{sampled}", "{run}", "{other}", "-q"],
     "leaderboard": ["leaderboard", "{qrels}", "{qrels}", "-r", "{run}", "{other}", "-m", "AP"],
+    "judges": ["judges", "{qrels}", "{perturbed}", "-l", "1"],
     "measures": ["measures"],
     "measures --short": ["measures", "--short"],
     "measures json": ["measures", "--format", "json"],
