@@ -400,7 +400,8 @@ def test_the_json_listing_carries_every_declared_range():
                 assert shown.get(bound) == getattr(p, bound), (name, p.name, bound)
 
 
-def test_the_listing_shows_each_range():
+def test_the_listing_shows_each_range(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)  # piped, not wrapped to a terminal's width
     out = run_cli("measures", "RBP", "RelRank", "P")
     assert out.returncode == 0, out.stderr
     text = out.stdout.decode()
