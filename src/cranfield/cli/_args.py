@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NoReturn
 
-from ..limits import INT64_MAX, MAX_DOCUMENTS, MAX_SEED
+from ..limits import INT64_MAX, MAX_DOCUMENTS, MAX_RESAMPLES, MAX_SEED
 from ._output import echo, write_stderr
 
 SUPPRESS = argparse.SUPPRESS
@@ -246,6 +246,33 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "per_query": (("-q", "--per-query"), {"action": "store_true"}),
     "fmt": (("-f", "--format"), {"default": "table", "show_default": True}),
     "ties": (("--ties",), {"default": "trec", "show_default": True}),
+    "alpha": (
+        ("--alpha",),
+        {
+            "type": Range(float, 0, 1, open=True),
+            "default": 0.05,
+            "show_default": True,
+            "help": "Significance level.",
+        },
+    ),
+    "alternative": (
+        ("--alternative",),
+        {
+            "choices": ("two-sided", "greater", "less"),
+            "default": "two-sided",
+            "show_default": True,
+            "help": "greater: mean(b) > mean(a), with b the later run of a pair.",
+        },
+    ),
+    "permutations": (
+        ("--permutations",),
+        {
+            "type": Range(int, 1, MAX_RESAMPLES),
+            "default": 10_000,
+            "show_default": True,
+            "help": "Permutations of the randomization test / samples of the bootstrap.",
+        },
+    ),
     "seed": (
         ("--seed",),
         {"type": Range(int, 0, MAX_SEED), "metavar": "N", "help": "Seed of --ties random."},

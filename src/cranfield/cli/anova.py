@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..report.anova_text import FORMATS
-from ._args import Parser, Range
+from ._args import Parser
 from ._output import write_output
 
 
@@ -28,13 +28,7 @@ def parser() -> Parser:
         help="two-way: runs x queries without replication (queries as blocks, Sakai's "
         "choice for IR); one-way: runs as groups, queries ignored.",
     )
-    p.option(
-        "--alpha",
-        type=Range(float, 0, 1, open=True),
-        default=0.05,
-        show_default=True,
-        help="The margins of error are at confidence 1 - alpha.",
-    )
+    p.common("alpha", help="The margins of error are at confidence 1 - alpha.")
     p.common("seed", default=0, show_default=True, help="Seed of --ties random.")
     judging_options(p)
     p.common("fmt", choices=FORMATS, help="Output format.")

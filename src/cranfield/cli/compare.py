@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from ..comparing.corrections import CORRECTIONS as _CORRECTIONS
 from ..comparing.paired import TESTS as _TESTS
-from ..limits import MAX_RESAMPLES
 from ..ties.order import TIE_POLICIES
 from ._args import (
     JUDGING,
@@ -124,26 +123,10 @@ def statistics_options(p: Parser) -> None:
         help="Compare every run with this one: its name, a path ending with it, or its end "
         "(one run must match); default: every pair.",
     )
-    p.option(
-        "--alpha",
-        type=Range(float, 0, 1, open=True),
-        default=0.05,
-        show_default=True,
-        help="Significance level (confidence intervals at 1 - alpha).",
-    )
-    p.option(
-        "--alternative",
-        choices=("two-sided", "greater", "less"),
-        default="two-sided",
-        show_default=True,
-        help="greater: mean(b) > mean(a), with b the later run of a pair.",
-    )
-    p.option(
-        "--permutations",
-        type=Range(int, 1, MAX_RESAMPLES),
-        default=10_000,
-        show_default=True,
-        help="Permutations of the randomization test / samples of the bootstrap.",
+    p.common("alpha", help="Significance level (confidence intervals at 1 - alpha).")
+    p.common("alternative", help="greater: mean(b) > mean(a), with b the later run of a pair.")
+    p.common(
+        "permutations", help="Permutations of the randomization test / samples of the bootstrap."
     )
     p.common(
         "seed",

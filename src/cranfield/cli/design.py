@@ -34,13 +34,7 @@ def parser() -> Parser:
         show_default=True,
         help="Wanted probability of detecting a difference of --min-diff (1 - beta).",
     )
-    p.option(
-        "--alpha",
-        type=Range(float, 0, 1, open=True),
-        default=0.05,
-        show_default=True,
-        help="Significance level.",
-    )
+    p.common("alpha", help="Significance level.")
     p.option(
         "--ci-width",
         type=Range(float, 0, 1e300, open=True),

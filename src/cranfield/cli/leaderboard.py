@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from ..comparing.corrections import CORRECTIONS
 from ..comparing.paired import TESTS
-from ..limits import MAX_RESAMPLES
 from ..ties.order import TIE_POLICIES
 from ._args import Parser, Range, Switch, file_path, name_list, plot_file
 from ._output import echo, write_output
@@ -87,27 +86,9 @@ def parser() -> Parser:
         metavar="RUN",
         help="Test every run against this one only (default: every pair of runs).",
     )
-    p.option(
-        "--alpha",
-        type=Range(float, 0, 1, open=True),
-        default=0.05,
-        show_default=True,
-        help="Significance level.",
-    )
-    p.option(
-        "--alternative",
-        choices=("two-sided", "greater", "less"),
-        default="two-sided",
-        show_default=True,
-        help="Alternative hypothesis of the tests.",
-    )
-    p.option(
-        "--permutations",
-        type=Range(int, 1, MAX_RESAMPLES),
-        default=10_000,
-        show_default=True,
-        help="Permutations / bootstrap samples of the tests.",
-    )
+    p.common("alpha", help="Significance level.")
+    p.common("alternative", help="Alternative hypothesis of the tests.")
+    p.common("permutations", help="Permutations / bootstrap samples of the tests.")
     p.common(
         "seed",
         default=0,

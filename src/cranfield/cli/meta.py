@@ -30,13 +30,7 @@ def parser() -> Parser:
         help="The test of every pair of runs for the discriminative power: Sakai's paired "
         "bootstrap, the randomised Tukey HSD, or the randomization test.",
     )
-    p.option(
-        "--alpha",
-        type=Range(float, 0, 1, open=True),
-        default=0.05,
-        show_default=True,
-        help="Significance level of the discriminative power.",
-    )
+    p.common("alpha", help="Significance level of the discriminative power.")
     p.option(
         "--samples",
         type=Range(int, 1, MAX_RESAMPLES),
