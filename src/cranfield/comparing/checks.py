@@ -64,6 +64,22 @@ def finite(arr: np.ndarray, what: str) -> None:
         )
 
 
+def runs_table(values: object, who: str, queries: int) -> np.ndarray:
+    """``values`` as a finite queries x runs table of at least 2 runs and ``queries`` queries;
+    a :class:`ParameterError` beginning with ``who`` (``"MaxT / MinP need"``) otherwise."""
+    Y = floats(values, "the queries x runs table")
+    if Y.ndim != 2:
+        raise ParameterError(f"{who} a queries x runs table")
+    n, k = Y.shape
+    if k < 2:
+        raise ParameterError(f"{who} at least 2 runs, got {k}")
+    if n < queries:
+        what = "query" if queries == 1 else "queries"
+        raise ParameterError(f"{who} at least {queries} {what}, got {n}")
+    finite(Y, "the per-query values")
+    return Y
+
+
 def check_count(value: object, name: str, maximum: int = MAX_RESAMPLES) -> int:
     """A whole number between 1 and ``maximum`` (not a bool, not a float)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):

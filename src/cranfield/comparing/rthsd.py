@@ -32,7 +32,7 @@ from .arrangements import (
     exact_arrangements,
     rearranged,
 )
-from .checks import check_count, check_seed, finite, floats, unit_exponents
+from .checks import check_count, check_seed, runs_table, unit_exponents
 
 __all__ = ["RandomisedTukey", "randomised_tukey_hsd"]
 
@@ -58,15 +58,8 @@ def randomised_tukey_hsd(
     """The randomised Tukey HSD test of the runs (columns) of ``Y`` (queries x runs)."""
     permutations = check_count(permutations, "permutations")
     seed = check_seed(seed)
-    Y = floats(Y, "the queries x runs table")
-    if Y.ndim != 2:
-        raise ParameterError("the randomised Tukey HSD test needs a queries x runs table")
+    Y = runs_table(Y, "the randomised Tukey HSD test needs", queries=1)
     n, k = Y.shape
-    if k < 2:
-        raise ParameterError(f"the randomised Tukey HSD test needs at least 2 runs, got {k}")
-    if n < 1:
-        raise ParameterError("the randomised Tukey HSD test needs at least 1 query")
-    finite(Y, "the per-query values")
     if exact is None:
         use_exact = exact_arrangements(n, k, permutations)
     else:

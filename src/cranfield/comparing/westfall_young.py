@@ -39,7 +39,7 @@ from .arrangements import (
     exact_arrangements,
     rearranged,
 )
-from .checks import check_count, check_seed, finite, floats, unit_exponents
+from .checks import check_count, check_seed, runs_table, unit_exponents
 from .resampling import _studentized
 
 __all__ = ["MAX_MINP_ELEMENTS", "WestfallYoung", "westfall_young"]
@@ -100,15 +100,8 @@ def westfall_young(
         raise ParameterError(f"unknown method {method!r}; choose maxt or minp")
     permutations = check_count(permutations, "permutations")
     seed = check_seed(seed)
-    Y = floats(Y, "the queries x runs table")
-    if Y.ndim != 2:
-        raise ParameterError("MaxT / MinP need a queries x runs table")
+    Y = runs_table(Y, "MaxT / MinP need", queries=2)
     n, k = Y.shape
-    if k < 2:
-        raise ParameterError(f"MaxT / MinP need at least 2 runs, got {k}")
-    if n < 2:
-        raise ParameterError(f"MaxT / MinP need at least 2 queries, got {n}")
-    finite(Y, "the per-query values")
     try:
         I = np.array([int(i) for i, _ in pairs], dtype=np.intp)
         J = np.array([int(j) for _, j in pairs], dtype=np.intp)
