@@ -141,3 +141,17 @@ def test_cli_meta(cli, tmp_path):
     assert text.returncode == 0 and "randomised Tukey HSD" in text.stdout.decode()
     bad = cli(*args, "--subset", "9")
     assert bad.returncode == 2 and b"two disjoint sets" in bad.stderr
+
+
+def test_an_alpha_that_is_no_number_is_cranfields_error():
+    """discriminative_power(alpha="x") was Python's ValueError of float(); now the shared
+    check of every statistic's alpha (comparing.checks.check_alpha)."""
+    import numpy as np
+
+    from cranfield.comparing.meta import discriminative_power
+    from cranfield.errors import ParameterError
+
+    Y = np.arange(15, dtype=float).reshape(5, 3) % 4
+    for bad, problem in (("x", "must be a number"), (1.5, "between 0 and 1")):
+        with pytest.raises(ParameterError, match=problem):
+            discriminative_power(Y, alpha=bad)

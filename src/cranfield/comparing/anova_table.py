@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CranfieldWarning, ParameterError
-from .checks import finite, floats, unit_exponents
+from .checks import check_alpha, finite, floats, unit_exponents
 
 __all__ = ["DESIGNS", "Anova", "AnovaRow", "anova", "two_way_residuals"]
 
@@ -149,12 +149,7 @@ def anova(Y: Any, *, runs: Any = None, design: str = "two-way", alpha: float = 0
     confidence, 1 - alpha."""
     if design not in DESIGNS:
         raise ParameterError(f"unknown design {design!r}; choose one of {', '.join(DESIGNS)}")
-    try:
-        alpha = float(alpha)
-    except (TypeError, ValueError, OverflowError):
-        raise ParameterError(f"alpha must be a number, got {alpha!r}") from None
-    if not 0.0 < alpha < 1.0:
-        raise ParameterError(f"alpha must be between 0 and 1, got {alpha!r}")
+    alpha = check_alpha(alpha)
     Y = floats(Y, "the queries x runs table")
     if Y.ndim != 2:
         raise ParameterError("ANOVA needs a queries x runs table")

@@ -90,6 +90,17 @@ def check_count(value: object, name: str, maximum: int = MAX_RESAMPLES) -> int:
     return v
 
 
+def check_alpha(value: object) -> float:
+    """A significance level: a number strictly between 0 and 1."""
+    try:
+        alpha = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        raise ParameterError(f"alpha must be a number, got {value!r}") from None
+    if not 0.0 < alpha < 1.0:
+        raise ParameterError(f"alpha must be between 0 and 1, got {value!r}")
+    return alpha
+
+
 def check_seed(value: object) -> int | None:
     """``None`` (fresh entropy) or a non-negative whole number (``numpy.random.default_rng``)."""
     if value is None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ParameterError
-from .checks import floats
+from .checks import check_alpha, floats
 from .registry import aliases, choices
 
 __all__ = ["CORRECTIONS", "PERMUTATION_CORRECTIONS", "adjust", "canonical"]
@@ -71,12 +71,7 @@ def adjust(
         raise ParameterError(
             f"unknown nan_policy {nan_policy!r}; choose one of {', '.join(NAN_POLICIES)}"
         )
-    try:
-        alpha = float(alpha)
-    except (TypeError, ValueError, OverflowError):
-        raise ParameterError(f"alpha must be a number, got {alpha!r}") from None
-    if not 0.0 < alpha < 1.0:
-        raise ParameterError(f"alpha must be between 0 and 1, got {alpha!r}")
+    alpha = check_alpha(alpha)
     p = floats(p_values, "p-values")
     if p.ndim != 1:
         raise ParameterError("p-values must be a flat list")

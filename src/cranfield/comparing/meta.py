@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CranfieldWarning, ParameterError
-from .checks import check_count, check_seed, finite, floats
+from .checks import check_alpha, check_count, check_seed, finite, floats
 
 __all__ = [
     "META_TESTS",
@@ -110,8 +110,7 @@ def discriminative_power(
     """Sakai's discriminative power of one measure (see the module docstring)."""
     if test not in META_TESTS:
         raise ParameterError(f"unknown test {test!r}; choose one of {', '.join(META_TESTS)}")
-    if not 0.0 < float(alpha) < 1.0:
-        raise ParameterError(f"alpha must be between 0 and 1, got {alpha!r}")
+    alpha = check_alpha(alpha)
     samples = check_count(samples, "samples")
     seed = check_seed(seed)
     Y = _table(Y)

@@ -60,6 +60,32 @@ MOST_INCHES = 100.0
 """The largest side :func:`fit` grows a figure to (15,000 pixels at 150 dpi)."""
 
 
+PLOT_FORMATS = ("png", "svg", "pdf")
+"""The file formats of the charts a command writes into a directory."""
+
+
+def chart_directory(directory: str | Path, formats: Sequence[str]) -> Path:
+    """``directory``, checked and made, for charts in ``formats``; a
+    :class:`~cranfield.errors.ParameterError` for an unknown format or a directory that cannot
+    be written or made."""
+    from ..errors import ParameterError
+    from ..output_files import check_output_dir
+
+    for fmt in formats:
+        if fmt not in PLOT_FORMATS:
+            raise ParameterError(
+                f"unknown plot format {fmt!r}; choose one of {', '.join(PLOT_FORMATS)}"
+            )
+    check_output_dir(directory)
+    mpl()
+    out_dir = Path(directory)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ParameterError(f"{directory}: cannot create the directory: {exc.strerror}") from None
+    return out_dir
+
+
 def mpl() -> Any:
     return require("matplotlib", "plot", "plotting")
 

@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 from .. import progress
 from ..comparing.agreement import OUTCOME_TEXT
 from ..errors import ParameterError
-from ..output_files import check_output_dir
 from .charts import (
+    PLOT_FORMATS,
+    chart_directory,
     finish,
     legend_labels,
     legend_outside,
-    mpl,
     panels,
     run_styles,
     save,
@@ -52,7 +52,6 @@ __all__ = [
     "sweep_chart",
 ]
 
-PLOT_FORMATS = ("png", "svg", "pdf")
 # first run of a pair (a) and second (b): colour-blind safe (Okabe & Ito)
 COLOR_A = "#D55E00"
 COLOR_B = "#0072B2"
@@ -314,18 +313,7 @@ def plot_comparison(
     plot for every tested pair and measure, ``none`` skips them."""
     if pair_plots not in ("auto", "all", "none"):
         raise ParameterError(f"pair_plots must be auto, all or none, got {pair_plots!r}")
-    for fmt in formats:
-        if fmt not in PLOT_FORMATS:
-            raise ParameterError(
-                f"unknown plot format {fmt!r}; choose one of {', '.join(PLOT_FORMATS)}"
-            )
-    check_output_dir(directory)
-    mpl()
-    out_dir = Path(directory)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ParameterError(f"{directory}: cannot create the directory: {exc.strerror}") from None
+    out_dir = chart_directory(directory, formats)
     written: list[Path] = []
 
     def emit(fig: Any, stem: str) -> None:

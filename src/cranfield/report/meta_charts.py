@@ -9,16 +9,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ParameterError
-from ..output_files import check_output_dir
-from .charts import finish, legend_labels, legend_outside, mpl, panels, run_styles, save
+from .charts import (
+    chart_directory,
+    finish,
+    legend_labels,
+    legend_outside,
+    panels,
+    run_styles,
+    save,
+)
 
 if TYPE_CHECKING:
     from ..comparing.meta import MetaEvaluation
 
 __all__ = ["asl_chart", "plot_meta", "stability_chart", "swap_chart"]
-
-PLOT_FORMATS = ("png", "svg", "pdf")
 
 
 def _lines(m: MetaEvaluation, ax: Any, title: str) -> tuple[Any, Any, bool]:
@@ -79,18 +83,7 @@ def plot_meta(
     m: MetaEvaluation, directory: str | Path, *, formats: Sequence[str] = ("png",)
 ) -> list[Path]:
     """Write ``asl``, ``swap-rate`` and ``stability`` charts into ``directory``."""
-    for fmt in formats:
-        if fmt not in PLOT_FORMATS:
-            raise ParameterError(
-                f"unknown plot format {fmt!r}; choose one of {', '.join(PLOT_FORMATS)}"
-            )
-    check_output_dir(directory)
-    mpl()
-    out_dir = Path(directory)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ParameterError(f"{directory}: cannot create the directory: {exc.strerror}") from None
+    out_dir = chart_directory(directory, formats)
     written = []
     for stem, chart in (
         ("asl", asl_chart),
