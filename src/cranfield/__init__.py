@@ -99,10 +99,10 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import curves, measures, report
-    from .comparing import compare
-    from .data import Qrels, Run
-    from .errors import (
+    from cranfield import curves, measures, report
+    from cranfield.comparing import compare
+    from cranfield.data import Qrels, Run
+    from cranfield.errors import (
         CranfieldError,
         CranfieldWarning,
         DataWarning,
@@ -112,14 +112,14 @@ if TYPE_CHECKING:  # pragma: no cover
         ParameterError,
         UndefinedMeasureWarning,
     )
-    from .evaluation import evaluate
-    from .io import read_qrels, read_run
-    from .judged_rankings import JudgedRankings
-    from .judged_runs import judge_many
-    from .judging import judge
-    from .judging_options import JudgeOptions
-    from .judgments.agreement import judges
-    from .judgments.leaderboard import leaderboards
-    from .measures import Measure
-    from .measures import parse as parse_measure
-    from .results import Results, ResultsSet
+    from cranfield.evaluation import evaluate
+    from cranfield.io import read_qrels, read_run
+    from cranfield.judged_rankings import JudgedRankings
+    from cranfield.judged_runs import judge_many
+    from cranfield.judging import judge
+    from cranfield.judging_options import JudgeOptions
+    from cranfield.judgments.agreement import judges
+    from cranfield.judgments.leaderboard import leaderboards
+    from cranfield.measures import Measure
+    from cranfield.measures import parse as parse_measure
+    from cranfield.results import Results, ResultsSet

@@ -1,3 +1,3 @@
-from .cli import entry
+from cranfield.cli import entry
 
 entry()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from .errors import MissingExtraError
+from cranfield.errors import MissingExtraError
 
 
 def require(module: str, extra: str, purpose: str) -> ModuleType:

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import DataWarning, ParameterError
-from .errors import warn as _warn  # (warn= is a parameter below)
+from cranfield.errors import DataWarning, ParameterError
+from cranfield.errors import warn as _warn  # (warn= is a parameter below)
 
 __all__ = [
     "AGGREGATIONS",

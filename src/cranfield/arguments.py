@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ParameterError
-from .limits import INT64_MAX, MAX_DOCUMENTS, MAX_SEED
+from cranfield.errors import ParameterError
+from cranfield.limits import INT64_MAX, MAX_DOCUMENTS, MAX_SEED
 
 __all__ = [
     "INT64_MAX",
@@ -52,7 +52,7 @@ so a table or file of the results could not)."""
 
 
 def _show(value: Any) -> str:
-    from .io.columns import show
+    from cranfield.io.columns import show
 
     return show(value)
 
@@ -116,11 +116,11 @@ def qrels_given(qrels: Any) -> None:
 
 def qrels_source(value: Any, what: str) -> None:
     """``None`` or something the qrels readers take: a path, a table, a dict or a Qrels."""
-    from .data import Qrels
+    from cranfield.data import Qrels
 
     if value is None or isinstance(value, str | os.PathLike | Mapping | Qrels):
         return
-    from .io.peers import is_peer_qrels
+    from cranfield.io.peers import is_peer_qrels
 
     if is_peer_qrels(value):
         return
@@ -134,7 +134,7 @@ def qrels_source(value: Any, what: str) -> None:
 def run_list(runs: Any) -> tuple[list[Any], list[str] | None, bool]:
     """``(sources, keys, many)``: a list or tuple of runs, or a dict ``{name: run}`` (its
     ``keys``, checked as names), make ``many``; anything else is one run."""
-    from .naming import is_named_runs
+    from cranfield.naming import is_named_runs
 
     if runs is None:
         raise ParameterError("no runs given")
@@ -142,7 +142,7 @@ def run_list(runs: Any) -> tuple[list[Any], list[str] | None, bool]:
         if not runs:
             raise ParameterError("no runs given (the list of runs is empty)")
         return list(runs), None, True  # paths (the command line's case): no record to test
-    from .io.peers import SCORED_FIELDS, is_record
+    from cranfield.io.peers import SCORED_FIELDS, is_record
 
     if is_record(runs, SCORED_FIELDS):
         raise ParameterError(
@@ -197,9 +197,9 @@ def measure_list(measures: Any, default: Sequence[Any]) -> list[Any]:
     :func:`cranfield.measures.lists.split_measures`); ir_measures' measure objects
     (``ir_measures.nDCG@10``) become the cranfield Measure computing them
     (:mod:`cranfield.measures.peer_measures`)."""
-    from .measures import Measure
-    from .measures.lists import split_measures
-    from .measures.peer_measures import from_peer, is_ir_measures_measure
+    from cranfield.measures import Measure
+    from cranfield.measures.lists import split_measures
+    from cranfield.measures.peer_measures import from_peer, is_ir_measures_measure
 
     if measures is None:
         measures = default

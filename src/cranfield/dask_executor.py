@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from typing import Any
 
-from .errors import ClusterError, CranfieldError, ParameterError
+from cranfield.errors import ClusterError, CranfieldError, ParameterError
 
 __all__ = [
     "CONNECT_SECONDS",
@@ -92,7 +92,7 @@ def connect(address: str, timeout: float | None = None, *, quiet: bool = False) 
     seconds, default :data:`CONNECT_SECONDS`); :class:`ClusterError` if it cannot be reached,
     or if no command could reach it (:func:`_check_scheme`).  ``quiet``: Dask's log messages
     not shown (:func:`quiet_logs`)."""
-    from ._lazy import require
+    from cranfield._lazy import require
 
     distributed = require("distributed", "dask", "--dask (evaluating on a Dask cluster)")
     if quiet:
@@ -194,7 +194,7 @@ class DaskExecutor(Executor):
             return "(unknown address)"
 
     def _shared(self, value: Any) -> Any:
-        from .judged_runs import Shared
+        from cranfield.judged_runs import Shared
 
         if not isinstance(value, Shared):
             return value

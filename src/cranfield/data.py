@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from .arrow import string_array
-from .errors import ParameterError
-from .id_column import IdColumn, Vocabulary
-from .segments import permute_blocks, segment_bounds
+from cranfield.arrow import string_array
+from cranfield.errors import ParameterError
+from cranfield.id_column import IdColumn, Vocabulary
+from cranfield.segments import permute_blocks, segment_bounds
 
 __all__ = ["LineCounts", "Qrels", "Run"]
 
@@ -88,7 +88,7 @@ class Qrels:
     def sorted_grades(self) -> tuple[np.ndarray, np.ndarray]:
         """(offsets, grades) of every query, each query's grades sorted descending (read
         only: the judged rankings of every run share them)."""
-        from .judging import _sorted_grades
+        from cranfield.judging import _sorted_grades
 
         off, g = _sorted_grades(self, np.arange(self.num_queries, dtype=np.int64))
         off.flags.writeable = g.flags.writeable = False

@@ -6,17 +6,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from . import arguments as A
-from .aggregate import resolve_aggregation
-from .arguments import measure_list
-from .data import Qrels, Run
-from .errors import ParameterError
-from .io import QrelsSource, RunSource
-from .judged_rankings import JudgedRankings
-from .judged_runs import JudgedRuns, RunTask, Shared, judge_many
-from .judging_options import JudgeOptions
-from .measures import Measure, parse
-from .results import Results, ResultsSet
+from cranfield import arguments as A
+from cranfield.aggregate import resolve_aggregation
+from cranfield.arguments import measure_list
+from cranfield.data import Qrels, Run
+from cranfield.errors import ParameterError
+from cranfield.io import QrelsSource, RunSource
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.judged_runs import JudgedRuns, RunTask, Shared, judge_many
+from cranfield.judging_options import JudgeOptions
+from cranfield.measures import Measure, parse
+from cranfield.results import Results, ResultsSet
 
 __all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_judged", "evaluate_runs"]
 
@@ -156,7 +156,7 @@ def evaluate(
         results = with_intervals(results, **interval)
     if not judged.many:
         return results[0]
-    from .query_sets import warn_if_mixed
+    from cranfield.query_sets import warn_if_mixed
 
     warn_if_mixed(results)
     return ResultsSet(tuple(results))
@@ -169,8 +169,8 @@ def _interval_settings(
     the resamples is ``seed``, 0 when it is None (as ``cranfield evaluate --ci``)."""
     if ci is None:
         return None
-    from .comparing.checks import check_confidence, check_count, check_seed
-    from .comparing.intervals import INTERVALS
+    from cranfield.comparing.checks import check_confidence, check_count, check_seed
+    from cranfield.comparing.intervals import INTERVALS
 
     if not isinstance(ci, str) or ci not in INTERVALS:
         raise ParameterError(f"unknown interval {ci!r}; choose one of {', '.join(INTERVALS)}")
@@ -185,7 +185,7 @@ def _interval_settings(
 def with_intervals(results: Sequence[Results], **settings: Any) -> list[Results]:
     """``results``, each carrying the interval of its means
     (:func:`~cranfield.comparing.intervals.run_intervals` with ``settings``)."""
-    from .comparing.intervals import run_intervals
+    from cranfield.comparing.intervals import run_intervals
 
     ri = run_intervals(results, **settings)
     return [replace(r, intervals=ri.of_run(r.run)) for r in results]
@@ -206,19 +206,19 @@ def evaluate_runs(
     ``executor`` (an Executor or a Dask Client: :func:`evaluate_on`); ``measures`` and
     ``aggregate`` are checked before any input is read; ``bounds``: each measure followed by
     its bounds (:func:`cranfield.judgments.bounds.bounded`)."""
-    from .parallel import check_jobs, default_jobs
-    from .partial_results import micro_labels
-    from .streaming import Plan
+    from cranfield.parallel import check_jobs, default_jobs
+    from cranfield.partial_results import micro_labels
+    from cranfield.streaming import Plan
 
     pool = None
     if executor is not None:  # concurrent.futures (and Dask) imported only then
-        from .dask_executor import as_executor
+        from cranfield.dask_executor import as_executor
 
         pool = as_executor(executor, jobs if jobs != 1 else None)
 
     specs = _measures(measures)
     if A.flag(bounds, "bounds"):
-        from .judgments.bounds import bounded, bounded_aggregate
+        from cranfield.judgments.bounds import bounded, bounded_aggregate
 
         aggregate = bounded_aggregate(specs, aggregate)
         specs = bounded(specs)
@@ -239,9 +239,9 @@ def evaluate_on(judged: JudgedRuns, plan: Any, executor: Any) -> list[Results]:
     """The results of every run of ``judged`` with the run files evaluated on ``executor``:
     one task per run, or one per query range of a large TREC text run
     (:class:`~cranfield.query_ranges.RangeSplitting`); a bar of the tasks done on a terminal."""
-    from . import progress
-    from .dask_executor import DaskExecutor
-    from .query_ranges import RangeSplitting
+    from cranfield import progress
+    from cranfield.dask_executor import DaskExecutor
+    from cranfield.query_ranges import RangeSplitting
 
     work = RangeSplitting(executor, evaluate_task)
     if not isinstance(executor, DaskExecutor):
@@ -258,8 +258,8 @@ def evaluate_on(judged: JudgedRuns, plan: Any, executor: Any) -> list[Results]:
 
 def evaluate_task(shared: Shared, task: RunTask) -> Results:
     """The Results of one run (:meth:`JudgedRuns.map`'s work for :func:`evaluate`)."""
-    from .judging import judge
-    from .streaming import evaluate_path, streamable
+    from cranfield.judging import judge
+    from cranfield.streaming import evaluate_path, streamable
 
     plan = shared.work._replace(options=shared.options)
     first = task.index == 0
@@ -267,7 +267,7 @@ def evaluate_task(shared: Shared, task: RunTask) -> Results:
     if streamable(source, plan.options):
         return evaluate_path(shared.qrels, source, task.name, plan, warn_agg=first)
     if not isinstance(source, Run):
-        from .io import read_run
+        from cranfield.io import read_run
 
         source = read_run(source)
         if source.name != task.name:
@@ -305,7 +305,7 @@ def evaluate_judged(
     warn_agg: bool = True,
 ) -> Results:
     """Compute ``measures`` (label, Measure) on judged rankings, in ``strcmp`` query order."""
-    from .partial_results import combine, measure_block, micro_labels
+    from cranfield.partial_results import combine, measure_block, micro_labels
 
     name = run_name or jr.run_name
     src = qrels.source if qrels is not None else "the qrels"

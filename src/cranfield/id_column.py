@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrow import arrow_numpy, bool_numpy, numpy_arrow, strings_arrow
+from cranfield.arrow import arrow_numpy, bool_numpy, numpy_arrow, strings_arrow
 
 __all__ = ["IdColumn", "Vocabulary"]
 
@@ -130,7 +130,7 @@ class IdColumn:
         confirm with :meth:`take`.  The same for both backings; computed once (duplicate
         checks and lookups share them), or given by the reader."""
         if self._hashes is None:
-            from .id_hashes import hash_strings
+            from cranfield.id_hashes import hash_strings
 
             self._hashes = (
                 hash_strings(self._list) if self._list is not None else _hash_arrow(self.arrow())
@@ -166,7 +166,7 @@ class Vocabulary:
     def _hashes(self) -> np.ndarray:
         if "_arrow" in self.__dict__:  # the Arrow strings are made: hash their buffers
             return _hash_arrow(self._arrow).view(np.uint64)
-        from .id_hashes import hash_strings
+        from cranfield.id_hashes import hash_strings
 
         return hash_strings(self.values).view(np.uint64)
 
@@ -232,6 +232,6 @@ def _hash_arrow(arr: Any) -> np.ndarray:
 
     The hash depends only on each string's bytes, so hashes of two columns are comparable.
     """
-    from .id_hashes import hash_arrow
+    from cranfield.id_hashes import hash_arrow
 
     return hash_arrow(arr)

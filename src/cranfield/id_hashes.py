@@ -70,7 +70,7 @@ def hash_arrow(arr: Any) -> np.ndarray:
     data = buffers[2]
     data = np.zeros(0, dtype=np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8)
     if arr.null_count:  # a null's offsets may span bytes: make it empty
-        from .arrow import bool_numpy
+        from cranfield.arrow import bool_numpy
 
         valid = bool_numpy(arr.is_valid())
         return _hash(data, offsets, valid)

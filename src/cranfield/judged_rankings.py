@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .segments import segment_total
+from cranfield.segments import segment_total
 
 if TYPE_CHECKING:
-    from .measure_inputs import KnownDocs, RankedPrefs, RankedSubtopics
+    from cranfield.measure_inputs import KnownDocs, RankedPrefs, RankedSubtopics
 
 __all__ = ["NOT_IN_QRELS", "UNJUDGED", "JudgedRankings", "segment_seqsum"]
 

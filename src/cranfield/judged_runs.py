@@ -22,12 +22,12 @@ from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from . import arguments as A
-from .data import Qrels
-from .errors import ParameterError
-from .judged_rankings import JudgedRankings
-from .judging_options import JudgeOptions
-from .naming import Namer
+from cranfield import arguments as A
+from cranfield.data import Qrels
+from cranfield.errors import ParameterError
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging_options import JudgeOptions
+from cranfield.naming import Namer
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -52,7 +52,7 @@ def _sent(options: JudgeOptions) -> JudgeOptions:
     targets given as files) named as :class:`~cranfield.io.source.ClientFile`: the other
     files are read here already (the qrels, ``known``, preferences, judgment groups and
     subtopics)."""
-    from .io.source import client_file
+    from cranfield.io.source import client_file
 
     changes = {}
     for name in ("collection_size", "target"):
@@ -129,12 +129,12 @@ class JudgedRuns:
         """The qrels, read on first use.  Subtopic judgments as the qrels (the ``Subtopics``,
         or the file ``subtopics`` was read from) give each judged document once, with its
         highest judgment: read as plain qrels they would repeat it once per subtopic."""
-        from .io import read_qrels
+        from cranfield.io import read_qrels
 
         source, sub = self._qrels_source, self.options.subtopics
         if sub is None and isinstance(source, str | os.PathLike | Qrels):
             return read_qrels(source)  # no subtopics to import
-        from .io.subtopics import Subtopics, same_file
+        from cranfield.io.subtopics import Subtopics, same_file
 
         if isinstance(source, Subtopics):
             return source.as_qrels()
@@ -171,7 +171,7 @@ class JudgedRuns:
         if self.on_run is not None:
             executor = None  # every run read here, for the hook
         elif executor is None:
-            from .parallel import process_pool, workers
+            from cranfield.parallel import process_pool, workers
 
             count = workers(jobs, self._sources)
             if count:
@@ -190,10 +190,10 @@ class JudgedRuns:
         """``map``'s work: the runs given as paths on ``executor`` (``sent``: as
         :class:`~cranfield.io.source.ClientFile`, each checked where it is read to be the
         file this process sees; a pipe or a device is read here), in order."""
-        from . import progress
-        from .io.source import client_file
-        from .naming import _is_path
-        from .parallel import recorded
+        from cranfield import progress
+        from cranfield.io.source import client_file
+        from cranfield.naming import _is_path
+        from cranfield.parallel import recorded
 
         futures: dict[int, Any] = {}
         if executor is not None:
@@ -214,9 +214,9 @@ class JudgedRuns:
                 f.cancel()
 
     def _each(self, fn: Callable, shared: Shared, futures: dict[int, Any]) -> Iterator:
-        from . import progress
-        from .naming import _is_path
-        from .parallel import replay
+        from cranfield import progress
+        from cranfield.naming import _is_path
+        from cranfield.parallel import replay
 
         for i, source in enumerate(progress.track(self._sources, "runs")):
             if i in futures:
@@ -224,7 +224,7 @@ class JudgedRuns:
             elif _is_path(source) and self.on_run is None:
                 yield fn(shared, RunTask(i, source, self._planned_name(i)))
             else:
-                from .io import read_run
+                from cranfield.io import read_run
 
                 run = read_run(source)
                 name = self._namer.name(i, run.name)
@@ -241,7 +241,7 @@ class JudgedRuns:
         return name
 
     def _read_known(self, o: JudgeOptions) -> JudgeOptions:
-        from .io import read_qrels
+        from cranfield.io import read_qrels
 
         if o.known is None or isinstance(o.known, Qrels):
             return o
@@ -260,9 +260,9 @@ class JudgedRuns:
     def _judge(
         self, variants: list[JudgeOptions]
     ) -> Iterator[tuple[str, tuple[JudgedRankings, ...]]]:
-        from . import progress
-        from .io import read_qrels, read_run
-        from .judging import judge
+        from cranfield import progress
+        from cranfield.io import read_qrels, read_run
+        from cranfield.judging import judge
 
         q = self.qrels
         known: dict[Any, Qrels] = {}  # each known-documents source read once

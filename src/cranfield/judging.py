@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .data import MISSING, Qrels, Run
-from .errors import ParameterError
-from .judged_rankings import NOT_IN_QRELS, UNJUDGED, JudgedRankings
-from .judging_options import JudgeOptions
-from .ties.order import order_run
+from cranfield.data import MISSING, Qrels, Run
+from cranfield.errors import ParameterError
+from cranfield.judged_rankings import NOT_IN_QRELS, UNJUDGED, JudgedRankings
+from cranfield.judging_options import JudgeOptions
+from cranfield.ties.order import order_run
 
 if TYPE_CHECKING:
-    from .measure_inputs import PerQuery
+    from cranfield.measure_inputs import PerQuery
 
 __all__ = ["judge"]
 
@@ -151,7 +151,7 @@ def judge(
     side: dict[str, Any] = {}
     wanted = (collection_size, known, target, opts.prefs, opts.subtopics)
     if any(x is not None for x in wanted):  # their module only then
-        from .measure_inputs import side_fields
+        from cranfield.measure_inputs import side_fields
 
         side = side_fields(
             qrels,

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import arguments as A
+from cranfield import arguments as A
 
 __all__ = ["JudgeOptions"]
 
@@ -40,7 +40,7 @@ class JudgeOptions:
     rel: int | None = None
 
     def __post_init__(self) -> None:
-        from .ties.order import TIE_POLICIES
+        from cranfield.ties.order import TIE_POLICIES
 
         checked = {
             "ties": A.choice(self.ties, "tie policy", TIE_POLICIES),
@@ -101,7 +101,7 @@ def _prefs(value: Any) -> Any:
     so that every run is judged against the same object)."""
     if value is None:
         return value  # nothing to import
-    from .io.judgment_files import Prefs, read_prefs
+    from cranfield.io.judgment_files import Prefs, read_prefs
 
     if isinstance(value, Prefs):
         return value
@@ -118,7 +118,7 @@ def _judgment_groups(value: Any) -> Any:
     names the judgment group."""
     if value is None:
         return value  # nothing to import
-    from .io.judgment_files import JudgmentGroups, read_judgment_groups
+    from cranfield.io.judgment_files import JudgmentGroups, read_judgment_groups
 
     if isinstance(value, JudgmentGroups):
         return value
@@ -135,7 +135,7 @@ def _subtopics(value: Any) -> Any:
     (``topic subtopic docno judgment``), read once, here."""
     if value is None:
         return value  # nothing to import
-    from .io.subtopics import Subtopics, read_subtopics
+    from cranfield.io.subtopics import Subtopics, read_subtopics
 
     if isinstance(value, Subtopics):
         return value

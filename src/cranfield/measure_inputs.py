@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from .data import MISSING, Qrels, Run
-from .errors import DataWarning, InputError, ParameterError, warn
-from .limits import MAX_DOCUMENTS
+from cranfield.data import MISSING, Qrels, Run
+from cranfield.errors import DataWarning, InputError, ParameterError, warn
+from cranfield.limits import MAX_DOCUMENTS
 
 __all__ = [
     "KnownDocs",
@@ -76,7 +76,7 @@ class KnownDocs:
 def _read_count_file(
     path: str | os.PathLike[str], what: str, minimum: int, maximum: int
 ) -> dict[str, int]:
-    from .io.text import read_text
+    from cranfield.io.text import read_text
 
     src = str(path)
     # read as every text input is: bounded chunks (a device such as /dev/zero fails on its
@@ -135,7 +135,7 @@ def per_query_counts(
         return np.full(len(query_ids), int(source), dtype=np.int64)
     if isinstance(source, str | os.PathLike):
         where = str(source)
-        from .io.source import ClientFile
+        from cranfield.io.source import ClientFile
 
         # a file named on the client is read as it is (it checks what it opens); ``-`` here
         # is a file of that name
@@ -193,7 +193,7 @@ def _known_docs(
     rows: np.ndarray,
     offsets: np.ndarray,
 ) -> KnownDocs:
-    from .io import read_qrels
+    from cranfield.io import read_qrels
 
     kq = read_qrels(known)
     seg_of_row = np.repeat(np.arange(len(evaluated)), np.diff(offsets))

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePath
 from typing import Any
 
-from .errors import ParameterError
+from cranfield.errors import ParameterError
 
 __all__ = ["Namer", "find_run", "is_named_runs", "path_names", "unique"]
 
@@ -49,11 +49,11 @@ def _is_table(source: Any) -> bool:
 def _is_run_like(value: Any) -> bool:
     """A path, a table, a Run or another tool's run (:mod:`cranfield.io.peers`): never a
     value of a ``{qid: {docno: score}}`` run dict."""
-    from .data import Run
+    from cranfield.data import Run
 
     if _is_path(value) or _is_table(value) or isinstance(value, Run):
         return True
-    from .io.peers import is_peer_run  # only for what is none of those
+    from cranfield.io.peers import is_peer_run  # only for what is none of those
 
     return is_peer_run(value)
 
@@ -62,7 +62,7 @@ def _names_itself(source: Any) -> bool:
     """A run object that carries its own name (a ranx Run), known once it is read."""
     if _is_path(source) or _is_table(source):
         return False
-    from .io.peers import peer_run_name
+    from cranfield.io.peers import peer_run_name
 
     return peer_run_name(source) is not None
 
@@ -136,7 +136,7 @@ class Namer:
     :meth:`name` as each run is read."""
 
     def __init__(self, sources: Sequence[Any], names: Sequence[str] | None) -> None:
-        from .data import Run
+        from cranfield.data import Run
 
         self.count = len(sources)
         planned: list[str | None] = [None] * len(sources)

@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import ParameterError
+from cranfield.errors import ParameterError
 
 __all__ = [
     "ENCODING_ERRORS",

@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .errors import ParameterError, warn
+from cranfield.errors import ParameterError, warn
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -83,8 +83,8 @@ IN_WORKER = False
 
 def _install(shared: Any, lines: Any = None) -> None:
     global _installed, IN_WORKER
-    from . import progress
-    from .malloc_tuning import warm_malloc
+    from cranfield import progress
+    from cranfield.malloc_tuning import warm_malloc
 
     warm_malloc()
     _installed = shared

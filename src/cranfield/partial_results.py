@@ -16,11 +16,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .aggregate import aggregate_values, resolve_aggregation
-from .errors import DataWarning, InputError, UndefinedMeasureWarning, warn
-from .judged_rankings import JudgedRankings
-from .measures import Measure
-from .results import Results
+from cranfield.aggregate import aggregate_values, resolve_aggregation
+from cranfield.errors import DataWarning, InputError, UndefinedMeasureWarning, warn
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures import Measure
+from cranfield.results import Results
 
 __all__ = ["Block", "combine", "measure_block"]
 
@@ -57,7 +57,7 @@ def measure_block(
     rel = (defaults or {}).get("rel", 1)
     relevant = jr.relevant(rel)
     if jr.ties == "weak" and jr.depth is not None:
-        from .ties.expected import expected_retrieved
+        from cranfield.ties.expected import expected_retrieved
 
         rel_ret = np.asarray(expected_retrieved(jr, relevant), dtype=np.float64)
     else:

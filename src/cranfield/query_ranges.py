@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any, NamedTuple
 
-from .errors import CranfieldError
+from cranfield.errors import CranfieldError
 
 __all__ = [
     "RANGE_BYTES",
@@ -105,10 +105,10 @@ def cut_points(path: str | os.PathLike[str], parts: int) -> list[int]:
 def _plain_trec_text(path: Any, detect: bool) -> bool:
     """Whether ``path`` is uncompressed and (``detect``) its first data line is one of a TREC
     text run."""
-    from .errors import CranfieldError
-    from .io import formats
-    from .io.source import Stream, sniff
-    from .io.textcheck import TextCheck
+    from cranfield.errors import CranfieldError
+    from cranfield.io import formats
+    from cranfield.io.source import Stream, sniff
+    from cranfield.io.textcheck import TextCheck
 
     try:
         with open(path, "rb") as fh:
@@ -127,8 +127,8 @@ def _plain_trec_text(path: Any, detect: bool) -> bool:
 
 def ranges_of(source: Any, options: Any) -> list[int] | None:
     """The cut points of a run worth cutting (``None``: evaluate it as one task)."""
-    from .io.formats import FormattedPath
-    from .streaming import streamable
+    from cranfield.io.formats import FormattedPath
+    from cranfield.streaming import streamable
 
     if not isinstance(source, str | os.PathLike) or os.fspath(source) == "-":
         return None
@@ -176,7 +176,7 @@ class ByteRange:
     :func:`cranfield.io.run_pieces.pieces` reads)."""
 
     def __init__(self, path: Any, start: int, stop: int) -> None:
-        from .io.source import source_name
+        from cranfield.io.source import source_name
 
         self.path = path
         self.source = source_name(path)
@@ -184,8 +184,8 @@ class ByteRange:
         self.stop = stop
 
     def chunks(self, size: int) -> Iterator[bytes]:
-        from .io.source import _input_errors, _open, _read_full
-        from .io.textcheck import BOM, TextCheck
+        from cranfield.io.source import _input_errors, _open, _read_full
+        from cranfield.io.textcheck import BOM, TextCheck
 
         check = TextCheck(self.source)
         with _input_errors(self.source), _open(self.path, self.source) as fh:
@@ -207,8 +207,8 @@ class ByteRange:
 
 def evaluate_range(shared: Any, task: RangeTask) -> RangePart | None:
     """The measured blocks of one range (``None``: evaluate the run whole instead)."""
-    from .io.run_pieces import Fallback, NotGrouped, pieces, query_blocks
-    from .streaming import _Counted, measure_blocks
+    from cranfield.io.run_pieces import Fallback, NotGrouped, pieces, query_blocks
+    from cranfield.streaming import _Counted, measure_blocks
 
     try:
         st = os.stat(task.source)
@@ -233,8 +233,8 @@ def evaluate_range(shared: Any, task: RangeTask) -> RangePart | None:
 def join_parts(shared: Any, task: Any, parts: Sequence[RangePart | None]) -> Any:
     """The Results of a run from its ranges' parts in file order, or ``None`` when the run
     must be evaluated whole (a part missing, a query in two ranges, an error)."""
-    from .io.run_pieces import Fallback, Piece
-    from .streaming import finish_blocks
+    from cranfield.io.run_pieces import Fallback, Piece
+    from cranfield.streaming import finish_blocks
 
     if any(p is None for p in parts):
         return None
@@ -270,7 +270,7 @@ class _Joined:
         self._futures = futures
 
     def result(self, timeout: float | None = None) -> Any:
-        from .parallel import recorded
+        from cranfield.parallel import recorded
 
         done = [f.result(timeout) for f in self._futures]
         caught = [w for _, ws in done for w in ws]
@@ -321,7 +321,7 @@ class RangeSplitting(Executor):
 
     def whole(self, shared: Any, task: Any) -> Any:
         """The future of ``task``'s run evaluated whole, by one task."""
-        from .parallel import recorded
+        from cranfield.parallel import recorded
 
         return self._executor.submit(recorded, self._evaluate, shared, task)
 

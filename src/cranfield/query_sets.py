@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import DataWarning, warn
+from cranfield.errors import DataWarning, warn
 
 if TYPE_CHECKING:
-    from .results import Results
+    from cranfield.results import Results
 
 __all__ = ["RULE", "note", "query_sets_differ", "warn_if_mixed", "worth_noting"]
 
@@ -65,7 +65,7 @@ def _scored(r: Results, queries: Sequence[str]) -> str:
 
 
 def _queries(n: int) -> str:
-    from .report.table import counted
+    from cranfield.report.table import counted
 
     return counted(n, "query")
 

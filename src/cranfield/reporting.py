@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from . import arguments as A
-from . import progress
-from .errors import ParameterError
-from .judging_options import JudgeOptions
+from cranfield import arguments as A
+from cranfield import progress
+from cranfield.errors import ParameterError
+from cranfield.judging_options import JudgeOptions
 
 __all__ = ["GAIN_RANKS", "CollectionSummary", "Report", "ReportData", "report"]
 
@@ -34,7 +34,7 @@ PR_LEVELS = 11
 
 
 def _shown(path: str) -> str:
-    from .report.provenance import display_path
+    from cranfield.report.provenance import display_path
 
     return display_path(path)
 
@@ -104,7 +104,7 @@ class Report:
     data: ReportData
 
     def save(self, path: str | Path) -> Path:
-        from .output_files import write_text_file
+        from cranfield.output_files import write_text_file
 
         write_text_file(path, self.html)
         return Path(path)
@@ -188,13 +188,13 @@ def report(
     the runs in the top ``top_k``; the runs are read once more for it).
     """
     call = dict(locals())  # the arguments as given, for the provenance
-    from .comparing.build import check_settings
-    from .comparing.result import direction
-    from .curves.interpolate import INTERPOLATIONS
-    from .evaluation import DEFAULT_MEASURES, _measures
+    from cranfield.comparing.build import check_settings
+    from cranfield.comparing.result import direction
+    from cranfield.curves.interpolate import INTERPOLATIONS
+    from cranfield.evaluation import DEFAULT_MEASURES, _measures
 
     stats = check_settings(test, correction, alternative, alpha, permutations, seed, ci)
-    from .comparing.intervals import INTERVALS
+    from cranfield.comparing.intervals import INTERVALS
 
     if not isinstance(mean_ci, str) or mean_ci not in INTERVALS:
         raise ParameterError(
@@ -213,7 +213,7 @@ def report(
     if command is not None and not isinstance(command, str):
         raise ParameterError(f"command must be text, got {command!r}")
     if output is not None:
-        from .output_files import check_output_file
+        from cranfield.output_files import check_output_file
 
         check_output_file(output)
     options = JudgeOptions.of(locals())
@@ -228,7 +228,7 @@ def report(
                 "'cranfield measures'): no run is better for a higher or a lower value, so a "
                 "report does not compare runs by it"
             )
-    from .report.provenance import provenance
+    from cranfield.report.provenance import provenance
 
     defaults = {
         k: p.default
@@ -261,7 +261,7 @@ def report(
     finally:  # each warning once, in the order raised (also when an error ends the work)
         for w in {str(w.message): w for w in caught}.values():
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    from .report.html import render_report
+    from cranfield.report.html import render_report
 
     data = ReportData(
         title=title if title is not None else "Evaluation report",
@@ -296,12 +296,12 @@ def _gather(
     """Read each run once and keep what the report needs of it; then compare."""
     import pandas as pd
 
-    from .comparing import compare
-    from .curves import gain, precision_recall
-    from .evaluation import evaluate_judged
-    from .judged_runs import judge_many
-    from .results import ResultsSet
-    from .ties.analysis import grades_alone, tie_range
+    from cranfield.comparing import compare
+    from cranfield.curves import gain, precision_recall
+    from cranfield.evaluation import evaluate_judged
+    from cranfield.judged_runs import judge_many
+    from cranfield.results import ResultsSet
+    from cranfield.ties.analysis import grades_alone, tie_range
 
     tie_labels = []
     for label, m in specs:
@@ -324,7 +324,7 @@ def _gather(
         raise ParameterError(f"a report compares runs: it needs at least 2, got {len(judged)}")
     measured = specs
     if bounds:  # each measure followed by its bounds, compared as measures are
-        from .judgments.bounds import bounded
+        from cranfield.judgments.bounds import bounded
 
         measured = bounded(specs)
         labels = [f"{m}{s}" for m in labels for s in ("", ":lo", ":hi")]
@@ -395,7 +395,7 @@ def _leaderboard(
     top_k: int,
 ) -> Any:
     """The leaderboards of the runs under ``qrels`` and each of ``judgments``, compared."""
-    from .judgments.leaderboard import leaderboards
+    from cranfield.judgments.leaderboard import leaderboards
 
     if isinstance(judgments, str | os.PathLike) or not isinstance(judgments, list | tuple):
         raise ParameterError("judgments must be a list of judgment sets")
@@ -423,7 +423,7 @@ def _intervals(rs: Any, c: Any, method: str) -> Any:
     arithmetically: :func:`~cranfield.comparing.intervals.mean_interval` on the run's values
     in its own order of queries (``strcmp``, as ``evaluate(..., ci=method)``: the same
     resamples give the same interval)."""
-    from .comparing.intervals import RunIntervals, mean_interval
+    from cranfield.comparing.intervals import RunIntervals, mean_interval
 
     settings = {"confidence": 1.0 - c.alpha, "samples": c.permutations, "seed": c.seed}
     out: dict[str, dict[str, tuple[float, float] | None]] = {r: {} for r in c.runs}

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .aggregate import aggregate_values, micro_average
-from .errors import ParameterError
-from .measures.parse import Measure
+from cranfield.aggregate import aggregate_values, micro_average
+from cranfield.errors import ParameterError
+from cranfield.measures.parse import Measure
 
 if TYPE_CHECKING:
-    from .comparing.intervals import RunIntervals
+    from cranfield.comparing.intervals import RunIntervals
 
 __all__ = ["Results", "ResultsSet"]
 
@@ -99,14 +99,14 @@ class Results:
         """A tidy pandas DataFrame of the aggregates: ``run, measure, aggregation, value,
         queries``, one row per measure; with intervals (``evaluate(..., ci=...)``) also
         ``ci_low, ci_high`` (NaN for a measure that has none)."""
-        from .report.notebook import results_frame
+        from cranfield.report.notebook import results_frame
 
         return results_frame([self])
 
     def to_html(self, *, digits: int = 4) -> str:
         """An HTML fragment: the run's aggregate of each measure (and its interval, when
         evaluated with ``ci=``)."""
-        from .report.html import results_html
+        from cranfield.report.html import results_html
 
         return results_html([self], digits=digits)
 
@@ -114,7 +114,7 @@ class Results:
         return self.to_html()
 
     def __repr__(self) -> str:
-        from .report.notebook import results_repr
+        from cranfield.report.notebook import results_repr
 
         return results_repr([self], single=True)
 
@@ -182,7 +182,7 @@ class ResultsSet:
     def intervals(self) -> RunIntervals | None:
         """The intervals of every run's means, when evaluated with ``ci=``
         (``intervals.get(run, label)``), else ``None``."""
-        from .comparing.intervals import joined
+        from cranfield.comparing.intervals import joined
 
         return joined(self.runs)
 
@@ -208,14 +208,14 @@ class ResultsSet:
         """A tidy pandas DataFrame of the aggregates: ``run, measure, aggregation, value,
         queries``, one row per run and measure; with intervals (``evaluate(..., ci=...)``)
         also ``ci_low, ci_high`` (NaN for a measure that has none)."""
-        from .report.notebook import results_frame
+        from cranfield.report.notebook import results_frame
 
         return results_frame(self.runs)
 
     def to_html(self, *, digits: int = 4) -> str:
         """An HTML fragment: runs x measures, each run's aggregate of each measure (and its
         interval, when evaluated with ``ci=``)."""
-        from .report.html import results_html
+        from cranfield.report.html import results_html
 
         return results_html(self.runs, digits=digits)
 
@@ -223,6 +223,6 @@ class ResultsSet:
         return self.to_html()
 
     def __repr__(self) -> str:
-        from .report.notebook import results_repr
+        from cranfield.report.notebook import results_repr
 
         return results_repr(self.runs, single=False)

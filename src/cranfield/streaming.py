@@ -29,12 +29,12 @@ import os
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from .data import Qrels, Run
-from .errors import CranfieldError
-from .judging_options import JudgeOptions
-from .measures import Measure
-from .partial_results import Block, combine, measure_block
-from .results import Results
+from cranfield.data import Qrels, Run
+from cranfield.errors import CranfieldError
+from cranfield.judging_options import JudgeOptions
+from cranfield.measures import Measure
+from cranfield.partial_results import Block, combine, measure_block
+from cranfield.results import Results
 
 __all__ = ["Plan", "evaluate_path", "finish_blocks", "measure_blocks", "streamable"]
 
@@ -53,8 +53,8 @@ class Plan(NamedTuple):
 def streamable(source: Any, options: JudgeOptions) -> bool:
     """Whether ``source`` is a TREC text run read in pieces, and ``options`` allow judging it
     one query block at a time."""
-    from .io import is_trec_text_path
-    from .io.text import in_pieces
+    from cranfield.io import is_trec_text_path
+    from cranfield.io.text import in_pieces
 
     if not is_trec_text_path(source) or not in_pieces(source):
         return False
@@ -71,11 +71,11 @@ def evaluate_path(
 ) -> Results:
     """The Results of the TREC run file (or ``-``) ``source``, named ``name``, read and judged
     one query block at a time (see the module docstring)."""
-    from .io.formats import FormattedPath, detect_run_stream
-    from .io.run_pieces import Fallback, NotGrouped, pieces, query_blocks
-    from .io.source import Stream
-    from .io.text import read_run_stream
-    from .io.textcheck import TextCheck
+    from cranfield.io.formats import FormattedPath, detect_run_stream
+    from cranfield.io.run_pieces import Fallback, NotGrouped, pieces, query_blocks
+    from cranfield.io.source import Stream
+    from cranfield.io.text import read_run_stream
+    from cranfield.io.textcheck import TextCheck
 
     source_text = "<stdin>" if source == "-" else str(source)
     stream = Stream(source, lambda: TextCheck(source_text))
@@ -85,7 +85,7 @@ def evaluate_path(
             other = detect_run_stream(stream, name)
             if other is not None:
                 return _evaluate_run(qrels, other, name, plan, warn_agg)
-        from .parallel import IN_WORKER
+        from cranfield.parallel import IN_WORKER
 
         ahead = plan.pipeline and not IN_WORKER
         parts = _Counted(pieces(stream, name, read_ahead=ahead), stream.source)
@@ -114,9 +114,9 @@ def evaluate_path(
 def _evaluate_run(qrels: Qrels, run: Run, name: str, plan: Plan, warn_agg: bool) -> Results:
     """A run read whole (validated): regrouped in memory into query blocks and evaluated as
     they are, unless the random tie policy draws one random stream for the whole run."""
-    from .evaluation import evaluate_planned
-    from .io.run_pieces import regrouped
-    from .judging import judge
+    from cranfield.evaluation import evaluate_planned
+    from cranfield.io.run_pieces import regrouped
+    from cranfield.judging import judge
 
     if plan.options.ties != "random":
         try:
@@ -135,7 +135,7 @@ class _Counted:
     def __init__(self, parts: Iterator, source: str) -> None:
         from contextlib import ExitStack
 
-        from . import progress
+        from cranfield import progress
 
         self._parts = parts
         self.source = source
@@ -183,8 +183,8 @@ def measure_blocks(
 ) -> tuple[list[Block], list[str]]:
     """The measured blocks of ``runs`` (blocks of whole queries) and the run's query ids in
     file order; ``checked``: check each block's ids and duplicates (blocks read in pieces)."""
-    from .io.validate import check_run_duplicates, check_run_ids
-    from .judging import judge
+    from cranfield.io.validate import check_run_duplicates, check_run_ids
+    from cranfield.judging import judge
 
     keywords = {**plan.options.judge_keywords(), "complete": False, "_notes": False}
     run_ids: list[str] = []
@@ -200,7 +200,7 @@ def measure_blocks(
             return None
         return measure_block(jr, plan.measures, plan.options.defaults, plan.micro)
 
-    from .parallel import IN_WORKER
+    from cranfield.parallel import IN_WORKER
 
     threads = plan.pipeline and not IN_WORKER
     blocks = [b for b in _pipelined(work, runs, run_ids, threads) if b is not None]
@@ -219,8 +219,8 @@ def finish_blocks(
     """The Results of a run from its measured blocks and its query ids in file order (the
     judged queries it lacks added under ``complete``); ``pieces_seen``: the run's source and
     its pieces (without rows), for the extra-columns warning.  Raises to fall back."""
-    from .io.run_pieces import Fallback, sum_counts
-    from .io.text import _warn_extra_columns
+    from cranfield.io.run_pieces import Fallback, sum_counts
+    from cranfield.io.text import _warn_extra_columns
 
     judged = set(qrels.query_ids)
     in_run = set(run_ids)
@@ -288,7 +288,7 @@ class _Counts(NamedTuple):
 def _empty_rankings(qrels: Qrels, missing: list[str], name: str, plan: Plan) -> Block:
     """The block of the judged queries the run has no result for (``complete``)."""
 
-    from .judging import judge
+    from cranfield.judging import judge
 
     empty = Run.empty(name)
     keywords = {**plan.options.judge_keywords(), "complete": True}

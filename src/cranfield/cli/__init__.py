@@ -40,7 +40,7 @@ def _version() -> str:
     try:
         return version("cranfield")
     except PackageNotFoundError:
-        from .. import __version__
+        from cranfield import __version__
 
         return __version__
 
@@ -58,7 +58,7 @@ def run(argv: Sequence[str]) -> None:
     if argv and argv[0] in COMMANDS:  # trec_eval never needs argparse
         name, rest = argv[0], list(argv[1:])
     else:  # help, version or a usage error
-        from ._args import dispatch
+        from cranfield.cli._args import dispatch
 
         helps = {name: help_ for name, (_, help_) in COMMANDS.items()}
         name, rest = dispatch("cranfield", run.__doc__, helps, argv, version=_version)
@@ -66,7 +66,7 @@ def run(argv: Sequence[str]) -> None:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    from ._output import say
+    from cranfield.cli._output import say
 
     say(f"cranfield: warning: {message}")
 
@@ -112,11 +112,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     import os
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from ..malloc_tuning import warm_malloc
+    from cranfield.malloc_tuning import warm_malloc
 
     warm_malloc()
-    from ..errors import CranfieldError
-    from ._output import discard_stdout, flush_stdout, prepare_streams, say
+    from cranfield.cli._output import discard_stdout, flush_stdout, prepare_streams, say
+    from cranfield.errors import CranfieldError
 
     prepare_streams()
     warnings.showwarning = _show_warning

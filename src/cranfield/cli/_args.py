@@ -16,8 +16,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NoReturn
 
-from ..limits import INT64_MAX, MAX_DOCUMENTS, MAX_RESAMPLES, MAX_SEED
-from ._output import echo, write_stderr
+from cranfield.cli._output import echo, write_stderr
+from cranfield.limits import INT64_MAX, MAX_DOCUMENTS, MAX_RESAMPLES, MAX_SEED
 
 SUPPRESS = argparse.SUPPRESS
 
@@ -149,8 +149,8 @@ def output_file(text: str) -> str:
     a directory.  Checked here, before any work; ``-`` is standard output."""
     if text == "-":
         return text
-    from ..errors import ParameterError
-    from ..output_files import check_output_file
+    from cranfield.errors import ParameterError
+    from cranfield.output_files import check_output_file
 
     try:
         return check_output_file(text)
@@ -162,7 +162,7 @@ def _need_matplotlib() -> None:
     from importlib.util import find_spec
 
     if find_spec("matplotlib") is None:
-        from ..errors import MissingExtraError
+        from cranfield.errors import MissingExtraError
 
         raise MissingExtraError(
             "plotting needs the optional dependency 'matplotlib': pip install 'cranfield[plot]'"
@@ -172,8 +172,8 @@ def _need_matplotlib() -> None:
 def plot_file(text: str) -> str:
     """An image file to write (``--plot``): ``.png``, ``.svg`` or ``.pdf``, writable, and
     matplotlib installed; checked before any work."""
-    from ..errors import ParameterError
-    from ..output_files import check_output_file
+    from cranfield.errors import ParameterError
+    from cranfield.output_files import check_output_file
 
     try:
         name = check_output_file(text, suffixes=(".png", ".svg", ".pdf"))
@@ -186,8 +186,8 @@ def plot_file(text: str) -> str:
 def output_dir(text: str) -> str:
     """A directory to write files into (created if missing): it must not be (inside) a file
     and must be writable; matplotlib must be installed (the charts)."""
-    from ..errors import ParameterError
-    from ..output_files import check_output_dir
+    from cranfield.errors import ParameterError
+    from cranfield.output_files import check_output_dir
 
     try:
         name = check_output_dir(text)
@@ -201,7 +201,7 @@ def file_path(text: str) -> str:
     """A file name, or ``-`` for standard input (one argument at most).  Existence is not
     checked: the readers report a missing file themselves."""
     if text == "-":
-        from ..io.source import claim_stdin
+        from cranfield.io.source import claim_stdin
 
         if not claim_stdin():
             raise argparse.ArgumentTypeError("only one input can be '-' (standard input)")
@@ -465,7 +465,7 @@ def cluster(parser: Parser, args: argparse.Namespace) -> Iterator[Any]:
         parser.error(
             "argument --dask: not allowed with -j/--jobs (the cluster's workers run the work)"
         )
-    from ..dask_executor import CLOSE_SECONDS, DaskExecutor, connect
+    from cranfield.dask_executor import CLOSE_SECONDS, DaskExecutor, connect
 
     client = connect(address, quiet=True)
     try:
@@ -479,7 +479,7 @@ def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:
     """The parsed ``names`` as keyword arguments (``prefs`` read in its ``--prefs-format``)."""
     out = {name: getattr(args, name) for name in names}
     if out.get("prefs") is not None and getattr(args, "prefs_format", "prefs") == "qrels":
-        from ..io.judgment_files import read_prefs
+        from cranfield.io.judgment_files import read_prefs
 
         out["prefs"] = read_prefs(out["prefs"], qrels_format=True)
     return out
@@ -488,7 +488,7 @@ def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:
 def needed_by(side_input: str) -> str:
     """The measures whose declarations need ``side_input`` (``needs=``), for the help text:
     from the index of the declarations, without importing every family."""
-    from ..measures.index import NEEDS
+    from cranfield.measures.index import NEEDS
 
     names = NEEDS.get(side_input, [])
     if len(names) > 8:
@@ -567,7 +567,7 @@ class Parser(argparse.ArgumentParser):
     def inputs(self) -> None:
         """The positional ``QRELS RUNS...`` of the commands that evaluate runs, and the
         options that say their formats."""
-        from ..io.formats import QRELS_FORMATS, RUN_FORMATS
+        from cranfield.io.formats import QRELS_FORMATS, RUN_FORMATS
 
         self.add_argument("qrels", metavar="QRELS", type=file_path, help=SUPPRESS)
         self.add_argument("runs", metavar="RUNS", type=file_path, nargs="+", help=SUPPRESS)
@@ -632,7 +632,7 @@ class Parser(argparse.ArgumentParser):
             self.error(self.unknown(extras))
         self._check_outputs(args)
         if getattr(args, "quiet", False):
-            from .. import progress
+            from cranfield import progress
 
             progress.set_enabled(False)
         _formatted(args)
@@ -697,7 +697,7 @@ def _formatted(args: argparse.Namespace) -> None:
     qrels_fmt = getattr(args, "qrels_format", "auto")
     if run_fmt == "auto" and qrels_fmt == "auto":
         return
-    from ..io.formats import FormattedPath
+    from cranfield.io.formats import FormattedPath
 
     if run_fmt != "auto":
         args.runs = [FormattedPath(r, run_fmt) for r in args.runs]

@@ -15,8 +15,8 @@ import sys
 from contextlib import suppress
 from typing import IO
 
-from ..errors import CranfieldError
-from ..output_files import ENCODING_ERRORS, write_all, write_text_file
+from cranfield.errors import CranfieldError
+from cranfield.output_files import ENCODING_ERRORS, write_all, write_text_file
 
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(32), *range(127, 160)) if c != 9}
 

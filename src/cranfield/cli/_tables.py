@@ -9,7 +9,7 @@ import argparse
 import warnings
 from typing import Any
 
-from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, cluster, values
+from cranfield.cli._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, cluster, values
 
 __all__ = ["compared"]
 
@@ -23,7 +23,7 @@ def compared(p: Parser, a: argparse.Namespace, *, alpha: float = 0.05, then: Any
     """The :class:`~cranfield.comparing.result.Comparison` of the runs of ``a`` (on the Dask
     cluster of ``--dask``); ``then(cmp, client)`` runs while the cluster is open and its
     value is returned with the comparison."""
-    from ..comparing import compare
+    from cranfield.comparing import compare
 
     with cluster(p, a) as client:
         with warnings.catch_warnings():

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..report.anova_text import FORMATS
-from ._args import Parser
-from ._output import write_output
+from cranfield.cli._args import Parser
+from cranfield.cli._output import write_output
+from cranfield.report.anova_text import FORMATS
 
 
 def parser() -> Parser:
-    from .compare import judging_options
+    from cranfield.cli.compare import judging_options
 
     p = Parser("cranfield anova", run.__doc__)
     p.inputs()
@@ -49,8 +49,8 @@ def run(argv: Sequence[str]) -> None:
     """
     p = parser()
     a = p.parse(argv)
-    from ..report.anova_text import render
-    from ._tables import compared
+    from cranfield.cli._tables import compared
+    from cranfield.report.anova_text import render
 
     cmp, _ = compared(p, a, alpha=a.alpha)
     analyses = [(label, cmp.anova(label, a.design)) for label in cmp.labels]

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..comparing.corrections import CORRECTIONS as _CORRECTIONS
-from ..comparing.paired import TESTS as _TESTS
-from ..ties.order import TIE_POLICIES
-from ._args import (
+from cranfield.cli._args import (
     JUDGING,
     JUDGMENT_FILES,
     SIDE_INPUTS,
@@ -18,7 +15,10 @@ from ._args import (
     output_dir,
     values,
 )
-from ._output import echo, write_output
+from cranfield.cli._output import echo, write_output
+from cranfield.comparing.corrections import CORRECTIONS as _CORRECTIONS
+from cranfield.comparing.paired import TESTS as _TESTS
+from cranfield.ties.order import TIE_POLICIES
 
 TESTS = tuple(_TESTS)  # the library's tables: a test or correction added there is offered here
 CORRECTIONS = tuple(_CORRECTIONS)
@@ -175,7 +175,7 @@ def run(argv: Sequence[str]) -> None:
     details = [d for d, on in (("requests", a.show_requests), ("generality", a.generality)) if on]
     if details and a.fmt not in ("table", "markdown"):
         p.error("--requests and --generality are printed with --format table or markdown")
-    from ..comparing import compare
+    from cranfield.comparing import compare
 
     with cluster(p, a) as client:
         cmp = compare(
@@ -197,6 +197,6 @@ def run(argv: Sequence[str]) -> None:
             formats=a.plot_formats or ["png"],
             pair_plots="all" if a.pair_plots else "none",
         )
-        from ..report.table import counted
+        from cranfield.report.table import counted
 
         echo(f"cranfield: wrote {counted(len(paths), 'chart')} to {a.plot_dir}\n", err=True)

@@ -5,11 +5,20 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-from ..limits import MAX_CUTOFF
-from ..report.curves_text import CURVE_FORMATS
-from ..ties.order import TIE_POLICIES
-from ._args import JUDGING, NumberList, Parser, Range, dispatch, file_path, plot_file, values
-from ._output import write_output
+from cranfield.cli._args import (
+    JUDGING,
+    NumberList,
+    Parser,
+    Range,
+    dispatch,
+    file_path,
+    plot_file,
+    values,
+)
+from cranfield.cli._output import write_output
+from cranfield.limits import MAX_CUTOFF
+from cranfield.report.curves_text import CURVE_FORMATS
+from cranfield.ties.order import TIE_POLICIES
 
 # part of the command-line interface: scripts depend on these names and values
 INTERPOLATIONS = ("max", "trec", "trec9", "ceiling", "quasi-cranfield", "semi-cranfield", "none")
@@ -104,7 +113,7 @@ def _levels(p: Parser) -> None:
 
 
 def _emit(table, fmt: str, digits: int, output: str | None) -> None:
-    from ..report.curves_text import render_curves
+    from cranfield.report.curves_text import render_curves
 
     write_output(render_curves(table, fmt, digits=digits), output)
 
@@ -113,7 +122,7 @@ def _finish(result, a, **plot_kw) -> None:
     """Draw the ``--plot`` file, then print the averaged (or ``--per-query``) table."""
     table, pq = result
     if a.plot_path:
-        from ..report.curve_charts import plot_curves
+        from cranfield.report.curve_charts import plot_curves
 
         plot_curves(table, a.plot_path, title=a.title, **plot_kw)
     _emit(pq if a.per_query else table, a.fmt, a.digits, a.output)
@@ -161,7 +170,7 @@ def pr_command(argv: Sequence[str]) -> None:
         "ceiling --weak, where the unranked documents form the last level.",
     )
     a = p.parse(argv)
-    from ..curves import precision_recall
+    from cranfield.curves import precision_recall
 
     result = precision_recall(
         a.qrels,
@@ -209,7 +218,7 @@ def gain_command(argv: Sequence[str]) -> None:
         help="Which gain the plot shows.",
     )
     a = p.parse(argv)
-    from ..curves import area, gain
+    from cranfield.curves import area, gain
 
     table, pq = gain(
         a.qrels,
@@ -219,7 +228,7 @@ def gain_command(argv: Sequence[str]) -> None:
         **values(a, *JUDGING),
     )
     if a.plot_path:
-        from ..report.curve_charts import plot_curves
+        from cranfield.report.curve_charts import plot_curves
 
         plot_curves(table, a.plot_path, title=a.title, gain_curve=a.plot_curve)
     _emit(area(table) if a.area else pq if a.per_query else table, a.fmt, a.digits, a.output)
@@ -227,8 +236,8 @@ def gain_command(argv: Sequence[str]) -> None:
 
 def _gains(text: str) -> dict[int, float]:
     """``--gains``: the library's reading of a gains map, as an option error."""
-    from ..curves.gain import gains_from_text
-    from ..errors import ParameterError
+    from cranfield.curves.gain import gains_from_text
+    from cranfield.errors import ParameterError
 
     try:
         return gains_from_text(text)
@@ -258,7 +267,7 @@ def fallout_command(argv: Sequence[str]) -> None:
         help="Adjust the precision column to this generality (relevant per 1000, Keen Fig. 28c).",
     )
     a = p.parse(argv)
-    from ..curves import fallout
+    from cranfield.curves import fallout
 
     result = fallout(a.qrels, a.runs, per_query=True, **values(a, *SHARED, "generality"))
     _finish(result, a)

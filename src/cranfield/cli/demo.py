@@ -10,8 +10,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from ._args import Parser
-from ._output import echo
+from cranfield.cli._args import Parser
+from cranfield.cli._output import echo
 
 MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@1000")
 CRANFIELD_MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@100")
@@ -33,7 +33,7 @@ holds a relevant document; changed: queries whose value differs between best and
 
 
 def demo_measures(base: Sequence[str] = MEASURES) -> list[str]:
-    from ..measures import lookup
+    from cranfield.measures import lookup
 
     return [*base, *(m for m in OPTIONAL if lookup(m) is not None)]
 
@@ -46,11 +46,11 @@ def cranfield_text() -> str:
     """The demo on the Cranfield collection: BM25, TF-IDF and coordination level."""
     import numpy as np
 
-    from .. import examples
-    from ..evaluation import evaluate
-    from ..io import read_qrels, read_run
-    from ..report.results_text import render
-    from ..ties.analysis import tie_ranges
+    from cranfield import examples
+    from cranfield.evaluation import evaluate
+    from cranfield.io import read_qrels, read_run
+    from cranfield.report.results_text import render
+    from cranfield.ties.analysis import tie_ranges
 
     paths = examples.cranfield_runs()
     qrels = read_qrels(examples.cranfield_qrels())
@@ -97,10 +97,10 @@ def cranfield_text() -> str:
 
 def ties_text(synthetic: bool = False) -> str:
     """The tie analysis of a coordination-level run, against a run that rarely ties."""
-    from .. import examples
-    from ..io import read_run
-    from ..report.ties_text import render_ranges
-    from ..ties.analysis import tie_ranges
+    from cranfield import examples
+    from cranfield.io import read_run
+    from cranfield.report.ties_text import render_ranges
+    from cranfield.ties.analysis import tie_ranges
 
     lines: list[str] = []
     if synthetic:
@@ -147,9 +147,9 @@ def ties_text(synthetic: bool = False) -> str:
 
 def synthetic_text() -> str:
     """The demo on the synthetic collection (six runs of known quality order)."""
-    from .. import examples
-    from ..evaluation import evaluate
-    from ..report.results_text import render
+    from cranfield import examples
+    from cranfield.evaluation import evaluate
+    from cranfield.report.results_text import render
 
     runs = examples.runs()
     qrels = examples.qrels()

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..report.design_text import FORMATS
-from ._args import Parser, Range
-from ._output import write_output
+from cranfield.cli._args import Parser, Range
+from cranfield.cli._output import write_output
+from cranfield.report.design_text import FORMATS
 
 
 def parser() -> Parser:
-    from .compare import judging_options
+    from cranfield.cli.compare import judging_options
 
     p = Parser("cranfield design", run.__doc__)
     p.inputs()
@@ -77,9 +77,9 @@ def run(argv: Sequence[str]) -> None:
     """
     p = parser()
     a = p.parse(argv)
-    from ..comparing.design import topic_set_size
-    from ..report.design_text import render
-    from ._tables import compared
+    from cranfield.cli._tables import compared
+    from cranfield.comparing.design import topic_set_size
+    from cranfield.report.design_text import render
 
     cmp, _ = compared(p, a, alpha=a.alpha)
     designs = []

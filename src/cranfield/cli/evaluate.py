@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..limits import MAX_RESAMPLES
-from ..report.results_text import FORMATS
-from ..ties.order import TIE_POLICIES
-from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, cluster, values
-from ._output import write_output
+from cranfield.cli._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, cluster, values
+from cranfield.cli._output import write_output
+from cranfield.limits import MAX_RESAMPLES
+from cranfield.report.results_text import FORMATS
+from cranfield.ties.order import TIE_POLICIES
 
 
 def parser() -> Parser:
@@ -88,8 +88,8 @@ def run(argv: Sequence[str]) -> None:
     """
     p = parser()
     a = p.parse(argv)
-    from ..evaluation import evaluate
-    from ..report.results_text import render
+    from cranfield.evaluation import evaluate
+    from cranfield.report.results_text import render
 
     with cluster(p, a) as client:
         res = evaluate(
@@ -104,7 +104,7 @@ def run(argv: Sequence[str]) -> None:
     runs = list(res)
     intervals = None
     if a.ci is not None:
-        from ..comparing.intervals import joined
+        from cranfield.comparing.intervals import joined
 
         intervals = joined(runs)
     text = render(runs, a.fmt, per_query=a.per_query, digits=a.digits, intervals=intervals)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..limits import MAX_CUTOFF
-from ..ties.order import TIE_POLICIES
-from ._args import Parser, Range, file_path
-from ._output import write_output
+from cranfield.cli._args import Parser, Range, file_path
+from cranfield.cli._output import write_output
+from cranfield.limits import MAX_CUTOFF
+from cranfield.ties.order import TIE_POLICIES
 
 FORMATS = ("trec", "csv", "json", "table")
 
 
 def parser() -> Parser:
-    from ..judgments.pooling import RBP_MERGES, STRATEGIES
+    from cranfield.judgments.pooling import RBP_MERGES, STRATEGIES
 
     p = Parser("cranfield holes", run.__doc__)
     p.add_argument("qrels", metavar="QRELS", type=file_path)
@@ -79,11 +79,11 @@ def run(argv: Sequence[str]) -> None:
     """
     p = parser()
     a = p.parse(argv)
-    from ..judgments.holes import holes
+    from cranfield.judgments.holes import holes
 
     qrels, sources = a.qrels, None
     if a.fill:
-        from ..judgments.filling import fill_holes
+        from cranfield.judgments.filling import fill_holes
 
         filled = fill_holes(a.qrels, a.fill, a.runs, depth=a.depth)
         qrels, sources = filled.qrels, filled.counts()

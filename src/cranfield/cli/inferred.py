@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..limits import MAX_CUTOFF
-from ._args import Parser, Range, file_path
-from ._output import write_output
+from cranfield.cli._args import Parser, Range, file_path
+from cranfield.cli._output import write_output
+from cranfield.limits import MAX_CUTOFF
 
 
 def parser() -> Parser:
@@ -38,7 +38,7 @@ def run(argv: Sequence[str]) -> None:
     """
     p = parser()
     a = p.parse(argv)
-    from ..judgments.inferred import inferred, read_sampled_qrels
+    from cranfield.judgments.inferred import inferred, read_sampled_qrels
 
     sampled = read_sampled_qrels(a.sampled)
     blocks = []

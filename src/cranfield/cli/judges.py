@@ -6,14 +6,14 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from ..limits import MAX_SEED
-from ._args import Parser, Range, file_path, plot_file
-from ._output import write_output
+from cranfield.cli._args import Parser, Range, file_path, plot_file
+from cranfield.cli._output import write_output
+from cranfield.limits import MAX_SEED
 
 
 def _mapping(text: str) -> Any:
-    from ..errors import ParameterError
-    from ..judgments.agreement import parse_mapping
+    from cranfield.errors import ParameterError
+    from cranfield.judgments.agreement import parse_mapping
 
     try:
         return parse_mapping(text)
@@ -22,7 +22,7 @@ def _mapping(text: str) -> Any:
 
 
 def parser() -> Parser:
-    from ..io.formats import QRELS_FORMATS
+    from cranfield.io.formats import QRELS_FORMATS
 
     p = Parser("cranfield judges", run.__doc__, usage="%(prog)s [options] QRELS QRELS...")
     p.add_argument("qrels", metavar="QRELS", type=file_path, nargs="+", help=argparse.SUPPRESS)
@@ -112,8 +112,8 @@ def run(argv: Sequence[str]) -> None:
         p.error("give at least two judgment sets (QRELS QRELS...)")
     if a.names is not None and len(a.names) != len(a.qrels):
         p.error(f"--names gives {len(a.names)} names for {len(a.qrels)} judgment sets")
-    from ..judgments.agreement import judges
-    from ..report.judges_text import render_judges
+    from cranfield.judgments.agreement import judges
+    from cranfield.report.judges_text import render_judges
 
     kw: dict[str, Any] = {} if a.rel is None else {"rel": a.rel}
     result = judges(
@@ -126,7 +126,7 @@ def run(argv: Sequence[str]) -> None:
         **kw,
     )
     if a.plot_path:
-        from ..report.judges_charts import confusion_heatmaps
+        from cranfield.report.judges_charts import confusion_heatmaps
 
         confusion_heatmaps(result, a.plot_path)
     write_output(render_judges(result, a.digits, a.fmt, a.worst), a.output)

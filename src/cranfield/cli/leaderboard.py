@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..comparing.corrections import CORRECTIONS
-from ..comparing.paired import TESTS
-from ..ties.order import TIE_POLICIES
-from ._args import Parser, Range, Switch, file_path, name_list, plot_file
-from ._output import echo, write_output
+from cranfield.cli._args import Parser, Range, Switch, file_path, name_list, plot_file
+from cranfield.cli._output import echo, write_output
+from cranfield.comparing.corrections import CORRECTIONS
+from cranfield.comparing.paired import TESTS
+from cranfield.ties.order import TIE_POLICIES
 
 FORMATS = ("table", "csv", "json")
 
@@ -142,7 +142,7 @@ def run(argv: Sequence[str]) -> None:
     a = p.parse(argv)
     if a.plot_sets is not None and len(a.plot_sets) != 2:
         p.error("argument --plot-sets: give two set names, A,B")
-    from ..judgments.leaderboard import leaderboards
+    from cranfield.judgments.leaderboard import leaderboards
 
     res = leaderboards(
         a.qrels,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ._args import SUPPRESS, Parser
-from ._output import echo, stdout_is_terminal
+from cranfield.cli._args import SUPPRESS, Parser
+from cranfield.cli._output import echo, stdout_is_terminal
 
 
 def parser() -> Parser:
@@ -34,15 +34,15 @@ def parser() -> Parser:
 def run(argv: Sequence[str]) -> None:
     """List measures (all, or the NAMES given) with parameters, defaults, formula and source."""
     a = parser().parse(argv)
-    from ..measures import REGISTRY, lookup
-    from ..report.measure_list import render_measures
+    from cranfield.measures import REGISTRY, lookup
+    from cranfield.report.measure_list import render_measures
 
     if a.names:
         defs = []
         for n in a.names:
             d = lookup(n)
             if d is None:
-                from ..measures import parse
+                from cranfield.measures import parse
 
                 parse(n)  # raises with suggestions
             else:
@@ -52,8 +52,8 @@ def run(argv: Sequence[str]) -> None:
     if a.family is not None:
         families = sorted({d.family for d in REGISTRY.values()})
         if a.family not in families:
-            from ..errors import ParameterError
-            from ._args import _did_you_mean
+            from cranfield.cli._args import _did_you_mean
+            from cranfield.errors import ParameterError
 
             raise ParameterError(
                 f"--family: no family {a.family!r}{_did_you_mean(a.family, families)}; "
@@ -61,16 +61,16 @@ def run(argv: Sequence[str]) -> None:
             )
         defs = [d for d in defs if d.family == a.family]
     if a.find is not None:
-        from ..report.measure_list import find_measures
+        from cranfield.report.measure_list import find_measures
 
         word = a.find.strip()
         if not word:
-            from ..errors import ParameterError
+            from cranfield.errors import ParameterError
 
             raise ParameterError("--find: give a word to look for (--find recall)")
         found = find_measures(defs, word)
         if not found:
-            from ..errors import ParameterError
+            from cranfield.errors import ParameterError
 
             raise ParameterError(
                 f"--find: no measure mentions {word!r}; 'cranfield measures --short' lists them all"

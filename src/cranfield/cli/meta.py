@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..limits import MAX_RESAMPLES
-from ..report.meta_text import FORMATS
-from ._args import Parser, Range, output_dir
-from ._output import echo, write_output
+from cranfield.cli._args import Parser, Range, output_dir
+from cranfield.cli._output import echo, write_output
+from cranfield.limits import MAX_RESAMPLES
+from cranfield.report.meta_text import FORMATS
 
 
 def parser() -> Parser:
-    from .compare import judging_options
+    from cranfield.cli.compare import judging_options
 
     p = Parser("cranfield meta", run.__doc__)
     p.inputs()
@@ -99,9 +99,9 @@ def run(argv: Sequence[str]) -> None:
     """
     p = parser()
     a = p.parse(argv)
-    from ..comparing.meta import meta_evaluation
-    from ..report.meta_text import render
-    from ._tables import compared
+    from cranfield.cli._tables import compared
+    from cranfield.comparing.meta import meta_evaluation
+    from cranfield.report.meta_text import render
 
     def judge(cmp, client):
         return meta_evaluation(

@@ -5,10 +5,18 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from ..curves.interpolate import INTERPOLATIONS
-from ._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, file_path, values
-from ._output import echo, stdout_is_terminal
-from .compare import judging_options, statistics_options
+from cranfield.cli._args import (
+    JUDGING,
+    JUDGMENT_FILES,
+    SIDE_INPUTS,
+    Parser,
+    Range,
+    file_path,
+    values,
+)
+from cranfield.cli._output import echo, stdout_is_terminal
+from cranfield.cli.compare import judging_options, statistics_options
+from cranfield.curves.interpolate import INTERPOLATIONS
 
 INTERPOLATION_CHOICES = tuple(i for i in INTERPOLATIONS if i != "none")
 
@@ -97,8 +105,8 @@ def run(argv: Sequence[str]) -> None:
             "the report is an HTML page, not text for a terminal: give -o FILE (-o report.html), "
             "or redirect standard output to a file (> report.html); -o - prints it anyway"
         )
-    from ..report.provenance import display_path
-    from ..reporting import report
+    from cranfield.report.provenance import display_path
+    from cranfield.reporting import report
 
     options = (getattr(a, k, None) for k in (*SIDE_INPUTS, *JUDGMENT_FILES))
     files = {x for x in (a.qrels, *a.runs, *options, a.output) if isinstance(x, str)}

@@ -15,7 +15,7 @@ per-request analysis.  See ``docs/compare.md``.
 
 from __future__ import annotations
 
-from .agreement import (
+from cranfield.comparing.agreement import (
     AgreementRow,
     agreement_rows,
     kendall_tau,
@@ -24,10 +24,10 @@ from .agreement import (
     tau_ap,
     tau_ap_b,
 )
-from .anova_table import Anova, AnovaRow, anova
-from .build import compare
-from .corrections import CORRECTIONS, adjust
-from .paired import (
+from cranfield.comparing.anova_table import Anova, AnovaRow, anova
+from cranfield.comparing.build import compare
+from cranfield.comparing.corrections import CORRECTIONS, adjust
+from cranfield.comparing.paired import (
     TESTS,
     PairedTestResult,
     bootstrap_test,
@@ -38,7 +38,7 @@ from .paired import (
     t_test,
     wilcoxon_test,
 )
-from .requests import (
+from cranfield.comparing.requests import (
     GeneralitySplit,
     KeenRow,
     MagnitudeDifference,
@@ -49,10 +49,10 @@ from .requests import (
     split_by_relevant,
     superiority,
 )
-from .result import Comparison, PairResult, Sweep
-from .sweep import parse_sweep
-from .tukey import TukeyResult, tukey_hsd
-from .westfall_young import WestfallYoung, westfall_young
+from cranfield.comparing.result import Comparison, PairResult, Sweep
+from cranfield.comparing.sweep import parse_sweep
+from cranfield.comparing.tukey import TukeyResult, tukey_hsd
+from cranfield.comparing.westfall_young import WestfallYoung, westfall_young
 
 __all__ = [
     "CORRECTIONS",

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ParameterError
-from .checks import floats
+from cranfield.comparing.checks import floats
+from cranfield.errors import ParameterError
 
 __all__ = [
     "OUTCOMES",

@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CranfieldWarning, ParameterError
-from .checks import check_alpha, finite, floats, unit_exponents
+from cranfield.comparing.checks import check_alpha, finite, floats, unit_exponents
+from cranfield.errors import CranfieldWarning, ParameterError
 
 __all__ = ["DESIGNS", "Anova", "AnovaRow", "anova", "two_way_residuals"]
 
@@ -138,7 +138,7 @@ def two_way_residuals(S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _warn(message: str) -> None:
-    from .build import _warn as warn_outside
+    from cranfield.comparing.build import _warn as warn_outside
 
     warn_outside(CranfieldWarning(message))
 

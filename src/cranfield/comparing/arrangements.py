@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .. import progress
+from cranfield import progress
 
 __all__ = [
     "MAX_EXACT_ARRANGEMENTS",

@@ -27,16 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import arguments as A
-from .. import progress
-from ..errors import CranfieldWarning, DataWarning, ParameterError
-from ..errors import warn as _warn
-from ..judging_options import JudgeOptions
-from ..naming import find_run
-from ..results import Results, ResultsSet
-from .arrangements import exact_arrangements
-from .corrections import CORRECTIONS, PERMUTATION_CORRECTIONS, adjust, canonical
-from .paired import (
+from cranfield import arguments as A
+from cranfield import progress
+from cranfield.comparing.arrangements import exact_arrangements
+from cranfield.comparing.corrections import CORRECTIONS, PERMUTATION_CORRECTIONS, adjust, canonical
+from cranfield.comparing.paired import (
     ALTERNATIVES,
     TESTS,
     PairedTestResult,
@@ -47,14 +42,16 @@ from .paired import (
     mean_cis,
     paired_tests,
 )
-from .rbo import RankingsKept, persistence
-from .requests import (
-    natural_key,
-    superiority,
-)
-from .result import Comparison, PairResult, direction, mean_of
-from .sweep import _sweep, parse_sweep
-from .tukey import tukey_hsd
+from cranfield.comparing.rbo import RankingsKept, persistence
+from cranfield.comparing.requests import natural_key, superiority
+from cranfield.comparing.result import Comparison, PairResult, direction, mean_of
+from cranfield.comparing.sweep import _sweep, parse_sweep
+from cranfield.comparing.tukey import tukey_hsd
+from cranfield.errors import CranfieldWarning, DataWarning, ParameterError
+from cranfield.errors import warn as _warn
+from cranfield.judging_options import JudgeOptions
+from cranfield.naming import find_run
+from cranfield.results import Results, ResultsSet
 
 __all__ = ["check_settings", "compare"]
 
@@ -198,8 +195,8 @@ def compare(
     else:
         if runs is None:
             raise ParameterError("compare(qrels, runs, measures): runs are missing")
-        from ..evaluation import DEFAULT_MEASURES, evaluate_runs
-        from ..judged_runs import judge_many
+        from cranfield.evaluation import DEFAULT_MEASURES, evaluate_runs
+        from cranfield.judged_runs import judge_many
 
         judged = judge_many(results, runs, names=names, options=options)
         if rbo_p is not None:
@@ -214,7 +211,7 @@ def compare(
         if bounds:
             labels = [f"{m}{s}" for m in labels for s in ("", ":lo", ":hi")]
     if executor is not None:
-        from ..dask_executor import as_executor
+        from cranfield.dask_executor import as_executor
 
         executor = as_executor(executor)
     cmp = _build(
@@ -472,7 +469,7 @@ def _build(
 def _warn_fit(test: str, counts: list[int]) -> None:
     """One warning when the test is a poor fit for the numbers of queries compared
     (:mod:`.advice`)."""
-    from .advice import fit_warning
+    from cranfield.comparing.advice import fit_warning
 
     for n in sorted(set(counts), reverse=test != "t"):
         message = fit_warning(test, n)
@@ -496,7 +493,7 @@ def _adjusted(
     from the per-query values (:mod:`.westfall_young`, with the test's resamples and seed)."""
     if correction not in PERMUTATION_CORRECTIONS:
         return adjust([t.p_value for t in results], correction, alpha=alpha)
-    from .westfall_young import westfall_young
+    from cranfield.comparing.westfall_young import westfall_young
 
     wy = westfall_young(V, pair_idx, method=correction, permutations=permutations, seed=seed)
     notes["correction_resamples"] = wy.resamples
@@ -524,7 +521,7 @@ def _test_pairs(
     if executor is not None and test not in ("tukey", "rthsd") and resampled:
         return _resampled_pairs(D, test, alternative, permutations, seed, ci, confidence, executor)
     if test == "rthsd":
-        from .rthsd import randomised_tukey_hsd
+        from cranfield.comparing.rthsd import randomised_tukey_hsd
 
         hsd = randomised_tukey_hsd(V, permutations=permutations, seed=seed)
         results = []
@@ -584,7 +581,7 @@ def _resampled_pairs(
 ) -> tuple[list[PairedTestResult], list[tuple[float, float]]]:
     """:func:`_test_pairs` with the resampling on ``executor``
     (:mod:`cranfield.comparing.resampling_tasks`)."""
-    from .resampling_tasks import Resampling, resampling_on
+    from cranfield.comparing.resampling_tasks import Resampling, resampling_on
 
     interval = None
     if test in ("randomization", "bootstrap"):

@@ -17,7 +17,7 @@ import numbers
 
 import numpy as np
 
-from ..errors import ParameterError
+from cranfield.errors import ParameterError
 
 __all__ = [
     "MAX_RESAMPLES",

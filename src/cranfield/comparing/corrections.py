@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ParameterError
-from .checks import check_alpha, floats
-from .registry import aliases, choices
+from cranfield.comparing.checks import check_alpha, floats
+from cranfield.comparing.registry import aliases, choices
+from cranfield.errors import ParameterError
 
 __all__ = ["CORRECTIONS", "PERMUTATION_CORRECTIONS", "adjust", "canonical"]
 

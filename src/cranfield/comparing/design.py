@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import CranfieldWarning, ParameterError
+from cranfield.errors import CranfieldWarning, ParameterError
 
 __all__ = [
     "MAX_TOPICS",
@@ -54,7 +54,7 @@ ESTIMATES = ("one-way", "two-way")
 
 
 def _warn(message: str) -> None:
-    from .build import _warn as warn_outside
+    from cranfield.comparing.build import _warn as warn_outside
 
     warn_outside(CranfieldWarning(message))
 
@@ -215,7 +215,7 @@ def topic_set_size(
     else:
         if Y is None:
             raise ParameterError("give a past queries x runs table or a variance")
-        from .anova_table import anova
+        from cranfield.comparing.anova_table import anova
 
         table = anova(Y, design=estimate)
         sigma2 = table.residual_variance

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ParameterError
-from .checks import finite, floats, unit_exponents
-from .registry import choices
+from cranfield.comparing.checks import finite, floats, unit_exponents
+from cranfield.comparing.registry import choices
+from cranfield.errors import ParameterError
 
 __all__ = ["ALTERNATIVES", "EQUAL_TOLERANCE", "TESTS", "PairedTestResult", "differences"]
 

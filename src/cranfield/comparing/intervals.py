@@ -37,9 +37,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CranfieldWarning, ParameterError
-from .checks import check_confidence, check_count, check_seed, floats
-from .registry import choices
+from cranfield.comparing.checks import check_confidence, check_count, check_seed, floats
+from cranfield.comparing.registry import choices
+from cranfield.errors import CranfieldWarning, ParameterError
 
 __all__ = ["INTERVALS", "RunIntervals", "joined", "mean_interval", "run_intervals"]
 
@@ -56,7 +56,7 @@ def batch_size(n: int) -> int:
 
 
 def _warn(message: str) -> None:
-    from .build import _warn as warn_outside
+    from cranfield.comparing.build import _warn as warn_outside
 
     warn_outside(CranfieldWarning(message))
 
@@ -153,7 +153,7 @@ def mean_interval(
         _warn(f"{what}: every query has the same value, so the interval is [mean, mean]")
         return (lo_all, lo_all)
     if method == "t":
-        from .paired import mean_cis
+        from cranfield.comparing.paired import mean_cis
 
         return mean_cis(x[:, None], confidence)[0]
     means = _bootstrap_means(x, samples, seed)

@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CranfieldWarning, ParameterError
-from .checks import check_alpha, check_count, check_seed, finite, floats
+from cranfield.comparing.checks import check_alpha, check_count, check_seed, finite, floats
+from cranfield.errors import CranfieldWarning, ParameterError
 
 __all__ = [
     "META_TESTS",
@@ -53,7 +53,7 @@ META_TESTS = ("bootstrap", "rthsd", "randomization")
 
 
 def _warn(message: str) -> None:
-    from .build import _warn as warn_outside
+    from cranfield.comparing.build import _warn as warn_outside
 
     warn_outside(CranfieldWarning(message))
 
@@ -116,26 +116,26 @@ def discriminative_power(
     Y = _table(Y)
     a, b = _pairs(Y.shape[1])
     if test == "rthsd":
-        from .rthsd import randomised_tukey_hsd
+        from cranfield.comparing.rthsd import randomised_tukey_hsd
 
         p = randomised_tukey_hsd(Y, permutations=samples, seed=seed).p[a, b]
     else:
-        from .differences import differences
+        from cranfield.comparing.differences import differences
 
         D = np.column_stack([differences(Y[:, i], Y[:, j]) for i, j in zip(a, b, strict=True)])
         if executor is not None:
-            from ..dask_executor import as_executor
-            from .resampling_tasks import Resampling, resampling_on
+            from cranfield.comparing.resampling_tasks import Resampling, resampling_on
+            from cranfield.dask_executor import as_executor
 
             results, _ = resampling_on(
                 as_executor(executor), D, Resampling(test, "two-sided", samples, seed)
             )
         elif test == "bootstrap":
-            from .resampling import bootstrap_tests
+            from cranfield.comparing.resampling import bootstrap_tests
 
             results = bootstrap_tests(D, samples=samples, seed=seed)[0]
         else:
-            from .resampling import randomization_tests
+            from cranfield.comparing.resampling import randomization_tests
 
             results = randomization_tests(D, permutations=samples, seed=seed)
         p = np.array([r.p_value for r in results])
@@ -335,7 +335,7 @@ class MetaEvaluation:
     def plot(self, directory: Any, *, formats: Any = ("png",)) -> list[Any]:
         """The ASL curves, swap rates and ranking stability, one chart each (every measure a
         line); needs matplotlib."""
-        from ..report.meta_charts import plot_meta
+        from cranfield.report.meta_charts import plot_meta
 
         return plot_meta(self, directory, formats=formats)
 

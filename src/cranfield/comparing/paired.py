@@ -17,9 +17,8 @@ import math
 
 import numpy as np
 
-from ..errors import ParameterError
-from .checks import check_confidence
-from .differences import (
+from cranfield.comparing.checks import check_confidence
+from cranfield.comparing.differences import (
     ALTERNATIVES,
     EQUAL_TOLERANCE,
     TESTS,
@@ -33,7 +32,13 @@ from .differences import (
     _vector,
     differences,
 )
-from .resampling import MAX_EXACT_QUERIES, bootstrap_tests, exact_enumeration, randomization_tests
+from cranfield.comparing.resampling import (
+    MAX_EXACT_QUERIES,
+    bootstrap_tests,
+    exact_enumeration,
+    randomization_tests,
+)
+from cranfield.errors import ParameterError
 
 __all__ = [
     "ALTERNATIVES",

@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..segments import segment_cumsum, segment_total
+from cranfield.errors import ParameterError
+from cranfield.segments import segment_cumsum, segment_total
 
 __all__ = [
     "Overlap",
@@ -86,7 +86,7 @@ def ranked_documents(run: Any, query_ids: list[str], vocabulary: dict[str, int],
     """The documents of ``run`` (a :class:`~cranfield.data.Run`) for ``query_ids`` in rank order
     under the tie policy ``ties`` (``weak`` orders as ``trec``), coded by ``vocabulary``
     (extended with new documents)."""
-    from ..ties.order import order_run
+    from cranfield.ties.order import order_run
 
     where = {q: i for i, q in enumerate(query_ids)}
     seg = np.array([where.get(q, -1) for q in run.query_ids], dtype=np.int64)
@@ -146,7 +146,7 @@ class RankingsKept:
 
 def persistence(p: Any) -> float:
     """``p`` checked: a number in (0, 1)."""
-    from .. import arguments as A
+    from cranfield import arguments as A
 
     value = A.number(p, "p (rank-biased overlap)")
     if not 0.0 < value < 1.0:
@@ -211,8 +211,8 @@ def rank_biased_overlap(
     ``queries``: the queries compared (default: those of either run; a query missing from a
     run is an empty ranking there); ``ties``: the order of equal scores (``trec``: document id
     descending, ``given``, ``random`` with ``seed``)."""
-    from .. import arguments as A
-    from ..io import read_run
+    from cranfield import arguments as A
+    from cranfield.io import read_run
 
     p = persistence(p)
     A.choice(ties, "tie policy", ("trec", "given", "random", "weak"))

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ParameterError
-from .checks import floats, show
-from .paired import differences
+from cranfield.comparing.checks import floats, show
+from cranfield.comparing.paired import differences
+from cranfield.errors import ParameterError
 
 __all__ = [
     "GeneralitySplit",

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import progress
-from ..errors import ParameterError
-from .checks import check_confidence, check_count, check_seed
-from .differences import (
+from cranfield import progress
+from cranfield.comparing.checks import check_confidence, check_count, check_seed
+from cranfield.comparing.differences import (
     EQUAL_TOLERANCE,
     PairedTestResult,
     _check_alternative,
@@ -29,6 +28,7 @@ from .differences import (
     _sign,
     _unscale,
 )
+from cranfield.errors import ParameterError
 
 __all__ = ["MAX_EXACT_QUERIES", "bootstrap_tests", "exact_enumeration", "randomization_tests"]
 

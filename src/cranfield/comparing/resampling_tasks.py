@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .differences import PairedTestResult
+from cranfield.comparing.differences import PairedTestResult
 
 __all__ = ["PAIRS_PER_TASK", "Resampling", "resampling_on"]
 
@@ -39,7 +39,7 @@ class Resampling(NamedTuple):
 
 def _test(settings: Resampling, D: np.ndarray) -> tuple[list[PairedTestResult], Any]:
     """One task: the test of the columns of ``D`` (and the bootstrap interval)."""
-    from .resampling import bootstrap_tests, randomization_tests
+    from cranfield.comparing.resampling import bootstrap_tests, randomization_tests
 
     s = settings
     if s.test == "randomization":
@@ -57,13 +57,13 @@ def resampling_on(
     """The test of every column of ``D`` (queries x pairs) on ``executor``: what
     :func:`~cranfield.comparing.resampling.randomization_tests` (interval ``None``) or
     :func:`~cranfield.comparing.resampling.bootstrap_tests` return for the whole ``D``."""
-    from ..parallel import recorded, replay
+    from cranfield.parallel import recorded, replay
 
     D = np.asarray(D, dtype=np.float64)
     if D.ndim != 2 or D.shape[1] <= 1:
         return _test(settings, D)
     npairs = D.shape[1]
-    from .resampling import pair_step
+    from cranfield.comparing.resampling import pair_step
 
     unit = pair_step(D.shape[0])  # groups cut where one process cuts its products
     step = unit * max(1, -(-PAIRS_PER_TASK // unit))

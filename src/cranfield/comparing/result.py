@@ -17,15 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from ..aggregate import aggregate_values
-from ..errors import ParameterError
-from ..measures.parse import Measure
-from ..results import Results
-from . import agreement as agr
-from .paired import (
-    differences,
-)
-from .requests import (
+from cranfield.aggregate import aggregate_values
+from cranfield.comparing import agreement as agr
+from cranfield.comparing.paired import differences
+from cranfield.comparing.requests import (
     GeneralitySplit,
     KeenRow,
     MagnitudeDifference,
@@ -34,6 +29,9 @@ from .requests import (
     natural_key,
     split_by_relevant,
 )
+from cranfield.errors import ParameterError
+from cranfield.measures.parse import Measure
+from cranfield.results import Results
 
 __all__ = ["Comparison", "Generality", "GeneralityRow", "PairResult", "Sweep"]
 
@@ -223,7 +221,7 @@ class Comparison:
         """The ANOVA of the runs on the compared queries of ``measure``
         (:func:`cranfield.comparing.anova`: the table, Sakai's margin of error at the
         comparison's alpha, the standardised effect sizes)."""
-        from .anova_table import anova
+        from cranfield.comparing.anova_table import anova
 
         self._pairs(measure)
         return anova(self.values[measure], runs=self.runs, design=design, alpha=self.alpha)
@@ -347,7 +345,7 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape: ``{"measures": {label: {"means": {run: mean}, "pairs": [...]}}}``
         plus the settings, and the agreement between measures when there are several."""
-        from ..report.comparison_json import comparison_dict
+        from cranfield.report.comparison_json import comparison_dict
 
         return comparison_dict(self)
 
@@ -356,7 +354,7 @@ class Comparison:
 
         ``details`` adds sections to text and markdown output: ``requests`` (Keen's tables),
         ``generality`` (specific vs general requests)."""
-        from ..report.comparison_text import render
+        from cranfield.report.comparison_text import render
 
         return render(self, fmt, digits=digits, details=details)
 
@@ -371,7 +369,7 @@ class Comparison:
         ranking change (two or more measures), sweeps, and per tested pair and measure the
         precision histogram and Keen's magnitude-difference plot (``pair_plots="none"`` skips
         those).  Needs matplotlib (``pip install 'cranfield[plot]'``)."""
-        from ..report.compare_charts import plot_comparison
+        from cranfield.report.compare_charts import plot_comparison
 
         return plot_comparison(self, directory, formats=formats, pair_plots=pair_plots)
 
@@ -380,19 +378,19 @@ class Comparison:
         (the columns of ``table("csv")``); ``means``, one row per measure and run (``mean``,
         ``queries``, ``better_than``: the letters of the runs it is significantly better
         than)."""
-        from ..report.notebook import comparison_frame
+        from cranfield.report.notebook import comparison_frame
 
         return comparison_frame(self, what)
 
     def to_html(self, *, digits: int = 4, details: bool = True) -> str:
         """An HTML fragment: the means with significance marks, best per measure, and (with
         ``details``) the pairwise tests and the agreement between measures."""
-        from ..report.html import comparison_html
+        from cranfield.report.html import comparison_html
 
         return comparison_html(self, digits=digits, details=details)
 
     def __repr__(self) -> str:
-        from ..report.notebook import comparison_repr
+        from cranfield.report.notebook import comparison_repr
 
         return comparison_repr(self)
 

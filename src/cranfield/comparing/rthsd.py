@@ -24,15 +24,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ParameterError
-from .arrangements import (
+from cranfield.comparing.arrangements import (
     MAX_EXACT_ARRANGEMENTS,
     arrangement_blocks,
     arrangement_count,
     exact_arrangements,
     rearranged,
 )
-from .checks import check_count, check_seed, runs_table, unit_exponents
+from cranfield.comparing.checks import check_count, check_seed, runs_table, unit_exponents
+from cranfield.errors import ParameterError
 
 __all__ = ["RandomisedTukey", "randomised_tukey_hsd"]
 

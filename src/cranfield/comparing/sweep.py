@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..measures.parse import parse
-from ..results import Results
-from .result import Sweep, base_name, mean_of
+from cranfield.comparing.result import Sweep, base_name, mean_of
+from cranfield.errors import ParameterError
+from cranfield.measures.parse import parse
+from cranfield.results import Results
 
 __all__ = ["parse_sweep"]
 

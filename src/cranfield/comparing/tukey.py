@@ -31,9 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ParameterError
-from .anova_table import two_way_residuals
-from .checks import finite, floats, unit_exponents
+from cranfield.comparing.anova_table import two_way_residuals
+from cranfield.comparing.checks import finite, floats, unit_exponents
+from cranfield.errors import ParameterError
 
 __all__ = ["TukeyResult", "studentized_range_sf", "tukey_hsd"]
 

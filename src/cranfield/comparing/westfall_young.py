@@ -31,16 +31,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ParameterError
-from .arrangements import (
+from cranfield.comparing.arrangements import (
     MAX_EXACT_ARRANGEMENTS,
     arrangement_blocks,
     arrangement_count,
     exact_arrangements,
     rearranged,
 )
-from .checks import check_count, check_seed, runs_table, unit_exponents
-from .resampling import _studentized
+from cranfield.comparing.checks import check_count, check_seed, runs_table, unit_exponents
+from cranfield.comparing.resampling import _studentized
+from cranfield.errors import ParameterError
 
 __all__ = ["MAX_MINP_ELEMENTS", "WestfallYoung", "westfall_young"]
 

@@ -19,13 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..measures import Measure
-from ..measures.interpolated import ELEVEN_POINTS, eleven_point_average, iprec_at_recall
-from ..measures.prefs import PREFS_MEASURES
-from ..measures.rbp import rbp_residual
-from ..measures.retrieved_set import set_f_weighted
-from .cformat import atof, atol, fmt_name_double
+from cranfield.compat.cformat import atof, atol, fmt_name_double
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures import Measure
+from cranfield.measures.interpolated import ELEVEN_POINTS, eleven_point_average, iprec_at_recall
+from cranfield.measures.prefs import PREFS_MEASURES
+from cranfield.measures.rbp import rbp_residual
+from cranfield.measures.retrieved_set import set_f_weighted
 
 __all__ = [
     "BY_NAME",
@@ -159,7 +159,7 @@ def _persistence(pairs: tuple) -> float:
 
 # ------------------------------------------------------------------------------ computing
 def _m(name: str, cutoff: Any = None, **params: Any) -> Measure:
-    from ..measures.registry import REGISTRY
+    from cranfield.measures.registry import REGISTRY
 
     d = REGISTRY[name]
     ordered = tuple((p.name, params[p.name]) for p in d.params if p.name in params)
@@ -365,7 +365,7 @@ _SPECIAL: dict[str, TrecMeasure] = {
 
 def _from_registry() -> dict[str, TrecMeasure]:
     """Every trec_eval name a registry measure declares (``trec_eval=`` of its declaration)."""
-    from ..measures import REGISTRY
+    from cranfield.measures import REGISTRY
 
     out: dict[str, TrecMeasure] = {}
     for d in REGISTRY.values():

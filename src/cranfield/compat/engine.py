@@ -18,9 +18,7 @@ from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..limits import MAX_DOCUMENTS
-from .catalogue import (
+from cranfield.compat.catalogue import (
     BY_NAME,
     CATALOGUE,
     NICKNAMES,
@@ -30,11 +28,13 @@ from .catalogue import (
     cleared_on_dummy,
     parse_params,
 )
-from .cformat import fmt_double, fmt_value_line
-from .options import Options, UsageError, parse_argv
+from cranfield.compat.cformat import fmt_double, fmt_value_line
+from cranfield.compat.options import Options, UsageError, parse_argv
+from cranfield.errors import ParameterError
+from cranfield.limits import MAX_DOCUMENTS
 
 if TYPE_CHECKING:
-    from ..data import Run
+    from cranfield.data import Run
 
 __all__ = ["USAGE", "main"]
 
@@ -70,7 +70,7 @@ class Slot:
 def main(argv: Sequence[str], out: IO[bytes] | None = None, err: IO[str] | None = None) -> int:
     """Run the command; returns the exit status.  Input errors raise ``CranfieldError``."""
     if out is None:  # standard output, every byte checked
-        from ..cli._output import StdoutBytes
+        from cranfield.cli._output import StdoutBytes
 
         out = StdoutBytes()
     err = err if err is not None else sys.stderr
@@ -189,11 +189,11 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
         raise Exit(1, f"trec_eval: {exc}\n{USAGE}") from None
     marked, params = mark_measures(opts.measures)
     if opts.version:
-        from .. import __version__
+        from cranfield import __version__
 
         raise Exit(0, f"trec_eval version {VERSION} (cranfield {__version__})\n")
     if opts.help:
-        from .help import help_text
+        from cranfield.compat.help import help_text
 
         return help_text(marked, opts)
     if len(opts.files) != 2:
@@ -223,7 +223,7 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
         raise Exit(2, f"trec_eval: Illegal retrieval results format '{opts.results_format}'\n")
     run = None
     if opts.rel_format == "qrels":  # a large run: read and evaluated one query block at a time
-        from .streamed import evaluate_streamed
+        from cranfield.compat.streamed import evaluate_streamed
 
         got = evaluate_streamed(opts, rel_info, results_file, marked, params)
         if isinstance(got, TrecEvaluation):
@@ -235,7 +235,7 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
     skipped = _skipped_queries(rel_info.query_ids, run, opts)
     zscores = None
     if opts.zscore_file is not None:
-        from .zscores import read_zscores
+        from cranfield.compat.zscores import read_zscores
 
         zscores = read_zscores(opts.zscore_file)
     measures = init_measures(marked, params)
@@ -260,8 +260,8 @@ DUMMY_DOCNO = "ceci_nest_pas_un_docno"
 def dummy_run(name: str, topics: Sequence[str]) -> Run:
     """trec_eval.c's ``bogus_ranking`` for each of ``topics``: :data:`DUMMY_DOCNO`, score 1.0
     (judged as any document: not in the qrels, unless they list it)."""
-    from ..data import Run
-    from ..id_column import IdColumn
+    from cranfield.data import Run
+    from cranfield.id_column import IdColumn
 
     n = len(topics)
     return Run(
@@ -355,7 +355,7 @@ def _skipped_queries(
 
 def _warn_skipped(name: str, run_only: list[str], missing: list[str]) -> None:
     """The notes of ``cranfield evaluate``, worded the same way, with trec_eval's flag."""
-    from ..partial_results import warn_query_notes
+    from cranfield.partial_results import warn_query_notes
 
     what = "were skipped (use -c to score them as empty rankings)"
     warn_query_notes(name, run_only, missing, what)
@@ -367,8 +367,8 @@ def _read_results(path: str):
     DataWarning the other commands give: trec_eval prints nothing."""
     import warnings
 
-    from ..errors import DataWarning
-    from ..io import read_run
+    from cranfield.errors import DataWarning
+    from cranfield.io import read_run
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
@@ -414,15 +414,15 @@ def _read_rel_info(path: str, rel_format: str) -> tuple[object, dict]:
     """The rel_info file, and the side input it is for the preference (``prefs``,
     ``qrels_prefs``) and judgment-group (``qrels_jg``) formats (``{}`` for qrels)."""
     if rel_format == "qrels":
-        from ..io import read_qrels
+        from cranfield.io import read_qrels
 
         return read_qrels(path, format="trec"), {}
     if rel_format == "qrels_jg":
-        from ..io.judgment_files import read_judgment_groups
+        from cranfield.io.judgment_files import read_judgment_groups
 
         groups = read_judgment_groups(path)
         return groups, {"judgment_groups": groups}
-    from ..io.judgment_files import read_prefs
+    from cranfield.io.judgment_files import read_prefs
 
     prefs = read_prefs(path, qrels_format=rel_format == "qrels_prefs")
     return prefs, {"prefs": prefs}
@@ -431,7 +431,7 @@ def _read_rel_info(path: str, rel_format: str) -> tuple[object, dict]:
 def _judge_qrels(qrels, run, opts: Options, side: dict | None = None):
     """The run judged as trec_eval does; the queries evaluated are those of ``qrels`` (for the
     preference and judgment-group formats: the queries they judge)."""
-    from ..judging import judge
+    from cranfield.judging import judge
 
     if opts.debug_query is not None:
         qrels = qrels.restrict([opts.debug_query])

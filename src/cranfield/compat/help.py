@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .catalogue import CATALOGUE, NICKNAMES
-from .options import Options
+from cranfield.compat.catalogue import CATALOGUE, NICKNAMES
+from cranfield.compat.options import Options
 
 OPTIONS_HELP = """\
 cranfield trec_eval: trec_eval 10.0's command line and output, computed by cranfield.
@@ -48,7 +48,7 @@ differences from trec_eval 10.0 are listed in cranfield's docs/trec_eval.md.
 
 
 def help_text(marked: set[str], opts: Options) -> str:
-    from ..measures.registry import lookup
+    from cranfield.measures.registry import lookup
 
     parts = [OPTIONS_HELP, "-----------------------\n"]
     names = [tm for tm in CATALOGUE if tm.name in marked]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import getopt
 from dataclasses import dataclass, field
 
-from .cformat import atol
+from cranfield.compat.cformat import atol
 
 __all__ = ["LONG_OPTIONS", "SHORT_OPTIONS", "Options", "UsageError", "parse_argv"]
 

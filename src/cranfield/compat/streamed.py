@@ -18,8 +18,8 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-from ..data import Qrels, Run
-from ..errors import CranfieldError, DataWarning
+from cranfield.data import Qrels, Run
+from cranfield.errors import CranfieldError, DataWarning
 
 __all__ = ["evaluate_streamed"]
 
@@ -36,12 +36,12 @@ def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
     """The evaluation of the run ``path`` (a ``TrecEvaluation``); the run read whole (a
     :class:`~cranfield.data.Run`) when the engine must evaluate it whole; ``None`` when the
     run is not read in pieces (a small file: the engine reads it)."""
-    from ..io import is_trec_text_path
-    from ..io.run_pieces import Fallback, NotGrouped, pieces, query_blocks, regrouped
-    from ..io.source import Stream
-    from ..io.text import in_pieces, read_run_stream
-    from ..io.textcheck import TextCheck
-    from .engine import Exit, _check_formats, init_measures
+    from cranfield.compat.engine import Exit, _check_formats, init_measures
+    from cranfield.io import is_trec_text_path
+    from cranfield.io.run_pieces import Fallback, NotGrouped, pieces, query_blocks, regrouped
+    from cranfield.io.source import Stream
+    from cranfield.io.text import in_pieces, read_run_stream
+    from cranfield.io.textcheck import TextCheck
 
     if not is_trec_text_path(path) or not in_pieces(path):
         return None
@@ -58,7 +58,7 @@ def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
         try:
             zscores = None
             if opts.zscore_file is not None:
-                from .zscores import read_zscores
+                from cranfield.compat.zscores import read_zscores
 
                 zscores = read_zscores(opts.zscore_file)
             measures = init_measures(marked, params)
@@ -108,9 +108,15 @@ def _evaluate(
 ):
     """Judge and measure each block; ``check``: the blocks come from pieces (ids and
     duplicates checked here)."""
-    from ..io.validate import check_run_duplicates, check_run_ids
-    from ..judging import judge
-    from .engine import _evaluate_qrels, _skipped_queries, evaluate_dummies, finish, merge_topics
+    from cranfield.compat.engine import (
+        _evaluate_qrels,
+        _skipped_queries,
+        evaluate_dummies,
+        finish,
+        merge_topics,
+    )
+    from cranfield.io.validate import check_run_duplicates, check_run_ids
+    from cranfield.judging import judge
 
     keywords = {
         "ties": "trec",

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
-from ..io.text import read_bytes
+from cranfield.errors import InputError
+from cranfield.io.text import read_bytes
 
 __all__ = ["MISSING_ZSCORE", "ZScores", "read_zscores"]
 

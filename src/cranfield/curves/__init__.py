@@ -10,13 +10,13 @@ See ``docs/curves.md`` for each method and its source.
 
 from __future__ import annotations
 
-from ..report.curve_charts import plot_curves as plot  # matplotlib is imported when drawing
-from .fallout import FALLOUT_COLUMNS, fallout
-from .gain import GAIN_COLUMNS, GAIN_CURVES, area, gain
-from .interpolate import EXTRAPOLATIONS, INTERPOLATIONS
-from .pr import PR_COLUMNS, precision_recall
-from .recall_levels import STANDARD_CUTOFFS, parse_cutoffs, parse_levels
-from .steps import STEP_CHOICES
+from cranfield.curves.fallout import FALLOUT_COLUMNS, fallout
+from cranfield.curves.gain import GAIN_COLUMNS, GAIN_CURVES, area, gain
+from cranfield.curves.interpolate import EXTRAPOLATIONS, INTERPOLATIONS
+from cranfield.curves.pr import PR_COLUMNS, precision_recall
+from cranfield.curves.recall_levels import STANDARD_CUTOFFS, parse_cutoffs, parse_levels
+from cranfield.curves.steps import STEP_CHOICES
+from cranfield.report.curve_charts import plot_curves as plot  # matplotlib is imported when drawing
 
 __all__ = [
     "EXTRAPOLATIONS",

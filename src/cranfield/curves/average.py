@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from ..aggregate import aggregate_values
-from ..errors import ParameterError
+from cranfield.aggregate import aggregate_values
+from cranfield.errors import ParameterError
 
 __all__ = ["AVERAGES", "STATISTICS", "check_average", "column_statistic"]
 

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .steps import Steps
+from cranfield.curves.steps import Steps
 
 __all__ = ["read_at_levels", "relevant_at"]
 

@@ -41,15 +41,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import arguments as A
-from ..errors import DataWarning, ParameterError, warn
-from ..judging_options import JudgeOptions
-from .average import check_average, column_statistic
-from .cutoffs import beyond, read_at_levels, relevant_at
-from .inputs import collection_sizes, judged_runs
-from .precall import WeakLevels
-from .recall_levels import ceil_count, parse_cutoffs, parse_levels
-from .steps import Steps
+from cranfield import arguments as A
+from cranfield.curves.average import check_average, column_statistic
+from cranfield.curves.cutoffs import beyond, read_at_levels, relevant_at
+from cranfield.curves.inputs import collection_sizes, judged_runs
+from cranfield.curves.precall import WeakLevels
+from cranfield.curves.recall_levels import ceil_count, parse_cutoffs, parse_levels
+from cranfield.curves.steps import Steps
+from cranfield.errors import DataWarning, ParameterError, warn
+from cranfield.judging_options import JudgeOptions
 
 __all__ = ["FALLOUT_COLUMNS", "fallout", "fallout_at_levels"]
 

@@ -31,13 +31,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import arguments as A
-from ..errors import ParameterError, UndefinedMeasureWarning, warn
-from ..judged_rankings import JudgedRankings
-from ..judging_options import JudgeOptions
-from .average import check_average
-from .inputs import judged_runs
-from .recall_levels import parse_cutoffs
+from cranfield import arguments as A
+from cranfield.curves.average import check_average
+from cranfield.curves.inputs import judged_runs
+from cranfield.curves.recall_levels import parse_cutoffs
+from cranfield.errors import ParameterError, UndefinedMeasureWarning, warn
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging_options import JudgeOptions
 
 __all__ = ["GAIN_COLUMNS", "GAIN_CURVES", "area", "gain", "gain_matrices", "gains_from_text"]
 
@@ -63,7 +63,7 @@ def _check_gains(gains: Any) -> dict[int, float] | None:
         return gains_from_text(gains)
     if not isinstance(gains, Mapping):
         raise ParameterError(f"gains must be a {{grade: gain}} mapping, got {gains!r}")
-    from ..measures.dcg import GAINS  # the gains of nDCG: one syntax, one range
+    from cranfield.measures.dcg import GAINS  # the gains of nDCG: one syntax, one range
 
     out = {}
     for g, v in gains.items():
@@ -78,8 +78,8 @@ def _check_gains(gains: Any) -> dict[int, float] | None:
 def gains_from_text(text: str) -> dict[int, float]:
     """A ``{grade:gain}`` map written as in measure strings (``"{1:1,2:5}"``), parsed by the
     grammar's code; the former ``1=1,2=5`` is an error that shows the new form."""
-    from ..measures.dcg import GAINS  # the gains of nDCG: one syntax, one range
-    from ..measures.parse import parse_value
+    from cranfield.measures.dcg import GAINS  # the gains of nDCG: one syntax, one range
+    from cranfield.measures.parse import parse_value
 
     body = text.strip()
     if "{" not in body and "=" in body:  # the curve command's former grade=gain syntax
@@ -102,7 +102,7 @@ def gains_from_text(text: str) -> dict[int, float]:
 def _discounted(G: np.ndarray, convention: str, base: float) -> np.ndarray:
     """Each gain over its rank's discount (:func:`cranfield.measures.discount.discounted`, the
     DCG measures' own function, so that curve and measure agree to the bit)."""
-    from ..measures.discount import discounted
+    from cranfield.measures.discount import discounted
 
     out = np.zeros_like(G)
     q, i = np.nonzero(G)

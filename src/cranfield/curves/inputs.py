@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import arguments as A
-from ..errors import DataWarning, ParameterError, warn
-from ..judged_rankings import UNJUDGED, JudgedRankings
-from ..judging_options import JudgeOptions
-from ..naming import unique
+from cranfield import arguments as A
+from cranfield.errors import DataWarning, ParameterError, warn
+from cranfield.judged_rankings import UNJUDGED, JudgedRankings
+from cranfield.judging_options import JudgeOptions
+from cranfield.naming import unique
 
 __all__ = ["align", "collection_sizes", "ideal", "judged_runs"]
 
@@ -55,7 +55,7 @@ def judged_runs(
                 )
             ref = reference
     else:
-        from ..judged_runs import judge_many
+        from cranfield.judged_runs import judge_many
 
         options = options.replace(collection_size=collection_size)
         judged = judge_many(qrels, runs, names=names, options=options)
@@ -103,7 +103,7 @@ def _text(name: str) -> str:
 
 
 def _sizes(jr: JudgedRankings, collection_size: Any) -> np.ndarray:
-    from ..measure_inputs import per_query_counts
+    from cranfield.measure_inputs import per_query_counts
 
     if isinstance(collection_size, Sequence | np.ndarray) and not isinstance(collection_size, str):
         if np.ndim(collection_size) != 1 or len(collection_size) != jr.num_queries:

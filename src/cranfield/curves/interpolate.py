@@ -43,11 +43,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..measures.counting import lround
-from .precall import WeakLevels
-from .recall_levels import ceil_count, floor_count
-from .steps import Steps
+from cranfield.curves.precall import WeakLevels
+from cranfield.curves.recall_levels import ceil_count, floor_count
+from cranfield.curves.steps import Steps
+from cranfield.errors import ParameterError
+from cranfield.measures.counting import lround
 
 __all__ = ["EXTRAPOLATIONS", "INTERPOLATIONS", "LevelValues", "at_levels"]
 

@@ -27,17 +27,17 @@ from typing import Any
 
 import numpy as np
 
-from .. import arguments as A
-from ..errors import DataWarning, ParameterError, UndefinedMeasureWarning, warn
-from ..judged_rankings import JudgedRankings
-from ..judging_options import JudgeOptions
-from .average import check_average, column_statistic
-from .cutoffs import read_at_levels, relevant_at
-from .inputs import align, collection_sizes, ideal, judged_runs
-from .interpolate import CRANFIELD, EXTRAPOLATIONS, INTERPOLATIONS, at_levels
-from .precall import WeakLevels
-from .recall_levels import parse_cutoffs, parse_levels
-from .steps import STEP_CHOICES, Steps
+from cranfield import arguments as A
+from cranfield.curves.average import check_average, column_statistic
+from cranfield.curves.cutoffs import read_at_levels, relevant_at
+from cranfield.curves.inputs import align, collection_sizes, ideal, judged_runs
+from cranfield.curves.interpolate import CRANFIELD, EXTRAPOLATIONS, INTERPOLATIONS, at_levels
+from cranfield.curves.precall import WeakLevels
+from cranfield.curves.recall_levels import parse_cutoffs, parse_levels
+from cranfield.curves.steps import STEP_CHOICES, Steps
+from cranfield.errors import DataWarning, ParameterError, UndefinedMeasureWarning, warn
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging_options import JudgeOptions
 
 __all__ = ["PR_COLUMNS", "PRSpec", "precision_recall"]
 

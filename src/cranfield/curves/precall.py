@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from .steps import Steps
+from cranfield.curves.steps import Steps
+from cranfield.judged_rankings import JudgedRankings
 
 __all__ = ["WeakLevels"]
 

@@ -25,8 +25,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..judged_rankings import JudgedRankings
+from cranfield.errors import ParameterError
+from cranfield.judged_rankings import JudgedRankings
 
 __all__ = ["STEP_CHOICES", "Steps"]
 

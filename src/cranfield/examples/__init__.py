@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import ParameterError
+from cranfield.errors import ParameterError
 
 __all__ = [
     "CRANFIELD_RUNS",

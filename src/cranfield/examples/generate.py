@@ -47,7 +47,7 @@ import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import RUNS
+from cranfield.examples import RUNS
 
 __all__ = ["SEED", "main", "write_collection", "write_papers"]
 

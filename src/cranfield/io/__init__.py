@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..data import Qrels, Run
-from ..errors import InputError, ParameterError
+from cranfield.data import Qrels, Run
+from cranfield.errors import InputError, ParameterError
 
 __all__ = ["read_qrels", "read_run"]
 
@@ -50,7 +50,7 @@ def _is_frame(obj: Any) -> bool:
 def is_trec_text_path(source: Any) -> bool:
     """Whether ``source`` is a path read as TREC text (or ``-``), not a table file nor a path
     given another format (``FormattedPath``)."""
-    from .formats import FormattedPath
+    from cranfield.io.formats import FormattedPath
 
     if not isinstance(source, str | os.PathLike):
         return False
@@ -64,14 +64,14 @@ def _opened(source: str | os.PathLike[str]) -> str | os.PathLike[str]:
     (it checks the file it opens, and keeps the name given:
     :class:`~cranfield.io.source.ClientFile`), any other path as its string (``-`` is
     standard input; a ``FormattedPath``'s format is taken already)."""
-    from .source import ClientFile
+    from cranfield.io.source import ClientFile
 
     return source if isinstance(source, ClientFile) else os.fspath(source)
 
 
 def _format(source: Any, fmt: Any, kind: str) -> str:
     """The format to read ``source`` in: ``fmt``, or the one a FormattedPath carries."""
-    from .formats import FormattedPath, check_format
+    from cranfield.io.formats import FormattedPath, check_format
 
     fmt = check_format(fmt, kind)
     if isinstance(source, FormattedPath) and fmt == "auto":
@@ -91,31 +91,31 @@ def read_qrels(source: QrelsSource, *, format: str = "auto") -> Qrels:
         return source
     fmt = _format(source, format, "qrels")
     if isinstance(source, str) and source.startswith("irds:") and fmt == "auto":
-        from .peers import peer_qrels
+        from cranfield.io.peers import peer_qrels
 
         return peer_qrels(source)  # type: ignore[return-value]
     if isinstance(source, str | os.PathLike):
         path = Path(source)
         if fmt == "auto" and not _is_stdin(source) and _suffix(path) in _TABULAR_SUFFIXES:
-            from .tabular import read_qrels_file
+            from cranfield.io.tabular import read_qrels_file
 
             return read_qrels_file(path)
         if fmt != "auto":
-            from .formats import read_qrels_as
+            from cranfield.io.formats import read_qrels_as
 
             return read_qrels_as(os.fspath(source), fmt)
-        from .text import read_trec_qrels
+        from cranfield.io.text import read_trec_qrels
 
         return read_trec_qrels(os.fspath(source))
     if isinstance(source, Mapping):
-        from .mapping import qrels_from_mapping
+        from cranfield.io.mapping import qrels_from_mapping
 
         return qrels_from_mapping(source)
     if _is_frame(source):
-        from .tabular import qrels_from_frame
+        from cranfield.io.tabular import qrels_from_frame
 
         return qrels_from_frame(source)
-    from .peers import peer_qrels
+    from cranfield.io.peers import peer_qrels
 
     qrels = peer_qrels(source)
     if qrels is not None:
@@ -132,7 +132,7 @@ def read_run(source: RunSource, *, name: str | None = None, format: str = "auto"
     ``msmarco`` (``qid docid rank``), ``csv`` or ``tsv`` (with a header line).
     """
     if name is not None:
-        from ..arguments import run_names
+        from cranfield.arguments import run_names
 
         run_names([name], 1)
     if isinstance(source, Run):
@@ -144,25 +144,25 @@ def read_run(source: RunSource, *, name: str | None = None, format: str = "auto"
         run_name = name or (STDIN_RUN_NAME if stdin else path.name)
         opened = _opened(source)
         if fmt == "auto" and not stdin and _suffix(path) in _TABULAR_SUFFIXES:
-            from .tabular import read_run_file
+            from cranfield.io.tabular import read_run_file
 
             return read_run_file(opened, name=run_name)
         if fmt != "auto":
-            from .formats import read_run_as
+            from cranfield.io.formats import read_run_as
 
             return read_run_as(opened, fmt, run_name)
-        from .text import read_trec_run
+        from cranfield.io.text import read_trec_run
 
         return read_trec_run(opened, run_name)
     if isinstance(source, Mapping):
-        from .mapping import run_from_mapping
+        from cranfield.io.mapping import run_from_mapping
 
         return run_from_mapping(source, name=name or "run")
     if _is_frame(source):
-        from .tabular import run_from_frame
+        from cranfield.io.tabular import run_from_frame
 
         return run_from_frame(source, name=name)
-    from .peers import peer_run
+    from cranfield.io.peers import peer_run
 
     run = peer_run(source, name)
     if run is not None:

@@ -31,12 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
-from . import number_text
-from .column_names import DOC_NAMES, QUERY_NAMES
-from .ids import bad_id_in_arrow, bad_id_in_list, id_message, id_problem
-from .number_text import JsonNumber
-from .validate import located
+from cranfield.errors import InputError
+from cranfield.io import number_text
+from cranfield.io.column_names import DOC_NAMES, QUERY_NAMES
+from cranfield.io.ids import bad_id_in_arrow, bad_id_in_list, id_message, id_problem
+from cranfield.io.number_text import JsonNumber
+from cranfield.io.validate import located
 
 __all__ = ["QRELS_ROLES", "RUN_ROLES", "Role", "Where", "resolve"]  # and the converters
 

@@ -124,7 +124,7 @@ class Fields:
     def hashes(self, k: int) -> np.ndarray:
         """Field ``k`` of every line hashed (:func:`cranfield.id_hashes.hash_spans`: the
         hashes :meth:`strings`' strings have), read in place from the text."""
-        from ..id_hashes import hash_spans
+        from cranfield.id_hashes import hash_spans
 
         idx = self.first + k
         starts = self.starts[idx]

@@ -19,14 +19,14 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError, ParameterError
-from .column_names import DOC_NAMES, QUERY_NAMES
-from .source import ClientFile
-from .textcheck import line_ends
+from cranfield.errors import InputError, ParameterError
+from cranfield.io.column_names import DOC_NAMES, QUERY_NAMES
+from cranfield.io.source import ClientFile
+from cranfield.io.textcheck import line_ends
 
 if TYPE_CHECKING:
-    from ..data import Qrels, Run
-    from .source import Stream
+    from cranfield.data import Qrels, Run
+    from cranfield.io.source import Stream
 
 __all__ = [
     "QRELS_FORMATS",
@@ -109,7 +109,7 @@ def _header(line: bytes) -> str | None:
     """``csv`` or ``tsv`` if ``line`` names a query or a document column."""
     if b"\t" not in line and b"," not in line:
         return None
-    from .headed import header_fields
+    from cranfield.io.headed import header_fields
 
     text = line.decode("utf-8", "replace")
     for fmt, sep in (("tsv", "\t"), ("csv", ",")):
@@ -151,7 +151,7 @@ def detect_run(data: bytes, source: str, name: str) -> Run | None:
     if kind == "msmarco":
         return _detected_msmarco(data, source, name)
     if kind is not None:
-        from .headed import parse_headed_run
+        from cranfield.io.headed import parse_headed_run
 
         return parse_headed_run(data, source, name, kind)
     return None
@@ -185,7 +185,7 @@ def starts_as_trec_run(stream: Stream) -> bool:
 def _head(stream: Stream) -> tuple[bytes, bool]:
     """The first :data:`~cranfield.io.source.HEAD_BYTES` (or more) of ``stream`` (a file's
     first read); whether that is all of it."""
-    from . import source
+    from cranfield.io import source
 
     want = source.HEAD_BYTES
     got: list[bytes] = []
@@ -219,7 +219,7 @@ def _run_kind(first: tuple[int, bytes] | None, source: str) -> str | None:
 
 
 def _detected_msmarco(data: bytes, source: str, name: str) -> Run:
-    from .msmarco import check_consecutive, parse_msmarco_run
+    from cranfield.io.msmarco import check_consecutive, parse_msmarco_run
 
     try:
         run = parse_msmarco_run(data, source, name)
@@ -250,7 +250,7 @@ def detect_qrels(data: bytes, source: str) -> Qrels | None:
     lineno, line = first
     fmt = _header(line) if lineno == 1 else None
     if fmt is not None:
-        from .headed import parse_headed_qrels
+        from cranfield.io.headed import parse_headed_qrels
 
         return parse_headed_qrels(data, source, fmt)
     _spaced_header(line, lineno, source, "qrels")
@@ -261,28 +261,28 @@ def detect_qrels(data: bytes, source: str) -> Qrels | None:
 def read_run_as(path: str | os.PathLike[str], fmt: str, name: str) -> Run:
     """The run at ``path`` (or ``-``) read in format ``fmt`` (``trec``, ``msmarco``, ``csv``,
     ``tsv``)."""
-    from .source import source_name
-    from .text import read_text, read_trec_run
+    from cranfield.io.source import source_name
+    from cranfield.io.text import read_text, read_trec_run
 
     if fmt == "trec":
         return read_trec_run(path, name, detect=False)
     data, source = read_text(path), source_name(path)
     if fmt == "msmarco":
-        from .msmarco import parse_msmarco_run
+        from cranfield.io.msmarco import parse_msmarco_run
 
         return parse_msmarco_run(data, source, name)
-    from .headed import parse_headed_run
+    from cranfield.io.headed import parse_headed_run
 
     return parse_headed_run(data, source, name, fmt)
 
 
 def read_qrels_as(path: str | os.PathLike[str], fmt: str) -> Qrels:
     """The qrels at ``path`` (or ``-``) read in format ``fmt`` (``trec``, ``csv``, ``tsv``)."""
-    from .source import source_name
-    from .text import read_text, read_trec_qrels
+    from cranfield.io.source import source_name
+    from cranfield.io.text import read_text, read_trec_qrels
 
     if fmt == "trec":
         return read_trec_qrels(path, detect=False)
-    from .headed import parse_headed_qrels
+    from cranfield.io.headed import parse_headed_qrels
 
     return parse_headed_qrels(read_text(path), source_name(path), fmt)

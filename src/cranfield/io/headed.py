@@ -27,13 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from ..data import Qrels, Run
-from ..errors import InputError
-from . import columns as C
-from . import number_text
-from .columns import QRELS_ROLES, RUN_ROLES, Role, Where
-from .number_text import ASCII_SPACE
-from .textcheck import BOM, line_ends
+from cranfield.data import Qrels, Run
+from cranfield.errors import InputError
+from cranfield.io import columns as C
+from cranfield.io import number_text
+from cranfield.io.columns import QRELS_ROLES, RUN_ROLES, Role, Where
+from cranfield.io.number_text import ASCII_SPACE
+from cranfield.io.textcheck import BOM, line_ends
 
 __all__ = ["DELIMITERS", "header_fields", "parse_headed_qrels", "parse_headed_run"]
 
@@ -196,7 +196,7 @@ def _python(body: str, source: str, fmt: str, width: int, found: dict, index: di
         elif role == "score":
             arr = pa.array(v, pa.float64())
         elif role == "rank":
-            from .tabular import RankProblem
+            from cranfield.io.tabular import RankProblem
 
             ranks, row, why = number_text.cells(v, "rank")
             rank_problem = None if row is None else f"line {numbers[row]}: {why}"
@@ -254,7 +254,7 @@ def _arrow(body: str, names: list[str], found: dict, fmt: str) -> dict | None:
 
 def parse_headed_run(data: bytes, source: str, name: str, fmt: str) -> Run:
     """A run from CSV/TSV text with a header (``fmt``: ``csv`` or ``tsv``)."""
-    from .tabular import _run
+    from cranfield.io.tabular import _run
 
     cols, where = _columns(data, source, fmt, RUN_ROLES)
     return _run(cols, where, name, "no rows after the header line")
@@ -262,7 +262,7 @@ def parse_headed_run(data: bytes, source: str, name: str, fmt: str) -> Run:
 
 def parse_headed_qrels(data: bytes, source: str, fmt: str) -> Qrels:
     """Qrels from CSV/TSV text with a header."""
-    from .tabular import _qrels
+    from cranfield.io.tabular import _qrels
 
     cols, where = _columns(data, source, fmt, QRELS_ROLES)
     return _qrels(cols, where, "no rows after the header line")

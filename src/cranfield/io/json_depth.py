@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError
+from cranfield.errors import InputError
 
 __all__ = ["MAX_DEPTH", "check_depth"]
 

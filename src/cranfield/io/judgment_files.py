@@ -24,13 +24,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..data import Qrels
-from ..errors import InputError
-from . import number_text
-from .ids import WHY, id_problem
-from .source import source_name
-from .text import _check_trec, read_text
-from .validate import check_qrels_duplicates
+from cranfield.data import Qrels
+from cranfield.errors import InputError
+from cranfield.io import number_text
+from cranfield.io.ids import WHY, id_problem
+from cranfield.io.source import source_name
+from cranfield.io.text import _check_trec, read_text
+from cranfield.io.validate import check_qrels_duplicates
 
 __all__ = [
     "JudgmentGroups",

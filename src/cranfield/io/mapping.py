@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from ..data import Qrels, Run
-from ..errors import InputError
-from ..id_column import IdColumn
-from . import columns as C
-from .columns import Where
-from .number_text import JsonNumber
-from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
+from cranfield.data import Qrels, Run
+from cranfield.errors import InputError
+from cranfield.id_column import IdColumn
+from cranfield.io import columns as C
+from cranfield.io.columns import Where
+from cranfield.io.number_text import JsonNumber
+from cranfield.io.validate import check_qrels_duplicates, check_run_duplicates, check_scores
 
 __all__ = ["qrels_from_mapping", "run_from_mapping"]
 
@@ -113,7 +113,7 @@ def run_from_mapping(obj: Mapping, source: str = "<run dict>", name: str = "run"
     qindex: dict[str, int] = {}
     qcodes = [qindex.setdefault(q, len(qindex)) for q in qids]
     codes = np.asarray(qcodes, dtype=np.int32)
-    from .tabular import _row_order_ranks
+    from cranfield.io.tabular import _row_order_ranks
 
     run = Run(
         name=name,

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data import LineCounts, Run
-from ..errors import InputError
-from ..id_column import IdColumn
-from .number_text import INT as _INT
-from .textcheck import BOM, line_ends
-from .validate import check_run_duplicates, check_run_ids
+from cranfield.data import LineCounts, Run
+from cranfield.errors import InputError
+from cranfield.id_column import IdColumn
+from cranfield.io.number_text import INT as _INT
+from cranfield.io.textcheck import BOM, line_ends
+from cranfield.io.validate import check_run_duplicates, check_run_ids
 
 __all__ = ["MAX_RANK", "check_consecutive", "parse_msmarco_run"]
 

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .fields import repeats_field_1
+from cranfield.io.fields import repeats_field_1
 
 __all__ = ["Normalized", "normalize_fields"]
 

@@ -29,10 +29,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 from typing import Any
 
-from ..data import Qrels, Run
-from ..errors import InputError, MissingExtraError
-from . import columns as C
-from .columns import Where
+from cranfield.data import Qrels, Run
+from cranfield.errors import InputError, MissingExtraError
+from cranfield.io import columns as C
+from cranfield.io.columns import Where
 
 __all__ = [
     "IRDS_PREFIX",
@@ -111,7 +111,7 @@ def peer_run_name(obj: Any) -> str | None:
         name = getattr(obj, "name", None)
         if not isinstance(name, str) or not name.strip():
             return None
-        from ..arguments import run_names
+        from cranfield.arguments import run_names
 
         run_names([name], 1)
         return name
@@ -161,7 +161,9 @@ def qrels_from_records(obj: Iterable[Any], source: str) -> Qrels:
     """Qrels from an iterable of records with ``query_id, doc_id, relevance``."""
     import pyarrow as pa
 
-    from .tabular import _qrels  # the table path, with the unit of these messages (items)
+    from cranfield.io.tabular import (
+        _qrels,
+    )  # the table path, with the unit of these messages (items)
 
     first, rows = _peek(obj)
     if first is None:
@@ -188,7 +190,7 @@ def run_from_records(obj: Iterable[Any], source: str, name: str | None) -> Run:
     order is the iteration order."""
     import pyarrow as pa
 
-    from .tabular import _run
+    from cranfield.io.tabular import _run
 
     first, rows = _peek(obj)
     if first is None:
@@ -324,7 +326,7 @@ def peer_qrels(source: Any) -> Qrels | None:
     if isinstance(source, str) and source.startswith(IRDS_PREFIX):
         return _dataset_qrels(load_irds(source), source)
     if _is_ranx(source, "Qrels"):
-        from .mapping import qrels_from_mapping
+        from cranfield.io.mapping import qrels_from_mapping
 
         return qrels_from_mapping(_ranx_dict(source, "<ranx Qrels>"), "<ranx Qrels>")
     if _is_dataset(source):
@@ -339,7 +341,7 @@ def peer_qrels(source: Any) -> Qrels | None:
 def peer_run(source: Any, name: str | None) -> Run | None:
     """A run from another tool's object, or ``None`` if ``source`` is none of them."""
     if _is_ranx(source, "Run"):
-        from .mapping import run_from_mapping
+        from cranfield.io.mapping import run_from_mapping
 
         own = name or peer_run_name(source) or "run"
         return run_from_mapping(_ranx_dict(source, "<ranx Run>"), "<ranx Run>", name=own)

@@ -27,11 +27,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..data import LineCounts, Run
-from ..errors import InputError
-from ..id_column import IdColumn
-from .source import Stream
-from .textcheck import BOM
+from cranfield.data import LineCounts, Run
+from cranfield.errors import InputError
+from cranfield.id_column import IdColumn
+from cranfield.io.source import Stream
+from cranfield.io.textcheck import BOM
 
 __all__ = [
     "PIECE_BYTES",
@@ -148,7 +148,7 @@ def _ahead(items: Iterator[bytes]) -> Iterator[bytes]:
 
 def _parse(data: bytes, stream: Stream, name: str, first: bool) -> tuple[Run | None, LineCounts]:
     """The rows of one piece (``None`` when it has only blank lines) and its line counts."""
-    from .text import _parse_run
+    from cranfield.io.text import _parse_run
 
     if first and data.startswith(BOM):
         data = data[len(BOM) :]
@@ -395,7 +395,7 @@ def regrouped(run: Run, rows: int | None = None) -> Iterator[Run]:
     """The rows of a run that is not grouped by query, as runs of whole queries of about
     ``rows`` rows each (default: as many as a piece holds), queries in order of first
     appearance, each query's rows in file order (no line numbers)."""
-    from ..ties.order import _stable_order
+    from cranfield.ties.order import _stable_order
 
     n = len(run)
     rows = max(1, rows or PIECE_BYTES // 40)

@@ -30,8 +30,8 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, Protocol
 
-from .. import progress
-from ..errors import InputError
+from cranfield import progress
+from cranfield.errors import InputError
 
 __all__ = [
     "STDIN",
@@ -201,7 +201,7 @@ def client_file(path: str | os.PathLike[str]) -> ClientFile | None:
     """The file ``path`` names here, as a :class:`ClientFile` to be read elsewhere (a path
     read in a given format keeps it), or ``None`` for an input that only this process can
     read: standard input, a pipe (``<(zcat run.gz)``), a device, a directory."""
-    from .formats import FormattedClientFile, FormattedPath
+    from cranfield.io.formats import FormattedClientFile, FormattedPath
 
     if _is_stdin(path):
         return None
@@ -495,7 +495,7 @@ def _decompress(fmt: str, head: bytes, fh: BinaryIO, source: str) -> Iterator[by
         errors += (zlib.error,)
         members = _zlib_members
     elif fmt == "zstd":
-        from .._lazy import require
+        from cranfield._lazy import require
 
         zstd = require("zstandard", "zstd", f"reading the Zstandard-compressed {source}")
         errors += (zstd.ZstdError,)

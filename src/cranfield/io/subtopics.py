@@ -43,14 +43,14 @@ from typing import Any
 
 import numpy as np
 
-from ..data import Qrels
-from ..errors import InputError
-from . import number_text
-from .ids import WHY, id_problem
-from .judgment_files import _lines
-from .number_text import INT, INT64
-from .source import source_name
-from .text import read_text
+from cranfield.data import Qrels
+from cranfield.errors import InputError
+from cranfield.io import number_text
+from cranfield.io.ids import WHY, id_problem
+from cranfield.io.judgment_files import _lines
+from cranfield.io.number_text import INT, INT64
+from cranfield.io.source import source_name
+from cranfield.io.text import read_text
 
 __all__ = ["Subtopics", "read_subtopics", "same_file"]
 

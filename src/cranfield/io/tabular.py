@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from ..data import LineCounts, Qrels, Run
-from ..errors import InputError
-from ..id_column import IdColumn
-from . import columns as C
-from .columns import QRELS_ROLES, RUN_ROLES, Where
-from .number_text import JsonNumber
-from .validate import check_qrels_duplicates, check_run_duplicates, check_scores
+from cranfield.data import LineCounts, Qrels, Run
+from cranfield.errors import InputError
+from cranfield.id_column import IdColumn
+from cranfield.io import columns as C
+from cranfield.io.columns import QRELS_ROLES, RUN_ROLES, Where
+from cranfield.io.number_text import JsonNumber
+from cranfield.io.validate import check_qrels_duplicates, check_run_duplicates, check_scores
 
 __all__ = ["qrels_from_frame", "read_qrels_file", "read_run_file", "run_from_frame"]
 
@@ -63,7 +63,7 @@ def read_qrels_file(path: str | os.PathLike[str]) -> Qrels:
         return _jsonl(path, QRELS_ROLES, lambda cols, where: _qrels(cols, where, ""))
     obj = _load_json(path)
     if isinstance(obj, dict):
-        from .mapping import qrels_from_mapping
+        from cranfield.io.mapping import qrels_from_mapping
 
         _refuse_column_orient(obj, source)
         return qrels_from_mapping(obj, source)
@@ -83,7 +83,7 @@ def read_run_file(path: str | os.PathLike[str], name: str | None = None) -> Run:
         return _jsonl(path, RUN_ROLES, lambda cols, where: _run(cols, where, name, ""))
     obj = _load_json(path)
     if isinstance(obj, dict):
-        from .mapping import run_from_mapping
+        from cranfield.io.mapping import run_from_mapping
 
         _refuse_column_orient(obj, source)
         return run_from_mapping(obj, source, name=name)
@@ -312,9 +312,9 @@ def _text(path: str | os.PathLike[str], *, lines: bool) -> bytes:
     """The checked text of a JSON (``lines=False``) or JSON lines file (a leading byte order
     mark dropped): UTF-8, lines ending as in every text, nesting bounded
     (:mod:`.json_depth`), all before any parser sees it."""
-    from .json_depth import check_depth
-    from .text import read_text
-    from .textcheck import BOM, line_ends
+    from cranfield.io.json_depth import check_depth
+    from cranfield.io.text import read_text
+    from cranfield.io.textcheck import BOM, line_ends
 
     source = str(path)
     data = read_text(path)
@@ -354,7 +354,7 @@ def _parquet_columns(path: str | os.PathLike[str], roles) -> dict[str, tuple[str
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .source import read_source
+    from cranfield.io.source import read_source
 
     source = str(path)
     data = read_source(path, lambda: _ParquetMagic(source))

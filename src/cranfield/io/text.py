@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..data import LineCounts, Qrels, Run
-from ..errors import CranfieldError, DataWarning, InputError, warn
-from ..id_column import IdColumn
-from . import number_text
-from .fields import Fields, split_fields
-from .source import STDIN_SOURCE, Stream, read_source, source_name
-from .textcheck import BOM, NO_CR, TextCheck, check_text, line_ends
-from .validate import (
+from cranfield.data import LineCounts, Qrels, Run
+from cranfield.errors import CranfieldError, DataWarning, InputError, warn
+from cranfield.id_column import IdColumn
+from cranfield.io import number_text
+from cranfield.io.fields import Fields, split_fields
+from cranfield.io.source import STDIN_SOURCE, Stream, read_source, source_name
+from cranfield.io.textcheck import BOM, NO_CR, TextCheck, check_text, line_ends
+from cranfield.io.validate import (
     check_qrels_duplicates,
     check_qrels_ids,
     check_run_duplicates,
@@ -44,7 +44,7 @@ from .validate import (
 )
 
 if TYPE_CHECKING:
-    from .run_pieces import Piece
+    from cranfield.io.run_pieces import Piece
 
 __all__ = [
     "parse_trec_qrels",
@@ -200,7 +200,7 @@ def read_trec_qrels(path: str | os.PathLike[str], *, detect: bool = True) -> Qre
     (:mod:`.formats`)."""
     data = read_text(path)
     if detect:
-        from .formats import detect_qrels
+        from cranfield.io.formats import detect_qrels
 
         other = detect_qrels(data, source_name(path))
         if other is not None:
@@ -253,11 +253,11 @@ def _parse_qrels(data: bytes, source: str) -> Qrels:
     data, crs = _check_trec(data, source)
     qrels = None
     if len(data) >= QRELS_FAST_PATH_BYTES:
-        from .trec_arrow import _parse_qrels_arrow
+        from cranfield.io.trec_arrow import _parse_qrels_arrow
 
         qrels = _parse_qrels_arrow(data, source, crs)
         if qrels is None:
-            from .normalize import normalize_fields
+            from cranfield.io.normalize import normalize_fields
 
             norm = normalize_fields(data, comment_fields=(QRELS_FIELDS, QRELS_FIELDS))
             if norm.data and _suspects_are_fine(data, norm.suspects, "qrels"):
@@ -355,7 +355,7 @@ def read_trec_run(path: str | os.PathLike[str], name: str, *, detect: bool = Tru
     stream = Stream(path, lambda: TextCheck(source))
     try:
         if detect:
-            from .formats import detect_run_stream
+            from cranfield.io.formats import detect_run_stream
 
             other = detect_run_stream(stream, name)
             if other is not None:
@@ -374,7 +374,7 @@ def read_run_stream(stream: Stream, name: str, parts: Iterable[Piece] | None = N
     if parts is None and not in_pieces(stream.path):
         run = _parse_run(stream.read(), stream.source, name)
     else:
-        from .run_pieces import Fallback, join_runs, pieces
+        from cranfield.io.run_pieces import Fallback, join_runs, pieces
 
         try:
             got = list(parts if parts is not None else pieces(stream, name))
@@ -429,11 +429,11 @@ def _parse_run(data: bytes, source: str, name: str) -> Run:
     scores; the duplicate check is left to the caller."""
     data, crs = _check_trec(data, source)
     if len(data) >= FAST_PATH_BYTES:
-        from .trec_arrow import _parse_run_arrow
+        from cranfield.io.trec_arrow import _parse_run_arrow
 
         run = _parse_run_arrow(data, source, name, crs)
         if run is None:
-            from .normalize import normalize_fields
+            from cranfield.io.normalize import normalize_fields
 
             norm = normalize_fields(
                 data,

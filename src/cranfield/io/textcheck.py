@@ -15,7 +15,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from ..errors import InputError
+from cranfield.errors import InputError
 
 __all__ = ["BOM", "CRLF_ONLY", "NO_CR", "OTHER_CR", "TextCheck", "check_text", "line_ends"]
 

@@ -11,18 +11,12 @@ import itertools
 
 import numpy as np
 
-from ..arrow import arrow_numpy, bool_numpy, numpy_arrow
-from ..data import LineCounts, Qrels, Run
-from ..id_column import IdColumn
-from . import number_text
-from .text import (
-    QRELS_FIELDS,
-    RUN_FIELDS,
-    _block_codes,
-    _line_counts,
-    _query_codes,
-)
-from .textcheck import OTHER_CR
+from cranfield.arrow import arrow_numpy, bool_numpy, numpy_arrow
+from cranfield.data import LineCounts, Qrels, Run
+from cranfield.id_column import IdColumn
+from cranfield.io import number_text
+from cranfield.io.text import QRELS_FIELDS, RUN_FIELDS, _block_codes, _line_counts, _query_codes
+from cranfield.io.textcheck import OTHER_CR
 
 ARROW_IDS_ROWS = 150_000
 """Runs with at least this many rows keep their ids in Arrow arrays (vectorised lookups and

@@ -11,8 +11,8 @@ import operator
 
 import numpy as np
 
-from ..data import Qrels, Run
-from ..errors import InputError
+from cranfield.data import Qrels, Run
+from cranfield.errors import InputError
 
 __all__ = [
     "check_qrels_duplicates",
@@ -143,13 +143,13 @@ def check_run_duplicates(run: Run, unit: str = "line") -> None:
 
 def _bad_rows(values: list[str]) -> list[int]:
     """Every index of ``values`` that is not a valid id (only called when there is one)."""
-    from .ids import id_problem
+    from cranfield.io.ids import id_problem
 
     return [i for i, v in enumerate(values) if id_problem(v) is not None]
 
 
 def _id_error(source: str, what: str, value: str, where: int, unit: str) -> InputError:
-    from .ids import id_message
+    from cranfield.io.ids import id_message
 
     return located(source, id_message(what, value), where, unit)
 
@@ -158,7 +158,7 @@ def check_run_ids(run: Run, unit: str = "line") -> None:
     """Query and document ids follow the id rule of :mod:`cranfield.io.ids` (no control
     character: a TREC text's fields hold no whitespace, but may hold other C0/C1 controls or
     DEL), as they do from every other source; the earliest offending row is named."""
-    from .ids import bad_id_in_arrow, bad_id_in_list
+    from cranfield.io.ids import bad_id_in_arrow, bad_id_in_list
 
     bad_rows = []
     qids = list(run.query_ids)
@@ -175,7 +175,7 @@ def check_run_ids(run: Run, unit: str = "line") -> None:
         return
     row = min(bad_rows)
     q = run.query_ids[int(run.qcodes[row])]
-    from .ids import id_problem
+    from cranfield.io.ids import id_problem
 
     if id_problem(q) is not None:
         raise _id_error(run.source, "query id", q, _run_where(run, row, unit), unit)
@@ -185,7 +185,7 @@ def check_run_ids(run: Run, unit: str = "line") -> None:
 
 def check_qrels_ids(qrels: Qrels, unit: str = "line") -> None:
     """:func:`check_run_ids` for qrels (rows are sorted: the earliest line is named)."""
-    from .ids import bad_id_in_list
+    from cranfield.io.ids import bad_id_in_list
 
     bad_q = bad_id_in_list(list(qrels.query_ids)) is not None
     bad_d = bad_id_in_list(qrels.doc_ids) is not None
@@ -198,7 +198,7 @@ def check_qrels_ids(qrels: Qrels, unit: str = "line") -> None:
     row = min(rows, key=lambda r: _qrels_where(qrels, r, unit))
     qi = int(np.searchsorted(qrels.offsets, row, side="right")) - 1
     q = qrels.query_ids[qi]
-    from .ids import id_problem
+    from cranfield.io.ids import id_problem
 
     what, value = (
         ("query id", q) if id_problem(q) is not None else ("document id", qrels.doc_ids[row])

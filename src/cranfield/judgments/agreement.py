@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DataWarning, ParameterError
-from . import statistics as S
+from cranfield.errors import DataWarning, ParameterError
+from cranfield.judgments import statistics as S
 
 __all__ = [
     "Estimate",
@@ -280,7 +280,7 @@ def _default_names(n: int) -> list[str]:
 
 
 def _read_set(source: Any, fmt: str):
-    from ..io import read_qrels
+    from cranfield.io import read_qrels
 
     return read_qrels(source, format=fmt) if fmt != "auto" else read_qrels(source)
 

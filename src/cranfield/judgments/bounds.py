@@ -41,9 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from ..judged_rankings import NOT_IN_QRELS, JudgedRankings
-from ..measures.parse import Measure
-from ..measures.registry import REGISTRY, MeasureDef, Undefined
+from cranfield.judged_rankings import NOT_IN_QRELS, JudgedRankings
+from cranfield.measures.parse import Measure
+from cranfield.measures.registry import REGISTRY, MeasureDef, Undefined
 
 __all__ = ["SIDES", "Bound", "bounded", "fill", "top_grades"]
 
@@ -172,7 +172,7 @@ def bounded_aggregate(specs: Sequence[tuple[str, Measure]], aggregate: Any) -> A
     """``aggregate`` (as :func:`cranfield.aggregate.resolve_aggregation` takes it, for the
     measures without bounds) as a ``{label: how}`` mapping that gives each bound the
     statistic of its measure; ``None`` stays ``None``."""
-    from ..aggregate import resolve_aggregation
+    from cranfield.aggregate import resolve_aggregation
 
     if aggregate is None:
         return None

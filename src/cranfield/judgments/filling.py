@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ParameterError
+from cranfield.errors import ParameterError
 
 __all__ = ["Filled", "fill_holes"]
 
@@ -68,9 +68,9 @@ class Filled:
         documents still unjudged (``judged_by:none``)."""
         from dataclasses import replace
 
-        from ..evaluation import evaluate
-        from ..io import read_run
-        from ..results import Results, ResultsSet
+        from cranfield.evaluation import evaluate
+        from cranfield.io import read_run
+        from cranfield.results import Results, ResultsSet
 
         out = evaluate(self.qrels, runs, measures, **keywords)
         results = [out] if isinstance(out, Results) else list(out)
@@ -84,7 +84,7 @@ class Filled:
         return done[0] if isinstance(out, Results) else ResultsSet(tuple(done))
 
     def _judged_by(self, run: Any, queries: Sequence[str], depth: int | None) -> dict:
-        from ..comparing.rbo import ranked_documents
+        from cranfield.comparing.rbo import ranked_documents
 
         run = _as_run(run)
         vocabulary: dict[str, int] = {}
@@ -107,8 +107,8 @@ def fill_holes(
 ) -> Filled:
     """``qrels`` completed from ``fills`` (judgment sets and labelers, in order of
     preference) on the holes of ``runs`` (see the module docstring)."""
-    from ..data import Qrels
-    from ..io import read_qrels
+    from cranfield.data import Qrels
+    from cranfield.io import read_qrels
 
     if not isinstance(fills, list | tuple) or not fills:
         raise ParameterError("fills must be a non-empty list of judgment sets or labelers")
@@ -116,7 +116,7 @@ def fill_holes(
     base = read_qrels(qrels)
     judged = base.to_dict()
     if runs is not None:
-        from .holes import holes
+        from cranfield.judgments.holes import holes
 
         h = holes(base, runs, depth=depth)
         wanted = list(dict.fromkeys(p for pairs in h.run_holes.values() for p in pairs))
@@ -191,7 +191,7 @@ def _label(
 
 
 def _is_qrels(x: Any) -> bool:
-    from ..data import Qrels
+    from cranfield.data import Qrels
 
     return isinstance(x, Qrels | str | os.PathLike | dict) or hasattr(x, "columns")
 
@@ -218,14 +218,14 @@ def _names(fills: Sequence[Any], names: Sequence[str] | None) -> list[str]:
 
 
 def _sources_list(runs: Any) -> list[Any]:
-    from .. import arguments as A
+    from cranfield import arguments as A
 
     sources, _, _ = A.run_list(runs)
     return sources
 
 
 def _as_run(run: Any) -> Any:
-    from ..data import Run
-    from ..io import read_run
+    from cranfield.data import Run
+    from cranfield.io import read_run
 
     return run if isinstance(run, Run) else read_run(run)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .pooling import PoolSpec, pool_query
+from cranfield.judgments.pooling import PoolSpec, pool_query
 
 __all__ = ["Holes", "holes"]
 
@@ -142,11 +142,11 @@ def holes(
     ``ties``, ``seed``: how each ranking is ordered (:func:`cranfield.evaluate`'s);
     ``names``: the runs' names (the naming rule of :func:`cranfield.evaluate` otherwise).
     """
-    from .. import arguments as A
-    from ..comparing.rbo import ranked_documents
-    from ..io import read_qrels, read_run
-    from ..judging_options import JudgeOptions
-    from ..naming import Namer
+    from cranfield import arguments as A
+    from cranfield.comparing.rbo import ranked_documents
+    from cranfield.io import read_qrels, read_run
+    from cranfield.judging_options import JudgeOptions
+    from cranfield.naming import Namer
 
     spec = PoolSpec(strategy, depth, size, p, rrf_k, merge)
     options = JudgeOptions(ties=ties, seed=seed)

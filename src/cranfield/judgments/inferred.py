@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError, ParameterError
+from cranfield.errors import InputError, ParameterError
 
 __all__ = ["MEASURES", "Inferred", "SampledQrels", "inferred", "read_sampled_qrels"]
 
@@ -66,7 +66,7 @@ def read_sampled_qrels(path: str | os.PathLike[str]) -> SampledQrels:
     skipped).  A line with another number of fields, a stratum or grade that is not an
     integer, or a (query, document) pair given twice is one :class:`InputError` naming the
     file and the line."""
-    from ..io.source import read_source, source_name
+    from cranfield.io.source import read_source, source_name
 
     source = source_name(path)
     data = read_source(path)
@@ -141,9 +141,9 @@ def inferred(
 ) -> Inferred:
     """xinfAP, infAP, infNDCG and the estimated counts of ``run`` (a path, table, dict or
     Run) on ``sampled`` (:func:`read_sampled_qrels` or its path)."""
-    from .. import arguments as A
-    from ..comparing.rbo import ranked_documents
-    from ..io import read_run
+    from cranfield import arguments as A
+    from cranfield.comparing.rbo import ranked_documents
+    from cranfield.io import read_run
 
     if isinstance(sampled, str | os.PathLike):
         sampled = read_sampled_qrels(sampled)

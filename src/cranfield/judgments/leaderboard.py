@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import DataWarning, ParameterError
+from cranfield.errors import DataWarning, ParameterError
 
 __all__ = ["STATISTICS", "LeaderboardAgreement", "SetPair", "leaderboards", "rank_statistics"]
 
@@ -155,7 +155,7 @@ def rank_statistics(a: Sequence[float], b: Sequence[float], *, k: int = 10) -> R
     NaN where undefined (fewer than two runs, constant scores)."""
     from scipy import stats
 
-    from ..comparing.agreement import _dominance, _tied_pairs, tau_ap_b
+    from cranfield.comparing.agreement import _dominance, _tied_pairs, tau_ap_b
 
     x = np.asarray(a, dtype=np.float64)
     y = np.asarray(b, dtype=np.float64)
@@ -273,12 +273,12 @@ class LeaderboardAgreement:
             for r in self.rows
         ]
         if fmt == "csv":
-            from ..report.delimited import delimited
+            from cranfield.report.delimited import delimited
 
             return delimited(head, body)
         if fmt != "text":
             raise ParameterError(f"unknown format {fmt!r}; choose text, csv or json")
-        from ..report.table import text_table
+        from cranfield.report.table import text_table
 
         lines = [
             "queries per set: "
@@ -330,7 +330,7 @@ class LeaderboardAgreement:
         given.  Returns the figure."""
         from pathlib import Path
 
-        from ..report import charts
+        from cranfield.report import charts
 
         label = self.labels[0] if measure is None else measure
         if label not in self.means:
@@ -432,7 +432,7 @@ class _Work(NamedTuple):
 def _documents(sets: Sequence[Any]) -> tuple[Any, tuple[np.ndarray, ...]]:
     """The union of the sets' documents and, per set, each one's position in the set's own
     vocabulary (``Qrels.doc_index``), -1 where the set does not judge it."""
-    from ..id_column import Vocabulary
+    from cranfield.id_column import Vocabulary
 
     union: dict[str, int] = {}
     for q in sets:
@@ -455,14 +455,14 @@ def _run_task(shared: Any, task: Any) -> tuple[tuple[Any, ...], list[str]]:
     queries left out of every set by ``queries="common"``, once per set)."""
     from dataclasses import replace
 
-    from ..data import Run
-    from ..evaluation import evaluate_planned
-    from ..judging import judge
+    from cranfield.data import Run
+    from cranfield.evaluation import evaluate_planned
+    from cranfield.judging import judge
 
     plan = shared.work.plan._replace(options=shared.options)
     source = task.source
     if not isinstance(source, Run):
-        from ..io import read_run
+        from cranfield.io import read_run
 
         source = read_run(source)
         if source.name != task.name:
@@ -483,7 +483,7 @@ def _run_task(shared: Any, task: Any) -> tuple[tuple[Any, ...], list[str]]:
 
 
 def _set_names(sources: Sequence[Any], names: Sequence[str] | None) -> list[str]:
-    from ..naming import path_names, unique
+    from cranfield.naming import path_names, unique
 
     if names is not None:
         names = [str(n) for n in names]
@@ -535,15 +535,15 @@ def leaderboards(
     :func:`cranfield.compare` (``complete=True``: a judged query without results scores as
     an empty ranking).  See the module's docstring for the statistics.
     """
-    from .. import arguments as A
-    from ..comparing.build import check_settings
-    from ..comparing.result import direction
-    from ..evaluation import DEFAULT_MEASURES, _measures
-    from ..io import read_qrels
-    from ..judged_runs import judge_many
-    from ..judging_options import JudgeOptions
-    from ..partial_results import micro_labels
-    from ..streaming import Plan
+    from cranfield import arguments as A
+    from cranfield.comparing.build import check_settings
+    from cranfield.comparing.result import direction
+    from cranfield.evaluation import DEFAULT_MEASURES, _measures
+    from cranfield.io import read_qrels
+    from cranfield.judged_runs import judge_many
+    from cranfield.judging_options import JudgeOptions
+    from cranfield.partial_results import micro_labels
+    from cranfield.streaming import Plan
 
     settings = check_settings(test, correction, alternative, alpha, permutations, seed, None)
     options = JudgeOptions(
@@ -552,7 +552,7 @@ def leaderboards(
     pairs = A.choice(pairs, "pairs", ("reference", "all"))
     queries = A.choice(queries, "queries", ("common", "each"))
     top_k = A.integer(top_k, "top_k", minimum=1)
-    from ..parallel import check_jobs
+    from cranfield.parallel import check_jobs
 
     jobs = check_jobs(jobs)
     if isinstance(qrels, Mapping):
@@ -713,11 +713,11 @@ def _verdicts(
     ``({}, [])`` when they are undefined (fewer than 2 runs or queries).  Only the verdicts
     are computed (compare's intervals and effect sizes are not needed here: 11,175 pairs of
     150 runs under 42 sets)."""
-    from ..comparing.build import _test_pairs
-    from ..comparing.corrections import adjust
-    from ..comparing.paired import differences, paired_tests
-    from ..comparing.result import direction
-    from ..naming import find_run
+    from cranfield.comparing.build import _test_pairs
+    from cranfield.comparing.corrections import adjust
+    from cranfield.comparing.paired import differences, paired_tests
+    from cranfield.comparing.result import direction
+    from cranfield.naming import find_run
 
     if len(per_run) < 2:
         return {}, []

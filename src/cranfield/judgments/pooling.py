@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ParameterError
+from cranfield.errors import ParameterError
 
 __all__ = ["STRATEGIES", "PoolSpec", "pool_query"]
 
@@ -54,7 +54,7 @@ class PoolSpec:
     merge: str = "sum"
 
     def __post_init__(self) -> None:
-        from .. import arguments as A
+        from cranfield import arguments as A
 
         A.choice(self.strategy, "pooling strategy", STRATEGIES)
         A.choice(self.merge, "rbp merge", RBP_MERGES)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 # The family modules (.families) are imported when one of their measures is looked up.
-from .parse import Measure, format_value, parse
-from .registry import REGISTRY, MeasureDef, Param, lookup, measure
+from cranfield.measures.parse import Measure, format_value, parse
+from cranfield.measures.registry import REGISTRY, MeasureDef, Param, lookup, measure
 
 __all__ = [
     "REGISTRY",

@@ -12,14 +12,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import UNJUDGED, JudgedRankings
-from ..segments import segment_total
-from ..ties.expected import cut_levels, retrieved_part_mean, uniform_before
-from ..ties.levels import marked_levels
-from .counting import count_above, memo, num_rel, ratio, rel_position, relevant_rows, seqsum
-from .oracles import CUT, ORACLE, TIES
-from .precision import NO_REL
-from .registry import GM_EPS, REL, TrecEval, measure
+from cranfield.judged_rankings import UNJUDGED, JudgedRankings
+from cranfield.measures.counting import (
+    count_above,
+    memo,
+    num_rel,
+    ratio,
+    rel_position,
+    relevant_rows,
+    seqsum,
+)
+from cranfield.measures.oracles import CUT, ORACLE, TIES
+from cranfield.measures.precision import NO_REL
+from cranfield.measures.registry import GM_EPS, REL, TrecEval, measure
+from cranfield.segments import segment_total
+from cranfield.ties.expected import cut_levels, retrieved_part_mean, uniform_before
+from cranfield.ties.levels import marked_levels
 
 INFAP_EPSILON = 1e-5
 

@@ -18,16 +18,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..judged_rankings import JudgedRankings, segment_seqsum
-from ..ties.expected import positional_sum
-from .counting import ratio
-from .dcg import GAINS, dcg_parts
-from .gains import gain_table
-from .oracles import LIT
-from .params import INT64_MAX
-from .registry import CUTOFF_OPTIONAL, Param, Undefined, measure
-from .sources import CHEN, JARVELIN, KEEN
+from cranfield.errors import ParameterError
+from cranfield.judged_rankings import JudgedRankings, segment_seqsum
+from cranfield.measures.counting import ratio
+from cranfield.measures.dcg import GAINS, dcg_parts
+from cranfield.measures.gains import gain_table
+from cranfield.measures.oracles import LIT
+from cranfield.measures.params import INT64_MAX
+from cranfield.measures.registry import CUTOFF_OPTIONAL, Param, Undefined, measure
+from cranfield.measures.sources import CHEN, JARVELIN, KEEN
+from cranfield.ties.expected import positional_sum
 
 
 def gain_parts(

@@ -14,14 +14,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..ties.expected import expected_count_at
-from .counting import ratio
-from .normalized import collection_size
-from .oracles import LIT, NAIVE
-from .params import MAX_WEIGHT
-from .registry import CUTOFF, REGISTRY, REL, REQUIRED, SAME, Param, Undefined, measure
-from .sources import CHEN, KEEN, MAGDY_JONES, RAGHAVAN
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.counting import ratio
+from cranfield.measures.normalized import collection_size
+from cranfield.measures.oracles import LIT, NAIVE
+from cranfield.measures.params import MAX_WEIGHT
+from cranfield.measures.registry import (
+    CUTOFF,
+    REGISTRY,
+    REL,
+    REQUIRED,
+    SAME,
+    Param,
+    Undefined,
+    measure,
+)
+from cranfield.measures.sources import CHEN, KEEN, MAGDY_JONES, RAGHAVAN
+from cranfield.ties.expected import expected_count_at
 
 BETA = Param(
     "beta",

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..segments import segment_total
+from cranfield.segments import segment_total
 
 __all__ = [
     "c_log",

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..ties.expected import expected_retrieved
-from . import counting
-from .oracles import CONFORMANCE, ORACLE
-from .registry import REL, SAME, TrecEval, measure
-from .sources import BAEZA_YATES
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures import counting
+from cranfield.measures.oracles import CONFORMANCE, ORACLE
+from cranfield.measures.registry import REL, SAME, TrecEval, measure
+from cranfield.measures.sources import BAEZA_YATES
+from cranfield.ties.expected import expected_retrieved
 
 SOURCE = f"{BAEZA_YATES}, sec. 3.2.1, summary table statistics; trec_eval 10.0"
 

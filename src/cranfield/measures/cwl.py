@@ -30,9 +30,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..judged_rankings import NOT_IN_QRELS, JudgedRankings
-from ..ties.levels import levels
-from .params import INT64_MAX, INT64_MIN, MAX_WEIGHT, REQUIRED, Param
+from cranfield.judged_rankings import NOT_IN_QRELS, JudgedRankings
+from cranfield.measures.params import INT64_MAX, INT64_MIN, MAX_WEIGHT, REQUIRED, Param
+from cranfield.ties.levels import levels
 
 __all__ = [
     "MAX_N",

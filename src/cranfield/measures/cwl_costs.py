@@ -14,8 +14,8 @@ from functools import cache
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from .cwl import (
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.cwl import (
     ADAPTIVE,
     CLI,
     COLUMNS,
@@ -30,8 +30,8 @@ from .cwl import (
     cwl_measure,
     cwl_tie_aware,
 )
-from .params import MAX_WEIGHT, REQUIRED
-from .registry import Param, measure
+from cranfield.measures.params import MAX_WEIGHT, REQUIRED
+from cranfield.measures.registry import Param, measure
 
 
 # ------------------------------------------------------------------ TBG, U (fixed weights)

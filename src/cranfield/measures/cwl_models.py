@@ -17,8 +17,8 @@ from functools import cache
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from .cwl import (
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.cwl import (
     ADAPTIVE,
     CLI,
     COLUMNS,
@@ -35,7 +35,7 @@ from .cwl import (
     cwl_measure,
     cwl_tie_aware,
 )
-from .registry import CUTOFF, Param, measure
+from cranfield.measures.registry import CUTOFF, Param, measure
 
 
 # ------------------------------------------------------------------ INST, INSQ

@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import MeasureError
-from ..judged_rankings import JudgedRankings
-from ..segments import segment_cumsum
-from ..ties.expected import positional_sum
-from .counting import memo, ratio
-from .discount import BASE, CONVENTION, discounted
-from .gains import GainTable, gain_pairs, gain_table
-from .oracles import CUT, TIES
-from .params import MAX_WEIGHT
-from .precision import DEFAULT_CUTOFFS
-from .registry import CUTOFF_OPTIONAL, SAME, Param, TrecEval, Undefined, measure
-from .sources import CHEN, JARVELIN
+from cranfield.errors import MeasureError
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.counting import memo, ratio
+from cranfield.measures.discount import BASE, CONVENTION, discounted
+from cranfield.measures.gains import GainTable, gain_pairs, gain_table
+from cranfield.measures.oracles import CUT, TIES
+from cranfield.measures.params import MAX_WEIGHT
+from cranfield.measures.precision import DEFAULT_CUTOFFS
+from cranfield.measures.registry import CUTOFF_OPTIONAL, SAME, Param, TrecEval, Undefined, measure
+from cranfield.measures.sources import CHEN, JARVELIN
+from cranfield.segments import segment_cumsum
+from cranfield.ties.expected import positional_sum
 
 JK = JARVELIN
 

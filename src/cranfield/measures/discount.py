@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..judged_rankings import JudgedRankings
-from .registry import Param
+from cranfield.errors import ParameterError
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.registry import Param
 
 __all__ = ["BASE", "CONVENTION", "CONVENTIONS", "discounted"]
 

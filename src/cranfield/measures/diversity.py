@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from .registry import CUTOFF, REL, Param, Undefined, measure
-from .sources import AGRAWAL, CHAPELLE, CLARKE_ICTIR, CLARKE_SIGIR, NDEVAL, ZHAI
-from .subtopic_ties import subtopic_mean
-from .subtopic_view import DEPTH, View, discounts, ideal_ideal, leading_sum, view
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.registry import CUTOFF, REL, Param, Undefined, measure
+from cranfield.measures.sources import AGRAWAL, CHAPELLE, CLARKE_ICTIR, CLARKE_SIGIR, NDEVAL, ZHAI
+from cranfield.measures.subtopic_ties import subtopic_mean
+from cranfield.measures.subtopic_view import DEPTH, View, discounts, ideal_ideal, leading_sum, view
 
 __all__ = ["ALPHA", "BETA", "DIVERSITY_JUDGED_ONLY"]
 
@@ -307,7 +307,7 @@ def _tie_strecall(jr, *, cutoff: int, rel: int) -> np.ndarray:
     checked_by=(NDEVAL_TEST, BY_HAND.format("ap_ia"), TIES, CUT),
 )
 def ap_ia(jr, *, rel: int, judged_only: bool) -> np.ndarray:
-    from ..segments import segment_total
+    from cranfield.segments import segment_total
 
     v = view(jr, rel, judged_only)
     o = v.by_subtopic  # pairs by (query, subtopic, rank)

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..segments import segment_cumsum, segment_last, segment_total
-from ..ties.expected import cut_levels, retrieved_part_mean, uniform_before
-from ..ties.levels import marked_levels
-from .counting import c_log2, num_rel, rel_position, rel_ret, relevant_rows, seqsum
-from .dcg import (
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.counting import (
+    c_log2,
+    num_rel,
+    rel_position,
+    rel_ret,
+    relevant_rows,
+    seqsum,
+)
+from cranfield.measures.dcg import (
     GAIN_NOTES,
     GAINS,
     NO_IDEAL,
@@ -25,9 +29,12 @@ from .dcg import (
     ideal_prefix,
     table_of,
 )
-from .gains import GainTable
-from .precision import NO_REL
-from .registry import REL, TrecEval, Undefined, measure
+from cranfield.measures.gains import GainTable
+from cranfield.measures.precision import NO_REL
+from cranfield.measures.registry import REL, TrecEval, Undefined, measure
+from cranfield.segments import segment_cumsum, segment_last, segment_total
+from cranfield.ties.expected import cut_levels, retrieved_part_mean, uniform_before
+from cranfield.ties.levels import marked_levels
 
 
 @measure(

@@ -34,8 +34,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from .params import INT64_MAX, INT64_MIN
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.params import INT64_MAX, INT64_MIN
 
 __all__ = ["LEVEL_LIMIT", "GainTable", "gain_pairs", "gain_table", "glibc_msort"]
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..judged_rankings import JudgedRankings
-from .oracles import CONFORMANCE
-from .precision import DEFAULT_CUTOFFS, MULT
-from .precision import precision as _precision
-from .precision import r_precision as _r_precision
-from .ranking import average_precision as _average_precision
-from .registry import CUTOFF, REL, TrecEval, measure
+from cranfield.errors import ParameterError
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.oracles import CONFORMANCE
+from cranfield.measures.precision import DEFAULT_CUTOFFS, MULT
+from cranfield.measures.precision import precision as _precision
+from cranfield.measures.precision import r_precision as _r_precision
+from cranfield.measures.ranking import average_precision as _average_precision
+from cranfield.measures.registry import CUTOFF, REL, TrecEval, measure
 
 BY_HAND = "tests/test_prefs_measures.py::test_judgment_groups_by_hand"
 NO_TIES = "the judgment groups are judged under trec_eval's tie order (not derived for weak)"

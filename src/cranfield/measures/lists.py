@@ -10,7 +10,7 @@ or trailing comma) and unbalanced brackets are errors: nothing is dropped silent
 
 from __future__ import annotations
 
-from ..errors import MeasureError
+from cranfield.errors import MeasureError
 
 __all__ = ["split_measures"]
 

@@ -19,15 +19,15 @@ import math
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..judged_rankings import JudgedRankings
-from ..segments import segment_total
-from ..ties.expected import refuse_cut
-from ..ties.levels import expand, marked_levels
-from .oracles import LIT, NAIVE
-from .params import MAX_WEIGHT
-from .registry import REL, Param, Undefined, measure
-from .sources import KEEN, MAGDY_JONES
+from cranfield.errors import ParameterError
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.oracles import LIT, NAIVE
+from cranfield.measures.params import MAX_WEIGHT
+from cranfield.measures.registry import REL, Param, Undefined, measure
+from cranfield.measures.sources import KEEN, MAGDY_JONES
+from cranfield.segments import segment_total
+from cranfield.ties.expected import refuse_cut
+from cranfield.ties.levels import expand, marked_levels
 
 NO_TIES = "no closed form: a ratio of sums of ranks"
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MeasureError
+from cranfield.errors import MeasureError
 
 __all__ = [
     "INT64_MAX",

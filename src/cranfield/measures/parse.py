@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MeasureError
-from .params import INT64_MAX, INT64_MIN, Param, check_values, missing, shown
-from .registry import REGISTRY, MeasureDef, all_names, lookup
+from cranfield.errors import MeasureError
+from cranfield.measures.params import INT64_MAX, INT64_MIN, Param, check_values, missing, shown
+from cranfield.measures.registry import REGISTRY, MeasureDef, all_names, lookup
 
 __all__ = ["Measure", "format_value", "parse", "parse_value"]
 
@@ -364,7 +364,7 @@ def _missing_at(name: str) -> str | None:
 
 def _suggest(name: str, text: str = "") -> str:
     """The nearest measure names, cranfield's and trec_eval's printed ones (error path)."""
-    from .trec_names import dotted_hint, printed_examples
+    from cranfield.measures.trec_names import dotted_hint, printed_examples
 
     names = all_names() + printed_examples()
     lowered = {n.lower(): n for n in reversed(names)}  # a cranfield name wins over trec_eval's
@@ -385,14 +385,14 @@ def parse(text: str | Measure) -> Measure:
     if isinstance(text, Measure):
         return text
     if not isinstance(text, str):
-        from .peer_measures import from_peer
+        from cranfield.measures.peer_measures import from_peer
 
         peer = from_peer(text)  # an ir_measures measure object (None: not one)
         if peer is not None:
             return peer
         raise MeasureError(f"a measure must be a string like 'P@10', got {type(text).__name__}")
     if "(" not in text and "@" not in text and lookup(text.strip()) is None:
-        from .trec_names import from_trec_eval
+        from cranfield.measures.trec_names import from_trec_eval
 
         trec = from_trec_eval(text)  # trec_eval's printed names: P_10, ndcg_cut_10, 11pt_avg
         if trec is not None:

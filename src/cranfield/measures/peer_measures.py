@@ -29,8 +29,8 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import MeasureError
-from .registry import REGISTRY
+from cranfield.errors import MeasureError
+from cranfield.measures.registry import REGISTRY
 
 __all__ = ["RULES", "from_ir_measures", "from_peer", "is_ir_measures_measure"]
 
@@ -103,7 +103,7 @@ def _not_provided(info: Any) -> bool:
 def from_ir_measures(obj: Any):
     """The cranfield :class:`~cranfield.measures.Measure` computing ir_measures' measure
     ``obj`` (see the module docstring); a :class:`MeasureError` when there is none."""
-    from .parse import Measure
+    from cranfield.measures.parse import Measure
 
     shown = _shown(obj)
     name = str(getattr(obj, "NAME", "") or "")

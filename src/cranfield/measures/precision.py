@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..ties.expected import AtK, expected_count_at
-from ..ties.levels import log_binom
-from .counting import mask_count_at, num_rel, ratio, rel_count_at
-from .oracles import CUT, ORACLE, TIES
-from .params import MAX_COUNT
-from .registry import CUTOFF, REL, Param, TrecEval, Undefined, measure
-from .sources import BAEZA_YATES
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.counting import mask_count_at, num_rel, ratio, rel_count_at
+from cranfield.measures.oracles import CUT, ORACLE, TIES
+from cranfield.measures.params import MAX_COUNT
+from cranfield.measures.registry import CUTOFF, REL, Param, TrecEval, Undefined, measure
+from cranfield.measures.sources import BAEZA_YATES
+from cranfield.ties.expected import AtK, expected_count_at
+from cranfield.ties.levels import log_binom
 
 BYR = f"{BAEZA_YATES}, sec. 3.2.1"
 __all__ = ["DEFAULT_CUTOFFS", "MULT", "NO_REL"]

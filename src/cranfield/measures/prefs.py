@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import InputError
-from ..judged_rankings import JudgedRankings
-from .counting import memo
-from .oracles import CONFORMANCE
-from .registry import TrecEval, measure
+from cranfield.errors import InputError
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.counting import memo
+from cranfield.measures.oracles import CONFORMANCE
+from cranfield.measures.registry import TrecEval, measure
 
 __all__ = ["PREFS_MEASURES"]
 
@@ -331,7 +331,7 @@ def _all(jr: JudgedRankings) -> dict[str, np.ndarray]:
     def build() -> dict[str, np.ndarray]:
         p = jr.prefs
         if p is None:
-            from ..errors import ParameterError
+            from cranfield.errors import ParameterError
 
             raise ParameterError(
                 "the preference measures need the preference judgments: give --prefs FILE on "

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..judged_rankings import JudgedRankings
-from .normalized import NO_REL, cut_rank_parts, relevant_rank_parts
-from .params import MAX_COUNT
-from .registry import REL, REQUIRED, Param, measure
-from .sources import MAGDY_JONES
+from cranfield.errors import ParameterError
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.normalized import NO_REL, cut_rank_parts, relevant_rank_parts
+from cranfield.measures.params import MAX_COUNT
+from cranfield.measures.registry import REL, REQUIRED, Param, measure
+from cranfield.measures.sources import MAGDY_JONES
 
 PRES_SRC = MAGDY_JONES
 

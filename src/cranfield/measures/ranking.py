@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..segments import segment_cumsum, segment_total
-from ..ties.levels import expand, log_binom, marked_levels
-from .counting import (
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.counting import (
     c_log,
     memo,
     num_rel,
@@ -23,10 +21,12 @@ from .counting import (
     rel_ret,
     relevant_rows,
 )
-from .oracles import CUT, ORACLE, TIES
-from .precision import DEFAULT_CUTOFFS, NO_REL
-from .registry import CUTOFF_OPTIONAL, GM_EPS, REL, TrecEval, measure
-from .sources import BAEZA_YATES
+from cranfield.measures.oracles import CUT, ORACLE, TIES
+from cranfield.measures.precision import DEFAULT_CUTOFFS, NO_REL
+from cranfield.measures.registry import CUTOFF_OPTIONAL, GM_EPS, REL, TrecEval, measure
+from cranfield.measures.sources import BAEZA_YATES
+from cranfield.segments import segment_cumsum, segment_total
+from cranfield.ties.levels import expand, log_binom, marked_levels
 
 BYR = f"{BAEZA_YATES}, sec. 3.2.1"
 

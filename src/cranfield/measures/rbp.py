@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..ties.expected import positional_sum
-from .counting import memo, row_seqsum, seqsum
-from .dcg import GAINS
-from .gains import gain_pairs, gain_table
-from .oracles import TIES
-from .registry import Param, TrecEval, measure
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.counting import memo, row_seqsum, seqsum
+from cranfield.measures.dcg import GAINS
+from cranfield.measures.gains import gain_pairs, gain_table
+from cranfield.measures.oracles import TIES
+from cranfield.measures.registry import Param, TrecEval, measure
+from cranfield.ties.expected import positional_sum
 
 MZ = (
     "Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', ACM "

@@ -53,8 +53,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import MeasureError
-from .params import INT64_MAX, MAX_COUNT, REQUIRED, Param
+from cranfield.errors import MeasureError
+from cranfield.measures.params import INT64_MAX, MAX_COUNT, REQUIRED, Param
 
 __all__ = [
     "BETTER",
@@ -241,7 +241,7 @@ class MeasureDef:
 
     def signature(self) -> str:
         """``P(rel=1,judged_only=false)@k`` style synopsis with defaults."""
-        from .parse import format_value
+        from cranfield.measures.parse import format_value
 
         def shown(p: Param) -> str:
             if p.required:
@@ -275,7 +275,7 @@ class Registry(MutableMapping[str, MeasureDef]):
         if d is None and _import_family_of(name):
             d = self._defs.get(name)
         if d is None:
-            from .families import load_all
+            from cranfield.measures.families import load_all
 
             if load_all():
                 d = self._defs.get(name)
@@ -302,7 +302,7 @@ class Registry(MutableMapping[str, MeasureDef]):
         del self._seq[name]
 
     def _ordered(self) -> list[str]:
-        from .families import FAMILIES, load_all
+        from cranfield.measures.families import FAMILIES, load_all
 
         load_all()
         where = _index().MEASURES
@@ -312,7 +312,7 @@ class Registry(MutableMapping[str, MeasureDef]):
 
 
 def _index() -> Any:
-    from . import index
+    from cranfield.measures import index
 
     return index
 
@@ -433,7 +433,7 @@ def lookup(name: str) -> MeasureDef | None:
     never wrong)."""
     d = _find(name)
     if d is None:
-        from .families import load_all
+        from cranfield.measures.families import load_all
 
         if load_all():
             d = _find(name)

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..ties.expected import refuse_cut
-from .oracles import LIT
-from .params import MAX_COUNT
-from .registry import REL, Param, Undefined, measure
-from .sources import COOPER, KEEN
-from .weak_order import FinalLevel
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.oracles import LIT
+from cranfield.measures.params import MAX_COUNT
+from cranfield.measures.registry import REL, Param, Undefined, measure
+from cranfield.measures.sources import COOPER, KEEN
+from cranfield.measures.weak_order import FinalLevel
+from cranfield.ties.expected import refuse_cut
 
 SOURCE = f"{KEEN}, sec. 8, Figs. 31-33"
 FIG31 = "tests/test_measures_literature.py::test_fig31_high_precision_and_high_recall_views"

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..ties.expected import expected_retrieved, retrieved_variance
-from .counting import num_rel, ratio, rel_ret
-from .oracles import CUT, ORACLE
-from .params import MAX_WEIGHT
-from .precision import NO_REL
-from .registry import REL, Param, TrecEval, Undefined, measure
-from .sources import CHEN, KEEN
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.counting import num_rel, ratio, rel_ret
+from cranfield.measures.oracles import CUT, ORACLE
+from cranfield.measures.params import MAX_WEIGHT
+from cranfield.measures.precision import NO_REL
+from cranfield.measures.registry import REL, Param, TrecEval, Undefined, measure
+from cranfield.measures.sources import CHEN, KEEN
+from cranfield.ties.expected import expected_retrieved, retrieved_variance
 
 __all__ = ["set_f_weighted"]
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..segments import segment_total
-from ..ties.expected import expected_count_at, refuse_cut
-from ..ties.levels import expand
-from .subtopic_view import relevant_counts, view
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.subtopic_view import relevant_counts, view
+from cranfield.segments import segment_total
+from cranfield.ties.expected import expected_count_at, refuse_cut
+from cranfield.ties.levels import expand
 
 __all__ = ["subtopic_mean"]
 
@@ -32,7 +32,7 @@ def subtopic_mean(
     string of the registry, relevance ``rel=1``; ``count@k``: the expected relevant documents
     in the top k) on each subtopic's ranking; 0 where ``S = 0``.  Without ties every term is
     the plain one, added in the plain form's order: the same doubles."""
-    from .parse import parse
+    from cranfield.measures.parse import parse
 
     if judged_only:
         refuse_cut(jr, name, "dropping unjudged documents changes which ones the cut keeps")

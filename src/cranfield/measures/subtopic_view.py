@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..judged_rankings import JudgedRankings
-from ..segments import segment_total
-from ..ties.levels import expand
+from cranfield.errors import ParameterError
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.segments import segment_total
+from cranfield.ties.levels import expand
 
 __all__ = [
     "DEPTH",
@@ -98,7 +98,7 @@ class View:
 
     def ideal(self, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(query, rank, G)`` of the ideal rankings' documents of positive gain."""
-        from .subtopic_ideal import ideal_gains
+        from cranfield.measures.subtopic_ideal import ideal_gains
 
         key = ("ideal", alpha)
         if key not in self.cache:

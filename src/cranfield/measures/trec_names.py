@@ -32,8 +32,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import MeasureError
-from .registry import REGISTRY, MeasureDef, TrecEval
+from cranfield.errors import MeasureError
+from cranfield.measures.registry import REGISTRY, MeasureDef, TrecEval
 
 __all__ = ["dotted_hint", "from_trec_eval", "printed_examples"]
 
@@ -65,7 +65,7 @@ def _shown(text: str) -> str:
 
 
 def _measure(d: MeasureDef, params: dict[str, Any], cutoff: Any, text: str):
-    from .parse import Measure
+    from cranfield.measures.parse import Measure
 
     try:
         return Measure(d.name, params, cutoff)

@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..judged_rankings import JudgedRankings
-from ..ties.expected import AtK, expected_count_at, refuse_cut
-from ..ties.levels import log_binom
-from .counting import ratio
-from .oracles import LIT, NAIVE
-from .registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
-from .sources import BAEZA_YATES, CHEN, KEEN
-from .weak_order import SPLIT, expected_precision_at_nr
+from cranfield.errors import ParameterError
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.counting import ratio
+from cranfield.measures.oracles import LIT, NAIVE
+from cranfield.measures.registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
+from cranfield.measures.sources import BAEZA_YATES, CHEN, KEEN
+from cranfield.measures.weak_order import SPLIT, expected_precision_at_nr
+from cranfield.ties.expected import AtK, expected_count_at, refuse_cut
+from cranfield.ties.levels import log_binom
 
 USER = f"{CHEN}, user-oriented measures"
 INPUTS = "tests/test_measures_literature_inputs.py::"

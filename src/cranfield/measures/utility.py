@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..ties.expected import expected_retrieved
-from .counting import num_rel, rel_ret
-from .params import MAX_EXACT, MAX_WEIGHT
-from .registry import REL, Param, TrecEval, measure
-from .sources import KEEN
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.counting import num_rel, rel_ret
+from cranfield.measures.params import MAX_EXACT, MAX_WEIGHT
+from cranfield.measures.registry import REL, Param, TrecEval, measure
+from cranfield.measures.sources import KEEN
+from cranfield.ties.expected import expected_retrieved
 
 
 def _float(name: str, default: float, doc: str) -> Param:

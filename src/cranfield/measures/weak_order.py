@@ -45,12 +45,12 @@ from typing import Any
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
-from ..ties.expected import expected_count_at, refuse_cut
-from ..ties.levels import level_bounds, log_binom, marked_levels
-from .params import MAX_COUNT
-from .registry import REL, Param, Undefined, measure
-from .sources import COOPER, RAGHAVAN
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.params import MAX_COUNT
+from cranfield.measures.registry import REL, Param, Undefined, measure
+from cranfield.measures.sources import COOPER, RAGHAVAN
+from cranfield.ties.expected import expected_count_at, refuse_cut
+from cranfield.ties.levels import level_bounds, log_binom, marked_levels
 
 TIES = (
     "tests/test_ties_enumeration.py::"

@@ -18,7 +18,7 @@ class _CallablePackage(ModuleType):
     makes a report (:func:`cranfield.reporting.report`)."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from ..reporting import report
+        from cranfield.reporting import report
 
         return report(*args, **kwargs)
 

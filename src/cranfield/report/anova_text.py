@@ -8,13 +8,13 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..errors import ParameterError
-from .delimited import delimited
-from .markup import markdown_escape, markdown_table
-from .table import escape_controls, table_lines
+from cranfield.errors import ParameterError
+from cranfield.report.delimited import delimited
+from cranfield.report.markup import markdown_escape, markdown_table
+from cranfield.report.table import escape_controls, table_lines
 
 if TYPE_CHECKING:
-    from ..comparing.anova_table import Anova
+    from cranfield.comparing.anova_table import Anova
 
 __all__ = ["FORMATS", "render"]
 

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .._lazy import require
-from ..output_files import replace_atomically
+from cranfield._lazy import require
+from cranfield.output_files import replace_atomically
 
 __all__ = [
     "distinct_labels",
@@ -68,8 +68,8 @@ def chart_directory(directory: str | Path, formats: Sequence[str]) -> Path:
     """``directory``, checked and made, for charts in ``formats``; a
     :class:`~cranfield.errors.ParameterError` for an unknown format or a directory that cannot
     be written or made."""
-    from ..errors import ParameterError
-    from ..output_files import check_output_dir
+    from cranfield.errors import ParameterError
+    from cranfield.output_files import check_output_dir
 
     for fmt in formats:
         if fmt not in PLOT_FORMATS:
@@ -94,7 +94,7 @@ def new_figure(width: float, height: float) -> Any:
     """A new figure (constrained layout) that a notebook displays by itself
     (:mod:`cranfield.report.figure`)."""
     mpl()
-    from .figure import Figure
+    from cranfield.report.figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")
 

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import progress
-from ..comparing.agreement import OUTCOME_TEXT
-from ..errors import ParameterError
-from .charts import (
+from cranfield import progress
+from cranfield.comparing.agreement import OUTCOME_TEXT
+from cranfield.errors import ParameterError
+from cranfield.report.charts import (
     PLOT_FORMATS,
     chart_directory,
     finish,
@@ -39,8 +39,8 @@ from .charts import (
 )
 
 if TYPE_CHECKING:
-    from ..comparing.requests import MagnitudeDifference
-    from ..comparing.result import Comparison, Sweep
+    from cranfield.comparing.requests import MagnitudeDifference
+    from cranfield.comparing.result import Comparison, Sweep
 
 __all__ = [
     "PLOT_FORMATS",

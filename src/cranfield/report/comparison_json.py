@@ -8,10 +8,10 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
-from ..comparing.paired import TESTS
+from cranfield.comparing.paired import TESTS
 
 if TYPE_CHECKING:
-    from ..comparing.result import Comparison
+    from cranfield.comparing.result import Comparison
 
 __all__ = ["comparison_dict", "render_json"]
 

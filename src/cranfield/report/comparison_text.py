@@ -7,16 +7,22 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..comparing.agreement import OUTCOME_TEXT
-from ..comparing.corrections import CORRECTIONS
-from ..comparing.paired import TESTS
-from ..comparing.requests import KEEN_METHODS
-from ..errors import ParameterError
-from .markup import Markup, latex_escape, latex_table, markdown_escape, markdown_table
-from .table import counted, escape_controls, table_lines
+from cranfield.comparing.agreement import OUTCOME_TEXT
+from cranfield.comparing.corrections import CORRECTIONS
+from cranfield.comparing.paired import TESTS
+from cranfield.comparing.requests import KEEN_METHODS
+from cranfield.errors import ParameterError
+from cranfield.report.markup import (
+    Markup,
+    latex_escape,
+    latex_table,
+    markdown_escape,
+    markdown_table,
+)
+from cranfield.report.table import counted, escape_controls, table_lines
 
 if TYPE_CHECKING:
-    from ..comparing.result import Comparison
+    from cranfield.comparing.result import Comparison
 
 __all__ = ["FORMATS", "render"]
 
@@ -83,7 +89,7 @@ def _header(c: Comparison) -> str:
 
 def queries_note(c: Comparison, width: int = 100) -> str:
     """Which queries the comparison's means are over (:func:`cranfield.query_sets.note`)."""
-    from ..query_sets import note
+    from cranfield.query_sets import note
 
     if not c.results:
         return ""
@@ -383,7 +389,7 @@ def _csv_cell(v: Any) -> str:
 
 def render_csv(c: Comparison) -> str:
     """One row per measure and pair of runs."""
-    from .delimited import delimited
+    from cranfield.report.delimited import delimited
 
     rows = [
         [_csv_cell(getattr(p, k)) for k in CSV_COLUMNS]
@@ -405,7 +411,7 @@ def render(
     if fmt == "csv":
         return render_csv(c)
     if fmt == "json":
-        from .comparison_json import render_json
+        from cranfield.report.comparison_json import render_json
 
         return render_json(c)
     raise ParameterError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -12,9 +12,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..errors import ParameterError
-from ..output_files import check_output_file
-from .charts import finish, legend_labels, legend_outside, markevery, mpl, panels, run_styles, save
+from cranfield.errors import ParameterError
+from cranfield.output_files import check_output_file
+from cranfield.report.charts import (
+    finish,
+    legend_labels,
+    legend_outside,
+    markevery,
+    mpl,
+    panels,
+    run_styles,
+    save,
+)
 
 __all__ = ["plot_curves"]
 

@@ -41,7 +41,7 @@ def render_curves(table: Any, fmt: str, *, digits: int = 4) -> str:
         }
         return json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     if fmt in ("csv", "tsv"):
-        from .delimited import delimited
+        from cranfield.report.delimited import delimited
 
         body = [[_delimited(v) for v in r] for r in rows]
         return delimited(cols, body, "," if fmt == "csv" else "\t")
@@ -51,11 +51,11 @@ def render_curves(table: Any, fmt: str, *, digits: int = 4) -> str:
         for i in range(len(cols))
     ]
     if fmt in ("markdown", "latex"):
-        from .markup import latex_table, markdown_table
+        from cranfield.report.markup import latex_table, markdown_table
 
         make = markdown_table if fmt == "markdown" else latex_table
         return "\n".join(make(cols, body, left=lefts)) + "\n"
-    from .table import text_table
+    from cranfield.report.table import text_table
 
     return text_table(cols, body, left=lefts, rule=False)
 

@@ -7,11 +7,11 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .markup import markdown_escape, markdown_table
-from .table import escape_controls, table_lines
+from cranfield.report.markup import markdown_escape, markdown_table
+from cranfield.report.table import escape_controls, table_lines
 
 if TYPE_CHECKING:
-    from ..comparing.design import Design
+    from cranfield.comparing.design import Design
 
 __all__ = ["FORMATS", "render"]
 
@@ -19,7 +19,7 @@ FORMATS = ("table", "markdown", "json")
 
 
 def _n(n: int | None) -> str:
-    from ..comparing.design import MAX_TOPICS
+    from cranfield.comparing.design import MAX_TOPICS
 
     return f"> {MAX_TOPICS:,}" if n is None else f"{n:,}"
 

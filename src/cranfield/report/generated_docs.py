@@ -18,33 +18,33 @@ __all__ = ["BLOCKS", "blocks", "current", "rewrite"]
 
 
 def _measures() -> str:
-    from ..measures import REGISTRY
-    from .measure_list import render_measures
+    from cranfield.measures import REGISTRY
+    from cranfield.report.measure_list import render_measures
 
     return render_measures(list(REGISTRY.values()), "markdown")
 
 
 def _trec_eval() -> str:
-    from .measure_list import trec_eval_table
+    from cranfield.report.measure_list import trec_eval_table
 
     return trec_eval_table()
 
 
 def _ties() -> str:
-    from ..measures import REGISTRY
-    from .measure_list import ties_table
+    from cranfield.measures import REGISTRY
+    from cranfield.report.measure_list import ties_table
 
     return ties_table(list(REGISTRY.values()))
 
 
 def _statistics() -> str:
-    from .statistics_docs import statistics_table
+    from cranfield.report.statistics_docs import statistics_table
 
     return statistics_table()
 
 
 def _corrections() -> str:
-    from .statistics_docs import corrections_table
+    from cranfield.report.statistics_docs import corrections_table
 
     return corrections_table()
 

@@ -19,15 +19,15 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..query_sets import note, worth_noting
-from . import html_model as M
-from .comparison_text import queries_note
-from .table import counted
+from cranfield.query_sets import note, worth_noting
+from cranfield.report import html_model as M
+from cranfield.report.comparison_text import queries_note
+from cranfield.report.table import counted
 
 if TYPE_CHECKING:
-    from ..comparing.result import Comparison
-    from ..reporting import ReportData
-    from ..results import Results
+    from cranfield.comparing.result import Comparison
+    from cranfield.reporting import ReportData
+    from cranfield.results import Results
 
 __all__ = ["comparison_html", "render_report", "results_html"]
 
@@ -103,7 +103,7 @@ def _summary_legend(c: Comparison, intervals: Any) -> str:
 
 
 def _settings(data: ReportData) -> list[list[str]]:
-    from ..comparing.paired import TESTS
+    from cranfield.comparing.paired import TESTS
 
     c, s, o = data.comparison, data.settings, data.settings["options"]
     rows = [
@@ -138,7 +138,7 @@ def _settings(data: ReportData) -> list[list[str]]:
 def _runs_table(data: ReportData) -> tuple[list[str], list[list[str]]]:
     """The runs, by their full names, and the label each has in the page's tables and charts
     (when a label is not the whole name): the legend of the shortened names."""
-    from .results_text import _fmt as count_text
+    from cranfield.report.results_text import _fmt as count_text
 
     labels = M.run_labels([r.run for r in data.results])
     shown = any(labels[n] != n for n in labels)
@@ -234,7 +234,7 @@ def _leaderboard(lb: Any, digits: int) -> dict[str, Any] | None:
 
 
 def _pairs_legend(c: Comparison) -> str:
-    from .comparison_text import _header
+    from cranfield.report.comparison_text import _header
 
     return (
         _header(c)

@@ -22,15 +22,21 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..comparing.agreement import OUTCOME_TEXT
-from ..comparing.paired import differences
-from ..comparing.requests import natural_key
-from .comparison_text import _agreement_rows, _correlation_rows, _fmt, _header, _pair_rows
+from cranfield.comparing.agreement import OUTCOME_TEXT
+from cranfield.comparing.paired import differences
+from cranfield.comparing.requests import natural_key
+from cranfield.report.comparison_text import (
+    _agreement_rows,
+    _correlation_rows,
+    _fmt,
+    _header,
+    _pair_rows,
+)
 
 if TYPE_CHECKING:
-    from ..comparing.result import Comparison
-    from ..reporting import ReportData
-    from ..results import Results
+    from cranfield.comparing.result import Comparison
+    from cranfield.reporting import ReportData
+    from cranfield.results import Results
 
 __all__ = ["decimals", "payload", "run_labels", "script_json", "summary"]
 
@@ -42,7 +48,7 @@ table)."""
 def run_labels(names: Sequence[str]) -> dict[str, str]:
     """``{name: label}``: the part of the run names that differs, shortened
     (:func:`cranfield.report.charts.distinct_labels`, the charts' rule)."""
-    from .charts import distinct_labels
+    from cranfield.report.charts import distinct_labels
 
     return dict(zip(names, distinct_labels(list(names), RUN_LABEL_CHARS), strict=True))
 
@@ -208,8 +214,8 @@ def results_rows(runs: Sequence[Results], digits: int) -> dict[str, Any]:
     """Runs x measures of evaluated results: each run's aggregate of each measure, and its
     interval when the runs carry intervals (``evaluate(..., ci=...)``), with the legend that
     names their method and confidence."""
-    from ..comparing.intervals import joined
-    from .results_text import _fmt as fmt_value
+    from cranfield.comparing.intervals import joined
+    from cranfield.report.results_text import _fmt as fmt_value
 
     intervals = joined(runs)
     labels = list(runs[0].labels) if runs else []

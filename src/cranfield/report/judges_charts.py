@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..judgments.agreement import JudgmentAgreement
-from .charts import new_figure, save, wrap_title
+from cranfield.judgments.agreement import JudgmentAgreement
+from cranfield.report.charts import new_figure, save, wrap_title
 
 __all__ = ["COLUMNS", "MOST_PAIRS", "confusion_heatmaps"]
 

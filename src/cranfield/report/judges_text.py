@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 
-from ..judgments.agreement import ALL_STATISTICS, PAIR_STATISTICS, JudgmentAgreement
-from .delimited import delimited
-from .table import text_table
+from cranfield.judgments.agreement import ALL_STATISTICS, PAIR_STATISTICS, JudgmentAgreement
+from cranfield.report.delimited import delimited
+from cranfield.report.table import text_table
 
 __all__ = ["render_judges"]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .table import escape_controls
+from cranfield.report.table import escape_controls
 
 __all__ = ["Markup", "latex_escape", "latex_table", "markdown_escape", "markdown_table"]
 

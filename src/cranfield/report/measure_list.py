@@ -9,8 +9,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..measures.parse import format_value
-from ..measures.registry import MeasureDef
+from cranfield.measures.parse import format_value
+from cranfield.measures.registry import MeasureDef
 
 __all__ = ["find_measures", "listing_order", "render_measures", "ties_table", "trec_eval_table"]
 
@@ -93,7 +93,7 @@ def _short(defs: Sequence[MeasureDef], width: int) -> str:
     """One line per measure in ``width`` columns: signature, direction and summary (cut),
     under a heading per family; a signature longer than most gets lines of its own (broken
     after commas), the rest indented under it."""
-    from .table import escape_controls
+    from cranfield.report.table import escape_controls
 
     width = max(width, 40)
     lengths = sorted(len(d.signature()) for d in defs) or [0]
@@ -297,8 +297,8 @@ def _md(cells: Sequence[str]) -> str:
 def trec_eval_table() -> str:
     """The name table of docs/trec_eval.md: every trec_eval measure, in trec_eval's print order,
     with the cranfield measure that computes it (from the declarations)."""
-    from ..compat.catalogue import CATALOGUE
-    from ..measures import REGISTRY
+    from cranfield.compat.catalogue import CATALOGUE
+    from cranfield.measures import REGISTRY
 
     lines = [
         "| trec_eval | cranfield | definition | parameters (default) |",

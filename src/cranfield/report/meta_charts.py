@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .charts import (
+from cranfield.report.charts import (
     chart_directory,
     finish,
     legend_labels,
@@ -20,7 +20,7 @@ from .charts import (
 )
 
 if TYPE_CHECKING:
-    from ..comparing.meta import MetaEvaluation
+    from cranfield.comparing.meta import MetaEvaluation
 
 __all__ = ["asl_chart", "plot_meta", "stability_chart", "swap_chart"]
 

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .markup import markdown_escape, markdown_table
-from .table import escape_controls, table_lines
+from cranfield.report.markup import markdown_escape, markdown_table
+from cranfield.report.table import escape_controls, table_lines
 
 if TYPE_CHECKING:
-    from ..comparing.meta import MetaEvaluation
+    from cranfield.comparing.meta import MetaEvaluation
 
 __all__ = ["FORMATS", "render"]
 

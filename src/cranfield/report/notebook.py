@@ -9,11 +9,11 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .table import counted, escape_controls, table_lines
+from cranfield.report.table import counted, escape_controls, table_lines
 
 if TYPE_CHECKING:
-    from ..comparing.result import Comparison
-    from ..results import Results
+    from cranfield.comparing.result import Comparison
+    from cranfield.results import Results
 
 __all__ = ["comparison_frame", "comparison_repr", "results_frame", "results_repr"]
 
@@ -28,7 +28,7 @@ def _name(text: str) -> str:
 
 
 def _value(x: float, integer: bool, digits: int = 4) -> str:
-    from .results_text import _fmt
+    from cranfield.report.results_text import _fmt
 
     return _fmt(x, integer, digits)
 
@@ -36,7 +36,7 @@ def _value(x: float, integer: bool, digits: int = 4) -> str:
 def _means(r: Results, labels: Sequence[str]) -> list[str]:
     """The run's aggregate of each label, as ``evaluate`` prints it (``?`` if it cannot be
     computed, say a micro average without its parts)."""
-    from ..errors import CranfieldError
+    from cranfield.errors import CranfieldError
 
     out = []
     for label in labels:
@@ -81,7 +81,7 @@ def results_repr(runs: Sequence[Results], *, single: bool) -> str:
 def _noted(runs: Sequence[Results], common: Sequence[str] | None = None) -> list[str]:
     """The note on the query sets (:mod:`cranfield.query_sets`) when it says more than "every
     judged query": some run has no results for judged queries, or the query sets differ."""
-    from ..query_sets import note, worth_noting
+    from cranfield.query_sets import note, worth_noting
 
     if not worth_noting(runs):
         return []
@@ -90,8 +90,8 @@ def _noted(runs: Sequence[Results], common: Sequence[str] | None = None) -> list
 
 def comparison_repr(c: Comparison) -> str:
     """``<Comparison ...>``: the settings line and the means with significance letters."""
-    from ..comparing.paired import TESTS
-    from .comparison_text import _means_rows
+    from cranfield.comparing.paired import TESTS
+    from cranfield.report.comparison_text import _means_rows
 
     labels = list(c.labels[:MOST_MEASURES])
     rows = _means_rows(c, 4)[: MOST_RUNS + 1]  # the header, then a row per run
@@ -115,8 +115,8 @@ def results_frame(runs: Sequence[Results]) -> Any:
     intervals (``evaluate(..., ci=...)``) also ``ci_low, ci_high`` (NaN where there is none)."""
     import pandas as pd
 
-    from ..comparing.intervals import joined
-    from ..errors import CranfieldError
+    from cranfield.comparing.intervals import joined
+    from cranfield.errors import CranfieldError
 
     intervals = joined(runs)
     rows = []
@@ -145,8 +145,8 @@ def comparison_frame(c: Comparison, what: str = "pairs") -> Any:
     interval as ``ci_low``/``ci_high``); ``means``: ``measure, run, mean, queries, marks``."""
     import pandas as pd
 
-    from ..errors import ParameterError
-    from .comparison_text import CSV_COLUMNS
+    from cranfield.errors import ParameterError
+    from cranfield.report.comparison_text import CSV_COLUMNS
 
     if what == "pairs":
         rows = [[getattr(p, k) for k in CSV_COLUMNS] for label in c.labels for p in c.pairs[label]]

@@ -162,8 +162,8 @@ def _instances(measure: Any) -> list[Any]:
 def _converted(measure: Any) -> tuple[Any, Any, str]:
     """``(the example object, its cranfield measure or None, why none)``: the bare entry,
     or with its ``@`` parameter when cranfield's measure needs a cut-off (``P@10``)."""
-    from ..errors import MeasureError
-    from ..measures.peer_measures import from_ir_measures
+    from cranfield.errors import MeasureError
+    from cranfield.measures.peer_measures import from_ir_measures
 
     why = ""
     for m in _instances(measure):

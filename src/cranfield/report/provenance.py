@@ -49,7 +49,7 @@ class Provenance:
 def _versions() -> tuple[str, tuple[tuple[str, str], ...]]:
     from importlib.metadata import PackageNotFoundError, version
 
-    from .. import __version__
+    from cranfield import __version__
 
     try:
         own = version("cranfield")
@@ -164,7 +164,7 @@ def provenance(
 ) -> Provenance:
     """The provenance of a report made by ``cranfield.report(**call)`` (``command``: the
     command line instead of the call); checksums every input file."""
-    from .. import progress
+    from cranfield import progress
 
     sources = []
     for key, role in _FILE_ROLES:

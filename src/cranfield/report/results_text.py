@@ -7,10 +7,10 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..results import Results
+from cranfield.results import Results
 
 if TYPE_CHECKING:
-    from ..comparing.intervals import RunIntervals as Intervals
+    from cranfield.comparing.intervals import RunIntervals as Intervals
 
 __all__ = ["FORMATS", "render"]
 
@@ -64,7 +64,7 @@ def render(
 def queries_note(runs: Sequence[Results], fmt: str = "table") -> str:
     """The note under a table: which queries its means are over (:mod:`cranfield.query_sets`);
     a LaTeX comment in LaTeX."""
-    from ..query_sets import note
+    from cranfield.query_sets import note
 
     text = note(runs)
     if fmt == "latex":
@@ -142,7 +142,7 @@ def render_delimited(
     summary statistics (queries, retrieved, relevant, relevant retrieved) follow the run (and
     are blank on per-query rows); with ``intervals`` a measure that has one is followed by its
     ``_ci_low`` and ``_ci_high`` columns (blank on per-query rows)."""
-    from .delimited import delimited
+    from cranfield.report.delimited import delimited
 
     if not runs:
         return ""
@@ -220,7 +220,7 @@ def render_table(
     runs: Sequence[Results], *, per_query: bool, digits: int, intervals: Intervals | None = None
 ) -> str:
     """An aligned plain-text table: one row per run (and per query with ``per_query``)."""
-    from .table import text_table
+    from cranfield.report.table import text_table
 
     if not runs:
         return ""
@@ -237,7 +237,7 @@ def render_markup(
     intervals: Intervals | None = None,
 ) -> str:
     """The table of :func:`render_table` as a Markdown pipe table or a LaTeX booktabs table."""
-    from .markup import latex_table, markdown_table
+    from cranfield.report.markup import latex_table, markdown_table
 
     if not runs:
         return ""

@@ -29,7 +29,7 @@ def _tests(refs: Sequence[str]) -> str:
 def statistics_table() -> str:
     """Every declared statistic, grouped by kind: name, formula, source, better, degenerate
     input, peer and the tests that check it."""
-    from ..comparing.registry import KINDS, declared
+    from cranfield.comparing.registry import KINDS, declared
 
     out: list[str] = []
     for kind in KINDS:
@@ -66,7 +66,7 @@ def statistics_table() -> str:
 
 def corrections_table() -> str:
     """The corrections of ``compare --correction``: adjusted p, what it controls, source."""
-    from ..comparing.registry import declared
+    from cranfield.comparing.registry import declared
 
     lines = ["| `--correction` | adjusted p | controls | source |", "|---|---|---|---|"]
     for s in declared("correction"):

@@ -7,10 +7,10 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .table import escape_controls, table_lines
+from cranfield.report.table import escape_controls, table_lines
 
 if TYPE_CHECKING:
-    from ..ties.analysis import TieRange, WeakCurves
+    from cranfield.ties.analysis import TieRange, WeakCurves
 
 __all__ = ["render_ranges", "render_weak_curves"]
 
@@ -43,7 +43,7 @@ def render_ranges(
         ]
         out += ["", *table_lines(["run", "query", "measure", *_BOUNDS], qrows, left=3)]
     if ranges:  # which queries the means are over (cranfield.query_sets)
-        from ..query_sets import note
+        from cranfield.query_sets import note
 
         out += ["", *note(ranges).splitlines()]
     return "\n".join(out) + "\n"

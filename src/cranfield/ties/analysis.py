@@ -21,15 +21,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import arguments as A
-from ..aggregate import aggregate_values
-from ..errors import ParameterError, UndefinedMeasureWarning
-from ..errors import warn as _warn  # (warn= is a parameter below)
-from ..judged_rankings import JudgedRankings
-from ..judged_runs import JudgedRuns
-from ..judging_options import JudgeOptions
-from ..measures import parse
-from .levels import levels
+from cranfield import arguments as A
+from cranfield.aggregate import aggregate_values
+from cranfield.errors import ParameterError, UndefinedMeasureWarning
+from cranfield.errors import warn as _warn  # (warn= is a parameter below)
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.judged_runs import JudgedRuns
+from cranfield.judging_options import JudgeOptions
+from cranfield.measures import parse
+from cranfield.ties.levels import levels
 
 __all__ = [
     "RANGE_MEASURES",
@@ -58,7 +58,7 @@ def _judged(
     qrels: Any, runs: Any, names: Any, judge_args: dict[str, Any], ties: str
 ) -> tuple[JudgedRuns, JudgeOptions]:
     """The runs to analyse, judged under ``ties`` (the analysis's own tie policy)."""
-    from ..judged_runs import judge_many
+    from cranfield.judged_runs import judge_many
 
     options = JudgeOptions.from_keywords(judge_args, fixed={"ties": ties})
     return judge_many(qrels, runs, names=names, options=options), options

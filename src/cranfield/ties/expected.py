@@ -20,10 +20,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import MeasureError
-from ..judged_rankings import JudgedRankings
-from ..segments import segment_total
-from .levels import expand, level_bounds, log_binom, marked_levels
+from cranfield.errors import MeasureError
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.segments import segment_total
+from cranfield.ties.levels import expand, level_bounds, log_binom, marked_levels
 
 __all__ = [
     "AtK",

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..judged_rankings import JudgedRankings
+from cranfield.judged_rankings import JudgedRankings
 
 __all__ = [
     "Levels",

@@ -22,10 +22,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..arrow import arrow_numpy, numpy_arrow
-from ..data import Run
-from ..errors import InputError, ParameterError
-from ..segments import permute_blocks
+from cranfield.arrow import arrow_numpy, numpy_arrow
+from cranfield.data import Run
+from cranfield.errors import InputError, ParameterError
+from cranfield.segments import permute_blocks
 
 __all__ = ["TIE_POLICIES", "Ordering", "order_run"]
 
