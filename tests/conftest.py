@@ -111,8 +111,8 @@ every error), the vectorised field splitter (small and mid-size files) and Arrow
 
 def use_text_parser(monkeypatch, which: str) -> None:
     """Send every TREC text read of the test through one parser (see :data:`TEXT_PARSERS`)."""
-    import cranfield.io.text as text_io
-    import cranfield.io.trec_arrow as trec_arrow
+    import cranfield.io.trec.arrow_parse as trec_arrow
+    import cranfield.io.trec.text as text_io
 
     arrow = which == "arrow"
     monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0 if arrow else 1 << 62)

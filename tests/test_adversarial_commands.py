@@ -178,8 +178,8 @@ def test_damaged_runs_read_in_pieces_give_what_the_whole_file_gives(
     """The commands that read a large run in pieces and evaluate it one query block at a time
     (docs/scale.md), on damaged files: the same exit status, output and messages as reading
     the whole file, whatever the size of the pieces (here forced down to a few bytes)."""
-    from cranfield.io import run_pieces
-    from cranfield.io import text as text_io
+    from cranfield.io.trec import run_pieces
+    from cranfield.io.trec import text as text_io
 
     qrels, run = _damage(*pair, seed)
     paths = {"qrels": tmp_path / "qrels.txt", "run": tmp_path / "run.txt"}

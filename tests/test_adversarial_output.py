@@ -116,7 +116,7 @@ LARGE = ["evaluate 400 queries", "measures json", "trec_eval over 1 MiB"]  # ove
 
 def test_the_table_names_every_command_and_format():
     from cranfield.cli import COMMANDS
-    from cranfield.report.results_text import FORMATS as EVALUATE_FORMATS
+    from cranfield.render.results_text import FORMATS as EVALUATE_FORMATS
 
     named = {argv[0] for argv in CASES.values()}
     assert set(COMMANDS) <= named, set(COMMANDS) - named
@@ -199,7 +199,7 @@ def test_a_file_size_limit_never_ends_with_status_0(inputs, tmp_path, name, cut,
 
 def test_trec_eval_output_is_written_in_pieces_and_the_big_one_has_two(inputs, tmp_path):
     """The cases above cut trec_eval's output in its only piece and in the last of two."""
-    from cranfield.compat.engine import OUTPUT_BYTES
+    from cranfield.compat.trec_eval.engine import OUTPUT_BYTES
 
     assert len(_whole("trec_eval", inputs, tmp_path)) < OUTPUT_BYTES
     assert OUTPUT_BYTES < len(_whole("trec_eval over 1 MiB", inputs, tmp_path)) < 2 * OUTPUT_BYTES
@@ -274,8 +274,8 @@ ALLOWED = {
     # the developers' scripts (python -m cranfield.measures.families, ...)
     "examples/generate.py": "writes the example collection, says which files",
     "measures/families.py": "writes the measures' index, says where",
-    "report/generated_docs.py": "rewrites the docs tables, says which",
-    "report/peer_names.py": "rewrites docs/peers.md, says so",
+    "render/generated_docs.py": "rewrites the docs tables, says which",
+    "render/peer_names.py": "rewrites docs/peers.md, says so",
 }
 
 

@@ -28,11 +28,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, run_cli
+from cranfield.base.limits import MAX_CUTOFF, MAX_DOCUMENTS, MAX_SEED
+from cranfield.base.output_files import check_output_dir, check_output_file, replace_atomically
 from cranfield.cli import main
 from cranfield.cli._args import CountOrFile, NumberList, Range
 from cranfield.errors import InputError, ParameterError
-from cranfield.limits import MAX_CUTOFF, MAX_DOCUMENTS, MAX_SEED
-from cranfield.output_files import check_output_dir, check_output_file, replace_atomically
 
 # three judged queries; q3 has no results (skipped unless -c), q9 has results but no judgments
 QRELS = """\

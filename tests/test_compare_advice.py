@@ -11,7 +11,7 @@ import cranfield
 from cranfield.comparing.advice import FEW_QUERIES, MANY_QUERIES
 from cranfield.errors import CranfieldWarning
 from cranfield.measures.parse import parse
-from cranfield.results import Results
+from cranfield.results.tables import Results
 
 
 def _runs(n: int, measures=("AP",)) -> list[Results]:

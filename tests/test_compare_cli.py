@@ -132,7 +132,7 @@ def test_cli_plot_writes_every_chart(cli, files, tmp_path):
 
 
 def test_plots_are_labelled_and_deterministic(tmp_path):
-    from cranfield.report.compare_charts import (
+    from cranfield.render.compare_charts import (
         agreement_chart,
         magnitude_plot,
         precision_histogram,

@@ -209,7 +209,7 @@ def test_maxt_of_identical_runs_is_one_and_bad_input_is_refused():
 
 def _results(Y: np.ndarray, names: str = "ABCDEFGH") -> list:
     from cranfield.measures.parse import parse
-    from cranfield.results import Results
+    from cranfield.results.tables import Results
 
     qids = tuple(f"q{i:03d}" for i in range(Y.shape[0]))
     return [

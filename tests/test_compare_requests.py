@@ -17,7 +17,7 @@ from cranfield.comparing import (
 )
 from cranfield.errors import ParameterError
 from cranfield.measures import parse
-from cranfield.results import Results, ResultsSet
+from cranfield.results.tables import Results, ResultsSet
 
 
 def test_keen_fig_35_percentages():

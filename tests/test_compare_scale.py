@@ -53,7 +53,7 @@ from cranfield.comparing.requests import natural_key
 from cranfield.comparing.tukey import _quadrature_sf
 from cranfield.errors import DataWarning, ParameterError
 from cranfield.measures.parse import parse
-from cranfield.results import Results
+from cranfield.results.tables import Results
 
 SIZES = [10, 1000, 10_000, pytest.param(200_000, marks=pytest.mark.slow)]
 ALTERNATIVES = ("two-sided", "greater", "less")

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from cranfield import judge, read_qrels, read_run
 from cranfield.curves import area, fallout, gain, plot, precision_recall
 from cranfield.errors import CranfieldError, ParameterError, UndefinedMeasureWarning
-from cranfield.report.curves_text import render_curves
+from cranfield.render.curves_text import render_curves
 
 SETTINGS = settings(
     max_examples=50, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]

@@ -24,11 +24,11 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import pytest
 
 import cranfield.comparing.resampling_tasks as resampling_tasks
-import cranfield.io.text as text_io
-import cranfield.query_ranges as query_ranges
+import cranfield.io.trec.text as text_io
+import cranfield.scale.query_ranges as query_ranges
 from cranfield import compare, evaluate
 from cranfield.errors import InputError, ParameterError
-from cranfield.results import Results
+from cranfield.results.tables import Results
 from test_scale_jobs import _evaluate
 from test_scale_streaming import qrels_text, run_text
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-import cranfield.dask_executor as dask_executor
-import cranfield.io.text as text_io
-import cranfield.query_ranges as query_ranges
+import cranfield.io.trec.text as text_io
+import cranfield.scale.dask_executor as dask_executor
+import cranfield.scale.query_ranges as query_ranges
 from conftest import REPO, run_cli
 from cranfield.cli import main
 from cranfield.cli import run as cli_run
@@ -303,10 +303,10 @@ def test_an_address_no_command_can_reach_is_one_error_naming_the_schemes(tmp_pat
 
 # --------------------------------------------------------------------------- a failing cluster
 def _command(argv: list[str], patch: dict | None = None) -> subprocess.Popen:
-    """``cranfield ARGV`` as a process, with some of ``cranfield.dask_executor``'s bounds set
+    """``cranfield ARGV`` as a process, with some of ``cranfield.scale.dask_executor``'s bounds set
     first (``patch``: shorter waits)."""
     code = (
-        "import cranfield.dask_executor as d\n"
+        "import cranfield.scale.dask_executor as d\n"
         f"for k, v in {patch or {}!r}.items(): setattr(d, k, v)\n"
         "from cranfield.cli import entry\n"
         "entry()\n"

@@ -27,7 +27,7 @@ from fractions import Fraction
 import pytest
 
 import cranfield
-from cranfield.io.subtopics import Subtopics
+from cranfield.io.trec.subtopics import Subtopics
 
 ROWS = [
     ("q1", "A", "a1", 1),

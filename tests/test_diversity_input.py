@@ -12,7 +12,7 @@ import pytest
 import cranfield
 from conftest import run_cli
 from cranfield.errors import InputError, ParameterError, UndefinedMeasureWarning
-from cranfield.io.subtopics import Subtopics, read_subtopics
+from cranfield.io.trec.subtopics import Subtopics, read_subtopics
 
 GOOD = "q1 s1 d1 1\nq1 s1 d2 0\nq1 s2 d2 1\nq2 s1 e1 1\n"
 RUN = "q1 Q0 d2 1 3 r\nq1 Q0 d1 2 2 r\nq2 Q0 e1 1 1 r\n"

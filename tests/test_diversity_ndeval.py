@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cranfield
-from cranfield.io.subtopics import Subtopics
+from cranfield.io.trec.subtopics import Subtopics
 
 pyndeval = pytest.importorskip("pyndeval")
 

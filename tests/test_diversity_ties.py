@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import cranfield
 from cranfield.errors import MeasureError
-from cranfield.io.subtopics import Subtopics
+from cranfield.io.trec.subtopics import Subtopics
 
 pyndeval = pytest.importorskip("pyndeval")
 

@@ -96,7 +96,7 @@ def _collection(tmp_path):
 
 def test_every_output_format_shows_the_intervals(tmp_path):
     import cranfield
-    from cranfield.report.results_text import render
+    from cranfield.render.results_text import render
 
     q, paths = _collection(tmp_path)
     with warnings.catch_warnings():

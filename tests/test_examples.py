@@ -22,7 +22,7 @@ import cranfield
 from cranfield import examples
 from cranfield.examples import generate
 from cranfield.io import read_qrels, read_run
-from cranfield.judging import judge
+from cranfield.judging.join import judge
 
 
 def _content(p: Path) -> bytes:

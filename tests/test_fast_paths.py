@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from cranfield.evaluation import evaluate
-from cranfield.io import read_qrels, read_run, trec_arrow
-from cranfield.io import text as text_io
-from cranfield.judging import judge
+from cranfield.io import read_qrels, read_run
+from cranfield.io.trec import arrow_parse as trec_arrow
+from cranfield.io.trec import text as text_io
+from cranfield.judging.join import judge
 
 MEASURES = ["AP", "P@5", "nDCG@10", "RR", "R@20", "Rprec", "NumRelRet"]
 
@@ -88,9 +89,10 @@ def test_vocabulary_lookup_of_arrow_ids_equals_dictionary_lookup(
 ):
     """Arrow ids, and Python ids (short columns: the dictionary; long ones: the hash filter,
     then the dictionary), are found where the dictionary finds them."""
-    from cranfield import id_column, id_hashes
-    from cranfield.arrow import strings_arrow
-    from cranfield.id_column import IdColumn, Vocabulary
+    from cranfield.base import id_hashes
+    from cranfield.base.arrow import strings_arrow
+    from cranfield.data import id_column
+    from cranfield.data.id_column import IdColumn, Vocabulary
 
     monkeypatch.setattr(id_column, "HASHED_LOOKUP_ROWS", 0 if hashed_lists else 1 << 62)
 

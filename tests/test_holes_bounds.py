@@ -200,7 +200,7 @@ def test_bounds_of_a_run_read_in_pieces_equal_the_whole_run(tmp_path, monkeypatc
     small pieces) gives the bounds of the run read whole, bit for bit.  ERR is left out: its
     default max_grade is the top grade of the judged rankings' queries, which differs
     between a block and the whole run for ERR itself (a streamed-path problem, reported)."""
-    from cranfield.io import run_pieces, text
+    from cranfield.io.trec import run_pieces, text
 
     qrels, runs = _sample(12)
     qp, rp = _write(tmp_path, qrels, runs["a"])

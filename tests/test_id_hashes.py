@@ -1,4 +1,4 @@
-"""The 64-bit id hashes (``cranfield.id_hashes``) against a plain-Python reading of the formula
+"""The 64-bit id hashes (``cranfield.base.id_hashes``) against a plain-Python reading of the formula
 in the module's docstring, on every Arrow string layout, and the large-run path without polars."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cranfield.arrow import strings_arrow
-from cranfield.id_hashes import CHUNK, hash_arrow, hash_spans, hash_strings
+from cranfield.base.arrow import strings_arrow
+from cranfield.base.id_hashes import CHUNK, hash_arrow, hash_spans, hash_strings
 
 M64 = (1 << 64) - 1
 K = 0x9E3779B97F4A7C15
@@ -152,7 +152,7 @@ def test_a_large_trec_run_is_read_and_judged_without_polars(tmp_path):
     )
     code = f"""
 import sys
-import cranfield.io.text as text_io, cranfield.io.trec_arrow as trec_arrow
+import cranfield.io.trec.text as text_io, cranfield.io.trec.arrow_parse as trec_arrow
 text_io.FAST_PATH_BYTES = text_io.QRELS_FAST_PATH_BYTES = 0
 trec_arrow.ARROW_IDS_ROWS = 0
 from cranfield import evaluate, read_qrels, read_run
@@ -195,7 +195,7 @@ def test_spans_of_a_text_hash_as_the_strings_they_hold(tokens, seps):
     """``hash_spans`` reads the tokens in place, whatever follows each (the next token, a
     separator, the end of the text), and ``Fields.hashes`` gives the hashes of the strings
     ``Fields.strings`` gives."""
-    from cranfield.io.fields import split_fields
+    from cranfield.io.trec.fields import split_fields
 
     parts, starts, lengths, at = [], [], [], 0
     for i, t in enumerate(tokens):

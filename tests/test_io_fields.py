@@ -1,4 +1,4 @@
-"""The vectorised field splitter (cranfield.io.fields) against plain Python: fields as
+"""The vectorised field splitter (cranfield.io.trec.fields) against plain Python: fields as
 ``bytes.split`` finds them, scores as ``float`` reads them (bit for bit), ranks and grades as
 ``int`` reads ``[+-]?[0-9]+``."""
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cranfield.io.fields import split_fields
+from cranfield.io.trec.fields import split_fields
 
 _INT = re.compile(r"[+-]?[0-9]{1,18}")
 
@@ -189,7 +189,7 @@ def test_empty_and_comment_only_texts_have_no_data_lines():
 def test_blocks_of_the_whitespace_scan_do_not_change_the_fields(data, block):
     """The scan works block by block (``_BLOCK`` bytes, 64 KiB); a field or a CR LF cut by a
     block's edge is found all the same: every block size gives the line parser's fields."""
-    import cranfield.io.fields as fields_module
+    import cranfield.io.trec.fields as fields_module
 
     expected = [
         (lineno, f)

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import cranfield.data as data_mod
-from cranfield.data import Qrels
+import cranfield.data.tables as data_mod
+from cranfield.data.tables import Qrels
 from cranfield.errors import InputError
 from cranfield.io import read_qrels, read_run
 

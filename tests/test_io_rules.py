@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import cranfield
 from cranfield.errors import InputError
-from cranfield.io.judgment_files import read_judgment_groups
+from cranfield.io.trec.judgment_files import read_judgment_groups
 
 DIGITS_5000 = "1" * 5000  # beyond int()'s 4300-digit limit on text
 
@@ -543,7 +543,7 @@ def test_ascii_whitespace_around_a_json_line_is_whitespace(tmp_path, jsonl_reade
 @pytest.mark.parametrize("level", ["1_0", "٣", "0x1p3"])
 def test_preference_levels_follow_the_score_rule(tmp_path, level):
     """trec_eval's preference files read their relevance level with float(): '1_0' was 10."""
-    from cranfield.io.judgment_files import read_prefs
+    from cranfield.io.trec.judgment_files import read_prefs
 
     path = tmp_path / "prefs.txt"
     path.write_text(f"q g s d1 1\nq g s d2 {level}\n")

@@ -175,7 +175,7 @@ class _Counting(TextCheck):
 
 @pytest.fixture
 def counting(monkeypatch):
-    import cranfield.io.text as text_io
+    import cranfield.io.trec.text as text_io
 
     _Counting.fed = []
     monkeypatch.setattr(text_io, "TextCheck", _Counting)

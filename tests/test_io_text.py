@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import cranfield.io.normalize as normalize_mod
-import cranfield.io.text as text_io
-import cranfield.io.trec_arrow as trec_arrow
+import cranfield.io.trec.arrow_parse as trec_arrow
+import cranfield.io.trec.normalize as normalize_mod
+import cranfield.io.trec.text as text_io
 from conftest import use_text_parser
 from cranfield.errors import InputError
 from cranfield.io import read_qrels, read_run
-from cranfield.io.normalize import normalize_fields
+from cranfield.io.trec.normalize import normalize_fields
 
 
 def write(tmp_path, name, content: bytes):

@@ -1,4 +1,4 @@
-"""One path from inputs to judged rankings (cranfield.judged_runs.judge_many) and what rides
+"""One path from inputs to judged rankings (cranfield.judging.runs.judge_many) and what rides
 on it: the same JudgedRankings through every entry point, one set of checked options, run
 names by one rule (dicts of runs, a table's run column, distinguishable file names), the
 default relevance level (-l), the side inputs of compare, and the gains syntax."""
@@ -15,13 +15,13 @@ import pandas as pd
 import pytest
 
 import cranfield
-import cranfield.judging
+import cranfield.judging.join
 from cranfield import evaluate, read_qrels, read_run
 from cranfield.comparing import compare
 from cranfield.curves import fallout, gain, precision_recall
 from cranfield.errors import ParameterError
-from cranfield.judged_runs import judge_many
-from cranfield.judging_options import JudgeOptions
+from cranfield.judging.options import JudgeOptions
+from cranfield.judging.runs import judge_many
 from cranfield.ties.analysis import tie_ranges, weak_curves
 from test_cli_trust import call
 
@@ -88,14 +88,14 @@ def test_every_entry_point_judges_the_same(monkeypatch):
     """Differential: the JudgedRankings that evaluate, compare, the three curves and the tie
     analysis compute from, against judge() called by hand on the same inputs and options."""
     seen: list = []
-    real = cranfield.judging.judge
+    real = cranfield.judging.join.judge
 
     def spy(*args, **kw):
         jr = real(*args, **kw)
         seen.append(jr)
         return jr
 
-    monkeypatch.setattr(cranfield.judging, "judge", spy)
+    monkeypatch.setattr(cranfield.judging.join, "judge", spy)
     opts = {"depth": 4, "judged_only": True, "complete": True, "collection_size": 50}
     runs = {"a": RUN_A, "b": RUN_B}
     q = read_qrels(QRELS)

@@ -162,7 +162,7 @@ def test_classic_collection_against_a_perturbed_copy(cli, data_dir, tmp_path):
 
 def test_heat_maps_of_many_sets_are_the_first_set_against_the_others():
     pytest.importorskip("matplotlib")
-    from cranfield.report.judges_charts import MOST_PAIRS, confusion_heatmaps
+    from cranfield.render.judges_charts import MOST_PAIRS, confusion_heatmaps
 
     sets = [{"q1": {"d1": i % 2, "d2": 1, "d3": 0}} for i in range(7)]  # 21 pairs > 12
     r = _api(*sets, bootstrap=0)

@@ -1,4 +1,4 @@
-"""The allocator set-up of the ``cranfield`` command (cranfield.malloc_tuning), observed from
+"""The allocator set-up of the ``cranfield`` command (cranfield.scale.malloc_tuning), observed from
 outside: page faults of growing temporaries, with and without it, in fresh interpreters."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(not _glibc(), reason="the allocator set-up is gl
 GROWING = """
 import resource, sys
 import numpy as np
-from cranfield.malloc_tuning import warm_malloc
+from cranfield.scale.malloc_tuning import warm_malloc
 tuned = warm_malloc() if sys.argv[1] == "tuned" else False
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 for k in range(1, 16):  # temporaries of growing sizes (k/4 MiB), each written, then freed

@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from conftest import run_cli
 from cranfield.errors import CranfieldError, MeasureError
 from cranfield.io import read_qrels, read_run
-from cranfield.io.judgment_files import JudgmentGroups, Prefs
-from cranfield.io.subtopics import Subtopics
-from cranfield.judging import judge
+from cranfield.io.trec.judgment_files import JudgmentGroups, Prefs
+from cranfield.io.trec.subtopics import Subtopics
+from cranfield.judging.join import judge
 from cranfield.measures import REGISTRY, Measure, Param, parse
 from cranfield.measures.params import INT64_MAX, INT64_MIN
 from cranfield.measures.parse import format_value
@@ -680,8 +680,8 @@ def test_normalized_measures_at_any_collection_size(N):
     run = {"q": {"a": 2.0, "c": 1.0}}
     from dataclasses import replace
 
+    from cranfield.base.limits import MAX_DOCUMENTS
     from cranfield.errors import ParameterError
-    from cranfield.limits import MAX_DOCUMENTS
 
     if N > MAX_DOCUMENTS:  # beyond what a user may give; the measures must still hold there
         with pytest.raises(ParameterError, match="collection size must be <="):
@@ -721,9 +721,9 @@ def test_gain_curves_stop_at_the_longest_ranking_whatever_the_cut_off():
 
 
 def test_curve_cut_offs_and_recall_levels_are_bounded():
+    from cranfield.base.limits import MAX_CUTOFF
     from cranfield.curves import parse_cutoffs, parse_levels
     from cranfield.errors import ParameterError
-    from cranfield.limits import MAX_CUTOFF
 
     assert parse_cutoffs([MAX_CUTOFF]) == (MAX_CUTOFF,)
     for bad in ([MAX_CUTOFF + 1], [10**30], [math.inf], "99999999999999999999"):

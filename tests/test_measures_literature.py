@@ -16,7 +16,7 @@ import pytest
 
 import cranfield
 from cranfield.io import read_qrels, read_run
-from cranfield.judging import judge
+from cranfield.judging.join import judge
 from cranfield.measures.cg import gain_parts
 
 

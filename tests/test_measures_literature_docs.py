@@ -12,7 +12,7 @@ import pytest
 
 import cranfield
 from cranfield.measures import REGISTRY
-from cranfield.report.measure_list import render_measures
+from cranfield.render.measure_list import render_measures
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "measures.md"
 BEGIN, END = "<!-- measures-table:begin -->\n", "<!-- measures-table:end -->"

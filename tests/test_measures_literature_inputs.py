@@ -14,7 +14,7 @@ import pytest
 import cranfield
 from cranfield.errors import DataWarning, InputError, MeasureError, ParameterError
 from cranfield.measures import parse
-from cranfield.measures.discount import discounted
+from cranfield.measures.kernels.discount import discounted
 
 QRELS = {"q1": {"a": 1, "b": 2, "c": 0, "z": 1}, "q2": {"a": 1, "x": 1}}
 RUN = {"q1": {"a": 3.0, "c": 2.0, "b": 1.0}, "q2": {"x": 2.0, "y": 1.0, "w": 0.5}}

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cranfield
-from cranfield.judging import judge
+from cranfield.judging.join import judge
 from cranfield.measures.cg import gain_parts
 
 DOCS = [f"d{i:02d}" for i in range(10)]

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import cranfield
-from cranfield.measures.counting import lround
-from cranfield.measures.gains import _cmp_gain, glibc_msort
-from cranfield.segments import segment_cummax_reverse, segment_cumsum
+from cranfield.base.segments import segment_cummax_reverse, segment_cumsum
+from cranfield.measures.kernels.counting import lround
+from cranfield.measures.kernels.gains import _cmp_gain, glibc_msort
 
 
 def ev(qrels, run, measures, **kw):

@@ -1,4 +1,4 @@
-"""The naming rule of runs (cranfield.naming) and name lookups, on their own: expected names
+"""The naming rule of runs (cranfield.data.run_names) and name lookups, on their own: expected names
 come from the rule as docs/input.md states it ("Run names")."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cranfield.data.run_names import Namer, find_run, is_named_runs, path_names, unique
 from cranfield.errors import ParameterError
 from cranfield.io import read_run
-from cranfield.naming import Namer, find_run, is_named_runs, path_names, unique
 
 RUN = {"q1": {"d1": 1.0}}
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from cranfield.output_files import replace_atomically
+from cranfield.base.output_files import replace_atomically
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d1 0\nq2 0 d4 1\n"
 RUN = "q1 Q0 d1 1 3.0 a\nq1 Q0 d2 2 2.0 a\nq1 Q0 d3 3 1.0 a\nq2 Q0 d4 1 5.0 a\nq2 Q0 d5 2 4.0 a\n"

@@ -12,7 +12,7 @@ import pytest
 from cranfield.measures import parse
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "peers.md"
-REGENERATE = "regenerate it: PYTHONPATH=src python -m cranfield.report.peer_names docs"
+REGENERATE = "regenerate it: PYTHONPATH=src python -m cranfield.render.peer_names docs"
 
 
 def _text() -> str:
@@ -34,7 +34,7 @@ def _table_rows(block: str) -> list[str]:
 
 def test_every_ir_measures_name_is_on_the_page_and_its_row_is_current():
     ir_measures = pytest.importorskip("ir_measures")
-    from cranfield.report.peer_names import block, ir_measures_table
+    from cranfield.render.peer_names import block, ir_measures_table
 
     listed = _first_cells(_section("ir_measures"))
     assert set(ir_measures.measures.registry) <= set(listed)
@@ -45,7 +45,7 @@ def test_every_ir_measures_name_is_on_the_page_and_its_row_is_current():
 
 def test_every_ranx_name_is_on_the_page_and_mapped():
     pytest.importorskip("ranx")
-    from cranfield.report.peer_names import RANX, block, ranx_names, ranx_table
+    from cranfield.render.peer_names import RANX, block, ranx_names, ranx_table
 
     names = ranx_names()
     assert {"ndcg", "map", "mrr", "precision", "recall", "bpref", "rbp"} <= set(names)

@@ -99,7 +99,7 @@ def test_inconsistent_preferences_are_input_errors(tmp_path):
     ],
 )
 def test_damaged_preference_files_name_the_line(tmp_path, text, line):
-    from cranfield.io.judgment_files import read_prefs
+    from cranfield.io.trec.judgment_files import read_prefs
 
     path = tmp_path / "p"
     path.write_text(text)

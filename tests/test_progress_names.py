@@ -10,9 +10,10 @@ import warnings
 import pytest
 
 import cranfield
-import cranfield.io.run_pieces as pieces_mod
-import cranfield.io.text as text_io
-from cranfield import parallel, progress
+import cranfield.io.trec.run_pieces as pieces_mod
+import cranfield.io.trec.text as text_io
+from cranfield.base import progress
+from cranfield.scale import processes as parallel
 
 QRELS = "".join(f"q{q} 0 d{d} {int(d % 3 == 0)}\n" for q in range(40) for d in range(30))
 

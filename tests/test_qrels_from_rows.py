@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cranfield import ParameterError
-from cranfield.data import Qrels
+from cranfield.data.tables import Qrels
 
 _IDS = st.sampled_from(["a", "b", "ab", "B", "é", "10", "9", "d1", "d10", "d2"])
 

@@ -1,4 +1,4 @@
-"""One rule for which queries a mean is over (cranfield.query_sets), the same in
+"""One rule for which queries a mean is over (cranfield.results.query_sets), the same in
 ``evaluate``, ``compare``, ``compare(evaluate(...))`` and the report, and printed with every
 table.
 
@@ -176,7 +176,7 @@ def test_no_warning_and_a_short_note_when_every_run_has_every_judged_query(cisi)
         res = cranfield.evaluate(qrels_path, [paths["coord"], paths["coord"]], ["AP"],
                                  names=["a", "b"], complete=False)  # fmt: skip
     assert not [w for w in caught if "different sets" in str(w.message)]
-    from cranfield.report.results_text import render
+    from cranfield.render.results_text import render
 
     text = render(list(res), "table")
     assert text.endswith("\nMeans over 76 queries, every judged query of the qrels.\n")

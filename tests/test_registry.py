@@ -58,7 +58,7 @@ def test_every_declaration_is_complete(name):
 
 
 def test_trec_eval_names_are_declared_once_and_form_the_catalogue():
-    from cranfield.compat.catalogue import CATALOGUE, PRINT_ORDER
+    from cranfield.compat.trec_eval.catalogue import CATALOGUE, PRINT_ORDER
 
     declared = [t.name for d in REGISTRY.values() for t in d.trec_eval]
     assert len(declared) == len(set(declared))
@@ -153,8 +153,8 @@ SUBTOPICS = """q1 s1 a 2\nq1 s2 a 1\nq1 s2 c 1\nq1 s3 b 0\nq2 s1 e 1\nq3 s1 g 0\
 
 @pytest.fixture(scope="module")
 def side(tmp_path_factory) -> dict:
-    from cranfield.io.judgment_files import read_judgment_groups, read_prefs
-    from cranfield.io.subtopics import read_subtopics
+    from cranfield.io.trec.judgment_files import read_judgment_groups, read_prefs
+    from cranfield.io.trec.subtopics import read_subtopics
 
     d = tmp_path_factory.mktemp("side")
     (d / "prefs").write_text(PREFS)
@@ -219,11 +219,11 @@ def test_declared_micro_parts_are_the_per_query_ratio(name):
 
 # ------------------------------------------------------------------------ generated docs
 def test_generated_docs_tables_are_current():
-    from cranfield.report.generated_docs import blocks, current
+    from cranfield.render.generated_docs import blocks, current
 
     assert current(ROOT / "docs") == blocks(), (
         "a generated docs table is out of date: run "
-        "`PYTHONPATH=src python -m cranfield.report.generated_docs docs`"
+        "`PYTHONPATH=src python -m cranfield.render.generated_docs docs`"
     )
 
 

@@ -23,9 +23,9 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from conftest import REPO
-from cranfield.report import compare_charts as cc
-from cranfield.report.charts import legend_labels, run_styles, shorten
-from cranfield.report.curve_charts import plot_curves
+from cranfield.render import compare_charts as cc
+from cranfield.render.charts import legend_labels, run_styles, shorten
+from cranfield.render.curve_charts import plot_curves
 
 RUNS = 25
 NAMES = [f"experiment-{i:02d}-" + "xyz" * 17 + f"-bm25-k1.2-b0.75-run{i}" for i in range(RUNS)]
@@ -186,7 +186,7 @@ SCRIPT = """
 import sys, warnings
 sys.path.insert(0, sys.argv[1])
 import numpy as np, cranfield
-from cranfield.report.curve_charts import plot_curves
+from cranfield.render.curve_charts import plot_curves
 rng = np.random.default_rng(3)
 qrels = {f"q{q}": {f"d{d}": int(rng.random() < .3) for d in range(20)} for q in range(6)}
 runs = [{q: {d: float(rng.random()) for d in ds} for q, ds in qrels.items()} for _ in range(12)]
@@ -211,7 +211,7 @@ def test_the_same_chart_gives_the_same_bytes_across_processes(tmp_path):
 
 
 def test_hundreds_of_runs_spread_the_legend_over_columns():
-    from cranfield.report.charts import fit, legend_outside, new_figure
+    from cranfield.render.charts import fit, legend_outside, new_figure
 
     fig = new_figure(6.4, 5.0)
     ax = fig.add_subplot()

@@ -14,14 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cranfield.report.markup import (
+from cranfield.render.markup import (
     Markup,
     latex_escape,
     latex_table,
     markdown_escape,
     markdown_table,
 )
-from cranfield.report.table import escape_controls
+from cranfield.render.table import escape_controls
 
 markdown_it = pytest.importorskip("markdown_it")  # rich's own dependency
 

@@ -13,7 +13,8 @@ import pytest
 
 import cranfield
 from _report_pages import parse_page
-from cranfield import examples, progress
+from cranfield import examples
+from cranfield.base import progress
 from cranfield.errors import ParameterError
 
 QRELS = str(examples.qrels())

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli
-from cranfield.report.delimited import delimited
-from cranfield.report.table import escape_controls, table_lines, text_table
+from cranfield.render.delimited import delimited
+from cranfield.render.table import escape_controls, table_lines, text_table
 
 
 def test_layout_by_hand():

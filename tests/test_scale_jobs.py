@@ -12,13 +12,13 @@ from concurrent.futures import Executor, Future
 import numpy as np
 import pytest
 
-import cranfield.parallel as parallel_mod
+import cranfield.scale.processes as parallel_mod
 from cranfield import evaluate
 from cranfield.cli import run as cli_run
 from cranfield.errors import InputError, ParameterError
 from cranfield.evaluation import DEFAULT_MEASURES, evaluate_task
-from cranfield.judged_runs import judge_many
-from cranfield.streaming import Plan
+from cranfield.judging.runs import judge_many
+from cranfield.scale.streaming import Plan
 from test_scale_streaming import qrels_text, run_text
 
 MEASURES = ["AP", "P@10", "nDCG@10", "RR", "Bpref"]
@@ -128,7 +128,7 @@ def test_any_executor_plugs_into_the_seam(tmp_path):
     qrels, runs = _files(tmp_path, ("grouped", "shuffled", "gzip"))
     judged = judge_many(qrels, runs)
     from cranfield.evaluation import _measures
-    from cranfield.partial_results import micro_labels
+    from cranfield.results.blocks import micro_labels
 
     specs = _measures(DEFAULT_MEASURES)
     plan = Plan(specs, None, judged.options, micro_labels(specs, None))
@@ -161,7 +161,7 @@ def test_a_script_read_from_standard_input_works_with_jobs(tmp_path):
     _, runs = _files(tmp_path, layouts=("grouped", "ties"))
     qrels = tmp_path / "qrels.txt"
     script = (
-        "import cranfield, cranfield.parallel as p, warnings\n"
+        "import cranfield, cranfield.scale.processes as p, warnings\n"
         "warnings.simplefilter('ignore')\n"
         "p.POOL_FROM_BYTES = 0\n"
         f"runs = {[str(r) for r in runs]!r}\n"
@@ -198,7 +198,7 @@ def test_a_process_of_one_thread_forks_its_workers(tmp_path):
     out, err = _script(
         tmp_path,
         "import sys, warnings\n"
-        "import cranfield.parallel as p\n"
+        "import cranfield.scale.processes as p\n"
         "from cranfield.cli import main\n"
         "p.POOL_FROM_BYTES = 0\n"
         "sys.stdout.write('written before the pool\\n')  # a pipe: held in the buffer\n"
@@ -221,7 +221,7 @@ def test_a_process_with_another_thread_starts_workers_from_the_fork_server(tmp_p
     out, _ = _script(
         tmp_path,
         "import threading, warnings\n"
-        "import cranfield, cranfield.parallel as p\n"
+        "import cranfield, cranfield.scale.processes as p\n"
         "warnings.simplefilter('ignore')\n"
         "p.POOL_FROM_BYTES = 0\n"
         "print(p.start_method())\n"

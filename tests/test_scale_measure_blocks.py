@@ -18,8 +18,8 @@ import pytest
 
 from cranfield import evaluate
 from cranfield.errors import DataWarning, MeasureError
-from cranfield.io import run_pieces as pieces_mod
-from cranfield.io import text as text_io
+from cranfield.io.trec import run_pieces as pieces_mod
+from cranfield.io.trec import text as text_io
 from cranfield.measures import REGISTRY, Measure
 
 

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import cranfield.judging as judging_mod
+import cranfield.judging.join as judging_mod
 from cranfield import JudgedRankings
-from cranfield.data import Qrels, Run
-from cranfield.id_column import IdColumn
-from cranfield.judging import judge
-from cranfield.ties import order as order_mod
+from cranfield.data.id_column import IdColumn
+from cranfield.data.tables import Qrels, Run
+from cranfield.judging import ordering as order_mod
+from cranfield.judging.join import judge
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)

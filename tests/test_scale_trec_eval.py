@@ -11,10 +11,10 @@ import warnings
 import pytest
 
 from conftest import CONFORMANCE, need
-from cranfield.compat import engine
+from cranfield.compat.trec_eval import engine
 from cranfield.errors import CranfieldError
-from cranfield.io import run_pieces as pieces_mod
-from cranfield.io import text as text_io
+from cranfield.io.trec import run_pieces as pieces_mod
+from cranfield.io.trec import text as text_io
 from test_scale_streaming import qrels_text, run_text
 from test_trec_eval_conformance import CASES
 

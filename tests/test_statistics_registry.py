@@ -54,11 +54,11 @@ def test_the_options_offer_exactly_the_declared_choices():
 
 
 def test_every_statistic_is_in_the_generated_docs():
-    from cranfield.report.generated_docs import blocks, current
+    from cranfield.render.generated_docs import blocks, current
 
     assert current(ROOT / "docs") == blocks(), (
         "a generated docs table is out of date: run "
-        "`PYTHONPATH=src python -m cranfield.report.generated_docs docs`"
+        "`PYTHONPATH=src python -m cranfield.render.generated_docs docs`"
     )
     text = (ROOT / "docs" / "statistics.md").read_text(encoding="utf-8")
     for s in STATISTICS:

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cranfield import evaluate, judge, read_qrels, read_run
-from cranfield.io.subtopics import Subtopics
+from cranfield.io.trec.subtopics import Subtopics
 from cranfield.ties.analysis import tie_range
 
 NOT_IN_QRELS = None

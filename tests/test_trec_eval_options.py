@@ -7,10 +7,10 @@ import math
 
 import pytest
 
-from cranfield.compat.catalogue import BY_NAME, ParamError, parse_params
-from cranfield.compat.cformat import atof, atol, fmt_double, fmt_name_double
-from cranfield.compat.engine import Exit, init_measures, main, mark_measures
-from cranfield.compat.options import UsageError, parse_argv
+from cranfield.compat.trec_eval.catalogue import BY_NAME, ParamError, parse_params
+from cranfield.compat.trec_eval.cformat import atof, atol, fmt_double, fmt_name_double
+from cranfield.compat.trec_eval.engine import Exit, init_measures, main, mark_measures
+from cranfield.compat.trec_eval.options import UsageError, parse_argv
 from cranfield.errors import InputError
 
 QRELS = b"1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 0\n2 0 d 1\n3 0 x 1\n"
@@ -350,7 +350,7 @@ DUMMY_CASES = [
 def test_c_blanks_the_dummy_ranking_by_exact_name_as_trec_eval(
     tmp_path, monkeypatch, args, expected, streamed
 ):
-    from cranfield.io import text as text_io
+    from cranfield.io.trec import text as text_io
 
     monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0 if streamed else 1 << 62)
     argv = ["-q", "-c", *args, "@q", "@r"]

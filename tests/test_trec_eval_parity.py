@@ -16,8 +16,8 @@ import pytest
 
 import cranfield
 from conftest import CONFORMANCE, need
-from cranfield.compat.cformat import fmt_double
-from cranfield.compat.engine import evaluate_argv
+from cranfield.compat.trec_eval.cformat import fmt_double
+from cranfield.compat.trec_eval.engine import evaluate_argv
 from cranfield.measures.rbp import powers
 
 SIMPLE = {

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import cranfield
 from conftest import run_cli
-from cranfield.compat.catalogue import CATALOGUE, parse_params
+from cranfield.compat.trec_eval.catalogue import CATALOGUE, parse_params
 from cranfield.errors import MeasureError
 from cranfield.measures import Measure, parse
 from cranfield.measures.lists import split_measures

@@ -10,8 +10,8 @@ import warnings
 import pytest
 
 import cranfield
-import cranfield.io.run_pieces as pieces_mod
-import cranfield.io.text as text_io
+import cranfield.io.trec.run_pieces as pieces_mod
+import cranfield.io.trec.text as text_io
 from cranfield.curves import precision_recall
 from cranfield.errors import CranfieldWarning
 from cranfield.ties.analysis import tie_ranges, weak_curves

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from _report_pages import table as page_table
 from conftest import run_cli
 from cranfield import evaluate
-from cranfield.report.results_text import render
+from cranfield.render.results_text import render
 from test_ties_enumeration import _inputs, _judged, _linear_orders, _rel, weak_orderings
 
 COUNTS = ["NumRelRet", "NumNonRelJudgedRet", "NumRet"]

@@ -17,6 +17,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from cranfield import _moved
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -55,23 +57,23 @@ _LAZY = {
     "evaluate": ("cranfield.evaluation", "evaluate"),
     "compare": ("cranfield.comparing", "compare"),
     "rank_biased_overlap": ("cranfield.comparing.rbo", "rank_biased_overlap"),
-    "judge": ("cranfield.judging", "judge"),
-    "judge_many": ("cranfield.judged_runs", "judge_many"),
+    "judge": ("cranfield.judging.join", "judge"),
+    "judge_many": ("cranfield.judging.runs", "judge_many"),
     "judges": ("cranfield.judgments.agreement", "judges"),
     "leaderboards": ("cranfield.judgments.leaderboard", "leaderboards"),
-    "JudgeOptions": ("cranfield.judging_options", "JudgeOptions"),
+    "JudgeOptions": ("cranfield.judging.options", "JudgeOptions"),
     "read_qrels": ("cranfield.io", "read_qrels"),
     "read_run": ("cranfield.io", "read_run"),
-    "Qrels": ("cranfield.data", "Qrels"),
-    "Run": ("cranfield.data", "Run"),
-    "JudgedRankings": ("cranfield.judged_rankings", "JudgedRankings"),
-    "Results": ("cranfield.results", "Results"),
-    "ResultsSet": ("cranfield.results", "ResultsSet"),
+    "Qrels": ("cranfield.data.tables", "Qrels"),
+    "Run": ("cranfield.data.tables", "Run"),
+    "JudgedRankings": ("cranfield.judging.rankings", "JudgedRankings"),
+    "Results": ("cranfield.results.tables", "Results"),
+    "ResultsSet": ("cranfield.results.tables", "ResultsSet"),
     "Measure": ("cranfield.measures", "Measure"),
     "parse_measure": ("cranfield.measures", "parse"),
     "measures": ("cranfield.measures", None),
     "curves": ("cranfield.curves", None),
-    "report": ("cranfield.report", None),  # the package, callable: cranfield.reporting.report
+    "report": ("cranfield.reporting", "report"),
     "CranfieldError": ("cranfield.errors", "CranfieldError"),
     "CranfieldWarning": ("cranfield.errors", "CranfieldWarning"),
     "DataWarning": ("cranfield.errors", "DataWarning"),
@@ -81,6 +83,9 @@ _LAZY = {
     "ParameterError": ("cranfield.errors", "ParameterError"),
     "UndefinedMeasureWarning": ("cranfield.errors", "UndefinedMeasureWarning"),
 }
+
+
+_moved.install()  # the paths of the layout before the stage packages, for one release
 
 
 def __getattr__(name: str) -> Any:
@@ -99,9 +104,9 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from cranfield import curves, measures, report
+    from cranfield import curves, measures
     from cranfield.comparing import compare
-    from cranfield.data import Qrels, Run
+    from cranfield.data.tables import Qrels, Run
     from cranfield.errors import (
         CranfieldError,
         CranfieldWarning,
@@ -114,12 +119,13 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from cranfield.evaluation import evaluate
     from cranfield.io import read_qrels, read_run
-    from cranfield.judged_rankings import JudgedRankings
-    from cranfield.judged_runs import judge_many
-    from cranfield.judging import judge
-    from cranfield.judging_options import JudgeOptions
+    from cranfield.judging.join import judge
+    from cranfield.judging.options import JudgeOptions
+    from cranfield.judging.rankings import JudgedRankings
+    from cranfield.judging.runs import judge_many
     from cranfield.judgments.agreement import judges
     from cranfield.judgments.leaderboard import leaderboards
     from cranfield.measures import Measure
     from cranfield.measures import parse as parse_measure
-    from cranfield.results import Results, ResultsSet
+    from cranfield.reporting import report
+    from cranfield.results.tables import Results, ResultsSet

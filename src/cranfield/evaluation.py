@@ -1,4 +1,4 @@
-"""evaluate(): read -> validate -> judge (:mod:`cranfield.judged_runs`) -> measures -> Results."""
+"""evaluate(): read -> validate -> judge (:mod:`cranfield.judging.runs`) -> measures -> Results."""
 
 from __future__ import annotations
 
@@ -6,17 +6,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from cranfield import arguments as A
-from cranfield.aggregate import resolve_aggregation
-from cranfield.arguments import measure_list
-from cranfield.data import Qrels, Run
+from cranfield.base import arguments as A
+from cranfield.base.arguments import measure_list
+from cranfield.data.tables import Qrels, Run
 from cranfield.errors import ParameterError
 from cranfield.io import QrelsSource, RunSource
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.judged_runs import JudgedRuns, RunTask, Shared, judge_many
-from cranfield.judging_options import JudgeOptions
+from cranfield.judging.options import JudgeOptions
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.judging.runs import JudgedRuns, RunTask, Shared, judge_many
 from cranfield.measures import Measure, parse
-from cranfield.results import Results, ResultsSet
+from cranfield.results.aggregate import resolve_aggregation
+from cranfield.results.tables import Results, ResultsSet
 
 __all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_judged", "evaluate_runs"]
 
@@ -69,9 +69,9 @@ def evaluate(
     ----------
     qrels
         Path (TREC qrels, ``.gz``, ``.jsonl``, ``.parquet``), DataFrame, ``{qid: {doc: grade}}``
-        or :class:`~cranfield.data.Qrels`.
+        or :class:`~cranfield.data.tables.Qrels`.
     runs
-        One run (path, DataFrame, ``{qid: {doc: score}}`` or :class:`~cranfield.data.Run`), a
+        One run (path, DataFrame, ``{qid: {doc: score}}`` or :class:`~cranfield.data.tables.Run`), a
         list of them, or a dict ``{name: run}`` of named runs.
     measures
         Measure strings such as ``"AP"``, ``"P(rel=2)@10"``, ``"nDCG@10"``; the labels of the
@@ -82,9 +82,10 @@ def evaluate(
         ``weak`` (equal scores form one level of a weak ordering; each measure is its
         expectation over uniformly random tie-breaking, see ``docs/ties.md``).
     depth, judged_only
-        trec_eval's ``-M`` and ``-J``; see :func:`cranfield.judging.judge`.
+        trec_eval's ``-M`` and ``-J``; see :func:`cranfield.judging.join.judge`.
     complete
-        Which queries a mean is over (:mod:`cranfield.query_sets`, the rule of every command):
+        Which queries a mean is over (:mod:`cranfield.results.query_sets`, the rule of every
+        command):
         ``True`` (default, trec_eval ``-c``): every judged query of the qrels, a judged query
         the run has no results for scored as an empty ranking; ``False`` (trec_eval's
         default): the judged queries the run has results for, each run its own (a
@@ -97,15 +98,15 @@ def evaluate(
     collection_size, known, target
         Collection size N (a number, ``{qid: N}`` or a file of ``qid N`` lines), documents
         known to the user (qrels-format source) and the number of relevant documents the user
-        wants (like ``collection_size``); see :mod:`cranfield.measure_inputs`.
+        wants (like ``collection_size``); see :mod:`cranfield.judging.side_inputs`.
     prefs, judgment_groups
         Preference judgments and judgments by judgment group (paths of trec_eval's ``-R
-        prefs`` and ``-R qrels_jg`` files, or what :mod:`cranfield.io.judgment_files` reads)
+        prefs`` and ``-R qrels_jg`` files, or what :mod:`cranfield.io.trec.judgment_files` reads)
         for the preference (``prefs_*``) and ``*_avgjg`` measures.
     subtopics
         Subtopic judgments for the diversity measures (``alpha_nDCG@k``, ``ERR_IA@k``,
         ``NRBP``...): the path of a ``topic subtopic docno judgment`` file (ndeval's qrels) or
-        :func:`cranfield.io.subtopics.read_subtopics` / ``Subtopics.from_rows``; ``qrels`` may
+        :func:`cranfield.io.trec.subtopics.read_subtopics` / ``Subtopics.from_rows``; ``qrels`` may
         then be the same ``Subtopics`` object (each judged document with its highest judgment).
     aggregate
         ``mean``, ``gmean``, ``median`` or ``micro`` for every measure, ``{label: how}``, or
@@ -156,7 +157,7 @@ def evaluate(
         results = with_intervals(results, **interval)
     if not judged.many:
         return results[0]
-    from cranfield.query_sets import warn_if_mixed
+    from cranfield.results.query_sets import warn_if_mixed
 
     warn_if_mixed(results)
     return ResultsSet(tuple(results))
@@ -200,19 +201,19 @@ def evaluate_runs(
     executor: Any = None,
     bounds: bool = False,
 ) -> list[Results]:
-    """The results of every run of ``judged`` (from :func:`~cranfield.judged_runs.judge_many`),
+    """The results of every run of ``judged`` (from :func:`~cranfield.judging.runs.judge_many`),
     one run in memory at a time (a large TREC text run one query block at a time), or ``jobs``
     runs at a time in worker processes (``None``: as many as there are cores), or on
     ``executor`` (an Executor or a Dask Client: :func:`evaluate_on`); ``measures`` and
     ``aggregate`` are checked before any input is read; ``bounds``: each measure followed by
     its bounds (:func:`cranfield.judgments.bounds.bounded`)."""
-    from cranfield.parallel import check_jobs, default_jobs
-    from cranfield.partial_results import micro_labels
-    from cranfield.streaming import Plan
+    from cranfield.results.blocks import micro_labels
+    from cranfield.scale.processes import check_jobs, default_jobs
+    from cranfield.scale.streaming import Plan
 
     pool = None
     if executor is not None:  # concurrent.futures (and Dask) imported only then
-        from cranfield.dask_executor import as_executor
+        from cranfield.scale.dask_executor import as_executor
 
         pool = as_executor(executor, jobs if jobs != 1 else None)
 
@@ -238,10 +239,11 @@ def evaluate_runs(
 def evaluate_on(judged: JudgedRuns, plan: Any, executor: Any) -> list[Results]:
     """The results of every run of ``judged`` with the run files evaluated on ``executor``:
     one task per run, or one per query range of a large TREC text run
-    (:class:`~cranfield.query_ranges.RangeSplitting`); a bar of the tasks done on a terminal."""
-    from cranfield import progress
-    from cranfield.dask_executor import DaskExecutor
-    from cranfield.query_ranges import RangeSplitting
+    (:class:`~cranfield.scale.query_ranges.RangeSplitting`); a bar of the tasks done on a
+    terminal."""
+    from cranfield.base import progress
+    from cranfield.scale.dask_executor import DaskExecutor
+    from cranfield.scale.query_ranges import RangeSplitting
 
     work = RangeSplitting(executor, evaluate_task)
     if not isinstance(executor, DaskExecutor):
@@ -258,8 +260,8 @@ def evaluate_on(judged: JudgedRuns, plan: Any, executor: Any) -> list[Results]:
 
 def evaluate_task(shared: Shared, task: RunTask) -> Results:
     """The Results of one run (:meth:`JudgedRuns.map`'s work for :func:`evaluate`)."""
-    from cranfield.judging import judge
-    from cranfield.streaming import evaluate_path, streamable
+    from cranfield.judging.join import judge
+    from cranfield.scale.streaming import evaluate_path, streamable
 
     plan = shared.work._replace(options=shared.options)
     first = task.index == 0
@@ -280,7 +282,7 @@ def evaluate_task(shared: Shared, task: RunTask) -> Results:
 def evaluate_planned(
     jr: JudgedRankings, qrels: Qrels, name: str, plan: Any, warn_agg: bool
 ) -> Results:
-    """:func:`evaluate_judged` with a :class:`~cranfield.streaming.Plan`'s measures, defaults
+    """:func:`evaluate_judged` with a :class:`~cranfield.scale.streaming.Plan`'s measures, defaults
     and aggregation (a run judged whole, here or by the streamed path's fallback)."""
     return evaluate_judged(
         jr,
@@ -305,7 +307,7 @@ def evaluate_judged(
     warn_agg: bool = True,
 ) -> Results:
     """Compute ``measures`` (label, Measure) on judged rankings, in ``strcmp`` query order."""
-    from cranfield.partial_results import combine, measure_block, micro_labels
+    from cranfield.results.blocks import combine, measure_block, micro_labels
 
     name = run_name or jr.run_name
     src = qrels.source if qrels is not None else "the qrels"

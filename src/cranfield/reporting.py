@@ -1,12 +1,13 @@
 """``cranfield.report(...)``: one self-contained HTML file about a set of runs.
 
-Every run is read and judged once (:func:`~cranfield.judged_runs.judge_many`), and while it
-is in memory the report takes from it everything it shows: its :class:`~cranfield.results.Results`
+Every run is read and judged once (:func:`~cranfield.judging.runs.judge_many`), and while it
+is in memory the report takes from it everything it shows: its
+:class:`~cranfield.results.tables.Results`
 (:func:`~cranfield.evaluation.evaluate_judged`), its precision-recall and gain curves
 (:func:`cranfield.curves.precision_recall`, :func:`cranfield.curves.gain` on the judged
 rankings) and its tie ranges (:func:`cranfield.ties.analysis.tie_range`); then
 :func:`cranfield.compare` compares the results.  The page itself is rendered by
-:mod:`cranfield.report.html` from these objects; nothing here formats a number.
+:mod:`cranfield.render.html` from these objects; nothing here formats a number.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from cranfield import arguments as A
-from cranfield import progress
+from cranfield.base import arguments as A
+from cranfield.base import progress
 from cranfield.errors import ParameterError
-from cranfield.judging_options import JudgeOptions
+from cranfield.judging.options import JudgeOptions
 
 __all__ = ["GAIN_RANKS", "CollectionSummary", "Report", "ReportData", "report"]
 
@@ -34,7 +35,7 @@ PR_LEVELS = 11
 
 
 def _shown(path: str) -> str:
-    from cranfield.report.provenance import display_path
+    from cranfield.render.provenance import display_path
 
     return display_path(path)
 
@@ -104,7 +105,7 @@ class Report:
     data: ReportData
 
     def save(self, path: str | Path) -> Path:
-        from cranfield.output_files import write_text_file
+        from cranfield.base.output_files import write_text_file
 
         write_text_file(path, self.html)
         return Path(path)
@@ -213,7 +214,7 @@ def report(
     if command is not None and not isinstance(command, str):
         raise ParameterError(f"command must be text, got {command!r}")
     if output is not None:
-        from cranfield.output_files import check_output_file
+        from cranfield.base.output_files import check_output_file
 
         check_output_file(output)
     options = JudgeOptions.of(locals())
@@ -228,7 +229,7 @@ def report(
                 "'cranfield measures'): no run is better for a higher or a lower value, so a "
                 "report does not compare runs by it"
             )
-    from cranfield.report.provenance import provenance
+    from cranfield.render.provenance import provenance
 
     defaults = {
         k: p.default
@@ -261,7 +262,7 @@ def report(
     finally:  # each warning once, in the order raised (also when an error ends the work)
         for w in {str(w.message): w for w in caught}.values():
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    from cranfield.report.html import render_report
+    from cranfield.render.html import render_report
 
     data = ReportData(
         title=title if title is not None else "Evaluation report",
@@ -299,8 +300,8 @@ def _gather(
     from cranfield.comparing import compare
     from cranfield.curves import gain, precision_recall
     from cranfield.evaluation import evaluate_judged
-    from cranfield.judged_runs import judge_many
-    from cranfield.results import ResultsSet
+    from cranfield.judging.runs import judge_many
+    from cranfield.results.tables import ResultsSet
     from cranfield.ties.analysis import grades_alone, tie_range
 
     tie_labels = []

@@ -112,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     import os
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from cranfield.malloc_tuning import warm_malloc
+    from cranfield.scale.malloc_tuning import warm_malloc
 
     warm_malloc()
     from cranfield.cli._output import discard_stdout, flush_stdout, prepare_streams, say

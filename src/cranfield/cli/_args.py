@@ -16,8 +16,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NoReturn
 
+from cranfield.base.limits import INT64_MAX, MAX_DOCUMENTS, MAX_RESAMPLES, MAX_SEED
 from cranfield.cli._output import echo, write_stderr
-from cranfield.limits import INT64_MAX, MAX_DOCUMENTS, MAX_RESAMPLES, MAX_SEED
 
 SUPPRESS = argparse.SUPPRESS
 
@@ -149,8 +149,8 @@ def output_file(text: str) -> str:
     a directory.  Checked here, before any work; ``-`` is standard output."""
     if text == "-":
         return text
+    from cranfield.base.output_files import check_output_file
     from cranfield.errors import ParameterError
-    from cranfield.output_files import check_output_file
 
     try:
         return check_output_file(text)
@@ -172,8 +172,8 @@ def _need_matplotlib() -> None:
 def plot_file(text: str) -> str:
     """An image file to write (``--plot``): ``.png``, ``.svg`` or ``.pdf``, writable, and
     matplotlib installed; checked before any work."""
+    from cranfield.base.output_files import check_output_file
     from cranfield.errors import ParameterError
-    from cranfield.output_files import check_output_file
 
     try:
         name = check_output_file(text, suffixes=(".png", ".svg", ".pdf"))
@@ -186,8 +186,8 @@ def plot_file(text: str) -> str:
 def output_dir(text: str) -> str:
     """A directory to write files into (created if missing): it must not be (inside) a file
     and must be writable; matplotlib must be installed (the charts)."""
+    from cranfield.base.output_files import check_output_dir
     from cranfield.errors import ParameterError
-    from cranfield.output_files import check_output_dir
 
     try:
         name = check_output_dir(text)
@@ -445,7 +445,7 @@ OUTPUTS = ("output", "plot_path")
 JUDGING = ("ties", "seed", "depth", "judged_only", "complete")
 """The options that say how rankings are read and judged, named as the library's keywords."""
 SIDE_INPUTS = ("collection_size", "known", "target")
-"""The options of the measures' side inputs (:mod:`cranfield.measure_inputs`)."""
+"""The options of the measures' side inputs (:mod:`cranfield.judging.side_inputs`)."""
 JUDGMENT_FILES = ("prefs", "judgment_groups", "subtopics")
 """The other judgment files, for the preference, judgment-group and diversity measures
 (evaluate and compare; ``--prefs-format`` says how ``--prefs`` is read)."""
@@ -455,7 +455,7 @@ JUDGMENT_FILES = ("prefs", "judgment_groups", "subtopics")
 def cluster(parser: Parser, args: argparse.Namespace) -> Iterator[Any]:
     """The executor of ``--dask`` (its client closed at the end), or ``None``; ``-j`` with
     ``--dask`` is a usage error.  Its waits are watched (a scheduler silent or a cluster
-    without workers for a minute is an error: :class:`~cranfield.dask_executor.DaskExecutor`)
+    without workers for a minute is an error: :class:`~cranfield.scale.dask_executor.DaskExecutor`)
     and Dask's own log messages are not shown: a failure of the cluster is one error."""
     address = getattr(args, "dask", None)
     if address is None:
@@ -465,7 +465,7 @@ def cluster(parser: Parser, args: argparse.Namespace) -> Iterator[Any]:
         parser.error(
             "argument --dask: not allowed with -j/--jobs (the cluster's workers run the work)"
         )
-    from cranfield.dask_executor import CLOSE_SECONDS, DaskExecutor, connect
+    from cranfield.scale.dask_executor import CLOSE_SECONDS, DaskExecutor, connect
 
     client = connect(address, quiet=True)
     try:
@@ -479,7 +479,7 @@ def values(args: argparse.Namespace, *names: str) -> dict[str, Any]:
     """The parsed ``names`` as keyword arguments (``prefs`` read in its ``--prefs-format``)."""
     out = {name: getattr(args, name) for name in names}
     if out.get("prefs") is not None and getattr(args, "prefs_format", "prefs") == "qrels":
-        from cranfield.io.judgment_files import read_prefs
+        from cranfield.io.trec.judgment_files import read_prefs
 
         out["prefs"] = read_prefs(out["prefs"], qrels_format=True)
     return out
@@ -632,7 +632,7 @@ class Parser(argparse.ArgumentParser):
             self.error(self.unknown(extras))
         self._check_outputs(args)
         if getattr(args, "quiet", False):
-            from cranfield import progress
+            from cranfield.base import progress
 
             progress.set_enabled(False)
         _formatted(args)

@@ -15,8 +15,8 @@ import sys
 from contextlib import suppress
 from typing import IO
 
+from cranfield.base.output_files import ENCODING_ERRORS, write_all, write_text_file
 from cranfield.errors import CranfieldError
-from cranfield.output_files import ENCODING_ERRORS, write_all, write_text_file
 
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(32), *range(127, 160)) if c != 9}
 
@@ -74,7 +74,7 @@ def write_stdout(data: str | bytes) -> None:
     """The one way the command writes to standard output: every byte is checked.
 
     Text is encoded as the stream's encoding (with :data:`ENCODING_ERRORS`); the bytes go to the
-    stream's file descriptor through :func:`~cranfield.output_files.write_all`, which writes
+    stream's file descriptor through :func:`~cranfield.base.output_files.write_all`, which writes
     again what a short write left until all is taken or the system names the failure (a text
     stream over CPython's unbuffered standard output drops a short write's count: ``ulimit -f``
     cut the output and the exit status was 0).  What was written through the stream itself is

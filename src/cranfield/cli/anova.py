@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from cranfield.cli._args import Parser
 from cranfield.cli._output import write_output
-from cranfield.report.anova_text import FORMATS
+from cranfield.render.anova_text import FORMATS
 
 
 def parser() -> Parser:
@@ -50,7 +50,7 @@ def run(argv: Sequence[str]) -> None:
     p = parser()
     a = p.parse(argv)
     from cranfield.cli._tables import compared
-    from cranfield.report.anova_text import render
+    from cranfield.render.anova_text import render
 
     cmp, _ = compared(p, a, alpha=a.alpha)
     analyses = [(label, cmp.anova(label, a.design)) for label in cmp.labels]

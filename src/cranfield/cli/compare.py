@@ -18,7 +18,7 @@ from cranfield.cli._args import (
 from cranfield.cli._output import echo, write_output
 from cranfield.comparing.corrections import CORRECTIONS as _CORRECTIONS
 from cranfield.comparing.paired import TESTS as _TESTS
-from cranfield.ties.order import TIE_POLICIES
+from cranfield.judging.ordering import TIE_POLICIES
 
 TESTS = tuple(_TESTS)  # the library's tables: a test or correction added there is offered here
 CORRECTIONS = tuple(_CORRECTIONS)
@@ -197,6 +197,6 @@ def run(argv: Sequence[str]) -> None:
             formats=a.plot_formats or ["png"],
             pair_plots="all" if a.pair_plots else "none",
         )
-        from cranfield.report.table import counted
+        from cranfield.render.table import counted
 
         echo(f"cranfield: wrote {counted(len(paths), 'chart')} to {a.plot_dir}\n", err=True)

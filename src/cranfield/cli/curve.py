@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
+from cranfield.base.limits import MAX_CUTOFF
 from cranfield.cli._args import (
     JUDGING,
     NumberList,
@@ -16,9 +17,8 @@ from cranfield.cli._args import (
     values,
 )
 from cranfield.cli._output import write_output
-from cranfield.limits import MAX_CUTOFF
-from cranfield.report.curves_text import CURVE_FORMATS
-from cranfield.ties.order import TIE_POLICIES
+from cranfield.judging.ordering import TIE_POLICIES
+from cranfield.render.curves_text import CURVE_FORMATS
 
 # part of the command-line interface: scripts depend on these names and values
 INTERPOLATIONS = ("max", "trec", "trec9", "ceiling", "quasi-cranfield", "semi-cranfield", "none")
@@ -113,7 +113,7 @@ def _levels(p: Parser) -> None:
 
 
 def _emit(table, fmt: str, digits: int, output: str | None) -> None:
-    from cranfield.report.curves_text import render_curves
+    from cranfield.render.curves_text import render_curves
 
     write_output(render_curves(table, fmt, digits=digits), output)
 
@@ -122,7 +122,7 @@ def _finish(result, a, **plot_kw) -> None:
     """Draw the ``--plot`` file, then print the averaged (or ``--per-query``) table."""
     table, pq = result
     if a.plot_path:
-        from cranfield.report.curve_charts import plot_curves
+        from cranfield.render.curve_charts import plot_curves
 
         plot_curves(table, a.plot_path, title=a.title, **plot_kw)
     _emit(pq if a.per_query else table, a.fmt, a.digits, a.output)
@@ -228,7 +228,7 @@ def gain_command(argv: Sequence[str]) -> None:
         **values(a, *JUDGING),
     )
     if a.plot_path:
-        from cranfield.report.curve_charts import plot_curves
+        from cranfield.render.curve_charts import plot_curves
 
         plot_curves(table, a.plot_path, title=a.title, gain_curve=a.plot_curve)
     _emit(area(table) if a.area else pq if a.per_query else table, a.fmt, a.digits, a.output)

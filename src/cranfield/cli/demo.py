@@ -49,7 +49,7 @@ def cranfield_text() -> str:
     from cranfield import examples
     from cranfield.evaluation import evaluate
     from cranfield.io import read_qrels, read_run
-    from cranfield.report.results_text import render
+    from cranfield.render.results_text import render
     from cranfield.ties.analysis import tie_ranges
 
     paths = examples.cranfield_runs()
@@ -99,7 +99,7 @@ def ties_text(synthetic: bool = False) -> str:
     """The tie analysis of a coordination-level run, against a run that rarely ties."""
     from cranfield import examples
     from cranfield.io import read_run
-    from cranfield.report.ties_text import render_ranges
+    from cranfield.render.ties_text import render_ranges
     from cranfield.ties.analysis import tie_ranges
 
     lines: list[str] = []
@@ -149,7 +149,7 @@ def synthetic_text() -> str:
     """The demo on the synthetic collection (six runs of known quality order)."""
     from cranfield import examples
     from cranfield.evaluation import evaluate
-    from cranfield.report.results_text import render
+    from cranfield.render.results_text import render
 
     runs = examples.runs()
     qrels = examples.qrels()

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from cranfield.cli._args import Parser, Range
 from cranfield.cli._output import write_output
-from cranfield.report.design_text import FORMATS
+from cranfield.render.design_text import FORMATS
 
 
 def parser() -> Parser:
@@ -79,7 +79,7 @@ def run(argv: Sequence[str]) -> None:
     a = p.parse(argv)
     from cranfield.cli._tables import compared
     from cranfield.comparing.design import topic_set_size
-    from cranfield.report.design_text import render
+    from cranfield.render.design_text import render
 
     cmp, _ = compared(p, a, alpha=a.alpha)
     designs = []

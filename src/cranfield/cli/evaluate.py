@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cranfield.base.limits import MAX_RESAMPLES
 from cranfield.cli._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, cluster, values
 from cranfield.cli._output import write_output
-from cranfield.limits import MAX_RESAMPLES
-from cranfield.report.results_text import FORMATS
-from cranfield.ties.order import TIE_POLICIES
+from cranfield.judging.ordering import TIE_POLICIES
+from cranfield.render.results_text import FORMATS
 
 
 def parser() -> Parser:
@@ -89,7 +89,7 @@ def run(argv: Sequence[str]) -> None:
     p = parser()
     a = p.parse(argv)
     from cranfield.evaluation import evaluate
-    from cranfield.report.results_text import render
+    from cranfield.render.results_text import render
 
     with cluster(p, a) as client:
         res = evaluate(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cranfield.base.limits import MAX_CUTOFF
 from cranfield.cli._args import Parser, Range, file_path
 from cranfield.cli._output import write_output
-from cranfield.limits import MAX_CUTOFF
-from cranfield.ties.order import TIE_POLICIES
+from cranfield.judging.ordering import TIE_POLICIES
 
 FORMATS = ("trec", "csv", "json", "table")
 

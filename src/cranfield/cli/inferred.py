@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cranfield.base.limits import MAX_CUTOFF
 from cranfield.cli._args import Parser, Range, file_path
 from cranfield.cli._output import write_output
-from cranfield.limits import MAX_CUTOFF
 
 
 def parser() -> Parser:

@@ -6,9 +6,9 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from cranfield.base.limits import MAX_SEED
 from cranfield.cli._args import Parser, Range, file_path, plot_file
 from cranfield.cli._output import write_output
-from cranfield.limits import MAX_SEED
 
 
 def _mapping(text: str) -> Any:
@@ -113,7 +113,7 @@ def run(argv: Sequence[str]) -> None:
     if a.names is not None and len(a.names) != len(a.qrels):
         p.error(f"--names gives {len(a.names)} names for {len(a.qrels)} judgment sets")
     from cranfield.judgments.agreement import judges
-    from cranfield.report.judges_text import render_judges
+    from cranfield.render.judges_text import render_judges
 
     kw: dict[str, Any] = {} if a.rel is None else {"rel": a.rel}
     result = judges(
@@ -126,7 +126,7 @@ def run(argv: Sequence[str]) -> None:
         **kw,
     )
     if a.plot_path:
-        from cranfield.report.judges_charts import confusion_heatmaps
+        from cranfield.render.judges_charts import confusion_heatmaps
 
         confusion_heatmaps(result, a.plot_path)
     write_output(render_judges(result, a.digits, a.fmt, a.worst), a.output)

@@ -8,7 +8,7 @@ from cranfield.cli._args import Parser, Range, Switch, file_path, name_list, plo
 from cranfield.cli._output import echo, write_output
 from cranfield.comparing.corrections import CORRECTIONS
 from cranfield.comparing.paired import TESTS
-from cranfield.ties.order import TIE_POLICIES
+from cranfield.judging.ordering import TIE_POLICIES
 
 FORMATS = ("table", "csv", "json")
 

@@ -35,7 +35,7 @@ def run(argv: Sequence[str]) -> None:
     """List measures (all, or the NAMES given) with parameters, defaults, formula and source."""
     a = parser().parse(argv)
     from cranfield.measures import REGISTRY, lookup
-    from cranfield.report.measure_list import render_measures
+    from cranfield.render.measure_list import render_measures
 
     if a.names:
         defs = []
@@ -61,7 +61,7 @@ def run(argv: Sequence[str]) -> None:
             )
         defs = [d for d in defs if d.family == a.family]
     if a.find is not None:
-        from cranfield.report.measure_list import find_measures
+        from cranfield.render.measure_list import find_measures
 
         word = a.find.strip()
         if not word:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cranfield.base.limits import MAX_RESAMPLES
 from cranfield.cli._args import Parser, Range, output_dir
 from cranfield.cli._output import echo, write_output
-from cranfield.limits import MAX_RESAMPLES
-from cranfield.report.meta_text import FORMATS
+from cranfield.render.meta_text import FORMATS
 
 
 def parser() -> Parser:
@@ -101,7 +101,7 @@ def run(argv: Sequence[str]) -> None:
     a = p.parse(argv)
     from cranfield.cli._tables import compared
     from cranfield.comparing.meta import meta_evaluation
-    from cranfield.report.meta_text import render
+    from cranfield.render.meta_text import render
 
     def judge(cmp, client):
         return meta_evaluation(

@@ -105,7 +105,7 @@ def run(argv: Sequence[str]) -> None:
             "the report is an HTML page, not text for a terminal: give -o FILE (-o report.html), "
             "or redirect standard output to a file (> report.html); -o - prints it anyway"
         )
-    from cranfield.report.provenance import display_path
+    from cranfield.render.provenance import display_path
     from cranfield.reporting import report
 
     options = (getattr(a, k, None) for k in (*SIDE_INPUTS, *JUDGMENT_FILES))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cranfield.base.limits import MAX_CUTOFF
 from cranfield.cli._args import SIDE_INPUTS, NumberList, Parser, Range, values
 from cranfield.cli._output import write_output
-from cranfield.limits import MAX_CUTOFF
 
 
 def parser() -> Parser:
@@ -58,7 +58,7 @@ def run(argv: Sequence[str]) -> None:
     cranfield ties qrels.txt run.txt --curves --recall .1,.3,.5,.7,.9 --nd 2,10,22,40,68
     """
     a = parser().parse(argv)
-    from cranfield.report.ties_text import render_ranges, render_weak_curves
+    from cranfield.render.ties_text import render_ranges, render_weak_curves
     from cranfield.ties.analysis import tie_ranges, weak_curves
 
     kw = values(a, "depth", "judged_only", "complete", *SIDE_INPUTS, "names")

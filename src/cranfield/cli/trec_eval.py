@@ -13,7 +13,7 @@ from collections.abc import Sequence
 def run(argv: Sequence[str]) -> None:
     """trec_eval [-h] [-q] [-m measure[.params]] [-c] [-n] [-l num] [-M num] [-J] ... qrels run"""
     from cranfield.cli._output import StderrText, StdoutBytes
-    from cranfield.compat.engine import main
+    from cranfield.compat.trec_eval.engine import main
 
     status = main(list(argv), out=StdoutBytes(), err=StderrText())
     if status:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from cranfield import progress
+from cranfield.base import progress
 
 __all__ = [
     "MAX_EXACT_ARRANGEMENTS",

@@ -1,12 +1,12 @@
 """``compare()``: significance, agreement and per-request analysis over evaluated runs.
 
-The comparison consumes :class:`~cranfield.results.Results` (per-query values computed by
+The comparison consumes :class:`~cranfield.results.tables.Results` (per-query values computed by
 ``evaluate``); it never computes a measure itself.
 
 Which queries are compared (the explicit rule for queries present in one run only):
 
 - ``compare(qrels, runs, ...)`` evaluates every run with ``complete=True`` by default (the rule
-  of every command, :mod:`cranfield.query_sets`), so every judged query is scored for every
+  of every command, :mod:`cranfield.results.query_sets`), so every judged query is scored for every
   run (a run without results for a query scores what an empty ranking scores, trec_eval
   ``-c``) and all runs share the same queries; so does ``evaluate``, whose results give the
   same means here;
@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from cranfield import arguments as A
-from cranfield import progress
+from cranfield.base import arguments as A
+from cranfield.base import progress
 from cranfield.comparing.arrangements import exact_arrangements
 from cranfield.comparing.corrections import CORRECTIONS, PERMUTATION_CORRECTIONS, adjust, canonical
 from cranfield.comparing.paired import (
@@ -47,11 +47,11 @@ from cranfield.comparing.requests import natural_key, superiority
 from cranfield.comparing.result import Comparison, PairResult, direction, mean_of
 from cranfield.comparing.sweep import _sweep, parse_sweep
 from cranfield.comparing.tukey import tukey_hsd
+from cranfield.data.run_names import find_run
 from cranfield.errors import CranfieldWarning, DataWarning, ParameterError
 from cranfield.errors import warn as _warn
-from cranfield.judging_options import JudgeOptions
-from cranfield.naming import find_run
-from cranfield.results import Results, ResultsSet
+from cranfield.judging.options import JudgeOptions
+from cranfield.results.tables import Results, ResultsSet
 
 __all__ = ["check_settings", "compare"]
 
@@ -103,7 +103,8 @@ def compare(
     """Compare runs pairwise under one or more measures.
 
     ``compare(results_set, ["AP", ...])`` takes evaluated results (a
-    :class:`~cranfield.results.ResultsSet` or list of :class:`~cranfield.results.Results`);
+    :class:`~cranfield.results.tables.ResultsSet` or list of
+    :class:`~cranfield.results.tables.Results`);
     ``compare(qrels, [run_a, run_b, ...], ["AP", "P@10"])`` (or a dict ``{name: run}``)
     evaluates first (with ``complete=True``: every judged query counts for every run), with
     the judging options of :func:`cranfield.evaluate` (``ties``, ``depth``, ``judged_only``,
@@ -196,7 +197,7 @@ def compare(
         if runs is None:
             raise ParameterError("compare(qrels, runs, measures): runs are missing")
         from cranfield.evaluation import DEFAULT_MEASURES, evaluate_runs
-        from cranfield.judged_runs import judge_many
+        from cranfield.judging.runs import judge_many
 
         judged = judge_many(results, runs, names=names, options=options)
         if rbo_p is not None:
@@ -211,7 +212,7 @@ def compare(
         if bounds:
             labels = [f"{m}{s}" for m in labels for s in ("", ":lo", ":hi")]
     if executor is not None:
-        from cranfield.dask_executor import as_executor
+        from cranfield.scale.dask_executor import as_executor
 
         executor = as_executor(executor)
     cmp = _build(

@@ -125,7 +125,7 @@ def discriminative_power(
         D = np.column_stack([differences(Y[:, i], Y[:, j]) for i, j in zip(a, b, strict=True)])
         if executor is not None:
             from cranfield.comparing.resampling_tasks import Resampling, resampling_on
-            from cranfield.dask_executor import as_executor
+            from cranfield.scale.dask_executor import as_executor
 
             results, _ = resampling_on(
                 as_executor(executor), D, Resampling(test, "two-sided", samples, seed)
@@ -335,7 +335,7 @@ class MetaEvaluation:
     def plot(self, directory: Any, *, formats: Any = ("png",)) -> list[Any]:
         """The ASL curves, swap rates and ranking stability, one chart each (every measure a
         line); needs matplotlib."""
-        from cranfield.report.meta_charts import plot_meta
+        from cranfield.render.meta_charts import plot_meta
 
         return plot_meta(self, directory, formats=formats)
 

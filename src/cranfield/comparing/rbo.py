@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from cranfield.base.segments import segment_cumsum, segment_total
 from cranfield.errors import ParameterError
-from cranfield.segments import segment_cumsum, segment_total
 
 __all__ = [
     "Overlap",
@@ -83,10 +83,11 @@ class Overlap:
 
 def ranked_documents(run: Any, query_ids: list[str], vocabulary: dict[str, int], *,
                      ties: str = "trec", seed: int | None = None) -> Rankings:  # fmt: skip
-    """The documents of ``run`` (a :class:`~cranfield.data.Run`) for ``query_ids`` in rank order
+    """The documents of ``run`` (a :class:`~cranfield.data.tables.Run`) for ``query_ids`` in rank
+    order
     under the tie policy ``ties`` (``weak`` orders as ``trec``), coded by ``vocabulary``
     (extended with new documents)."""
-    from cranfield.ties.order import order_run
+    from cranfield.judging.ordering import order_run
 
     where = {q: i for i, q in enumerate(query_ids)}
     seg = np.array([where.get(q, -1) for q in run.query_ids], dtype=np.int64)
@@ -115,7 +116,7 @@ def _restricted(r: Rankings, rows: np.ndarray, depth: int | None) -> Rankings:
 
 
 class RankingsKept:
-    """The rankings of runs as :func:`cranfield.judged_runs.judge_many` reads them (its
+    """The rankings of runs as :func:`cranfield.judging.runs.judge_many` reads them (its
     ``on_run`` hook), for the overlaps of a comparison: integer codes only, not the runs."""
 
     def __init__(self, *, ties: str, seed: int | None, depth: int | None) -> None:
@@ -146,7 +147,7 @@ class RankingsKept:
 
 def persistence(p: Any) -> float:
     """``p`` checked: a number in (0, 1)."""
-    from cranfield import arguments as A
+    from cranfield.base import arguments as A
 
     value = A.number(p, "p (rank-biased overlap)")
     if not 0.0 < value < 1.0:
@@ -211,7 +212,7 @@ def rank_biased_overlap(
     ``queries``: the queries compared (default: those of either run; a query missing from a
     run is an empty ranking there); ``ties``: the order of equal scores (``trec``: document id
     descending, ``given``, ``random`` with ``seed``)."""
-    from cranfield import arguments as A
+    from cranfield.base import arguments as A
     from cranfield.io import read_run
 
     p = persistence(p)

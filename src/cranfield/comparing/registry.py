@@ -8,7 +8,7 @@ what it gives on degenerate input (and that it warns), the peer tool or brute fo
 reproduces it, and the tests that check it.  From this one place come the choices of the
 options (``TESTS``, ``CORRECTIONS``, ``INTERVALS``), the names printed in the outputs, and the
 tables of ``docs/statistics.md`` and ``docs/compare.md``
-(``python -m cranfield.report.generated_docs docs``); ``tests/test_statistics_registry.py``
+(``python -m cranfield.render.generated_docs docs``); ``tests/test_statistics_registry.py``
 fails for a declaration without a test, with a test that does not exist, or with a stale
 table.
 """

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield import progress
+from cranfield.base import progress
 from cranfield.comparing.checks import check_confidence, check_count, check_seed
 from cranfield.comparing.differences import (
     EQUAL_TOLERANCE,

@@ -57,7 +57,7 @@ def resampling_on(
     """The test of every column of ``D`` (queries x pairs) on ``executor``: what
     :func:`~cranfield.comparing.resampling.randomization_tests` (interval ``None``) or
     :func:`~cranfield.comparing.resampling.bootstrap_tests` return for the whole ``D``."""
-    from cranfield.parallel import recorded, replay
+    from cranfield.scale.processes import recorded, replay
 
     D = np.asarray(D, dtype=np.float64)
     if D.ndim != 2 or D.shape[1] <= 1:

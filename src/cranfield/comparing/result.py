@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.aggregate import aggregate_values
 from cranfield.comparing import agreement as agr
 from cranfield.comparing.paired import differences
 from cranfield.comparing.requests import (
@@ -31,7 +30,8 @@ from cranfield.comparing.requests import (
 )
 from cranfield.errors import ParameterError
 from cranfield.measures.parse import Measure
-from cranfield.results import Results
+from cranfield.results.aggregate import aggregate_values
+from cranfield.results.tables import Results
 
 __all__ = ["Comparison", "Generality", "GeneralityRow", "PairResult", "Sweep"]
 
@@ -345,7 +345,7 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape: ``{"measures": {label: {"means": {run: mean}, "pairs": [...]}}}``
         plus the settings, and the agreement between measures when there are several."""
-        from cranfield.report.comparison_json import comparison_dict
+        from cranfield.render.comparison_json import comparison_dict
 
         return comparison_dict(self)
 
@@ -354,7 +354,7 @@ class Comparison:
 
         ``details`` adds sections to text and markdown output: ``requests`` (Keen's tables),
         ``generality`` (specific vs general requests)."""
-        from cranfield.report.comparison_text import render
+        from cranfield.render.comparison_text import render
 
         return render(self, fmt, digits=digits, details=details)
 
@@ -369,7 +369,7 @@ class Comparison:
         ranking change (two or more measures), sweeps, and per tested pair and measure the
         precision histogram and Keen's magnitude-difference plot (``pair_plots="none"`` skips
         those).  Needs matplotlib (``pip install 'cranfield[plot]'``)."""
-        from cranfield.report.compare_charts import plot_comparison
+        from cranfield.render.compare_charts import plot_comparison
 
         return plot_comparison(self, directory, formats=formats, pair_plots=pair_plots)
 
@@ -378,19 +378,19 @@ class Comparison:
         (the columns of ``table("csv")``); ``means``, one row per measure and run (``mean``,
         ``queries``, ``better_than``: the letters of the runs it is significantly better
         than)."""
-        from cranfield.report.notebook import comparison_frame
+        from cranfield.render.notebook import comparison_frame
 
         return comparison_frame(self, what)
 
     def to_html(self, *, digits: int = 4, details: bool = True) -> str:
         """An HTML fragment: the means with significance marks, best per measure, and (with
         ``details``) the pairwise tests and the agreement between measures."""
-        from cranfield.report.html import comparison_html
+        from cranfield.render.html import comparison_html
 
         return comparison_html(self, digits=digits, details=details)
 
     def __repr__(self) -> str:
-        from cranfield.report.notebook import comparison_repr
+        from cranfield.render.notebook import comparison_repr
 
         return comparison_repr(self)
 

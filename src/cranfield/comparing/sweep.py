@@ -9,7 +9,7 @@ import numpy as np
 from cranfield.comparing.result import Sweep, base_name, mean_of
 from cranfield.errors import ParameterError
 from cranfield.measures.parse import parse
-from cranfield.results import Results
+from cranfield.results.tables import Results
 
 __all__ = ["parse_sweep"]
 

@@ -16,7 +16,7 @@ from cranfield.curves.interpolate import EXTRAPOLATIONS, INTERPOLATIONS
 from cranfield.curves.pr import PR_COLUMNS, precision_recall
 from cranfield.curves.recall_levels import STANDARD_CUTOFFS, parse_cutoffs, parse_levels
 from cranfield.curves.steps import STEP_CHOICES
-from cranfield.report.curve_charts import plot_curves as plot  # matplotlib is imported when drawing
+from cranfield.render.curve_charts import plot_curves as plot  # matplotlib is imported when drawing
 
 __all__ = [
     "EXTRAPOLATIONS",

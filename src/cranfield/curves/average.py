@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from cranfield.aggregate import aggregate_values
 from cranfield.errors import ParameterError
+from cranfield.results.aggregate import aggregate_values
 
 __all__ = ["AVERAGES", "STATISTICS", "check_average", "column_statistic"]
 

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield import arguments as A
+from cranfield.base import arguments as A
 from cranfield.curves.average import check_average, column_statistic
 from cranfield.curves.cutoffs import beyond, read_at_levels, relevant_at
 from cranfield.curves.inputs import collection_sizes, judged_runs
@@ -49,7 +49,7 @@ from cranfield.curves.precall import WeakLevels
 from cranfield.curves.recall_levels import ceil_count, parse_cutoffs, parse_levels
 from cranfield.curves.steps import Steps
 from cranfield.errors import DataWarning, ParameterError, warn
-from cranfield.judging_options import JudgeOptions
+from cranfield.judging.options import JudgeOptions
 
 __all__ = ["FALLOUT_COLUMNS", "fallout", "fallout_at_levels"]
 

@@ -31,13 +31,13 @@ from typing import Any
 
 import numpy as np
 
-from cranfield import arguments as A
+from cranfield.base import arguments as A
 from cranfield.curves.average import check_average
 from cranfield.curves.inputs import judged_runs
 from cranfield.curves.recall_levels import parse_cutoffs
 from cranfield.errors import ParameterError, UndefinedMeasureWarning, warn
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.judging_options import JudgeOptions
+from cranfield.judging.options import JudgeOptions
+from cranfield.judging.rankings import JudgedRankings
 
 __all__ = ["GAIN_COLUMNS", "GAIN_CURVES", "area", "gain", "gain_matrices", "gains_from_text"]
 
@@ -100,9 +100,10 @@ def gains_from_text(text: str) -> dict[int, float]:
 
 
 def _discounted(G: np.ndarray, convention: str, base: float) -> np.ndarray:
-    """Each gain over its rank's discount (:func:`cranfield.measures.discount.discounted`, the
+    """Each gain over its rank's discount (:func:`cranfield.measures.kernels.discount.discounted`,
+    the
     DCG measures' own function, so that curve and measure agree to the bit)."""
-    from cranfield.measures.discount import discounted
+    from cranfield.measures.kernels.discount import discounted
 
     out = np.zeros_like(G)
     q, i = np.nonzero(G)

@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from cranfield import arguments as A
+from cranfield.base import arguments as A
+from cranfield.data.run_names import unique
 from cranfield.errors import DataWarning, ParameterError, warn
-from cranfield.judged_rankings import UNJUDGED, JudgedRankings
-from cranfield.judging_options import JudgeOptions
-from cranfield.naming import unique
+from cranfield.judging.options import JudgeOptions
+from cranfield.judging.rankings import UNJUDGED, JudgedRankings
 
 __all__ = ["align", "collection_sizes", "ideal", "judged_runs"]
 
@@ -33,7 +33,7 @@ def judged_runs(
     """The judged runs of a curve and its reference run (``None`` if not given).
 
     ``qrels`` + one run, a list or a dict of runs, judged with ``options`` and
-    ``collection_size`` (:func:`cranfield.judged_runs.judge_many`); or a JudgedRankings /
+    ``collection_size`` (:func:`cranfield.judging.runs.judge_many`); or a JudgedRankings /
     list of them as ``qrels`` with ``runs=None``: then ``names`` renames them and
     ``collection_size`` (one integer, ``{qid: N}``, a file of ``qid N`` lines, or one value
     per query in their order) is set on them.  Names are text in the curve tables: bytes of a
@@ -55,7 +55,7 @@ def judged_runs(
                 )
             ref = reference
     else:
-        from cranfield.judged_runs import judge_many
+        from cranfield.judging.runs import judge_many
 
         options = options.replace(collection_size=collection_size)
         judged = judge_many(qrels, runs, names=names, options=options)
@@ -103,7 +103,7 @@ def _text(name: str) -> str:
 
 
 def _sizes(jr: JudgedRankings, collection_size: Any) -> np.ndarray:
-    from cranfield.measure_inputs import per_query_counts
+    from cranfield.judging.side_inputs import per_query_counts
 
     if isinstance(collection_size, Sequence | np.ndarray) and not isinstance(collection_size, str):
         if np.ndim(collection_size) != 1 or len(collection_size) != jr.num_queries:

@@ -47,7 +47,7 @@ from cranfield.curves.precall import WeakLevels
 from cranfield.curves.recall_levels import ceil_count, floor_count
 from cranfield.curves.steps import Steps
 from cranfield.errors import ParameterError
-from cranfield.measures.counting import lround
+from cranfield.measures.kernels.counting import lround
 
 __all__ = ["EXTRAPOLATIONS", "INTERPOLATIONS", "LevelValues", "at_levels"]
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield import arguments as A
+from cranfield.base import arguments as A
 from cranfield.curves.average import check_average, column_statistic
 from cranfield.curves.cutoffs import read_at_levels, relevant_at
 from cranfield.curves.inputs import align, collection_sizes, ideal, judged_runs
@@ -36,8 +36,8 @@ from cranfield.curves.precall import WeakLevels
 from cranfield.curves.recall_levels import parse_cutoffs, parse_levels
 from cranfield.curves.steps import STEP_CHOICES, Steps
 from cranfield.errors import DataWarning, ParameterError, UndefinedMeasureWarning, warn
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.judging_options import JudgeOptions
+from cranfield.judging.options import JudgeOptions
+from cranfield.judging.rankings import JudgedRankings
 
 __all__ = ["PR_COLUMNS", "PRSpec", "precision_recall"]
 

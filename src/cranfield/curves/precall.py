@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cranfield.curves.steps import Steps
-from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging.rankings import JudgedRankings
 
 __all__ = ["WeakLevels"]
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from cranfield.base.limits import MAX_CUTOFF
 from cranfield.errors import ParameterError
 from cranfield.io.columns import show
-from cranfield.limits import MAX_CUTOFF
 
 __all__ = [
     "STANDARD_CUTOFFS",

@@ -26,7 +26,7 @@ from functools import cached_property
 import numpy as np
 
 from cranfield.errors import ParameterError
-from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging.rankings import JudgedRankings
 
 __all__ = ["STEP_CHOICES", "Steps"]
 

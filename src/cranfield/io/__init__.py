@@ -1,5 +1,5 @@
-"""Readers: every supported input becomes a validated :class:`~cranfield.data.Qrels` or
-:class:`~cranfield.data.Run`.
+"""Readers: every supported input becomes a validated :class:`~cranfield.data.tables.Qrels` or
+:class:`~cranfield.data.tables.Run`.
 
 Sources: a path to TREC text (or an MS MARCO run, or CSV/TSV with a header: :mod:`.formats`),
 JSON lines (``.jsonl``/``.ndjson``), JSON (``.json``) or Parquet (``.parquet``/``.pq``), each
@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cranfield.data import Qrels, Run
+from cranfield.data.tables import Qrels, Run
 from cranfield.errors import InputError, ParameterError
 
 __all__ = ["read_qrels", "read_run"]
@@ -104,7 +104,7 @@ def read_qrels(source: QrelsSource, *, format: str = "auto") -> Qrels:
             from cranfield.io.formats import read_qrels_as
 
             return read_qrels_as(os.fspath(source), fmt)
-        from cranfield.io.text import read_trec_qrels
+        from cranfield.io.trec.text import read_trec_qrels
 
         return read_trec_qrels(os.fspath(source))
     if isinstance(source, Mapping):
@@ -132,7 +132,7 @@ def read_run(source: RunSource, *, name: str | None = None, format: str = "auto"
     ``msmarco`` (``qid docid rank``), ``csv`` or ``tsv`` (with a header line).
     """
     if name is not None:
-        from cranfield.arguments import run_names
+        from cranfield.base.arguments import run_names
 
         run_names([name], 1)
     if isinstance(source, Run):
@@ -151,7 +151,7 @@ def read_run(source: RunSource, *, name: str | None = None, format: str = "auto"
             from cranfield.io.formats import read_run_as
 
             return read_run_as(opened, fmt, run_name)
-        from cranfield.io.text import read_trec_run
+        from cranfield.io.trec.text import read_trec_run
 
         return read_trec_run(opened, run_name)
     if isinstance(source, Mapping):

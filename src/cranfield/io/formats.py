@@ -25,7 +25,7 @@ from cranfield.io.source import ClientFile
 from cranfield.io.textcheck import line_ends
 
 if TYPE_CHECKING:
-    from cranfield.data import Qrels, Run
+    from cranfield.data.tables import Qrels, Run
     from cranfield.io.source import Stream
 
 __all__ = [
@@ -262,7 +262,7 @@ def read_run_as(path: str | os.PathLike[str], fmt: str, name: str) -> Run:
     """The run at ``path`` (or ``-``) read in format ``fmt`` (``trec``, ``msmarco``, ``csv``,
     ``tsv``)."""
     from cranfield.io.source import source_name
-    from cranfield.io.text import read_text, read_trec_run
+    from cranfield.io.trec.text import read_text, read_trec_run
 
     if fmt == "trec":
         return read_trec_run(path, name, detect=False)
@@ -279,7 +279,7 @@ def read_run_as(path: str | os.PathLike[str], fmt: str, name: str) -> Run:
 def read_qrels_as(path: str | os.PathLike[str], fmt: str) -> Qrels:
     """The qrels at ``path`` (or ``-``) read in format ``fmt`` (``trec``, ``csv``, ``tsv``)."""
     from cranfield.io.source import source_name
-    from cranfield.io.text import read_text, read_trec_qrels
+    from cranfield.io.trec.text import read_text, read_trec_qrels
 
     if fmt == "trec":
         return read_trec_qrels(path, detect=False)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.data import Qrels, Run
+from cranfield.data.tables import Qrels, Run
 from cranfield.errors import InputError
 from cranfield.io import columns as C
 from cranfield.io import number_text

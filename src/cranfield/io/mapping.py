@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.data import Qrels, Run
+from cranfield.data.id_column import IdColumn
+from cranfield.data.tables import Qrels, Run
 from cranfield.errors import InputError
-from cranfield.id_column import IdColumn
 from cranfield.io import columns as C
 from cranfield.io.columns import Where
 from cranfield.io.number_text import JsonNumber

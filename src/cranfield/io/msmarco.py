@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.data import LineCounts, Run
+from cranfield.data.id_column import IdColumn
+from cranfield.data.tables import LineCounts, Run
 from cranfield.errors import InputError
-from cranfield.id_column import IdColumn
 from cranfield.io.number_text import INT as _INT
 from cranfield.io.textcheck import BOM, line_ends
 from cranfield.io.validate import check_run_duplicates, check_run_ids

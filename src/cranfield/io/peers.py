@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 from typing import Any
 
-from cranfield.data import Qrels, Run
+from cranfield.data.tables import Qrels, Run
 from cranfield.errors import InputError, MissingExtraError
 from cranfield.io import columns as C
 from cranfield.io.columns import Where
@@ -111,7 +111,7 @@ def peer_run_name(obj: Any) -> str | None:
         name = getattr(obj, "name", None)
         if not isinstance(name, str) or not name.strip():
             return None
-        from cranfield.arguments import run_names
+        from cranfield.base.arguments import run_names
 
         run_names([name], 1)
         return name

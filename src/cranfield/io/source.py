@@ -30,7 +30,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, Protocol
 
-from cranfield import progress
+from cranfield.base import progress
 from cranfield.errors import InputError
 
 __all__ = [
@@ -495,7 +495,7 @@ def _decompress(fmt: str, head: bytes, fh: BinaryIO, source: str) -> Iterator[by
         errors += (zlib.error,)
         members = _zlib_members
     elif fmt == "zstd":
-        from cranfield._lazy import require
+        from cranfield.base.optional import require
 
         zstd = require("zstandard", "zstd", f"reading the Zstandard-compressed {source}")
         errors += (zstd.ZstdError,)

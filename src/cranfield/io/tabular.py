@@ -2,7 +2,7 @@
 
 Every table goes through the same column rules (:mod:`cranfield.io.columns`) and the same
 checks as TREC text (:mod:`cranfield.io.validate`).  Large tables stay columnar: Arrow arrays
-become the run's :class:`~cranfield.data.IdColumn` and numpy arrays, with no per-row Python.
+become the run's :class:`~cranfield.data.tables.IdColumn` and numpy arrays, with no per-row Python.
 
 The ``given`` order of a table is its ``rank`` column when present (ascending, ties in row
 order), else its row order.
@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.data import LineCounts, Qrels, Run
+from cranfield.data.id_column import IdColumn
+from cranfield.data.tables import LineCounts, Qrels, Run
 from cranfield.errors import InputError
-from cranfield.id_column import IdColumn
 from cranfield.io import columns as C
 from cranfield.io.columns import QRELS_ROLES, RUN_ROLES, Where
 from cranfield.io.number_text import JsonNumber
@@ -313,8 +313,8 @@ def _text(path: str | os.PathLike[str], *, lines: bool) -> bytes:
     mark dropped): UTF-8, lines ending as in every text, nesting bounded
     (:mod:`.json_depth`), all before any parser sees it."""
     from cranfield.io.json_depth import check_depth
-    from cranfield.io.text import read_text
     from cranfield.io.textcheck import BOM, line_ends
+    from cranfield.io.trec.text import read_text
 
     source = str(path)
     data = read_text(path)

@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from cranfield.data import Qrels, Run
+from cranfield.data.tables import Qrels, Run
 from cranfield.errors import InputError
 
 __all__ = [

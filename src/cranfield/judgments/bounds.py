@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.judged_rankings import NOT_IN_QRELS, JudgedRankings
+from cranfield.judging.rankings import NOT_IN_QRELS, JudgedRankings
 from cranfield.measures.parse import Measure
 from cranfield.measures.registry import REGISTRY, MeasureDef, Undefined
 
@@ -169,10 +169,10 @@ def bounded(specs: Sequence[tuple[str, Measure]]) -> list[tuple[str, Measure]]:
 
 
 def bounded_aggregate(specs: Sequence[tuple[str, Measure]], aggregate: Any) -> Any:
-    """``aggregate`` (as :func:`cranfield.aggregate.resolve_aggregation` takes it, for the
+    """``aggregate`` (as :func:`cranfield.results.aggregate.resolve_aggregation` takes it, for the
     measures without bounds) as a ``{label: how}`` mapping that gives each bound the
     statistic of its measure; ``None`` stays ``None``."""
-    from cranfield.aggregate import resolve_aggregation
+    from cranfield.results.aggregate import resolve_aggregation
 
     if aggregate is None:
         return None

@@ -34,7 +34,8 @@ BASE = "qrels"
 
 @dataclass(frozen=True)
 class Filled:
-    """The completed judgments (``qrels``, a :class:`~cranfield.data.Qrels`) and the source of
+    """The completed judgments (``qrels``, a :class:`~cranfield.data.tables.Qrels`) and the source
+    of
     each: ``origin[(query, doc)]`` for the filled pairs (every other judgment is ``qrels``');
     ``sources``: ``qrels`` then the fills, in order; ``open``: the holes no source filled."""
 
@@ -70,7 +71,7 @@ class Filled:
 
         from cranfield.evaluation import evaluate
         from cranfield.io import read_run
-        from cranfield.results import Results, ResultsSet
+        from cranfield.results.tables import Results, ResultsSet
 
         out = evaluate(self.qrels, runs, measures, **keywords)
         results = [out] if isinstance(out, Results) else list(out)
@@ -107,7 +108,7 @@ def fill_holes(
 ) -> Filled:
     """``qrels`` completed from ``fills`` (judgment sets and labelers, in order of
     preference) on the holes of ``runs`` (see the module docstring)."""
-    from cranfield.data import Qrels
+    from cranfield.data.tables import Qrels
     from cranfield.io import read_qrels
 
     if not isinstance(fills, list | tuple) or not fills:
@@ -191,7 +192,7 @@ def _label(
 
 
 def _is_qrels(x: Any) -> bool:
-    from cranfield.data import Qrels
+    from cranfield.data.tables import Qrels
 
     return isinstance(x, Qrels | str | os.PathLike | dict) or hasattr(x, "columns")
 
@@ -218,14 +219,14 @@ def _names(fills: Sequence[Any], names: Sequence[str] | None) -> list[str]:
 
 
 def _sources_list(runs: Any) -> list[Any]:
-    from cranfield import arguments as A
+    from cranfield.base import arguments as A
 
     sources, _, _ = A.run_list(runs)
     return sources
 
 
 def _as_run(run: Any) -> Any:
-    from cranfield.data import Run
+    from cranfield.data.tables import Run
     from cranfield.io import read_run
 
     return run if isinstance(run, Run) else read_run(run)

@@ -142,11 +142,11 @@ def holes(
     ``ties``, ``seed``: how each ranking is ordered (:func:`cranfield.evaluate`'s);
     ``names``: the runs' names (the naming rule of :func:`cranfield.evaluate` otherwise).
     """
-    from cranfield import arguments as A
+    from cranfield.base import arguments as A
     from cranfield.comparing.rbo import ranked_documents
+    from cranfield.data.run_names import Namer
     from cranfield.io import read_qrels, read_run
-    from cranfield.judging_options import JudgeOptions
-    from cranfield.naming import Namer
+    from cranfield.judging.options import JudgeOptions
 
     spec = PoolSpec(strategy, depth, size, p, rrf_k, merge)
     options = JudgeOptions(ties=ties, seed=seed)

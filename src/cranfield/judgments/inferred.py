@@ -141,7 +141,7 @@ def inferred(
 ) -> Inferred:
     """xinfAP, infAP, infNDCG and the estimated counts of ``run`` (a path, table, dict or
     Run) on ``sampled`` (:func:`read_sampled_qrels` or its path)."""
-    from cranfield import arguments as A
+    from cranfield.base import arguments as A
     from cranfield.comparing.rbo import ranked_documents
     from cranfield.io import read_run
 

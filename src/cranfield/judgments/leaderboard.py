@@ -273,12 +273,12 @@ class LeaderboardAgreement:
             for r in self.rows
         ]
         if fmt == "csv":
-            from cranfield.report.delimited import delimited
+            from cranfield.render.delimited import delimited
 
             return delimited(head, body)
         if fmt != "text":
             raise ParameterError(f"unknown format {fmt!r}; choose text, csv or json")
-        from cranfield.report.table import text_table
+        from cranfield.render.table import text_table
 
         lines = [
             "queries per set: "
@@ -330,7 +330,7 @@ class LeaderboardAgreement:
         given.  Returns the figure."""
         from pathlib import Path
 
-        from cranfield.report import charts
+        from cranfield.render import charts
 
         label = self.labels[0] if measure is None else measure
         if label not in self.means:
@@ -421,7 +421,7 @@ class _Work(NamedTuple):
     judged: frozenset[str]
     """The queries judged in some set (before the sets were cut to the common queries)."""
     documents: Any
-    """The documents of every set (a :class:`~cranfield.id_column.Vocabulary`): a run's
+    """The documents of every set (a :class:`~cranfield.data.id_column.Vocabulary`): a run's
     documents are looked up once in it, ..."""
     codes: tuple[np.ndarray, ...]
     """... and mapped to each set's own codes by ``codes[set][position]`` (-1: absent)."""
@@ -432,7 +432,7 @@ class _Work(NamedTuple):
 def _documents(sets: Sequence[Any]) -> tuple[Any, tuple[np.ndarray, ...]]:
     """The union of the sets' documents and, per set, each one's position in the set's own
     vocabulary (``Qrels.doc_index``), -1 where the set does not judge it."""
-    from cranfield.id_column import Vocabulary
+    from cranfield.data.id_column import Vocabulary
 
     union: dict[str, int] = {}
     for q in sets:
@@ -455,9 +455,9 @@ def _run_task(shared: Any, task: Any) -> tuple[tuple[Any, ...], list[str]]:
     queries left out of every set by ``queries="common"``, once per set)."""
     from dataclasses import replace
 
-    from cranfield.data import Run
+    from cranfield.data.tables import Run
     from cranfield.evaluation import evaluate_planned
-    from cranfield.judging import judge
+    from cranfield.judging.join import judge
 
     plan = shared.work.plan._replace(options=shared.options)
     source = task.source
@@ -483,7 +483,7 @@ def _run_task(shared: Any, task: Any) -> tuple[tuple[Any, ...], list[str]]:
 
 
 def _set_names(sources: Sequence[Any], names: Sequence[str] | None) -> list[str]:
-    from cranfield.naming import path_names, unique
+    from cranfield.data.run_names import path_names, unique
 
     if names is not None:
         names = [str(n) for n in names]
@@ -535,15 +535,15 @@ def leaderboards(
     :func:`cranfield.compare` (``complete=True``: a judged query without results scores as
     an empty ranking).  See the module's docstring for the statistics.
     """
-    from cranfield import arguments as A
+    from cranfield.base import arguments as A
     from cranfield.comparing.build import check_settings
     from cranfield.comparing.result import direction
     from cranfield.evaluation import DEFAULT_MEASURES, _measures
     from cranfield.io import read_qrels
-    from cranfield.judged_runs import judge_many
-    from cranfield.judging_options import JudgeOptions
-    from cranfield.partial_results import micro_labels
-    from cranfield.streaming import Plan
+    from cranfield.judging.options import JudgeOptions
+    from cranfield.judging.runs import judge_many
+    from cranfield.results.blocks import micro_labels
+    from cranfield.scale.streaming import Plan
 
     settings = check_settings(test, correction, alternative, alpha, permutations, seed, None)
     options = JudgeOptions(
@@ -552,7 +552,7 @@ def leaderboards(
     pairs = A.choice(pairs, "pairs", ("reference", "all"))
     queries = A.choice(queries, "queries", ("common", "each"))
     top_k = A.integer(top_k, "top_k", minimum=1)
-    from cranfield.parallel import check_jobs
+    from cranfield.scale.processes import check_jobs
 
     jobs = check_jobs(jobs)
     if isinstance(qrels, Mapping):
@@ -717,7 +717,7 @@ def _verdicts(
     from cranfield.comparing.corrections import adjust
     from cranfield.comparing.paired import differences, paired_tests
     from cranfield.comparing.result import direction
-    from cranfield.naming import find_run
+    from cranfield.data.run_names import find_run
 
     if len(per_run) < 2:
         return {}, []

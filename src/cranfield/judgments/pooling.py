@@ -54,7 +54,7 @@ class PoolSpec:
     merge: str = "sum"
 
     def __post_init__(self) -> None:
-        from cranfield import arguments as A
+        from cranfield.base import arguments as A
 
         A.choice(self.strategy, "pooling strategy", STRATEGIES)
         A.choice(self.merge, "rbp merge", RBP_MERGES)

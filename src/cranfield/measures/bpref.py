@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import UNJUDGED, JudgedRankings
-from cranfield.measures.counting import (
+from cranfield.base.segments import segment_total
+from cranfield.judging.rankings import UNJUDGED, JudgedRankings
+from cranfield.measures.kernels.counting import (
     count_above,
     memo,
     num_rel,
@@ -25,7 +26,6 @@ from cranfield.measures.counting import (
 from cranfield.measures.oracles import CUT, ORACLE, TIES
 from cranfield.measures.precision import NO_REL
 from cranfield.measures.registry import GM_EPS, REL, TrecEval, measure
-from cranfield.segments import segment_total
 from cranfield.ties.expected import cut_levels, retrieved_part_mean, uniform_before
 from cranfield.ties.levels import marked_levels
 

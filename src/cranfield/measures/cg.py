@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from cranfield.errors import ParameterError
-from cranfield.judged_rankings import JudgedRankings, segment_seqsum
-from cranfield.measures.counting import ratio
+from cranfield.judging.rankings import JudgedRankings, segment_seqsum
 from cranfield.measures.dcg import GAINS, dcg_parts
-from cranfield.measures.gains import gain_table
+from cranfield.measures.kernels.counting import ratio
+from cranfield.measures.kernels.gains import gain_table
 from cranfield.measures.oracles import LIT
 from cranfield.measures.params import INT64_MAX
 from cranfield.measures.registry import CUTOFF_OPTIONAL, Param, Undefined, measure

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
+from cranfield.base.segments import segment_cumsum
+from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.rbp import powers
 from cranfield.measures.registry import Param, Undefined, measure
-from cranfield.segments import segment_cumsum
 
 CVS = "Clarke, Vtyurina & Smucker, 'Assessing top-k preferences', ACM TOIS 39(3), 2021, sec. 3"
 P = Param("p", "float", 0.95, "persistence of the rank-biased overlap", above=0.0, at_most=1.0)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import ratio
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.counting import ratio
 from cranfield.measures.normalized import collection_size
 from cranfield.measures.oracles import LIT, NAIVE
 from cranfield.measures.params import MAX_WEIGHT

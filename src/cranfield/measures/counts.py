@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures import counting
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels import counting
 from cranfield.measures.oracles import CONFORMANCE, ORACLE
 from cranfield.measures.registry import REL, SAME, TrecEval, measure
 from cranfield.measures.sources import BAEZA_YATES

@@ -14,8 +14,8 @@ from functools import cache
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.cwl import (
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.cwl import (
     ADAPTIVE,
     CLI,
     COLUMNS,

@@ -4,7 +4,7 @@ Järvelin & Kekäläinen, ACM TOIS 20(4), 2002, as presented in Chen's slides 'R
 Evaluation - Measures' (CG/DCG/ideal vectors);
 trec_eval 10.0 ``m_ndcg.c`` (ndcg, dcg, ideal_dcg), ``m_ndcg_cut.c``, ``m_ndcg_rel.c``,
 ``m_Rndcg.c``, ``m_G.c``, ``m_binG.c``, ``gain_init.c`` (gains and the ideal list, see
-:mod:`cranfield.measures.gains`).  Discount ``1/log2(i+1)`` at rank ``i`` with the C
+:mod:`cranfield.measures.kernels.gains`).  Discount ``1/log2(i+1)`` at rank ``i`` with the C
 library's ``log2``; sums are added in rank order, as trec_eval does.  The tie-aware form:
 ``E[DCG@k] = sum_g (G_g / n_g) sum_{i in level g, i <= k} 1/log2(i+1)`` (McSherry & Najork,
 ECIR 2008, sec. 2.4); IDCG does not depend on ties.
@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from cranfield.base.segments import segment_cumsum
 from cranfield.errors import MeasureError
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import memo, ratio
-from cranfield.measures.discount import BASE, CONVENTION, discounted
-from cranfield.measures.gains import GainTable, gain_pairs, gain_table
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.counting import memo, ratio
+from cranfield.measures.kernels.discount import BASE, CONVENTION, discounted
+from cranfield.measures.kernels.gains import GainTable, gain_pairs, gain_table
 from cranfield.measures.oracles import CUT, TIES
 from cranfield.measures.params import MAX_WEIGHT
 from cranfield.measures.precision import DEFAULT_CUTOFFS
 from cranfield.measures.registry import CUTOFF_OPTIONAL, SAME, Param, TrecEval, Undefined, measure
 from cranfield.measures.sources import CHEN, JARVELIN
-from cranfield.segments import segment_cumsum
 from cranfield.ties.expected import positional_sum
 
 JK = JARVELIN
@@ -81,7 +81,7 @@ def _discount(jr: JudgedRankings, ranks: np.ndarray) -> np.ndarray:
 
 def _discounted(jr: JudgedRankings, gains, ranks, convention: str, base: float) -> np.ndarray:
     """``gains / discount(ranks)``: trec_eval's C ``log2(rank + 1)`` for the default
-    convention, else :func:`cranfield.measures.discount.discounted` (trec|jk, any base)."""
+    convention, else :func:`cranfield.measures.kernels.discount.discounted` (trec|jk, any base)."""
     if convention == "trec" and base == 2.0:
         return gains / _discount(jr, ranks)
     return discounted(gains, ranks, convention, base)
@@ -136,7 +136,7 @@ def dcg_parts(
     jr: JudgedRankings, cutoff: int | None, gains, convention: str = "trec", base: float = 2.0
 ) -> tuple[np.ndarray, np.ndarray]:
     """(DCG@k, IDCG@k) per query (k = None: whole ranking and whole ideal list), in the given
-    discount convention (:mod:`cranfield.measures.discount`)."""
+    discount convention (:mod:`cranfield.measures.kernels.discount`)."""
     gt = table_of(jr, gains)
     nq = jr.num_queries
     r = jr.num_ret if cutoff is None else np.minimum(jr.num_ret, cutoff)

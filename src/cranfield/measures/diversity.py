@@ -2,7 +2,7 @@
 computes them (the program behind pyndeval and ir_measures' diversity measures).
 
 Every measure reads subtopic judgments (``subtopics=``, ``--subtopics FILE``;
-:mod:`cranfield.io.subtopics`) through :mod:`cranfield.measures.subtopic_view`, whose
+:mod:`cranfield.io.trec.subtopics`) through :mod:`cranfield.measures.kernels.subtopic_view`, whose
 docstring defines ``J(d_i, j)``, ``c_j(i)``, ``S``, the novelty-discounted gain ``G(i)`` and
 ndeval's greedy ideal ranking.  Names, parameters and defaults are ir_measures' (``alpha``
 and ``beta`` 0.5, ``rel`` 1, ``judged_only`` false where it has it; ``MAP_IA`` is ``AP_IA``).
@@ -25,11 +25,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.subtopic_ties import subtopic_mean
+from cranfield.measures.kernels.subtopic_view import (
+    DEPTH,
+    View,
+    discounts,
+    ideal_ideal,
+    leading_sum,
+    view,
+)
 from cranfield.measures.registry import CUTOFF, REL, Param, Undefined, measure
 from cranfield.measures.sources import AGRAWAL, CHAPELLE, CLARKE_ICTIR, CLARKE_SIGIR, NDEVAL, ZHAI
-from cranfield.measures.subtopic_ties import subtopic_mean
-from cranfield.measures.subtopic_view import DEPTH, View, discounts, ideal_ideal, leading_sum, view
 
 __all__ = ["ALPHA", "BETA", "DIVERSITY_JUDGED_ONLY"]
 
@@ -307,7 +314,7 @@ def _tie_strecall(jr, *, cutoff: int, rel: int) -> np.ndarray:
     checked_by=(NDEVAL_TEST, BY_HAND.format("ap_ia"), TIES, CUT),
 )
 def ap_ia(jr, *, rel: int, judged_only: bool) -> np.ndarray:
-    from cranfield.segments import segment_total
+    from cranfield.base.segments import segment_total
 
     v = view(jr, rel, judged_only)
     o = v.by_subtopic  # pairs by (query, subtopic, rank)

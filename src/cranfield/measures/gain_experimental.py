@@ -10,15 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import (
-    c_log2,
-    num_rel,
-    rel_position,
-    rel_ret,
-    relevant_rows,
-    seqsum,
-)
+from cranfield.base.segments import segment_cumsum, segment_last, segment_total
+from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.dcg import (
     GAIN_NOTES,
     GAINS,
@@ -29,10 +22,17 @@ from cranfield.measures.dcg import (
     ideal_prefix,
     table_of,
 )
-from cranfield.measures.gains import GainTable
+from cranfield.measures.kernels.counting import (
+    c_log2,
+    num_rel,
+    rel_position,
+    rel_ret,
+    relevant_rows,
+    seqsum,
+)
+from cranfield.measures.kernels.gains import GainTable
 from cranfield.measures.precision import NO_REL
 from cranfield.measures.registry import REL, TrecEval, Undefined, measure
-from cranfield.segments import segment_cumsum, segment_last, segment_total
 from cranfield.ties.expected import cut_levels, retrieved_part_mean, uniform_before
 from cranfield.ties.levels import marked_levels
 

@@ -20,12 +20,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import lround, memo, num_rel, rel_position, rel_ret, relevant_rows
+from cranfield.base.segments import segment_cummax_reverse
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.counting import (
+    lround,
+    memo,
+    num_rel,
+    rel_position,
+    rel_ret,
+    relevant_rows,
+)
 from cranfield.measures.precision import NO_REL
 from cranfield.measures.registry import REL, REQUIRED, Param, TrecEval, Undefined, measure
 from cranfield.measures.sources import BAEZA_YATES
-from cranfield.segments import segment_cummax_reverse
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 SOURCE = f"{BAEZA_YATES}, sec. 3.2.1, eq. 3.4 (interpolated precision at 11 recall levels)"

@@ -3,7 +3,7 @@
 ``m_Rprec_mult_avgjg.c``).
 
 Each (query, judgment group) is a set of judgments of its own, judged against the same ranking
-(``judgment_groups=``, ``--judgment-groups FILE``; :mod:`cranfield.io.judgment_files`).  Per
+(``judgment_groups=``, ``--judgment-groups FILE``; :mod:`cranfield.io.trec.judgment_files`).  Per
 query the measure of every group that judged it is summed in group-id (``strcmp``) order and,
 when more than one group judged it, divided by their number (trec_eval's arithmetic, kept
 bit for bit).  No tie-aware form: the groups are judged under trec_eval's tie order.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from cranfield.errors import ParameterError
-from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.oracles import CONFORMANCE
 from cranfield.measures.precision import DEFAULT_CUTOFFS, MULT
 from cranfield.measures.precision import precision as _precision

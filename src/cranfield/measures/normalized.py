@@ -19,13 +19,13 @@ import math
 
 import numpy as np
 
+from cranfield.base.segments import segment_total
 from cranfield.errors import ParameterError
-from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.oracles import LIT, NAIVE
 from cranfield.measures.params import MAX_WEIGHT
 from cranfield.measures.registry import REL, Param, Undefined, measure
 from cranfield.measures.sources import KEEN, MAGDY_JONES
-from cranfield.segments import segment_total
 from cranfield.ties.expected import refuse_cut
 from cranfield.ties.levels import expand, marked_levels
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import mask_count_at, num_rel, ratio, rel_count_at
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.counting import mask_count_at, num_rel, ratio, rel_count_at
 from cranfield.measures.oracles import CUT, ORACLE, TIES
 from cranfield.measures.params import MAX_COUNT
 from cranfield.measures.registry import CUTOFF, REL, Param, TrecEval, Undefined, measure

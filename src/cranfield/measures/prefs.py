@@ -8,7 +8,7 @@ trec_eval's tie policy, unlike the qrels measures), and each preference A > B is
 retrieved (A above B, both retrieved), fulfilled and implied (only A retrieved), not fulfilled
 (B above A, or only B retrieved) or neither.  The measures count and average these over the
 judgment groups.  Inputs: ``prefs=`` (``--prefs FILE``), read by
-:func:`cranfield.io.judgment_files.read_prefs`.  No tie-aware form (counts of pairs in the
+:func:`cranfield.io.trec.judgment_files.read_prefs`.  No tie-aware form (counts of pairs in the
 ranking's order; not derived).
 """
 
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cranfield.errors import InputError
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import memo
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.counting import memo
 from cranfield.measures.oracles import CONFORMANCE
 from cranfield.measures.registry import TrecEval, measure
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from cranfield.errors import ParameterError
-from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.normalized import NO_REL, cut_rank_parts, relevant_rank_parts
 from cranfield.measures.params import MAX_COUNT
 from cranfield.measures.registry import REL, REQUIRED, Param, measure

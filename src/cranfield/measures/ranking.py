@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import (
+from cranfield.base.segments import segment_cumsum, segment_total
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.counting import (
     c_log,
     memo,
     num_rel,
@@ -25,7 +26,6 @@ from cranfield.measures.oracles import CUT, ORACLE, TIES
 from cranfield.measures.precision import DEFAULT_CUTOFFS, NO_REL
 from cranfield.measures.registry import CUTOFF_OPTIONAL, GM_EPS, REL, TrecEval, measure
 from cranfield.measures.sources import BAEZA_YATES
-from cranfield.segments import segment_cumsum, segment_total
 from cranfield.ties.levels import expand, log_binom, marked_levels
 
 BYR = f"{BAEZA_YATES}, sec. 3.2.1"

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import memo, row_seqsum, seqsum
+from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.dcg import GAINS
-from cranfield.measures.gains import gain_pairs, gain_table
+from cranfield.measures.kernels.counting import memo, row_seqsum, seqsum
+from cranfield.measures.kernels.gains import gain_pairs, gain_table
 from cranfield.measures.oracles import TIES
 from cranfield.measures.registry import Param, TrecEval, measure
 from cranfield.ties.expected import positional_sum

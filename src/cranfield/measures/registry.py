@@ -1,6 +1,6 @@
 """The measure registry: a measure is one function and one declaration.
 
-A measure function takes a :class:`~cranfield.judged_rankings.JudgedRankings` and its
+A measure function takes a :class:`~cranfield.judging.rankings.JudgedRankings` and its
 parameters as keywords (``cutoff`` for the ``@k`` part) and returns one float per query.  The
 :func:`measure` decorator above it states everything else, and the rest of the package reads
 only that: the grammar of measure strings, ``cranfield measures`` (text, ``--short``,
@@ -13,7 +13,7 @@ Adding a measure (this runs: ``tests/test_registry.py`` executes it)::
 
     import numpy as np
     from cranfield.measures.registry import CUTOFF, REL, measure
-    from cranfield.measures.counting import rel_count_at
+    from cranfield.measures.kernels.counting import rel_count_at
 
     @measure(
         "Hits",
@@ -113,7 +113,8 @@ qrels, the number retrieved), so it is its own tie-aware form."""
 AGGREGATES = ("mean", "sum", "gmean")
 """Default statistics over queries: the mean, the sum (counts), the geometric mean (GMAP)."""
 NEEDS = ("collection_size", "known", "target", "prefs", "judgment_groups", "subtopics")
-"""Side inputs a measure may need beyond the qrels and the run (``cranfield.measure_inputs``)."""
+"""Side inputs a measure may need beyond the qrels and the run
+(``cranfield.judging.side_inputs``)."""
 TREC_KINDS = ("double", "long", "gm", "num_q")
 """How trec_eval prints and summarises a value: ``%6.4f`` mean, integer sum, geometric mean, or
 the number of queries (printed for any rel_info format)."""

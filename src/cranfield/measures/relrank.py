@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.oracles import LIT
 from cranfield.measures.params import MAX_COUNT
 from cranfield.measures.registry import REL, Param, Undefined, measure

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import num_rel, ratio, rel_ret
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.counting import num_rel, ratio, rel_ret
 from cranfield.measures.oracles import CUT, ORACLE
 from cranfield.measures.params import MAX_WEIGHT
 from cranfield.measures.precision import NO_REL

@@ -1,6 +1,6 @@
 """User-oriented measures: coverage, novelty, relative recall and recall effort.
 
-They need what the user knows or wants (see :mod:`cranfield.measure_inputs`):
+They need what the user knows or wants (see :mod:`cranfield.judging.side_inputs`):
 
 - ``U``: the documents known to the user (``--known``, grade > 0 in a qrels-format file) that
   the qrels judge relevant; ``A``: the examined documents (the top k, or the whole ranking);
@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from cranfield.errors import ParameterError
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import ratio
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.counting import ratio
 from cranfield.measures.oracles import LIT, NAIVE
 from cranfield.measures.registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
 from cranfield.measures.sources import BAEZA_YATES, CHEN, KEEN

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import num_rel, rel_ret
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.counting import num_rel, rel_ret
 from cranfield.measures.params import MAX_EXACT, MAX_WEIGHT
 from cranfield.measures.registry import REL, Param, TrecEval, measure
 from cranfield.measures.sources import KEEN

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.params import MAX_COUNT
 from cranfield.measures.registry import REL, Param, Undefined, measure
 from cranfield.measures.sources import COOPER, RAGHAVAN

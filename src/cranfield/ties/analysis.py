@@ -21,14 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from cranfield import arguments as A
-from cranfield.aggregate import aggregate_values
+from cranfield.base import arguments as A
 from cranfield.errors import ParameterError, UndefinedMeasureWarning
 from cranfield.errors import warn as _warn  # (warn= is a parameter below)
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.judged_runs import JudgedRuns
-from cranfield.judging_options import JudgeOptions
+from cranfield.judging.options import JudgeOptions
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.judging.runs import JudgedRuns
 from cranfield.measures import parse
+from cranfield.results.aggregate import aggregate_values
 from cranfield.ties.levels import levels
 
 __all__ = [
@@ -58,7 +58,7 @@ def _judged(
     qrels: Any, runs: Any, names: Any, judge_args: dict[str, Any], ties: str
 ) -> tuple[JudgedRuns, JudgeOptions]:
     """The runs to analyse, judged under ``ties`` (the analysis's own tie policy)."""
-    from cranfield.judged_runs import judge_many
+    from cranfield.judging.runs import judge_many
 
     options = JudgeOptions.from_keywords(judge_args, fixed={"ties": ties})
     return judge_many(qrels, runs, names=names, options=options), options

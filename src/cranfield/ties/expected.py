@@ -20,9 +20,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from cranfield.base.segments import segment_total
 from cranfield.errors import MeasureError
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.segments import segment_total
+from cranfield.judging.rankings import JudgedRankings
 from cranfield.ties.levels import expand, level_bounds, log_binom, marked_levels
 
 __all__ = [

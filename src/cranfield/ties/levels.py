@@ -6,7 +6,8 @@ marked (e.g. relevant), fills positions ``T_g+1 .. T_g+n_g`` and has ``S_g`` mar
 strictly before it.  Under a linear ordering every document is a level of its own (``n_g = 1``),
 and every formula built on levels reduces to its plain (tie-oblivious) counterpart.
 
-Tie ids are non-decreasing over the rows (:mod:`cranfield.ties.order`), so the level of any row is
+Tie ids are non-decreasing over the rows (:mod:`cranfield.judging.ordering`), so the level of any
+row is
 found by binary search: measures that only need the levels holding marked rows (relevant
 documents, positive gains) touch those rows only (:func:`marked_levels`).
 """
@@ -17,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
+from cranfield.judging.rankings import JudgedRankings
 
 __all__ = [
     "Levels",

@@ -1,0 +1,151 @@
+"""``cranfield trec_eval`` on a large run (qrels format): read and evaluated one query block at
+a time, as ``cranfield evaluate`` does (:mod:`cranfield.scale.streaming`), so that memory is bounded
+by a block and by the per-topic values, not by the run.
+
+The values of each block are those trec_eval prints for its topics (every measure is a
+function of one topic's ranking); the blocks' values are put in topic order before anything
+is summed or printed.  trec_eval's order of failures is kept: a problem in the run file comes
+before a bad z-score file or measure parameter, so when one of those fails the run is read
+first and its error, if it has one, is the one raised.  A run that is not grouped by topic is
+read whole and put in topic order in memory; anything a block cannot settle alone (a piece
+that does not parse, a bad id, a judging error) hands the run, read whole, back to the
+engine, whose error is the reference one.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+from cranfield.data.tables import Qrels, Run
+from cranfield.errors import CranfieldError, DataWarning
+
+__all__ = ["evaluate_streamed"]
+
+
+class _RunIds:
+    """What the engine's skipped-topics note reads of a run."""
+
+    def __init__(self, name: str, query_ids: list[str]) -> None:
+        self.name = name
+        self.query_ids = query_ids
+
+
+def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
+    """The evaluation of the run ``path`` (a ``TrecEvaluation``); the run read whole (a
+    :class:`~cranfield.data.tables.Run`) when the engine must evaluate it whole; ``None`` when the
+    run is not read in pieces (a small file: the engine reads it)."""
+    from cranfield.compat.trec_eval.engine import Exit, _check_formats, init_measures
+    from cranfield.io import is_trec_text_path
+    from cranfield.io.source import Stream
+    from cranfield.io.textcheck import TextCheck
+    from cranfield.io.trec.run_pieces import Fallback, NotGrouped, pieces, query_blocks, regrouped
+    from cranfield.io.trec.text import in_pieces, read_run_stream
+
+    if not is_trec_text_path(path) or not in_pieces(path):
+        return None
+    source = "<stdin>" if path == "-" else str(path)
+    name = "stdin" if path == "-" else _file_name(path)
+    stream = Stream(path, lambda: TextCheck(source))
+
+    def read_whole(parts=None) -> Run:
+        with warnings.catch_warnings():  # trec_eval says nothing of extra columns
+            warnings.simplefilter("ignore", DataWarning)
+            return read_run_stream(stream, name, parts)
+
+    try:
+        try:
+            zscores = None
+            if opts.zscore_file is not None:
+                from cranfield.compat.trec_eval.zscores import read_zscores
+
+                zscores = read_zscores(opts.zscore_file)
+            measures = init_measures(marked, params)
+            _check_formats(measures, opts.rel_format)
+        except (Exit, CranfieldError):
+            read_whole()  # the run's error comes first, as in trec_eval
+            raise
+        qrels = rel_info
+        if opts.debug_query is not None:
+            qrels = qrels.restrict([opts.debug_query])
+        counted: list = []
+        parts = _counted(pieces(stream, name), counted)
+        try:
+            blocks = query_blocks(parts, name, stream.source)
+            return _evaluate(opts, qrels, rel_info, blocks, name, measures, zscores, True)
+        except NotGrouped as exc:
+            try:
+                run = read_whole([*exc.pending, *parts] if exc.pending else None)
+            except (Fallback, CranfieldError):
+                return read_whole()
+        except (Fallback, CranfieldError):
+            return read_whole()
+        try:
+            return _evaluate(
+                opts, qrels, rel_info, regrouped(run), name, measures, zscores, False, run.tag
+            )
+        except CranfieldError:
+            return run
+    finally:
+        stream.close()
+
+
+def _file_name(path: Any) -> str:
+    from pathlib import Path
+
+    return Path(path).name
+
+
+def _counted(parts: Iterator, seen: list) -> Iterator:
+    for piece in parts:
+        seen.append(piece)
+        yield piece
+
+
+def _evaluate(
+    opts, qrels, rel_info, blocks, name, measures, zscores, check: bool, tag: str | None = None
+):
+    """Judge and measure each block; ``check``: the blocks come from pieces (ids and
+    duplicates checked here)."""
+    from cranfield.compat.trec_eval.engine import (
+        _evaluate_qrels,
+        _skipped_queries,
+        evaluate_dummies,
+        finish,
+        merge_topics,
+    )
+    from cranfield.io.validate import check_run_duplicates, check_run_ids
+    from cranfield.judging.join import judge
+
+    keywords = {
+        "ties": "trec",
+        "depth": opts.max_docs,
+        "judged_only": opts.judged_only,
+        "complete": False,
+        "_notes": False,
+    }
+    qrels.query_index  # noqa: B018 - built once, before the blocks
+    run_ids: list[str] = []
+    parts = []  # each block's (topics, values, relstrings)
+    last = None
+    for block in blocks:
+        if check:
+            check_run_ids(block)
+            check_run_duplicates(block)
+        run_ids.extend(block.query_ids)
+        last = block.tag
+        jr = judge(qrels, block, **keywords)
+        del block
+        if jr.num_queries:
+            parts.append(_evaluate_qrels(jr, opts, measures))
+        del jr
+    if tag is None:
+        tag = last
+    in_run = set(run_ids)
+    missing = [q for q in qrels.query_ids if q not in in_run]
+    if opts.complete and missing:
+        parts.append(evaluate_dummies(qrels, missing, name, opts, measures, None))
+    topics, values, relstrings = merge_topics(parts)
+    skipped = _skipped_queries(rel_info.query_ids, _RunIds(name, run_ids), opts)
+    return finish(opts, measures, topics, values, relstrings, skipped, zscores, tag, rel_info)
