@@ -142,7 +142,10 @@ def test_no_private_name_is_imported_from_another_stage():
     found = sorted(
         f"{a} imports {b}.{n}"
         for a, b, n in IMPORTS
-        if n.startswith("_") and not n.startswith("__") and stage(a) != stage(b)
+        if n.startswith("_")
+        and not n.startswith("__")
+        and stage(a) != stage(b)
+        and not (a == "cranfield" and b == f"cranfield.{n}")  # the package's own _moved
     )
     assert found == []
 

@@ -127,10 +127,10 @@ class _Inline(Executor):
 def test_any_executor_plugs_into_the_seam(tmp_path):
     qrels, runs = _files(tmp_path, ("grouped", "shuffled", "gzip"))
     judged = judge_many(qrels, runs)
-    from cranfield.evaluation import _measures
+    from cranfield.evaluation import measure_specs
     from cranfield.results.blocks import micro_labels
 
-    specs = _measures(DEFAULT_MEASURES)
+    specs = measure_specs(DEFAULT_MEASURES)
     plan = Plan(specs, None, judged.options, micro_labels(specs, None))
     ex = _Inline()
     got = list(judged.map(evaluate_task, plan, executor=ex))

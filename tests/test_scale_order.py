@@ -29,7 +29,7 @@ def test_packed_keys_sort_like_numpy(segs, scores):
     s = np.asarray(scores[: len(seg)], dtype=np.float64)
     assert np.array_equal(order_mod._by_descending_score(seg, s), np.lexsort((-s, seg)))
     shuffled = np.asarray(segs, dtype=np.int32)
-    assert np.array_equal(order_mod._stable_order(shuffled), np.argsort(shuffled, kind="stable"))
+    assert np.array_equal(order_mod.stable_order(shuffled), np.argsort(shuffled, kind="stable"))
 
 
 def test_packed_keys_fall_back_when_they_do_not_fit(monkeypatch):

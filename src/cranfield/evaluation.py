@@ -23,7 +23,7 @@ __all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_judged", "evaluate_runs"]
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@1000")
 
 
-def _measures(
+def measure_specs(
     measures: str | Measure | Sequence[str | Measure] | None,
 ) -> list[tuple[str, Measure]]:
     out: list[tuple[str, Measure]] = []
@@ -217,7 +217,7 @@ def evaluate_runs(
 
         pool = as_executor(executor, jobs if jobs != 1 else None)
 
-    specs = _measures(measures)
+    specs = measure_specs(measures)
     if A.flag(bounds, "bounds"):
         from cranfield.judgments.bounds import bounded, bounded_aggregate
 

@@ -192,7 +192,7 @@ def report(
     from cranfield.comparing.build import check_settings
     from cranfield.comparing.result import direction
     from cranfield.curves.interpolate import INTERPOLATIONS
-    from cranfield.evaluation import DEFAULT_MEASURES, _measures
+    from cranfield.evaluation import DEFAULT_MEASURES, measure_specs
 
     stats = check_settings(test, correction, alternative, alpha, permutations, seed, ci)
     from cranfield.comparing.intervals import INTERVALS
@@ -219,7 +219,7 @@ def report(
         check_output_file(output)
     options = JudgeOptions.of(locals())
     labels = [str(m) for m in A.measure_list(measures, DEFAULT_MEASURES)]
-    specs = _measures(list(dict.fromkeys([*labels, "NumRel"])))
+    specs = measure_specs(list(dict.fromkeys([*labels, "NumRel"])))
     labels = list(dict.fromkeys(labels))
     for label, m in specs:
         m.definition.function(options.ties)  # no tie-aware form under "weak": fail now

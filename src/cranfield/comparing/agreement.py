@@ -19,7 +19,7 @@ Correlations here:
   the mean of ``2/|T| sum_{i in T} C(i)/A(i) - 1`` over both directions, where ``A(i)`` is the
   number of items strictly above item i, ``T`` the items with ``A(i) > 0``.
 
-All of them take O(n log n) time and O(n) memory (``_dominance`` counts, for every item, the
+All of them take O(n log n) time and O(n) memory (``dominance`` counts, for every item, the
 items above it in both rankings with a merge sort vectorised level by level), so they work on
 200,000 items as on 10.
 """
@@ -63,7 +63,7 @@ def _pair_arrays(x, y) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def _tied_pairs(*keys: np.ndarray) -> int:
+def tied_pairs(*keys: np.ndarray) -> int:
     """Number of pairs of items equal on every key."""
     order = np.lexsort(keys)
     change = np.zeros(len(order), dtype=bool)
@@ -75,7 +75,7 @@ def _tied_pairs(*keys: np.ndarray) -> int:
     return int((sizes * (sizes - 1) // 2).sum())
 
 
-def _dominance(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def dominance(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """For every item i, ``#{j: x_j > x_i and y_j > y_i}``, in O(n log^2 n) vectorised time.
 
     In the order of y descending (ties by x ascending) those j are exactly the items placed
@@ -115,8 +115,8 @@ def kendall_tau(x, y, variant: str = "b") -> float:
     if variant == "a":
         n = len(a)
         pairs = n * (n - 1) // 2
-        concordant = int(_dominance(a, b).sum())
-        untied = pairs - _tied_pairs(a) - _tied_pairs(b) + _tied_pairs(a, b)
+        concordant = int(dominance(a, b).sum())
+        untied = pairs - tied_pairs(a) - tied_pairs(b) + tied_pairs(a, b)
         return (2 * concordant - untied) / pairs
     if variant not in ("b", "c"):
         raise ParameterError(f"unknown tau variant {variant!r}; choose a, b or c")
@@ -132,7 +132,7 @@ def _above(y: np.ndarray) -> np.ndarray:
 
 def _ap_direction(y: np.ndarray, c: np.ndarray) -> float:
     """``2/|T| sum_{i in T} C(i)/A(i) - 1`` with positions from ``y`` (higher is better) and
-    ``C`` from :func:`_dominance`."""
+    ``C`` from :func:`dominance`."""
     a = _above(y)
     t = a > 0
     if not t.any():
@@ -146,14 +146,14 @@ def tau_ap(x, y) -> float:
     a, b = _pair_arrays(x, y)
     if len(np.unique(a)) < len(a) or len(np.unique(b)) < len(b):
         raise ParameterError("tau_ap is defined without ties; use tau_ap_b for tied scores")
-    return _ap_direction(b, _dominance(a, b))
+    return _ap_direction(b, dominance(a, b))
 
 
 def tau_ap_b(x, y) -> float:
     """Urbano & Marrero's symmetric AP correlation with ties (tau_AP_b); NaN when a ranking
     is constant (no item has another above it)."""
     a, b = _pair_arrays(x, y)
-    c = _dominance(a, b)  # symmetric in the two rankings
+    c = dominance(a, b)  # symmetric in the two rankings
     return (_ap_direction(b, c) + _ap_direction(a, c)) / 2.0
 
 

@@ -377,7 +377,7 @@ def _build(
         means[label] = {name: mean_of(V[:, j], m) for j, name in enumerate(names)}
         D = np.column_stack([differences(V[:, i], V[:, j]) for i, j in pair_idx])
         with progress.named(label):  # the bars of the resampling tests name the measure
-            results, cis = _test_pairs(
+            results, cis = test_pairs(
                 V, D, pair_idx, test, alternative, permutations, seed, ci, 1.0 - alpha, executor
             )
             padj = _adjusted(
@@ -503,7 +503,7 @@ def _adjusted(
     return wy.p_adjusted
 
 
-def _test_pairs(
+def test_pairs(
     V: np.ndarray,
     D: np.ndarray,
     pair_idx: list[tuple[int, int]],
@@ -580,7 +580,7 @@ def _resampled_pairs(
     confidence: float,
     executor: Any,
 ) -> tuple[list[PairedTestResult], list[tuple[float, float]]]:
-    """:func:`_test_pairs` with the resampling on ``executor``
+    """:func:`test_pairs` with the resampling on ``executor``
     (:mod:`cranfield.comparing.resampling_tasks`)."""
     from cranfield.comparing.resampling_tasks import Resampling, resampling_on
 

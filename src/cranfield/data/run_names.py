@@ -38,7 +38,7 @@ IN_MEMORY = "run"
 """The name of the only in-memory run; ``run1``, ``run2``... when there are several."""
 
 
-def _is_path(source: Any) -> bool:
+def is_path(source: Any) -> bool:
     return isinstance(source, str | os.PathLike)
 
 
@@ -51,7 +51,7 @@ def _is_run_like(value: Any) -> bool:
     value of a ``{qid: {docno: score}}`` run dict."""
     from cranfield.data.tables import Run
 
-    if _is_path(value) or _is_table(value) or isinstance(value, Run):
+    if is_path(value) or _is_table(value) or isinstance(value, Run):
         return True
     from cranfield.io.peers import is_peer_run  # only for what is none of those
 
@@ -60,7 +60,7 @@ def _is_run_like(value: Any) -> bool:
 
 def _names_itself(source: Any) -> bool:
     """A run object that carries its own name (a ranx Run), known once it is read."""
-    if _is_path(source) or _is_table(source):
+    if is_path(source) or _is_table(source):
         return False
     from cranfield.io.peers import peer_run_name
 
@@ -143,7 +143,7 @@ class Namer:
         if names is not None:
             planned = list(names)
         else:
-            paths = [i for i, s in enumerate(sources) if _is_path(s)]
+            paths = [i for i, s in enumerate(sources) if is_path(s)]
             for i, n in zip(paths, path_names([sources[i] for i in paths]), strict=True):
                 planned[i] = n
             for i, s in enumerate(sources):

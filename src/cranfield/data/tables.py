@@ -88,9 +88,9 @@ class Qrels:
     def sorted_grades(self) -> tuple[np.ndarray, np.ndarray]:
         """(offsets, grades) of every query, each query's grades sorted descending (read
         only: the judged rankings of every run share them)."""
-        from cranfield.judging.join import _sorted_grades
+        from cranfield.judging.join import sorted_grades
 
-        off, g = _sorted_grades(self, np.arange(self.num_queries, dtype=np.int64))
+        off, g = sorted_grades(self, np.arange(self.num_queries, dtype=np.int64))
         off.flags.writeable = g.flags.writeable = False
         return off, g
 

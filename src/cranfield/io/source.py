@@ -89,16 +89,16 @@ def read_source(path: str | os.PathLike[str], check: Callable[[], Check] | None 
     and may raise; ``close`` is called at the end.
     """
     source = source_name(path)
-    with _input_errors(source):
+    with input_errors(source):
         if _is_stdin(path):
             return _read_stream(_stdin(), source, check, size=None)
-        with _open(path, source) as fh:
+        with open_input(path, source) as fh:
             st = os.fstat(fh.fileno())
             size = st.st_size if stat.S_ISREG(st.st_mode) else None
             return _read_stream(fh, source, check, size=size)
 
 
-class _input_errors:
+class input_errors:
     """Turns the failures of reading ``source`` into one :class:`InputError`."""
 
     def __init__(self, source: str) -> None:
@@ -120,7 +120,7 @@ class _input_errors:
         return False
 
 
-def _open(path: str | os.PathLike[str], source: str) -> BinaryIO:
+def open_input(path: str | os.PathLike[str], source: str) -> BinaryIO:
     try:
         fh = open(path, "rb", buffering=0)  # noqa: SIM115 - the caller closes it
     except FileNotFoundError:
@@ -149,7 +149,7 @@ class ClientFile(os.PathLike):
     directory and maybe a file system of its own): its absolute path on the client, which is
     what is opened; the name the user gave, which is what messages say; and what the client
     saw of it (``seen``: size, modification time in nanoseconds and a hash of the first
-    :data:`SEEN_BYTES`), which every opening checks (:func:`_open`): another file at that
+    :data:`SEEN_BYTES`), which every opening checks (:func:`open_input`): another file at that
     path is an :class:`~cranfield.errors.InputError`, never read.  ``seen`` is ``None`` for
     a file the client could not read (the workers may see what the client does not)."""
 
@@ -271,14 +271,14 @@ class Stream:
     def chunks(self, size: int) -> Iterator[bytes]:
         """The checked chunks, in order (one reading; the checker is closed at the end)."""
         check = self._check() if self._check is not None else None
-        with _input_errors(self.source):
+        with input_errors(self.source):
             if self._spool is not None:  # read again: from the copy, then on
                 yield from _stream_chunks(self._spool.replay(), self.source, check, size)
             elif _is_stdin(self.path):
                 self._spool = _Spool(_stdin())
                 yield from _stream_chunks(self._spool, self.source, check, size)
             else:
-                fh = _open(self.path, self.source)
+                fh = open_input(self.path, self.source)
                 if _once(fh):
                     self._spool = _Spool(fh, owned=True)
                     yield from _stream_chunks(self._spool, self.source, check, size)
@@ -292,7 +292,7 @@ class Stream:
         """All the bytes, checked (what :func:`read_source` returns)."""
         if self._spool is None:
             return read_source(self.path, self._check)
-        with _input_errors(self.source):
+        with input_errors(self.source):
             return _read_stream(self._spool.replay(), self.source, self._check, size=None)
 
     def close(self) -> None:
@@ -356,7 +356,7 @@ class _Replay:
 
 def _stream_chunks(fh, source: str, check: Check | None, size: int) -> Iterator[bytes]:
     """Checked chunks of a file or stream (decompressed if it starts with a magic number)."""
-    head = _read_full(fh, max(size, _MAGIC_BYTES))
+    head = read_full(fh, max(size, _MAGIC_BYTES))
     fmt = sniff(head)
     chunks = _decompress(fmt, head, fh, source) if fmt is not None else _plain(head, fh, size)
     for chunk in chunks:
@@ -368,7 +368,7 @@ def _stream_chunks(fh, source: str, check: Check | None, size: int) -> Iterator[
 def _plain(head: bytes, fh, size: int) -> Iterator[bytes]:
     if head:
         yield head
-    while len(chunk := _read_full(fh, size)):
+    while len(chunk := read_full(fh, size)):
         yield chunk
 
 
@@ -407,7 +407,7 @@ def _read_chunks(fh: BinaryIO, source: str, make_check, *, size: int | None) -> 
     if size is not None:
         want = size + 1 if size <= CHUNK_BYTES else HEAD_BYTES
     want = max(want, _MAGIC_BYTES)
-    head = _read_full(fh, want)
+    head = read_full(fh, want)
     fmt = sniff(head)
     check = make_check() if make_check is not None else None
     if fmt is not None:
@@ -433,7 +433,7 @@ def _read_chunks(fh: BinaryIO, source: str, make_check, *, size: int | None) -> 
         chunks = [head]
         if check is not None:
             check.feed(head)
-        while len(chunk := _read_full(fh, CHUNK_BYTES)):
+        while len(chunk := read_full(fh, CHUNK_BYTES)):
             if check is not None:
                 check.feed(chunk)
             chunks.append(chunk)
@@ -444,7 +444,7 @@ def _read_chunks(fh: BinaryIO, source: str, make_check, *, size: int | None) -> 
     return data
 
 
-def _read_full(fh: BinaryIO, n: int) -> bytes:
+def read_full(fh: BinaryIO, n: int) -> bytes:
     """``n`` bytes, or fewer only at the end of the input (pipes return short reads)."""
     first = fh.read(n)
     if not first or len(first) >= n:

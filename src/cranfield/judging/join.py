@@ -297,10 +297,10 @@ def _qrels_grades(qrels: Qrels, qidx: np.ndarray) -> tuple[np.ndarray, np.ndarra
     all the queries, in order (every run judged with ``complete``), made once per Qrels."""
     if len(qidx) == qrels.num_queries and (qidx == np.arange(len(qidx))).all():
         return qrels.sorted_grades
-    return _sorted_grades(qrels, qidx)
+    return sorted_grades(qrels, qidx)
 
 
-def _sorted_grades(qrels: Qrels, qidx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def sorted_grades(qrels: Qrels, qidx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     starts, ends = qrels.offsets[qidx], qrels.offsets[qidx + 1]
     lengths = ends - starts
     off = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)

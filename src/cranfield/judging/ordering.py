@@ -153,7 +153,7 @@ def _group_by_segment(seg_all: np.ndarray) -> tuple[np.ndarray | None, np.ndarra
         return (None if rows is None and n == n_all else rows), seg
     sorted_seg = np.sort(block_seg)
     if (sorted_seg[1:] == sorted_seg[:-1]).any():  # a segment in several blocks: sort rows
-        o = _stable_order(seg)
+        o = stable_order(seg)
         return _rows(rows, n)[o], seg[o]
     lengths = np.diff(np.append(starts, n))
     bo = np.argsort(block_seg)  # distinct keys: any sort is stable
@@ -161,7 +161,7 @@ def _group_by_segment(seg_all: np.ndarray) -> tuple[np.ndarray | None, np.ndarra
     return (src if rows is None else rows[src]), np.repeat(block_seg[bo], lengths[bo])
 
 
-def _stable_order(seg: np.ndarray) -> np.ndarray:
+def stable_order(seg: np.ndarray) -> np.ndarray:
     """``np.argsort(seg, kind="stable")`` for non-negative ``seg``: one sort of 64-bit keys
     (segment, row), several times faster than a stable sort of the segments."""
     n = len(seg)

@@ -191,14 +191,14 @@ class JudgedRuns:
         :class:`~cranfield.io.source.ClientFile`, each checked where it is read to be the
         file this process sees; a pipe or a device is read here), in order."""
         from cranfield.base import progress
-        from cranfield.data.run_names import _is_path
+        from cranfield.data.run_names import is_path
         from cranfield.io.source import client_file
         from cranfield.scale.processes import recorded
 
         futures: dict[int, Any] = {}
         if executor is not None:
             for i, source in enumerate(self._sources):
-                if _is_path(source) and source != "-":
+                if is_path(source) and source != "-":
                     if sent:
                         source = client_file(source)
                         if source is None:
@@ -215,13 +215,13 @@ class JudgedRuns:
 
     def _each(self, fn: Callable, shared: Shared, futures: dict[int, Any]) -> Iterator:
         from cranfield.base import progress
-        from cranfield.data.run_names import _is_path
+        from cranfield.data.run_names import is_path
         from cranfield.scale.processes import replay
 
         for i, source in enumerate(progress.track(self._sources, "runs")):
             if i in futures:
                 yield replay(futures.pop(i).result())
-            elif _is_path(source) and self.on_run is None:
+            elif is_path(source) and self.on_run is None:
                 yield fn(shared, RunTask(i, source, self._planned_name(i)))
             else:
                 from cranfield.io import read_run

@@ -155,7 +155,7 @@ def rank_statistics(a: Sequence[float], b: Sequence[float], *, k: int = 10) -> R
     NaN where undefined (fewer than two runs, constant scores)."""
     from scipy import stats
 
-    from cranfield.comparing.agreement import _dominance, _tied_pairs, tau_ap_b
+    from cranfield.comparing.agreement import dominance, tied_pairs, tau_ap_b
 
     x = np.asarray(a, dtype=np.float64)
     y = np.asarray(b, dtype=np.float64)
@@ -169,9 +169,9 @@ def rank_statistics(a: Sequence[float], b: Sequence[float], *, k: int = 10) -> R
     pairs = n * (n - 1) // 2
     if n < 2:
         return RankStats(nan, nan, nan, nan, n, nan, 0, 0, moved, int(ra[0]), int(rb[0]))
-    concordant = int(_dominance(x, y).sum())
+    concordant = int(dominance(x, y).sum())
     # untied in both: pairs - tied in x - tied in y + tied in both
-    untied = pairs - _tied_pairs(x) - _tied_pairs(y) + _tied_pairs(x, y)
+    untied = pairs - tied_pairs(x) - tied_pairs(y) + tied_pairs(x, y)
     swaps = untied - concordant
     constant = np.ptp(x) == 0 or np.ptp(y) == 0
     if constant:
@@ -538,7 +538,7 @@ def leaderboards(
     from cranfield.base import arguments as A
     from cranfield.comparing.build import check_settings
     from cranfield.comparing.result import direction
-    from cranfield.evaluation import DEFAULT_MEASURES, _measures
+    from cranfield.evaluation import DEFAULT_MEASURES, measure_specs
     from cranfield.io import read_qrels
     from cranfield.judging.options import JudgeOptions
     from cranfield.judging.runs import judge_many
@@ -566,7 +566,7 @@ def leaderboards(
     if not sources:
         raise ParameterError("no judgment sets given")
     sets = _set_names(sources, set_names)
-    specs = _measures(measures if measures is not None else list(DEFAULT_MEASURES))
+    specs = measure_specs(measures if measures is not None else list(DEFAULT_MEASURES))
     undirected = [label for label, m in specs if direction(m) == 0]
     if undirected:
         raise ParameterError(
@@ -713,7 +713,7 @@ def _verdicts(
     ``({}, [])`` when they are undefined (fewer than 2 runs or queries).  Only the verdicts
     are computed (compare's intervals and effect sizes are not needed here: 11,175 pairs of
     150 runs under 42 sets)."""
-    from cranfield.comparing.build import _test_pairs
+    from cranfield.comparing.build import test_pairs
     from cranfield.comparing.corrections import adjust
     from cranfield.comparing.paired import differences, paired_tests
     from cranfield.comparing.result import direction
@@ -746,7 +746,7 @@ def _verdicts(
                 return {}, []
             D = differences(V[:, first], V[:, second])
             if settings["test"] == "tukey":
-                tests, _ = _test_pairs(V, D, idx, "tukey", "two-sided", 1, None, "t", 0.5)
+                tests, _ = test_pairs(V, D, idx, "tukey", "two-sided", 1, None, "t", 0.5)
             else:
                 tests = paired_tests(
                     D,

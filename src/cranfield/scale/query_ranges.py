@@ -184,16 +184,16 @@ class ByteRange:
         self.stop = stop
 
     def chunks(self, size: int) -> Iterator[bytes]:
-        from cranfield.io.source import _input_errors, _open, _read_full
+        from cranfield.io.source import input_errors, open_input, read_full
         from cranfield.io.textcheck import BOM, TextCheck
 
         check = TextCheck(self.source)
-        with _input_errors(self.source), _open(self.path, self.source) as fh:
+        with input_errors(self.source), open_input(self.path, self.source) as fh:
             fh.seek(self.start)
             left = self.stop - self.start
             first = True
             while left > 0:
-                chunk = _read_full(fh, min(size, left))
+                chunk = read_full(fh, min(size, left))
                 if not chunk:
                     raise _Unusable("the file is shorter than when it was cut")
                 if first and self.start and chunk.startswith(BOM):

@@ -220,7 +220,7 @@ def finish_blocks(
     judged queries it lacks added under ``complete``); ``pieces_seen``: the run's source and
     its pieces (without rows), for the extra-columns warning.  Raises to fall back."""
     from cranfield.io.trec.run_pieces import Fallback, sum_counts
-    from cranfield.io.trec.text import _warn_extra_columns
+    from cranfield.io.trec.text import warn_extra_columns
 
     judged = set(qrels.query_ids)
     in_run = set(run_ids)
@@ -232,7 +232,7 @@ def finish_blocks(
         counts = sum_counts(seen)
         if counts.data == 0:
             raise Fallback("no results")
-        _warn_extra_columns(_Counts(source, counts))
+        warn_extra_columns(_Counts(source, counts))
     notes = {
         "run_only_queries": [q for q in run_ids if q not in judged],
         "missing_queries": missing,

@@ -395,13 +395,13 @@ def regrouped(run: Run, rows: int | None = None) -> Iterator[Run]:
     """The rows of a run that is not grouped by query, as runs of whole queries of about
     ``rows`` rows each (default: as many as a piece holds), queries in order of first
     appearance, each query's rows in file order (no line numbers)."""
-    from cranfield.judging.ordering import _stable_order
+    from cranfield.judging.ordering import stable_order
 
     n = len(run)
     rows = max(1, rows or PIECE_BYTES // 40)
     if run.docs.is_arrow:
         run.docs.codes()  # the blocks' ids are views: their hashes are taken from the run's
-    order = _stable_order(run.qcodes.astype(np.int64))
+    order = stable_order(run.qcodes.astype(np.int64))
     codes = run.qcodes[order]
     starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
     # cut at the first query start at or after every multiple of ``rows``

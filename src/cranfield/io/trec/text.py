@@ -383,7 +383,7 @@ def read_run_stream(stream: Stream, name: str, parts: Iterable[Piece] | None = N
             run = _parse_run(stream.read(), stream.source, name)
     check_run_ids(run)
     check_run_duplicates(run)
-    _warn_extra_columns(run)
+    warn_extra_columns(run)
     return run
 
 
@@ -405,11 +405,11 @@ def parse_trec_run(data: bytes, source: str, name: str) -> Run:
     run = _parse_run(data, source, name)
     check_run_ids(run)
     check_run_duplicates(run)
-    _warn_extra_columns(run)
+    warn_extra_columns(run)
     return run
 
 
-def _warn_extra_columns(run: Run) -> None:
+def warn_extra_columns(run: Run) -> None:
     """One :class:`DataWarning` per file whose lines have fields after the run tag."""
     c = run.line_counts
     if c is None or not c.extra_columns:
