@@ -109,7 +109,6 @@ def _tie_gm_bpref(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
     "min(N, R)), n = judged non-relevant, N = judged non-relevant in the qrels",
     source="Buckley & Voorhees, 'Retrieval evaluation with incomplete information', SIGIR "
     "2004, as corrected in trec_eval 8.0; trec_eval 10.0 m_bpref.c",
-    family="incomplete",
     better="higher",
     undefined=(NO_REL,),
     ties=_tie_bpref,
@@ -131,7 +130,6 @@ def bpref(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     summary="geometric mean of bpref over queries",
     formula="GMBpref = exp(mean_q ln(max(Bpref_q, eps))), eps = 1e-5",
     source="trec_eval 10.0 m_gm_bpref.c (MIN_GEO_MEAN = 1e-5)",
-    family="incomplete",
     better="higher",
     aggregate="gmean",
     undefined=(NO_REL,),
@@ -153,7 +151,6 @@ def gm_bpref(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
     "judged non-relevant / in-pool unjudged above i, eps = 1e-5",
     source="Yilmaz & Aslam, 'Estimating average precision with incomplete and imperfect "
     "judgments', CIKM 2006; trec_eval 10.0 m_infap.c",
-    family="incomplete",
     better="higher",
     undefined=(NO_REL,),
     ties=None,

@@ -79,7 +79,6 @@ def _tie_ncg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> n
     summary="cumulated gain: sum of the gains of the top k",
     formula="CG@k = sum_{i<=k} g(d_i)",
     source=f"{CHEN} (CG vectors); {JARVELIN}",
-    family="gain",
     better="higher",
     undefined=(),
     ties=_tie_cg_measure,
@@ -100,7 +99,6 @@ def _ncg_parts(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None):
     summary="normalized cumulated gain: CG@k over the ideal CG@k (graded sliding ratio)",
     formula="nCG@k = CG@k / ICG@k",
     source=f"{CHEN} (NCG); {JARVELIN}; {KEEN}, Fig. 6 (sliding ratio, binary case)",
-    family="gain",
     better="higher",
     micro=_ncg_parts,
     ties=_tie_ncg,
@@ -196,7 +194,6 @@ def _err(jr: JudgedRankings, cutoff: int | None, max_grade: int | None) -> np.nd
     formula="ERR@k = sum_{i<=k} (1/i) R_i prod_{j<i} (1 - R_j), R = (2^g - 1) / 2^g_max",
     source="Chapelle, Metzler, Zhang & Grinspan, 'Expected reciprocal rank for graded "
     "relevance', CIKM 2009, eq. 4 and sec. 4",
-    family="gain",
     better="higher",
     undefined=(),
     ties=None,

@@ -91,7 +91,6 @@ def _no_relevant(jr: JudgedRankings, **_: object) -> np.ndarray:
     formula="Compat = RBO(S, I) / RBO(I, I), RBO = sum_i p^(i-1) |S[:i] ∩ I[:i]| / i / "
     "sum_i p^(i-1), i <= max(|S|, |I|)",
     source=f"{CVS}; ir_measures' compat provider",
-    family="similarity",
     better="higher",
     undefined=(
         Undefined("no document graded above 0 (an empty ideal ranking)", "0", _no_relevant),

@@ -60,7 +60,6 @@ def _inst(t: float) -> Model:
     formula="C_i = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T - G_i; EU = sum W_i g_i",
     source="Moffat, Bailey, Scholer & Thomas, 'INST: an adaptive metric for information "
     f"retrieval evaluation', ADCS 2015, eq. 3; {CWL_EVAL} (INSTCWLMetric)",
-    family="cwl",
     better="higher",
     better_by=better_of,
     undefined=(),
@@ -85,7 +84,6 @@ def _insq(t: float) -> Model:
     formula="C_i = ((i + 2T - 1) / (i + 2T))^2; EU = sum W_i g_i",
     source="Moffat, Scholer & Thomas, 'Models and metrics: IR evaluation as a user process', "
     f"ADCS 2012, sec. 4; {CWL_EVAL} (INSQCWLMetric)",
-    family="cwl",
     better="higher",
     better_by=better_of,
     undefined=(),
@@ -111,7 +109,6 @@ def _bpm(t: float, k: int) -> Model:
     formula="C_i = 1 if G_i < T and i < k, else 0; EU = sum W_i g_i",
     source="Zhang, Liu, Li, Zhang, Xu & Ma, 'Evaluating web search with a bejeweled player "
     f"model', SIGIR 2017, sec. 4 (static BPM); {CWL_EVAL} (BPMCWLMetric, K = k)",
-    family="cwl",
     better="higher",
     better_by=better_of,
     undefined=(),
@@ -150,7 +147,6 @@ DCG = Param("dcg", "str", "log2", "DCG formulation (ir_measures'; only log2)", c
     formula="W_i = (1/log2(i+1)) / sum_{j<=k} 1/log2(j+1) for i <= k; EU = sum W_i g_i",
     source="Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', ACM "
     f"TOIS 20(4), 2002; as a C/W/L model in {CWL_EVAL} (NDCGCWLMetric)",
-    family="cwl",
     better="higher",
     better_by=better_of,
     undefined=(),
@@ -189,7 +185,6 @@ def _nerr9(k: int) -> Model:
     summary="not (but nearly) ERR, eq. 8: stops at a relevant item, truncated at k",
     formula="C_i = 1 - g_i for i < k, 0 from k; EU = sum W_i g_i",
     source=f"{NERR}, eq. 8; {CWL_EVAL} (NERReq8CWLMetric)",
-    family="cwl",
     better="higher",
     better_by=better_of,
     undefined=(),
@@ -210,7 +205,6 @@ def nerr8(jr: JudgedRankings, *, cutoff: int, min_rel: int, max_rel: int, of: st
     summary="not (but nearly) ERR, eq. 9: ERR's stopping with a reciprocal-rank discount",
     formula="C_i = i/(i+1) (1 - g_i) for i < k, 0 from k; EU = sum W_i g_i",
     source=f"{NERR}, eq. 9; {CWL_EVAL} (NERReq9CWLMetric)",
-    family="cwl",
     better="higher",
     better_by=better_of,
     undefined=(),
@@ -237,7 +231,6 @@ def _nerr10(p: float) -> Model:
     summary="not (but nearly) ERR, eq. 10: ERR's stopping with RBP's persistence p",
     formula="C_i = p (1 - g_i); EU = sum W_i g_i",
     source=f"{NERR}, eq. 10; {CWL_EVAL} (NERReq10CWLMetric)",
-    family="cwl",
     better="higher",
     better_by=better_of,
     undefined=(),
@@ -261,7 +254,6 @@ def _nerr11(t: float) -> Model:
     summary="not (but nearly) ERR, eq. 11: ERR's stopping with INSQ's patience T",
     formula="C_i = ((i + 2T - 1) / (i + 2T))^2 (1 - g_i); EU = sum W_i g_i",
     source=f"{NERR}, eq. 11; {CWL_EVAL} (NERReq11CWLMetric)",
-    family="cwl",
     better="higher",
     better_by=better_of,
     undefined=(),

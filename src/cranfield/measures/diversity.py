@@ -72,7 +72,6 @@ NO_TIES = (
     "not derived: the novelty discount makes a document's gain depend on which documents of "
     "its tie group precede it"
 )
-FAMILY = "diversity"
 
 
 def _no_subtopic(jr: JudgedRankings, rel: int = 1, judged_only: bool = False, **_: object):
@@ -132,7 +131,6 @@ def _versus_ideal(jr, cutoff: int, rel: int, alpha: float, judged_only: bool, fo
     formula="alpha_DCG@k = sum_{i<=k} G(i)/log2(i+1) / sum_{i<=k} S (1-alpha)^(i-1)/log2(i+1) "
     "(k >= 2); alpha_DCG@1 = G(1); G(i) = sum_j J(d_i,j) (1-alpha)^(c_j(i))",
     source=f"{CLARKE_SIGIR} (alpha-nDCG); {NDEVAL} (computeDCG)",
-    family=FAMILY,
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -156,7 +154,6 @@ def alpha_dcg(jr, *, cutoff: int, rel: int, alpha: float, judged_only: bool) -> 
     "greedy ideal ranking's gains; G(i) = sum_j J(d_i,j) (1-alpha)^(c_j(i))",
     source=f"{CLARKE_SIGIR} (alpha-nDCG, its ideal by a greedy approximation); "
     f"{NDEVAL} (computeDCG, idealResult)",
-    family=FAMILY,
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -179,7 +176,6 @@ def alpha_ndcg(jr, *, cutoff: int, rel: int, alpha: float, judged_only: bool) ->
     formula="ERR_IA@k = sum_{i<=k} G(i)/i / sum_{i<=k} S (1-alpha)^(i-1)/i (k >= 2); "
     "ERR_IA@1 = G(1); alpha = 0.5",
     source=f"{CHAPELLE} (ERR), intent-aware as in {AGRAWAL}; {NDEVAL} (computeERR)",
-    family=FAMILY,
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -203,7 +199,6 @@ def err_ia(jr, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
     formula="nERR_IA@k = sum_{i<=k} G(i)/i / sum_{i<=k} G*(i)/i, G* the greedy ideal "
     "ranking's gains; alpha = 0.5",
     source=f"{CHAPELLE} (ERR), intent-aware as in {AGRAWAL}; {NDEVAL} (computeERR, idealResult)",
-    family=FAMILY,
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -238,7 +233,6 @@ def _nrbp(v: View, alpha: float, beta: float, ideal: bool = False, scaled: bool 
     "novelty-discounted gains, averaged over the subtopics",
     formula="NRBP = (1 - (1-alpha) beta)/S sum_i beta^(i-1) G(i)",
     source=f"{CLARKE_ICTIR} (NRBP); {NDEVAL} (computeNRBP)",
-    family=FAMILY,
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -256,7 +250,6 @@ def nrbp(jr, *, rel: int, alpha: float, beta: float) -> np.ndarray:
     summary="NRBP relative to the NRBP of the greedy ideal ranking",
     formula="nNRBP = NRBP / NRBP of the greedy ideal ranking",
     source=f"{CLARKE_ICTIR} (NRBP); {NDEVAL} (computeNRBP, renormalize)",
-    family=FAMILY,
     better="higher",
     needs=("subtopics",),
     undefined=(
@@ -306,7 +299,6 @@ def _tie_strecall(jr, *, cutoff: int, rel: int) -> np.ndarray:
     formula="AP_IA = (1/S) sum_j (1/R_j) sum_{i : J(d_i,j) = 1} (c_j(i) + 1)/i, R_j the "
     "documents relevant to subtopic j",
     source=f"{AGRAWAL} (MAP-IA); {NDEVAL} (computeMAP)",
-    family=FAMILY,
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -339,7 +331,6 @@ def ap_ia(jr, *, rel: int, judged_only: bool) -> np.ndarray:
     summary="intent-aware precision at k: precision at k per subtopic, averaged over the subtopics",
     formula="P_IA@k = (1/(k S)) sum_{i<=k} sum_j J(d_i,j)",
     source=f"{AGRAWAL} (intent-aware precision); {NDEVAL} (computePrecision)",
-    family=FAMILY,
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -366,7 +357,6 @@ def _per_subtopic(count: np.ndarray, S: np.ndarray, k: float = 1.0) -> np.ndarra
     summary="subtopic recall at k: the share of the subtopics that the top k cover",
     formula="StRecall@k = |{j : J(d_i,j) = 1 for some i <= k}| / S",
     source=f"{ZHAI} (S-recall); {NDEVAL} (computeSTRecall)",
-    family=FAMILY,
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),

@@ -28,6 +28,7 @@ FAMILIES = (
     "normalized",
     "pres",
     "contingency",
+    "weak_order",  # weak orderings: ESL, PRR, PRECALL, EP, ER
     "relrank",
     "user",
     "cg",
@@ -38,6 +39,35 @@ FAMILIES = (
     "compatibility",  # Compat, as ir_measures
     "diversity",  # subtopic judgments, ndeval's measures
 )
+
+
+LABELS = {
+    "counts": "counts",
+    "precision": "precision",
+    "retrieved_set": "set",
+    "ranking": "ranking",
+    "dcg": "gain",
+    "gain_experimental": "gain",
+    "bpref": "incomplete",
+    "interpolated": "interpolated",
+    "rbp": "user",
+    "utility": "set",
+    "normalized": "normalized",
+    "pres": "normalized",
+    "contingency": "contingency",
+    "weak_order": "weak order",
+    "relrank": "relrank",
+    "user": "user",
+    "cg": "gain",
+    "prefs": "preferences",
+    "judgment_groups": "judgment groups",
+    "cwl_models": "cwl",
+    "cwl_costs": "cwl",
+    "compatibility": "similarity",
+    "diversity": "diversity",
+}
+"""The family of every measure a module declares (``cranfield measures --family``, the
+docs' groups): a declaration's family is its module's label, never a free label."""
 
 
 def _imported(family: str) -> bool:
@@ -66,8 +96,10 @@ def build_index() -> tuple[dict[str, str], dict[str, str], dict[str, list[str]]]
         "where = {}\n"
         "for f in FAMILIES:\n"
         "    importlib.import_module('cranfield.measures.' + f)\n"
-        "    for n in r.REGISTRY._defs:\n"
-        "        where.setdefault(n, f)\n"
+        "rank = {f: i for i, f in enumerate(FAMILIES)}\n"
+        "module = {n: d.func.__module__.rsplit('.', 1)[1] for n, d in r.REGISTRY._defs.items()}\n"
+        "for n in sorted(module, key=lambda n: rank[module[n]]):  # stable: declaration order\n"
+        "    where[n] = module[n]\n"
         "needs = {}\n"
         "for n in where:\n"
         "    for s in r.REGISTRY._defs[n].needs:\n"

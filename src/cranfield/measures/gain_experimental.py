@@ -44,7 +44,6 @@ from cranfield.ties.levels import marked_levels
     formula="(sum_{g(d_i)>0} DCG_i/IDCG_min(i,m) + (m-k) DCG_n/IDCG_m) / m, "
     "k = #retrieved with g > 0, m = #judged with g > 0",
     source="trec_eval 10.0 m_ndcg_rel.c (experimental, Buckley)",
-    family="gain",
     better="higher",
     undefined=(NO_IDEAL,),
     ties=None,
@@ -89,7 +88,6 @@ def _ideal_at_rows(gt: GainTable, prefix: np.ndarray, q: np.ndarray, k: np.ndarr
     formula="mean of nDCG@b over the boundaries b of the ideal gain levels, plus DCG_n/IDCG_m "
     "if n >= m + 2",
     source="trec_eval 10.0 m_Rndcg.c (experimental, Buckley)",
-    family="gain",
     undefined=(
         NO_REL,
         Undefined(
@@ -160,7 +158,6 @@ def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     formula="G = sum_{g(d_i)!=0} g(d_i) / log2(2 + C_i - S_i) / sum_j I_j, "
     "S_i = sum_{j<=i} g(d_j), C_i = sum_{j<=i} max(I_j, 1)",
     source="trec_eval 10.0 m_G.c (experimental, Buckley 2008)",
-    family="gain",
     better="higher",
     undefined=(NO_IDEAL,),
     ties=None,
@@ -249,7 +246,6 @@ def _tie_bin_g(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     summary="binary G: mean over relevant documents of 1/log2(2 + non-relevant above)",
     formula="BinG = (1/R) sum_{d_i relevant} 1 / log2(2 + |{j < i : d_j not relevant}|)",
     source="trec_eval 10.0 m_binG.c (experimental, Buckley 2008)",
-    family="gain",
     better="higher",
     undefined=(NO_REL,),
     ties=_tie_bin_g,

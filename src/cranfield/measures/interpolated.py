@@ -141,7 +141,6 @@ EMPTY = Undefined(
     formula="IPrec@r = max_{j >= i_c} P@j, i_c = rank of the c-th relevant retrieved, "
     "c = lround(r R); 0 if c > RR",
     source=SOURCE + "; trec_eval 10.0 m_iprec_at_recall.c (iprec_at_recall_r)",
-    family="interpolated",
     better="higher",
     undefined=(NO_REL, EMPTY),
     ties=None,
@@ -170,7 +169,6 @@ def iprec(jr: JudgedRankings, *, cutoff: float, rel: int) -> np.ndarray:
     summary="11-point average interpolated precision (recall 0.0, 0.1, ..., 1.0)",
     formula="IPrecAvg = (1/11) sum_{r in 0,0.1,...,1} IPrec@r",
     source=SOURCE + "; trec_eval 10.0 m_11pt_avg.c (11pt_avg)",
-    family="interpolated",
     better="higher",
     undefined=(NO_REL, EMPTY),
     ties=None,

@@ -399,7 +399,6 @@ def _declare(name: str) -> None:
         summary=about,
         formula=f"{name}: {about} (trec_eval m_{name}.c)",
         source=SOURCE.format(name.removeprefix("prefs_")),
-        family="preferences",
         better="none" if count else "higher",
         aggregate="sum" if count else "mean",
         integer=count,

@@ -101,7 +101,6 @@ def _tie_gmap(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
     formula="AP@k = (1/R) sum_{i <= k, d_i relevant} P@i",
     source=f"{BYR}, average precision at seen relevant documents; trec_eval 10.0 m_map.c, "
     "m_map_cut.c",
-    family="ranking",
     better="higher",
     undefined=(NO_REL,),
     ties=_tie_ap,
@@ -136,7 +135,6 @@ def average_precision(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np
     formula="GMAP = exp(mean_q ln(max(AP_q, eps))), eps = 1e-5",
     source="Robertson, 'On GMAP: and other transformations', CIKM 2006; trec_eval 10.0 "
     "m_gm_map.c (MIN_GEO_MEAN = 1e-5)",
-    family="ranking",
     better="higher",
     aggregate="gmean",
     undefined=(NO_REL,),
@@ -186,7 +184,6 @@ def _tie_rr(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
     formula="RR@k = 1 / min{i <= k : d_i relevant}",
     source="Voorhees, 'The TREC-8 question answering track report', TREC-8, 1999; "
     "trec_eval 10.0 m_recip_rank.c",
-    family="ranking",
     better="higher",
     undefined=(),
     ties=_tie_rr,
@@ -214,7 +211,6 @@ def reciprocal_rank(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.n
     formula="YAAP = ln((1 + S) / (1 + R - S)), S = sum_{i: d_i relevant} P@i",
     source="Robertson (2012) 'On smoothing average precision', ECIR, LNCS 7224; "
     "trec_eval 10.0 m_yaap.c",
-    family="ranking",
     better="higher",
     undefined=(),
     ties=None,

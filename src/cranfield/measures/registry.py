@@ -22,7 +22,6 @@ Adding a measure (this runs: ``tests/test_registry.py`` executes it)::
         summary="relevant documents in the top k",
         formula="Hits@k = rel(k)",
         source="Baeza-Yates & Ribeiro-Neto, Modern Information Retrieval, 1999, sec. 3.2.1",
-        family="precision",
         better="higher",
         undefined=(),
         ties=None,
@@ -110,6 +109,8 @@ BETTER = ("higher", "lower", "none")
 SAME = "same"
 """``ties=SAME``: the measure does not depend on the order of the ranking (a count of the
 qrels, the number retrieved), so it is its own tie-aware form."""
+TIE_FORMS = ("expectation", "definition")
+"""What a declared tie-aware form is (``MeasureDef.tie_form``)."""
 AGGREGATES = ("mean", "sum", "gmean")
 """Default statistics over queries: the mean, the sum (counts), the geometric mean (GMAP)."""
 NEEDS = ("collection_size", "known", "target", "prefs", "judgment_groups", "subtopics")
@@ -172,7 +173,6 @@ class MeasureDef:
     summary: str
     formula: str
     source: str
-    family: str
     better: str
     aggregate: str
     undefined: tuple[Undefined, ...]
@@ -193,6 +193,14 @@ class MeasureDef:
     notes: str = ""
     micro: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None
     """``f(jr, **params) -> (num, den)`` per query, for micro averaging (sum num / sum den)."""
+    tie_form: str = "expectation"
+    """What the tie-aware form is: ``"expectation"``, the plain value's expectation over
+    uniformly random tie-breaking (checked against brute force for every declaration,
+    tests/test_ties_generated.py), or ``"definition"``, the source's own definition on weak
+    orderings (PRR: P(rel | retr), not an expected precision), checked by the tests the
+    declaration names."""
+    declared_family: str | None = None
+    """``family=`` of a measure declared outside the package (a test's, a user's own)."""
     check: Callable[[dict[str, Any]], str | None] | None = None
     """Checks the explicitly given parameters together (e.g. "exactly one of NR, recall");
     returns a problem description or ``None``."""
@@ -235,6 +243,18 @@ class MeasureDef:
         if self.cutoff is not None and name == "cutoff":
             return self.cutoff
         return next((p for p in self.params if p.name == name), None)
+
+    @property
+    def family(self) -> str:
+        """The family: the label of the declaring module (``measures/families.py``, LABELS),
+        never a free label; a measure declared outside the package is of the family it names,
+        or of its module."""
+        package, _, module = (self.func.__module__ or "").rpartition(".")
+        if package != __package__:
+            return self.declared_family or module
+        from cranfield.measures.families import LABELS
+
+        return LABELS[module]
 
     @property
     def all_params(self) -> tuple[Param, ...]:
@@ -341,7 +361,6 @@ def measure(
     summary: str,
     formula: str,
     source: str,
-    family: str,
     better: str,
     undefined: tuple[Undefined, ...],
     ties: Callable[..., np.ndarray] | str | None,
@@ -358,6 +377,8 @@ def measure(
     micro: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None,
     check: Callable[[dict[str, Any]], str | None] | None = None,
     better_by: Callable[[dict[str, Any]], str] | None = None,
+    family: str | None = None,
+    tie_form: str = "expectation",
 ) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
     """Register the decorated function as measure ``name``: see the module docstring.
 
@@ -373,6 +394,8 @@ def measure(
         raise ValueError(f"measure {name}: ties= is a function, {SAME!r} or None")
     if (ties is None) == (not no_ties):
         raise ValueError(f"measure {name}: give ties= (a tie-aware form) or no_ties= (why none)")
+    if tie_form not in TIE_FORMS:
+        raise ValueError(f"measure {name}: tie_form must be one of {TIE_FORMS}")
     if not checked_by or not source:
         raise ValueError(f"measure {name}: source= and checked_by= are required")
     unknown = set(needs) - set(NEEDS)
@@ -381,6 +404,11 @@ def measure(
     trec = (trec_eval,) if isinstance(trec_eval, TrecEval) else tuple(trec_eval)
 
     def deco(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+        if family is not None and func.__module__.startswith(f"{__package__}."):
+            raise ValueError(
+                f"measure {name}: family= is for measures declared outside the package; a "
+                "family module's label is in measures/families.py (LABELS)"
+            )
         for n in (name, *aliases):
             if n not in REGISTRY._defs and n not in _ALIASES:
                 _import_family_of(n)  # a family's name: the family first, so a clash shows now
@@ -395,7 +423,8 @@ def measure(
                 summary=summary,
                 formula=formula,
                 source=source,
-                family=family,
+                declared_family=family,
+                tie_form=tie_form,
                 better=better,
                 aggregate=aggregate,
                 undefined=tuple(undefined),

@@ -61,7 +61,6 @@ def _tie_utility(
     formula="Utility = a RR + b (n - RR) + c (R - RR) + d (N + RR - n - R)",
     source=f"Lewis, 'The TREC-4 filtering track', TREC-4, 1995; {KEEN}, Fig. 1; "
     "trec_eval 10.0 m_utility.c",
-    family="set",
     better="higher",
     undefined=(),
     ties=_tie_utility,

@@ -249,7 +249,6 @@ measure(
     source=f"{RAGHAVAN}, sec. 3.2.1, eq. 3.3, Lemma 3.1; {COOPER}",
     better="lower",
     checked_by=(R89 + "test_expected_search_length_examples", TIES),
-    family="weak order",
     check=_one_of("NR", "recall"),
     undefined=(
         Undefined("the query has no relevant document (R = 0)", "nan", _no_rel),
@@ -292,11 +291,11 @@ measure(
     source=f"{RAGHAVAN}, sec. 2.3, Theorem 3.1, eq. 3.3, 3.4, Theorems 3.3-3.4",
     better="higher",
     checked_by=(R89 + "test_examples_2_1_to_2_4", TIES),
-    family="weak order",
     check=_one_of("NR", "recall", "ND", interpolation=True),
     undefined=(NO_REL0, UNMET0),
     notes="recall=x with interpolation=intuitive (default; eq. 3.4) or ceiling (sec. 3.2.2).",
     ties=_prr_measure(True),
+    tie_form="definition",  # Raghavan et al.: defined on weak orderings
 )(_prr_measure(False))
 
 
@@ -331,12 +330,12 @@ measure(
         "tests/test_ties_enumeration.py::"
         "test_ceiling_interpolation_is_the_max_over_later_recall_points",
     ),
-    family="weak order",
     check=_one_of("NR", "recall", interpolation=True),
     undefined=(NO_REL0, UNMET0),
     notes="Kept for comparison with older work; the paper finds it has no clear meaning. "
     "recall=x: ceiling (default, the historical 'ceiling-PRECALL') or intuitive.",
     ties=_precall_measure(True),
+    tie_form="definition",  # Raghavan et al.: defined on weak orderings
 )(_precall_measure(False))
 
 
@@ -391,7 +390,6 @@ measure(
     source=f"{RAGHAVAN}, sec. 2.3 (Example 2.3), sec. 3.2.2 (P_v), Theorems 3.3-3.4",
     better="higher",
     checked_by=(R89 + "test_example_2_3_expected_precision_is_eleven_eighteenths", TIES),
-    family="weak order",
     check=_one_of("NR", "ND"),
     undefined=(NO_REL0, UNMET0),
     notes="EP(NR=k) is exact (a sum over the final level, no sampling); EP(ND=k) = PRR(ND=k).",
@@ -419,7 +417,6 @@ measure(
     source=f"{RAGHAVAN}, sec. 3.4 (ER, Theorem 3.5)",
     better="higher",
     checked_by=(R89 + "test_theorem_3_5_er_ep_lie_on_the_intuitive_precall_graph", TIES),
-    family="weak order",
     check=_one_of("ND"),
     undefined=(NO_REL0,),
     ties=_er_measure(True),
