@@ -155,7 +155,7 @@ def rank_statistics(a: Sequence[float], b: Sequence[float], *, k: int = 10) -> R
     NaN where undefined (fewer than two runs, constant scores)."""
     from scipy import stats
 
-    from cranfield.comparing.agreement import dominance, tied_pairs, tau_ap_b
+    from cranfield.comparing.agreement import dominance, tau_ap_b, tied_pairs
 
     x = np.asarray(a, dtype=np.float64)
     y = np.asarray(b, dtype=np.float64)
