@@ -46,6 +46,9 @@ class Results:
     """The interval of this run's mean of each measure over the queries, when evaluated with
     ``ci=`` (:func:`cranfield.evaluate`): ``intervals.get(run, label)`` is ``(low, high)``, or
     ``None`` for a measure not averaged by the arithmetic mean."""
+    metadata: dict[str, Any] | None = None
+    """The run's ir_metadata (:attr:`cranfield.data.Run.metadata`): the YAML block at the top
+    of its TREC run file, or ``None``."""
 
     def __post_init__(self) -> None:
         if self.values.shape != (len(self.query_ids), len(self.labels)):

@@ -424,10 +424,18 @@ def _warn_extra_columns(run: Run) -> None:
     )
 
 
-def _parse_run(data: bytes, source: str, name: str) -> Run:
+def _parse_run(data: bytes, source: str, name: str, *, top: bool = True) -> Run:
     """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck` and check the
-    scores; the duplicate check is left to the caller."""
+    scores; the duplicate check is left to the caller.  ``top``: the text is the start of
+    the file, whose ir_metadata block (:mod:`.ir_metadata`) becomes the run's ``metadata``."""
     data, crs = _check_trec(data, source)
+    if top and data.startswith(b"# ir_metadata.start"):
+        from .ir_metadata import parse_block
+
+        metadata = parse_block(data, source)
+        if metadata is not None:
+            run = _parse_run(data, source, name, top=False)
+            return dataclasses.replace(run, metadata=metadata)
     if len(data) >= FAST_PATH_BYTES:
         from .trec_arrow import _parse_run_arrow
 
