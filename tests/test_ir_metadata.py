@@ -242,3 +242,44 @@ def test_repro_eval_writes_what_cranfield_reads(tmp_path, monkeypatch):
     ours = read_run(annotated)
     assert ours.metadata == theirs
     assert ours.to_dict() == read_run(plain).to_dict()
+
+
+# ------------------------------------------------------------------------------- writing
+def test_a_written_run_keeps_its_block_and_reads_back_the_same(tmp_path):
+    from cranfield.io import write_run
+
+    src = write(tmp_path, BLOCK + "1 Q0 D1 1 0.30000000000000004 t\n2 Q0 D9 1 -1e-300 t\n")
+    run = read_run(src)
+    out = tmp_path / "out.txt"
+    write_run(run, out)
+    text = out.read_text()
+    assert text.startswith("# ir_metadata.start\n# tag: bm25-rm3\n")
+    assert text.endswith(
+        "# ir_metadata.end\n1 Q0 D1 1 0.30000000000000004 t\n2 Q0 D9 1 -1e-300 t\n"
+    )
+    back = read_run(out)
+    assert back.metadata == EXPECTED
+    assert back.to_dict() == run.to_dict() and back.tag == "t"
+    assert back.ranks.tolist() == [1, 1]
+
+
+def test_a_written_block_is_read_by_repro_eval(tmp_path, monkeypatch):
+    from cranfield.io import write_run
+
+    if "pkg_resources" not in sys.modules:
+        import types
+
+        monkeypatch.setitem(sys.modules, "pkg_resources", types.ModuleType("pkg_resources"))
+    metadata = pytest.importorskip("repro_eval.metadata")
+    out = tmp_path / "out.txt"
+    write_run(read_run(write(tmp_path, BLOCK + run_lines(2, 2))), out)
+    assert metadata.MetadataHandler.read_metadata(str(out)) == EXPECTED
+
+
+def test_a_run_without_ranks_or_metadata_is_written_with_ranks_in_order(tmp_path):
+    from cranfield.io import write_run
+
+    out = tmp_path / "out.txt"
+    write_run({"q2": {"a": 1.5}, "q1": {"b": 2.0, "c": 3.0}}, out, tag="mine")
+    lines = out.read_text().splitlines()
+    assert sorted(lines) == ["q1 Q0 b 1 2.0 mine", "q1 Q0 c 2 3.0 mine", "q2 Q0 a 1 1.5 mine"]
