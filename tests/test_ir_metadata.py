@@ -283,3 +283,30 @@ def test_a_run_without_ranks_or_metadata_is_written_with_ranks_in_order(tmp_path
     write_run({"q2": {"a": 1.5}, "q1": {"b": 2.0, "c": 3.0}}, out, tag="mine")
     lines = out.read_text().splitlines()
     assert sorted(lines) == ["q1 Q0 b 1 2.0 mine", "q1 Q0 c 2 3.0 mine", "q2 Q0 a 1 1.5 mine"]
+
+
+# ------------------------------------------------------------------------------- report
+def test_the_report_shows_each_runs_metadata(tmp_path):
+    import html
+
+    import cranfield
+
+    block = BLOCK.replace("bm25-rm3", "'<b>bm25</b> & co'")
+    a = write(tmp_path, block + run_lines(), "a.txt")
+    b = write(tmp_path, run_lines(), "b.txt")
+    page = cranfield.report(write(tmp_path, QRELS, "qrels.txt"), [a, b], ["AP"]).html
+    section = page[page.index('id="run-metadata"') :]
+    section = section[: section.index("</section>")]
+    assert section.count("<details") == 1  # b has none
+    assert "<summary>a.txt</summary>" in section
+    assert "<b>bm25" not in section  # escaped
+    shown = html.unescape(section[section.index("<pre>") + 5 : section.index("</pre>")])
+    import yaml
+
+    assert yaml.safe_load(shown) == {**EXPECTED, "tag": "<b>bm25</b> & co"}
+    assert (
+        cranfield.report(
+            write(tmp_path, QRELS, "qrels.txt"), [b, b], ["AP"], names=["x", "y"]
+        ).html.count('id="run-metadata"')
+        == 0
+    )

@@ -33,7 +33,7 @@ from ..errors import InputError
 from .json_depth import MAX_DEPTH
 from .textcheck import BOM
 
-__all__ = ["END", "START", "format_block", "has_block", "parse_block"]
+__all__ = ["END", "START", "format_block", "has_block", "parse_block", "yaml_text"]
 
 START = b"# ir_metadata.start"
 END = b"# ir_metadata.end"
@@ -135,12 +135,18 @@ def format_block(metadata: dict[str, Any] | None) -> bytes:
     ``metadata`` (nothing for ``None``)."""
     if metadata is None:
         return b""
-    from .._lazy import require
-
-    yaml = require("yaml", "yaml", "writing a run's ir_metadata block")
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    text = yaml.dump(
-        metadata, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False
-    )
+    text = yaml_text(metadata)
     body = "".join(f"# {line}\n" if line else "#\n" for line in text.splitlines())
     return START + b"\n" + body.encode("utf-8") + END + b"\n"
+
+
+def yaml_text(metadata: dict[str, Any]) -> str:
+    """``metadata`` as YAML (PyYAML's safe dumper, keys in their order), as the report shows
+    it and :func:`format_block` writes it."""
+    from .._lazy import require
+
+    yaml = require("yaml", "yaml", "writing a run's ir_metadata")
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(
+        metadata, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False
+    )
