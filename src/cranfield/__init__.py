@@ -49,6 +49,7 @@ __all__ = [
     "read_qrels",
     "read_run",
     "report",
+    "verify",
 ]
 
 _LAZY = {
@@ -72,6 +73,7 @@ _LAZY = {
     "measures": ("cranfield.measures", None),
     "curves": ("cranfield.curves", None),
     "report": ("cranfield.report", None),  # the package, callable: cranfield.reporting.report
+    "verify": ("cranfield.verification", "verify"),
     "CranfieldError": ("cranfield.errors", "CranfieldError"),
     "CranfieldWarning": ("cranfield.errors", "CranfieldWarning"),
     "DataWarning": ("cranfield.errors", "DataWarning"),
@@ -123,3 +125,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from .measures import Measure
     from .measures import parse as parse_measure
     from .results import Results, ResultsSet
+    from .verification import verify

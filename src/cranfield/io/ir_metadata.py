@@ -33,7 +33,7 @@ from ..errors import InputError
 from .json_depth import MAX_DEPTH
 from .textcheck import BOM
 
-__all__ = ["END", "START", "format_block", "has_block", "parse_block", "yaml_text"]
+__all__ = ["END", "START", "format_block", "has_block", "load_yaml", "parse_block", "yaml_text"]
 
 START = b"# ir_metadata.start"
 END = b"# ir_metadata.end"
@@ -89,35 +89,7 @@ def parse_block(data: bytes, source: str) -> dict[str, Any] | None:
 
 def _load(text: str, source: str, first_line: int) -> dict[str, Any]:
     """The YAML ``text`` (its first line is line ``first_line`` of the file) as a mapping."""
-    from .._lazy import require
-
-    yaml = require("yaml", "yaml", "reading a run's ir_metadata block")
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-    def error(problem: str, mark: Any) -> InputError:
-        line = first_line + mark.line if mark is not None else None
-        return InputError(source, f"ir_metadata: {problem}", line=line)
-
-    try:
-        depth = 0
-        for event in yaml.parse(text, Loader=loader):
-            if isinstance(event, yaml.AliasEvent):
-                raise error(
-                    f"YAML alias *{event.anchor} (aliases are not accepted in ir_metadata)",
-                    event.start_mark,
-                )
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise error(f"YAML nested more than {MAX_DEPTH} levels deep", event.start_mark)
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-        value = yaml.load(text, Loader=loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise error(f"invalid YAML: {exc.problem or exc.context}", mark) from None
-    except yaml.YAMLError as exc:
-        raise error(f"invalid YAML: {exc}", None) from None
+    value = load_yaml(text, source, first_line=first_line, what="ir_metadata: ")
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -128,6 +100,45 @@ def _load(text: str, source: str, first_line: int) -> dict[str, Any]:
             line=first_line,
         )
     return value
+
+
+def load_yaml(
+    text: str, source: str, *, first_line: int = 1, what: str = "", loader: Any = None
+) -> Any:
+    """The YAML ``text`` read with PyYAML's safe loader (or ``loader``, one derived from it);
+    any problem is an :class:`InputError` naming ``source`` and the line (``text``'s first
+    line is line ``first_line``), its message starting with ``what``.  Aliases are refused,
+    and nesting deeper than :data:`~cranfield.io.json_depth.MAX_DEPTH`, found from the
+    parser's events before anything is built."""
+    from .._lazy import require
+
+    yaml = require("yaml", "yaml", "reading YAML")
+    if loader is None:
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    def error(problem: str, mark: Any) -> InputError:
+        line = first_line + mark.line if mark is not None else None
+        return InputError(source, f"{what}{problem}", line=line)
+
+    try:
+        depth = 0
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.AliasEvent):
+                raise error(
+                    f"YAML alias *{event.anchor} (aliases are not accepted)", event.start_mark
+                )
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise error(f"YAML nested more than {MAX_DEPTH} levels deep", event.start_mark)
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+        return yaml.load(text, Loader=loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise error(f"invalid YAML: {exc.problem or exc.context}", mark) from None
+    except yaml.YAMLError as exc:
+        raise error(f"invalid YAML: {exc}", None) from None
 
 
 def format_block(metadata: dict[str, Any] | None) -> bytes:
