@@ -188,3 +188,33 @@ def test_a_missing_yaml_file_is_status_2(tmp_path, cli):
     out = cli("verify", str(tmp_path / "none.yaml"))
     assert out.returncode == 2
     assert str(tmp_path / "none.yaml") in out.stderr.decode()
+
+
+# ------------------------------------------------------------------------------- example
+def test_the_shipped_example_holds_trec_evals_means_and_passes():
+    """docs/verify.md's example: every expected value is within half a unit of the 4th
+    decimal of pytrec_eval's mean (trec_eval's code) of that run, and every check is OK."""
+    import gzip
+    import io
+
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    import yaml
+
+    from cranfield import examples
+
+    path = examples.path("cranfield/expected.yaml")
+    spec = yaml.safe_load(path.read_text())
+    with open(path.parent / spec["qrels"]) as fh:
+        qrels = pytrec_eval.parse_qrel(fh)
+    names = {"AP": "map", "P@10": "P_10", "nDCG@10": "ndcg_cut_10", "RR": "recip_rank"}
+    for item in spec["runs"]:
+        text = gzip.decompress((path.parent / item["run"]).read_bytes()).decode()
+        run = pytrec_eval.parse_run(io.StringIO(text))
+        per_query = pytrec_eval.RelevanceEvaluator(qrels, set(names.values())).evaluate(run)
+        assert len(per_query) == 225
+        for label, value in item["expected"].items():
+            m = names[label]
+            mean = sum(v[m] for v in per_query.values()) / len(per_query)
+            assert abs(mean - value) <= 0.00005, (item["name"], label, mean, value)
+    checks = verify(path)
+    assert len(checks) == 8 and all(c.verdict == "OK" for c in checks)
