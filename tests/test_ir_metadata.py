@@ -310,3 +310,26 @@ def test_the_report_shows_each_runs_metadata(tmp_path):
         ).html.count('id="run-metadata"')
         == 0
     )
+
+
+def test_the_json_output_holds_the_metadata_as_json_can(tmp_path, cli):
+    """YAML dates, NaN, sets and non-text keys become what JSON holds (ISO dates, null,
+    lists, text keys); a run without a block has no metadata key.  Read from standard input."""
+    import json
+
+    block = (
+        "# ir_metadata.start\n# tag: x\n# date: 2022-07-11\n# score: .nan\n"
+        "# ids: !!set {b: null, a: null}\n# 3: three\n# ir_metadata.end\n"
+    )
+    qrels = write(tmp_path, QRELS, "qrels.txt")
+    other = write(tmp_path, run_lines(), "b.txt")
+    out = cli(
+        "evaluate", str(qrels), "-", str(other), "-m", "AP", "-f", "json",
+        input=(block + run_lines()).encode(),
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    runs = json.loads(out.stdout)["runs"]
+    assert runs[0]["metadata"] == {
+        "tag": "x", "date": "2022-07-11", "score": None, "ids": ["a", "b"], "3": "three"
+    }  # fmt: skip
+    assert "metadata" not in runs[1]

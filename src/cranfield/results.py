@@ -122,8 +122,9 @@ class Results:
         return results_repr([self], single=True)
 
     def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
-        """The JSON shape: ``{"name", "aggregate", ["per_query"], "summary", ["intervals"]}``
-        (``intervals``: ``{label: [low, high] or None}``, when evaluated with ``ci=``)."""
+        """The JSON shape: ``{"name", "aggregate", ["per_query"], "summary", ["intervals"],
+        ["metadata"]}`` (``intervals``: ``{label: [low, high] or None}``, when evaluated with
+        ``ci=``; ``metadata``: the run file's ir_metadata, when it has a block)."""
 
         def num(x: float, integer: bool) -> Any:
             if integer and float(x).is_integer():  # a count; an expectation stays a fraction
@@ -154,6 +155,10 @@ class Results:
                 for label in self.labels
                 for ci in [self.intervals.get(self.run, label)]
             }
+        if self.metadata is not None:
+            from .io.ir_metadata import json_value
+
+            out["metadata"] = json_value(self.metadata)
         return out
 
 

@@ -33,7 +33,16 @@ from ..errors import InputError
 from .json_depth import MAX_DEPTH
 from .textcheck import BOM
 
-__all__ = ["END", "START", "format_block", "has_block", "load_yaml", "parse_block", "yaml_text"]
+__all__ = [
+    "END",
+    "START",
+    "format_block",
+    "has_block",
+    "json_value",
+    "load_yaml",
+    "parse_block",
+    "yaml_text",
+]
 
 START = b"# ir_metadata.start"
 END = b"# ir_metadata.end"
@@ -161,3 +170,26 @@ def yaml_text(metadata: dict[str, Any]) -> str:
     return yaml.dump(
         metadata, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False
     )
+
+
+def json_value(value: Any) -> Any:
+    """``value`` (read from YAML by the safe loader) as JSON can hold it: keys as text, dates
+    and times in ISO 8601, binary data in base64, sets as sorted lists, a NaN or an infinity
+    as ``None`` (JSON has none)."""
+    import base64
+    import datetime
+    import math
+
+    if isinstance(value, dict):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_value(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted((json_value(v) for v in value), key=repr)
+    if isinstance(value, datetime.date | datetime.datetime):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
