@@ -429,13 +429,17 @@ def _parse_run(data: bytes, source: str, name: str, *, top: bool = True) -> Run:
     scores; the duplicate check is left to the caller.  ``top``: the text is the start of
     the file, whose ir_metadata block (:mod:`.ir_metadata`) becomes the run's ``metadata``."""
     data, crs = _check_trec(data, source)
+    metadata = None
     if top and data.startswith(b"# ir_metadata.start"):
         from .ir_metadata import parse_block
 
         metadata = parse_block(data, source)
-        if metadata is not None:
-            run = _parse_run(data, source, name, top=False)
-            return dataclasses.replace(run, metadata=metadata)
+    run = _parse_checked_run(data, crs, source, name)
+    return run if metadata is None else dataclasses.replace(run, metadata=metadata)
+
+
+def _parse_checked_run(data: bytes, crs: int, source: str, name: str) -> Run:
+    """:func:`_parse_run` of text :func:`_check_trec` passed (``crs``: its CRs)."""
     if len(data) >= FAST_PATH_BYTES:
         from .trec_arrow import _parse_run_arrow
 
