@@ -147,6 +147,12 @@ BAD = [
     ("runs:\n  - name: x\n    expected: {AP: 0.1}\n", 3, "no 'run' key"),
     ("options: {seed: 3}\nruns:\n  - run: R\n    expected: {AP: 0.1}\n", 2, "unknown key 'seed'"),
     ("a: &x 1\nb: *x\n", 3, "alias"),
+    (
+        "runs:\n  - run: R\n    expected: {AP: 0.1}\n  - run: R\n    expected: {AP: 0.1}\n",
+        5,
+        "two runs are named",
+    ),
+    ("", 1, "the file has no 'runs' key"),
 ]
 
 
@@ -218,3 +224,11 @@ def test_the_shipped_example_holds_trec_evals_means_and_passes():
             assert abs(mean - value) <= 0.00005, (item["name"], label, mean, value)
     checks = verify(path)
     assert len(checks) == 8 and all(c.verdict == "OK" for c in checks)
+
+
+@pytest.mark.parametrize("text", ["", "- a\n- b\n", "just text\n"])
+def test_a_file_that_is_not_a_mapping(tmp_path, text):
+    p = write(tmp_path, text)
+    with pytest.raises(InputError, match="the file must be a mapping") as info:
+        verify(p)
+    assert info.value.source == str(p) and info.value.line == 1

@@ -280,12 +280,13 @@ class _Reader:
             tol = self.tolerances(spec, what, default)
             exp = self._expected(spec, what, tol, parse)
             planned.append(_Planned(run, name, own, exp, spec.line))
-        names = [p.name for p in planned]
-        for p in planned:
-            if names.count(p.name) > 1:
+        seen: set[str] = set()
+        for p in planned:  # the second of two runs of one name is the one named
+            if p.name in seen:
                 raise self.error(
                     f"two runs are named {p.name!r}: give each a distinct 'name'", p.line
                 )
+            seen.add(p.name)
         return planned, options
 
     def _expected(
