@@ -49,7 +49,8 @@ def run_lines(queries: int = 12, per_query: int = 30) -> str:
     lines = []
     for q in range(1, queries + 1):
         for r in range(1, per_query + 1):
-            lines.append(f"{q} Q0 D{(q * 7 + r) % 50} {r} {100 - r}.5 bm25")
+            doc = (q * 7 + r) % 50 if per_query <= 50 else r
+            lines.append(f"{q} Q0 D{doc} {r} {100 - r}.5 bm25")
     return "\n".join(lines) + "\n"
 
 
@@ -333,3 +334,16 @@ def test_the_json_output_holds_the_metadata_as_json_can(tmp_path, cli):
         "tag": "x", "date": "2022-07-11", "score": None, "ids": ["a", "b"], "3": "three"
     }  # fmt: skip
     assert "metadata" not in runs[1]
+
+
+def test_a_large_run_at_the_real_sizes(tmp_path):
+    """A run of more than 4 MiB, with nothing lowered: read in pieces, by Arrow, streamed."""
+    body = run_lines(queries=200, per_query=1000)  # about 5 MiB
+    assert len(body) >= text_io.PIECES_FROM_BYTES and len(body) >= text_io.FAST_PATH_BYTES
+    p = write(tmp_path, BLOCK + body)
+    assert text_io.in_pieces(p)
+    run = read_run(p)
+    assert run.metadata == EXPECTED
+    assert (run.line_counts.data, run.line_counts.comments) == (200_000, BLOCK_LINES)
+    qrels = write(tmp_path, QRELS, "qrels.txt")
+    assert evaluate(qrels, p, ["P@5"]).metadata == EXPECTED
