@@ -73,6 +73,14 @@ def inputs(tmp_path_factory) -> dict[str, str]:
         )
     )
     paths["perturbed"] = str(perturbed)
+    expected = d / "expected.yaml"  # every check OK: AP and P@10 are within 1 of 0.5
+    expected.write_text(
+        "qrels: qrels.txt\ntolerance: 1\nokish: 1\nruns:\n"
+        + "".join(
+            f"  - run: {r}.txt\n    expected: {{AP: 0.5, P@10: 0.5}}\n" for r in ("run", "other")
+        )
+    )
+    paths["expected"] = str(expected)
     paths["dir"] = str(d)
     return paths
 
@@ -102,6 +110,7 @@ CASES: dict[str, list[str]] = {
     "inferred": ["inferred", "{sampled}", "{run}", "{other}", "-q"],
     "leaderboard": ["leaderboard", "{qrels}", "{qrels}", "-r", "{run}", "{other}", "-m", "AP"],
     "judges": ["judges", "{qrels}", "{perturbed}", "-l", "1"],
+    "verify": ["verify", "{expected}"],
     "measures": ["measures"],
     "measures --short": ["measures", "--short"],
     "measures json": ["measures", "--format", "json"],

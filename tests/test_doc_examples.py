@@ -14,7 +14,8 @@ The examples run in a folder holding the files they name: the Cranfield collecti
 ``qrels.txt`` (and ``qrels``), its BM25, TF-IDF and coordination-level runs under the names the
 pages use (``run.txt``, ``a.run``, ``bm25.txt``, ``runs/*.txt``, ``runs/*.run``, and
 ``runs/*.txt.gz`` as the package ships them...), a preferences file, Raghavan's worked example
-in ``raghavan/``, and the judgment sets of docs/judgments.md and the README: ``human.qrels``
+in ``raghavan/``, cranfield verify's ``expected.yaml`` (naming ``qrels.txt`` and
+``runs/*.txt.gz``), and the judgment sets of docs/judgments.md and the README: ``human.qrels``
 (the Cranfield qrels), ``perturbed.qrels`` and ``llm.qrels`` (the page's perturbed copy, seed
 7), ``binary.qrels`` and ``strict.txt`` (grade >= 3 is 1), ``nine/`` (the three runs whole and
 cut to ranks 5 and 20), ``pool5.txt`` (the judgments of the depth-5 pool of BM25 and TF-IDF)
@@ -116,6 +117,7 @@ def sandbox(tmp_path_factory) -> tuple[Path, dict[str, str]]:
         "".join(f"{q} 0 0 {d} {g}\n" for q, _, d, g in prefs if int(g) >= 0)
     )
     shutil.copytree(examples.path("papers/raghavan"), root / "raghavan")
+    shutil.copy(examples.path("cranfield/expected.yaml"), root / "expected.yaml")  # verify.md
     bin_dir = root / ".bin"
     bin_dir.mkdir()
     script = bin_dir / "cranfield"

@@ -36,6 +36,7 @@ LAYERS = (
     "judgments",
     "render",
     "reporting",
+    "verification",
     "cranfield",
     "compat",
     "cli",
@@ -155,7 +156,7 @@ def test_no_private_name_is_imported_from_another_stage():
     [
         ("cranfield.measures.precision", "cranfield.render.table", True),
         ("cranfield.render.table", "cranfield.measures.registry", False),
-        ("cranfield.io.text", "cranfield.io.source", False),
+        ("cranfield.io.trec.text", "cranfield.io.source", False),
         ("cranfield", "cranfield.cli", True),
     ],
 )

@@ -51,6 +51,7 @@ __all__ = [
     "read_qrels",
     "read_run",
     "report",
+    "verify",
 ]
 
 _LAZY = {
@@ -74,6 +75,7 @@ _LAZY = {
     "measures": ("cranfield.measures", None),
     "curves": ("cranfield.curves", None),
     "report": ("cranfield.reporting", "report"),
+    "verify": ("cranfield.verification", "verify"),
     "CranfieldError": ("cranfield.errors", "CranfieldError"),
     "CranfieldWarning": ("cranfield.errors", "CranfieldWarning"),
     "DataWarning": ("cranfield.errors", "DataWarning"),
@@ -129,3 +131,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from cranfield.measures import parse as parse_measure
     from cranfield.reporting import report
     from cranfield.results.tables import Results, ResultsSet
+    from cranfield.verification import verify

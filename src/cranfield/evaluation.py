@@ -274,9 +274,15 @@ def evaluate_task(shared: Shared, task: RunTask) -> Results:
         source = read_run(source)
         if source.name != task.name:
             source = replace(source, name=task.name)
+    metadata = source.metadata
     jr = judge(shared.qrels, source, **plan.options.judge_keywords())
     del source  # the judged rankings hold what the measures need: free the run's columns
-    return evaluate_planned(jr, shared.qrels, task.name, plan, first)
+    return with_metadata(evaluate_planned(jr, shared.qrels, task.name, plan, first), metadata)
+
+
+def with_metadata(results: Results, metadata: dict[str, Any] | None) -> Results:
+    """``results`` carrying its run's ir_metadata (:attr:`Results.metadata`)."""
+    return results if metadata is None else replace(results, metadata=metadata)
 
 
 def evaluate_planned(

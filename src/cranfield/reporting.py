@@ -299,7 +299,7 @@ def _gather(
 
     from cranfield.comparing import compare
     from cranfield.curves import gain, precision_recall
-    from cranfield.evaluation import evaluate_judged
+    from cranfield.evaluation import evaluate_judged, with_metadata
     from cranfield.judging.runs import judge_many
     from cranfield.results.tables import ResultsSet
     from cranfield.ties.analysis import grades_alone, tie_range
@@ -321,6 +321,8 @@ def _gather(
         variants.append(options.replace(ties="weak"))  # the ranges keep a split tie group whole
         weak = len(variants) - 1
     judged = judge_many(qrels, runs, names=names, options=options)
+    metadata: dict[str, Any] = {}  # each run's ir_metadata, kept as the run is read
+    judged.on_run = lambda name, run: metadata.__setitem__(name, run.metadata)
     if len(judged) < 2:
         raise ParameterError(f"a report compares runs: it needs at least 2, got {len(judged)}")
     measured = specs
@@ -335,13 +337,16 @@ def _gather(
     for i, (name, jrs) in enumerate(judged.each(variants)):
         jr = jrs[0]
         results.append(
-            evaluate_judged(
-                jr,
-                measured,
-                run_name=name,
-                qrels=judged.qrels,
-                defaults=options.defaults,
-                warn_agg=i == 0,
+            with_metadata(
+                evaluate_judged(
+                    jr,
+                    measured,
+                    run_name=name,
+                    qrels=judged.qrels,
+                    defaults=options.defaults,
+                    warn_agg=i == 0,
+                ),
+                metadata.pop(name, None),
             )
         )
         run_notes[name] = {

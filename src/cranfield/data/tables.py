@@ -300,6 +300,9 @@ class Run:
     """Why ``ranks`` is None (first bad line), reported if the ``given`` tie policy needs it."""
     line_counts: LineCounts | None = field(default=None, repr=False)
     """How the lines of a text file were used (``None`` for other sources)."""
+    metadata: dict[str, Any] | None = field(default=None, repr=False)
+    """The ir_metadata block at the top of a TREC run file, read as YAML
+    (:mod:`cranfield.io.ir_metadata`); ``None`` when the file has none."""
 
     def __len__(self) -> int:
         return len(self.qcodes)

@@ -20,7 +20,7 @@ from typing import Any
 from cranfield.data.tables import Qrels, Run
 from cranfield.errors import InputError, ParameterError
 
-__all__ = ["read_qrels", "read_run"]
+__all__ = ["read_qrels", "read_run", "write_run"]
 
 QrelsSource = Qrels | str | os.PathLike[str] | Mapping[str, Mapping[str, int]] | Any
 RunSource = Run | str | os.PathLike[str] | Mapping[str, Mapping[str, float]] | Any
@@ -168,3 +168,11 @@ def read_run(source: RunSource, *, name: str | None = None, format: str = "auto"
     if run is not None:
         return run
     raise InputError("<run>", f"cannot read a run from a {type(source).__name__}")
+
+
+def write_run(run: RunSource, path: str | os.PathLike[str], *, tag: str | None = None) -> None:
+    """Write a run (any source :func:`read_run` reads) to ``path`` as a TREC run file, its
+    ir_metadata block (``Run.metadata``) first: :func:`cranfield.io.run_writer.write_trec_run`."""
+    from cranfield.io.run_writer import write_trec_run
+
+    write_trec_run(read_run(run), path, tag=tag)

@@ -165,6 +165,14 @@ def _runs_table(data: ReportData) -> tuple[list[str], list[list[str]]]:
     return head, rows
 
 
+def _run_metadata(data: ReportData) -> list[tuple[str, str]]:
+    """The runs that have an ir_metadata block, each with its YAML text (the page shows one
+    small section per run)."""
+    from cranfield.io.ir_metadata import yaml_text
+
+    return [(r.run, yaml_text(r.metadata)) for r in data.results if r.metadata is not None]
+
+
 def render_report(data: ReportData) -> str:
     """The page of a report (see :func:`cranfield.report`)."""
     c, digits = data.comparison, data.digits
@@ -186,6 +194,7 @@ def render_report(data: ReportData) -> str:
         "collection": data.collection,
         "run_head": run_head,
         "run_rows": run_rows,
+        "run_metadata": _run_metadata(data),
         "complete_note": queries_note(c, 0),
         "summary": M.summary(c, digits, data.intervals),
         "summary_legend": _summary_legend(c, data.mean_intervals if data.intervals else None),

@@ -46,6 +46,9 @@ class Results:
     """The interval of this run's mean of each measure over the queries, when evaluated with
     ``ci=`` (:func:`cranfield.evaluate`): ``intervals.get(run, label)`` is ``(low, high)``, or
     ``None`` for a measure not averaged by the arithmetic mean."""
+    metadata: dict[str, Any] | None = None
+    """The run's ir_metadata (:attr:`cranfield.data.tables.Run.metadata`): the YAML block at the top
+    of its TREC run file, or ``None``."""
 
     def __post_init__(self) -> None:
         if self.values.shape != (len(self.query_ids), len(self.labels)):
@@ -119,8 +122,9 @@ class Results:
         return results_repr([self], single=True)
 
     def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
-        """The JSON shape: ``{"name", "aggregate", ["per_query"], "summary", ["intervals"]}``
-        (``intervals``: ``{label: [low, high] or None}``, when evaluated with ``ci=``)."""
+        """The JSON shape: ``{"name", "aggregate", ["per_query"], "summary", ["intervals"],
+        ["metadata"]}`` (``intervals``: ``{label: [low, high] or None}``, when evaluated with
+        ``ci=``; ``metadata``: the run file's ir_metadata, when it has a block)."""
 
         def num(x: float, integer: bool) -> Any:
             if integer and float(x).is_integer():  # a count; an expectation stays a fraction
@@ -151,6 +155,10 @@ class Results:
                 for label in self.labels
                 for ci in [self.intervals.get(self.run, label)]
             }
+        if self.metadata is not None:
+            from cranfield.io.ir_metadata import json_value
+
+            out["metadata"] = json_value(self.metadata)
         return out
 
 

@@ -165,6 +165,8 @@ class RangePart(NamedTuple):
     blocks: list
     run_ids: list[str]
     pieces: list[tuple[int, Any]]
+    metadata: dict[str, Any] | None = None
+    """The run's ir_metadata, read by the range at the file's start."""
 
 
 class _Unusable(Exception):
@@ -227,7 +229,8 @@ def evaluate_range(shared: Any, task: RangeTask) -> RangePart | None:
         return None
     finally:
         parts.close()
-    return RangePart(blocks, run_ids, [(p.line_base, p.counts) for p in parts.seen])
+    metadata = parts.metadata if task.start == 0 else None
+    return RangePart(blocks, run_ids, [(p.line_base, p.counts) for p in parts.seen], metadata)
 
 
 def join_parts(shared: Any, task: Any, parts: Sequence[RangePart | None]) -> Any:
@@ -252,7 +255,14 @@ def join_parts(shared: Any, task: Any, parts: Sequence[RangePart | None]) -> Any
     source = str(task.source)
     try:
         return finish_blocks(
-            shared.qrels, blocks, run_ids, task.name, plan, task.index == 0, (source, seen)
+            shared.qrels,
+            blocks,
+            run_ids,
+            task.name,
+            plan,
+            task.index == 0,
+            (source, seen),
+            parts[0].metadata,  # type: ignore[union-attr]
         )
     except (Fallback, CranfieldError):
         return None

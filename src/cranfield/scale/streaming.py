@@ -114,18 +114,21 @@ def evaluate_path(
 def _evaluate_run(qrels: Qrels, run: Run, name: str, plan: Plan, warn_agg: bool) -> Results:
     """A run read whole (validated): regrouped in memory into query blocks and evaluated as
     they are, unless the random tie policy draws one random stream for the whole run."""
-    from cranfield.evaluation import evaluate_planned
+    from cranfield.evaluation import evaluate_planned, with_metadata
     from cranfield.io.trec.run_pieces import regrouped
     from cranfield.judging.join import judge
 
     if plan.options.ties != "random":
         try:
-            return _evaluate_blocks(qrels, regrouped(run), name, plan, warn_agg)
+            blocks = regrouped(run)
+            results = _evaluate_blocks(qrels, blocks, name, plan, warn_agg)
+            return with_metadata(results, run.metadata)
         except CranfieldError:
             pass  # judged whole below: its error is the reference one
+    metadata = run.metadata
     jr = judge(qrels, run, **plan.options.judge_keywords())
     del run
-    return evaluate_planned(jr, qrels, name, plan, warn_agg)
+    return with_metadata(evaluate_planned(jr, qrels, name, plan, warn_agg), metadata)
 
 
 class _Counted:
@@ -140,11 +143,14 @@ class _Counted:
         self._parts = parts
         self.source = source
         self.seen: list = []
+        self.metadata = None  # the run's ir_metadata: its first piece's
         self._open = ExitStack()  # the bar, until close()
         self._bar = self._open.enter_context(progress.task(f"lines of {source} read", lines=True))
 
     def __iter__(self):
         for piece in self._parts:
+            if not self.seen and piece.run is not None:
+                self.metadata = piece.run.metadata
             self.seen.append(piece._replace(run=None))
             self._bar.advance(piece.counts.lines)
             yield piece
@@ -175,7 +181,8 @@ def _evaluate_blocks(
     whole."""
     blocks, run_ids = measure_blocks(qrels, runs, plan, checked=parts is not None)
     seen = (parts.source, parts.seen) if parts is not None else None
-    return finish_blocks(qrels, blocks, run_ids, name, plan, warn_agg, seen)
+    metadata = parts.metadata if parts is not None else None
+    return finish_blocks(qrels, blocks, run_ids, name, plan, warn_agg, seen, metadata)
 
 
 def measure_blocks(
@@ -215,10 +222,13 @@ def finish_blocks(
     plan: Plan,
     warn_agg: bool,
     pieces_seen: tuple[str, list] | None = None,
+    metadata: dict[str, Any] | None = None,
 ) -> Results:
     """The Results of a run from its measured blocks and its query ids in file order (the
     judged queries it lacks added under ``complete``); ``pieces_seen``: the run's source and
-    its pieces (without rows), for the extra-columns warning.  Raises to fall back."""
+    its pieces (without rows), for the extra-columns warning; ``metadata``: the run's
+    ir_metadata.  Raises to fall back."""
+    from cranfield.evaluation import with_metadata
     from cranfield.io.trec.run_pieces import Fallback, sum_counts
     from cranfield.io.trec.text import warn_extra_columns
 
@@ -237,7 +247,7 @@ def finish_blocks(
         "run_only_queries": [q for q in run_ids if q not in judged],
         "missing_queries": missing,
     }
-    return combine(
+    results = combine(
         blocks,
         plan.measures,
         name=name,
@@ -247,6 +257,7 @@ def finish_blocks(
         aggregate=plan.aggregate,
         warn_agg=warn_agg,
     )
+    return with_metadata(results, metadata)
 
 
 def _pipelined(work, blocks: Iterator[Run], run_ids: list[str], threads: bool) -> list:

@@ -156,7 +156,7 @@ def _parse(data: bytes, stream: Stream, name: str, first: bool) -> tuple[Run | N
         lines = data.count(b"\n") + (data[-1:] not in (b"", b"\n"))
         return None, LineCounts(lines=lines, data=0, blank=lines)
     try:
-        run = _parse_run(data, stream.source, name)
+        run = _parse_run(data, stream.source, name, top=first)
     except InputError as exc:
         raise Fallback(str(exc)) from None
     assert run.line_counts is not None
@@ -203,6 +203,7 @@ def join_runs(parts: list[Piece], name: str, source: str) -> Run:
         if int(lines[-1]) == len(lines):
             lines = None  # blank or comment lines only after the last result
     tag = runs[-1][0].tag
+    metadata = runs[0][0].metadata  # the first piece's: the top of the file
     only = [r for r, _ in runs]
     del runs
     run = _concat(only, name, source, ranks=problem is None)
@@ -218,6 +219,7 @@ def join_runs(parts: list[Piece], name: str, source: str) -> Run:
         lines=lines,
         rank_problem=problem,
         line_counts=counts,
+        metadata=metadata,
     )
 
 

@@ -424,10 +424,22 @@ def warn_extra_columns(run: Run) -> None:
     )
 
 
-def _parse_run(data: bytes, source: str, name: str) -> Run:
+def _parse_run(data: bytes, source: str, name: str, *, top: bool = True) -> Run:
     """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck` and check the
-    scores; the duplicate check is left to the caller."""
+    scores; the duplicate check is left to the caller.  ``top``: the text is the start of
+    the file, whose ir_metadata block (:mod:`.ir_metadata`) becomes the run's ``metadata``."""
     data, crs = _check_trec(data, source)
+    metadata = None
+    if top and data.startswith(b"# ir_metadata.start"):
+        from cranfield.io.ir_metadata import parse_block
+
+        metadata = parse_block(data, source)
+    run = _parse_checked_run(data, crs, source, name)
+    return run if metadata is None else dataclasses.replace(run, metadata=metadata)
+
+
+def _parse_checked_run(data: bytes, crs: int, source: str, name: str) -> Run:
+    """:func:`_parse_run` of text :func:`_check_trec` passed (``crs``: its CRs)."""
     if len(data) >= FAST_PATH_BYTES:
         from cranfield.io.trec.arrow_parse import _parse_run_arrow
 
