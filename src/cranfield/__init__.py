@@ -49,6 +49,7 @@ __all__ = [
     "read_qrels",
     "read_run",
     "report",
+    "suite",
 ]
 
 _LAZY = {
@@ -58,6 +59,7 @@ _LAZY = {
     "judge": ("cranfield.judging", "judge"),
     "judge_many": ("cranfield.judged_runs", "judge_many"),
     "judges": ("cranfield.judgments.agreement", "judges"),
+    "suite": ("cranfield.comparing.suites", "suite"),
     "leaderboards": ("cranfield.judgments.leaderboard", "leaderboards"),
     "JudgeOptions": ("cranfield.judging_options", "JudgeOptions"),
     "read_qrels": ("cranfield.io", "read_qrels"),
@@ -101,6 +103,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover
     from . import curves, measures, report
     from .comparing import compare
+    from .comparing.suites import suite
     from .data import Qrels, Run
     from .errors import (
         CranfieldError,
