@@ -118,13 +118,18 @@ def _yaml(text: str, source: str, lines: _Lines) -> Any:
 
 
 def _toml(text: str, source: str) -> Any:
+    import re
     import tomllib
 
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None)
-        problem = getattr(exc, "msg", None) or str(exc)
+        # Python 3.14 gives lineno and msg; before, the message ends "(at line N, column M)"
+        problem, line = str(exc), getattr(exc, "lineno", None)
+        where = re.search(r"\s*\(at line (\d+), column \d+\)$", problem)
+        if where is not None:
+            problem, line = problem[: where.start()], line or int(where.group(1))
+        problem = getattr(exc, "msg", None) or problem
         raise InputError(source, f"not valid TOML: {problem}", line) from None
 
 

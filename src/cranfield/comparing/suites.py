@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +30,7 @@ from typing import Any
 
 from cranfield.comparing.meta_analysis import EFFECTS, MetaAnalysis
 from cranfield.comparing.suite_file import SuiteSpec
-from cranfield.errors import ParameterError
+from cranfield.errors import ParameterError, warn
 
 __all__ = ["DatasetRow", "Suite", "suite"]
 
@@ -335,7 +336,11 @@ def _run(
     labels: dict[str, tuple[str, int]] = {}
     for d in spec.datasets:
         label = d.measure
-        res = evaluate(d.qrels, dict(d.runs), [label], rel=d.rel, complete=True, jobs=jobs)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = evaluate(d.qrels, dict(d.runs), [label], rel=d.rel, complete=True, jobs=jobs)
+        for w in caught:  # the dataset named: the runs of every dataset have the same names
+            warn(f"{d.name}: {w.message}", w.category)
         by_name = {r.run: r for r in res}
         first = by_name[spec.systems[0]]
         means = {s: float(by_name[s].aggregate_of(label)) for s in spec.systems}
