@@ -73,6 +73,15 @@ def inputs(tmp_path_factory) -> dict[str, str]:
         )
     )
     paths["perturbed"] = str(perturbed)
+    suite = d / "suite.yaml"  # two datasets of the same collection, run and other as systems
+    suite.write_text(
+        "measure: P@10\ndatasets:\n"
+        + "".join(
+            f"  {n}:\n    qrels: qrels.txt\n    runs: {{a: run.txt, b: other.txt}}\n"
+            for n in ("one", "two")
+        )
+    )
+    paths["suite"] = str(suite)
     paths["dir"] = str(d)
     return paths
 
@@ -102,6 +111,7 @@ CASES: dict[str, list[str]] = {
     "inferred": ["inferred", "{sampled}", "{run}", "{other}", "-q"],
     "leaderboard": ["leaderboard", "{qrels}", "{qrels}", "-r", "{run}", "{other}", "-m", "AP"],
     "judges": ["judges", "{qrels}", "{perturbed}", "-l", "1"],
+    "suite": ["suite", "{suite}"],
     "measures": ["measures"],
     "measures --short": ["measures", "--short"],
     "measures json": ["measures", "--format", "json"],
