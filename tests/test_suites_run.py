@@ -280,3 +280,22 @@ def test_the_forest_plot_is_written(folder, tmp_path):
     svg = out.read_text()
     assert "cqadupstack" in svg and "pooled (random effects)" in svg
     assert proc.stderr.decode() == f"cranfield: wrote {out}\n"
+
+
+def test_the_pages_suite_is_the_example_and_its_toml_says_the_same():
+    """docs/suites.md shows the example's YAML as written, and its TOML is the same suite's
+    first two datasets."""
+    import tomllib
+
+    import yaml
+
+    from conftest import REPO
+    from cranfield.examples.suite import SUITE_YAML
+
+    page = (REPO / "docs" / "suites.md").read_text()
+    assert f"```text\n{SUITE_YAML}```" in page
+    start = page.index("```text\nmeasure = ")
+    toml = tomllib.loads(page[start + 8 : page.index("```", start + 8)])
+    full = yaml.safe_load(SUITE_YAML)
+    assert toml["datasets"] == {k: full["datasets"][k] for k in ("cran-1", "cran-2a")}
+    assert (toml["measure"], toml["baseline"]) == (full["measure"], full["baseline"])
