@@ -299,3 +299,13 @@ def test_the_pages_suite_is_the_example_and_its_toml_says_the_same():
     full = yaml.safe_load(SUITE_YAML)
     assert toml["datasets"] == {k: full["datasets"][k] for k in ("cran-1", "cran-2a")}
     assert (toml["measure"], toml["baseline"]) == (full["measure"], full["baseline"])
+
+
+def test_one_dataset_gives_json_without_nan(folder, tmp_path):
+    """With one dataset Q has no degrees of freedom and its p-value is undefined: null in
+    JSON (json.dumps refused the NaN: a traceback from the command)."""
+    (tmp_path / "one.yaml").write_text(_suite_yaml(DATASETS[:1], root=str(folder / "data")))
+    proc = run_cli("suite", str(tmp_path / "one.yaml"), "-f", "json")
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    meta = json.loads(proc.stdout)["meta_analysis"]["dense"]
+    assert meta["q_df"] == 0 and meta["q_p_value"] is None and meta["tau2"] == 0.0

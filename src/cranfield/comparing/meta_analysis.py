@@ -64,20 +64,26 @@ class MetaAnalysis:
     """The fixed-effect (inverse-variance) pooled effect."""
     alpha: float
 
-    def to_dict(self) -> dict[str, float | int | list[float]]:
+    def to_dict(self) -> dict[str, float | int | list[float] | None]:
+        """The figures by name; an undefined one (``q_p_value`` of one collection) is
+        ``None``, so that the JSON is valid."""
+
+        def num(x: float) -> float | None:
+            return float(x) if math.isfinite(x) else None
+
         return {
-            "pooled": self.pooled,
-            "se": self.se,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "z": self.z,
-            "p_value": self.p_value,
-            "tau2": self.tau2,
-            "q": self.q,
+            "pooled": num(self.pooled),
+            "se": num(self.se),
+            "ci_low": num(self.ci_low),
+            "ci_high": num(self.ci_high),
+            "z": num(self.z),
+            "p_value": num(self.p_value),
+            "tau2": num(self.tau2),
+            "q": num(self.q),
             "q_df": self.q_df,
-            "q_p_value": self.q_p_value,
-            "i2": self.i2,
-            "fixed": self.fixed,
+            "q_p_value": num(self.q_p_value),
+            "i2": num(self.i2),
+            "fixed": num(self.fixed),
             "weights": list(self.weights),
         }
 
