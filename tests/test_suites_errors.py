@@ -209,3 +209,18 @@ def test_the_suite_cannot_be_standard_input(folder):
     proc = run_cli("suite", "-", input=GOOD.encode())
     assert proc.returncode == 2
     assert b"not '-'" in proc.stderr
+
+
+def test_control_characters_in_a_dataset_name_are_shown_escaped(folder):
+    """A dataset name holding an escape sequence cannot colour or move the terminal: the
+    table shows it as \\x1b, as every table does."""
+    proc = run_cli("suite", str(_write(folder, GOOD.replace("  two:", '  "t\\e[31mwo":'))))
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode()
+    assert "\x1b" not in out and "t\\x1b[31mwo" in out
+
+
+def test_a_system_name_follows_the_run_name_rule_and_the_error_names_the_key(folder):
+    message = _error(folder, GOOD.replace("      a: a.run", '      "a\\e[31m": a.run', 1))
+    assert message.startswith(f"{folder / 'suite.yaml'}: line 6: datasets.one.runs.a\x1b[31m:")
+    assert "contains the control character U+001B" in message

@@ -205,6 +205,18 @@ class _Checker:
             raise self.fail(path, str(exc)) from None
         return label
 
+    def system(self, name: Any, path: tuple[str, ...]) -> str:
+        """A system's name: the rule of every run name (a text, not blank, no control
+        character)."""
+        from cranfield.arguments import run_names
+        from cranfield.errors import ParameterError
+
+        try:
+            run_names([name], 1)
+        except ParameterError as exc:
+            raise self.fail(path, f"not a system name: {exc}") from None
+        return name
+
     def file(self, value: Any, path: tuple[str, ...], folder: Path) -> str:
         name = self.text(value, path)
         full = Path(os.path.expanduser(name))
@@ -263,7 +275,9 @@ def check_suite(data: Any, source: str, folder: Path, lines: _Lines | None = Non
         if not runs_in:
             raise c.fail((*path, "runs"), "names no run")
         runs = {
-            str(system): c.file(file, (*path, "runs", system), folder)
+            c.system(system, (*path, "runs", str(system))): c.file(
+                file, (*path, "runs", str(system)), folder
+            )
             for system, file in runs_in.items()
         }
         if "measure" in d:

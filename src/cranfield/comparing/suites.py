@@ -171,21 +171,21 @@ class Suite:
             from cranfield.report.delimited import delimited
 
             return delimited(head, body)
-        from cranfield.report.table import counted, text_table
+        from cranfield.report.table import counted, escape_controls, text_table
 
         collections = sum(len(d.members) for d in self.datasets)
         lines = [
-            f"suite {self.source}: {counted(len(self.datasets), 'dataset')} "
+            f"suite {escape_controls(self.source)}: {counted(len(self.datasets), 'dataset')} "
             f"({counted(collections, 'collection')}), {counted(len(self.systems), 'system')}; "
-            f"baseline {self.baseline}; wins/ties/losses per dataset, a tie equal at "
-            f"{counted(self.digits, 'decimal')}\n\n",
+            f"baseline {escape_controls(self.baseline)}; wins/ties/losses per dataset, "
+            f"a tie equal at {counted(self.digits, 'decimal')}\n\n",
             text_table(head, body, left=3),
         ]
         others = [s for s in self.systems if s != self.baseline]
         if others:
             lines.append(
                 f"\nrandom-effects meta-analysis (DerSimonian-Laird) of each system over "
-                f"{self.baseline}: {EFFECT_TITLES[self.effect]} per dataset, "
+                f"{escape_controls(self.baseline)}: {EFFECT_TITLES[self.effect]} per dataset, "
                 f"{1 - self.alpha:.0%} interval\n\n"
             )
             mhead = ["system", "datasets", "effect", "se", "ci_low", "ci_high", "p", "tau2"]
@@ -212,7 +212,7 @@ class Suite:
                     ]
                 )
             lines.append(text_table(mhead, rows, left=1))
-        lines.extend(f"note: {n}\n" for n in self.notes)
+        lines.extend(f"note: {escape_controls(n)}\n" for n in self.notes)
         return "".join(lines)
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
