@@ -309,3 +309,18 @@ def test_one_dataset_gives_json_without_nan(folder, tmp_path):
     assert (proc.returncode, proc.stderr) == (0, b"")
     meta = json.loads(proc.stdout)["meta_analysis"]["dense"]
     assert meta["q_df"] == 0 and meta["q_p_value"] is None and meta["tau2"] == 0.0
+
+
+def test_a_datasets_warning_names_the_dataset(folder, tmp_path):
+    """Every dataset has runs of the same names, so a warning names the dataset too."""
+    (tmp_path / "q.txt").write_text("x1 0 a 1\nx2 0 b 0\n")  # x2: no relevant document
+    (tmp_path / "r.run").write_text("x1 Q0 a 1 2 r\nx2 Q0 b 1 2 r\nx2 Q0 a 2 1 r\n")
+    suite = {
+        "measure": "AP",
+        "datasets": {
+            "tiny": {"qrels": str(tmp_path / "q.txt"), "runs": {"r": str(tmp_path / "r.run")}}
+        },
+    }
+    with pytest.warns(cranfield.UndefinedMeasureWarning) as caught:
+        cranfield.suite(suite)
+    assert [str(w.message).split(":")[:2] for w in caught] == [["tiny", " r"]]
