@@ -224,3 +224,25 @@ def test_a_system_name_follows_the_run_name_rule_and_the_error_names_the_key(fol
     message = _error(folder, GOOD.replace("      a: a.run", '      "a\\e[31m": a.run', 1))
     assert message.startswith(f"{folder / 'suite.yaml'}: line 6: datasets.one.runs.a\x1b[31m:")
     assert "contains the control character U+001B" in message
+
+
+def test_yaml_without_pyyaml_names_the_extra(folder, monkeypatch):
+    import sys
+
+    from cranfield.errors import MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "yaml", None)  # import yaml raises ImportError
+    with pytest.raises(MissingExtraError, match=r"pip install 'cranfield\[yaml\]'"):
+        cranfield.suite(_write(folder, GOOD))
+
+
+def test_a_group_may_share_its_name_with_one_of_its_datasets_only(folder):
+    inside = GOOD.replace("  one:\n", "  one:\n    group: one\n").replace(
+        "  two:\n", "  two:\n    group: one\n"
+    )
+    assert [d.members for d in cranfield.suite(_write(folder, inside)).datasets] == [("one", "two")]
+    outside = GOOD.replace("  two:\n", "  two:\n    group: one\n")
+    message = _error(folder, outside)
+    assert "line 9: datasets.two.group: group 'one' is also the name of a dataset outside it" in (
+        message
+    )

@@ -78,7 +78,9 @@ class _Lines:
 def _yaml(text: str, source: str, lines: _Lines) -> Any:
     """The YAML document as plain dicts, lists and scalars (the safe loader's types), with the
     line of every mapping key; duplicate keys are refused (the loader would keep the last)."""
-    import yaml
+    from cranfield._lazy import require
+
+    yaml = require("yaml", "yaml", f"reading the YAML suite file {source}")
 
     try:
         loader = yaml.SafeLoader(text)
@@ -262,6 +264,7 @@ def check_suite(data: Any, source: str, folder: Path, lines: _Lines | None = Non
     datasets: list[DatasetSpec] = []
     systems: tuple[str, ...] | None = None
     first = ""
+    explicit: set[str] = set()  # the datasets whose group is their own name, said so
     for name, entry in sets.items():
         path = ("datasets", name)
         d = c.mapping(entry, path, "a table of keys (qrels, runs, measure, rel, group)")
@@ -288,6 +291,8 @@ def check_suite(data: Any, source: str, folder: Path, lines: _Lines | None = Non
             measure = default_measure
         rel = c.level(d["rel"], (*path, "rel")) if "rel" in d else default_rel
         group = c.text(d["group"], (*path, "group")) if "group" in d else name
+        if "group" in d and group == name:
+            explicit.add(name)
         if systems is None:
             systems, first = tuple(runs), name
         else:
@@ -308,9 +313,11 @@ def check_suite(data: Any, source: str, folder: Path, lines: _Lines | None = Non
         datasets.append(DatasetSpec(str(name), qrels, runs, measure, rel, group))
     assert systems is not None
     by_group: dict[str, DatasetSpec] = {}
-    names = {d.name for d in datasets}
+    # a group may bear the name of one of its datasets if that dataset names the group too
+    group_of = {d.name: d.group for d in datasets}
     for d in datasets:
-        if d.group != d.name and d.group in names:
+        other = d.group in group_of and d.group != d.name
+        if other and (group_of[d.group] != d.group or d.group not in explicit):
             raise c.fail(
                 ("datasets", d.name, "group"),
                 f"group {d.group!r} is also the name of a dataset outside it",
