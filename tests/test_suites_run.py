@@ -324,3 +324,19 @@ def test_a_datasets_warning_names_the_dataset(folder, tmp_path):
     with pytest.warns(cranfield.UndefinedMeasureWarning) as caught:
         cranfield.suite(suite)
     assert [str(w.message).split(":")[:2] for w in caught] == [["tiny", " r"]]
+
+
+def test_the_csv_is_the_datasets_table_with_the_summary_rows(folder):
+    import csv
+    import io
+
+    res = cranfield.suite(folder / "suite.yaml")
+    rows = list(csv.reader(io.StringIO(res.table("csv"))))
+    assert rows[0] == ["dataset", "collections", "measure", "queries", *SYSTEMS]
+    assert [r[0] for r in rows[1:]] == [
+        "scifact", "nfcorpus", "cqadupstack", "mean", "gmean", "wins", "ties", "losses"
+    ]  # fmt: skip
+    exp = _expected(folder)
+    for r in rows[1:4]:
+        assert [float(x) for x in r[4:]] == [round(exp[r[0]]["means"][s], 4) for s in SYSTEMS]
+    assert rows[6][4:] == ["", *(str(res.record(s)[0]) for s in SYSTEMS[1:])]
