@@ -132,3 +132,21 @@ def test_the_standardized_effect_is_hedges_g_of_the_differences():
 def test_undefined_effects_are_one_parameter_error(a, b, effect, problem):
     with pytest.raises(ParameterError, match=problem):
         paired_effect(a, b, effect)
+
+
+@pytest.mark.parametrize("delta", [0.0, 0.3, 1.0])
+def test_hedges_g_against_the_noncentral_t(delta):
+    """For normal differences g = J t / sqrt(n) with t noncentral t (n - 1 degrees of freedom,
+    noncentrality delta sqrt(n)): scipy's moments say J makes g unbiased, and that the
+    large-sample variance approaches the exact one from below (about 12% low at 25 queries,
+    1.5% at 200), as the docs say."""
+    from scipy import stats
+
+    ratios = []
+    for n in (25, 60, 200):
+        df, nc = n - 1, delta * math.sqrt(n)
+        j = 1 - 3 / (4 * df - 1)
+        assert j * stats.nct.mean(df, nc) / math.sqrt(n) == pytest.approx(delta, abs=1e-4)
+        exact = j * j * stats.nct.var(df, nc) / n
+        ratios.append(j * j * (1 / n + delta**2 / (2 * n)) / exact)
+    assert ratios == sorted(ratios) and ratios[0] > 0.87 and 0.985 < ratios[-1] < 1

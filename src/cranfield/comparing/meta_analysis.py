@@ -6,10 +6,11 @@ differences ``d = system - baseline`` (:func:`paired_effect`):
 - ``difference``: the mean difference, ``y = mean(d)``, ``v = s_d^2 / n`` (``s_d`` the sample
   standard deviation of the ``n`` differences);
 - ``standardized``: Hedges' g of the paired differences, ``y = J * mean(d) / s_d`` with
-  ``J = 1 - 3 / (4 (n - 1) - 1)`` and ``v = J^2 (1/n + (mean(d)/s_d)^2 / (2 n))``, the
-  large-sample variance of a standardized mean change (Borenstein, Hedges, Higgins and
-  Rothstein, *Introduction to Meta-Analysis*, 2009, ch. 4, eq. 4.22-4.24 for ``J``; Becker,
-  "Synthesizing standardized mean-change measures", 1988, for the variance).
+  ``J = 1 - 3 / (4 (n - 1) - 1)`` (Hedges' small-sample correction, as in Borenstein, Hedges,
+  Higgins and Rothstein, *Introduction to Meta-Analysis*, 2009, ch. 4) and
+  ``v = J^2 (1/n + (mean(d)/s_d)^2 / (2 n))``: the large-sample variance of a standardized
+  mean of ``n`` values (``mean/s`` is a noncentral t over ``sqrt(n)``; the one-sample form of
+  Hedges and Olkin's two-sample ``1/n1 + 1/n2 + d^2 / (2 (n1 + n2))``).
 
 The collections are pooled as DerSimonian and Laird, "Meta-analysis in clinical trials"
 (Controlled Clinical Trials 7, 1986), section 3, as Soboroff, "Meta-Analysis for Retrieval
