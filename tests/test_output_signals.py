@@ -106,8 +106,7 @@ def _start(
     files["plot_dir"] = tmp_path / "charts"
     files["suite"] = tmp_path / "suite.yaml"  # one dataset: the qrels, run and run2
     files["suite"].write_text(
-        "measure: P@2\ndatasets:\n  d:\n    qrels: qrels.txt\n"
-        "    runs: {a: run.txt, b: run2.txt}\n"
+        "measure: P@2\ndatasets:\n  d:\n    qrels: qrels.txt\n    runs: {a: run.txt, b: run2.txt}\n"
     )
     argv = [a.format(**{k: str(p) for k, p in files.items()}) for a in COMMANDS[command]]
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"), PYTHONDONTWRITEBYTECODE="1")
