@@ -246,3 +246,17 @@ def test_a_group_may_share_its_name_with_one_of_its_datasets_only(folder):
     assert "line 9: datasets.two.group: group 'one' is also the name of a dataset outside it" in (
         message
     )
+
+
+def test_a_forest_plot_of_one_system_is_refused_before_any_output(folder):
+    pytest.importorskip("matplotlib")
+    one = GOOD.replace("      b: b.run\n", "")
+    out = folder / "table.txt"
+    proc = run_cli(
+        "suite", str(_write(folder, one)), "--plot", str(folder / "f.png"), "-o", str(out)
+    )
+    assert proc.returncode == 2 and not out.exists() and not (folder / "f.png").exists()
+    assert proc.stderr.decode().splitlines() == [
+        f"cranfield: error: --plot: {folder / 'suite.yaml'} names one system; a forest plot "
+        "needs two"
+    ]

@@ -67,6 +67,10 @@ def run(argv: Sequence[str]) -> None:
     res = suite(
         a.suite, baseline=a.baseline, effect=a.effect, alpha=a.alpha, digits=a.digits, jobs=a.jobs
     )
+    if a.plot_path and len(res.systems) < 2:  # before any output is written
+        from cranfield.errors import ParameterError
+
+        raise ParameterError(f"--plot: {a.suite} names one system; a forest plot needs two")
     write_output(res.table("text" if a.fmt == "table" else a.fmt), a.output)
     if a.plot_path:
         res.plot(a.plot_path)
