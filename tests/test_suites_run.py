@@ -340,3 +340,26 @@ def test_the_csv_is_the_datasets_table_with_the_summary_rows(folder):
     for r in rows[1:4]:
         assert [float(x) for x in r[4:]] == [round(exp[r[0]]["means"][s], 4) for s in SYSTEMS]
     assert rows[6][4:] == ["", *(str(res.record(s)[0]) for s in SYSTEMS[1:])]
+
+
+def test_a_measure_where_lower_is_better_gives_effects_turned_to_gains(folder, tmp_path):
+    """E@10 = 1 - F@10 query by query: the suite under E@10 has the wins and losses and
+    (sign turned: positive is a gain) the effects of the suite under F@10."""
+
+    def run(measure: str):
+        text = _suite_yaml(DATASETS[:2], root=str(folder / "data"))
+        text = text.replace("measure: nDCG@10", f"measure: {measure}").replace(
+            "    measure: AP\n", ""
+        )
+        path = tmp_path / f"{measure.replace('@', '-')}.yaml"
+        path.write_text(text)
+        return cranfield.suite(path)
+
+    e, f = run("E@10"), run("F@10")
+    for s in SYSTEMS[1:]:
+        assert e.record(s) == f.record(s)
+        for a, b in zip(e.datasets, f.datasets, strict=True):
+            assert a.effects[s][0] == pytest.approx(b.effects[s][0], rel=1e-9)
+            assert a.effects[s][1] == pytest.approx(b.effects[s][1], rel=1e-9)
+        assert e.meta[s].pooled == pytest.approx(f.meta[s].pooled, rel=1e-9)
+    assert any(d.means["dense"] != d.means["bm25"] for d in f.datasets)

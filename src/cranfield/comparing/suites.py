@@ -13,7 +13,9 @@ averaging.  Then, over the collapsed datasets:
 - a random-effects meta-analysis of each system's effect over the baseline
   (:mod:`cranfield.comparing.meta_analysis`): per dataset the effect and its variance from the
   per-query paired differences (a group: the mean of its members' effects, variance
-  ``sum v_i / m^2``), pooled by DerSimonian and Laird, with a forest plot (:meth:`Suite.plot`).
+  ``sum v_i / m^2``), its sign turned for a measure where lower is better so that a positive
+  effect is always a gain, pooled by DerSimonian and Laird, with a forest plot
+  (:meth:`Suite.plot`).
 
 See ``docs/suites.md``.
 """
@@ -344,17 +346,18 @@ def _run(
         by_name = {r.run: r for r in res}
         first = by_name[spec.systems[0]]
         means = {s: float(by_name[s].aggregate_of(label)) for s in spec.systems}
+        sgn = direction(parse(label))
         effects: dict[str, Any] = {}
         for s in others:
             try:
-                effects[s] = paired_effect(
-                    by_name[base].column(label), by_name[s].column(label), effect
-                )
+                y, v = paired_effect(by_name[base].column(label), by_name[s].column(label), effect)
             except ParameterError as exc:
                 effects[s] = None
                 notes.append(f"{s} on {d.name}: no effect ({exc})")
+                continue
+            effects[s] = (-y if sgn < 0 else y, v)  # positive: the system is the better
         shown = label if d.rel is None else f"{label} (rel {d.rel})"
-        labels[d.group] = (shown, direction(parse(label)))
+        labels[d.group] = (shown, sgn)
         groups.setdefault(d.group, []).append((d.name, len(first.query_ids), means, effects))
     rows: list[DatasetRow] = []
     for group, members in groups.items():
