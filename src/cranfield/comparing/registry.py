@@ -454,7 +454,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "y = mean(d), v = s_d^2 / n, d = system - baseline per query",
         "the mean difference and its squared standard error; Soboroff, Meta-Analysis for "
         "Retrieval Experiments Involving Multiple Test Collections, CIKM 2018",
-        "larger y: a larger gain over the baseline (for a measure where higher is better)",
+        "larger y: a larger gain (the sign turned for a measure where lower is better)",
         "n < 2 or every d equal (v = 0): no effect, the collection left out with a note",
         "brute force (statistics.fmean, statistics.variance); pytrec_eval's per-query values",
         (

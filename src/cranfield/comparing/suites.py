@@ -260,7 +260,7 @@ class Suite:
             ax.axvline(0.0, color="0.6", lw=0.8, ls="--")
             ax.set_yticks([*range(k), k + 0.5], [*names, "pooled (random effects)"])
             ax.invert_yaxis()
-            ax.set_xlabel(f"{EFFECT_TITLES[self.effect]}, {s} - {self.baseline}")
+            ax.set_xlabel(f"{EFFECT_TITLES[self.effect]} (positive: {s} is better)")
             ax.set_title(
                 charts.wrap_title(
                     f"{s} over {self.baseline}"
