@@ -81,6 +81,15 @@ def inputs(tmp_path_factory) -> dict[str, str]:
         )
     )
     paths["expected"] = str(expected)
+    suite = d / "suite.yaml"  # two datasets of the same collection, run and other as systems
+    suite.write_text(
+        "measure: P@10\ndatasets:\n"
+        + "".join(
+            f"  {n}:\n    qrels: qrels.txt\n    runs: {{a: run.txt, b: other.txt}}\n"
+            for n in ("one", "two")
+        )
+    )
+    paths["suite"] = str(suite)
     paths["dir"] = str(d)
     return paths
 
@@ -111,6 +120,7 @@ CASES: dict[str, list[str]] = {
     "leaderboard": ["leaderboard", "{qrels}", "{qrels}", "-r", "{run}", "{other}", "-m", "AP"],
     "judges": ["judges", "{qrels}", "{perturbed}", "-l", "1"],
     "verify": ["verify", "{expected}"],
+    "suite": ["suite", "{suite}"],
     "measures": ["measures"],
     "measures --short": ["measures", "--short"],
     "measures json": ["measures", "--format", "json"],

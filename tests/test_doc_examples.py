@@ -19,7 +19,8 @@ in ``raghavan/``, cranfield verify's ``expected.yaml`` (naming ``qrels.txt`` and
 (the Cranfield qrels), ``perturbed.qrels`` and ``llm.qrels`` (the page's perturbed copy, seed
 7), ``binary.qrels`` and ``strict.txt`` (grade >= 3 is 1), ``nine/`` (the three runs whole and
 cut to ranks 5 and 20), ``pool5.txt`` (the judgments of the depth-5 pool of BM25 and TF-IDF)
-and ``sampled.qrels`` (a stratified sample of their depth-20 pool, 5 columns), each made as
+``sampled.qrels`` (a stratified sample of their depth-20 pool, 5 columns) and
+``cranfield-suite/`` (docs/suites.md's suite, ``write_cranfield_suite``), each made as
 the page makes it, so that no block depends on another having run (the blocks may run in any
 order, in separate sandboxes under ``-n``). ``cranfield`` on the PATH is this checkout's.
 """
@@ -39,6 +40,7 @@ import pytest
 
 from conftest import REPO
 from cranfield import examples
+from cranfield.examples.suite import write_cranfield_suite
 
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 NOT_RUN = re.compile(r"<!--\s*not run:\s*(\S.*?)\s*-->")
@@ -112,6 +114,7 @@ def sandbox(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     _leaderboard_example(root)
     _pool5(root)
     _sampled(root)
+    write_cranfield_suite(root / "cranfield-suite")  # docs/suites.md's suite
     prefs = [line.split() for line in qrels.read_text().splitlines()]
     (root / "prefs.txt").write_text(
         "".join(f"{q} 0 0 {d} {g}\n" for q, _, d, g in prefs if int(g) >= 0)

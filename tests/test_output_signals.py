@@ -66,6 +66,8 @@ COMMANDS = {
     "report -o": ["report", "{qrels}", "{run}", "{run2}", "-o", "{out}"],
     "curve --plot": ["curve", "pr", "{qrels}", "{run}", "--plot", "{plot}"],
     "compare --plot": ["compare", "{qrels}", "{run}", "{run2}", "--plot", "{plot_dir}"],
+    "suite -o": ["suite", "{suite}", "-o", "{out}"],
+    "suite --plot": ["suite", "{suite}", "--plot", "{plot}"],
 }
 TERMINATING = ("SIGTERM", "SIGHUP")
 SIGNALS = [getattr(signal, name) for name in TERMINATING]
@@ -102,6 +104,10 @@ def _start(
     files["plot"] = tmp_path / "pr.png"
     files["plot"].write_bytes(b"old picture")
     files["plot_dir"] = tmp_path / "charts"
+    files["suite"] = tmp_path / "suite.yaml"  # one dataset: the qrels, run and run2
+    files["suite"].write_text(
+        "measure: P@2\ndatasets:\n  d:\n    qrels: qrels.txt\n    runs: {a: run.txt, b: run2.txt}\n"
+    )
     argv = [a.format(**{k: str(p) for k, p in files.items()}) for a in COMMANDS[command]]
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"), PYTHONDONTWRITEBYTECODE="1")
     proc = subprocess.Popen(

@@ -51,6 +51,7 @@ __all__ = [
     "read_qrels",
     "read_run",
     "report",
+    "suite",
     "verify",
 ]
 
@@ -61,6 +62,7 @@ _LAZY = {
     "judge": ("cranfield.judging.join", "judge"),
     "judge_many": ("cranfield.judging.runs", "judge_many"),
     "judges": ("cranfield.judgments.agreement", "judges"),
+    "suite": ("cranfield.comparing.suites", "suite"),
     "leaderboards": ("cranfield.judgments.leaderboard", "leaderboards"),
     "JudgeOptions": ("cranfield.judging.options", "JudgeOptions"),
     "read_qrels": ("cranfield.io", "read_qrels"),
@@ -108,6 +110,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover
     from cranfield import curves, measures
     from cranfield.comparing import compare
+    from cranfield.comparing.suites import suite
     from cranfield.data.tables import Qrels, Run
     from cranfield.errors import (
         CranfieldError,

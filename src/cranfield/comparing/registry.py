@@ -446,6 +446,55 @@ STATISTICS: tuple[Statistic, ...] = (
             "tests/test_compare_anova.py::test_elinor_sample_precision_at_3",
         ),
     ),
+    # -- suites: one system's effect over a baseline across collections (cranfield suite) ---
+    Statistic(
+        "effect",
+        "suite-difference",
+        "a collection's mean paired difference over the baseline and its variance (suite)",
+        "y = mean(d), v = s_d^2 / n, d = system - baseline per query",
+        "the mean difference and its squared standard error; Soboroff, Meta-Analysis for "
+        "Retrieval Experiments Involving Multiple Test Collections, CIKM 2018",
+        "larger y: a larger gain (the sign turned for a measure where lower is better)",
+        "n < 2 or every d equal (v = 0): no effect, the collection left out with a note",
+        "brute force (statistics.fmean, statistics.variance); pytrec_eval's per-query values",
+        (
+            "tests/test_suites_meta.py::test_the_mean_difference_and_its_variance_by_brute_force",
+            "tests/test_suites_run.py::test_every_figure_agrees_with_pytrec_eval_and_statsmodels",
+        ),
+    ),
+    Statistic(
+        "effect",
+        "suite-hedges-g",
+        "a collection's standardized paired effect (Hedges' g) and its variance (suite)",
+        "g = J mean(d) / s_d, J = 1 - 3 / (4 (n - 1) - 1), v = J^2 (1/n + (mean(d)/s_d)^2 / 2n)",
+        "Hedges' correction J: Borenstein, Hedges, Higgins and Rothstein, Introduction to "
+        "Meta-Analysis (2009) ch. 4; v: the one-sample form of Hedges and Olkin's "
+        "large-sample variance",
+        "larger g: a larger gain in standard deviations of the differences",
+        "n < 3 or every d equal: no effect, the collection left out with a note",
+        "scipy's noncentral t (J unbiased; v 9-12% below the exact variance at n = 25)",
+        (
+            "tests/test_suites_meta.py::test_the_standardized_effect_is_hedges_g_of_the_differences",
+            "tests/test_suites_meta.py::test_hedges_g_against_the_noncentral_t",
+        ),
+    ),
+    Statistic(
+        "effect",
+        "dersimonian-laird",
+        "random-effects pooled effect across collections, tau^2, Q, I^2 (suite)",
+        "w = 1/v, Q = sum w (y - ybar_w)^2, tau^2 = max(0, (Q - (k-1)) / (sum w - sum w^2 / "
+        "sum w)), pooled = sum y/(v + tau^2) / sum 1/(v + tau^2), I^2 = max(0, (Q - (k-1))/Q)",
+        "DerSimonian and Laird, Meta-analysis in clinical trials, Controlled Clinical Trials 7 "
+        "(1986), section 3; Soboroff, CIKM 2018",
+        "an interval away from 0: a gain (or loss) that holds across collections",
+        "one collection: tau^2 = 0, Q = 0, p of Q undefined (null in JSON); no defined effect: "
+        "no meta-analysis (nan row)",
+        "statsmodels combine_effects(method_re='dl') (its tau^2 not truncated at 0)",
+        (
+            "tests/test_suites_meta.py::test_dersimonian_laird_agrees_with_statsmodels",
+            "tests/test_suites_meta.py::test_one_collection_is_its_own_pooled_effect",
+        ),
+    ),
     # -- topic-set-size design --------------------------------------------------------------
     Statistic(
         "design",

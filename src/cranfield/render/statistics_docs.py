@@ -12,7 +12,8 @@ _KIND_TITLES = {
     "correction": "Corrections (`compare --correction`)",
     "interval": "Intervals of a run's mean (`evaluate --ci`)",
     "anova": "ANOVA (`cranfield anova`)",
-    "effect": "Effect sizes and margins of error (`cranfield anova`)",
+    "effect": "Effect sizes and margins of error (`cranfield anova`); effects and pooling "
+    "(`cranfield suite`)",
     "design": "Topic-set size and power (`cranfield design`)",
     "meta": "Judging the measures (`cranfield meta`)",
 }
