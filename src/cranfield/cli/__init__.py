@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Do judgment sets rank the runs alike? tau_b, tau_AP_b, top-k, verdicts.",
     ),
     "judges": ("cranfield.cli.judges", "Agreement between judgment sets: kappa, alpha, AC1."),
+    "nuggets": ("cranfield.cli.nuggets", "RAG answers' nugget scores (AutoNuggetizer), compared."),
 }
 
 

@@ -1,0 +1,94 @@
+"""``cranfield nuggets``: AutoNuggetizer's nugget scores of RAG responses, per run, and their
+comparison (the paired tests of ``cranfield compare``)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ._args import Parser, file_path
+from ._output import write_output
+
+SCORE_NAMES = ("strict_vital", "strict_all", "vital", "all")
+"""cranfield.nuggets.SCORES' names (here so that --help imports nothing; a test checks them)."""
+FORMATS = ("table", "markdown", "latex", "json", "csv", "tsv")
+
+
+def parser() -> Parser:
+    from .compare import statistics_options
+
+    p = Parser("cranfield nuggets", run.__doc__, usage="%(prog)s [options] FILE...")
+    p.add_argument("files", metavar="FILE", type=file_path, nargs="+", help=argparse.SUPPRESS)
+    p.option(
+        "-s",
+        "--score",
+        dest="scores",
+        action="append",
+        default=[],
+        choices=SCORE_NAMES,
+        help="Score to show, repeatable (default: all four): strict_vital, strict_all (a "
+        "partial support counts 0), vital, all (it counts 0.5).",
+    )
+    p.common("per_query", help="Also print each response's scores (one per run and query).")
+    p.option(
+        "--compare",
+        action="store_true",
+        help="Compare the runs instead: paired tests over the queries, as 'cranfield compare' "
+        "does (the options below); the queries every run has a response to are compared.",
+    )
+    statistics_options(p)
+    p.common(
+        "fmt",
+        choices=FORMATS,
+        help="Output format (latex with --compare only; tsv without it only).",
+    )
+    p.common("digits")
+    p.common("output")
+    return p
+
+
+def run(argv: Sequence[str]) -> None:
+    """Score RAG responses by the nuggets they support: FILE... are nugget-assignment files
+    (JSON lines, one response per line: qid, run_id, nuggets with importance vital/okay and
+    assignment support/partial_support/not_support), as nuggetizer's assign writes them.
+    Prints each run's mean over its responses of strict_vital, strict_all, vital and all
+    (Pradeep et al., SIGIR 2025; docs/nuggets.md).
+
+    \b
+    cranfield nuggets assignments.jsonl
+    cranfield nuggets run-a.jsonl run-b.jsonl --per-query --format csv
+    cranfield nuggets run-a.jsonl run-b.jsonl --compare --test randomization -s vital
+    """
+    p = parser()
+    a = p.parse(argv)
+    if a.compare and a.per_query:
+        p.error("--per-query is not shown with --compare")
+    if a.compare and a.fmt == "tsv":
+        p.error("--format tsv is not a format of --compare; use csv")
+    if not a.compare and a.fmt == "latex":
+        p.error("--format latex is a format of --compare")
+    from ..nuggets import read, score
+
+    assignments = read(a.files)
+    results = score(assignments, a.scores or None)
+    if a.compare:
+        from ..comparing import compare
+
+        cmp = compare(
+            results,
+            list(results[0].labels),
+            test=a.test,
+            correction=a.correction,
+            baseline=a.baseline,
+            alpha=a.alpha,
+            alternative=a.alternative,
+            permutations=a.permutations,
+            seed=a.seed,
+            ci=a.ci,
+        )
+        text = cmp.table("text" if a.fmt == "table" else a.fmt, digits=a.digits)
+    else:
+        from ..nuggets.render import render
+
+        text = render(results, assignments, a.fmt, per_query=a.per_query, digits=a.digits)
+    write_output(text, a.output)
