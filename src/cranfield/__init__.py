@@ -44,6 +44,7 @@ __all__ = [
     "judges",
     "leaderboards",
     "measures",
+    "nuggets",
     "parse_measure",
     "rank_biased_overlap",
     "read_qrels",
@@ -71,6 +72,7 @@ _LAZY = {
     "parse_measure": ("cranfield.measures", "parse"),
     "measures": ("cranfield.measures", None),
     "curves": ("cranfield.curves", None),
+    "nuggets": ("cranfield.nuggets", None),
     "report": ("cranfield.report", None),  # the package, callable: cranfield.reporting.report
     "CranfieldError": ("cranfield.errors", "CranfieldError"),
     "CranfieldWarning": ("cranfield.errors", "CranfieldWarning"),
@@ -99,7 +101,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import curves, measures, report
+    from . import curves, measures, nuggets, report
     from .comparing import compare
     from .data import Qrels, Run
     from .errors import (
