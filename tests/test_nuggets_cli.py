@@ -105,6 +105,7 @@ def test_compare_is_the_librarys_comparison_of_the_scores(files, cli):
         (["--compare", "-q"], "--per-query is not shown with --compare"),
         (["--compare", "-f", "tsv"], "--format tsv is not a format of --compare"),
         (["-f", "latex"], "--format latex is a format of --compare"),
+        (["--compare", "--mean-ci", "t"], "--mean-ci is not shown with --compare"),
         (["-s", "recall"], "invalid choice: 'recall'"),
     ],
 )
@@ -118,3 +119,18 @@ def test_compare_of_one_run_is_an_error(files, cli):
     done = cli("nuggets", str(files["bm25-rag"][0]), "--compare")
     assert done.returncode == 2
     assert done.stderr.decode() == "cranfield: error: comparing needs at least 2 runs, got 1\n"
+
+
+def test_mean_ci_columns_are_the_librarys_intervals(files, cli):
+    paths = [str(p) for p, _ in files.values()]
+    args = ["--mean-ci", "bca", "--samples", "500", "--seed", "4", "--confidence", "0.9"]
+    done = cli("nuggets", *paths, *args, "-s", "vital", "-f", "csv")
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(io.StringIO(done.stdout.decode())))
+    res = score(paths, ["vital"], ci="bca", samples=500, seed=4, confidence=0.9)
+    for row in rows:
+        low, high = res[row["run"]].intervals.get(row["run"], "vital")
+        assert (float(row["vital_ci_low"]), float(row["vital_ci_high"])) == (low, high)
+    text = cli("nuggets", *paths, *args).stdout.decode()
+    assert "vital 90% BCa CI" in text.splitlines()[0]
+    assert "Intervals: the 90% bias-corrected and accelerated (BCa) bootstrap" in text

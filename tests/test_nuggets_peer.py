@@ -145,3 +145,19 @@ def test_compares_t_test_is_scipys_on_nuggetizers_values(tmp_path):
         assert pair.queries == 30
         assert pair.p_value == pytest.approx(peer.pvalue, rel=1e-9)
         assert pair.statistic == pytest.approx(peer.statistic, rel=1e-9)
+
+
+def test_the_t_interval_of_a_runs_mean_is_scipys_on_nuggetizers_values(tmp_path):
+    from scipy import stats
+
+    records = _records(5, runs=2, queries=20)
+    res = score(_write(tmp_path / "two.jsonl", records), ["all"], ci="t", confidence=0.9)
+    for run in ("run0", "run1"):
+        x = [
+            metrics.calculate_nugget_scores(rec["qid"], rec["nuggets"]).all_score
+            for rec in records
+            if rec["run_id"] == run
+        ]
+        low, high = stats.t.interval(0.9, len(x) - 1, loc=np.mean(x), scale=stats.sem(x))
+        got = res[run].intervals.get(run, "all")
+        assert got == pytest.approx((low, high), rel=1e-12)

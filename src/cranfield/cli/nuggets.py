@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from ._args import Parser, file_path
+from ..limits import MAX_RESAMPLES
+from ._args import Parser, Range, file_path
 from ._output import write_output
 
 SCORE_NAMES = ("strict_vital", "strict_all", "vital", "all")
@@ -30,6 +31,27 @@ def parser() -> Parser:
         "partial support counts 0), vital, all (it counts 0.5).",
     )
     p.common("per_query", help="Also print each response's scores (one per run and query).")
+    p.option(
+        "--mean-ci",
+        choices=("t", "bootstrap", "bca"),
+        help="Also the interval of each run's mean over its queries: Student t, bootstrap "
+        "percentile or BCa bootstrap (with --samples and --seed), at --confidence "
+        "(docs/statistics.md). Not with --compare, whose --ci is the interval of a difference.",
+    )
+    p.option(
+        "--confidence",
+        type=Range(float, 0, 1, open=True),
+        default=0.95,
+        show_default=True,
+        help="Confidence of --mean-ci.",
+    )
+    p.option(
+        "--samples",
+        type=Range(int, 1, MAX_RESAMPLES),
+        default=10_000,
+        show_default=True,
+        help="Bootstrap resamples of --mean-ci bootstrap / bca.",
+    )
     p.option(
         "--compare",
         action="store_true",
@@ -65,12 +87,21 @@ def run(argv: Sequence[str]) -> None:
         p.error("--per-query is not shown with --compare")
     if a.compare and a.fmt == "tsv":
         p.error("--format tsv is not a format of --compare; use csv")
+    if a.compare and a.mean_ci:
+        p.error("--mean-ci is not shown with --compare (its --ci is the interval of a difference)")
     if not a.compare and a.fmt == "latex":
         p.error("--format latex is a format of --compare")
     from ..nuggets import read, score
 
     assignments = read(a.files)
-    results = score(assignments, a.scores or None)
+    results = score(
+        assignments,
+        a.scores or None,
+        ci=a.mean_ci,
+        confidence=a.confidence,
+        samples=a.samples,
+        seed=a.seed,
+    )
     if a.compare:
         from ..comparing import compare
 

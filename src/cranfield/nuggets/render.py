@@ -26,18 +26,28 @@ def _counts(a: NuggetAssignments) -> dict[tuple[str, str], tuple[int, int]]:
     }
 
 
-def _rows(rs: ResultsSet, a: NuggetAssignments, per_query: bool, cell: Any) -> list[list[Any]]:
-    """Per run (and per query): run, [query,] counts, scores; ``cell`` formats a score."""
+def _rows(
+    rs: ResultsSet, a: NuggetAssignments, per_query: bool, cell: Any, ci: Any
+) -> list[list[Any]]:
+    """Per run (and per query): run, [query,] counts, scores; ``cell`` formats a score, and
+    ``ci(interval)`` gives the cells after a run's mean (its interval; blank on a query's row
+    and for a mean without one), ``None`` without intervals."""
     counts = _counts(a)
     rows: list[list[Any]] = []
     for r in rs:
         if per_query:
+            blank = [] if ci is None else ["" for _ in ci(None)]
             for q, values in zip(r.query_ids, r.values.tolist(), strict=True):
                 n, v = counts[(r.run, q)]
-                rows.append([r.run, q, "", n, v, *(cell(x) for x in values)])
+                rows.append([r.run, q, "", n, v, *(c for x in values for c in [cell(x), *blank])])
         tail = ["all"] if per_query else []
         summ = [r.summary["queries"], r.summary["nuggets"], r.summary["vital"]]
-        rows.append([r.run, *tail, *summ, *(cell(x) for x in r.aggregate().values())])
+        means = []
+        for label, x in r.aggregate().items():
+            means.append(cell(x))
+            if ci is not None:
+                means += ci(None if r.intervals is None else r.intervals.get(r.run, label))
+        rows.append([r.run, *tail, *summ, *means])
     return rows
 
 
@@ -45,22 +55,42 @@ def render(
     rs: ResultsSet, a: NuggetAssignments, fmt: str, *, per_query: bool = False, digits: int = 4
 ) -> str:
     """``rs`` (:func:`cranfield.nuggets.score` of ``a``) in ``fmt``: one row per run with the
-    means over its responses, and with ``per_query`` one row per response before it."""
+    means over its responses, and with ``per_query`` one row per response before it; the
+    runs' intervals (``score(..., ci=...)``) after each mean: a ``[low, high]`` column in
+    tables, ``_ci_low`` and ``_ci_high`` columns in CSV/TSV, ``intervals`` in JSON."""
+    from cranfield.comparing.intervals import joined
+
+    intervals = joined(rs)
     labels = list(rs[0].labels)
     if fmt == "json":
-        return _json(rs, a, per_query)
-    head = ["run", *(["query"] if per_query else []), *COUNTS, *labels]
+        return _json(rs, a, per_query, intervals)
+    first = ["run", *(["query"] if per_query else []), *COUNTS]
     if fmt in ("csv", "tsv"):
         from cranfield.report.delimited import delimited
 
-        rows = _rows(rs, a, per_query, repr)
-        return delimited(
-            head, [[str(c) for c in row] for row in rows], "," if fmt == "csv" else "\t"
-        )
-    rows = _rows(rs, a, per_query, lambda x: f"{x:.{digits}f}")
+        def pair(ci: Any) -> list[str]:
+            return ["", ""] if ci is None else [repr(float(ci[0])), repr(float(ci[1]))]
+
+        ends = ("", "_ci_low", "_ci_high") if intervals else ("",)
+        head = [*first, *(label + end for label in labels for end in ends)]
+        rows = _rows(rs, a, per_query, repr, pair if intervals else None)
+        sep = "," if fmt == "csv" else "\t"
+        return delimited(head, [[str(c) for c in row] for row in rows], sep)
+
+    def shown(x: float) -> str:
+        return f"{x:.{digits}f}"
+
+    def bracket(ci: Any) -> list[str]:
+        return [""] if ci is None else [f"[{shown(ci[0])}, {shown(ci[1])}]"]
+
+    ends = ("", f" {intervals.tag()}") if intervals else ("",)
+    head = [*first, *(label + end for label in labels for end in ends)]
+    rows = _rows(rs, a, per_query, shown, bracket if intervals else None)
     cells = [[str(c) for c in row] for row in rows]
     left = 2 if per_query else 1
     note = _note(rs, a)
+    if intervals:
+        note += f" Intervals: {intervals.describe()}."
     if fmt == "markdown":
         from cranfield.report.markup import markdown_table
 
@@ -82,7 +112,7 @@ def _note(rs: ResultsSet, a: NuggetAssignments) -> str:
     )
 
 
-def _json(rs: ResultsSet, a: NuggetAssignments, per_query: bool) -> str:
+def _json(rs: ResultsSet, a: NuggetAssignments, per_query: bool, intervals: Any) -> str:
     counts = _counts(a)
 
     def num(x: float) -> float | None:
@@ -96,6 +126,12 @@ def _json(rs: ResultsSet, a: NuggetAssignments, per_query: bool) -> str:
             "vital_nuggets": r.summary["vital"],
             "aggregate": {k: num(v) for k, v in r.aggregate().items()},
         }
+        if intervals is not None:
+            doc["intervals"] = {
+                label: None if ci is None else [num(ci[0]), num(ci[1])]
+                for label in r.labels
+                for ci in [intervals.get(r.run, label)]
+            }
         if per_query:
             doc["per_query"] = {
                 q: {
@@ -107,7 +143,7 @@ def _json(rs: ResultsSet, a: NuggetAssignments, per_query: bool) -> str:
             }
         return doc
 
-    doc = {
+    doc: dict[str, Any] = {
         "scores": list(rs[0].labels),
         "runs": [run_doc(r) for r in rs],
         "files": {
@@ -115,4 +151,6 @@ def _json(rs: ResultsSet, a: NuggetAssignments, per_query: bool) -> str:
             for src, c in a.counts.items()
         },
     }
+    if intervals is not None:
+        doc["ci"] = intervals.settings()
     return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

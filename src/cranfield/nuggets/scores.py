@@ -159,6 +159,11 @@ def _score_list(scores: str | Sequence[str] | None) -> list[str]:
 def score(
     assignments: NuggetAssignments | str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     scores: str | Sequence[str] | None = None,
+    *,
+    ci: str | None = None,
+    confidence: float = 0.95,
+    samples: int = 10_000,
+    seed: int | None = 0,
 ) -> ResultsSet:
     """Each run's nugget scores per query: a :class:`~cranfield.results.ResultsSet`, one
     :class:`~cranfield.results.Results` per run (in the order the runs first appear; queries
@@ -166,8 +171,13 @@ def score(
     responses and which :func:`cranfield.compare` takes as it takes evaluated runs.
 
     ``assignments``: what :func:`cranfield.nuggets.read` returns, or the files to read;
-    ``scores``: some of :data:`SCORES` (default: all four)."""
+    ``scores``: some of :data:`SCORES` (default: all four); ``ci`` (``t``, ``bootstrap`` or
+    ``bca``), ``confidence``, ``samples``, ``seed``: also the interval of each run's mean over
+    its queries, as :func:`cranfield.evaluate` gives it (each Results' ``intervals``)."""
+    from cranfield.evaluation import _interval_settings, with_intervals
+
     names = _score_list(scores)
+    interval = _interval_settings(ci, confidence, samples, seed)  # fail before reading
     if not isinstance(assignments, NuggetAssignments):
         assignments = read(assignments)
     a = assignments
@@ -195,4 +205,6 @@ def score(
                 },
             )
         )
+    if interval is not None:
+        out = with_intervals(out, **interval)
     return ResultsSet(tuple(out))
