@@ -134,3 +134,21 @@ def test_mean_ci_columns_are_the_librarys_intervals(files, cli):
     text = cli("nuggets", *paths, *args).stdout.decode()
     assert "vital 90% BCa CI" in text.splitlines()[0]
     assert "Intervals: the 90% bias-corrected and accelerated (BCa) bootstrap" in text
+
+
+def test_a_query_some_run_did_not_answer_is_left_out_with_the_nugget_advice(files, tmp_path):
+    from cranfield.errors import DataWarning, ParameterError
+
+    records = files["bm25-rag"][1]
+    short = tmp_path / "short.jsonl"
+    short.write_text("".join(json.dumps(r) + "\n" for r in records[:-1]))  # no answer to q9
+    res = score([short, files["dense-rag"][0]])
+    with pytest.warns(DataWarning) as caught:
+        cmp = compare(res, ["vital"], test="randomization")
+    (message,) = [str(w.message) for w in caught if "not in every run" in str(w.message)]
+    assert "first: 'q9'" in message
+    assert "give every run a line for every query" in message
+    assert "complete=True" not in message
+    assert cmp.notes["queries"] == 8
+    with pytest.raises(ParameterError, match="give every run a line for every query"):
+        compare(res, ["vital"], missing="error")

@@ -41,6 +41,11 @@ SOURCE = (
 
 QUERY_RULE = "the queries of the runs' responses in the nugget-assignment files"
 """What a mean is over, in the note under a table (:func:`cranfield.query_sets.note`)."""
+MISSING_ADVICE = (
+    "give every run a line for every query (nuggetizer's assign writes one for a query a run "
+    "did not answer, its nuggets all not_support)"
+)
+"""What would put a query some run has no response for into a comparison (compare's warning)."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +202,7 @@ def score(
                 labels=tuple(names),
                 measures=measures,  # type: ignore[arg-type]  # NuggetScore stands for Measure
                 values=table[rows],
-                notes={"query_rule": QUERY_RULE},
+                notes={"query_rule": QUERY_RULE, "missing_advice": MISSING_ADVICE},
                 summary={
                     "queries": len(rows),
                     "nuggets": int(a.total[rows].sum()),
