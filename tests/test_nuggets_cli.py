@@ -106,6 +106,7 @@ def test_compare_is_the_librarys_comparison_of_the_scores(files, cli):
         (["--compare", "-f", "tsv"], "--format tsv is not a format of --compare"),
         (["-f", "latex"], "--format latex is a format of --compare"),
         (["--compare", "--mean-ci", "t"], "--mean-ci is not shown with --compare"),
+        (["--plot", "figs"], "--plot draws the comparison's charts: give --compare"),
         (["-s", "recall"], "invalid choice: 'recall'"),
     ],
 )
@@ -152,3 +153,19 @@ def test_a_query_some_run_did_not_answer_is_left_out_with_the_nugget_advice(file
     assert cmp.notes["queries"] == 8
     with pytest.raises(ParameterError, match="give every run a line for every query"):
         compare(res, ["vital"], missing="error")
+
+
+def test_compare_plot_writes_the_comparisons_charts(files, cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    paths = [str(p) for p, _ in files.values()]
+    out = tmp_path / "figs"
+    done = cli("nuggets", *paths, "--compare", "-s", "vital", "-s", "all", "--plot", str(out))
+    assert done.returncode == 0, done.stderr
+    names = sorted(p.name for p in out.iterdir())
+    pair = [
+        f"{kind}-{name}-dense-rag-vs-bm25-rag.png"
+        for kind in ("histogram", "magnitude")
+        for name in ("all", "vital")
+    ]
+    assert names == sorted(["agreement.png", "ranking-change.png", *pair])
+    assert f"cranfield: wrote 6 charts to {out}" in done.stderr.decode()

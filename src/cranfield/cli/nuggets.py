@@ -16,7 +16,7 @@ FORMATS = ("table", "markdown", "latex", "json", "csv", "tsv")
 
 
 def parser() -> Parser:
-    from .compare import statistics_options
+    from .compare import plot_options, statistics_options
 
     p = Parser("cranfield nuggets", run.__doc__, usage="%(prog)s [options] FILE...")
     p.add_argument("files", metavar="FILE", type=file_path, nargs="+", help=argparse.SUPPRESS)
@@ -58,7 +58,10 @@ def parser() -> Parser:
         help="Compare the runs instead: paired tests over the queries, as 'cranfield compare' "
         "does (the options below); the queries every run has a response to are compared.",
     )
-    statistics_options(p)
+    statistics_options(
+        p, seed_help="Seed of the randomization test, the bootstraps and --mean-ci's resamples."
+    )
+    plot_options(p, what="with --compare, agreement, ranking change, and ")
     p.common(
         "fmt",
         choices=FORMATS,
@@ -80,6 +83,7 @@ def run(argv: Sequence[str]) -> None:
     cranfield nuggets assignments.jsonl
     cranfield nuggets run-a.jsonl run-b.jsonl --per-query --format csv
     cranfield nuggets run-a.jsonl run-b.jsonl --compare --test randomization -s vital
+    cranfield nuggets runs/*.jsonl --compare --baseline bm25 --correction holm --plot figs/
     """
     p = parser()
     a = p.parse(argv)
@@ -87,6 +91,8 @@ def run(argv: Sequence[str]) -> None:
         p.error("--per-query is not shown with --compare")
     if a.compare and a.fmt == "tsv":
         p.error("--format tsv is not a format of --compare; use csv")
+    if a.plot_dir and not a.compare:
+        p.error("--plot draws the comparison's charts: give --compare")
     if a.compare and a.mean_ci:
         p.error("--mean-ci is not shown with --compare (its --ci is the interval of a difference)")
     if not a.compare and a.fmt == "latex":
@@ -118,6 +124,11 @@ def run(argv: Sequence[str]) -> None:
             ci=a.ci,
         )
         text = cmp.table("text" if a.fmt == "table" else a.fmt, digits=a.digits)
+        write_output(text, a.output)
+        from .compare import write_plots
+
+        write_plots(cmp, a)
+        return
     else:
         from ..nuggets.render import render
 
