@@ -32,6 +32,11 @@ BAD = {
     "no qid": (_line(qid=...), "no 'qid' key (a response needs qid, run_id and nuggets)"),
     "no run_id": (_line(run_id=...), "no 'run_id' key"),
     "no nuggets": (_line(nuggets=...), "no 'nuggets' key"),
+    "passage assignments": (
+        _line(run_id=..., docid="d1", candidate_text="..."),
+        "no 'run_id' key (a response needs qid, run_id and nuggets); this looks like "
+        "nuggetizer's assignments to retrieved passages (qid, docid)",
+    ),
     "nuggets not a list": (_line(nuggets={"a": 1}), "'nuggets' must be a list of nuggets"),
     "nugget not an object": (_line(nuggets=["vital"]), "nugget 1 must be a JSON object"),
     "no importance": (_nugget(importance=...), "nugget 2 has no 'importance' key"),
@@ -164,3 +169,28 @@ def test_standard_input_is_read(cli):
     done = cli("nuggets", "-", "-f", "csv", input=(_line() + "\n").encode())
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode().splitlines()[1] == "r,1,1,1,1.0,1.0,1.0,1.0"
+
+
+def test_mutated_files_are_read_or_refused_with_one_input_error(tmp_path):
+    """Bytes flipped, lines cut, joined or doubled, numbers and ids changed, CRs, BOMs,
+    compression (the mutations of the readers' adversarial suite): every file is read or
+    refused with an InputError naming it; nothing else escapes."""
+    from cranfield import examples
+    from test_io_adversarial import mutate
+
+    data = b"".join(p.read_bytes() for p in sorted(examples.path("nuggets").glob("*.jsonl")))
+    outcomes = {"read": 0, "refused": 0}
+    for seed in range(300):
+        mutated, how, _ = mutate(data, seed)
+        path = tmp_path / f"m{seed}.jsonl"
+        path.write_bytes(mutated)
+        try:
+            a = nuggets.read(path)
+        except InputError as exc:
+            assert exc.source == str(path), how
+            outcomes["refused"] += 1
+            continue
+        c = a.counts[str(path)]
+        assert c.data == len(a) and c.data + c.blank == c.lines, how
+        outcomes["read"] += 1
+    assert outcomes["read"] > 10 and outcomes["refused"] > 10, outcomes

@@ -161,7 +161,13 @@ def _response(obj: Any, source: str, line: int) -> tuple[str, str, tuple[int, ..
         )
     for key in ("qid", "run_id", "nuggets"):
         if key not in obj:
-            raise bad(f"no {key!r} key (a response needs qid, run_id and nuggets)")
+            hint = (
+                "; this looks like nuggetizer's assignments to retrieved passages (qid, docid), "
+                "which score passages, not a run's answers"
+                if key == "run_id" and "docid" in obj
+                else ""
+            )
+            raise bad(f"no {key!r} key (a response needs qid, run_id and nuggets){hint}")
     qid = _id(obj["qid"], "query id", "qid", bad, numbers=True)
     run = _id(obj["run_id"], "run id", "run_id", bad, numbers=False)
     nuggets = obj["nuggets"]
