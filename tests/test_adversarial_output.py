@@ -90,6 +90,21 @@ def inputs(tmp_path_factory) -> dict[str, str]:
         )
     )
     paths["suite"] = str(suite)
+    nuggets = d / "nuggets.jsonl"  # two runs' nugget assignments, every label on every query
+    labels = [(i, s) for i in ("vital", "okay") for s in ("support", "partial_support", "no")]
+    nuggets.write_text(
+        "".join(
+            f'{{"qid": "q{q}", "run_id": "{run}", "nuggets": ['
+            + ", ".join(
+                f'{{"importance": "{i}", "assignment": "{s if s != "no" else "not_support"}"}}'
+                for i, s in labels[: 1 + (q * k) % len(labels)]
+            )
+            + "]}\n"
+            for q in range(1, QUERIES + 1)
+            for k, run in enumerate(("a", "b"), 2)
+        )
+    )
+    paths["nuggets"] = str(nuggets)
     paths["dir"] = str(d)
     return paths
 
@@ -121,6 +136,8 @@ CASES: dict[str, list[str]] = {
     "judges": ["judges", "{qrels}", "{perturbed}", "-l", "1"],
     "verify": ["verify", "{expected}"],
     "suite": ["suite", "{suite}"],
+    "nuggets": ["nuggets", "{nuggets}", "-q"],
+    "nuggets --compare": ["nuggets", "{nuggets}", "--compare", "-f", "json"],
     "measures": ["measures"],
     "measures --short": ["measures", "--short"],
     "measures json": ["measures", "--format", "json"],

@@ -19,8 +19,9 @@ in ``raghavan/``, cranfield verify's ``expected.yaml`` (naming ``qrels.txt`` and
 (the Cranfield qrels), ``perturbed.qrels`` and ``llm.qrels`` (the page's perturbed copy, seed
 7), ``binary.qrels`` and ``strict.txt`` (grade >= 3 is 1), ``nine/`` (the three runs whole and
 cut to ranks 5 and 20), ``pool5.txt`` (the judgments of the depth-5 pool of BM25 and TF-IDF)
-``sampled.qrels`` (a stratified sample of their depth-20 pool, 5 columns) and
-``cranfield-suite/`` (docs/suites.md's suite, ``write_cranfield_suite``), each made as
+``sampled.qrels`` (a stratified sample of their depth-20 pool, 5 columns),
+``cranfield-suite/`` (docs/suites.md's suite, ``write_cranfield_suite``) and the nugget
+assignments of docs/nuggets.md in ``nuggets/`` (the bundled ones), each made as
 the page makes it, so that no block depends on another having run (the blocks may run in any
 order, in separate sandboxes under ``-n``). ``cranfield`` on the PATH is this checkout's.
 """
@@ -121,6 +122,7 @@ def sandbox(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     )
     shutil.copytree(examples.path("papers/raghavan"), root / "raghavan")
     shutil.copy(examples.path("cranfield/expected.yaml"), root / "expected.yaml")  # verify.md
+    shutil.copytree(examples.path("nuggets"), root / "nuggets")  # docs/nuggets.md's files
     bin_dir = root / ".bin"
     bin_dir.mkdir()
     script = bin_dir / "cranfield"

@@ -46,6 +46,7 @@ __all__ = [
     "judges",
     "leaderboards",
     "measures",
+    "nuggets",
     "parse_measure",
     "rank_biased_overlap",
     "read_qrels",
@@ -76,6 +77,7 @@ _LAZY = {
     "parse_measure": ("cranfield.measures", "parse"),
     "measures": ("cranfield.measures", None),
     "curves": ("cranfield.curves", None),
+    "nuggets": ("cranfield.nuggets", None),
     "report": ("cranfield.reporting", "report"),
     "verify": ("cranfield.verification", "verify"),
     "CranfieldError": ("cranfield.errors", "CranfieldError"),
@@ -108,7 +110,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from cranfield import curves, measures
+    from cranfield import curves, measures, nuggets
     from cranfield.comparing import compare
     from cranfield.comparing.suites import suite
     from cranfield.data.tables import Qrels, Run

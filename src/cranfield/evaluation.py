@@ -148,7 +148,7 @@ def evaluate(
     reports queries that were not evaluated.
     """
     options = JudgeOptions.of(locals())
-    interval = _interval_settings(ci, confidence, samples, seed)  # fail before reading
+    interval = interval_settings(ci, confidence, samples, seed)  # fail before reading
     judged = judge_many(qrels, runs, names=names, options=options)
     results = evaluate_runs(
         judged, measures, aggregate=aggregate, jobs=jobs, executor=executor, bounds=bounds
@@ -163,7 +163,7 @@ def evaluate(
     return ResultsSet(tuple(results))
 
 
-def _interval_settings(
+def interval_settings(
     ci: str | None, confidence: Any, samples: Any, seed: Any
 ) -> dict[str, Any] | None:
     """The checked settings of ``evaluate(ci=...)`` (``None`` without ``ci``); the seed of

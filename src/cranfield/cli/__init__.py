@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "judges": ("cranfield.cli.judges", "Agreement between judgment sets: kappa, alpha, AC1."),
     "verify": ("cranfield.cli.verify", "Check scores against EXPECTED.yaml: OK, OKish, FAIL."),
     "suite": ("cranfield.cli.suite", "Systems over many collections: means, wins, meta-analysis."),
+    "nuggets": ("cranfield.cli.nuggets", "RAG answers' nugget scores (AutoNuggetizer), compared."),
 }
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
+from typing import Any
 
 from cranfield.cli._args import (
     JUDGING,
@@ -66,13 +68,22 @@ def parser() -> Parser:
     judging_options(p)
     p.common("fmt", choices=FORMATS, help="Output format.")
     p.common("digits", help="Decimals.")
+    plot_options(p)
+    p.common("dask")
+    p.common("output")
+    return p
+
+
+def plot_options(p: Parser, what: str = "agreement, ranking change, sweeps, and ") -> None:
+    """``--plot``, ``--plot-format`` and ``--pair-plots``: the comparison's charts (compare,
+    nuggets --compare; written by :func:`write_plots`)."""
     p.option(
         "--plot",
         dest="plot_dir",
         type=output_dir,
         metavar="DIRECTORY",
-        help="Write charts into this directory: agreement, ranking change, sweeps, and per "
-        "pair precision histograms and magnitude differences.",
+        help=f"Write charts into this directory: {what}per pair precision histograms and "
+        "magnitude differences.",
     )
     p.option(
         "--plot-format",
@@ -91,12 +102,25 @@ def parser() -> Parser:
         help="With --plot: draw the per-pair charts (one histogram and one magnitude plot per "
         "pair and measure).",
     )
-    p.common("dask")
-    p.common("output")
-    return p
 
 
-def statistics_options(p: Parser) -> None:
+def write_plots(cmp: Any, a: argparse.Namespace) -> None:
+    """The charts of ``--plot`` (nothing without it), and a line on standard error."""
+    if not a.plot_dir:
+        return
+    paths = cmp.plot(
+        a.plot_dir,
+        formats=a.plot_formats or ["png"],
+        pair_plots="all" if a.pair_plots else "none",
+    )
+    from cranfield.render.table import counted
+
+    echo(f"cranfield: wrote {counted(len(paths), 'chart')} to {a.plot_dir}\n", err=True)
+
+
+def statistics_options(
+    p: Parser, seed_help: str = "Seed of the randomization, the bootstrap and --ties random."
+) -> None:
     """The options of the tests (shared with ``cranfield report``): test, correction,
     baseline, alpha, alternative, permutations, seed, interval."""
     p.option(
@@ -128,12 +152,7 @@ def statistics_options(p: Parser) -> None:
     p.common(
         "permutations", help="Permutations of the randomization test / samples of the bootstrap."
     )
-    p.common(
-        "seed",
-        default=0,
-        show_default=True,
-        help="Seed of the randomization, the bootstrap and --ties random.",
-    )
+    p.common("seed", default=0, show_default=True, help=seed_help)
     p.option(
         "--ci",
         choices=("t", "bootstrap"),
@@ -191,12 +210,4 @@ def run(argv: Sequence[str]) -> None:
         )
     text = cmp.table("text" if a.fmt == "table" else a.fmt, digits=a.digits, details=details)
     write_output(text, a.output)
-    if a.plot_dir:
-        paths = cmp.plot(
-            a.plot_dir,
-            formats=a.plot_formats or ["png"],
-            pair_plots="all" if a.pair_plots else "none",
-        )
-        from cranfield.render.table import counted
-
-        echo(f"cranfield: wrote {counted(len(paths), 'chart')} to {a.plot_dir}\n", err=True)
+    write_plots(cmp, a)

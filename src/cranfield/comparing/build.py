@@ -286,16 +286,25 @@ def _common_queries(rs: list[Results], missing: str) -> list[str]:
             f"{len(dropped)} queries are not in every run (missing from {', '.join(where[:3])}"
             f"{', ...' if len(where) > 3 else ''}; first: {dropped[0]!r})"
         )
+        # what would score them: evaluating with complete=True, unless the results say
+        # otherwise (nugget scores: an answer to every question)
+        advice = {r.notes.get("missing_advice") for r in rs}
         if missing == "error":
-            raise ParameterError(
-                f"compare: {msg}; evaluate with complete=True (the default) to score them"
+            hint = (
+                advice.pop()
+                if len(advice) == 1 and None not in advice
+                else ("evaluate with complete=True (the default) to score them")
             )
-        _warn(
-            DataWarning(
-                f"compare: {msg} and were left out of every run's mean; evaluate with "
-                "complete=True (the default; not --no-complete) to score them as empty rankings"
+            raise ParameterError(f"compare: {msg}; {hint}")
+        hint = (
+            advice.pop()
+            if len(advice) == 1 and None not in advice
+            else (
+                "evaluate with complete=True (the default; not --no-complete) to score them as "
+                "empty rankings"
             )
         )
+        _warn(DataWarning(f"compare: {msg} and were left out of every run's mean; {hint}"))
     return sorted(common, key=natural_key)
 
 

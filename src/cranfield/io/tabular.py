@@ -308,7 +308,7 @@ def _kind(path: str | os.PathLike[str]) -> str:
     return "json"
 
 
-def _text(path: str | os.PathLike[str], *, lines: bool) -> bytes:
+def json_text(path: str | os.PathLike[str], *, lines: bool) -> bytes:
     """The checked text of a JSON (``lines=False``) or JSON lines file (a leading byte order
     mark dropped): UTF-8, lines ending as in every text, nesting bounded
     (:mod:`.json_depth`), all before any parser sees it."""
@@ -448,7 +448,7 @@ of :mod:`cranfield.io.number_text` (``0.99999999999999999`` is not the grade 1).
 
 def _load_json(path: str | os.PathLike[str]) -> Any:
     source = str(path)
-    data = _text(path, lines=False)
+    data = json_text(path, lines=False)
     try:
         return json.loads(data, **_JSON_NUMBERS)
     except json.JSONDecodeError as exc:
@@ -515,7 +515,7 @@ def _json_type(obj: Any) -> str:
 def _jsonl(path, roles, build):
     """JSON lines: Arrow's reader when every line is one object, else line by line."""
     source = str(path)
-    data = _text(path, lines=True)
+    data = json_text(path, lines=True)
     cols = _jsonl_arrow(data, roles, source)
     if cols is not None:
         try:
@@ -620,6 +620,26 @@ def _arrow_type(value: Any) -> Any:
     return pa.list_(types.pop() if types else pa.null())
 
 
+def json_line(raw: bytes, text: bytes, source: str, lineno: int) -> Any:
+    """The JSON value of line ``lineno`` of a JSON lines file (``raw``, its bytes; ``text``,
+    them without the ASCII whitespace around), read by the rules of every JSON read (a key
+    given twice refused, numbers kept as their text); invalid JSON is one error naming the
+    line and the column counted from the line's start."""
+    lead = raw.find(text[:1])  # columns count from the line's start
+    try:
+        return json.loads(text, **_JSON_NUMBERS)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            source, f"invalid JSON at column {lead + exc.colno}: {exc.msg}", line=lineno
+        ) from None
+    except _DuplicateKey:
+        raise _duplicate_key_error(text.decode("utf-8"), source, lineno, lead) from None
+    except RecursionError:
+        raise InputError(source, "invalid JSON: nested too deeply", line=lineno) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InputError(source, f"invalid JSON: {exc}", line=lineno) from None
+
+
 def _jsonl_python(data: bytes, roles, source: str):
     objs: list[Any] = []
     lines: list[int] = []
@@ -631,19 +651,7 @@ def _jsonl_python(data: bytes, roles, source: str):
         if not text:
             blank += 1
             continue
-        lead = raw.find(text[:1])  # columns count from the line's start
-        try:
-            objs.append(json.loads(text, **_JSON_NUMBERS))
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                source, f"invalid JSON at column {lead + exc.colno}: {exc.msg}", line=lineno
-            ) from None
-        except _DuplicateKey:
-            raise _duplicate_key_error(text.decode("utf-8"), source, lineno, lead) from None
-        except RecursionError:
-            raise InputError(source, "invalid JSON: nested too deeply", line=lineno) from None
-        except ValueError as exc:  # e.g. an integer of more than 4300 digits
-            raise InputError(source, f"invalid JSON: {exc}", line=lineno) from None
+        objs.append(json_line(raw, text, source, lineno))
         lines.append(lineno)
     if not objs:
         raise InputError(source, "file is empty")

@@ -125,7 +125,10 @@ def note(runs: Sequence[Results], common: Sequence[str] | None = None, *, width:
     else:
         sizes = sorted({len(r.query_ids) for r in runs} if common is None else {len(common)})
         what = _queries(sizes[0]) if len(sizes) == 1 else "each run's queries"
-        parts.append(f"Means over {what}, every judged query of the qrels.")
+        # the rule of the runs' queries: the judged queries, unless the results say otherwise
+        # (nugget scores: the queries of the runs' responses)
+        rules = {r.notes.get("query_rule", "every judged query of the qrels") for r in runs}
+        parts.append(f"Means over {what}, {' / '.join(sorted(rules))}.")
     if scored:
         parts.append(
             "Judged queries without results are scored as empty rankings (trec_eval -c): "
