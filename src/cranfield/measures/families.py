@@ -37,6 +37,7 @@ FAMILIES = (
     "cwl_costs",
     "compatibility",  # Compat, as ir_measures
     "diversity",  # subtopic judgments, ndeval's measures
+    "ntcir",  # NTCIREVAL's graded measures (Sakai)
 )
 
 

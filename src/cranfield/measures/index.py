@@ -106,12 +106,22 @@ MEASURES = {
     "AP_IA": "diversity",
     "P_IA": "diversity",
     "StRecall": "diversity",
+    "Q": "ntcir",
+    "O-measure": "ntcir",
+    "P-measure": "ntcir",
+    "P-plus": "ntcir",
+    "NCU": "ntcir",
+    "nERR": "ntcir",
+    "EBR": "ntcir",
+    "MSnDCG": "ntcir",
+    "GAP": "ntcir",
 }
 ALIASES = {
     "MAP": "AP",
     "MAP_IA": "AP_IA",
     "MRR": "RR",
     "NDCG": "nDCG",
+    "Q-measure": "Q",
     "Recall": "R",
 }
 NEEDS = {
