@@ -99,7 +99,9 @@ def _collection(seed: int, queries: int = 12):
         grades = rng.integers(0, 4, size=n)
         if q % 5 == 0:
             grades[grades == 2] = 3
-        if grades.max() == 0:
+        grades[rng.random(n) < 0.15] = -2  # negative grades: judged, but unjudged to measures
+        grades[rng.random(n) < 0.1] = -1
+        if grades.max() <= 0:  # (queries without relevant documents: tested on their own)
             grades[0] = int(rng.integers(1, 4))
         docs = {f"d{q}_{i}": int(g) for i, g in enumerate(grades)}
         qrels[f"q{q}"] = docs
@@ -121,8 +123,10 @@ def _gains_text(gv: list[float]) -> str:
 
 
 def _ranked(qrels_q: dict, run_q: dict, condensed: bool) -> list[tuple[str, int | None]]:
+    """(document, grade) in rank order; None for unjudged (not in the qrels, or a negative
+    grade); the condensed list without them."""
     docs = sorted(run_q, key=lambda d: -run_q[d])
-    out = [(d, qrels_q.get(d)) for d in docs]
+    out = [(d, g if (g := qrels_q.get(d)) is not None and g >= 0 else None) for d in docs]
     return [x for x in out if x[1] is not None] if condensed else out
 
 
@@ -279,8 +283,8 @@ def test_agrees_with_brute_force(seed, condensed, k):
     texts = {n: t.format(**fmt) for n, t in BRUTE.items() if k is None or "{at}" in t}
     res = cranfield.evaluate(qrels, run, list(texts.values()))
     for qi, q in enumerate(res.query_ids):
-        levels = [max(lv or 0, 0) for _, lv in _ranked(qrels[q], run[q], condensed)]
-        judged = list(qrels[q].values())
+        levels = [lv or 0 for _, lv in _ranked(qrels[q], run[q], condensed)]
+        judged = [g for g in qrels[q].values() if g >= 0]
         for mi, name in enumerate(texts):
             want = _brute(name, levels, judged, gv, Fraction(beta), Fraction(gamma), k)
             assert res.values[qi, mi] == pytest.approx(float(want), rel=1e-12, abs=1e-15), (
