@@ -115,6 +115,7 @@ MEASURES = {
     "EBR": "ntcir",
     "MSnDCG": "ntcir",
     "GAP": "ntcir",
+    "iRBU": "ntcir",
 }
 ALIASES = {
     "MAP": "AP",

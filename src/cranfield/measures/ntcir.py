@@ -1,4 +1,4 @@
-"""NTCIREVAL's graded measures (Sakai): Q-measure, nERR, MSnDCG, GAP, O, P, P+, NCU and EBR.
+"""NTCIREVAL's graded measures (Sakai): Q-measure, nERR, MSnDCG, GAP, O, P, P+, NCU, EBR, iRBU.
 
 As ``ntcir_eval compute`` (NTCIREVAL, Sakai) computes them from a rel file and a ranked list.
 Gains are NTCIREVAL's ``-g 1:2:3`` (the gain of relevance level L1, L2, L3) written as the
@@ -31,7 +31,7 @@ from cranfield.judged_rankings import JudgedRankings
 from cranfield.measures.counting import c_log, memo, ratio
 from cranfield.measures.gains import gain_pairs
 from cranfield.measures.params import MAX_WEIGHT
-from cranfield.measures.registry import CUTOFF_OPTIONAL, Param, Undefined, measure
+from cranfield.measures.registry import CUTOFF_OPTIONAL, REQUIRED, Param, Undefined, measure
 from cranfield.segments import segment_cumprod, segment_cumsum, segment_total
 
 __all__ = ["Ideal", "Ranked", "blended_ratio", "ideal_list", "ranked"]
@@ -57,6 +57,10 @@ ROBERTSON_GAP = (
 CHAPELLE = (
     "Chapelle, Metzler, Zhang & Grinspan, 'Expected reciprocal rank for graded relevance', "
     "CIKM 2009"
+)
+AMIGO = (
+    "Amigó, Spina & Carrillo-de-Albornoz, 'An axiomatic analysis of diversity evaluation "
+    "metrics: introducing the rank-biased utility metric', SIGIR 2018"
 )
 BURGES = "Burges et al., 'Learning to rank using gradient descent', ICML 2005"
 
@@ -617,3 +621,44 @@ def gap(jr, *, cutoff, judged_only) -> np.ndarray:
     size = ideal.size
     at = size if cutoff is None else np.minimum(size, cutoff)
     return ratio(num, _prefix_at(ih, ideal.offsets[:-1], at))
+
+
+# ------------------------------------------------------------------ iRBU
+RBU_P = Param(
+    "p",
+    "float",
+    REQUIRED,
+    "persistence: the user reads rank r with probability p^r (NTCIREVAL -rbup)",
+    above=0.0,
+    at_most=1.0,
+)
+
+
+@measure(
+    "iRBU",
+    cutoff=CUTOFF_OPTIONAL,
+    params=(RBU_P, GAINS, CONDENSED),
+    check=_relevant_grades_only,
+    summary="intentwise rank-biased utility: ERR's stopping model with RBP's patience, the "
+    "per-intent part of RBU",
+    formula="iRBU@k = sum_{r<=k} p^r x(r) prod_{j<r} (1 - x(j)), x(r) = g(r) / (g_max + 1)",
+    source=f"{AMIGO}, sec. 5 (RBU, eq. for one intent); {NTCIREVAL} -rbup (iRBU@k)",
+    family="ntcir",
+    better="higher",
+    undefined=(),
+    ties=None,
+    no_ties="not derived: the reach of a rank is a product over the documents above it",
+    checked_by=(
+        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+    ),
+    notes=NOTES + " Without the effort term of RBU (a constant for a given k). Powers p^r by "
+    "the C library's pow, as NTCIREVAL.",
+)
+def irbu(jr, *, cutoff, p, gains, judged_only) -> np.ndarray:
+    rk = ranked(jr, gains, judged_only)
+    rows = _cut(rk, np.flatnonzero(rk.relevant), cutoff)
+    top = g_max(jr, gains)
+    _x, before, _t = _err_terms(rk.query[rows], rk.rank[rows], rk.gain[rows], top)
+    powers = np.array([math.pow(p, r) for r in rk.rank[rows].tolist()])
+    return _per_query(jr, rk, rows, powers * before * rk.gain[rows] / (top + 1.0))
