@@ -116,6 +116,8 @@ MEASURES = {
     "MSnDCG": "ntcir",
     "GAP": "ntcir",
     "iRBU": "ntcir",
+    "D-nDCG": "ntcir_diversity",
+    "Dsharp-nDCG": "ntcir_diversity",
 }
 ALIASES = {
     "MAP": "AP",
@@ -171,6 +173,8 @@ NEEDS = {
         "AP_IA",
         "P_IA",
         "StRecall",
+        "D-nDCG",
+        "Dsharp-nDCG",
     ],
     "target": [
         "RelativeRecall",

@@ -1,0 +1,159 @@
+"""NTCIREVAL's diversity measures (Sakai & Song, SIGIR 2011): D-nDCG and D#-nDCG (Dsharp-nDCG).
+
+They read the subtopic judgments of the diversity family (``subtopics=``, ``--subtopics``;
+:mod:`cranfield.io.subtopics`, :mod:`cranfield.measures.subtopic_view`): the intents of a
+query are its subtopics with a relevant document (a judgment ``>= rel``), ``S`` of them, each
+with the probability ``P(i|q) = 1/S`` (the subtopic qrels give no intent probabilities; NTCIREVAL
+reads them from an Iprob file).  The per-intent gain of a document is the gain of its judgment
+for the intent (``gains``, NTCIREVAL's L1, L2... gains 1, 2...: by default the grade), 0 when
+the judgment is below ``rel``; its global gain is ``GG(d) = sum_i P(i|q) g_i(d)``.
+
+- ``D-nDCG@k`` is MSnDCG over the global gains: the ranking's and the ideal list's (every
+  document of the topic by global gain, descending) cumulated ``GG(r) / log(r + 1)``;
+- ``I-rec@k`` is the share of the intents that the top k cover (subtopic recall, the
+  family's ``StRecall``);
+- ``D#-nDCG@k = gamma I-rec@k + (1 - gamma) D-nDCG@k``, gamma 0.5 as NTCIREVAL's
+  ``D-NTCIR-eval`` script.
+
+``judged_only=true``: the documents the subtopic qrels do not list for the query are removed
+first (the family's rule).  NTCIREVAL writes global gains with four decimals between its
+programs; these are exact.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cranfield.judged_rankings import JudgedRankings
+from cranfield.measures.counting import c_log, memo, ratio
+from cranfield.measures.diversity import DIVERSITY_JUDGED_ONLY, NO_SUBTOPIC
+from cranfield.measures.gains import gain_pairs
+from cranfield.measures.ntcir import GAINS, NTCIREVAL, SAKAI_SONG, _gain_of, _relevant_grades_only
+from cranfield.measures.registry import CUTOFF, REL, Param, measure
+from cranfield.measures.subtopic_view import relevant_counts, require, view
+from cranfield.segments import segment_total
+from cranfield.ties.levels import expand
+
+__all__ = ["global_gains"]
+
+GAMMA = Param(
+    "gamma",
+    "float",
+    0.5,
+    "weight of I-rec (intent recall) against D-nDCG (NTCIREVAL's D-NTCIR-eval: 0.5)",
+    at_least=0.0,
+    at_most=1.0,
+)
+NO_TIES = "not derived yet (linear in the global gains, as DCG: a closed form exists)"
+
+
+def global_gains(jr: JudgedRankings, rel: int, gains: dict | None) -> np.ndarray:
+    """``GG`` of every (topic, document) pair of the subtopic qrels: the sum of the gains of its
+    judgments ``>= rel`` (in subtopic order), divided by the topic's number of intents."""
+
+    def build() -> np.ndarray:
+        sub = require(jr).subtopics
+        pairs = sub.pairs
+        npairs = len(pairs)
+        entry_pair = np.repeat(np.arange(npairs), np.diff(sub.entry_offsets))
+        grade = sub.entry_grade
+        gain = np.where(grade >= rel, _gain_of(grade, gains), 0.0)
+        total = segment_total(entry_pair, gain, npairs)
+        topic_of_pair = np.empty(npairs, dtype=np.int64)
+        topic_of_pair[pairs.grades] = np.repeat(
+            np.arange(pairs.num_queries, dtype=np.int64), np.diff(pairs.offsets)
+        )
+        S = np.diff(relevant_counts(sub, rel)[3])
+        return ratio(total, S[topic_of_pair])
+
+    return memo(jr, ("ntcir_global_gains", int(rel), gain_pairs(gains)), build)
+
+
+def _d_ndcg(jr: JudgedRankings, cutoff: int, rel: int, gains, judged_only: bool) -> np.ndarray:
+    rs = require(jr)
+    v = view(jr, rel, judged_only)
+    gg_pair = global_gains(jr, rel, gains)
+    pair = rs.pair_of_row[v.rows]
+    gg = np.where(pair >= 0, gg_pair[np.maximum(pair, 0)], 0.0) if len(pair) else np.zeros(0)
+    rows = np.flatnonzero((gg > 0) & (v.rank <= cutoff))
+    dcg = segment_total(v.query[rows], gg[rows] / c_log(v.rank[rows] + 1), jr.num_queries)
+    # the ideal list: every pair of the query's topic by global gain, descending
+    sub = rs.subtopics
+    topic = rs.topic_of_query
+    has = np.flatnonzero(topic >= 0)
+    start = sub.pairs.offsets[topic[has]]
+    count = np.diff(sub.pairs.offsets)[topic[has]]
+    at, _ = expand(start, count)
+    ig = gg_pair[sub.pairs.grades[at]]
+    q = np.repeat(has, count)
+    order = np.lexsort((-ig, q))
+    q, ig = q[order], ig[order]
+    first = np.searchsorted(q, q)
+    pos = np.arange(len(q)) - first + 1
+    keep = (ig > 0) & (pos <= cutoff)
+    idcg = segment_total(q[keep], ig[keep] / c_log(pos[keep] + 1), jr.num_queries)
+    return ratio(dcg, idcg)
+
+
+def _i_rec(jr: JudgedRankings, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
+    """Intent recall at k (the family's StRecall, on the condensed list when judged_only)."""
+    v = view(jr, rel, judged_only)
+    first = v.pair_row[(v.pair_seen == 0) & (v.rank[v.pair_row] <= cutoff)]
+    return ratio(np.bincount(v.query[first], minlength=v.num_queries), v.S)
+
+
+CHECKED = (
+    "tests/test_measures_ntcir_diversity.py::test_agrees_with_brute_force",
+    "tests/test_measures_ntcir_diversity.py::test_worked_example",
+)
+NOTES = (
+    "Intent probabilities are uniform (1/S: the subtopic qrels carry none). Gains: the grade of "
+    "each judgment >= rel unless gains= says otherwise (NTCIREVAL's DIN-splitqrels gains L1..L9 "
+    "1..9). judged_only=true: the documents absent from the subtopic qrels are removed first."
+)
+
+
+@measure(
+    "D-nDCG",
+    cutoff=CUTOFF,
+    params=(REL, GAINS, DIVERSITY_JUDGED_ONLY),
+    check=_relevant_grades_only,
+    summary="nDCG over global gains (the intents' gains weighted by their probabilities)",
+    formula="D-nDCG@k = sum_{r<=k} GG(r) / log(r+1) / sum_{r<=k} GG*(r) / log(r+1), GG(d) = "
+    "sum_i P(i|q) g_i(d), P(i|q) = 1/S",
+    source=f"{SAKAI_SONG}, sec. 3 (D-measures); {NTCIREVAL} gcompute (MSnDCG of the global "
+    "gains, D-NTCIR-eval)",
+    family="diversity",
+    better="higher",
+    needs=("subtopics",),
+    undefined=(NO_SUBTOPIC,),
+    ties=None,
+    no_ties=NO_TIES,
+    checked_by=CHECKED,
+    notes=NOTES,
+)
+def d_ndcg(jr, *, cutoff: int, rel: int, gains, judged_only: bool) -> np.ndarray:
+    return _d_ndcg(jr, cutoff, rel, gains, judged_only)
+
+
+@measure(
+    "Dsharp-nDCG",
+    cutoff=CUTOFF,
+    params=(GAMMA, REL, GAINS, DIVERSITY_JUDGED_ONLY),
+    check=_relevant_grades_only,
+    summary="D#-nDCG (NTCIREVAL's name): intent recall and D-nDCG, averaged with weight gamma",
+    formula="D#-nDCG@k = gamma I-rec@k + (1 - gamma) D-nDCG@k, I-rec@k = the share of the S "
+    "intents with a relevant document in the top k",
+    source=f"{SAKAI_SONG}, sec. 3 (D#-measures); {NTCIREVAL} D-NTCIR-eval (D#-nDCG, gamma 0.5)",
+    family="diversity",
+    better="higher",
+    needs=("subtopics",),
+    undefined=(NO_SUBTOPIC,),
+    ties=None,
+    no_ties=NO_TIES,
+    checked_by=CHECKED,
+    notes=NOTES,
+)
+def d_sharp_ndcg(jr, *, cutoff: int, gamma: float, rel: int, gains, judged_only: bool):
+    irec = _i_rec(jr, cutoff, rel, judged_only)
+    return gamma * irec + (1.0 - gamma) * _d_ndcg(jr, cutoff, rel, gains, judged_only)
