@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from fractions import Fraction
@@ -585,3 +586,35 @@ def test_agrees_with_ntcireval(config):
                 if a != b
             ],
         )
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("condensed", [False, True])
+def test_msndcg_under_weak_ties_is_the_mean_over_orders(seed, condensed):
+    """--ties weak: MSnDCG is the mean over every order of the tied documents (enumerated),
+    the condensed list's too (a tie group loses its unjudged documents)."""
+    rng = np.random.default_rng(seed)
+    docs = [f"d{i}" for i in range(int(rng.integers(2, 8)))]
+    grades = {d: int(rng.integers(-1, 4)) for d in docs}  # -1: not in the qrels
+    qrels = {"q": {d: g for d, g in grades.items() if g >= 0} | {"x": 2}}
+    scores = {d: float(rng.integers(0, 3)) for d in docs}
+    k = int(rng.integers(1, 6))
+    j = ",judged_only=true" if condensed else ""
+    names = [f"MSnDCG(gains={{1:1,2:3,3:4}}{j})@{k}", f"MSnDCG(gains={{1:1,2:3,3:4}}{j})"]
+    res = cranfield.evaluate(qrels, {"q": scores}, names, ties="weak")
+    gain = {0: 0, 1: 1, 2: 3, 3: 4}
+    levels = [
+        [d for d in docs if scores[d] == s] for s in sorted(set(scores.values()), reverse=True)
+    ]
+    ideal = sorted((gain[g] for g in qrels["q"].values() if g > 0), reverse=True)
+    for cut, got in zip((k, None), res.values[0], strict=True):
+        total, count = 0.0, 0
+        for parts in itertools.product(*(itertools.permutations(lv) for lv in levels)):
+            order = [d for part in parts for d in part]
+            if condensed:
+                order = [d for d in order if grades[d] >= 0]
+            g = [gain[max(grades[d], 0)] for d in order][:cut]
+            total += sum(x / math.log(r + 1) for r, x in enumerate(g, 1))
+            count += 1
+        idcg = sum(x / math.log(r + 1) for r, x in enumerate(ideal[:cut], 1))
+        assert got == pytest.approx(total / count / idcg, rel=1e-12), (cut, levels)

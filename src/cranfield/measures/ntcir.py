@@ -538,6 +538,60 @@ def ebr(jr, *, cutoff, gains, beta, judged_only) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ MSnDCG
+def condensed_rankings(jr: JudgedRankings) -> JudgedRankings:
+    """``jr`` without its unjudged rows (the condensed list), tie groups kept: under the weak
+    policy a tie group loses its unjudged documents, and a uniformly random order of the group
+    leaves the others in a uniformly random order."""
+    from dataclasses import replace
+
+    from cranfield.errors import MeasureError
+
+    def build() -> JudgedRankings:
+        keep = jr.grades >= 0
+        if keep.all():
+            return jr
+        if jr.cut:
+            raise MeasureError(
+                "judged_only=true with ties='weak' and a depth cut inside a tie group: which "
+                "documents of the group survive the cut decides how many judged ones remain "
+                "(no closed form); drop one of the three"
+            )
+        lengths = np.bincount(jr.row_query[keep], minlength=jr.num_queries)
+        offsets = np.zeros(jr.num_queries + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        return replace(
+            jr,
+            offsets=offsets,
+            grades=jr.grades[keep],
+            scores=jr.scores[keep],
+            tie_ids=jr.tie_ids[keep],
+            known=None,
+            prefs=None,
+            judgment_groups=None,
+            subtopics=None,
+        )
+
+    return memo(jr, ("ntcir_condensed",), build)
+
+
+def _ideal_msdcg(jr: JudgedRankings, gains: dict | None, cutoff: int | None) -> np.ndarray:
+    ideal = ideal_list(jr, gains)
+    pos = ideal.position
+    keep = np.ones(len(pos), dtype=bool) if cutoff is None else pos <= cutoff
+    return segment_total(ideal.query[keep], ideal.gain[keep] / c_log(pos[keep] + 1), jr.num_queries)
+
+
+def _tie_msndcg(jr, *, cutoff, gains, judged_only) -> np.ndarray:
+    """E[MSnDCG@k] = sum_g (G_g / n_g) sum_{i in level g, i <= k} 1/log(i+1) / IDCG@k (the
+    levels of the condensed list when judged_only)."""
+    from cranfield.ties.expected import positional_sum
+
+    cj = condensed_rankings(jr) if judged_only else jr
+    gain = _gain_of(cj.grades, gains)
+    dcg = positional_sum(cj, gain, lambda w, i: w / c_log(i + 1), cutoff)
+    return ratio(dcg, _ideal_msdcg(jr, gains, cutoff))
+
+
 @measure(
     "MSnDCG",
     cutoff=CUTOFF_OPTIONAL,
@@ -549,12 +603,12 @@ def ebr(jr, *, cutoff, gains, beta, judged_only) -> np.ndarray:
     family="ntcir",
     better="higher",
     undefined=(NO_REL,),
-    ties=None,
-    no_ties="not derived for the condensed list yet",
+    ties=_tie_msndcg,
     checked_by=(
         "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
         "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+        "tests/test_measures_ntcir.py::test_msndcg_under_weak_ties_is_the_mean_over_orders",
     ),
     notes=NOTES + " The gains are NTCIREVAL's (linear by default), not Burges' 2^g - 1: use "
     "gains= for those, or nDCG(dcg=exp-log2). No k: the whole ranking and ideal list.",
@@ -563,11 +617,7 @@ def msndcg(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     rk = ranked(jr, gains, judged_only)
     rows = _cut(rk, np.flatnonzero(rk.relevant), cutoff)
     dcg = _per_query(jr, rk, rows, rk.gain[rows] / c_log(rk.rank[rows] + 1))
-    ideal = ideal_list(jr, gains)
-    pos = ideal.position
-    keep = np.ones(len(pos), dtype=bool) if cutoff is None else pos <= cutoff
-    idcg = segment_total(ideal.query[keep], ideal.gain[keep] / c_log(pos[keep] + 1), jr.num_queries)
-    return ratio(dcg, idcg)
+    return ratio(dcg, _ideal_msdcg(jr, gains, cutoff))
 
 
 # ------------------------------------------------------------------ GAP
