@@ -118,6 +118,8 @@ MEASURES = {
     "iRBU": "ntcir",
     "D-nDCG": "ntcir_diversity",
     "Dsharp-nDCG": "ntcir_diversity",
+    "D-Q": "ntcir_diversity",
+    "Dsharp-Q": "ntcir_diversity",
 }
 ALIASES = {
     "MAP": "AP",
@@ -175,6 +177,8 @@ NEEDS = {
         "StRecall",
         "D-nDCG",
         "Dsharp-nDCG",
+        "D-Q",
+        "Dsharp-Q",
     ],
     "target": [
         "RelativeRecall",

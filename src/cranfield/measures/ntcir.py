@@ -215,26 +215,31 @@ def _cut(rk: Ranked, rows: np.ndarray, cutoff: int | None) -> np.ndarray:
     return rows if cutoff is None else rows[rk.rank[rows] <= cutoff]
 
 
-def _ideal_cumulative(jr: JudgedRankings, gains: dict | None) -> np.ndarray:
-    ideal = ideal_list(jr, gains)
-    return memo(
-        jr, ("ntcir_ideal_cg", gain_pairs(gains)), lambda: segment_cumsum(ideal.query, ideal.gain)
-    )
+def blended_ratios(rk: Ranked, ideal: Ideal, beta: float) -> tuple[np.ndarray, np.ndarray]:
+    """(relevant rows of ``rk``, BR at each of them) for any gains (graded, global)."""
+    rows = np.flatnonzero(rk.relevant)
+    q = rk.query[rows]
+    cg = segment_cumsum(q, rk.gain[rows])
+    count = segment_cumsum(q, np.ones(len(rows)))
+    icg = segment_cumsum(ideal.query, ideal.gain)
+    cgi = _prefix_at(icg, ideal.offsets[q], np.minimum(rk.rank[rows], ideal.size[q]))
+    return rows, (beta * cg + count) / (beta * cgi + rk.rank[rows])
+
+
+def q_of(rk: Ranked, ideal: Ideal, beta: float, cutoff: int | None) -> np.ndarray:
+    """Q@k of rankings and ideal lists: sum_{r<=k} I(r) BR(r) / min(k, R)."""
+    rows, br = blended_ratios(rk, ideal, beta)
+    keep = np.ones(len(rows), dtype=bool) if cutoff is None else rk.rank[rows] <= cutoff
+    total = segment_total(rk.query[rows[keep]], br[keep], len(rk.length))
+    r = ideal.size
+    return ratio(total, r if cutoff is None else np.minimum(r, cutoff))
 
 
 def blended_ratio(jr: JudgedRankings, gains: dict | None, judged_only: bool, beta: float):
     """(relevant rows of :func:`ranked`, BR at each of them)."""
 
     def build():
-        rk = ranked(jr, gains, judged_only)
-        rows = np.flatnonzero(rk.relevant)
-        q = rk.query[rows]
-        cg = segment_cumsum(q, rk.gain[rows])
-        count = segment_cumsum(q, np.ones(len(rows)))
-        ideal = ideal_list(jr, gains)
-        icg = _ideal_cumulative(jr, gains)
-        cgi = _prefix_at(icg, ideal.offsets[q], np.minimum(rk.rank[rows], ideal.size[q]))
-        return rows, (beta * cg + count) / (beta * cgi + rk.rank[rows])
+        return blended_ratios(ranked(jr, gains, judged_only), ideal_list(jr, gains), beta)
 
     return memo(jr, ("ntcir_br", gain_pairs(gains), bool(judged_only), float(beta)), build)
 
@@ -284,12 +289,7 @@ def _per_query(jr: JudgedRankings, rk: Ranked, rows: np.ndarray, values: np.ndar
     notes=NOTES + " beta=0 gives AP (NTCIREVAL's AP@k divides by min(k, R) too).",
 )
 def q_measure(jr, *, cutoff, gains, beta, judged_only) -> np.ndarray:
-    rk = ranked(jr, gains, judged_only)
-    rows, br = blended_ratio(jr, gains, judged_only, beta)
-    keep = np.ones(len(rows), dtype=bool) if cutoff is None else rk.rank[rows] <= cutoff
-    total = _per_query(jr, rk, rows[keep], br[keep])
-    r = ideal_list(jr, gains).size
-    return ratio(total, r if cutoff is None else np.minimum(r, cutoff))
+    return q_of(ranked(jr, gains, judged_only), ideal_list(jr, gains), beta, cutoff)
 
 
 # ------------------------------------------------------------------ O, P, P+

@@ -1,4 +1,4 @@
-"""NTCIREVAL's diversity measures (Sakai & Song, SIGIR 2011): D-nDCG and D#-nDCG (Dsharp-nDCG).
+"""NTCIREVAL's diversity measures (Sakai & Song, SIGIR 2011): D-nDCG, D#-nDCG, D-Q, D#-Q.
 
 They read the subtopic judgments of the diversity family (``subtopics=``, ``--subtopics``;
 :mod:`cranfield.io.subtopics`, :mod:`cranfield.measures.subtopic_view`): the intents of a
@@ -13,7 +13,9 @@ the judgment is below ``rel``; its global gain is ``GG(d) = sum_i P(i|q) g_i(d)`
 - ``I-rec@k`` is the share of the intents that the top k cover (subtopic recall, the
   family's ``StRecall``);
 - ``D#-nDCG@k = gamma I-rec@k + (1 - gamma) D-nDCG@k``, gamma 0.5 as NTCIREVAL's
-  ``D-NTCIR-eval`` script.
+  ``D-NTCIR-eval`` script (named ``Dsharp-nDCG``: ``#`` is not in the measure grammar);
+- ``D-Q@k`` is Q@k over the global gains (a document is relevant when its global gain is
+  positive), ``Dsharp-Q@k`` the same mix with I-rec.
 
 ``judged_only=true``: the documents the subtopic qrels do not list for the query are removed
 first (the family's rule).  NTCIREVAL writes global gains with four decimals between its
@@ -28,7 +30,17 @@ from cranfield.judged_rankings import JudgedRankings
 from cranfield.measures.counting import c_log, memo, ratio
 from cranfield.measures.diversity import DIVERSITY_JUDGED_ONLY, NO_SUBTOPIC
 from cranfield.measures.gains import gain_pairs
-from cranfield.measures.ntcir import GAINS, NTCIREVAL, SAKAI_SONG, _gain_of, _relevant_grades_only
+from cranfield.measures.ntcir import (
+    BETA,
+    GAINS,
+    NTCIREVAL,
+    SAKAI_SONG,
+    Ideal,
+    Ranked,
+    _gain_of,
+    _relevant_grades_only,
+    q_of,
+)
 from cranfield.measures.registry import CUTOFF, REL, Param, measure
 from cranfield.measures.subtopic_view import relevant_counts, require, view
 from cranfield.segments import segment_total
@@ -69,30 +81,50 @@ def global_gains(jr: JudgedRankings, rel: int, gains: dict | None) -> np.ndarray
     return memo(jr, ("ntcir_global_gains", int(rel), gain_pairs(gains)), build)
 
 
+def global_lists(jr: JudgedRankings, rel: int, gains, judged_only: bool) -> tuple[Ranked, Ideal]:
+    """The rankings with each document's global gain, and each query's ideal list (every
+    document of its topic by global gain, descending, those of positive gain)."""
+
+    def build() -> tuple[Ranked, Ideal]:
+        rs = require(jr)
+        v = view(jr, rel, judged_only)
+        gg_pair = global_gains(jr, rel, gains)
+        pair = rs.pair_of_row[v.rows]
+        gg = np.where(pair >= 0, gg_pair[np.maximum(pair, 0)], 0.0) if len(pair) else pair * 0.0
+        length = np.bincount(v.query, minlength=jr.num_queries).astype(np.int64)
+        rk = Ranked(v.query, v.rank, np.zeros(len(gg), dtype=np.int64), gg, length)
+        sub = rs.subtopics
+        topic = rs.topic_of_query
+        has = np.flatnonzero(topic >= 0)
+        count = np.diff(sub.pairs.offsets)[topic[has]]
+        at, _ = expand(sub.pairs.offsets[topic[has]], count)
+        ig = gg_pair[sub.pairs.grades[at]]
+        q = np.repeat(has, count)
+        order = np.lexsort((-ig, q))
+        q, ig = q[order], ig[order]
+        keep = ig > 0
+        q, ig = q[keep], ig[keep]
+        offsets = np.zeros(jr.num_queries + 1, dtype=np.int64)
+        np.cumsum(np.bincount(q, minlength=jr.num_queries), out=offsets[1:])
+        return rk, Ideal(q, ig, np.zeros(len(q), dtype=np.int64), offsets)
+
+    key = ("ntcir_global_lists", int(rel), gain_pairs(gains), bool(judged_only))
+    return memo(jr, key, build)
+
+
 def _d_ndcg(jr: JudgedRankings, cutoff: int, rel: int, gains, judged_only: bool) -> np.ndarray:
-    rs = require(jr)
-    v = view(jr, rel, judged_only)
-    gg_pair = global_gains(jr, rel, gains)
-    pair = rs.pair_of_row[v.rows]
-    gg = np.where(pair >= 0, gg_pair[np.maximum(pair, 0)], 0.0) if len(pair) else np.zeros(0)
-    rows = np.flatnonzero((gg > 0) & (v.rank <= cutoff))
-    dcg = segment_total(v.query[rows], gg[rows] / c_log(v.rank[rows] + 1), jr.num_queries)
-    # the ideal list: every pair of the query's topic by global gain, descending
-    sub = rs.subtopics
-    topic = rs.topic_of_query
-    has = np.flatnonzero(topic >= 0)
-    start = sub.pairs.offsets[topic[has]]
-    count = np.diff(sub.pairs.offsets)[topic[has]]
-    at, _ = expand(start, count)
-    ig = gg_pair[sub.pairs.grades[at]]
-    q = np.repeat(has, count)
-    order = np.lexsort((-ig, q))
-    q, ig = q[order], ig[order]
-    first = np.searchsorted(q, q)
-    pos = np.arange(len(q)) - first + 1
-    keep = (ig > 0) & (pos <= cutoff)
-    idcg = segment_total(q[keep], ig[keep] / c_log(pos[keep] + 1), jr.num_queries)
+    rk, ideal = global_lists(jr, rel, gains, judged_only)
+    rows = np.flatnonzero(rk.relevant & (rk.rank <= cutoff))
+    dcg = segment_total(rk.query[rows], rk.gain[rows] / c_log(rk.rank[rows] + 1), jr.num_queries)
+    pos = ideal.position
+    keep = pos <= cutoff
+    idcg = segment_total(ideal.query[keep], ideal.gain[keep] / c_log(pos[keep] + 1), jr.num_queries)
     return ratio(dcg, idcg)
+
+
+def _d_q(jr: JudgedRankings, cutoff: int, rel: int, gains, beta: float, judged_only: bool):
+    rk, ideal = global_lists(jr, rel, gains, judged_only)
+    return q_of(rk, ideal, beta, cutoff)
 
 
 def _i_rec(jr: JudgedRankings, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
@@ -157,3 +189,48 @@ def d_ndcg(jr, *, cutoff: int, rel: int, gains, judged_only: bool) -> np.ndarray
 def d_sharp_ndcg(jr, *, cutoff: int, gamma: float, rel: int, gains, judged_only: bool):
     irec = _i_rec(jr, cutoff, rel, judged_only)
     return gamma * irec + (1.0 - gamma) * _d_ndcg(jr, cutoff, rel, gains, judged_only)
+
+
+@measure(
+    "D-Q",
+    cutoff=CUTOFF,
+    params=(REL, GAINS, BETA, DIVERSITY_JUDGED_ONLY),
+    check=_relevant_grades_only,
+    summary="Q-measure over global gains (the intents' gains weighted by their probabilities)",
+    formula="D-Q@k = sum_{r<=k} I(r) BR(r) / min(k, R), BR over global gains GG; I(r) = 1 and R "
+    "counts documents with GG > 0",
+    source=f"{SAKAI_SONG}, sec. 3 (D-measures); {NTCIREVAL} gcompute (Q@k of the global gains, "
+    "D-NTCIR-eval)",
+    family="diversity",
+    better="higher",
+    needs=("subtopics",),
+    undefined=(NO_SUBTOPIC,),
+    ties=None,
+    no_ties="not derived: the blended ratio at a rank depends on the whole ranking above it",
+    checked_by=CHECKED,
+    notes=NOTES,
+)
+def d_q(jr, *, cutoff: int, rel: int, gains, beta: float, judged_only: bool) -> np.ndarray:
+    return _d_q(jr, cutoff, rel, gains, beta, judged_only)
+
+
+@measure(
+    "Dsharp-Q",
+    cutoff=CUTOFF,
+    params=(GAMMA, REL, GAINS, BETA, DIVERSITY_JUDGED_ONLY),
+    check=_relevant_grades_only,
+    summary="D#-Q (NTCIREVAL's name): intent recall and D-Q, averaged with weight gamma",
+    formula="D#-Q@k = gamma I-rec@k + (1 - gamma) D-Q@k",
+    source=f"{SAKAI_SONG}, sec. 3 (D#-measures); {NTCIREVAL} D-NTCIR-eval (D#-Q, gamma 0.5)",
+    family="diversity",
+    better="higher",
+    needs=("subtopics",),
+    undefined=(NO_SUBTOPIC,),
+    ties=None,
+    no_ties="not derived: the blended ratio at a rank depends on the whole ranking above it",
+    checked_by=CHECKED,
+    notes=NOTES,
+)
+def d_sharp_q(jr, *, cutoff: int, gamma: float, rel: int, gains, beta: float, judged_only: bool):
+    irec = _i_rec(jr, cutoff, rel, judged_only)
+    return gamma * irec + (1.0 - gamma) * _d_q(jr, cutoff, rel, gains, beta, judged_only)
