@@ -1,6 +1,6 @@
-"""D-nDCG and D#-nDCG (cranfield.measures.ntcir_diversity) against a worked example and a
-brute-force computation from Sakai & Song's definitions (SIGIR 2011, sec. 3) on generated
-subtopic judgments."""
+"""D-nDCG, D#-nDCG, D-Q and D#-Q (cranfield.measures.ntcir_diversity) against a worked example,
+NTCIREVAL's own output on generated topics, and a brute-force computation from Sakai & Song's
+definitions (SIGIR 2011, sec. 3) on generated subtopic judgments."""
 
 from __future__ import annotations
 
@@ -138,3 +138,104 @@ def test_agrees_with_brute_force(tmp_path, seed, condensed, k, rel, gains):
 def test_subtopics_are_required():
     with pytest.raises(ParameterError, match="subtopic"):
         cranfield.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["D-nDCG@10"])
+
+
+# Six topics generated once (intents i0.., each with a relevant document; 1, 2, 4 or 5 of them,
+# so that the global gains are exact in the four decimals NTCIREVAL writes between its
+# programs) and what NTCIREVAL 190111's programs (built from its C source, not kept here)
+# printed: 'glabel [-j] -I G' then 'gcompute -I G -cutoffs k' (MSnDCG@k, Q@k of the global
+# gains: D-nDCG, D-Q) and 'irec -cutoffs k' on the (condensed) ranking (I-rec@k), k = 3, 10;
+# G lists every judged document with its global gain, one Irelv file per intent.
+NTCIR_JUDGMENTS = {
+    "t0": {
+        "d000": {"i2": 3, "i4": 2},
+        "d001": {"i2": 0, "i3": 3, "i4": 2},
+        "d002": {"i3": 3, "i4": 0},
+        "d003": {"i0": 2, "i1": 3, "i2": 1, "i3": 3, "i4": 1},
+        "d004": {"i1": 3, "i3": 0, "i4": 1},
+        "d005": {"i0": 2, "i1": 0, "i2": 1, "i3": 2},
+        "d006": {"i0": 0, "i1": 2, "i3": 2},
+        "d007": {"i1": 1, "i2": 1},
+        "d008": {"i0": 1, "i1": 0, "i4": 0},
+    },
+    "t1": {
+        "d100": {"i1": 2},
+        "d101": {"i1": 3},
+        "d102": {"i0": 1},
+        "d103": {"i0": 3},
+        "d104": {"i1": 1},
+        "d105": {"i0": 3, "i1": 1},
+        "d106": {"i1": 0},
+        "d107": {"i0": 1},
+    },
+    "t2": {"d200": {"i0": 3, "i1": 1}, "d201": {"i1": 3}, "d202": {"i0": 2}, "d203": {"i1": 0}},
+    "t3": {
+        "d300": {"i0": 2, "i4": 3},
+        "d301": {"i2": 0, "i3": 0},
+        "d302": {"i0": 3, "i1": 1, "i2": 0, "i3": 1, "i4": 1},
+        "d303": {"i1": 3},
+        "d304": {"i0": 0, "i1": 3},
+        "d305": {"i1": 0, "i3": 2},
+        "d306": {"i2": 1},
+        "d307": {"i0": 0, "i1": 2, "i2": 3},
+        "d308": {"i0": 0, "i2": 0, "i3": 1, "i4": 2},
+    },
+    "t4": {"d400": {"i0": 2}, "d401": {"i0": 1}, "d402": {"i0": 1}, "d403": {"i0": 3}},
+    "t5": {
+        "d500": {"i0": 2, "i1": 1},
+        "d501": {"i1": 3},
+        "d502": {"i1": 1},
+        "d503": {"i0": 0},
+        "d504": {"i1": 1},
+        "d505": {"i0": 1, "i1": 2},
+        "d506": {"i0": 1},
+    },
+}
+NTCIR_RUNS = {
+    "t0": ["d006", "d000", "d008", "d003", "d001", "d004", "d005", "d002", "u00", "d007"],
+    "t1": ["d106", "d100", "d102", "d107", "d101", "d103", "d104"],
+    "t2": ["d203", "d201", "u20", "d202"],
+    "t3": ["d302", "d303", "d301", "d305", "d300", "d304", "u32", "d308", "u31"],
+    "t4": ["d400", "u41", "d403", "d402", "d401", "u40"],
+    "t5": ["u53", "u52", "d503", "d502", "u51", "u54", "d506", "d504"],
+}
+NTCIR_PRINTED = {
+    False: (
+        "0.4890 0.6914 1.0000 0.8151 0.8587 1.0000",
+        "0.2383 0.2670 1.0000 0.5096 0.5022 1.0000",
+        "0.2746 0.1515 0.5000 0.3996 0.3280 1.0000",
+        "0.6772 0.6349 0.8000 0.7862 0.6128 0.8000",
+        "0.7350 0.5093 1.0000 0.8315 0.8157 1.0000",
+        "0.0000 0.0000 0.0000 0.1427 0.1198 1.0000",
+    ),
+    True: (
+        "0.4890 0.6914 1.0000 0.8161 0.8650 1.0000",
+        "0.2383 0.2670 1.0000 0.5096 0.5022 1.0000",
+        "0.4197 0.3515 1.0000 0.4197 0.3515 1.0000",
+        "0.6772 0.6349 0.8000 0.7895 0.6220 0.8000",
+        "0.9225 0.9167 1.0000 0.9289 0.9375 1.0000",
+        "0.1769 0.2333 1.0000 0.2064 0.2000 1.0000",
+    ),
+}
+
+
+@pytest.mark.parametrize("condensed", [False, True])
+def test_agrees_with_ntcireval(tmp_path, condensed):
+    sub = _subtopics(tmp_path, NTCIR_JUDGMENTS)
+    j = str(condensed).lower()
+    # D-nDCG, D-Q and I-rec (D#-nDCG with gamma = 1) at 3, then at 10
+    names = [
+        f"{m}{j})@{k}"
+        for k in (3, 10)
+        for m in ("D-nDCG(judged_only=", "D-Q(judged_only=", "Dsharp-nDCG(gamma=1,judged_only=")
+    ]
+    runs = {t: _run(docs) for t, docs in NTCIR_RUNS.items()}
+    res = cranfield.evaluate(_qrels(NTCIR_JUDGMENTS), runs, names, subtopics=sub)
+    assert res.query_ids == tuple(NTCIR_RUNS)
+    for t, printed, values in zip(res.query_ids, NTCIR_PRINTED[condensed], res.values, strict=True):
+        assert [f"{v:.4f}" for v in values] == printed.split(), t
+    sharp = [f"Dsharp-{m}(judged_only={j})@{k}" for k in (3, 10) for m in ("nDCG", "Q")]
+    both = cranfield.evaluate(_qrels(NTCIR_JUDGMENTS), runs, sharp, subtopics=sub).values
+    got = res.values
+    want = np.stack([0.5 * got[:, i + 2] + 0.5 * got[:, i + d] for i in (0, 3) for d in (0, 1)], 1)
+    np.testing.assert_allclose(both, want, rtol=1e-15)
