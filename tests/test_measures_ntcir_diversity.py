@@ -239,3 +239,101 @@ def test_agrees_with_ntcireval(tmp_path, condensed):
     got = res.values
     want = np.stack([0.5 * got[:, i + 2] + 0.5 * got[:, i + d] for i in (0, 3) for d in (0, 1)], 1)
     np.testing.assert_allclose(both, want, rtol=1e-15)
+
+
+def test_rbu_worked_example(tmp_path):
+    """The worked example's judgments, p = 0.5, e = 0: intent s1 (top grade 2): a at rank 4
+    R = 3/4, b at 5 R = 1/4 behind a; s2: c at 1 R = 3/4, a at 4 R = 1/4 behind c.
+    RBU = (1 - p) (1/2) [(p^3 3/4 + p^4 1/4 1/4) + (3/4 + p^3 1/4 1/4)] = 0.2138671875.
+    Defaults (p 0.8, e 0.03) at k = 2: (0.2)(1/2)(3/4) - 0.03 (0.2)(1 + 0.8) = 0.0642."""
+    judgments = {"q": {"a": {"s1": 2, "s2": 1}, "b": {"s1": 1}, "c": {"s2": 2}, "d": {"s1": 0}}}
+    sub = _subtopics(tmp_path, judgments)
+    run = {"q": _run(["c", "d", "u", "a", "b"])}
+    got = cranfield.evaluate(
+        _qrels(judgments), run, ["RBU(p=0.5,e=0)", "RBU@2"], subtopics=sub
+    ).values[0]
+    np.testing.assert_allclose(got, [0.2138671875, 0.0642], rtol=1e-14)
+
+
+# Six topics generated once, and the RBU that the authors' implementation (rmit-ir/RBU's
+# rbu-0.1 jar, run outside the repository) printed for them: a gold file of (topic, document,
+# grade, aspect, weight 1/S) rows and the ranking (for the condensed list, without the
+# documents absent from the gold), 'java -jar rbu.jar P E gold run'.
+RBU_JUDGMENTS = {
+    "t0": {
+        "d00": {"a0": 4},
+        "d01": {"a1": 1, "a2": 4},
+        "d02": {"a0": 1, "a1": 2, "a2": 3},
+        "d03": {"a0": 2, "a1": 1},
+        "d04": {"a0": 0, "a2": 1},
+        "d05": {"a1": 0, "a2": 1},
+        "d06": {"a2": 1},
+        "d07": {"a0": 4},
+    },
+    "t1": {
+        "d10": {"a0": 3},
+        "d11": {"a0": 0},
+        "d12": {"a0": 1},
+        "d13": {"a0": 1},
+        "d14": {"a0": 2},
+        "d15": {"a0": 1},
+    },
+    "t2": {
+        "d20": {"a1": 1},
+        "d21": {"a0": 3, "a1": 1, "a3": 3},
+        "d22": {"a0": 1, "a1": 1},
+        "d23": {"a0": 3, "a2": 1, "a3": 1},
+        "d24": {"a0": 1, "a3": 1},
+        "d25": {"a0": 2, "a1": 1, "a2": 4},
+        "d26": {"a0": 1, "a3": 4},
+        "d27": {"a2": 0, "a3": 4},
+    },
+    "t3": {
+        "d30": {"a0": 2, "a1": 1},
+        "d31": {"a0": 3},
+        "d32": {"a1": 2},
+        "d33": {"a1": 1},
+        "d34": {"a0": 1, "a1": 0},
+        "d35": {"a0": 1},
+        "d36": {"a1": 1},
+        "d37": {"a0": 3, "a1": 3},
+    },
+    "t4": {"d40": {"a0": 1}, "d41": {"a1": 3}},
+    "t5": {
+        "d50": {"a0": 1, "a2": 1},
+        "d51": {"a2": 1},
+        "d52": {"a1": 4},
+        "d53": {"a1": 3},
+        "d54": {"a2": 3},
+        "d55": {"a0": 1},
+        "d56": {"a0": 1, "a1": 4},
+        "d57": {"a0": 1},
+        "d58": {"a0": 1, "a2": 2},
+    },
+}
+RBU_RUNS = {
+    "t0": ["d01", "d04", "d05", "u00", "d07", "d00", "u01"],
+    "t1": ["d14", "d11", "u10", "d10", "d13"],
+    "t2": ["d20", "d23", "d22", "d24"],
+    "t3": ["u30", "u31", "u32", "d33", "d36", "d37", "d32"],
+    "t4": ["d40", "d41", "u41", "u42", "u40"],
+    "t5": ["d51", "d55", "u51", "u50", "d54", "d53"],
+}
+RBU_PRINTED = {
+    ("0.8", "0.03", False): "0.0827 0.1116 0.0576 0.0387 0.0998 0.0433",
+    ("0.8", "0.03", True): "0.0930 0.1283 0.0576 0.1043 0.1092 0.0649",
+    ("0.95", "0.1", False): "0.0032 0.0200 0.0033 0.0053 0.0107 -0.0005",
+    ("0.95", "0.1", True): "0.0115 0.0253 0.0033 0.0228 0.0235 0.0092",
+}
+
+
+@pytest.mark.parametrize("config", list(RBU_PRINTED))
+def test_rbu_agrees_with_the_authors_implementation(tmp_path, config):
+    p, e, condensed = config
+    sub = _subtopics(tmp_path, RBU_JUDGMENTS)
+    runs = {t: _run(docs) for t, docs in RBU_RUNS.items()}
+    name = f"RBU(p={p},e={e},judged_only={str(condensed).lower()})"
+    res = cranfield.evaluate(_qrels(RBU_JUDGMENTS), runs, [name], subtopics=sub)
+    assert res.query_ids == tuple(RBU_RUNS)
+    got = [f"{v:.4f}" for v in res.values[:, 0]]
+    assert got == RBU_PRINTED[config].split()

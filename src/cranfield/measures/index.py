@@ -120,6 +120,7 @@ MEASURES = {
     "Dsharp-nDCG": "ntcir_diversity",
     "D-Q": "ntcir_diversity",
     "Dsharp-Q": "ntcir_diversity",
+    "RBU": "ntcir_diversity",
 }
 ALIASES = {
     "MAP": "AP",
@@ -179,6 +180,7 @@ NEEDS = {
         "Dsharp-nDCG",
         "D-Q",
         "Dsharp-Q",
+        "RBU",
     ],
     "target": [
         "RelativeRecall",

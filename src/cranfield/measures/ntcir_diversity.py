@@ -31,6 +31,7 @@ from cranfield.measures.counting import c_log, memo, ratio
 from cranfield.measures.diversity import DIVERSITY_JUDGED_ONLY, NO_SUBTOPIC
 from cranfield.measures.gains import gain_pairs
 from cranfield.measures.ntcir import (
+    AMIGO,
     BETA,
     GAINS,
     NTCIREVAL,
@@ -41,9 +42,10 @@ from cranfield.measures.ntcir import (
     _relevant_grades_only,
     q_of,
 )
-from cranfield.measures.registry import CUTOFF, REL, Param, measure
+from cranfield.measures.params import MAX_WEIGHT
+from cranfield.measures.registry import CUTOFF, CUTOFF_OPTIONAL, REL, Param, measure
 from cranfield.measures.subtopic_view import relevant_counts, require, view
-from cranfield.segments import segment_total
+from cranfield.segments import segment_cumprod, segment_total
 from cranfield.ties.levels import expand
 
 __all__ = ["global_gains"]
@@ -235,3 +237,118 @@ def d_q(jr, *, cutoff: int, rel: int, gains, beta: float, judged_only: bool) -> 
 def d_sharp_q(jr, *, cutoff: int, gamma: float, rel: int, gains, beta: float, judged_only: bool):
     irec = _i_rec(jr, cutoff, rel, judged_only)
     return gamma * irec + (1.0 - gamma) * _d_q(jr, cutoff, rel, gains, beta, judged_only)
+
+
+# ------------------------------------------------------------------ RBU
+RBU_P = Param(
+    "p",
+    "float",
+    0.8,
+    "persistence: the user reads rank r with probability p^(r-1) (the authors' default 0.8)",
+    above=0.0,
+    below=1.0,
+)
+RBU_E = Param(
+    "e",
+    "float",
+    0.03,
+    "the cost of reading a document, in utility (the authors' default 0.03)",
+    at_least=0.0,
+    at_most=MAX_WEIGHT,
+)
+
+
+def _rbu_sums(jr: JudgedRankings, rel: int, judged_only: bool, p: float, cutoff: int | None):
+    """Per query ``sum_i (1/S) sum_{r} p^(r-1) R_i(r) prod_{j<r} (1 - R_i(j))`` (before the
+    factor 1 - p), ``R_i(d) = (2^g - 1) / 2^{g_i}``, ``g_i`` the intent's highest grade."""
+    rs = require(jr)
+    sub = rs.subtopics
+    v = view(jr, rel, judged_only)
+    nq = jr.num_queries
+    pair = rs.pair_of_row[v.rows]
+    known = np.flatnonzero(pair >= 0)
+    count = np.diff(sub.entry_offsets)[pair[known]]
+    entries, _ = expand(sub.entry_offsets[pair[known]], count)
+    row = np.repeat(known, count)
+    grade = sub.entry_grade[entries]
+    ok = grade >= rel
+    row, grade, subtopic = row[ok], grade[ok], sub.entry_subtopic[entries][ok]
+    if cutoff is not None:
+        inside = v.rank[row] <= cutoff
+        row, grade, subtopic = row[inside], grade[inside], subtopic[inside]
+    top = _intent_tops(sub, rel)
+    nsub = max(len(sub.subtopic_ids), 1)
+    query = v.query[row]
+    g_top = top[rs.topic_of_query[query] * nsub + subtopic]
+    # (2^g - 1) / 2^top without forming 2^g (any grade), exact wherever the quotient is
+    r = np.ldexp(1.0 - np.exp2(-grade.astype(np.float64)), np.maximum(grade - g_top, -2000))
+    order = np.lexsort((v.rank[row], subtopic, query))
+    query, subtopic, rank, r = query[order], subtopic[order], v.rank[row][order], r[order]
+    group = np.zeros(len(query), dtype=np.int64)
+    if len(query):
+        group[1:] = np.cumsum((query[1:] != query[:-1]) | (subtopic[1:] != subtopic[:-1]))
+    after = segment_cumprod(group, 1.0 - r)
+    before = np.ones(len(query))
+    same = np.zeros(len(query), dtype=bool)
+    same[1:] = group[1:] == group[:-1]
+    before[same] = after[np.flatnonzero(same) - 1]
+    powers = np.array([p ** (k - 1) for k in rank.tolist()])
+    per_intent = segment_total(group, powers * r * before, int(group[-1]) + 1 if len(group) else 0)
+    first = np.flatnonzero(np.concatenate(([True], ~same[1:]))) if len(group) else group
+    S = v.S.astype(np.float64)
+    weight = ratio(np.ones(nq), S)[query[first]]
+    return segment_total(query[first], weight * per_intent * (1.0 - p), nq), v
+
+
+def _intent_tops(sub, rel: int) -> np.ndarray:
+    """The highest grade (>= rel) of each (topic, subtopic), indexed topic * nsub + subtopic
+    (-1 where none)."""
+    key = ("rbu_tops", int(rel))
+    if key not in sub.cache:
+        pairs = sub.pairs
+        nsub = max(len(sub.subtopic_ids), 1)
+        topic_of_pair = np.empty(len(pairs), dtype=np.int64)
+        topic_of_pair[pairs.grades] = np.repeat(
+            np.arange(pairs.num_queries, dtype=np.int64), np.diff(pairs.offsets)
+        )
+        entry_pair = np.repeat(np.arange(len(pairs)), np.diff(sub.entry_offsets))
+        ok = sub.entry_grade >= rel
+        tops = np.full(pairs.num_queries * nsub, -1, dtype=np.int64)
+        keys = topic_of_pair[entry_pair[ok]] * nsub + sub.entry_subtopic[ok]
+        np.maximum.at(tops, keys, sub.entry_grade[ok])
+        sub.cache[key] = tops
+    return sub.cache[key]
+
+
+@measure(
+    "RBU",
+    cutoff=CUTOFF_OPTIONAL,
+    params=(RBU_P, RBU_E, REL, DIVERSITY_JUDGED_ONLY),
+    summary="rank-biased utility: ERR's per-intent cascade with RBP's patience, averaged over "
+    "the intents, less the cost of the documents read",
+    formula="RBU@k = (1-p) sum_i P(i|q) sum_{r<=k} p^(r-1) R_i(r) prod_{j<r} (1 - R_i(j)) - "
+    "e (1-p) sum_{r<=min(k,n)} p^(r-1), R_i(d) = (2^g - 1) / 2^{g_i}, P(i|q) = 1/S",
+    source=f"{AMIGO}, sec. 5 (RBU); the authors' implementation (rmit-ir/RBU, RBU.java)",
+    family="diversity",
+    better="higher",
+    needs=("subtopics",),
+    undefined=(NO_SUBTOPIC,),
+    ties=None,
+    no_ties="not derived: the reach of a rank is a product over the documents above it",
+    checked_by=(
+        "tests/test_measures_ntcir_diversity.py::test_rbu_agrees_with_the_authors_implementation",
+        "tests/test_measures_ntcir_diversity.py::test_rbu_worked_example",
+    ),
+    notes="g_i is the highest grade of intent i's judgments (the authors' per-aspect maximum); "
+    "judgments below rel count 0. n is the ranking's length (k: its top k); a query with S = 0 "
+    "scores 0. Intent probabilities are uniform (the authors' file gives each aspect a weight).",
+)
+def rbu(jr, *, cutoff, p: float, e: float, rel: int, judged_only: bool) -> np.ndarray:
+    gain, v = _rbu_sums(jr, rel, judged_only, p, cutoff)
+    length = np.bincount(v.query, minlength=jr.num_queries)
+    n = length if cutoff is None else np.minimum(length, cutoff)
+    read = np.zeros(jr.num_queries)
+    if len(n) and n.max() > 0:  # sum_{r<=n} p^(r-1), added in rank order
+        cum = np.cumsum([p**k for k in range(int(n.max()))])
+        read[n > 0] = cum[n[n > 0] - 1]
+    return np.where(v.S > 0, gain - e * read * (1.0 - p), 0.0)
