@@ -1,6 +1,6 @@
 """D-nDCG, D#-nDCG, D-Q and D#-Q (cranfield.measures.ntcir_diversity) against a worked example,
 NTCIREVAL's own output on generated topics, and a brute-force computation from Sakai & Song's
-definitions (SIGIR 2011, sec. 3) on generated subtopic judgments."""
+definitions (SIGIR 2011) on generated subtopic judgments."""
 
 from __future__ import annotations
 

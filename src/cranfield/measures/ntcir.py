@@ -36,7 +36,7 @@ from cranfield.segments import segment_cumprod, segment_cumsum, segment_total
 
 __all__ = ["Ideal", "Ranked", "blended_ratio", "ideal_list", "ranked"]
 
-NTCIREVAL = "NTCIREVAL (Sakai), ntcir_eval.c 'compute'"
+NTCIREVAL = "NTCIREVAL 190111 (Sakai), ntcir_eval.c (compute, gcompute, irec)"
 SAKAI_SONG = (
     "Sakai & Song, 'Evaluating diversified search results using per-intent graded "
     "relevance', SIGIR 2011"
@@ -275,7 +275,7 @@ def _per_query(jr: JudgedRankings, rk: Ranked, rows: np.ndarray, values: np.ndar
     summary="Q-measure: the mean blended ratio over the relevant documents (graded AP)",
     formula="Q@k = sum_{r<=k} I(r) BR(r) / min(k, R), BR(r) = (count(r) + beta cg(r)) / "
     "(r + beta cg*(r)); Q (no k) divides by R",
-    source=f"{SAKAI_SONG}, sec. 2 (Q-measure); {SAKAI_BPREF}; {NTCIREVAL} (Q-measure, Q@k)",
+    source=f"{SAKAI_SONG} (Q-measure); {SAKAI_BPREF}; {NTCIREVAL} (Q-measure, Q@k)",
     family="ntcir",
     better="higher",
     undefined=(NO_REL,),
@@ -320,7 +320,7 @@ def _preferred(rk: Ranked, rows: np.ndarray, nq: int) -> tuple[np.ndarray, np.nd
     check=_relevant_grades_only,
     summary="O-measure: the blended ratio at the first relevant document",
     formula="O = BR(r1), r1 the rank of the first relevant document (0 if none)",
-    source=f"{SAKAI_TOD}, sec. 3 (O-measure); {NTCIREVAL} (O-measure)",
+    source=f"{SAKAI_TOD} (O-measure); {NTCIREVAL} (O-measure)",
     family="ntcir",
     better="higher",
     undefined=(NO_REL,),
@@ -349,7 +349,7 @@ def o_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     summary="P-measure: the blended ratio at the first document of the highest grade retrieved",
     formula="P-measure = BR(rp), rp the rank of the first retrieved document of the highest "
     "grade among those retrieved (0 if none relevant)",
-    source=f"{SAKAI_TOD}, sec. 3 (P-measure); {NTCIREVAL} (P-measure, rp)",
+    source=f"{SAKAI_TOD} (P-measure); {NTCIREVAL} (P-measure, rp)",
     family="ntcir",
     better="higher",
     undefined=(NO_REL,),
@@ -377,7 +377,7 @@ def p_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     check=_relevant_grades_only,
     summary="P+: the mean blended ratio over the relevant documents down to rp",
     formula="P+ = sum_{r<=rp} I(r) BR(r) / count(rp), rp as in P-measure (0 if none relevant)",
-    source=f"{SAKAI_TOD}, sec. 3 (P+-measure); {NTCIREVAL} (P-plus)",
+    source=f"{SAKAI_TOD} (P+-measure); {NTCIREVAL} (P-plus)",
     family="ntcir",
     better="higher",
     undefined=(NO_REL,),
@@ -411,7 +411,7 @@ def p_plus(jr, *, gains, beta, judged_only) -> np.ndarray:
     "distribution on the relevant documents",
     formula="NCU = sum_r I(r) Ps(r) BR(r); gu: Ps(r) = g(r) / sum_j g(j) over the judged "
     "relevant j; rb: Ps(r) = gamma^(count(r)-1) / sum_{i<R} gamma^i",
-    source=f"{SAKAI_ROBERTSON}, sec. 3 (NCU, graded-uniform and rank-biased stopping); "
+    source=f"{SAKAI_ROBERTSON} (NCU, graded-uniform and rank-biased stopping); "
     f"{NTCIREVAL} (NCUgu, NCUrb)",
     family="ntcir",
     better="higher",
@@ -487,7 +487,7 @@ def _ideal_err(jr: JudgedRankings, gains: dict | None, cutoff: int | None) -> np
     summary="normalised expected reciprocal rank (ERR of the ranking over ERR of the ideal)",
     formula="nERR@k = ERR@k / ERR*@k, ERR@k = sum_{r<=k} (1/r) x(r) prod_{j<r} (1 - x(j)), "
     "x(r) = g(r) / (g_max + 1)",
-    source=f"{CHAPELLE}, sec. 4, eq. 4 (ERR); {SAKAI_SONG}, sec. 2 (nERR); {NTCIREVAL} (nERR@k)",
+    source=f"{CHAPELLE}, eq. 4 (ERR); {SAKAI_SONG} (nERR); {NTCIREVAL} (nERR@k)",
     family="ntcir",
     better="higher",
     undefined=(NO_REL,),
@@ -517,7 +517,7 @@ def nerr(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     summary="expected blended ratio: ERR's stopping model with the blended ratio as the "
     "utility at the stopping rank",
     formula="EBR@k = sum_{r<=k} BR(r) x(r) prod_{j<r} (1 - x(j)), x(r) = g(r) / (g_max + 1)",
-    source=f"{NTCIREVAL} (EBR, added in 2018); {SAKAI_ROBERTSON}, sec. 3 (the blended ratio "
+    source=f"{NTCIREVAL} (EBR, added in 2018); {SAKAI_ROBERTSON} (the blended ratio "
     "as a utility)",
     family="ntcir",
     better="higher",
@@ -599,7 +599,7 @@ def _tie_msndcg(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     check=_relevant_grades_only,
     summary="Microsoft-style nDCG: every rank discounted by log(r + 1)",
     formula="MSnDCG@k = sum_{r<=k} g(r) / log(r + 1) / sum_{r<=min(k,R)} g*(r) / log(r + 1)",
-    source=f"{BURGES}, sec. 4 (NDCG); {SAKAI_SONG}, sec. 2 (MSnDCG); {NTCIREVAL} (MSnDCG@k)",
+    source=f"{BURGES} (NDCG); {SAKAI_SONG} (MSnDCG); {NTCIREVAL} (MSnDCG@k)",
     family="ntcir",
     better="higher",
     undefined=(NO_REL,),
@@ -646,7 +646,7 @@ def _gap_sums(rk: Ranked, rows: np.ndarray) -> np.ndarray:
     summary="graded average precision: AP over users who each set their own relevance threshold",
     formula="GAP@k = sum_{r<=k} I(r) (1/r) sum_{j<=r} h(min(l(r), l(j))) / sum_{i<=min(k,R)} "
     "h(l*(i)), h(l) = l (l + 1), l the grade",
-    source=f"{ROBERTSON_GAP}, sec. 3 (GAP); {NTCIREVAL} -gap (GAP, GAP@k: thresholds "
+    source=f"{ROBERTSON_GAP} (GAP); {NTCIREVAL} -gap (GAP, GAP@k: thresholds "
     "weighted in proportion to the grade)",
     family="ntcir",
     better="higher",
@@ -692,7 +692,7 @@ RBU_P = Param(
     summary="intentwise rank-biased utility: ERR's stopping model with RBP's patience, the "
     "per-intent part of RBU",
     formula="iRBU@k = sum_{r<=k} p^r x(r) prod_{j<r} (1 - x(j)), x(r) = g(r) / (g_max + 1)",
-    source=f"{AMIGO}, sec. 5 (RBU, eq. for one intent); {NTCIREVAL} -rbup (iRBU@k)",
+    source=f"{AMIGO} (RBU, one intent, no effort term); {NTCIREVAL} -rbup (iRBU@k)",
     family="ntcir",
     better="higher",
     undefined=(),

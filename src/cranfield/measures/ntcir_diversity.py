@@ -156,7 +156,7 @@ NOTES = (
     summary="nDCG over global gains (the intents' gains weighted by their probabilities)",
     formula="D-nDCG@k = sum_{r<=k} GG(r) / log(r+1) / sum_{r<=k} GG*(r) / log(r+1), GG(d) = "
     "sum_i P(i|q) g_i(d), P(i|q) = 1/S",
-    source=f"{SAKAI_SONG}, sec. 3 (D-measures); {NTCIREVAL} gcompute (MSnDCG of the global "
+    source=f"{SAKAI_SONG} (D-measures); {NTCIREVAL} gcompute (MSnDCG of the global "
     "gains, D-NTCIR-eval)",
     family="diversity",
     better="higher",
@@ -179,7 +179,7 @@ def d_ndcg(jr, *, cutoff: int, rel: int, gains, judged_only: bool) -> np.ndarray
     summary="D#-nDCG (NTCIREVAL's name): intent recall and D-nDCG, averaged with weight gamma",
     formula="D#-nDCG@k = gamma I-rec@k + (1 - gamma) D-nDCG@k, I-rec@k = the share of the S "
     "intents with a relevant document in the top k",
-    source=f"{SAKAI_SONG}, sec. 3 (D#-measures); {NTCIREVAL} D-NTCIR-eval (D#-nDCG, gamma 0.5)",
+    source=f"{SAKAI_SONG} (D#-measures); {NTCIREVAL} D-NTCIR-eval (D#-nDCG, gamma 0.5)",
     family="diversity",
     better="higher",
     needs=("subtopics",),
@@ -202,7 +202,7 @@ def d_sharp_ndcg(jr, *, cutoff: int, gamma: float, rel: int, gains, judged_only:
     summary="Q-measure over global gains (the intents' gains weighted by their probabilities)",
     formula="D-Q@k = sum_{r<=k} I(r) BR(r) / min(k, R), BR over global gains GG; I(r) = 1 and R "
     "counts documents with GG > 0",
-    source=f"{SAKAI_SONG}, sec. 3 (D-measures); {NTCIREVAL} gcompute (Q@k of the global gains, "
+    source=f"{SAKAI_SONG} (D-measures); {NTCIREVAL} gcompute (Q@k of the global gains, "
     "D-NTCIR-eval)",
     family="diversity",
     better="higher",
@@ -224,7 +224,7 @@ def d_q(jr, *, cutoff: int, rel: int, gains, beta: float, judged_only: bool) -> 
     check=_relevant_grades_only,
     summary="D#-Q (NTCIREVAL's name): intent recall and D-Q, averaged with weight gamma",
     formula="D#-Q@k = gamma I-rec@k + (1 - gamma) D-Q@k",
-    source=f"{SAKAI_SONG}, sec. 3 (D#-measures); {NTCIREVAL} D-NTCIR-eval (D#-Q, gamma 0.5)",
+    source=f"{SAKAI_SONG} (D#-measures); {NTCIREVAL} D-NTCIR-eval (D#-Q, gamma 0.5)",
     family="diversity",
     better="higher",
     needs=("subtopics",),
@@ -328,7 +328,7 @@ def _intent_tops(sub, rel: int) -> np.ndarray:
     "the intents, less the cost of the documents read",
     formula="RBU@k = (1-p) sum_i P(i|q) sum_{r<=k} p^(r-1) R_i(r) prod_{j<r} (1 - R_i(j)) - "
     "e (1-p) sum_{r<=min(k,n)} p^(r-1), R_i(d) = (2^g - 1) / 2^{g_i}, P(i|q) = 1/S",
-    source=f"{AMIGO}, sec. 5 (RBU); the authors' implementation (rmit-ir/RBU, RBU.java)",
+    source=f"{AMIGO} (RBU); the authors' implementation (rmit-ir/RBU, RBU.java)",
     family="diversity",
     better="higher",
     needs=("subtopics",),
