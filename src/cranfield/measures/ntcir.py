@@ -517,8 +517,7 @@ def nerr(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     summary="expected blended ratio: ERR's stopping model with the blended ratio as the "
     "utility at the stopping rank",
     formula="EBR@k = sum_{r<=k} BR(r) x(r) prod_{j<r} (1 - x(j)), x(r) = g(r) / (g_max + 1)",
-    source=f"{NTCIREVAL} (EBR, added in 2018); {SAKAI_ROBERTSON} (the blended ratio "
-    "as a utility)",
+    source=f"{NTCIREVAL} (EBR, added in 2018); {SAKAI_ROBERTSON} (the blended ratio as a utility)",
     family="ntcir",
     better="higher",
     undefined=(),
