@@ -80,6 +80,26 @@ def test_ntcireval_readme_sample():
     assert f"{cond:.4f}" == "0.3601"
 
 
+# what ntcir_eval 190111 (built from its C source) prints for the same sample with -gap and
+# -rbup 0.9 (measures the README's older version did not print): plain, and with label -j
+SAMPLE_MORE = {
+    "GAP": ("0.1452", "0.1613"),
+    f"EBR({G})": ("0.4333", "0.4479"),
+    f"EBR({G})@2": ("0.3750", "0.3750"),
+    f"iRBU(p=0.9,{G})@2": ("0.6075", "0.6075"),
+    f"iRBU(p=0.9,{G})@1000": ("0.6895", "0.6986"),
+}
+
+
+def test_ntcireval_sample_gap_ebr_irbu():
+    qrels, run = {"t": SAMPLE_REL}, {"t": _run(SAMPLE_RES)}
+    plain = cranfield.evaluate(qrels, run, list(SAMPLE_MORE)).values[0]
+    assert [f"{v:.4f}" for v in plain] == [v for v, _ in SAMPLE_MORE.values()]
+    names = [m for m, (_, j) in SAMPLE_MORE.items() if j is not None]
+    cond = cranfield.evaluate(qrels, run, names, judged_only=True).values[0]
+    assert [f"{v:.4f}" for v in cond] == [SAMPLE_MORE[m][1] for m in names]
+
+
 def test_the_condensed_list_is_the_judged_only_ranking():
     """judged_only=true equals the measure over the judged documents only (-J)."""
     qrels, run = {"t": SAMPLE_REL}, {"t": _run(SAMPLE_RES)}

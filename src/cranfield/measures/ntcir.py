@@ -283,6 +283,7 @@ def _per_query(jr: JudgedRankings, rk: Ranked, rows: np.ndarray, values: np.ndar
     no_ties=NO_TIES,
     checked_by=(
         "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
@@ -328,6 +329,7 @@ def _preferred(rk: Ranked, rows: np.ndarray, nq: int) -> tuple[np.ndarray, np.nd
     no_ties=NO_TIES,
     checked_by=(
         "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
@@ -357,6 +359,7 @@ def o_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     no_ties=NO_TIES,
     checked_by=(
         "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
@@ -385,6 +388,7 @@ def p_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     no_ties=NO_TIES,
     checked_by=(
         "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
@@ -420,6 +424,7 @@ def p_plus(jr, *, gains, beta, judged_only) -> np.ndarray:
     no_ties=NO_TIES,
     checked_by=(
         "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
@@ -495,6 +500,7 @@ def _ideal_err(jr: JudgedRankings, gains: dict | None, cutoff: int | None) -> np
     no_ties="not derived: the reach of a rank is a product over the documents above it",
     checked_by=(
         "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
@@ -523,7 +529,11 @@ def nerr(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     undefined=(),
     ties=None,
     no_ties=NO_TIES,
-    checked_by=("tests/test_measures_ntcir.py::test_agrees_with_brute_force",),
+    checked_by=(
+        "tests/test_measures_ntcir.py::test_ntcireval_sample_gap_ebr_irbu",
+        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+    ),
     notes=NOTES + " Not normalised (0 for a query without relevant documents).",
 )
 def ebr(jr, *, cutoff, gains, beta, judged_only) -> np.ndarray:
@@ -605,6 +615,7 @@ def _tie_msndcg(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     ties=_tie_msndcg,
     checked_by=(
         "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
         "tests/test_measures_ntcir.py::test_msndcg_under_weak_ties_is_the_mean_over_orders",
@@ -654,6 +665,8 @@ def _gap_sums(rk: Ranked, rows: np.ndarray) -> np.ndarray:
     no_ties="not derived: a document's term depends on the grades of the documents above it",
     checked_by=(
         "tests/test_measures_ntcir.py::test_gap_worked_example",
+        "tests/test_measures_ntcir.py::test_ntcireval_sample_gap_ebr_irbu",
+        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
     notes="GAP reads the grades, not gains (as NTCIREVAL): the probability that a user's "
@@ -698,6 +711,7 @@ RBU_P = Param(
     ties=None,
     no_ties="not derived: the reach of a rank is a product over the documents above it",
     checked_by=(
+        "tests/test_measures_ntcir.py::test_ntcireval_sample_gap_ebr_irbu",
         "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
         "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
