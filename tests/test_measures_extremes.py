@@ -35,6 +35,7 @@ ONE_OF = ("NR", "recall", "ND")  # "give exactly one of" parameters of the weak-
 BASE: dict[str, dict] = {
     "AdjP": {"generality": 10.0},
     "EP": {"NR": 1},
+    "iRBU": {"p": 0.9},
     "ER": {"ND": 1},
     "ESL": {"NR": 1},
     "PRECALL": {"NR": 1},

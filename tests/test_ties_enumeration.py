@@ -671,6 +671,8 @@ TIE_AWARE_LABELS = [
     "P_IA@3",
     "StRecall@2",
     "AP_IA",
+    "MSnDCG@3",
+    "MSnDCG(gains={1:2,2:5},judged_only=true)",
 ]
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "permute_blocks",
     "segment_bounds",
     "segment_cummax_reverse",
+    "segment_cumprod",
     "segment_cumsum",
     "segment_last",
     "segment_total",
@@ -78,6 +79,11 @@ def _accumulate(ufunc: np.ufunc, segment: np.ndarray, values: np.ndarray) -> np.
 def segment_cumsum(segment: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Running sum within each segment, added one element at a time from 0.0."""
     return _accumulate(np.add, segment, values)
+
+
+def segment_cumprod(segment: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Running product within each segment, multiplied one element at a time."""
+    return _accumulate(np.multiply, segment, values)
 
 
 def segment_cummax_reverse(segment: np.ndarray, values: np.ndarray) -> np.ndarray:

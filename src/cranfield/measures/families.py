@@ -38,6 +38,8 @@ FAMILIES = (
     "cwl_costs",
     "compatibility",  # Compat, as ir_measures
     "diversity",  # subtopic judgments, ndeval's measures
+    "ntcir",  # NTCIREVAL's graded measures (Sakai)
+    "ntcir_diversity",  # D-nDCG, D#-nDCG over subtopic judgments
 )
 
 
