@@ -38,6 +38,7 @@ from __future__ import annotations
 import collections
 import math
 import re
+from array import array
 from collections.abc import Iterable, Mapping
 from operator import itemgetter
 
@@ -66,6 +67,8 @@ supported_measures: set[str] = set(supported_nicknames["all_trec"])
 """trec_eval 9.0.8's ``all_trec`` measures: what pytrec_eval evaluates."""
 
 VERSIONS = ("9.0.8", "10.0")
+_ORDER = {name: i for i, name in enumerate(BY_NAME)}
+"""trec_eval's table order, which pytrec_eval's per-query dicts follow."""
 _RE_BASE = r"{}[\._]([0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*)"
 
 
@@ -185,6 +188,18 @@ class _Request:
             )
 
 
+_REQUESTS: dict[tuple[str, frozenset[str]], _Request] = {}
+
+
+def _request(name: str, args: set[str]) -> _Request:
+    """The parsed request, made once per spelling (it is never changed after)."""
+    key = (name, frozenset(args))
+    req = _REQUESTS.get(key)
+    if req is None:
+        req = _REQUESTS[key] = _Request(name, args)
+    return req
+
+
 class RelevanceEvaluator:
     """Evaluate runs against judgments given as ``{query: {document: grade}}``.
 
@@ -227,8 +242,7 @@ class RelevanceEvaluator:
         self.v9 = trec_eval == "9.0.8"
         known = supported_measures if self.v9 else supported_measures | _EXTRA_10
         combined = _combine_measures(_expand_nicknames(measures), known)
-        order = {tm: i for i, tm in enumerate(BY_NAME)}
-        self._requests = [_Request(n, combined[n]) for n in sorted(combined, key=order.get)]
+        self._requests = [_request(n, combined[n]) for n in sorted(combined, key=_ORDER.get)]
         self.relevance_level = relevance_level
         self.judged_docs_only_flag = bool(judged_docs_only_flag)
         self._qrels = {}
@@ -366,10 +380,9 @@ def _ranked(qid: str, docs: Mapping[str, float], v9: bool) -> list[tuple[str, fl
                 f"scores: query {qid!r}, document {doc!r}: the score must be a number, "
                 f"got {score!r}"
             ) from None
-    if v9 and items:
-        with np.errstate(over="ignore"):  # beyond single precision: infinity, as in C
-            single = np.array([x for _, x in items], dtype=np.float64).astype(np.float32)
-        items = list(zip([d for d, _ in items], single.tolist(), strict=True))
+    if v9 and items:  # array("f") rounds to single precision (beyond it: infinity, as C)
+        single = array("f", [x for _, x in items]).tolist()
+        items = list(zip([d for d, _ in items], single, strict=True))
     items.sort(key=itemgetter(0), reverse=True)
     items.sort(key=itemgetter(1), reverse=True)
     return items
