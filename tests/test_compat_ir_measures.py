@@ -79,8 +79,7 @@ def collections(draw):
     # pytrec_eval (ir_measures' provider) crashes on empty rankings and all-negative
     # judgments (tests/test_compat_pytrec_eval.py): every judged query has a grade >= 0
     qrels = {
-        q: {**draw(st.dictionaries(docs, st.integers(-1, 3), max_size=4)), "d9": 0}
-        for q in queries
+        q: {**draw(st.dictionaries(docs, st.integers(-1, 3), max_size=4)), "d9": 0} for q in queries
     }
     run_queries = draw(st.lists(st.sampled_from(["q1", "q2", "q4"]), unique=True, min_size=1))
     run = {q: draw(st.dictionaries(docs, scores, min_size=1, max_size=6)) for q in run_queries}
@@ -112,7 +111,7 @@ def test_the_grammar_prints_as_ir_measures():
 def test_the_declarations_are_ir_measures():
     for name, (at, declared) in workalike._DECLARED.items():
         theirs = peer.measures.registry[name]
-        assert theirs.NAME == name and getattr(theirs, "AT_PARAM", "cutoff") == at
+        assert name == theirs.NAME and getattr(theirs, "AT_PARAM", "cutoff") == at
         assert set(theirs.SUPPORTED_PARAMS) == set(declared), name
         for key, value in declared.items():
             default = theirs.SUPPORTED_PARAMS[key].default
@@ -129,7 +128,7 @@ def test_an_evaluator_reads_the_qrels_once_and_is_reusable():
     first = ev.calc_aggregate(run)
     assert first == {workalike.P @ 2: 0.5, workalike.AP: 0.5}  # by hand: d1 at rank 1, R = 2
     assert ev.calc_aggregate(run) == first
-    assert list(ev.iter_calc(run))[0] == workalike.Metric("q1", workalike.P @ 2, 0.5)
+    assert next(iter(ev.iter_calc(run))) == workalike.Metric("q1", workalike.P @ 2, 0.5)
 
 
 def test_bad_measures_are_one_clear_error():
