@@ -37,6 +37,9 @@ EQUAL = [
     "SetAP",
     "NumRet",
     "NumRelRet",
+    "AP(judged_only=True)",
+    "P(judged_only=True)@3",
+    "nDCG(judged_only=True)@5",
 ]
 
 
@@ -103,7 +106,8 @@ def test_the_grammar_prints_as_ir_measures():
     assert workalike.nDCG @ 10 == workalike.parse_measure("nDCG@10")
     assert workalike.P(rel=2) @ 5 == workalike.parse_measure("P(rel=2)@5")
     assert {workalike.AP: 1}[workalike.parse_measure("AP")] == 1
-    for text in ["P_5", "ndcg_cut.10,20", "map", "iprec_at_recall_0.10", "recall.5"]:
+    trec = ["P_5", "ndcg_cut.10,20", "map", "iprec_at_recall_0.10", "recall.5", "P", "ndcg"]
+    for text in [*trec, "ndcg_cut", "iprec_at_recall", "success", "map_cut"]:
         ours = [str(m) for m in workalike.parse_trec_measure(text)]
         assert ours == [str(m) for m in peer.parse_trec_measure(text)], text
 
@@ -119,6 +123,13 @@ def test_the_declarations_are_ir_measures():
                 assert type(default) is object, (name, key)
             else:
                 assert default == value, (name, key)
+
+
+def test_the_readers_take_the_text_itself():
+    text = "q1 0 d1 1\nq1 0 d2 0\n"
+    assert list(workalike.read_trec_qrels(text)) == list(peer.read_trec_qrels(text))
+    text = "q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.5 r\n"
+    assert list(workalike.read_trec_run(text)) == list(peer.read_trec_run(text))
 
 
 def test_an_evaluator_reads_the_qrels_once_and_is_reusable():

@@ -42,6 +42,8 @@ __all__ = [
     "iter_calc",
     "parse_measure",
     "parse_trec_measure",
+    "providers",
+    "pytrec_eval",
     "read_trec_qrels",
     "read_trec_run",
 ]
@@ -260,6 +262,11 @@ def parse_trec_measure(text: str) -> list[Measure]:
         raise MeasureError(f"{text!r} is not a trec_eval measure ir_measures knows")
     measure = _measure(_TREC[base])
     if not args:
+        from cranfield.compat.catalogue import BY_NAME
+
+        te = BY_NAME[base]  # a family of cut-offs: trec_eval's default ones (P: 5, 10, ...)
+        if te.params in ("long_cutoffs", "double_cutoffs") and base != "ndcg":
+            return [measure @ v for v in te.default]
         return [measure]
     out = []
     for a in args.split(","):
@@ -278,20 +285,46 @@ def _measures(measures: Iterable[Measure | str]) -> list[Measure]:
 
 
 def _results(measures: list[Measure], qrels: Any, run: Any):
+    """``(query ids, per query the values of measures, the aggregates)``.  The measures with
+    ``judged_only=True`` are computed on the run without its unjudged documents (cranfield's
+    ``judged_only=``, trec_eval's ``-J``, as ir_measures hands it to pytrec_eval)."""
+    import numpy as np
+
     import cranfield
 
-    ours = [m.cranfield() for m in measures]
-    with warnings.catch_warnings():  # ir_measures says nothing of the queries it leaves out
-        warnings.simplefilter("ignore", DataWarning)
-        return cranfield.evaluate(qrels, run, ours, complete=True)
+    qrels = cranfield.read_qrels(qrels)
+    run = cranfield.read_run(run)
+    values = [None] * len(measures)
+    aggregates = [0.0] * len(measures)
+    query_ids = None
+    for judged_only in (False, True):
+        group = [
+            i for i, m in enumerate(measures) if bool(m.params.get("judged_only")) is judged_only
+        ]
+        if not group:
+            continue
+        ours = []
+        for i in group:
+            m = measures[i]
+            plain = Measure(m.NAME, {k: v for k, v in m.params.items() if k != "judged_only"})
+            ours.append(plain.cranfield())
+        with warnings.catch_warnings():  # ir_measures says nothing of the queries it leaves out
+            warnings.simplefilter("ignore", DataWarning)
+            res = cranfield.evaluate(qrels, run, ours, complete=True, judged_only=judged_only)
+        query_ids = res.query_ids
+        for j, (i, label) in enumerate(zip(group, res.labels, strict=True)):
+            values[i] = res.values[:, j]
+            aggregates[i] = res.aggregate_of(label)
+    table = np.column_stack(values) if values else np.zeros((0, 0))
+    return query_ids or (), table, aggregates
 
 
 def iter_calc(measures: Iterable[Measure | str], qrels: Any, run: Any) -> Iterator[Metric]:
     """Per judged query, per measure, a :class:`Metric` (a judged query the run lacks is
     measured on an empty ranking, as ir_measures' pytrec_eval provider does)."""
     measures = _measures(measures)
-    res = _results(measures, qrels, run)
-    for qid, row in zip(res.query_ids, res.values.tolist(), strict=True):
+    query_ids, table, _ = _results(measures, qrels, run)
+    for qid, row in zip(query_ids, table.tolist(), strict=True):
         for m, value in zip(measures, row, strict=True):
             yield Metric(qid, m, value)
 
@@ -299,8 +332,8 @@ def iter_calc(measures: Iterable[Measure | str], qrels: Any, run: Any) -> Iterat
 def calc_aggregate(measures: Iterable[Measure | str], qrels: Any, run: Any) -> dict:
     """``{measure: value over the queries}``."""
     measures = _measures(measures)
-    res = _results(measures, qrels, run)
-    return {m: res.aggregate_of(label) for m, label in zip(measures, res.labels, strict=True)}
+    _, _, aggregates = _results(measures, qrels, run)
+    return dict(zip(measures, aggregates, strict=True))
 
 
 class _Evaluator:
@@ -322,19 +355,59 @@ def evaluator(measures: Iterable[Measure | str], qrels: Any) -> _Evaluator:
     return _Evaluator(_measures(measures), qrels)
 
 
-def read_trec_qrels(source: Any) -> Iterator[Qrel]:
-    """The judgments of a TREC qrels file (a path) as :class:`Qrel` records."""
+def _read(source: Any, reader: str):
+    """A TREC file read by cranfield's reader (file:line errors); ``source`` may be the text
+    itself (a string with a line break), as ir_measures allows."""
+    import os
+    import tempfile
+
     import cranfield
 
-    for qid, docs in cranfield.read_qrels(source, format="trec").to_dict().items():
+    read = getattr(cranfield, reader)
+    if not (isinstance(source, str) and "\n" in source):
+        return read(source, format="trec")
+    fd, path = tempfile.mkstemp(suffix=".txt", prefix="cranfield-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(source.lstrip("\n"))
+        return read(path, format="trec")
+    finally:
+        os.unlink(path)
+
+
+def read_trec_qrels(source: Any) -> Iterator[Qrel]:
+    """The judgments of a TREC qrels file (a path, or its text) as :class:`Qrel` records."""
+    for qid, docs in _read(source, "read_qrels").to_dict().items():
         for doc, grade in docs.items():
             yield Qrel(qid, doc, grade)
 
 
 def read_trec_run(source: Any) -> Iterator[ScoredDoc]:
-    """The rows of a TREC run file (a path) as :class:`ScoredDoc` records."""
-    import cranfield
-
-    for qid, docs in cranfield.read_run(source, format="trec").to_dict().items():
+    """The rows of a TREC run file (a path, or its text) as :class:`ScoredDoc` records."""
+    for qid, docs in _read(source, "read_run").to_dict().items():
         for doc, score in docs.items():
             yield ScoredDoc(qid, doc, score)
+
+
+class _Provider:
+    """ir_measures' provider interface (``providers.PytrecEvalProvider()``): here every
+    provider is cranfield, whose values follow each measure's default provider."""
+
+    NAME = "cranfield"
+
+    def iter_calc(self, measures, qrels, run) -> Iterator[Metric]:
+        return iter_calc(measures, qrels, run)
+
+    def calc_aggregate(self, measures, qrels, run) -> dict:
+        return calc_aggregate(measures, qrels, run)
+
+    def evaluator(self, measures, qrels) -> _Evaluator:
+        return evaluator(measures, qrels)
+
+
+class providers:  # ir_measures' module of providers
+    PytrecEvalProvider = _Provider
+
+
+pytrec_eval = _Provider()
+"""ir_measures' ``ir_measures.pytrec_eval`` provider."""
