@@ -232,3 +232,17 @@ def test_aggregation_equals_pytrec_evals():
 def test_tables_equal_pytrec_evals():
     assert workalike.supported_measures == set(peer.supported_measures)
     assert workalike.supported_nicknames == {k: set(v) for k, v in peer.supported_nicknames.items()}
+
+
+def test_the_catalogues_measures_are_made_once_per_exact_spelling():
+    """The cache of trec_eval's measure objects (the speed of an evaluator) never hands out a
+    measure whose parameters only compare equal: -0.0 is not 0.0, 1 is not 1.0."""
+    from cranfield.compat.catalogue import _m
+
+    assert _m("P", 5, rel=1) is _m("P", 5, rel=1)
+    kw = {"b": 0.0, "c": 0.0, "d": 0.0, "N": 0, "rel": 1}
+    negative, positive = _m("Utility", a=-0.0, **kw), _m("Utility", a=0.0, **kw)
+    assert negative is not positive
+    assert math.copysign(1.0, dict(negative.params)["a"]) == -1.0
+    assert type(dict(_m("Rprec", rel=1, mult=1).params)["mult"]) is int
+    assert type(dict(_m("Rprec", rel=1, mult=1.0).params)["mult"]) is float
