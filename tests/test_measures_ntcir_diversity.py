@@ -12,7 +12,7 @@ import pytest
 
 import cranfield
 from cranfield.errors import ParameterError, UndefinedMeasureWarning
-from cranfield.io.subtopics import read_subtopics
+from cranfield.io.trec.subtopics import read_subtopics
 
 
 def _subtopics(tmp_path, judgments: dict[str, dict[str, dict[str, int]]]):

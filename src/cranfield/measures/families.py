@@ -67,6 +67,8 @@ LABELS = {
     "cwl_costs": "cwl",
     "compatibility": "similarity",
     "diversity": "diversity",
+    "ntcir": "ntcir",
+    "ntcir_diversity": "diversity",
 }
 """The family of every measure a module declares (``cranfield measures --family``, the
 docs' groups): a declaration's family is its module's label, never a free label."""

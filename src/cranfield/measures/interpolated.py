@@ -49,7 +49,8 @@ def _effective_num_ret(jr: JudgedRankings) -> np.ndarray:
 class _Interp:
     """Interpolated precision at each relevant retrieved document, per query."""
 
-    def __init__(self, jr: JudgedRankings, rel: int) -> None:
+    def __init__(self, jr: JudgedRankings, rel: int, v9: bool = False) -> None:
+        self.v9 = v9
         rows, q, rank = relevant_rows(jr, rel)
         self.first, pos = rel_position(jr, rel)
         self.ip = memo(
@@ -68,6 +69,8 @@ class _Interp:
             )
 
     def cutoffs(self, p: float) -> np.ndarray:
+        if self.v9:  # trec_eval 9.x: (long) (p * R + 0.9), a truncation toward zero
+            return np.trunc(p * self.R.astype(np.float64) + 0.9).astype(np.int64)
         return lround(p * self.R.astype(np.float64))
 
     def at(self, c: np.ndarray) -> np.ndarray:
@@ -81,15 +84,21 @@ class _Interp:
         return np.where(c > self.RR, 0.0, np.where(c >= 1, self.at(c), self.final))
 
 
-def iprec_at_recall(jr: JudgedRankings, points: Sequence[float], rel: int) -> np.ndarray:
-    """trec_eval's ``iprec_at_recall_p`` for each point: (queries x points)."""
-    it = _Interp(jr, rel)
+def iprec_at_recall(
+    jr: JudgedRankings, points: Sequence[float], rel: int, v9: bool = False
+) -> np.ndarray:
+    """trec_eval's ``iprec_at_recall_p`` for each point: (queries x points); ``v9``: with
+    trec_eval 9.x's recall cut-offs (pytrec_eval's)."""
+    it = _Interp(jr, rel, v9)
     cols = [it.value(it.cutoffs(p)) for p in points]
     return np.column_stack(cols) if cols else np.zeros((jr.num_queries, 0))
 
 
-def eleven_point_average(jr: JudgedRankings, points: Sequence[float], rel: int) -> np.ndarray:
-    """trec_eval's ``11pt_avg`` over recall ``points`` as given (not sorted).
+def eleven_point_average(
+    jr: JudgedRankings, points: Sequence[float], rel: int, v9: bool = False
+) -> np.ndarray:
+    """trec_eval's ``11pt_avg`` over recall ``points`` as given (not sorted); ``v9``: with
+    trec_eval 9.x's recall cut-offs (pytrec_eval's).
 
     trec_eval walks the points from the last to the first, matching each to the relevant
     document it needs while the ranking is read bottom-up.  Points above the number of
@@ -98,7 +107,7 @@ def eleven_point_average(jr: JudgedRankings, points: Sequence[float], rel: int) 
     point get the final interpolated precision.  With ascending points this is the mean of
     :func:`iprec_at_recall`.
     """
-    it = _Interp(jr, rel)
+    it = _Interp(jr, rel, v9)
     m = len(points)
     nq = jr.num_queries
     total = np.zeros(nq)

@@ -27,12 +27,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import c_log, memo, ratio
-from cranfield.measures.gains import gain_pairs
+from cranfield.base.segments import segment_cumprod, segment_cumsum, segment_total
+from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.counting import c_log, memo, ratio
+from cranfield.measures.kernels.gains import gain_pairs
 from cranfield.measures.params import MAX_WEIGHT
 from cranfield.measures.registry import CUTOFF_OPTIONAL, REQUIRED, Param, Undefined, measure
-from cranfield.segments import segment_cumprod, segment_cumsum, segment_total
 
 __all__ = ["Ideal", "Ranked", "blended_ratio", "ideal_list", "ranked"]
 
@@ -276,7 +276,6 @@ def _per_query(jr: JudgedRankings, rk: Ranked, rows: np.ndarray, values: np.ndar
     formula="Q@k = sum_{r<=k} I(r) BR(r) / min(k, R), BR(r) = (count(r) + beta cg(r)) / "
     "(r + beta cg*(r)); Q (no k) divides by R",
     source=f"{SAKAI_SONG} (Q-measure); {SAKAI_BPREF}; {NTCIREVAL} (Q-measure, Q@k)",
-    family="ntcir",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -322,7 +321,6 @@ def _preferred(rk: Ranked, rows: np.ndarray, nq: int) -> tuple[np.ndarray, np.nd
     summary="O-measure: the blended ratio at the first relevant document",
     formula="O = BR(r1), r1 the rank of the first relevant document (0 if none)",
     source=f"{SAKAI_TOD} (O-measure); {NTCIREVAL} (O-measure)",
-    family="ntcir",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -352,7 +350,6 @@ def o_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     formula="P-measure = BR(rp), rp the rank of the first retrieved document of the highest "
     "grade among those retrieved (0 if none relevant)",
     source=f"{SAKAI_TOD} (P-measure); {NTCIREVAL} (P-measure, rp)",
-    family="ntcir",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -381,7 +378,6 @@ def p_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     summary="P+: the mean blended ratio over the relevant documents down to rp",
     formula="P+ = sum_{r<=rp} I(r) BR(r) / count(rp), rp as in P-measure (0 if none relevant)",
     source=f"{SAKAI_TOD} (P+-measure); {NTCIREVAL} (P-plus)",
-    family="ntcir",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -417,7 +413,6 @@ def p_plus(jr, *, gains, beta, judged_only) -> np.ndarray:
     "relevant j; rb: Ps(r) = gamma^(count(r)-1) / sum_{i<R} gamma^i",
     source=f"{SAKAI_ROBERTSON} (NCU, graded-uniform and rank-biased stopping); "
     f"{NTCIREVAL} (NCUgu, NCUrb)",
-    family="ntcir",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -493,7 +488,6 @@ def _ideal_err(jr: JudgedRankings, gains: dict | None, cutoff: int | None) -> np
     formula="nERR@k = ERR@k / ERR*@k, ERR@k = sum_{r<=k} (1/r) x(r) prod_{j<r} (1 - x(j)), "
     "x(r) = g(r) / (g_max + 1)",
     source=f"{CHAPELLE}, eq. 4 (ERR); {SAKAI_SONG} (nERR); {NTCIREVAL} (nERR@k)",
-    family="ntcir",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -524,7 +518,6 @@ def nerr(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     "utility at the stopping rank",
     formula="EBR@k = sum_{r<=k} BR(r) x(r) prod_{j<r} (1 - x(j)), x(r) = g(r) / (g_max + 1)",
     source=f"{NTCIREVAL} (EBR, added in 2018); {SAKAI_ROBERTSON} (the blended ratio as a utility)",
-    family="ntcir",
     better="higher",
     undefined=(),
     ties=None,
@@ -609,7 +602,6 @@ def _tie_msndcg(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     summary="Microsoft-style nDCG: every rank discounted by log(r + 1)",
     formula="MSnDCG@k = sum_{r<=k} g(r) / log(r + 1) / sum_{r<=min(k,R)} g*(r) / log(r + 1)",
     source=f"{BURGES} (NDCG); {SAKAI_SONG} (MSnDCG); {NTCIREVAL} (MSnDCG@k)",
-    family="ntcir",
     better="higher",
     undefined=(NO_REL,),
     ties=_tie_msndcg,
@@ -658,7 +650,6 @@ def _gap_sums(rk: Ranked, rows: np.ndarray) -> np.ndarray:
     "h(l*(i)), h(l) = l (l + 1), l the grade",
     source=f"{ROBERTSON_GAP} (GAP); {NTCIREVAL} -gap (GAP, GAP@k: thresholds "
     "weighted in proportion to the grade)",
-    family="ntcir",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -705,7 +696,6 @@ RBU_P = Param(
     "per-intent part of RBU",
     formula="iRBU@k = sum_{r<=k} p^r x(r) prod_{j<r} (1 - x(j)), x(r) = g(r) / (g_max + 1)",
     source=f"{AMIGO} (RBU, one intent, no effort term); {NTCIREVAL} -rbup (iRBU@k)",
-    family="ntcir",
     better="higher",
     undefined=(),
     ties=None,

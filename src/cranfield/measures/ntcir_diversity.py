@@ -1,12 +1,13 @@
 """NTCIREVAL's diversity measures (Sakai & Song, SIGIR 2011): D-nDCG, D#-nDCG, D-Q, D#-Q.
 
 They read the subtopic judgments of the diversity family (``subtopics=``, ``--subtopics``;
-:mod:`cranfield.io.subtopics`, :mod:`cranfield.measures.subtopic_view`): the intents of a
-query are its subtopics with a relevant document (a judgment ``>= rel``), ``S`` of them, each
-with the probability ``P(i|q) = 1/S`` (the subtopic qrels give no intent probabilities; NTCIREVAL
-reads them from an Iprob file).  The per-intent gain of a document is the gain of its judgment
-for the intent (``gains``, NTCIREVAL's L1, L2... gains 1, 2...: by default the grade), 0 when
-the judgment is below ``rel``; its global gain is ``GG(d) = sum_i P(i|q) g_i(d)``.
+:mod:`cranfield.io.trec.subtopics`, :mod:`cranfield.measures.kernels.subtopic_view`): the
+intents of a query are its subtopics with a relevant document (a judgment ``>= rel``), ``S`` of
+them, each with the probability ``P(i|q) = 1/S`` (the subtopic qrels give no intent
+probabilities; NTCIREVAL reads them from an Iprob file). The per-intent gain of a document is
+the gain of its judgment for the intent (``gains``, NTCIREVAL's L1, L2... gains 1, 2...: by
+default the grade), 0 when the judgment is below ``rel``; its global gain is ``GG(d) = sum_i
+P(i|q) g_i(d)``.
 
 - ``D-nDCG@k`` is MSnDCG over the global gains: the ranking's and the ideal list's (every
   document of the topic by global gain, descending) cumulated ``GG(r) / log(r + 1)``;
@@ -26,10 +27,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from cranfield.judged_rankings import JudgedRankings
-from cranfield.measures.counting import c_log, memo, ratio
+from cranfield.base.segments import segment_cumprod, segment_total
+from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.diversity import DIVERSITY_JUDGED_ONLY, NO_SUBTOPIC
-from cranfield.measures.gains import gain_pairs
+from cranfield.measures.kernels.counting import c_log, memo, ratio
+from cranfield.measures.kernels.gains import gain_pairs
+from cranfield.measures.kernels.subtopic_view import relevant_counts, require, view
 from cranfield.measures.ntcir import (
     AMIGO,
     BETA,
@@ -44,8 +47,6 @@ from cranfield.measures.ntcir import (
 )
 from cranfield.measures.params import MAX_WEIGHT
 from cranfield.measures.registry import CUTOFF, CUTOFF_OPTIONAL, REL, Param, measure
-from cranfield.measures.subtopic_view import relevant_counts, require, view
-from cranfield.segments import segment_cumprod, segment_total
 from cranfield.ties.levels import expand
 
 __all__ = ["global_gains"]
@@ -158,7 +159,6 @@ NOTES = (
     "sum_i P(i|q) g_i(d), P(i|q) = 1/S",
     source=f"{SAKAI_SONG} (D-measures); {NTCIREVAL} gcompute (MSnDCG of the global "
     "gains, D-NTCIR-eval)",
-    family="diversity",
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -180,7 +180,6 @@ def d_ndcg(jr, *, cutoff: int, rel: int, gains, judged_only: bool) -> np.ndarray
     formula="D#-nDCG@k = gamma I-rec@k + (1 - gamma) D-nDCG@k, I-rec@k = the share of the S "
     "intents with a relevant document in the top k",
     source=f"{SAKAI_SONG} (D#-measures); {NTCIREVAL} D-NTCIR-eval (D#-nDCG, gamma 0.5)",
-    family="diversity",
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -204,7 +203,6 @@ def d_sharp_ndcg(jr, *, cutoff: int, gamma: float, rel: int, gains, judged_only:
     "counts documents with GG > 0",
     source=f"{SAKAI_SONG} (D-measures); {NTCIREVAL} gcompute (Q@k of the global gains, "
     "D-NTCIR-eval)",
-    family="diversity",
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -225,7 +223,6 @@ def d_q(jr, *, cutoff: int, rel: int, gains, beta: float, judged_only: bool) -> 
     summary="D#-Q (NTCIREVAL's name): intent recall and D-Q, averaged with weight gamma",
     formula="D#-Q@k = gamma I-rec@k + (1 - gamma) D-Q@k",
     source=f"{SAKAI_SONG} (D#-measures); {NTCIREVAL} D-NTCIR-eval (D#-Q, gamma 0.5)",
-    family="diversity",
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -329,7 +326,6 @@ def _intent_tops(sub, rel: int) -> np.ndarray:
     formula="RBU@k = (1-p) sum_i P(i|q) sum_{r<=k} p^(r-1) R_i(r) prod_{j<r} (1 - R_i(j)) - "
     "e (1-p) sum_{r<=min(k,n)} p^(r-1), R_i(d) = (2^g - 1) / 2^{g_i}, P(i|q) = 1/S",
     source=f"{AMIGO} (RBU); the authors' implementation (rmit-ir/RBU, RBU.java)",
-    family="diversity",
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),

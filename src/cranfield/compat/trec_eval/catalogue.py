@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,10 +55,21 @@ class Context:
     cache: dict = field(default_factory=dict)
 
     def value(self, m: Measure) -> np.ndarray:
-        key = str(m) if not any(isinstance(v, tuple) for _, v in m.params) else repr(m)
+        key = _cache_key(m)
         if key not in self.cache:
             self.cache[key] = m.compute(self.jr)
         return self.cache[key]
+
+
+def _cache_key(m: Measure) -> str:
+    """The key of a measure's values in :attr:`Context.cache` (its string, with the exact
+    values of tuple parameters), memoised on the measure object (made once per request by
+    the cached :func:`_m`)."""
+    key = m.__dict__.get("_cache_key")
+    if key is None:
+        key = str(m) if not any(isinstance(v, tuple) for _, v in m.params) else repr(m)
+        object.__setattr__(m, "_cache_key", key)
+    return key
 
 
 @dataclass(frozen=True)
@@ -158,7 +170,32 @@ def _persistence(pairs: tuple) -> float:
 
 
 # ------------------------------------------------------------------------------ computing
+def _bits(v: Any) -> Any:
+    """``v`` as a key that tells apart what ``==`` does not (``-0.0`` and ``0.0``, ``1`` and
+    ``1.0``, NaNs by their bits)."""
+    if isinstance(v, float):
+        return ("f", struct.pack("<d", v))
+    if isinstance(v, tuple):
+        return ("t", tuple(_bits(x) for x in v))
+    return (type(v).__name__, v)
+
+
+_MEASURES: dict[tuple, Measure] = {}
+
+
 def _m(name: str, cutoff: Any = None, **params: Any) -> Measure:
+    """The measure, made once per exact spelling (every trec_eval run and pytrec_eval
+    evaluator asks for the same few; the cache is bounded)."""
+    key = (name, _bits(cutoff), tuple((k, _bits(v)) for k, v in params.items()))
+    m = _MEASURES.get(key)
+    if m is None:
+        m = _make_measure(name, cutoff, params)
+        if len(_MEASURES) < 4096:
+            _MEASURES[key] = m
+    return m
+
+
+def _make_measure(name: str, cutoff: Any, params: dict[str, Any]) -> Measure:
     from cranfield.measures.registry import REGISTRY
 
     d = REGISTRY[name]

@@ -1,0 +1,413 @@
+"""ir_measures' API on cranfield's measures: change ``import ir_measures`` to
+``from cranfield.compat import ir_measures``.
+
+The measure objects and their grammar (``AP``, ``nDCG@10``, ``P(rel=2)@5``,
+:func:`parse_measure`, :func:`parse_trec_measure`), :func:`calc_aggregate`, :func:`iter_calc`
+(yielding :class:`Metric`), :func:`evaluator`, :func:`read_trec_qrels` /
+:func:`read_trec_run` and the :class:`Qrel` / :class:`ScoredDoc` records.  Qrels and runs may be
+given in any form cranfield reads (dicts, DataFrames, records, paths).
+
+Each measure object becomes a cranfield measure through the one mapping cranfield already has
+for ir_measures' objects (:func:`cranfield.measures.peer_measures.from_ir_measures`: its names,
+its defaults where they differ from cranfield's, such as ``RBP``'s ``p=0.8``); so the values are
+those of ir_measures' default provider of each measure: pytrec_eval (trec_eval 9.0.8) for the
+trec_eval measures, ``cwl_eval`` for ``BPM``, ``INST``, ``INSQ``, ``SDCG``, ``NERR*``, gdeval for
+``ERR``, ir_measures' own code for ``Judged`` and ``Compat`` (docs/coming-from.md
+lists them).  As in ir_measures, every judged query is evaluated (one the run lacks, on an empty
+ranking), queries without judgments are left out, and the aggregate is each measure's (the
+mean; a sum for ``NumRet``, ``NumRel``...).
+The diversity measures (``alpha_nDCG``, ``*_IA``, ``NRBP``, ``StRecall``) need subtopic
+judgments and are not offered here: use :func:`cranfield.evaluate` with ``subtopics=``.
+Known differences (docs/coming-from.md): ``Judged@k`` divides by k, ``NumQ`` and ``NumRel``
+count every judged query, ``SetF(beta=b)`` may differ in the last bit.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
+
+from cranfield.errors import DataWarning, MeasureError
+
+__all__ = [
+    "Measure",
+    "Metric",
+    "Qrel",
+    "ScoredDoc",
+    "calc_aggregate",
+    "evaluator",
+    "iter_calc",
+    "parse_measure",
+    "parse_trec_measure",
+    "providers",
+    "pytrec_eval",
+    "read_trec_qrels",
+    "read_trec_run",
+]
+
+
+class Qrel(NamedTuple):
+    query_id: str
+    doc_id: str
+    relevance: int
+    iteration: str = "0"
+
+
+class ScoredDoc(NamedTuple):
+    query_id: str
+    doc_id: str
+    score: float
+
+
+class Metric(NamedTuple):
+    query_id: str
+    measure: Measure
+    value: float
+
+
+class _Param(NamedTuple):
+    default: Any
+
+
+NOT_PROVIDED = object()
+"""A parameter without a default (ir_measures' sentinel is also a bare ``object()``)."""
+
+_N = NOT_PROVIDED
+# NAME -> (AT parameter, {parameter: default}); ir_measures 0.4's declarations, checked
+# against the installed package by tests/test_compat_ir_measures.py
+_DECLARED: dict[str, tuple[str, dict[str, Any]]] = {
+    "AP": ("cutoff", {"cutoff": _N, "rel": 1, "judged_only": False}),
+    "BPM": ("cutoff", {"cutoff": _N, "T": 1.0, "min_rel": 0, "max_rel": _N}),
+    "Bpref": ("cutoff", {"rel": 1}),
+    "Compat": ("cutoff", {"p": 0.95, "normalize": True}),
+    "ERR": ("cutoff", {"cutoff": _N}),
+    "INSQ": ("cutoff", {"T": 1.0, "min_rel": 0, "max_rel": _N}),
+    "INST": ("cutoff", {"T": 1.0, "min_rel": 0, "max_rel": _N}),
+    "IPrec": ("recall", {"recall": _N, "rel": 1, "judged_only": False}),
+    "Judged": ("cutoff", {"cutoff": _N}),
+    "NERR10": ("cutoff", {"p": 0.9, "min_rel": 0, "max_rel": _N}),
+    "NERR11": ("cutoff", {"T": 1.0, "min_rel": 0, "max_rel": _N}),
+    "NERR8": ("cutoff", {"cutoff": _N, "min_rel": 0, "max_rel": _N}),
+    "NERR9": ("cutoff", {"cutoff": _N, "min_rel": 0, "max_rel": _N}),
+    "NumQ": ("cutoff", {}),
+    "NumRel": ("cutoff", {"rel": 1}),
+    "NumRet": ("cutoff", {"rel": _N}),
+    "P": ("cutoff", {"cutoff": _N, "rel": 1, "judged_only": False}),
+    "R": ("cutoff", {"cutoff": _N, "rel": 1, "judged_only": False}),
+    "RBP": ("cutoff", {"cutoff": _N, "p": 0.8, "rel": _N}),
+    "RR": ("cutoff", {"cutoff": _N, "rel": 1, "judged_only": False}),
+    "Rprec": ("cutoff", {"rel": 1, "judged_only": False}),
+    "SDCG": ("cutoff", {"cutoff": _N, "dcg": "log2", "min_rel": 0, "max_rel": _N}),
+    "SetAP": ("cutoff", {"rel": 1, "judged_only": False}),
+    "SetF": ("cutoff", {"rel": 1, "beta": 1.0, "judged_only": False}),
+    "SetP": ("cutoff", {"rel": 1, "relative": False, "judged_only": False}),
+    "SetR": ("cutoff", {"rel": 1}),
+    "Success": ("cutoff", {"cutoff": _N, "rel": 1, "judged_only": False}),
+    "infAP": ("cutoff", {"rel": 1}),
+    "nDCG": ("cutoff", {"cutoff": _N, "dcg": "log2", "gains": _N, "judged_only": False}),
+}
+_ALIASES = {
+    "MAP": ("AP", {}),
+    "BPref": ("Bpref", {}),
+    "MRR": ("RR", {}),
+    "NDCG": ("nDCG", {}),
+    "NumRelRet": ("NumRet", {"rel": 1}),
+    "Precision": ("P", {}),
+    "Recall": ("R", {}),
+    "RPrec": ("Rprec", {}),
+    "SetRelP": ("SetP", {"relative": True}),
+}
+"""ir_measures' other names: the measure they are, with the parameters they set."""
+
+
+class Measure:
+    """One ir_measures measure: ``nDCG``, ``nDCG@10``, ``P(rel=2)@5``.  Immutable; ``@k``
+    and ``(name=value)`` make new ones.  Equal (and hashed) by name and parameters."""
+
+    __slots__ = ("AT_PARAM", "NAME", "SUPPORTED_PARAMS", "__name__", "params")
+
+    def __init__(self, name: str, params: Mapping[str, Any] | None = None, shown: str = ""):
+        at, declared = _DECLARED[name]
+        self.NAME = name
+        self.AT_PARAM = at
+        self.SUPPORTED_PARAMS = {k: _Param(v) for k, v in declared.items()}
+        self.params = dict(params or {})
+        self.__name__ = shown or name
+        for key in self.params:
+            if key not in declared:
+                raise MeasureError(
+                    f"{self.__name__}: unknown parameter {key!r} (it takes "
+                    f"{', '.join(declared) or 'none'})"
+                )
+
+    def __call__(self, **params: Any) -> Measure:
+        return Measure(self.NAME, {**self.params, **params}, self.__name__)
+
+    def __matmul__(self, at: Any) -> Measure:
+        return self(**{self.AT_PARAM: at})
+
+    def __repr__(self) -> str:
+        rest = {k: v for k, v in self.params.items() if k != self.AT_PARAM}
+        text = self.NAME  # ir_measures prints the measure, not the alias (MAP is AP)
+        if rest:
+            text += "(" + ",".join(f"{k}={v!r}" for k, v in sorted(rest.items())) + ")"
+        if self.AT_PARAM in self.params:
+            text += f"@{self.params[self.AT_PARAM]}"
+        return text
+
+    __str__ = __repr__
+
+    def _key(self) -> tuple:
+        return (self.NAME, tuple(sorted((k, repr(v)) for k, v in self.params.items())))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Measure) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def cranfield(self):
+        """The cranfield :class:`~cranfield.measures.Measure` that computes this one."""
+        from cranfield.measures.peer_measures import from_ir_measures
+
+        return from_ir_measures(self)
+
+
+def _measure(name: str) -> Measure:
+    if name in _ALIASES:
+        base, params = _ALIASES[name]
+        return Measure(base, params, name)
+    return Measure(name)
+
+
+for _name in [*_DECLARED, *_ALIASES]:
+    globals()[_name] = _measure(_name)
+__all__ += list(_DECLARED) + list(_ALIASES)
+
+_GRAMMAR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*(?:@\s*(\S+))?\s*$")
+
+
+def parse_measure(text: str) -> Measure:
+    """``AP``, ``nDCG@10``, ``P(rel=2)@5``, ``nDCG(dcg='exp-log2')@10`` as a measure object
+    (parameter values are Python literals, as in ir_measures)."""
+    if isinstance(text, Measure):
+        return text
+    m = _GRAMMAR.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise MeasureError(f"{text!r} is not a measure such as 'nDCG@10' or 'P(rel=2)@5'")
+    name, args, at = m.groups()
+    if name not in _DECLARED and name not in _ALIASES:
+        raise MeasureError(f"unknown measure {name!r} in {text!r}")
+    measure = _measure(name)
+    if args:
+        try:
+            call = ast.parse(f"f({args})", mode="eval").body
+            kw = {k.arg: ast.literal_eval(k.value) for k in call.keywords}  # type: ignore[attr-defined]
+        except (SyntaxError, ValueError) as exc:
+            raise MeasureError(f"{text!r}: bad parameters ({exc})") from None
+        if call.args or None in kw:  # type: ignore[attr-defined]
+            raise MeasureError(f"{text!r}: parameters are written name=value")
+        measure = measure(**kw)
+    if at is not None:
+        try:
+            value = ast.literal_eval(at)
+        except (SyntaxError, ValueError):
+            raise MeasureError(f"{text!r}: {at!r} after '@' is not a number") from None
+        measure = measure @ value
+    return measure
+
+
+_TREC = {
+    "map": "AP",
+    "P": "P",
+    "recall": "R",
+    "ndcg": "nDCG",
+    "ndcg_cut": "nDCG",
+    "recip_rank": "RR",
+    "Rprec": "Rprec",
+    "bpref": "Bpref",
+    "infAP": "infAP",
+    "success": "Success",
+    "iprec_at_recall": "IPrec",
+    "num_q": "NumQ",
+    "num_rel": "NumRel",
+    "num_ret": "NumRet",
+    "num_rel_ret": "NumRelRet",
+    "set_P": "SetP",
+    "set_recall": "SetR",
+    "set_map": "SetAP",
+    "set_F": "SetF",
+    "set_relative_P": "SetRelP",
+    "map_cut": "AP",
+    "rbp": "RBP",
+}
+
+
+_NUMBERS = r"[0-9.]+(,[0-9.]+)*"
+
+
+def parse_trec_measure(text: str) -> list[Measure]:
+    """A trec_eval measure name (``P_5``, ``ndcg_cut.10,20``, ``map``) as measure objects."""
+    base, args = text, ""
+    for name in sorted(_TREC, key=len, reverse=True):
+        rest = text[len(name) + 1 :]
+        sep = text[len(name) : len(name) + 1]
+        if text.startswith(name) and sep in ("_", ".") and re.fullmatch(_NUMBERS, rest):
+            base, args = name, rest
+            break
+    if base not in _TREC:
+        raise MeasureError(f"{text!r} is not a trec_eval measure ir_measures knows")
+    measure = _measure(_TREC[base])
+    if not args:
+        from cranfield.compat.trec_eval.catalogue import BY_NAME
+
+        te = BY_NAME[base]  # a family of cut-offs: trec_eval's default ones (P: 5, 10, ...)
+        if te.params in ("long_cutoffs", "double_cutoffs") and base != "ndcg":
+            return [measure @ v for v in te.default]
+        return [measure]
+    out = []
+    for a in args.split(","):
+        try:
+            value = ast.literal_eval(a)
+        except (SyntaxError, ValueError):
+            raise MeasureError(f"{text!r}: {a!r} is not a number") from None
+        out.append(measure @ value)
+    return out
+
+
+def _measures(measures: Iterable[Measure | str]) -> list[Measure]:
+    if isinstance(measures, Measure | str):
+        measures = [measures]
+    return [parse_measure(m) for m in measures]
+
+
+def _results(measures: list[Measure], qrels: Any, run: Any):
+    """``(query ids, per query the values of measures, the aggregates)``.  The measures with
+    ``judged_only=True`` are computed on the run without its unjudged documents (cranfield's
+    ``judged_only=``, trec_eval's ``-J``, as ir_measures hands it to pytrec_eval)."""
+    import numpy as np
+
+    import cranfield
+
+    qrels = cranfield.read_qrels(qrels)
+    run = cranfield.read_run(run)
+    values = [None] * len(measures)
+    aggregates = [0.0] * len(measures)
+    query_ids = None
+    for judged_only in (False, True):
+        group = [
+            i for i, m in enumerate(measures) if bool(m.params.get("judged_only")) is judged_only
+        ]
+        if not group:
+            continue
+        ours = []
+        for i in group:
+            m = measures[i]
+            plain = Measure(m.NAME, {k: v for k, v in m.params.items() if k != "judged_only"})
+            ours.append(plain.cranfield())
+        with warnings.catch_warnings():  # ir_measures says nothing of the queries it leaves out
+            warnings.simplefilter("ignore", DataWarning)
+            res = cranfield.evaluate(qrels, run, ours, complete=True, judged_only=judged_only)
+        query_ids = res.query_ids
+        for j, (i, label) in enumerate(zip(group, res.labels, strict=True)):
+            values[i] = res.values[:, j]
+            aggregates[i] = res.aggregate_of(label)
+    table = np.column_stack(values) if values else np.zeros((0, 0))
+    return query_ids or (), table, aggregates
+
+
+def iter_calc(measures: Iterable[Measure | str], qrels: Any, run: Any) -> Iterator[Metric]:
+    """Per judged query, per measure, a :class:`Metric` (a judged query the run lacks is
+    measured on an empty ranking, as ir_measures' pytrec_eval provider does)."""
+    measures = _measures(measures)
+    query_ids, table, _ = _results(measures, qrels, run)
+    for qid, row in zip(query_ids, table.tolist(), strict=True):
+        for m, value in zip(measures, row, strict=True):
+            yield Metric(qid, m, value)
+
+
+def calc_aggregate(measures: Iterable[Measure | str], qrels: Any, run: Any) -> dict:
+    """``{measure: value over the queries}``."""
+    measures = _measures(measures)
+    _, _, aggregates = _results(measures, qrels, run)
+    return dict(zip(measures, aggregates, strict=True))
+
+
+class _Evaluator:
+    def __init__(self, measures: list[Measure], qrels: Any) -> None:
+        import cranfield
+
+        self.measures = measures
+        self.qrels = cranfield.read_qrels(qrels)
+
+    def iter_calc(self, run: Any) -> Iterator[Metric]:
+        return iter_calc(self.measures, self.qrels, run)
+
+    def calc_aggregate(self, run: Any) -> dict:
+        return calc_aggregate(self.measures, self.qrels, run)
+
+
+def evaluator(measures: Iterable[Measure | str], qrels: Any) -> _Evaluator:
+    """Qrels read once, for several runs: ``.iter_calc(run)``, ``.calc_aggregate(run)``."""
+    return _Evaluator(_measures(measures), qrels)
+
+
+def _read(source: Any, reader: str):
+    """A TREC file read by cranfield's reader (file:line errors); ``source`` may be the text
+    itself (a string with a line break), as ir_measures allows."""
+    import os
+    import tempfile
+
+    import cranfield
+
+    read = getattr(cranfield, reader)
+    if not (isinstance(source, str) and "\n" in source):
+        return read(source, format="trec")
+    fd, path = tempfile.mkstemp(suffix=".txt", prefix="cranfield-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(source.lstrip("\n"))
+        return read(path, format="trec")
+    finally:
+        os.unlink(path)
+
+
+def read_trec_qrels(source: Any) -> Iterator[Qrel]:
+    """The judgments of a TREC qrels file (a path, or its text) as :class:`Qrel` records."""
+    for qid, docs in _read(source, "read_qrels").to_dict().items():
+        for doc, grade in docs.items():
+            yield Qrel(qid, doc, grade)
+
+
+def read_trec_run(source: Any) -> Iterator[ScoredDoc]:
+    """The rows of a TREC run file (a path, or its text) as :class:`ScoredDoc` records."""
+    for qid, docs in _read(source, "read_run").to_dict().items():
+        for doc, score in docs.items():
+            yield ScoredDoc(qid, doc, score)
+
+
+class _Provider:
+    """ir_measures' provider interface (``providers.PytrecEvalProvider()``): here every
+    provider is cranfield, whose values follow each measure's default provider."""
+
+    NAME = "cranfield"
+
+    def iter_calc(self, measures, qrels, run) -> Iterator[Metric]:
+        return iter_calc(measures, qrels, run)
+
+    def calc_aggregate(self, measures, qrels, run) -> dict:
+        return calc_aggregate(measures, qrels, run)
+
+    def evaluator(self, measures, qrels) -> _Evaluator:
+        return evaluator(measures, qrels)
+
+
+class providers:  # ir_measures' module of providers
+    PytrecEvalProvider = _Provider
+
+
+pytrec_eval = _Provider()
+"""ir_measures' ``ir_measures.pytrec_eval`` provider."""
