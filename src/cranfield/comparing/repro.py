@@ -52,8 +52,8 @@ __all__ = [
     "ROLES",
     "MeasureEffects",
     "Reproduction",
-    "effect_ratio",
     "delta_ri",
+    "effect_ratio",
     "kendall_tau_union",
     "nrmse",
     "repro",
@@ -243,8 +243,9 @@ def _file_order(run: Any, topics: tuple[str, ...]) -> list[list[str]]:
     per: dict[str, list[tuple[str, float]]] = {t: [] for t in topics}
     seen: dict[str, set[str]] = {t: set() for t in topics}
     qids = run.query_ids
-    for code, doc, score in zip(run.qcodes.tolist(), run.docs.to_list(), run.scores.tolist(),
-                                strict=True):  # fmt: skip
+    for code, doc, score in zip(
+        run.qcodes.tolist(), run.docs.to_list(), run.scores.tolist(), strict=True
+    ):
         q = qids[code]
         if q in per and doc not in seen[q]:
             seen[q].add(doc)
@@ -292,8 +293,9 @@ def _same_topics(runs: dict[str, Any], a: str, b: str, why: str) -> None:
             if extra
             else f"topic {missing[0]!r} of {runs[a].source} is missing"
         )
-        raise InputError(f"{runs[b].source}: {what} ({why}; {len(extra)} extra, "
-                         f"{len(missing)} missing)")  # fmt: skip
+        raise InputError(
+            f"{runs[b].source}: {what} ({why}; {len(extra)} extra, {len(missing)} missing)"
+        )
 
 
 def _t_test(orig: np.ndarray, rep: np.ndarray, paired: bool, welch: bool) -> float:
@@ -340,8 +342,9 @@ def repro(
     p = persistence(p)
     depth = A.integer(depth, "depth (rank-biased overlap)", minimum=1, maximum=10_000_000)
     welch = A.flag(welch, "welch")
-    sources = dict(zip(ROLES, (orig_baseline, orig_advanced, rep_baseline, rep_advanced),
-                       strict=True))  # fmt: skip
+    sources = dict(
+        zip(ROLES, (orig_baseline, orig_advanced, rep_baseline, rep_advanced), strict=True)
+    )
     runs = {role: read_run(src, name=role) for role, src in sources.items()}
     q_orig = read_qrels(qrels)
     q_rep = q_orig if rep_qrels is None else read_qrels(rep_qrels)
@@ -350,20 +353,32 @@ def repro(
     _same_topics(runs, "orig_baseline", "orig_advanced", "the original runs need the same topics")
     _same_topics(runs, "rep_baseline", "rep_advanced", "the reproduced runs need the same topics")
     if rpd:
-        _same_topics(runs, "orig_baseline", "rep_baseline",
-                     "reproducibility compares the same topics; give the qrels of another "
-                     "collection as QRELS2 for replicability")  # fmt: skip
+        _same_topics(
+            runs,
+            "orig_baseline",
+            "rep_baseline",
+            "reproducibility compares the same topics; give the qrels of another "
+            "collection as QRELS2 for replicability",
+        )
     results = {}
     for role, run in runs.items():
-        results[role] = evaluate(q_orig if role.startswith("orig") or rpd else q_rep,
-                                 {role: run}, measures, complete=False)[role]  # fmt: skip
+        results[role] = evaluate(
+            q_orig if role.startswith("orig") or rpd else q_rep,
+            {role: run},
+            measures,
+            complete=False,
+        )[role]
     labels = results["orig_baseline"].labels
-    for side, (b, a) in {"orig": ("orig_baseline", "orig_advanced"),
-                         "rep": ("rep_baseline", "rep_advanced")}.items():  # fmt: skip
+    for side, (b, a) in {
+        "orig": ("orig_baseline", "orig_advanced"),
+        "rep": ("rep_baseline", "rep_advanced"),
+    }.items():
         for role in (b, a):
             if not results[role].query_ids:
-                raise InputError(f"{runs[role].source}: no topic of the run has judgments in "
-                                 f"{(q_orig if side == 'orig' or rpd else q_rep).source}")
+                raise InputError(
+                    f"{runs[role].source}: no topic of the run has judgments in "
+                    f"{(q_orig if side == 'orig' or rpd else q_rep).source}"
+                )
     notes: list[str] = []
     effects = []
     for label in labels:
@@ -380,9 +395,13 @@ def repro(
                 delta_ri=delta_ri(*(col[r] for r in ROLES)),
                 p_value=tests,
                 rmse={w: rmse(col[f"orig_{w}"], col[f"rep_{w}"]) for w in ("baseline", "advanced")}
-                if rpd else {},  # fmt: skip
-                nrmse={w: nrmse(col[f"orig_{w}"], col[f"rep_{w}"])
-                       for w in ("baseline", "advanced")} if rpd else {},  # fmt: skip
+                if rpd
+                else {},
+                nrmse={
+                    w: nrmse(col[f"orig_{w}"], col[f"rep_{w}"]) for w in ("baseline", "advanced")
+                }
+                if rpd
+                else {},
             )
         )
     effects = _undefined_tests(effects, results, labels)
@@ -393,8 +412,10 @@ def repro(
         kind=kind,
         runs={role: runs[role].source for role in ROLES},
         qrels=(q_orig.source,) if rpd else (q_orig.source, q_rep.source),
-        topics={"orig": results["orig_baseline"].query_ids,
-                "rep": results["rep_baseline"].query_ids},  # fmt: skip
+        topics={
+            "orig": results["orig_baseline"].query_ids,
+            "rep": results["rep_baseline"].query_ids,
+        },
         measures=tuple(effects),
         test="paired t-test" if rpd else ("Welch's t-test" if welch else "Student's t-test"),
         compat=compat,
@@ -414,15 +435,17 @@ def _undefined_tests(effects: list[MeasureEffects], results: dict, labels) -> li
             o, r = results[f"orig_{w}"], results[f"rep_{w}"]
             if o.query_ids == r.query_ids and np.array_equal(o.values, r.values):
                 out = [
-                    MeasureEffects(m.measure, m.means, m.er, m.delta_ri,
-                                   {**m.p_value, w: 1.0}, m.rmse, m.nrmse)  # fmt: skip
+                    MeasureEffects(
+                        m.measure, m.means, m.er, m.delta_ri, {**m.p_value, w: 1.0}, m.rmse, m.nrmse
+                    )
                     for m in out
                 ]
     return out
 
 
-def _orders(runs: dict[str, Any], p: float, depth: int, compat: str | None,
-            notes: list[str]) -> dict[str, Any]:  # fmt: skip
+def _orders(
+    runs: dict[str, Any], p: float, depth: int, compat: str | None, notes: list[str]
+) -> dict[str, Any]:
     """KTU, RBO and RBO_ext per topic of the original runs against their reproductions."""
     topics = tuple(sorted(runs["rep_baseline"].query_ids))
     ktu, rbo, ext = {}, {}, {}
@@ -438,14 +461,16 @@ def _orders(runs: dict[str, Any], p: float, depth: int, compat: str | None,
             names = list(vocabulary)
             lo, lr = _lists(ro, names), _lists(rr, names)
         cut = KTU_DEPTH
-        ktu[w] = np.array([kendall_tau_union(a[:cut], b[:cut]) for a, b in zip(lo, lr,
-                                                                                 strict=True)])
-        uneven = [t for t, a, b in zip(topics, lo, lr, strict=True)
-                  if len(a[:cut]) != len(b[:cut])]  # fmt: skip
+        ktu[w] = np.array(
+            [kendall_tau_union(a[:cut], b[:cut]) for a, b in zip(lo, lr, strict=True)]
+        )
+        uneven = [t for t, a, b in zip(topics, lo, lr, strict=True) if len(a[:cut]) != len(b[:cut])]
         if uneven:
-            msg = (f"KTU of the {w} runs is undefined for {len(uneven)} topic(s) whose "
-                   f"rankings differ in length (first: {uneven[0]!r}); the mean is over the "
-                   f"others")  # fmt: skip
+            msg = (
+                f"KTU of the {w} runs is undefined for {len(uneven)} topic(s) whose "
+                f"rankings differ in length (first: {uneven[0]!r}); the mean is over the "
+                f"others"
+            )
             notes.append(msg)
             warnings.warn(msg, DataWarning, stacklevel=3)
         rbo[w] = truncated_rbo(rr, ro, p, depth)
