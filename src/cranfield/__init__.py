@@ -49,6 +49,7 @@ __all__ = [
     "read_qrels",
     "read_run",
     "report",
+    "repro",
 ]
 
 _LAZY = {
@@ -56,6 +57,7 @@ _LAZY = {
     "compare": ("cranfield.comparing", "compare"),
     "rank_biased_overlap": ("cranfield.comparing.rbo", "rank_biased_overlap"),
     "judge": ("cranfield.judging", "judge"),
+    "repro": ("cranfield.comparing.repro", "repro"),
     "judge_many": ("cranfield.judged_runs", "judge_many"),
     "judges": ("cranfield.judgments.agreement", "judges"),
     "leaderboards": ("cranfield.judgments.leaderboard", "leaderboards"),
@@ -101,6 +103,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover
     from . import curves, measures, report
     from .comparing import compare
+    from .comparing.repro import repro
     from .data import Qrels, Run
     from .errors import (
         CranfieldError,

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Do judgment sets rank the runs alike? tau_b, tau_AP_b, top-k, verdicts.",
     ),
     "judges": ("cranfield.cli.judges", "Agreement between judgment sets: kappa, alpha, AC1."),
+    "repro": ("cranfield.cli.repro", "Was an experiment reproduced? KTU, RBO, RMSE, ER, DeltaRI."),
 }
 
 
