@@ -382,7 +382,7 @@ def repro(
     notes: list[str] = []
     effects = []
     for label in labels:
-        col = {role: results[role].column(label) for role in ROLES}
+        col = {role: np.ascontiguousarray(results[role].column(label)) for role in ROLES}
         tests = {
             w: _t_test(col[f"orig_{w}"], col[f"rep_{w}"], rpd, welch)
             for w in ("baseline", "advanced")
