@@ -126,14 +126,6 @@ def _check(ours: R.Reproduction, ref: dict, orders: bool):
             assert ours.mean("rbo", w) == pytest.approx(ref["rbo"][w], rel=1e-12)
 
 
-UNEXPLAINED = pytest.mark.xfail(
-    strict=True,
-    reason="open: KTU/RBO (trec order, sorted files) and replicability ER differ from repro_eval "
-    "on these generated runs; not yet explained (issue 30)",
-)
-
-
-@UNEXPLAINED
 @pytest.mark.parametrize("collection", ["cisi", "cacm"])
 def test_reproducibility_equals_repro_eval_on_runs_with_ties(tmp_path, collection):
     qrels = need(DATA / collection / "qrels.trec")
@@ -143,7 +135,6 @@ def test_reproducibility_equals_repro_eval_on_runs_with_ties(tmp_path, collectio
     _check(ours, _repro_eval(runs, str(qrels)), orders=True)
 
 
-@UNEXPLAINED
 def test_file_order_needs_the_compat_switch(tmp_path):
     """Files not sorted by score: repro_eval compares the documents in the file's order; the
     scores (trec order either way) agree with or without the switch, KTU and RBO only with."""
@@ -159,7 +150,6 @@ def test_file_order_needs_the_compat_switch(tmp_path):
     assert plain.mean("ktu", "baseline") != pytest.approx(ref["ktu"]["baseline"], rel=1e-6)
 
 
-@UNEXPLAINED
 def test_replicability_equals_repro_eval(tmp_path):
     """The reproduced runs on another collection: ER, DeltaRI and the unpaired t-test."""
     q1, q2 = need(DATA / "cisi" / "qrels.trec"), need(DATA / "cacm" / "qrels.trec")

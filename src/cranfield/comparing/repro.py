@@ -32,8 +32,9 @@ What differs from ``repro_eval`` and has a switch (``compat="pytrec_eval"``): th
 the documents compared by KTU and RBO.  cranfield orders every ranking as trec_eval does (score
 descending, then document id descending); ``repro_eval`` keeps the order of the file and only
 sorts runs of equal adjacent scores by document id descending, which differs for a file not
-sorted by score.  The scores themselves are trec_eval's (``complete=False``: the judged topics
-a run has results for), as pytrec_eval computes them.
+sorted by score.  The scores themselves are trec_eval's over every judged topic of the qrels
+(``complete=True``, trec_eval ``-c``: a judged topic a run has no results for scores 0), as
+``repro_eval`` gets them from ir_measures, which reports every topic of the qrels.
 """
 
 from __future__ import annotations
@@ -362,23 +363,11 @@ def repro(
         )
     results = {}
     for role, run in runs.items():
-        results[role] = evaluate(
-            q_orig if role.startswith("orig") or rpd else q_rep,
-            {role: run},
-            measures,
-            complete=False,
-        )[role]
+        judged = q_orig if role.startswith("orig") or rpd else q_rep
+        if not set(run.query_ids) & set(judged.query_ids):
+            raise InputError(f"{run.source}: no topic of the run has judgments in {judged.source}")
+        results[role] = evaluate(judged, {role: run}, measures, complete=True)[role]
     labels = results["orig_baseline"].labels
-    for side, (b, a) in {
-        "orig": ("orig_baseline", "orig_advanced"),
-        "rep": ("rep_baseline", "rep_advanced"),
-    }.items():
-        for role in (b, a):
-            if not results[role].query_ids:
-                raise InputError(
-                    f"{runs[role].source}: no topic of the run has judgments in "
-                    f"{(q_orig if side == 'orig' or rpd else q_rep).source}"
-                )
     notes: list[str] = []
     effects = []
     for label in labels:
