@@ -295,7 +295,7 @@ def _same_topics(runs: dict[str, Any], a: str, b: str, why: str) -> None:
             else f"topic {missing[0]!r} of {runs[a].source} is missing"
         )
         raise InputError(
-            f"{runs[b].source}: {what} ({why}; {len(extra)} extra, {len(missing)} missing)"
+            runs[b].source, f"{what} ({why}; {len(extra)} extra, {len(missing)} missing)"
         )
 
 
@@ -365,7 +365,7 @@ def repro(
     for role, run in runs.items():
         judged = q_orig if role.startswith("orig") or rpd else q_rep
         if not set(run.query_ids) & set(judged.query_ids):
-            raise InputError(f"{run.source}: no topic of the run has judgments in {judged.source}")
+            raise InputError(run.source, f"no topic of the run has judgments in {judged.source}")
         results[role] = evaluate(judged, {role: run}, measures, complete=True)[role]
     labels = results["orig_baseline"].labels
     notes: list[str] = []
