@@ -160,3 +160,19 @@ def test_rankings_of_other_lengths_leave_ktu_undefined(files, tmp_path):
     assert any(issubclass(w.category, DataWarning) and "'3'" in str(w.message) for w in seen)
     assert np.isnan(r.ktu["baseline"][2]) and not np.isnan(r.ktu["baseline"][:2]).any()
     assert r.mean("ktu", "baseline") == pytest.approx(np.mean(r.ktu["baseline"][:2]))
+
+
+def test_welch_is_for_replicability(files):
+    import cranfield
+    from cranfield.errors import ParameterError
+
+    r = run_cli(*_argv(files, "--welch"))
+    assert r.returncode == 2 and b"--welch is for replicability" in r.stderr
+    with pytest.raises(ParameterError, match="replicability"):
+        cranfield.repro(files["b"], files["a"], files["b2"], files["a2"], files["qrels"],
+                        welch=True)  # fmt: skip
+
+
+def test_an_unknown_measure_is_one_error(files):
+    r = run_cli(*_argv(files, "-m", "NoSuchMeasure"))
+    _one_error(r, "NoSuchMeasure")

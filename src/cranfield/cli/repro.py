@@ -13,15 +13,15 @@ def parser() -> Parser:
     p = Parser(
         "cranfield repro",
         run.__doc__,
-        usage="%(prog)s --orig-baseline A --orig-advanced B --rep-baseline A2 --rep-advanced B2 "
-        "[options] QRELS [QRELS2]",
+        usage="%(prog)s --orig-baseline RUN --orig-advanced RUN --rep-baseline RUN "
+        "--rep-advanced RUN [options] QRELS [QRELS2]",
     )
     p.add_argument("qrels", metavar="QRELS", type=file_path, nargs="+", help=argparse.SUPPRESS)
     for role, what in (
-        ("orig-baseline", "the original baseline run"),
-        ("orig-advanced", "the original advanced run"),
-        ("rep-baseline", "the reproduced (or replicated) baseline run"),
-        ("rep-advanced", "the reproduced (or replicated) advanced run"),
+        ("orig-baseline", "The original baseline run"),
+        ("orig-advanced", "The original advanced run"),
+        ("rep-baseline", "The reproduced (or replicated) baseline run"),
+        ("rep-advanced", "The reproduced (or replicated) advanced run"),
     ):
         p.option(f"--{role}", type=file_path, required=True, metavar="RUN", help=f"{what}.")
     p.common(
@@ -91,6 +91,8 @@ def run(argv: Sequence[str]) -> None:
     a = p.parse(argv)
     if len(a.qrels) > 2:
         p.error("give QRELS, and QRELS2 for replicability (at most two qrels files)")
+    if a.welch and len(a.qrels) == 1:
+        p.error("--welch is for replicability (an unpaired test): give QRELS2")
     from cranfield.comparing.repro import repro
     from cranfield.report.repro_text import render_repro
 

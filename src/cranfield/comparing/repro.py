@@ -343,6 +343,8 @@ def repro(
     p = persistence(p)
     depth = A.integer(depth, "depth (rank-biased overlap)", minimum=1, maximum=10_000_000)
     welch = A.flag(welch, "welch")
+    if welch and rep_qrels is None:
+        raise ParameterError("welch=True is for replicability (an unpaired test): give rep_qrels")
     sources = dict(
         zip(ROLES, (orig_baseline, orig_advanced, rep_baseline, rep_advanced), strict=True)
     )
