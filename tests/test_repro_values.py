@@ -184,3 +184,23 @@ def test_bundled_example_runs_equal_repro_eval(tmp_path):
     qrels = str(EXAMPLES / "qrels.txt")
     ours = R.repro(*(runs[r] for r in R.ROLES), qrels, measures=MEASURES, compat="pytrec_eval")
     _check(ours, _repro_eval(runs, qrels), orders=True)
+
+
+def test_a_perfect_reproduction_equals_repro_eval(tmp_path):
+    """The original runs given again as their reproduction: every t-test is undefined (no
+    differences), which repro_eval then reports as p = 1; KTU and RBO_ext are 1, RMSE 0.  The
+    truncated RBO of two equal rankings of 60 documents is below 1 at depth 1000 (X_d / d
+    falls after rank 60), and 1 at depth 60."""
+    qrels = need(DATA / "cisi" / "qrels.trec")
+    runs = _runs(tmp_path, qrels, 13, shuffled=False)
+    runs["rep_baseline"], runs["rep_advanced"] = runs["orig_baseline"], runs["orig_advanced"]
+    ours = R.repro(*(runs[r] for r in R.ROLES), str(qrels), measures=MEASURES)
+    _check(ours, _repro_eval(runs, str(qrels)), orders=True)
+    for m in ours.measures:
+        assert m.p_value == {"baseline": 1.0, "advanced": 1.0}
+        assert m.rmse == {"baseline": 0.0, "advanced": 0.0} and m.er == 1.0
+    assert ours.mean("ktu", "baseline") == 1.0
+    assert ours.mean("rbo_ext", "advanced") == pytest.approx(1.0, abs=1e-12)
+    assert ours.mean("rbo", "advanced") < 0.999
+    at60 = R.repro(*(runs[r] for r in R.ROLES), str(qrels), measures=["AP"], depth=60)
+    assert at60.mean("rbo", "advanced") == pytest.approx(1.0, abs=1e-12)
