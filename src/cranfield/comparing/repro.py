@@ -4,7 +4,9 @@ SIGIR 2020 (doi:10.1145/3397271.3401036), as the authors' ``repro_eval`` 0.5.0 c
 
 An original experiment has a baseline run B and an advanced run A; the reproduced
 (same collection, same topics) or replicated (another collection, ``rep_qrels``) experiment has
-B' and A'.  The paper's measures, at three levels (its section "Measures"):
+B' and A'.  The paper's measures, at the levels of granularity it measures at (the formulas
+are those of ``repro_eval``'s source, which the tests compare with; the paper's section and
+equation numbers were not checked against its text, which was not at hand):
 
 - order of documents, per topic, original run against its reproduction (reproducibility only):
   Kendall's tau Union (KTU) and rank-biased overlap (RBO);
@@ -70,7 +72,7 @@ KTU_DEPTH = 1000
 
 
 def kendall_tau_union(orig: list[str], rep: list[str]) -> float:
-    """KTU of two rankings of one topic (the paper's "Order of documents"; ``repro_eval``'s
+    """KTU of two rankings of one topic (the paper's level "order of documents"; ``repro_eval``'s
     ``_KTU``): each ranking written as the positions of its documents in the sorted union of
     both, then Kendall's tau-b between the two (scipy), rounded to 14 digits.  NaN when the
     rankings differ in length (``repro_eval`` fails there) or tau is undefined."""
@@ -87,7 +89,7 @@ def kendall_tau_union(orig: list[str], rep: list[str]) -> float:
 
 def truncated_rbo(orig: Rankings, rep: Rankings, p: float, depth: int) -> np.ndarray:
     """Per topic, RBO truncated at ``depth`` and normalised by the weights it sums (the
-    paper's "Order of documents"; ``repro_eval``'s ``_rbo`` after Clarke et al.)::
+    paper's level "order of documents"; ``repro_eval``'s ``_rbo`` after Clarke et al.)::
 
         sum_{d=1}^{depth} p^(d-1) X_d / d  /  sum_{d=1}^{depth} p^(d-1)
 
@@ -111,7 +113,7 @@ def truncated_rbo(orig: Rankings, rep: Rankings, p: float, depth: int) -> np.nda
 
 
 def rmse(orig: np.ndarray, rep: np.ndarray) -> float:
-    """Root mean square error of per-topic scores (the paper's "Effectiveness")."""
+    """Root mean square error of per-topic scores (the paper's level "effectiveness")."""
     diff = np.asarray(orig, dtype=np.float64) - np.asarray(rep, dtype=np.float64)
     return math.sqrt(sum(np.square(diff)) / len(diff))
 
@@ -126,14 +128,15 @@ def nrmse(orig: np.ndarray, rep: np.ndarray) -> float:
 
 def effect_ratio(ob: np.ndarray, oa: np.ndarray, rb: np.ndarray, ra: np.ndarray) -> float:
     """ER: the reproduced mean per-topic improvement over the original's (the paper's
-    "Overall effects"): ``mean(ra - rb) / mean(oa - ob)``; NaN when the original shows none."""
+    level "overall effects"): ``mean(ra - rb) / mean(oa - ob)``; NaN when the original shows
+    none."""
     orig = float((np.asarray(oa) - np.asarray(ob)).mean())
     rep = float((np.asarray(ra) - np.asarray(rb)).mean())
     return rep / orig if orig else math.nan
 
 
 def delta_ri(ob: np.ndarray, oa: np.ndarray, rb: np.ndarray, ra: np.ndarray) -> float:
-    """DeltaRI = RI - RI', ``RI = (mean A - mean B) / mean B`` (the paper's "Overall
+    """DeltaRI = RI - RI', ``RI = (mean A - mean B) / mean B`` (the paper's level "overall
     effects"); NaN when a baseline's mean is 0."""
 
     def ri(b: np.ndarray, a: np.ndarray) -> float:
