@@ -204,3 +204,21 @@ def test_a_perfect_reproduction_equals_repro_eval(tmp_path):
     assert ours.mean("rbo", "advanced") < 0.999
     at60 = R.repro(*(runs[r] for r in R.ROLES), str(qrels), measures=["AP"], depth=60)
     assert at60.mean("rbo", "advanced") == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_truncated_rbo_equals_repro_evals_rbo_bit_for_bit(seed):
+    """Rankings of different lengths drawn from one pool (so they share some documents),
+    depth below, between and above their lengths."""
+    pytest.importorskip("repro_eval")
+    from repro_eval.measure.document_order import _rbo
+
+    rnd = random.Random(seed)
+    pool = [f"d{i}" for i in range(40)]
+    a, b = rnd.sample(pool, rnd.randint(0, 30)), rnd.sample(pool, rnd.randint(1, 30))
+    vocabulary: dict[str, int] = {}
+    ra = R._as_rankings([a], vocabulary)
+    rb = R._as_rankings([b], vocabulary)
+    p = rnd.choice([0.5, 0.9, 0.95])
+    for depth in (1, 7, 25, 45):
+        assert R.truncated_rbo(ra, rb, p, depth)[0] == _rbo(b, a, p=p, depth=depth)
