@@ -16,6 +16,8 @@ from cranfield.comparing import repro as R
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "cranfield" / "examples" / "cranfield"
 MEASURES = ["AP", "nDCG@10", "P@10"]
+# repro_eval 0.5.0 imports from scipy.stats.stats (deprecated); the reference, not our code
+pytestmark = pytest.mark.filterwarnings("ignore:Please import:DeprecationWarning")
 
 
 # ---------------------------------------------------------------- hand-made cases
