@@ -224,3 +224,20 @@ def test_truncated_rbo_equals_repro_evals_rbo_bit_for_bit(seed):
     p = rnd.choice([0.5, 0.9, 0.95])
     for depth in (1, 7, 25, 45):
         assert R.truncated_rbo(ra, rb, p, depth)[0] == _rbo(b, a, p=p, depth=depth)
+
+
+def test_ktu_is_repro_evals_correlation_of_the_id_sequences():
+    """repro_eval's KTU correlates, rank by rank, the positions of the documents in the
+    sorted union: swapping the top two of (d, a, c, b) gives -2/3 (by hand: of the six pairs
+    of ranks only (3, 4) is concordant), where the rank correlation of the documents is 2/3.
+    docs/repro.md says so; this pins the convention to repro_eval's own function."""
+    pytest.importorskip("repro_eval")
+    from collections import OrderedDict
+
+    from repro_eval.measure.document_order import _KTU
+
+    orig, rep = ["d", "a", "c", "b"], ["a", "d", "c", "b"]
+    assert R.kendall_tau_union(orig, rep) == pytest.approx(-2 / 3, abs=1e-13)
+    ref = dict(_KTU({"q": OrderedDict((d, 4 - i) for i, d in enumerate(orig))},
+                    {"q": OrderedDict((d, 4 - i) for i, d in enumerate(rep))}))  # fmt: skip
+    assert R.kendall_tau_union(orig, rep) == ref["q"]
