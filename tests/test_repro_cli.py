@@ -176,3 +176,15 @@ def test_welch_is_for_replicability(files):
 def test_an_unknown_measure_is_one_error(files):
     r = run_cli(*_argv(files, "-m", "NoSuchMeasure"))
     _one_error(r, "NoSuchMeasure")
+
+
+def test_rbo_depth_is_bounded(files):
+    import cranfield
+    from cranfield.errors import ParameterError
+    from cranfield.limits import MAX_RBO_DEPTH
+
+    r = run_cli(*_argv(files, "--rbo-depth", str(MAX_RBO_DEPTH + 1)))
+    assert r.returncode == 2 and b"--rbo-depth" in r.stderr
+    with pytest.raises(ParameterError, match="depth"):
+        cranfield.repro(files["b"], files["a"], files["b2"], files["a2"], files["qrels"],
+                        depth=MAX_RBO_DEPTH + 1)  # fmt: skip

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from cranfield.cli._args import Parser, Range, file_path, plot_file
 from cranfield.cli._output import write_output
+from cranfield.limits import MAX_RBO_DEPTH
 
 
 def parser() -> Parser:
@@ -39,7 +40,7 @@ def parser() -> Parser:
     )
     p.option(
         "--rbo-depth",
-        type=Range(int, 1, 10_000_000),
+        type=Range(int, 1, MAX_RBO_DEPTH),
         default=1000,
         show_default=True,
         metavar="N",

@@ -50,6 +50,7 @@ import numpy as np
 
 from cranfield.comparing.rbo import Rankings, overlap_of, persistence, ranked_documents
 from cranfield.errors import DataWarning, InputError, ParameterError
+from cranfield.limits import MAX_RBO_DEPTH
 
 __all__ = [
     "ROLES",
@@ -344,7 +345,7 @@ def repro(
     if compat not in COMPAT:
         raise ParameterError(f"compat must be None or 'pytrec_eval', got {compat!r}")
     p = persistence(p)
-    depth = A.integer(depth, "depth (rank-biased overlap)", minimum=1, maximum=10_000_000)
+    depth = A.integer(depth, "depth (rank-biased overlap)", minimum=1, maximum=MAX_RBO_DEPTH)
     welch = A.flag(welch, "welch")
     if welch and rep_qrels is None:
         raise ParameterError("welch=True is for replicability (an unpaired test): give rep_qrels")
