@@ -163,7 +163,7 @@ def test_replicability_equals_repro_eval(tmp_path):
     rep = _runs(tmp_path / "b", q2, 5, shuffled=False)
     runs = {**{k: v for k, v in orig.items() if k.startswith("orig")},
             **{k: v for k, v in rep.items() if k.startswith("rep")}}  # fmt: skip
-    ours = R.repro(*(runs[r] for r in R.ROLES), str(q1), str(q2), MEASURES)
+    ours = R.repro(*(runs[r] for r in R.ROLES), str(q1), str(q2), measures=MEASURES)
     assert ours.kind == "replicability" and not ours.ktu
     _check(ours, _repro_eval(runs, str(q1), str(q2)), orders=False)
 
@@ -247,10 +247,11 @@ def test_ktu_is_repro_evals_correlation_of_the_id_sequences():
 
 def test_every_measure_of_repro_eval_that_cranfield_names(tmp_path):
     """repro_eval's default measures (its load_measures: trec_eval's P, recall, ndcg,
-    ndcg_cut, map_cut, set measures, Rprec, infAP, bpref, recip_rank, map) by their ir_measures
-    names, which cranfield parses too: all of them give repro_eval's values, except the
-    interpolated precisions (trec_eval 10.0's lround against pytrec_eval's 9.x rounding,
-    docs/repro.md) and SetP(relative=True), which cranfield does not name."""
+    ndcg_cut, map_cut, set measures, Rprec, infAP, bpref, recip_rank, map, iprec_at_recall)
+    by their ir_measures names, which cranfield parses too: all of them give repro_eval's
+    values, the interpolated precisions with compat="pytrec_eval" (trec_eval 10.0's lround
+    against pytrec_eval's 9.x rounding, docs/repro.md); SetP(relative=True) has no cranfield
+    name."""
     pytest.importorskip("repro_eval")
     from repro_eval.util import load_measures
 
@@ -269,5 +270,14 @@ def test_every_measure_of_repro_eval_that_cranfield_names(tmp_path):
         if not m.startswith("IPrec"):
             names.append(m)
     assert unnamed == ["SetP(relative=True)"] and len(names) == 46
+    ref = _repro_eval(runs, str(qrels))
     ours = R.repro(*(runs[r] for r in R.ROLES), str(qrels), measures=names)
-    _check(ours, _repro_eval(runs, str(qrels)), orders=False)
+    _check(ours, ref, orders=False)
+    # the interpolated precisions: equal with pytrec_eval's rounding, not without
+    iprec = [m for m in map(str, load_measures()) if m.startswith("IPrec")]
+    assert len(iprec) == 11
+    compat = R.repro(*(runs[r] for r in R.ROLES), str(qrels), measures=iprec, compat="pytrec_eval")
+    assert [m.measure for m in compat.measures] == iprec  # labels as written
+    _check(compat, ref, orders=False)
+    plain = R.repro(*(runs[r] for r in R.ROLES), str(qrels), measures=iprec)
+    assert any(m.er != pytest.approx(ref["er"][m.measure], rel=1e-6) for m in plain.measures)

@@ -56,9 +56,10 @@ def parser() -> Parser:
         dest="compat",
         action="store_const",
         const="pytrec_eval",
-        help="Order the documents for KTU and RBO as repro_eval does (the file's order, equal "
-        "adjacent scores by document id descending) instead of trec_eval's (score, then "
-        "document id descending).",
+        help="As repro_eval (pytrec_eval 9.0.8): the documents for KTU and RBO in the file's "
+        "order (equal adjacent scores by document id descending) instead of trec_eval's "
+        "(score, then document id descending), and IPrec/IPrecAvg with trec_eval 9.x's "
+        "rounding of recall levels (rounding=trec9).",
     )
     p.common("fmt", choices=("table", "json", "csv"), help="Output format.")
     p.common("digits")
@@ -104,7 +105,7 @@ def run(argv: Sequence[str]) -> None:
         a.rep_advanced,
         a.qrels[0],
         a.qrels[1] if len(a.qrels) == 2 else None,
-        a.measures or None,
+        measures=a.measures or None,
         p=a.rbo_p,
         depth=a.rbo_depth,
         welch=a.welch,

@@ -30,8 +30,10 @@ where ``repro_eval`` stops with scipy's error); RBO is the depth-truncated, norm
 scipy's, and when every p-value is undefined and the original and reproduced scores are
 equal they are 1.
 
-What differs from ``repro_eval`` and has a switch (``compat="pytrec_eval"``): the order of
-the documents compared by KTU and RBO.  cranfield orders every ranking as trec_eval does (score
+What differs from ``repro_eval`` and has a switch (``compat="pytrec_eval"``): interpolated
+precision (``IPrec``, ``IPrecAvg``: trec_eval 10.0's ``lround(r R)`` against pytrec_eval's
+9.x ``(long)(r R + 0.9)``, the measures' ``rounding=trec9``), and the order of the documents
+compared by KTU and RBO.  cranfield orders every ranking as trec_eval does (score
 descending, then document id descending); ``repro_eval`` keeps the order of the file and only
 sorts runs of equal adjacent scores by document id descending, which differs for a file not
 sorted by score.  The scores themselves are trec_eval's over every judged topic of the qrels
@@ -68,6 +70,8 @@ __all__ = [
 ROLES = ("orig_baseline", "orig_advanced", "rep_baseline", "rep_advanced")
 """The four runs of an experiment and its reproduction, in the order they are given."""
 COMPAT = (None, "pytrec_eval")
+PYTREC_ROUNDING = ("IPrec", "IPrecAvg")
+"""The measures whose recall levels pytrec_eval rounds as trec_eval 9.x did."""
 KTU_DEPTH = 1000
 """KTU compares the first 1000 documents of each ranking (``repro_eval``'s ``RUN_LENGTH``)."""
 
@@ -320,8 +324,8 @@ def repro(
     rep_advanced: Any,
     qrels: Any,
     rep_qrels: Any = None,
-    measures: Any = None,
     *,
+    measures: Any = None,
     p: float = 0.95,
     depth: int = 1000,
     welch: bool = False,
@@ -337,7 +341,8 @@ def repro(
 
     ``measures``: cranfield measure strings (default AP, nDCG@10, P@10, RR, R@1000);
     ``p``/``depth``: RBO's persistence and depth; ``welch``: Welch's unpaired test instead of
-    Student's; ``compat="pytrec_eval"``: ``repro_eval``'s document order for KTU and RBO."""
+    Student's; ``compat="pytrec_eval"``: ``repro_eval``'s document order for KTU and RBO and
+    pytrec_eval's rounding of interpolated precision."""
     from cranfield import arguments as A
     from cranfield.evaluation import evaluate
     from cranfield.io import read_qrels, read_run
@@ -349,6 +354,7 @@ def repro(
     welch = A.flag(welch, "welch")
     if welch and rep_qrels is None:
         raise ParameterError("welch=True is for replicability (an unpaired test): give rep_qrels")
+    labels, chosen = _measures(measures, compat)
     sources = dict(
         zip(ROLES, (orig_baseline, orig_advanced, rep_baseline, rep_advanced), strict=True)
     )
@@ -372,12 +378,11 @@ def repro(
         judged = q_orig if role.startswith("orig") or rpd else q_rep
         if not set(run.query_ids) & set(judged.query_ids):
             raise InputError(run.source, f"no topic of the run has judgments in {judged.source}")
-        results[role] = evaluate(judged, {role: run}, measures, complete=True)[role]
-    labels = results["orig_baseline"].labels
+        results[role] = evaluate(judged, {role: run}, chosen, complete=True)[role]
     notes: list[str] = []
     effects = []
-    for label in labels:
-        col = {role: np.ascontiguousarray(results[role].column(label)) for role in ROLES}
+    for j, label in enumerate(labels):
+        col = {role: np.ascontiguousarray(results[role].values[:, j]) for role in ROLES}
         tests = {
             w: _t_test(col[f"orig_{w}"], col[f"rep_{w}"], rpd, welch)
             for w in ("baseline", "advanced")
@@ -419,6 +424,26 @@ def repro(
         warnings=tuple(notes),
         **common,
     )
+
+
+def _measures(measures: Any, compat: str | None) -> tuple[list[str], list[Any]]:
+    """The labels as written and the Measures computed (evaluate's own parsing and checks),
+    interpolated precision with pytrec_eval's 9.x rounding under ``compat="pytrec_eval"``
+    (unless the measure gives ``rounding`` itself); a measure given twice counts once."""
+    from cranfield.evaluation import _measures as parsed
+    from cranfield.measures import Measure
+
+    labels: list[str] = []
+    chosen: list[Any] = []
+    for label, m in parsed(measures):
+        if compat == "pytrec_eval" and m.name in PYTREC_ROUNDING:
+            params = dict(m.params)
+            params.setdefault("rounding", "trec9")
+            m = Measure(m.name, params, m.cutoff)
+        if str(m) not in map(str, chosen):
+            labels.append(label)
+            chosen.append(m)
+    return labels, chosen
 
 
 def _undefined_tests(effects: list[MeasureEffects], results: dict, labels) -> list:
