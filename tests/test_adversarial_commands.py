@@ -39,6 +39,20 @@ COMMANDS = {
     "ties": ["ties", "{qrels}", "{run}"],
     "report": ["report", "{qrels}", "{run}", "{other}", "-m", "AP", "-m", "P@5"],
     "trec_eval": ["trec_eval", "-q", "-m", "all_trec", "{qrels}", "{run}"],
+    "repro": [
+        "repro",
+        "--orig-baseline",
+        "{run}",
+        "--orig-advanced",
+        "{run}",
+        "--rep-baseline",
+        "{run}",
+        "--rep-advanced",
+        "{run}",
+        "{qrels}",
+        "-m",
+        "AP",
+    ],
 }
 OTHER_RUN = b"1 Q0 d1 1 3 o\n1 Q0 d2 2 2 o\n2 Q0 d3 1 1 o\n10 Q0 d4 1 1 o\n"
 CAMPAIGN: Counter = Counter()

@@ -58,6 +58,8 @@ entry()
 creation of a temporary file whose name starts with ``at``; it makes ``go.held`` and ends
 when ``go`` exists."""
 
+REPRO = ["repro", "--orig-baseline", "{run}", "--orig-advanced", "{run2}", "--rep-baseline",
+         "{run2}", "--rep-advanced", "{run}", "{qrels}"]  # fmt: skip
 COMMANDS = {
     "evaluate -o": ["evaluate", "{qrels}", "{run}", "-q", "-o", "{out}"],
     "compare -o": ["compare", "{qrels}", "{run}", "{run2}", "-o", "{out}"],
@@ -68,6 +70,8 @@ COMMANDS = {
     "compare --plot": ["compare", "{qrels}", "{run}", "{run2}", "--plot", "{plot_dir}"],
     "suite -o": ["suite", "{suite}", "-o", "{out}"],
     "suite --plot": ["suite", "{suite}", "--plot", "{plot}"],
+    "repro -o": [*REPRO, "-o", "{out}"],
+    "repro --plot": [*REPRO, "--plot", "{plot}"],
 }
 TERMINATING = ("SIGTERM", "SIGHUP")
 SIGNALS = [getattr(signal, name) for name in TERMINATING]

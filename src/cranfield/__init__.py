@@ -52,6 +52,7 @@ __all__ = [
     "read_qrels",
     "read_run",
     "report",
+    "repro",
     "suite",
     "verify",
 ]
@@ -62,6 +63,7 @@ _LAZY = {
     "rank_biased_overlap": ("cranfield.comparing.rbo", "rank_biased_overlap"),
     "judge": ("cranfield.judging.join", "judge"),
     "judge_many": ("cranfield.judging.runs", "judge_many"),
+    "repro": ("cranfield.comparing.repro", "repro"),
     "judges": ("cranfield.judgments.agreement", "judges"),
     "suite": ("cranfield.comparing.suites", "suite"),
     "leaderboards": ("cranfield.judgments.leaderboard", "leaderboards"),
@@ -112,6 +114,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover
     from cranfield import curves, measures, nuggets
     from cranfield.comparing import compare
+    from cranfield.comparing.repro import repro
     from cranfield.comparing.suites import suite
     from cranfield.data.tables import Qrels, Run
     from cranfield.errors import (

@@ -22,3 +22,7 @@ MAX_SEED = 2**64 - 1
 
 MAX_RESAMPLES = 10**8
 """Permutations of the randomization test and samples of the bootstrap (``--permutations``)."""
+
+MAX_RBO_DEPTH = 10**6
+"""Depth of the truncated RBO of ``cranfield repro`` (``--rbo-depth``): its terms are summed
+rank by rank up to the depth, for every topic."""

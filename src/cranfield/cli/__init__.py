@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("cranfield.cli.verify", "Check scores against EXPECTED.yaml: OK, OKish, FAIL."),
     "suite": ("cranfield.cli.suite", "Systems over many collections: means, wins, meta-analysis."),
     "nuggets": ("cranfield.cli.nuggets", "RAG answers' nugget scores (AutoNuggetizer), compared."),
+    "repro": ("cranfield.cli.repro", "Was an experiment reproduced? KTU, RBO, RMSE, ER, DeltaRI."),
 }
 
 

@@ -300,8 +300,8 @@ class RelevanceEvaluator:
 
             points = req.parsed.values
             if tm.name == "11pt_avg":
-                return [eleven_point_average(ctx.jr, points, ctx.level, v9=True)]
-            table = iprec_at_recall(ctx.jr, points, ctx.level, v9=True)
+                return [eleven_point_average(ctx.jr, points, ctx.level, rounding="trec9")]
+            table = iprec_at_recall(ctx.jr, points, ctx.level, rounding="trec9")
             return [table[:, i] for i in range(len(points))]
         return tm.compute(ctx, req.parsed.values)
 

@@ -6,7 +6,8 @@ precision ``IP(r) = max_{r' >= r} P(r')``, the 11 standard recall levels 0.0, 0.
 trec_eval 10.0 ``m_iprec_at_recall.c`` and ``m_11pt_avg.c``, whose exact rule is:
 
 - the recall level ``p`` becomes a number of relevant documents ``c = lround(p * R)``
-  (trec_eval 10.0; 9.x used ``(long)(p * R + 0.9)``);
+  (trec_eval 10.0; 9.x, and so pytrec_eval, used ``(long)(p * R + 0.9)``: the parameter
+  ``rounding=trec9``);
 - ``c > RR`` (not reached by the ranking): 0; ``c >= 1``: the interpolated precision
   ``max_{j >= i} P@j`` at the rank ``i`` of the c-th relevant retrieved document;
   ``c <= 0``: the same at the first relevant retrieved document, or ``RR/n`` when nothing
@@ -37,6 +38,15 @@ from cranfield.measures.sources import BAEZA_YATES
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 SOURCE = f"{BAEZA_YATES}, sec. 3.2.1, eq. 3.4 (interpolated precision at 11 recall levels)"
 NO_TIES = "no closed form: a maximum of precision over the later recall points"
+ROUNDINGS = ("trec10", "trec9")
+ROUNDING = Param(
+    "rounding",
+    "str",
+    "trec10",
+    "recall level r as a number of relevant documents c: trec10 = lround(r R) (trec_eval "
+    "10.0), trec9 = (long)(r R + 0.9) (trec_eval 9.x, pytrec_eval)",
+    choices=ROUNDINGS,
+)
 
 
 def _effective_num_ret(jr: JudgedRankings) -> np.ndarray:
@@ -49,8 +59,8 @@ def _effective_num_ret(jr: JudgedRankings) -> np.ndarray:
 class _Interp:
     """Interpolated precision at each relevant retrieved document, per query."""
 
-    def __init__(self, jr: JudgedRankings, rel: int, v9: bool = False) -> None:
-        self.v9 = v9
+    def __init__(self, jr: JudgedRankings, rel: int, rounding: str = "trec10") -> None:
+        self.rounding = rounding
         rows, q, rank = relevant_rows(jr, rel)
         self.first, pos = rel_position(jr, rel)
         self.ip = memo(
@@ -69,9 +79,10 @@ class _Interp:
             )
 
     def cutoffs(self, p: float) -> np.ndarray:
-        if self.v9:  # trec_eval 9.x: (long) (p * R + 0.9), a truncation toward zero
-            return np.trunc(p * self.R.astype(np.float64) + 0.9).astype(np.int64)
-        return lround(p * self.R.astype(np.float64))
+        x = p * self.R.astype(np.float64)
+        if self.rounding == "trec9":
+            return np.trunc(x + 0.9).astype(np.int64)
+        return lround(x)
 
     def at(self, c: np.ndarray) -> np.ndarray:
         """IP at the c-th relevant retrieved document (1 <= c <= RR), else garbage (masked)."""
@@ -85,20 +96,18 @@ class _Interp:
 
 
 def iprec_at_recall(
-    jr: JudgedRankings, points: Sequence[float], rel: int, v9: bool = False
+    jr: JudgedRankings, points: Sequence[float], rel: int, rounding: str = "trec10"
 ) -> np.ndarray:
-    """trec_eval's ``iprec_at_recall_p`` for each point: (queries x points); ``v9``: with
-    trec_eval 9.x's recall cut-offs (pytrec_eval's)."""
-    it = _Interp(jr, rel, v9)
+    """trec_eval's ``iprec_at_recall_p`` for each point: (queries x points)."""
+    it = _Interp(jr, rel, rounding)
     cols = [it.value(it.cutoffs(p)) for p in points]
     return np.column_stack(cols) if cols else np.zeros((jr.num_queries, 0))
 
 
 def eleven_point_average(
-    jr: JudgedRankings, points: Sequence[float], rel: int, v9: bool = False
+    jr: JudgedRankings, points: Sequence[float], rel: int, rounding: str = "trec10"
 ) -> np.ndarray:
-    """trec_eval's ``11pt_avg`` over recall ``points`` as given (not sorted); ``v9``: with
-    trec_eval 9.x's recall cut-offs (pytrec_eval's).
+    """trec_eval's ``11pt_avg`` over recall ``points`` as given (not sorted).
 
     trec_eval walks the points from the last to the first, matching each to the relevant
     document it needs while the ranking is read bottom-up.  Points above the number of
@@ -107,7 +116,7 @@ def eleven_point_average(
     point get the final interpolated precision.  With ascending points this is the mean of
     :func:`iprec_at_recall`.
     """
-    it = _Interp(jr, rel, v9)
+    it = _Interp(jr, rel, rounding)
     m = len(points)
     nq = jr.num_queries
     total = np.zeros(nq)
@@ -145,7 +154,7 @@ EMPTY = Undefined(
     cutoff=Param(
         "cutoff", "float", REQUIRED, "recall level r (the @r part)", at_least=0.0, at_most=1.0
     ),
-    params=(REL,),
+    params=(REL, ROUNDING),
     summary="interpolated precision at recall level r (trec_eval rounding)",
     formula="IPrec@r = max_{j >= i_c} P@j, i_c = rank of the c-th relevant retrieved, "
     "c = lround(r R); 0 if c > RR",
@@ -165,16 +174,17 @@ EMPTY = Undefined(
         "tests/test_measures_trec.py::test_byr_interpolated_precision_figure_3_2",
         "tests/test_property_measures.py::test_measures_equal_oracle",
     ),
-    notes="Recall level r needs c = lround(r*R) relevant documents (trec_eval 10.0; 9.x "
-    "differs). IPrec@0 is the interpolated precision at the first relevant document.",
+    notes="Recall level r needs c = lround(r*R) relevant documents (trec_eval 10.0; 9.x and "
+    "pytrec_eval: (long)(r*R + 0.9), rounding=trec9). IPrec@0 is the interpolated precision at "
+    "the first relevant document.",
 )
-def iprec(jr: JudgedRankings, *, cutoff: float, rel: int) -> np.ndarray:
-    return iprec_at_recall(jr, [cutoff], rel)[:, 0]
+def iprec(jr: JudgedRankings, *, cutoff: float, rel: int, rounding: str = "trec10") -> np.ndarray:
+    return iprec_at_recall(jr, [cutoff], rel, rounding)[:, 0]
 
 
 @measure(
     "IPrecAvg",
-    params=(REL,),
+    params=(REL, ROUNDING),
     summary="11-point average interpolated precision (recall 0.0, 0.1, ..., 1.0)",
     formula="IPrecAvg = (1/11) sum_{r in 0,0.1,...,1} IPrec@r",
     source=SOURCE + "; trec_eval 10.0 m_11pt_avg.c (11pt_avg)",
@@ -186,5 +196,5 @@ def iprec(jr: JudgedRankings, *, cutoff: float, rel: int) -> np.ndarray:
     checked_by=("tests/test_property_measures.py::test_measures_equal_oracle",),
     notes="Other point sets are available through 'cranfield trec_eval -m 11pt_avg.p1,p2,...'.",
 )
-def iprec_avg(jr: JudgedRankings, *, rel: int) -> np.ndarray:
-    return eleven_point_average(jr, ELEVEN_POINTS, rel)
+def iprec_avg(jr: JudgedRankings, *, rel: int, rounding: str = "trec10") -> np.ndarray:
+    return eleven_point_average(jr, ELEVEN_POINTS, rel, rounding)
