@@ -1,0 +1,552 @@
+"""ranx 0.3's evaluation API over cranfield's measures: ``from cranfield.compat import ranx``.
+
+``Qrels``, ``Run``, ``evaluate`` and ``compare`` take ranx's arguments and return what ranx
+returns; the measures are the registry's (the names of ``docs/peers.md``'s ranx table), so the
+values are ranx's where ranx and trec_eval agree on the definition, and ranx's own
+conventions are reproduced where they differ (``docs/coming-from.md``, "ranx"):
+
+- **ties**: ranx orders a query's documents with numba's ``np.argsort`` (an unstable
+  quicksort with insertion sort below 16 elements): of the negated scores for a ``Run``, of the
+  scores, read backwards, for a plain dict given to ``evaluate``.  :func:`ranx_order` is that
+  algorithm, and the measures read the documents in its order (the ``given`` tie policy);
+  trec_eval orders equal scores by document id descending.
+- **rbp**: the raw grade is the gain (cranfield's ``RBP`` rescales gains into [0, 1]);
+  computed here from the same ordering.
+- **hits@k**: the number of relevant documents in the top k (``P@k`` times k).
+- **means**: numpy's ``mean`` of the per-query values, as ranx (cranfield's aggregate sums
+  in query order; the two differ in the last bits at most).
+
+Nothing here imports ranx or numba.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from cranfield.errors import DataWarning, InputError, ParameterError, UndefinedMeasureWarning
+
+__all__ = ["Qrels", "Run", "evaluate", "numba_argsort", "parse_metric", "ranx_order"]
+
+SMALL_QUICKSORT = 15
+"""numba's quicksort hands a part of at most this many elements to insertion sort."""
+
+
+# -- numba's argsort -------------------------------------------------------------------------
+
+
+def _insertion_sort(a: Sequence[float], r: list[int], low: int, high: int) -> None:
+    for i in range(low + 1, high + 1):
+        k = r[i]
+        v = a[k]
+        j = i
+        while j > low and v < a[r[j - 1]]:
+            r[j] = r[j - 1]
+            j -= 1
+        r[j] = k
+
+
+def _partition(a: Sequence[float], r: list[int], low: int, high: int) -> int:
+    mid = (low + high) >> 1
+    if a[r[mid]] < a[r[low]]:
+        r[low], r[mid] = r[mid], r[low]
+    if a[r[high]] < a[r[mid]]:
+        r[high], r[mid] = r[mid], r[high]
+    if a[r[mid]] < a[r[low]]:
+        r[low], r[mid] = r[mid], r[low]
+    pivot = a[r[mid]]
+    r[high], r[mid] = r[mid], r[high]
+    i, j = low, high - 1
+    while True:
+        while i < high and a[r[i]] < pivot:
+            i += 1
+        while j >= low and pivot < a[r[j]]:
+            j -= 1
+        if i >= j:
+            break
+        r[i], r[j] = r[j], r[i]
+        i += 1
+        j -= 1
+    r[i], r[high] = r[high], r[i]
+    return i
+
+
+def numba_argsort(a: Sequence[float]) -> list[int]:
+    """``np.argsort(a)`` as numba compiles it (``numba/misc/quicksort.py``, numba 0.5x-0.6x):
+    quicksort with a median-of-three pivot, the larger part stacked, insertion sort for parts
+    of at most 15 elements.  Equal values come out in an order that depends on the input's
+    order; with distinct values, or 15 values or fewer, it is a stable sort."""
+    n = len(a)
+    if n <= SMALL_QUICKSORT or len(set(a)) == n:
+        return sorted(range(n), key=a.__getitem__)  # the same permutation, at C speed
+    r = list(range(n))
+    stack = [(0, n - 1)]
+    while stack:
+        low, high = stack.pop()
+        while high - low >= SMALL_QUICKSORT:
+            i = _partition(a, r, low, high)
+            if high - i > i - low:
+                if high > i:
+                    stack.append((i + 1, high))
+                high = i - 1
+            else:
+                if i > low:
+                    stack.append((low, i - 1))
+                low = i + 1
+        _insertion_sort(a, r, low, high)
+    return r
+
+
+def ranx_order(scores: Sequence[float], *, from_dict: bool = False) -> list[int]:
+    """The positions of a query's documents in ranx's ranking: numba's argsort of the negated
+    scores (a ``Run``), or of the scores read backwards (a dict given to ``evaluate``)."""
+    if from_dict:
+        return numba_argsort(list(scores))[::-1]
+    return numba_argsort([-s for s in scores])
+
+
+def _sorted_docs(docs: Mapping[str, float]) -> dict[str, float]:
+    items = list(docs.items())
+    return {items[i][0]: items[i][1] for i in ranx_order([s for _, s in items])}
+
+
+# -- Qrels and Run ---------------------------------------------------------------------------
+
+
+def _checked(obj: Any, kind: str, source: str) -> dict[str, dict[str, Any]]:
+    """``{qid: {doc: value}}`` checked by cranfield's dict rules (one error naming the key)."""
+    from cranfield.io.mapping import qrels_from_mapping, run_from_mapping
+
+    if not isinstance(obj, Mapping):
+        raise InputError(source, f"expected a dict {{query: {{document: value}}}}, "
+                         f"got {type(obj).__name__}")
+    nonempty = {q: d for q, d in obj.items() if not (isinstance(d, Mapping) and not d)}
+    if kind == "qrels":
+        qrels_from_mapping(nonempty, source)
+        return {str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in obj.items()}
+    run_from_mapping(nonempty, source)
+    return {str(q): {str(d): float(s) for d, s in docs.items()} for q, docs in obj.items()}
+
+
+def _read_json(path: str) -> Any:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"not JSON: {exc.msg}", exc.lineno) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"cannot read the file: {exc}") from None
+
+
+def _kind(path: str, kind: str | None) -> str:
+    if kind is None:
+        for end, k in ((".json", "json"), (".trec", "trec"), (".txt", "trec"), (".gz", "gz")):
+            if str(path).endswith(end):
+                return k
+        if str(path).endswith(".lz4"):
+            raise ParameterError(f"{path}: LZ4 files are not supported (ranx's own format)")
+        raise ParameterError(
+            f"{path}: cannot tell the format from the file name; pass kind='trec' or 'json'"
+        )
+    if kind not in ("json", "trec", "gz"):
+        raise ParameterError(f"unknown kind {kind!r}; choose 'trec', 'gz' or 'json'")
+    return kind
+
+
+class Qrels:
+    """ranx's ``Qrels``: ``{q_id: {doc_id: grade}}``, query ids sorted, documents by grade."""
+
+    def __init__(self, qrels: Mapping[str, Mapping[str, int]] | None = None,
+                 name: str | None = None) -> None:
+        self.qrels: dict[str, dict[str, int]] = {}
+        self.sorted = False
+        if qrels is not None:
+            self.qrels = _checked(qrels, "qrels", "<ranx Qrels>")
+            self.sort()
+        self.name = name
+
+    def sort(self) -> None:
+        self.qrels = {q: _sorted_docs(self.qrels[q]) for q in sorted(self.qrels)}
+        self.sorted = True
+
+    def keys(self):
+        return self.qrels.keys()
+
+    def get_query_ids(self) -> list[str]:
+        return list(self.qrels)
+
+    def add(self, q_id: str, doc_ids: Sequence[str], scores: Sequence[int]) -> None:
+        self.add_multi([q_id], [doc_ids], [scores])
+
+    def add_multi(self, q_ids: Sequence[str], doc_ids: Sequence[Sequence[str]],
+                  scores: Sequence[Sequence[int]]) -> None:
+        new = {q: dict(zip(d, s, strict=True)) for q, d, s in zip(q_ids, doc_ids, scores,
+                                                                  strict=True)}
+        self.qrels.update(_checked(new, "qrels", "<ranx Qrels>"))
+        self.sort()
+
+    def add_score(self, q_id: str, doc_id: str, score: int) -> None:
+        self.qrels.setdefault(q_id, {})[doc_id] = int(score)
+        self.sorted = False
+
+    def set_relevance_level(self, rel_lvl: int = 1) -> None:
+        """ranx's: every grade lowered by ``rel_lvl - 1``."""
+        self.qrels = {q: {d: g - (rel_lvl - 1) for d, g in docs.items()}
+                      for q, docs in self.qrels.items()}
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        if not self.sorted:
+            self.sort()
+        return {q: dict(d) for q, d in self.qrels.items()}
+
+    def to_dataframe(self) -> Any:
+        import pandas as pd
+
+        rows = [(q, d, g) for q, docs in self.to_dict().items() for d, g in docs.items()]
+        return pd.DataFrame(rows, columns=["q_id", "doc_id", "score"])
+
+    def size(self) -> int:
+        return len(self.qrels)
+
+    def __len__(self) -> int:
+        return len(self.qrels)
+
+    def __getitem__(self, q_id: str) -> dict[str, int]:
+        return self.qrels[q_id]
+
+    def __repr__(self) -> str:
+        return repr(self.qrels)
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Mapping[str, int]], name: str | None = None) -> Qrels:
+        return Qrels(d, name=name)
+
+    @staticmethod
+    def from_file(path: str | os.PathLike[str], kind: str | None = None,
+                  name: str | None = None) -> Qrels:
+        """A TREC qrels file (``.trec``, ``.txt``, ``.gz``: cranfield's reader, errors name the
+        file and line) or ranx's JSON ``{q_id: {doc_id: grade}}``."""
+        path = os.fspath(path)
+        if _kind(path, kind) == "json":
+            return Qrels(_checked(_read_json(path), "qrels", path), name=name)
+        from cranfield.io import read_qrels
+
+        return Qrels(read_qrels(path, format="trec").to_dict(), name=name)
+
+    @staticmethod
+    def from_df(df: Any, q_id_col: str = "q_id", doc_id_col: str = "doc_id",
+                score_col: str = "score") -> Qrels:
+        return Qrels(_frame_dict(df, q_id_col, doc_id_col, score_col, "<qrels DataFrame>"))
+
+
+class Run:
+    """ranx's ``Run``: ``{q_id: {doc_id: score}}`` in ranx's order (query ids sorted, each
+    query's documents by :func:`ranx_order`), with ``name``, ``scores`` and ``mean_scores``."""
+
+    def __init__(self, run: Mapping[str, Mapping[str, float]] | None = None,
+                 name: str | None = None) -> None:
+        self.run: dict[str, dict[str, float]] = {}
+        self.sorted = False
+        if run is not None:
+            self.run = _checked(run, "run", "<ranx Run>")
+            self.sort()
+        self.name = name
+        self.metadata: dict[str, Any] = {}
+        self.scores: dict[str, dict[str, float]] = {}
+        self.mean_scores: dict[str, float] = {}
+        self.std_scores: dict[str, float] = {}
+
+    def sort(self) -> None:
+        self.run = {q: _sorted_docs(self.run[q]) for q in sorted(self.run)}
+        self.sorted = True
+
+    def keys(self):
+        return self.run.keys()
+
+    def get_query_ids(self) -> list[str]:
+        return list(self.run)
+
+    def get_doc_ids_and_scores(self) -> list[dict[str, float]]:
+        return list(self.run.values())
+
+    def add(self, q_id: str, doc_ids: Sequence[str], scores: Sequence[float]) -> None:
+        self.add_multi([q_id], [doc_ids], [scores])
+
+    def add_multi(self, q_ids: Sequence[str], doc_ids: Sequence[Sequence[str]],
+                  scores: Sequence[Sequence[float]]) -> None:
+        new = {q: dict(zip(d, s, strict=True)) for q, d, s in zip(q_ids, doc_ids, scores,
+                                                                  strict=True)}
+        self.run.update(_checked(new, "run", "<ranx Run>"))
+        self.sort()
+
+    def add_score(self, q_id: str, doc_id: str, score: float) -> None:
+        self.run.setdefault(q_id, {})[doc_id] = float(score)
+        self.sorted = False
+
+    def make_comparable(self, qrels: Qrels) -> Run:
+        """Empty results for the qrels' queries the run lacks; the others' removed (ranx)."""
+        for q in qrels.qrels:
+            self.run.setdefault(q, {})
+        for q in [q for q in self.run if q not in qrels.qrels]:
+            del self.run[q]
+        self.sort()
+        return self
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        if not self.sorted:
+            self.sort()
+        return {q: dict(d) for q, d in self.run.items()}
+
+    def to_dataframe(self) -> Any:
+        import pandas as pd
+
+        rows = [(q, d, s) for q, docs in self.to_dict().items() for d, s in docs.items()]
+        return pd.DataFrame(rows, columns=["q_id", "doc_id", "score"])
+
+    def size(self) -> int:
+        return len(self.run)
+
+    def __len__(self) -> int:
+        return len(self.run)
+
+    def __getitem__(self, q_id: str) -> dict[str, float]:
+        return self.run[q_id]
+
+    def __repr__(self) -> str:
+        return repr(self.run)
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Mapping[str, float]], name: str | None = None) -> Run:
+        return Run(d, name=name)
+
+    @staticmethod
+    def from_file(path: str | os.PathLike[str], kind: str | None = None,
+                  name: str | None = None) -> Run:
+        """A TREC run file (``.trec``, ``.txt``, ``.gz``: cranfield's reader, errors name the
+        file and line; the run's name is its tag, as ranx) or ranx's JSON."""
+        path = os.fspath(path)
+        if _kind(path, kind) == "json":
+            return Run(_checked(_read_json(path), "run", path), name=name)
+        from cranfield.io import read_run
+
+        r = read_run(path, format="trec")
+        return Run(r.to_dict(), name=name if name is not None else r.tag)
+
+    @staticmethod
+    def from_df(df: Any, q_id_col: str = "q_id", doc_id_col: str = "doc_id",
+                score_col: str = "score", name: str | None = None) -> Run:
+        return Run(_frame_dict(df, q_id_col, doc_id_col, score_col, "<run DataFrame>"),
+                   name=name)
+
+
+def _frame_dict(df: Any, q: str, d: str, s: str, source: str) -> dict[str, dict[str, Any]]:
+    missing = [c for c in (q, d, s) if c not in getattr(df, "columns", ())]
+    if missing:
+        raise InputError(source, f"no column {missing[0]!r} (columns: {list(df.columns)})")
+    out: dict[str, dict[str, Any]] = {}
+    for row, (qid, doc, value) in enumerate(zip(df[q].tolist(), df[d].tolist(),
+                                                df[s].tolist(), strict=True)):
+        docs = out.setdefault(str(qid), {})
+        if str(doc) in docs:
+            raise InputError(source, f"query {qid!r} lists document {doc!r} twice", row + 1)
+        docs[str(doc)] = value
+    return out
+
+
+# -- metric names ----------------------------------------------------------------------------
+
+METRICS = ("hits", "hit_rate", "precision", "recall", "f1", "r-precision", "mrr", "map",
+           "dcg", "dcg_burges", "ndcg", "ndcg_burges", "bpref", "rbp")
+"""The names ranx 0.3's ``metric_switch`` accepts."""
+
+
+def parse_metric(metric: str) -> tuple[str, float, int]:
+    """``(name, k, rel_lvl)`` as ranx's ``extract_metric_and_params`` reads it: ``ndcg@10``,
+    ``map@100-l2`` (relevance level 2), ``rbp.95`` (persistence 0.95); k = 0: no cut-off."""
+    if not isinstance(metric, str):
+        raise ParameterError(f"a ranx metric is a string such as 'ndcg@10', got {metric!r}")
+    text, lvl = metric, 1
+    if "-l" in text:
+        text, _, level = text.partition("-l")
+        if not level.isdigit():
+            raise ParameterError(f"{metric!r}: the relevance level after -l must be an integer")
+        lvl = int(level)
+    if text.startswith("rbp"):
+        sep = "." if "." in text else "@"
+        name, _, p = text.partition(sep)
+        if name != "rbp" or not p.isdigit():
+            raise ParameterError(f"{metric!r}: RBP takes its persistence, e.g. 'rbp.95'")
+        return "rbp", float(f"0.{p}"), lvl
+    name, _, k = text.partition("@")
+    if name not in METRICS:
+        raise ParameterError(f"unknown ranx metric {name!r} in {metric!r}; ranx's metrics: "
+                             + ", ".join(METRICS))
+    if k and not k.isdigit():
+        raise ParameterError(f"{metric!r}: the cut-off after @ must be a whole number")
+    return name, int(k or 0), lvl
+
+
+def _gains(grades: set[int], lvl: int, burges: bool) -> str:
+    """cranfield's ``gains=`` map giving ranx's gains: grades below the level gain nothing,
+    the others their grade (``2^g - 1`` for Burges)."""
+    pairs = [f"{g}:{(2**g - 1 if burges else g) if g >= lvl else 0}" for g in sorted(grades)]
+    return "gains={" + ",".join(pairs) + "}"
+
+
+def cranfield_measure(name: str, k: int, lvl: int, grades: set[int], longest: int) -> str:
+    """The registry's measure string computing ranx's ``name`` (not ``rbp``, ``hits@k``)."""
+    rel = f"rel={lvl}"
+    at = f"@{k}" if k else ""
+    if name in ("dcg", "ndcg", "dcg_burges", "ndcg_burges"):
+        base = "DCG" if name.startswith("dcg") else "nDCG"
+        return f"{base}({_gains(grades, lvl, name.endswith('burges'))}){at}"
+    simple = {"mrr": "RR", "map": "AP", "bpref": "Bpref", "r-precision": "Rprec"}
+    if name in simple:
+        return f"{simple[name]}({rel}){at if name in ('mrr', 'map') else ''}"
+    if k == 0:
+        return {"hits": f"NumRelRet({rel})", "precision": f"SetP({rel})",
+                "recall": f"SetR({rel})", "f1": f"SetF({rel})",
+                "hit_rate": f"Success({rel})@{max(longest, 1)}"}[name]
+    return {"hits": f"P({rel})@{k}", "precision": f"P({rel})@{k}", "recall": f"R({rel})@{k}",
+            "f1": f"F({rel})@{k}", "hit_rate": f"Success({rel})@{k}"}[name]
+
+
+# -- evaluate --------------------------------------------------------------------------------
+
+
+def _ranked(run: Any) -> tuple[list[str], dict[str, list[tuple[str, float]]]]:
+    """The run's query ids in ranx's order and each query's documents in ranx's ranking."""
+    if isinstance(run, Run):
+        if not run.sorted:
+            run.sort()
+        return list(run.run), {q: list(d.items()) for q, d in run.run.items()}
+    checked = _checked(run, "run", "<run dict>")
+    out = {}
+    for q, docs in checked.items():
+        items = list(docs.items())
+        out[q] = [items[i] for i in ranx_order([s for _, s in items], from_dict=True)]
+    return list(checked), out
+
+
+def _rbp(judged: dict[str, int], ranking: list[tuple[str, float]], p: float, lvl: int) -> float:
+    """ranx's RBP: (1 - p) sum_i grade(d_i) p^(i-1), grades below the level gain nothing."""
+    if not any(g >= lvl for g in judged.values()):
+        return 0.0
+    total = 0.0
+    for i, (doc, _) in enumerate(ranking):
+        g = judged.get(doc, 0)
+        if g >= lvl:
+            total += g * p**i
+    return (1 - p) * total
+
+
+def _bpref_qrels(qrels: dict[str, dict[str, int]], lvl: int) -> dict[str, dict[str, int]]:
+    """ranx counts every judged grade below the level as judged non-relevant, negative ones
+    too (cranfield, as trec_eval, reads a negative grade as not judged): raised to 0."""
+    if lvl < 1:
+        return qrels
+    return {q: {d: max(g, 0) for d, g in docs.items()} for q, docs in qrels.items()}
+
+
+def _bpref_nan(judged: dict[str, int], ranking: list[tuple[str, float]], lvl: int) -> bool:
+    """ranx's bpref divides by min(R, N): 0/0, NaN, for a query with relevant documents
+    retrieved and no judged non-relevant one."""
+    if any(g < lvl for g in judged.values()):
+        return False
+    return any(judged.get(d, lvl - 1) >= lvl for d, _ in ranking)
+
+
+def _cranfield_values(qrels: dict[str, dict[str, int]], qids: list[str],
+                      ranking: dict[str, list[tuple[str, float]]],
+                      labels: list[str]) -> dict[str, np.ndarray]:
+    """cranfield's values of ``labels`` over ``qids``, the documents in ranx's order; a query
+    without judgments scores 0 (ranx's value of every measure there)."""
+    from cranfield.evaluation import evaluate as cf_evaluate
+
+    judged = {q: d for q, d in qrels.items() if d}
+    if not judged:
+        return {label: np.zeros(len(qids)) for label in labels}
+    given = {q: {d: s for d, s in r} for q, r in ranking.items() if r and q in judged}
+    with warnings.catch_warnings():  # ranx scores undefined cases 0 without a word
+        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+        warnings.simplefilter("ignore", DataWarning)  # empty rankings: ranx's make_comparable
+        res = cf_evaluate(judged, given, labels, ties="given", complete=True)
+    row = {q: i for i, q in enumerate(res.query_ids)}
+    out = {}
+    for label in labels:
+        col = res.column(label)
+        out[label] = np.array([col[row[q]] if q in row else 0.0 for q in qids])
+    return out
+
+
+def _per_query(qrels: dict[str, dict[str, int]], qids: list[str],
+               ranking: dict[str, list[tuple[str, float]]],
+               metrics: list[str]) -> dict[str, np.ndarray]:
+    """Each metric's values over ``qids`` (ranx's query order)."""
+    grades = {g for docs in qrels.values() for g in docs.values()} | {0}
+    longest = max((len(r) for r in ranking.values()), default=0)
+    parsed = {m: parse_metric(m) for m in metrics}
+    labels = {m: cranfield_measure(n, int(k), lvl, grades, longest)
+              for m, (n, k, lvl) in parsed.items() if n not in ("rbp", "bpref")}
+    cf = _cranfield_values(qrels, qids, ranking, sorted(set(labels.values()))) if labels else {}
+    values: dict[str, np.ndarray] = {}
+    for m, (n, k, lvl) in parsed.items():
+        if n == "rbp":
+            values[m] = np.array([_rbp(qrels.get(q, {}), ranking[q], k, lvl) for q in qids])
+        elif n == "bpref":
+            label = f"Bpref(rel={lvl})"
+            v = _cranfield_values(_bpref_qrels(qrels, lvl), qids, ranking, [label])[label]
+            nan = [_bpref_nan(qrels.get(q, {}), ranking[q], lvl) for q in qids]
+            values[m] = np.where(nan, np.nan, v)
+        else:
+            v = cf[labels[m]]
+            values[m] = np.rint(v * k) if n == "hits" and k else v
+    return values
+
+
+def _qrels_dict(qrels: Any) -> dict[str, dict[str, int]]:
+    if isinstance(qrels, Qrels):
+        return qrels.to_dict()
+    return _checked(qrels, "qrels", "<qrels dict>")
+
+
+def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str], return_mean: bool = True,
+             return_std: bool = False, threads: int = 0, save_results_in_run: bool = True,
+             make_comparable: bool = False) -> Any:
+    """ranx's ``evaluate``: the mean of one metric (a float), ``{metric: mean}`` for several,
+    the per-query values (numpy arrays, in the run's query order) with ``return_mean=False``,
+    ``{"mean": ..., "std": ...}`` with ``return_std=True``.  A ``Run`` keeps its per-query
+    ``scores`` and ``mean_scores`` (``save_results_in_run``).  ``threads`` is accepted and
+    unused (no compilation, no thread pool)."""
+    if not return_mean:
+        return_std = False
+    if make_comparable and isinstance(qrels, Qrels) and isinstance(run, Run):
+        run = run.make_comparable(qrels)
+    metric_list = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not metric_list:
+        raise ParameterError("no metric given")
+    q = _qrels_dict(qrels)
+    qids, ranking = _ranked(run)
+    if set(q) != set(qids):
+        raise ParameterError(
+            "Qrels and Run query ids do not match. Pass `make_comparable=True` to add empty "
+            "results for queries missing from the run and remove those not appearing in qrels."
+        )
+    scores = _per_query(q, qids, ranking, metric_list)
+    if isinstance(run, Run) and save_results_in_run:
+        for m, v in scores.items():
+            run.mean_scores[m] = float(np.mean(v)) if len(v) else float("nan")
+            if return_std:
+                run.std_scores[m] = float(np.std(v))
+            run.scores[m] = dict(zip(qids, v.tolist(), strict=True))
+    out: dict[str, Any] = dict(scores)
+    if return_mean:
+        for m, v in scores.items():
+            mean = np.mean(v) if len(v) else np.float64("nan")
+            out[m] = {"mean": mean, "std": np.std(v)} if return_std else mean
+    return out[metric_list[-1]] if len(metric_list) == 1 else out
