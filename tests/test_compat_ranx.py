@@ -148,3 +148,37 @@ def test_bad_inputs_are_one_clear_error(tmp_path):
         cr.evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, "ndgc@10")
     with pytest.raises(ParameterError, match="do not match"):
         cr.evaluate({"q": {"d": 1}}, {"p": {"d": 1.0}}, "map")
+
+
+def three_runs(seed: int, spread: float):
+    rng = random.Random(seed)
+    qrels = {f"q{i}": {f"d{j}": rng.randint(0, 2) for j in range(30)} for i in range(40)}
+    runs = {}
+    for name, bias in (("bm25", 0.0), ("dense_x", spread), ("tf", 2 * spread)):
+        runs[name] = {q: {d: rng.random() + bias * g for d, g in docs.items()}
+                      for q, docs in qrels.items()}
+    return qrels, runs
+
+
+@pytest.mark.parametrize("spread", [0.4, 0.0], ids=["significant", "none-significant"])
+@pytest.mark.parametrize("stat_test", ["student", "tukey"])
+def test_compare_report_table_latex_and_p_values_equal_ranx(stat_test, spread):
+    qrels, runs = three_runs(5, spread)
+    metrics = ["ndcg@10", "map@100-l2", "rbp.95"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = ranx.compare(ranx.Qrels(qrels), [ranx.Run(r, name=n) for n, r in runs.items()],
+                                metrics, stat_test=stat_test, max_p=0.05)
+    got = cr.compare(cr.Qrels(qrels), [cr.Run(r, name=n) for n, r in runs.items()], metrics,
+                     stat_test=stat_test, max_p=0.05)
+    assert ("ᵃ" in str(expected)) == (spread > 0)  # the case tests what its name says
+    assert str(got) == str(expected)
+    assert got.to_latex() == expected.to_latex()
+    e, g = expected.to_dict(), got.to_dict()
+    for a in runs:
+        assert g[a]["win_tie_loss"] == e[a]["win_tie_loss"]
+        for b in runs:
+            if a != b:
+                for m in metrics:
+                    assert g[a]["comparisons"][b][m] == pytest.approx(
+                        e[a]["comparisons"][b][m], rel=1e-9, abs=1e-300)
