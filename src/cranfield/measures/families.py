@@ -37,6 +37,7 @@ FAMILIES = (
     "cwl_costs",
     "compatibility",  # Compat, as ir_measures
     "diversity",  # subtopic judgments, ndeval's measures
+    "mteb",  # MTEB's capped recall and top-k accuracy
 )
 
 

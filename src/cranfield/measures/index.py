@@ -106,6 +106,8 @@ MEASURES = {
     "AP_IA": "diversity",
     "P_IA": "diversity",
     "StRecall": "diversity",
+    "R_cap": "mteb",
+    "Accuracy": "mteb",
 }
 ALIASES = {
     "MAP": "AP",
