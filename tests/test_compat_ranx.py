@@ -182,3 +182,17 @@ def test_compare_report_table_latex_and_p_values_equal_ranx(stat_test, spread):
                 for m in metrics:
                     assert g[a]["comparisons"][b][m] == pytest.approx(
                         e[a]["comparisons"][b][m], rel=1e-9, abs=1e-300)
+
+
+def test_a_run_of_empty_rankings_scores_0_where_ranx_fails():
+    # ranx 0.3.21 raises ValueError (a Run) or numba's TypingError (dicts) for this run; an
+    # empty ranking among others scores 0 in ranx (test_empty_ranking_...), so 0 here too
+    qrels = {"a": {"d": 1}, "b": {"e": 2}}
+    run = {"a": {}, "b": {}}
+    got = cr.evaluate(qrels, run, [*METRICS, "bpref"])
+    assert got == {m: 0.0 for m in [*METRICS, "bpref"]}
+
+
+def test_a_bad_score_in_a_run_dict_names_the_query_and_document():
+    with pytest.raises(InputError, match="query 'a', document 'd': score 'x' is not a number"):
+        cr.evaluate({"a": {"d": 1}}, {"a": {"d": "x", "e": 1.0}}, "map")

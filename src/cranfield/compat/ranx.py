@@ -119,6 +119,12 @@ def _sorted_docs(docs: Mapping[str, float]) -> dict[str, float]:
 # -- Qrels and Run ---------------------------------------------------------------------------
 
 
+_CF_QRELS: dict[int, tuple[dict, Any]] = {}
+"""The cranfield Qrels :func:`_checked` built for a qrels dict it returned (by the dict's id,
+the dict kept alive with it): read once, not again for the measures.  Cleared by
+:func:`evaluate` when it is done."""
+
+
 def _checked(obj: Any, kind: str, source: str) -> dict[str, dict[str, Any]]:
     """``{qid: {doc: value}}`` checked by cranfield's dict rules (one error naming the key)."""
     from cranfield.io.mapping import qrels_from_mapping, run_from_mapping
@@ -128,8 +134,10 @@ def _checked(obj: Any, kind: str, source: str) -> dict[str, dict[str, Any]]:
                          f"got {type(obj).__name__}")
     nonempty = {q: d for q, d in obj.items() if not (isinstance(d, Mapping) and not d)}
     if kind == "qrels":
-        qrels_from_mapping(nonempty, source)
-        return {str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in obj.items()}
+        cf = qrels_from_mapping(nonempty, source)
+        out = {str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in obj.items()}
+        _CF_QRELS[id(out)] = (out, cf)
+        return out
     run_from_mapping(nonempty, source)
     return {str(q): {str(d): float(s) for d, s in docs.items()} for q, docs in obj.items()}
 
@@ -426,12 +434,15 @@ def _ranked(run: Any) -> tuple[list[str], dict[str, list[tuple[str, float]]]]:
         if not run.sorted:
             run.sort()
         return list(run.run), {q: list(d.items()) for q, d in run.run.items()}
-    checked = _checked(run, "run", "<run dict>")
-    out = {}
-    for q, docs in checked.items():
-        items = list(docs.items())
-        out[q] = [items[i] for i in ranx_order([s for _, s in items], from_dict=True)]
-    return list(checked), out
+    try:  # the values are checked by cranfield's reader of the ordered run
+        out = {}
+        for q, docs in run.items():
+            items = [(str(d), s) for d, s in docs.items()]
+            out[str(q)] = [items[i] for i in ranx_order([s for _, s in items], from_dict=True)]
+    except (AttributeError, TypeError, ValueError):
+        _checked(run, "run", "<run dict>")  # the clear error of what is wrong
+        raise
+    return list(out), out
 
 
 def _rbp(judged: dict[str, int], ranking: list[tuple[str, float]], p: float, lvl: int) -> float:
@@ -462,21 +473,44 @@ def _bpref_nan(judged: dict[str, int], ranking: list[tuple[str, float]], lvl: in
     return any(judged.get(d, lvl - 1) >= lvl for d, _ in ranking)
 
 
+_PARSED: dict[str, Any] = {}
+
+
+def _parsed(label: str) -> Any:
+    """The registry's Measure of ``label``, parsed once per process."""
+    from cranfield.measures import parse
+
+    m = _PARSED.get(label)
+    if m is None:
+        m = _PARSED[label] = parse(label)
+    return m
+
+
 def _cranfield_values(qrels: dict[str, dict[str, int]], qids: list[str],
                       ranking: dict[str, list[tuple[str, float]]],
                       labels: list[str]) -> dict[str, np.ndarray]:
-    """cranfield's values of ``labels`` over ``qids``, the documents in ranx's order; a query
-    without judgments scores 0 (ranx's value of every measure there)."""
-    from cranfield.evaluation import evaluate as cf_evaluate
+    """cranfield's values of ``labels`` over ``qids``, the documents in ranx's order (judged
+    with the ``given`` tie policy); a query without judgments scores 0 (ranx's value of every
+    measure there)."""
+    from cranfield.data import Run as CfRun
+    from cranfield.evaluation import evaluate_judged
+    from cranfield.io.mapping import qrels_from_mapping, run_from_mapping
+    from cranfield.judging import judge
 
     judged = {q: d for q, d in qrels.items() if d}
     if not judged:
         return {label: np.zeros(len(qids)) for label in labels}
     given = {q: {d: s for d, s in r} for q, r in ranking.items() if r and q in judged}
+    kept = _CF_QRELS.get(id(qrels))
+    reuse = kept is not None and kept[0] is qrels
+    cf_qrels = kept[1] if reuse else qrels_from_mapping(judged, "<qrels>")
     with warnings.catch_warnings():  # ranx scores undefined cases 0 without a word
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         warnings.simplefilter("ignore", DataWarning)  # empty rankings: ranx's make_comparable
-        res = cf_evaluate(judged, given, labels, ties="given", complete=True)
+        cf_run = run_from_mapping(given, "<run dict>") if given else CfRun.empty("run")
+        jr = judge(cf_qrels, cf_run, ties="given", complete=True)
+        res = evaluate_judged(jr, [(label, _parsed(label)) for label in labels],
+                              qrels=cf_qrels, warn=False)
     row = {q: i for i, q in enumerate(res.query_ids)}
     out = {}
     for label in labels:
@@ -512,7 +546,7 @@ def _per_query(qrels: dict[str, dict[str, int]], qids: list[str],
 
 def _qrels_dict(qrels: Any) -> dict[str, dict[str, int]]:
     if isinstance(qrels, Qrels):
-        return qrels.to_dict()
+        return _checked(qrels.to_dict(), "qrels", "<ranx Qrels>")
     return _checked(qrels, "qrels", "<qrels dict>")
 
 
@@ -532,13 +566,17 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str], return_mean: bo
     if not metric_list:
         raise ParameterError("no metric given")
     q = _qrels_dict(qrels)
-    qids, ranking = _ranked(run)
-    if set(q) != set(qids):
-        raise ParameterError(
-            "Qrels and Run query ids do not match. Pass `make_comparable=True` to add empty "
-            "results for queries missing from the run and remove those not appearing in qrels."
-        )
-    scores = _per_query(q, qids, ranking, metric_list)
+    try:
+        qids, ranking = _ranked(run)
+        if set(q) != set(qids):
+            raise ParameterError(
+                "Qrels and Run query ids do not match. Pass `make_comparable=True` to add "
+                "empty results for queries missing from the run and remove those not "
+                "appearing in qrels."
+            )
+        scores = _per_query(q, qids, ranking, metric_list)
+    finally:
+        _CF_QRELS.pop(id(q), None)
     if isinstance(run, Run) and save_results_in_run:
         for m, v in scores.items():
             run.mean_scores[m] = float(np.mean(v)) if len(v) else float("nan")
