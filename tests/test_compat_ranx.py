@@ -196,3 +196,29 @@ def test_a_run_of_empty_rankings_scores_0_where_ranx_fails():
 def test_a_bad_score_in_a_run_dict_names_the_query_and_document():
     with pytest.raises(InputError, match="query 'a', document 'd': score 'x' is not a number"):
         cr.evaluate({"a": {"d": 1}}, {"a": {"d": "x", "e": 1.0}}, "map")
+
+
+def test_ranxs_array_form_is_read_in_the_given_order_as_ranx():
+    # ranx takes array qrels as sorted by grade (its ideal DCG is theirs in the given order)
+    y_true = np.array([[[4, 2], [1, 1], [5, 1], [6, 1]]])
+    y_pred = np.array([[[1, 0.5], [2, 0.9], [3, 1], [4, 1], [5, 1], [7, 1]]])  # not sorted
+    metrics = ["hits@5", "map@3", "ndcg@4", "mrr", "bpref"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = ranx.evaluate(y_true, y_pred, metrics)
+    got = cr.evaluate(y_true, y_pred, metrics)
+    for m in metrics:
+        assert got[m] == pytest.approx(expected[m], rel=1e-12, nan_ok=True), m
+
+
+def test_save_then_from_file_gives_the_run_and_qrels_back(tmp_path):
+    qrels, run = generated(2)
+    run = {q: d for q, d in run.items() if d}
+    for kind in ("trec", "json"):
+        r = cr.Run(run, name="mine")
+        r.save(tmp_path / f"run.{kind}")
+        back = cr.Run.from_file(tmp_path / f"run.{kind}")
+        assert back.run == r.run
+        assert kind == "json" or back.name == "mine"
+        cr.Qrels(qrels).save(tmp_path / f"qrels.{kind}")
+        assert cr.Qrels.from_file(tmp_path / f"qrels.{kind}").qrels == cr.Qrels(qrels).qrels

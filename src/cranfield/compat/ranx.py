@@ -167,6 +167,22 @@ def _kind(path: str, kind: str | None) -> str:
     return kind
 
 
+def _save(path: str | os.PathLike[str], kind: str | None, d: dict, line: Any) -> None:
+    from cranfield.output_files import check_output_file, write_text_file
+
+    path = os.fspath(path)
+    k = _kind(path, kind)
+    if k == "gz":
+        raise ParameterError(f"{path}: writing gzipped files is not supported; use .trec")
+    check_output_file(path)
+    if k == "json":
+        text = json.dumps(d, indent=4)
+    else:
+        text = "".join(line(q, i, doc, v) + "\n" for q, docs in d.items()
+                       for i, (doc, v) in enumerate(docs.items(), 1))
+    write_text_file(path, text)
+
+
 class Qrels:
     """ranx's ``Qrels``: ``{q_id: {doc_id: grade}}``, query ids sorted, documents by grade."""
 
@@ -219,8 +235,13 @@ class Qrels:
         rows = [(q, d, g) for q, docs in self.to_dict().items() for d, g in docs.items()]
         return pd.DataFrame(rows, columns=["q_id", "doc_id", "score"])
 
+    @property
     def size(self) -> int:
         return len(self.qrels)
+
+    def save(self, path: str | os.PathLike[str] = "qrels.json", kind: str | None = None) -> None:
+        """ranx's JSON or a TREC qrels file (``q_id 0 doc_id grade``), replaced atomically."""
+        _save(path, kind, self.to_dict(), lambda q, i, d, g: f"{q} 0 {d} {g}")
 
     def __len__(self) -> int:
         return len(self.qrels)
@@ -317,8 +338,15 @@ class Run:
         rows = [(q, d, s) for q, docs in self.to_dict().items() for d, s in docs.items()]
         return pd.DataFrame(rows, columns=["q_id", "doc_id", "score"])
 
+    @property
     def size(self) -> int:
         return len(self.run)
+
+    def save(self, path: str | os.PathLike[str] = "run.json", kind: str | None = None) -> None:
+        """ranx's JSON or a TREC run file (``q_id Q0 doc_id rank score name``), replaced
+        atomically."""
+        tag = self.name if self.name is not None else "ranx"
+        _save(path, kind, self.to_dict(), lambda q, i, d, s: f"{q} Q0 {d} {i} {s!r} {tag}")
 
     def __len__(self) -> int:
         return len(self.run)
@@ -428,8 +456,40 @@ def cranfield_measure(name: str, k: int, lvl: int, grades: set[int], longest: in
 # -- evaluate --------------------------------------------------------------------------------
 
 
+def _is_arrays(obj: Any) -> bool:
+    """ranx's low-level form: per query an array of ``[doc_id, value]`` rows (a 3-D numpy
+    array or a list, numba's typed list included, of 2-D arrays), queries by position."""
+    if isinstance(obj, np.ndarray):
+        return True
+    if isinstance(obj, (Mapping, str, bytes, Qrels, Run)):
+        return False
+    try:
+        return all(isinstance(a, np.ndarray) for a in obj)
+    except TypeError:
+        return False
+
+
+def _array_rows(obj: Any, source: str) -> list[list[tuple[str, float]]]:
+    """Each query's ``(doc id, value)`` rows in the given order; ids written as ranx holds
+    them (float64)."""
+    out = []
+    for i, a in enumerate(obj):
+        a = np.asarray(a, dtype=np.float64)
+        if a.ndim != 2 or (a.size and a.shape[1] != 2):
+            raise InputError(source, f"query {i}: expected rows of [doc_id, value], got an "
+                             f"array of shape {a.shape}")
+        if not np.isfinite(a).all():
+            raise InputError(source, f"query {i}: a value is not a finite number")
+        out.append([(repr(float(d)), float(v)) for d, v in a.tolist()])
+    return out
+
+
 def _ranked(run: Any) -> tuple[list[str], dict[str, list[tuple[str, float]]]]:
-    """The run's query ids in ranx's order and each query's documents in ranx's ranking."""
+    """The run's query ids in ranx's order and each query's documents in ranx's ranking (an
+    array form is already ranked: ranx reads it as given)."""
+    if _is_arrays(run):
+        rows = _array_rows(run, "<run arrays>")
+        return [str(i) for i in range(len(rows))], {str(i): r for i, r in enumerate(rows)}
     if isinstance(run, Run):
         if not run.sorted:
             run.sort()
@@ -547,6 +607,10 @@ def _per_query(qrels: dict[str, dict[str, int]], qids: list[str],
 def _qrels_dict(qrels: Any) -> dict[str, dict[str, int]]:
     if isinstance(qrels, Qrels):
         return _checked(qrels.to_dict(), "qrels", "<ranx Qrels>")
+    if _is_arrays(qrels):  # a document listed twice counts once, as in ranx's hit lists
+        rows = _array_rows(qrels, "<qrels arrays>")
+        d = {str(i): {doc: g for doc, g in reversed(r)} for i, r in enumerate(rows)}
+        return _checked(d, "qrels", "<qrels arrays>")
     return _checked(qrels, "qrels", "<qrels dict>")
 
 
@@ -740,6 +804,20 @@ class Report:
                 "win_tie_loss": {b: self.win_tie_loss[(a, b)] for b in others},
             }
         return d
+
+    def get_stat_test_label(self, stat_test: str) -> str:
+        return _TESTS[stat_test]
+
+    def get_metric_label(self, m: str) -> str:
+        return metric_label(m)
+
+    def to_dataframe(self) -> Any:
+        """One row per run: ``model_names`` and each metric's mean (ranx's)."""
+        import pandas as pd
+
+        df = pd.DataFrame.from_dict({n: self.results[n] for n in self.model_names},
+                                    orient="index")
+        return df.reset_index().rename(columns={"index": "model_names"})
 
     def __str__(self) -> str:
         return self.to_table()
