@@ -441,6 +441,8 @@ def cranfield_measure(name: str, k: int, lvl: int, grades: set[int], longest: in
     at = f"@{k}" if k else ""
     if name in ("dcg", "ndcg", "dcg_burges", "ndcg_burges"):
         base = "DCG" if name.startswith("dcg") else "nDCG"
+        if lvl == 1 and min(grades) >= 0 and not name.endswith("burges"):
+            return f"{base}{at}"  # the grades are the gains: trec_eval's table, no map
         return f"{base}({_gains(grades, lvl, name.endswith('burges'))}){at}"
     simple = {"mrr": "RR", "map": "AP", "bpref": "Bpref", "r-precision": "Rprec"}
     if name in simple:
