@@ -222,3 +222,24 @@ def test_save_then_from_file_gives_the_run_and_qrels_back(tmp_path):
         assert kind == "json" or back.name == "mine"
         cr.Qrels(qrels).save(tmp_path / f"qrels.{kind}")
         assert cr.Qrels.from_file(tmp_path / f"qrels.{kind}").qrels == cr.Qrels(qrels).qrels
+
+
+@pytest.mark.parametrize("collection", ["adi", "cacm", "med", "npl"])
+def test_shared_collections_qrels_with_tied_runs_equal_ranx(collection, data_dir):
+    """The reference collections' qrels read by both from_file readers; a run over each
+    query's judged documents and as many unjudged ones, scores in 5 levels (ties), made
+    from a fixed seed."""
+    path = str(data_dir / collection / "qrels.trec")
+    qrels = cr.Qrels.from_file(path, kind="trec")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pq = ranx.Qrels.from_file(path, kind="trec")
+    assert qrels.to_dict() == {q: dict(d) for q, d in pq.to_dict().items()}
+    rng = random.Random(collection)
+    run = {q: {d: float(rng.randint(0, 4)) for d in [*docs, *(f"x{i}" for i in range(30))]}
+           for q, docs in qrels.to_dict().items()}
+    metrics = [*METRICS, "bpref"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = ranx.evaluate(pq, ranx.Run(run), metrics, return_mean=False)
+    check(expected, cr.evaluate(qrels, cr.Run(run), metrics, return_mean=False), metrics)
