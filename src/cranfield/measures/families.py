@@ -40,6 +40,7 @@ FAMILIES = (
     "diversity",  # subtopic judgments, ndeval's measures
     "ntcir",  # NTCIREVAL's graded measures (Sakai)
     "ntcir_diversity",  # D-nDCG, D#-nDCG over subtopic judgments
+    "mteb",  # MTEB's capped recall and top-k accuracy
 )
 
 
@@ -69,6 +70,7 @@ LABELS = {
     "diversity": "diversity",
     "ntcir": "ntcir",
     "ntcir_diversity": "diversity",
+    "mteb": "mteb",
 }
 """The family of every measure a module declares (``cranfield measures --family``, the
 docs' groups): a declaration's family is its module's label, never a free label."""

@@ -121,6 +121,8 @@ MEASURES = {
     "D-Q": "ntcir_diversity",
     "Dsharp-Q": "ntcir_diversity",
     "RBU": "ntcir_diversity",
+    "R_cap": "mteb",
+    "Accuracy": "mteb",
 }
 ALIASES = {
     "MAP": "AP",

@@ -79,7 +79,16 @@ def _rbp(params: dict[str, Any], shown: str) -> tuple[str, dict[str, Any]]:
     return "RBP", params
 
 
+def _accuracy(params: dict[str, Any], shown: str) -> tuple[str, dict[str, Any]]:
+    raise MeasureError(
+        f"ir_measures' {shown} has no cranfield equivalent: it is the probability that a "
+        "relevant retrieved document is ranked above a non-relevant one; cranfield's "
+        "Accuracy@k is MTEB's top-k accuracy, another measure (see docs/peers.md)"
+    )
+
+
 RULES: dict[str, Rule] = {
+    "Accuracy": _accuracy,  # the same name as MTEB's top-k accuracy, another measure
     "NumRet": _num_ret,
     "SetP": _set_p,
     "ERR": _err,
