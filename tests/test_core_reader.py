@@ -1,0 +1,192 @@
+"""The compiled core's TREC reader (``cranfield._core``, :mod:`cranfield.io.trec_core`)
+against the exact line parser of :mod:`cranfield.io.text` (the oracle): on generated and
+mutated files, the same rows, ids, numbers (bit for bit), line numbers and counts, or the
+same error, word for word."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from cranfield.errors import InputError
+from cranfield.io import text
+from cranfield.io.trec_core import core_qrels, core_run
+
+SOURCE = "f.txt"
+
+NUMBERS = [
+    "1", "0", "-0", "+2", "007", "-1", "1.5", "2.", ".5", "+.5", "-.5", ".", "1e5", "1E-07",
+    "1.e5", ".e5", "1e", "1e+", "inf", "-Infinity", "nan", "+NaN", "nan(1)", "infinit",
+    "1_0", "0x10", "١", "２", "\u00a01", "9223372036854775807", "9223372036854775808",
+    "-9223372036854775808", "-9223372036854775809", "00000000000000000000000000000001",
+    "99999999999999999999", "0.1000000000000000055511151231257827", "1e400", "4.9e-324",
+    "2.2250738585072011e-308", "123456789012345678901234567890", "--1", "1-", "+",
+]  # fmt: skip
+IDS = ["q1", "q2", "q10", "Q0", "d1", "d2", "doc-é", "日本", "#x", "#", "t", "run", "0", "a#b"]
+SPACES = [" ", "  ", "\t", " \t ", "\x0b", "\x0c", "\r"]
+
+
+@st.composite
+def lines(draw, kind: str) -> str:
+    shape = draw(st.sampled_from(["data", "data", "data", "blank", "comment", "random"]))
+    if shape == "blank":
+        return draw(st.sampled_from(["", " ", "\t", " \r"]))
+    if kind == "run":
+        f = [
+            draw(st.sampled_from(IDS[:3])),
+            draw(st.sampled_from(["Q0", "Q0", "q0", "0"])),
+            draw(st.sampled_from(IDS)),
+            draw(st.sampled_from([*NUMBERS, "1", "2", "3"])),
+            draw(st.sampled_from([*NUMBERS, "0.5", "1.25", "-3"])),
+            draw(st.sampled_from(["t", "run"])),
+        ]
+        if draw(st.integers(0, 4)) == 0:  # extra columns, maybe a second result
+            f += draw(st.lists(st.sampled_from([*IDS, *NUMBERS[:8]]), max_size=8))
+    else:
+        f = [
+            draw(st.sampled_from(IDS[:3])),
+            draw(st.sampled_from(["0", "Q0"])),
+            draw(st.sampled_from(IDS)),
+            draw(st.sampled_from([*NUMBERS, "0", "1", "2"])),
+        ]
+    if shape == "comment":
+        f[0] = "#" + f[0]
+    if shape == "random":
+        f = draw(st.lists(st.sampled_from(IDS + NUMBERS), max_size=13))
+        if draw(st.booleans()):
+            f = f[: draw(st.integers(0, len(f)))]
+    seps = [*(draw(st.sampled_from(SPACES)) for _ in f[1:]), ""][: len(f)]
+    lead = draw(st.sampled_from(["", "", " ", "\t"]))
+    end = draw(st.sampled_from(["", "", " ", "\r", " \r"]))
+    return lead + "".join(t + s for t, s in zip(f, seps, strict=True)) + end
+
+
+@st.composite
+def files(draw, kind: str) -> bytes:
+    body = draw(st.lists(lines(kind), min_size=1, max_size=12))
+    out = "\n".join(body) + draw(st.sampled_from(["", "\n", "\n\n"]))
+    return out.encode()
+
+
+def _outcome(parse, data: bytes):
+    try:  # the checks every text gets before a parser sees it (UTF-8, no NUL, line ends)
+        text.check_text(data, SOURCE)
+        data, _ = text._check_trec(data, SOURCE)
+        return "ok", parse(data)
+    except InputError as exc:
+        return "error", str(exc)
+
+
+def _same_run(a, b) -> None:
+    assert a.query_ids == b.query_ids
+    np.testing.assert_array_equal(a.qcodes, b.qcodes)
+    assert a.qcodes.dtype == b.qcodes.dtype == np.int32
+    assert a.docs.to_list() == b.docs.to_list()
+    assert a.scores.dtype == np.float64
+    # bit for bit (-0.0, NaN payloads aside: NaN scores are refused after the read)
+    assert a.scores.view(np.uint64).tolist() == b.scores.view(np.uint64).tolist() or (
+        np.isnan(a.scores).any() and np.array_equal(a.scores, b.scores, equal_nan=True)
+    )
+    assert (a.ranks is None) == (b.ranks is None)
+    if a.ranks is not None:
+        assert a.ranks.tolist() == b.ranks.tolist()
+    assert a.rank_problem == b.rank_problem
+    assert a.tag == b.tag
+    assert (a.lines is None) == (b.lines is None)
+    if a.lines is not None:
+        assert a.lines.tolist() == b.lines.tolist()
+    assert a.line_counts == b.line_counts
+
+
+def _same_qrels(a, b) -> None:
+    assert a.query_ids == b.query_ids
+    assert a.offsets.tolist() == b.offsets.tolist()
+    assert a.doc_ids == b.doc_ids
+    assert a.grades.tolist() == b.grades.tolist()
+    assert a.lines.tolist() == b.lines.tolist()
+    assert a.line_counts == b.line_counts
+
+
+def _check_run(data: bytes, list_rows: int = 1 << 62) -> None:
+    want = _outcome(lambda d: text._parse_run_python(d, SOURCE, "r"), data)
+    got = _outcome(lambda d: core_run(d, SOURCE, "r", list_rows), data)
+    assert got[0] == want[0], (got, want)
+    if want[0] == "error":
+        assert got[1] == want[1]
+    else:
+        _same_run(got[1], want[1])
+
+
+def _check_qrels(data: bytes) -> None:
+    want = _outcome(lambda d: text._parse_qrels_python(d, SOURCE), data)
+    got = _outcome(lambda d: core_qrels(d, SOURCE), data)
+    assert got[0] == want[0], (got, want)
+    if want[0] == "error":
+        assert got[1] == want[1]
+    else:
+        _same_qrels(got[1], want[1])
+
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@SETTINGS
+@given(files("run"))
+@example(b"q Q0 d 1 1 t q Q0 e 2 0 t\n")
+@example(b"#q Q0 d 1 1 t\n")
+@example(b"q Q0 d x 1 t\nq Q0 e y 2 t\n")
+def test_runs_read_as_the_line_parser_reads_them(data):
+    _check_run(data)
+
+
+@SETTINGS
+@given(files("run"))
+def test_runs_with_arrow_ids_read_the_same(data):
+    _check_run(data, list_rows=0)
+
+
+@SETTINGS
+@given(files("qrels"))
+@example(b"q 0 d 1\nq 0 d 1.5\n")
+@example(b"q2 0 b 1\nq10 0 z 0\nq10 0 a 2\nq2 0 a -1\nq2 0 b 3\n")
+def test_qrels_read_as_the_line_parser_reads_them(data):
+    _check_qrels(data)
+
+
+@SETTINGS
+@given(files("run"), st.data())
+def test_mutated_runs_read_the_same(data, draw):
+    """Bytes deleted, duplicated or replaced (by whitespace, a digit, '#', '.', a letter)."""
+    b = bytearray(data)
+    for _ in range(draw.draw(st.integers(1, 4))):
+        if not b:
+            break
+        i = draw.draw(st.integers(0, len(b) - 1))
+        op = draw.draw(st.sampled_from(["del", "dup", "set"]))
+        if op == "del":
+            del b[i]
+        elif op == "dup":
+            b.insert(i, b[i])
+        else:
+            b[i] = draw.draw(st.sampled_from(b" \t\n\r#.5eQx-+_\x0b"))
+    _check_run(bytes(b))
+    _check_qrels(bytes(b))
+
+
+@pytest.mark.parametrize(
+    "tok",
+    [b"0.1", b"1e-320", b"2.2250738585072014e-308", b"179769313486231570000000000000e279",
+     b"0.30000000000000004", b"123456789.123456789", b"9007199254740993", b"1e23", b"-0.0"],
+)  # fmt: skip
+def test_scores_are_pythons_floats_bit_for_bit(tok):
+    run = core_run(b"q Q0 d 1 " + tok + b" t\n", SOURCE, "r", 1 << 62)
+    assert run.scores[0].tobytes() == np.float64(float(tok)).tobytes()
+
+
+def test_a_panic_in_the_core_is_one_clear_error():
+    from cranfield import _core
+
+    with pytest.raises(_core.InternalError, match="internal error in cranfield's compiled core"):
+        _core._panic()
