@@ -190,3 +190,25 @@ def test_a_panic_in_the_core_is_one_clear_error():
 
     with pytest.raises(_core.InternalError, match="internal error in cranfield's compiled core"):
         _core._panic()
+
+
+def test_import_cranfield_does_not_load_the_core_reading_does(tmp_path):
+    """``import cranfield`` and ``--help`` stay light: the core is loaded by the first read."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    run = tmp_path / "r.txt"
+    run.write_text("q Q0 d 1 1 t\n")
+    src = Path(__file__).resolve().parents[1] / "src"
+    env = dict(os.environ, PYTHONPATH=str(src))
+    code = (
+        "import sys, cranfield, cranfield.cli\n"
+        "print('cranfield._core' in sys.modules)\n"
+        f"cranfield.read_run({str(run)!r})\n"
+        "print('cranfield._core' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "True"]

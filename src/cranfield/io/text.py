@@ -249,7 +249,17 @@ def parse_trec_qrels(data: bytes, source: str) -> Qrels:
 
 
 def _parse_qrels(data: bytes, source: str) -> Qrels:
-    """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck`."""
+    """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck`: the compiled
+    core's reader (:mod:`.trec_core`), whatever the size."""
+    from .trec_core import core_qrels
+
+    data, _ = _check_trec(data, source)
+    return core_qrels(data, source)
+
+
+def _parse_qrels_oracle(data: bytes, source: str) -> Qrels:
+    """The readers the core replaced (Arrow, the field splitter, the line parser), kept
+    only as the oracle of the core's tests (tests/test_core_reader.py)."""
     data, crs = _check_trec(data, source)
     qrels = None
     if len(data) >= QRELS_FAST_PATH_BYTES:
@@ -425,8 +435,22 @@ def _warn_extra_columns(run: Run) -> None:
 
 
 def _parse_run(data: bytes, source: str, name: str) -> Run:
-    """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck` and check the
-    scores; the duplicate check is left to the caller."""
+    """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck` with the compiled
+    core's reader (:mod:`.trec_core`) and check the scores; the duplicate check is left to
+    the caller.  The documents are Python strings below ``trec_arrow.ARROW_IDS_ROWS`` rows,
+    an Arrow column from there on."""
+    from . import trec_arrow
+    from .trec_core import core_run
+
+    data, _ = _check_trec(data, source)
+    run = core_run(data, source, name, trec_arrow.ARROW_IDS_ROWS)
+    check_scores(run)
+    return run
+
+
+def _parse_run_oracle(data: bytes, source: str, name: str) -> Run:
+    """The readers the core replaced (Arrow, the field splitter, the line parser), kept
+    only as the oracle of the core's tests (tests/test_core_reader.py)."""
     data, crs = _check_trec(data, source)
     if len(data) >= FAST_PATH_BYTES:
         from .trec_arrow import _parse_run_arrow

@@ -85,6 +85,8 @@ def core_run(data: bytes, source: str, name: str, list_rows: int) -> Run:
         buffers = [None, pa.py_buffer(out["doc_offsets"]), pa.py_buffer(out["doc_bytes"])]
         docs = IdColumn(pa.Array.from_buffers(typ, n, buffers))
     problem = out["rank_problem"]
+    if problem is not None:
+        problem = f"line {problem[0]}: {number_text.rank_problem(problem[1])}"
     lines = out["lines"]
     return Run(
         name=name,
@@ -96,9 +98,7 @@ def core_run(data: bytes, source: str, name: str, list_rows: int) -> Run:
         tag=out["tag"],
         source=source,
         lines=None if lines is None else np.frombuffer(lines, dtype=np.int64),
-        rank_problem=(
-            None if problem is None else f"line {problem[0]}: {number_text.rank_problem(problem[1])}"
-        ),
+        rank_problem=problem,
         line_counts=_counts(out["counts"]),
     )
 
