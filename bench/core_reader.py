@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -62,10 +63,19 @@ def make(out: Path, queries: int, depth: int, judged: int, seed: int = 7) -> tup
     return qrels, run
 
 
-def timed(fn) -> float:
-    t = time.perf_counter()
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the machine is shared: wall
+    times move with the load, CPU times much less)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def timed(fn) -> tuple[float, float]:
+    """(wall, CPU) seconds of ``fn()``."""
+    c, t = _cpu(), time.perf_counter()
     fn()
-    return time.perf_counter() - t
+    return time.perf_counter() - t, _cpu() - c
 
 
 def main() -> None:
@@ -85,10 +95,12 @@ def main() -> None:
     data_run, data_qrels = text.read_text(run), text.read_text(qrels)
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     cases = {
-        "core: read_run": lambda: read_run(run),
-        "old: Arrow run parse": lambda: text._parse_run_oracle(data_run, str(run), "r"),
-        "core: read_qrels": lambda: read_qrels(qrels),
-        "old: qrels parse": lambda: text._parse_qrels_oracle(data_qrels, str(qrels)),
+        "run parse, core": lambda: text._parse_run(data_run, str(run), "r"),
+        "run parse, old (Arrow)": lambda: text._parse_run_oracle(data_run, str(run), "r"),
+        "qrels parse, core": lambda: text._parse_qrels(data_qrels, str(qrels)),
+        "qrels parse, old": lambda: text._parse_qrels_oracle(data_qrels, str(qrels)),
+        "read_run (file, checks, pieces)": lambda: read_run(run),
+        "read_qrels (file, checks)": lambda: read_qrels(qrels),
     }
     outputs = {}
 
@@ -106,22 +118,24 @@ def main() -> None:
         cases["trec_eval -O2 (whole evaluation)"] = cli(
             [args.trec_eval, str(qrels), str(run)], "trec_eval"
         )
-    times: dict[str, list[float]] = {k: [] for k in cases}
+    times: dict[str, list[tuple[float, float]]] = {k: [] for k in cases}
     for _ in range(args.repeat):  # interleaved
         for k, fn in cases.items():
             times[k].append(timed(fn))
-    med = {k: statistics.median(v) for k, v in times.items()}
-    print(f"load {os.getloadavg()[0]:.1f}; median of {args.repeat}, seconds")
-    for k, v in med.items():
-        print(f"  {k:42s} {v:7.3f}")
-    print(f"  run read, old / core:    {med['old: Arrow run parse'] / med['core: read_run']:.2f}x")
-    print(f"  qrels read, old / core:  {med['old: qrels parse'] / med['core: read_qrels']:.2f}x")
+    wall = {k: statistics.median(t[0] for t in v) for k, v in times.items()}
+    cpu = {k: statistics.median(t[1] for t in v) for k, v in times.items()}
+    print(f"load {os.getloadavg()[0]:.1f}; median of {args.repeat}; seconds: wall, CPU")
+    for k in cases:
+        print(f"  {k:40s} {wall[k]:7.3f} {cpu[k]:7.3f}")
+
+    def ratio(slow: str, fast: str) -> str:
+        return f"{wall[slow] / wall[fast]:.2f}x wall, {cpu[slow] / cpu[fast]:.2f}x CPU"
+
+    print(f"  run parse, old / core:    {ratio('run parse, old (Arrow)', 'run parse, core')}")
+    print(f"  qrels parse, old / core:  {ratio('qrels parse, old', 'qrels parse, core')}")
     if args.trec_eval:
-        te, cf = (
-            med["trec_eval -O2 (whole evaluation)"],
-            med["cranfield trec_eval (CLI, whole evaluation)"],
-        )
-        print(f"  trec_eval / cranfield:   {te / cf:.2f}x")
+        te, cf = "trec_eval -O2 (whole evaluation)", "cranfield trec_eval (CLI, whole evaluation)"
+        print(f"  trec_eval / cranfield:    {ratio(te, cf)}")
         print(f"  same output bytes: {outputs['cranfield'] == outputs['trec_eval']}")
 
 

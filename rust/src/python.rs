@@ -1,17 +1,17 @@
 //! The extension module `cranfield._core`: the readers of [`crate::trec`] for Python.
 //!
-//! Each function takes the text as `bytes` and returns a dict of plain buffers (`bytearray`s
-//! of native-endian numbers, which `numpy.frombuffer` reads without a copy) and Python
-//! strings, or `{"error": kind, "line", "start", "end", "field"}` for `cranfield.io.text` to
+//! Each function takes the text as `bytes` and returns a dict of numpy arrays (the core's
+//! vectors, handed over without a copy) and Python strings, or `{"error": kind, "line", "start", "end", "field"}` for `cranfield.io.text` to
 //! word.  The parse runs without the GIL.  A panic is caught here and raised as
 //! `cranfield._core.InternalError`, never unwound into the interpreter.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use numpy::PyArray1;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::trec::{self, Counts, ParseError};
 
@@ -36,31 +36,9 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> PyResult<T> {
     })
 }
 
-/// A native-endian buffer of 8-byte numbers as a `bytearray`.
-fn buffer8<'py, T: Copy>(
-    py: Python<'py>,
-    values: &[T],
-    bytes: impl Fn(T) -> [u8; 8],
-) -> PyResult<Bound<'py, PyByteArray>> {
-    PyByteArray::new_with(py, values.len() * 8, |buf| {
-        for (chunk, &v) in buf.chunks_exact_mut(8).zip(values) {
-            chunk.copy_from_slice(&bytes(v));
-        }
-        Ok(())
-    })
-}
-
-fn buffer4<'py, T: Copy>(
-    py: Python<'py>,
-    values: &[T],
-    bytes: impl Fn(T) -> [u8; 4],
-) -> PyResult<Bound<'py, PyByteArray>> {
-    PyByteArray::new_with(py, values.len() * 4, |buf| {
-        for (chunk, &v) in buf.chunks_exact_mut(4).zip(values) {
-            chunk.copy_from_slice(&bytes(v));
-        }
-        Ok(())
-    })
+/// A vector as a numpy array that owns its memory (no copy).
+fn array<'py, T: numpy::Element>(py: Python<'py>, v: Vec<T>) -> Bound<'py, PyArray1<T>> {
+    PyArray1::from_vec(py, v)
 }
 
 fn text<'py>(py: Python<'py>, id: &[u8]) -> PyResult<Bound<'py, PyString>> {
@@ -91,8 +69,8 @@ fn set_counts(d: &Bound<'_, PyDict>, c: &Counts) -> PyResult<()> {
 }
 
 /// `read_run(data, list_rows)`: a TREC run.  The documents come as a list of strings when
-/// the run has fewer than `list_rows` rows, else as the buffers of an Arrow string column
-/// (`doc_offsets`: int32 or int64 by `doc_offsets_64`, `doc_bytes`).
+/// the run has fewer than `list_rows` rows, else as the buffers of an Arrow large string
+/// column (`doc_offsets`, int64, and `doc_bytes`, uint8).
 #[pyfunction]
 fn read_run<'py>(py: Python<'py>, data: &[u8], list_rows: usize) -> PyResult<Bound<'py, PyDict>> {
     let parsed = py.detach(|| guarded("read_run", || trec::read_run(data)))?;
@@ -102,8 +80,8 @@ fn read_run<'py>(py: Python<'py>, data: &[u8], list_rows: usize) -> PyResult<Bou
     };
     let d = PyDict::new(py);
     d.set_item("query_ids", PyList::new(py, strings(py, &run.query_ids)?)?)?;
-    d.set_item("qcodes", buffer4(py, &run.qcodes, i32::to_ne_bytes)?)?;
     let n = run.qcodes.len();
+    d.set_item("qcodes", array(py, run.qcodes))?;
     if n < list_rows {
         let docs = run
             .doc_offsets
@@ -114,27 +92,18 @@ fn read_run<'py>(py: Python<'py>, data: &[u8], list_rows: usize) -> PyResult<Bou
             PyList::new(py, docs.collect::<PyResult<Vec<_>>>()?)?,
         )?;
     } else {
-        let small = run.doc_bytes.len() <= i32::MAX as usize;
-        let offsets = if small {
-            buffer4(py, &run.doc_offsets, |v| (v as i32).to_ne_bytes())?
-        } else {
-            buffer8(py, &run.doc_offsets, i64::to_ne_bytes)?
-        };
-        d.set_item("doc_offsets", offsets)?;
-        d.set_item("doc_offsets_64", !small)?;
-        d.set_item("doc_bytes", PyByteArray::new(py, &run.doc_bytes))?;
+        d.set_item("doc_offsets", array(py, run.doc_offsets))?;
+        d.set_item("doc_bytes", array(py, run.doc_bytes))?;
     }
-    d.set_item("scores", buffer8(py, &run.scores, f64::to_ne_bytes)?)?;
-    d.set_item("ranks", buffer8(py, &run.ranks, i64::to_ne_bytes)?)?;
+    d.set_item("scores", array(py, run.scores))?;
+    d.set_item("ranks", array(py, run.ranks))?;
     match run.rank_problem {
-        Some((line, tok)) => {
-            d.set_item("rank_problem", (line, pyo3::types::PyBytes::new(py, tok)))?
-        }
+        Some((line, tok)) => d.set_item("rank_problem", (line, PyBytes::new(py, tok)))?,
         None => d.set_item("rank_problem", py.None())?,
     }
     d.set_item("tag", text(py, run.tag)?)?;
-    match &run.lines.lines {
-        Some(v) => d.set_item("lines", buffer8(py, v, i64::to_ne_bytes)?)?,
+    match run.lines.lines {
+        Some(v) => d.set_item("lines", array(py, v))?,
         None => d.set_item("lines", py.None())?,
     }
     set_counts(&d, &run.counts)?;
@@ -151,12 +120,12 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>>
     };
     let d = PyDict::new(py);
     d.set_item("query_ids", PyList::new(py, strings(py, &q.query_ids)?)?)?;
-    d.set_item("offsets", buffer8(py, &q.offsets, i64::to_ne_bytes)?)?;
+    d.set_item("offsets", array(py, q.offsets))?;
     let vocab = strings(py, &q.doc_ids)?;
     let docs = q.doc_codes.iter().map(|&c| vocab[c as usize].clone());
     d.set_item("doc_ids", PyList::new(py, docs)?)?;
-    d.set_item("grades", buffer8(py, &q.grades, i64::to_ne_bytes)?)?;
-    d.set_item("lines", buffer8(py, &q.lines, i64::to_ne_bytes)?)?;
+    d.set_item("grades", array(py, q.grades))?;
+    d.set_item("lines", array(py, q.lines))?;
     set_counts(&d, &q.counts)?;
     Ok(d)
 }

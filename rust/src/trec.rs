@@ -163,9 +163,21 @@ impl<'a> BlockInterner<'a> {
     }
 }
 
+/// C `isspace` in the "C" locale: space, tab, LF, VT, FF, CR.
+const SPACE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[0x0b] = true;
+    t[0x0c] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 #[inline]
 fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+    SPACE[b as usize]
 }
 
 /// The fields of `line` as (start, end) offsets in the text (`base` is the line's offset).
@@ -198,10 +210,7 @@ fn lines(data: &[u8]) -> impl Iterator<Item = (u64, usize, usize)> + '_ {
         if start > data.len() || (start == data.len() && number > 0 && data[start - 1] == b'\n') {
             return None;
         }
-        let end = data[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(data.len(), |p| start + p);
+        let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |p| start + p);
         number += 1;
         let item = (number, start, end);
         start = end + 1;

@@ -7,14 +7,12 @@ non-blank character is ``#`` is a comment; blank lines are skipped.  Every rule 
 in ``docs/input.md``; the rules that catch damaged files (lines joined by a bare CR or by a
 missing newline, a result hidden behind ``#``) are checked by every parser.
 
-Three parsers produce identical results: a line-by-line Python parser that knows the line of
-every problem, the vectorised field splitter of :mod:`.fields` for files under
-:data:`FAST_PATH_BYTES`, and for large files a vectorised Arrow CSV parser.  The Arrow parser
-only accepts a *regular* layout (one delimiter, no empty field, no blank or comment line, LF or
-CRLF endings); an irregular large file is first rewritten into that layout by the vectorised
-:func:`~cranfield.io.normalize.normalize_fields`, which keeps the line numbers.  On anything
-else (a malformed line, a bad number, a NaN score, a suspect line) the fast paths hand over to
-the exact parser, so every error message is the exact parser's.
+Every TREC text qrels and run is parsed by the compiled core (:mod:`.trec_core`, one pass per
+line), which reports the first problem as its kind, line and field; the messages are worded
+here, by the helpers of the line parser.  The line parser, the vectorised field splitter of
+:mod:`.fields` and the Arrow parser of :mod:`.trec_arrow` that the core replaced remain only as
+the oracle of its tests (:func:`_parse_run_oracle`, :func:`_parse_qrels_oracle`,
+``tests/test_core_reader.py``).
 """
 
 from __future__ import annotations

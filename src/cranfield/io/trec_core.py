@@ -1,7 +1,7 @@
 """TREC text qrels and runs read by the compiled core (``cranfield._core``, ``rust/``).
 
 The core reads the text in one pass per line (fields split, query ids interned, grades, ranks
-and scores parsed by the rules of :mod:`.number_text`) and returns plain buffers; this module
+and scores parsed by the rules of :mod:`.number_text`) and returns numpy arrays; this module
 makes them a :class:`~cranfield.data.Run` or :class:`~cranfield.data.Qrels` and words a
 problem the core reports (its kind, line and field) exactly as the line parser of
 :mod:`.text` does, from the fields of that one line.  The core is imported on the first read,
@@ -9,8 +9,6 @@ never by ``import cranfield``.
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from cranfield.data import LineCounts, Qrels, Run
 from cranfield.errors import InputError
@@ -81,9 +79,8 @@ def core_run(data: bytes, source: str, name: str, list_rows: int) -> Run:
         import pyarrow as pa
 
         n = out["counts"][1]
-        typ = pa.large_string() if out["doc_offsets_64"] else pa.string()
         buffers = [None, pa.py_buffer(out["doc_offsets"]), pa.py_buffer(out["doc_bytes"])]
-        docs = IdColumn(pa.Array.from_buffers(typ, n, buffers))
+        docs = IdColumn(pa.Array.from_buffers(pa.large_string(), n, buffers))
     problem = out["rank_problem"]
     if problem is not None:
         problem = f"line {problem[0]}: {number_text.rank_problem(problem[1])}"
@@ -91,13 +88,13 @@ def core_run(data: bytes, source: str, name: str, list_rows: int) -> Run:
     return Run(
         name=name,
         query_ids=tuple(out["query_ids"]),
-        qcodes=np.frombuffer(out["qcodes"], dtype=np.int32),
+        qcodes=out["qcodes"],
         docs=docs,
-        scores=np.frombuffer(out["scores"], dtype=np.float64),
-        ranks=np.frombuffer(out["ranks"], dtype=np.int64) if problem is None else None,
+        scores=out["scores"],
+        ranks=out["ranks"] if problem is None else None,
         tag=out["tag"],
         source=source,
-        lines=None if lines is None else np.frombuffer(lines, dtype=np.int64),
+        lines=None if lines is None else lines,
         rank_problem=problem,
         line_counts=_counts(out["counts"]),
     )
@@ -111,10 +108,10 @@ def core_qrels(data: bytes, source: str) -> Qrels:
         raise _error(data, source, out, "qrels")
     return Qrels(
         query_ids=tuple(out["query_ids"]),
-        offsets=np.frombuffer(out["offsets"], dtype=np.int64),
+        offsets=out["offsets"],
         doc_ids=out["doc_ids"],
-        grades=np.frombuffer(out["grades"], dtype=np.int64),
+        grades=out["grades"],
         source=source,
-        lines=np.frombuffer(out["lines"], dtype=np.int64),
+        lines=out["lines"],
         line_counts=_counts(out["counts"]),
     )
