@@ -121,9 +121,7 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>>
     let d = PyDict::new(py);
     d.set_item("query_ids", PyList::new(py, strings(py, &q.query_ids)?)?)?;
     d.set_item("offsets", array(py, q.offsets))?;
-    let vocab = strings(py, &q.doc_ids)?;
-    let docs = q.doc_codes.iter().map(|&c| vocab[c as usize].clone());
-    d.set_item("doc_ids", PyList::new(py, docs)?)?;
+    d.set_item("doc_ids", PyList::new(py, strings(py, &q.doc_ids)?)?)?;
     d.set_item("grades", array(py, q.grades))?;
     d.set_item("lines", array(py, q.lines))?;
     set_counts(&d, &q.counts)?;

@@ -392,9 +392,8 @@ pub struct QrelsColumns<'a> {
     pub query_ids: Vec<&'a [u8]>,
     /// Rows of query `i` are `offsets[i]..offsets[i + 1]`.
     pub offsets: Vec<i64>,
-    /// Distinct document ids (in order of first appearance) and each row's code among them.
+    /// Each row's document id.
     pub doc_ids: Vec<&'a [u8]>,
-    pub doc_codes: Vec<u32>,
     pub grades: Vec<i64>,
     pub lines: Vec<i64>,
     pub counts: Counts,
@@ -404,9 +403,8 @@ pub struct QrelsColumns<'a> {
 pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
     let mut fields = Vec::with_capacity(8);
     let mut queries = BlockInterner::new();
-    let mut docs = Interner::default();
     let mut qcodes: Vec<u32> = Vec::new();
-    let mut dcodes: Vec<u32> = Vec::new();
+    let mut docs: Vec<&[u8]> = Vec::new();
     let mut grades = Vec::new();
     let mut lines_of = Vec::new();
     let mut counts = Counts::default();
@@ -442,7 +440,7 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
             return Err(err(ErrorKind::Grade, 3));
         };
         qcodes.push(queries.code(f.get(0)));
-        dcodes.push(docs.code(f.get(2)));
+        docs.push(f.get(2));
         grades.push(grade);
         lines_of.push(line as i64);
     }
@@ -458,15 +456,7 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
     counts.data = qcodes.len() as u64;
     let qids = queries.inner.ids;
     let qrank = byte_ranks(&qids);
-    let drank = byte_ranks(&docs.ids);
-    let mut order: Vec<u32> = (0..qcodes.len() as u32).collect();
-    // stable: rows of one (query, document) stay in file order
-    order.sort_by_key(|&r| {
-        let r = r as usize;
-        (qrank[qcodes[r] as usize], drank[dcodes[r] as usize])
-    });
-    let mut sorted_q: Vec<&[u8]> = qids.clone();
-    sorted_q.sort_unstable();
+    let key = |r: usize| (qrank[qcodes[r] as usize], docs[r]);
     let mut offsets = vec![0i64; qids.len() + 1];
     for &c in &qcodes {
         offsets[qrank[c as usize] as usize + 1] += 1;
@@ -474,13 +464,28 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
     for i in 1..offsets.len() {
         offsets[i] += offsets[i - 1];
     }
+    let mut sorted_q: Vec<&[u8]> = qids.clone();
+    sorted_q.sort_unstable();
+    // qrels files are most often sorted already: then the rows stay as they are
+    if (1..qcodes.len()).all(|r| key(r - 1) <= key(r)) {
+        return Ok(QrelsColumns {
+            query_ids: sorted_q,
+            offsets,
+            doc_ids: docs,
+            grades,
+            lines: lines_of,
+            counts,
+        });
+    }
+    let mut order: Vec<u32> = (0..qcodes.len() as u32).collect();
+    // stable: rows of one (query, document) stay in file order
+    order.sort_by(|&a, &b| key(a as usize).cmp(&key(b as usize)));
     Ok(QrelsColumns {
         query_ids: sorted_q,
         offsets,
-        doc_codes: order.iter().map(|&r| dcodes[r as usize]).collect(),
+        doc_ids: order.iter().map(|&r| docs[r as usize]).collect(),
         grades: order.iter().map(|&r| grades[r as usize]).collect(),
         lines: order.iter().map(|&r| lines_of[r as usize]).collect(),
-        doc_ids: docs.ids,
         counts,
     })
 }
@@ -564,13 +569,20 @@ mod tests {
     }
 
     #[test]
+    fn qrels_sorted_already_stay_as_they_are() {
+        let q = read_qrels(b"a 0 x 1\na 0 y 0\nb 0 x 2\n").unwrap();
+        assert_eq!(q.doc_ids, vec![&b"x"[..], b"y", b"x"]);
+        assert_eq!(q.offsets, vec![0, 2, 3]);
+        assert_eq!(q.lines, vec![1, 2, 3]);
+    }
+
+    #[test]
     fn qrels_sorted_by_bytes() {
         let text = b"q2 0 b 1\nq10 0 z 0\nq10 0 a 2\n# c\nq2 0 a -1\n";
         let q = read_qrels(text).unwrap();
         assert_eq!(q.query_ids, vec![&b"q10"[..], b"q2"]);
         assert_eq!(q.offsets, vec![0, 2, 4]);
-        let docs: Vec<&[u8]> = q.doc_codes.iter().map(|&c| q.doc_ids[c as usize]).collect();
-        assert_eq!(docs, vec![&b"a"[..], b"z", b"a", b"b"]);
+        assert_eq!(q.doc_ids, vec![&b"a"[..], b"z", b"a", b"b"]);
         assert_eq!(q.grades, vec![2, 0, -1, 1]);
         assert_eq!(q.lines, vec![3, 2, 5, 1]);
         assert_eq!(q.counts.comments, 1);
