@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from conftest import use_text_parser
 from cranfield.errors import InputError
 from cranfield.io import text
 from cranfield.io.trec_core import core_qrels, core_run
@@ -173,6 +174,29 @@ def test_mutated_runs_read_the_same(data, draw):
             b[i] = draw.draw(st.sampled_from(b" \t\n\r#.5eQx-+_\x0b"))
     _check_run(bytes(b))
     _check_qrels(bytes(b))
+
+
+@pytest.mark.parametrize("oracle", ["fields", "arrow"])
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(run=files("run"), qrels=files("qrels"))
+def test_the_core_reads_as_the_replaced_fast_readers_did(oracle, run, qrels):
+    """The numpy field splitter and the Arrow parser (with its normaliser), as they were
+    chosen by size, give what the core gives."""
+    with pytest.MonkeyPatch.context() as mp:
+        use_text_parser(mp, oracle)
+        want_run = _outcome(lambda d: text._parse_run_oracle(d, SOURCE, "r"), run)
+        want_qrels = _outcome(lambda d: text._parse_qrels_oracle(d, SOURCE), qrels)
+    got_run = _outcome(lambda d: text._parse_run(d, SOURCE, "r"), run)
+    got_qrels = _outcome(lambda d: text._parse_qrels(d, SOURCE), qrels)
+    assert (got_run[0], got_qrels[0]) == (want_run[0], want_qrels[0])
+    if got_run[0] == "error":
+        assert got_run[1] == want_run[1]
+    else:
+        _same_run(got_run[1], want_run[1])
+    if got_qrels[0] == "error":
+        assert got_qrels[1] == want_qrels[1]
+    else:
+        _same_qrels(got_qrels[1], want_qrels[1])
 
 
 @pytest.mark.parametrize(
