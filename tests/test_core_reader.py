@@ -236,3 +236,44 @@ def test_import_cranfield_does_not_load_the_core_reading_does(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["False", "True"]
+
+
+# ------------------------------------------------------------------ the join (not wired yet)
+
+_DOCS = st.sampled_from(["a", "b", "c", "d", "é", "日", "a1", "b2"])
+_QUERIES = st.sampled_from(["1", "2", "10", "x"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    judged=st.dictionaries(
+        st.tuples(_QUERIES, _DOCS),
+        st.sampled_from([2, 1, 0, -1, -(2**63), 2**63 - 1]),
+        max_size=20,
+    ),
+    rows=st.lists(st.tuples(_QUERIES, _DOCS), max_size=30),
+)
+def test_the_cores_join_gives_the_grades_the_numpy_lookup_gives(judged, rows):
+    """``_core.join`` against ``IdColumn.lookup`` + ``Qrels.grades_of`` (the oracle)."""
+    from cranfield import _core
+    from cranfield.data import Qrels, Run
+    from cranfield.id_column import IdColumn
+
+    keys = list(judged)
+    qrels = Qrels.from_rows(
+        [q for q, _ in keys], [d for _, d in keys], np.array(list(judged.values()), np.int64)
+    )
+    qids = list(dict.fromkeys(q for q, _ in rows))
+    run = Run(
+        name="r",
+        query_ids=tuple(qids),
+        qcodes=np.array([qids.index(q) for q, _ in rows], dtype=np.int32),
+        docs=IdColumn([d for _, d in rows]),
+        scores=np.zeros(len(rows)),
+    )
+    query_of = np.array([qrels.query_index.get(q, -1) for q in qids], dtype=np.int64)
+    want = qrels.grades_of(query_of[run.qcodes], run.docs.lookup(qrels.doc_index))
+    got = _core.join(
+        qrels.offsets, qrels.doc_ids, qrels.grades, query_of, run.qcodes, run.docs.to_list()
+    )
+    assert got.tolist() == want.tolist()

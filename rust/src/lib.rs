@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod join;
 pub mod numbers;
 pub mod trec;
 
