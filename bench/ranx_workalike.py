@@ -53,8 +53,13 @@ print(*out)
 
 
 def job(tool: str, calls: int, env: dict[str, str]) -> list[float]:
-    out = subprocess.run([sys.executable, "-c", JOB, tool, str(calls)], env=env, check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", JOB, tool, str(calls)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return [float(x) for x in out.split()]
 
 
@@ -68,12 +73,16 @@ def main() -> None:
         cold = job("ranx", args.calls, nenv)
         warm = job("ranx", args.calls, nenv)
     ours = job("cranfield", args.calls, env)
-    print(f"first call, import included: ranx cold cache {cold[0]:.2f} s, warm cache "
-          f"{warm[0]:.2f} s; cranfield {ours[0]:.2f} s "
-          f"(ratios {cold[0] / ours[0]:.1f}x, {warm[0] / ours[0]:.1f}x)")
+    print(
+        f"first call, import included: ranx cold cache {cold[0]:.2f} s, warm cache "
+        f"{warm[0]:.2f} s; cranfield {ours[0]:.2f} s "
+        f"(ratios {cold[0] / ours[0]:.1f}x, {warm[0] / ours[0]:.1f}x)"
+    )
     for i, form in ((1, "dict"), (2, "Run")):
-        print(f"each later call, 1x10 {form}: ranx {warm[i] * 1e3:.2f} ms, cranfield "
-              f"{ours[i] * 1e3:.2f} ms (ratio {warm[i] / ours[i]:.2f}x)")
+        print(
+            f"each later call, 1x10 {form}: ranx {warm[i] * 1e3:.2f} ms, cranfield "
+            f"{ours[i] * 1e3:.2f} ms (ratio {warm[i] / ours[i]:.2f}x)"
+        )
 
 
 if __name__ == "__main__":

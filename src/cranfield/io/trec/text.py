@@ -7,14 +7,12 @@ non-blank character is ``#`` is a comment; blank lines are skipped.  Every rule 
 in ``docs/input.md``; the rules that catch damaged files (lines joined by a bare CR or by a
 missing newline, a result hidden behind ``#``) are checked by every parser.
 
-Three parsers produce identical results: a line-by-line Python parser that knows the line of
-every problem, the vectorised field splitter of :mod:`.fields` for files under
-:data:`FAST_PATH_BYTES`, and for large files a vectorised Arrow CSV parser.  The Arrow parser
-only accepts a *regular* layout (one delimiter, no empty field, no blank or comment line, LF or
-CRLF endings); an irregular large file is first rewritten into that layout by the vectorised
-:func:`~cranfield.io.trec.normalize.normalize_fields`, which keeps the line numbers.  On anything
-else (a malformed line, a bad number, a NaN score, a suspect line) the fast paths hand over to
-the exact parser, so every error message is the exact parser's.
+Every TREC text qrels and run is parsed by the compiled core (:mod:`.core`, one pass per
+line), which reports the first problem as its kind, line and field; the messages are worded
+here, by the helpers of the line parser.  The line parser, the vectorised field splitter of
+:mod:`.fields` and the Arrow parser of :mod:`.trec_arrow` that the core replaced remain only as
+the oracle of its tests (:func:`_parse_run_oracle`, :func:`_parse_qrels_oracle`,
+``tests/test_core_reader.py``).
 """
 
 from __future__ import annotations
@@ -249,7 +247,17 @@ def parse_trec_qrels(data: bytes, source: str) -> Qrels:
 
 
 def _parse_qrels(data: bytes, source: str) -> Qrels:
-    """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck`."""
+    """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck`: the compiled
+    core's reader (:mod:`.core`), whatever the size."""
+    from cranfield.io.trec.core import core_qrels
+
+    data, _ = _check_trec(data, source)
+    return core_qrels(data, source)
+
+
+def _parse_qrels_oracle(data: bytes, source: str) -> Qrels:
+    """The readers the core replaced (Arrow, the field splitter, the line parser), kept
+    only as the oracle of the core's tests (tests/test_core_reader.py)."""
     data, crs = _check_trec(data, source)
     qrels = None
     if len(data) >= QRELS_FAST_PATH_BYTES:
@@ -425,9 +433,28 @@ def warn_extra_columns(run: Run) -> None:
 
 
 def _parse_run(data: bytes, source: str, name: str, *, top: bool = True) -> Run:
-    """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck` and check the
-    scores; the duplicate check is left to the caller.  ``top``: the text is the start of
-    the file, whose ir_metadata block (:mod:`.ir_metadata`) becomes the run's ``metadata``."""
+    """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck` with the compiled
+    core's reader (:mod:`cranfield.io.trec.core`) and check the scores; the duplicate check is
+    left to the caller.  The documents are Python strings below ``trec_arrow.ARROW_IDS_ROWS``
+    rows, an Arrow column from there on.  ``top``: the text is the start of the file, whose
+    ir_metadata block (:mod:`cranfield.io.ir_metadata`) becomes the run's ``metadata``."""
+    from cranfield.io.trec import arrow_parse as trec_arrow
+    from cranfield.io.trec.core import core_run
+
+    data, _ = _check_trec(data, source)
+    metadata = None
+    if top and data.startswith(b"# ir_metadata.start"):
+        from cranfield.io.ir_metadata import parse_block
+
+        metadata = parse_block(data, source)
+    run = core_run(data, source, name, trec_arrow.ARROW_IDS_ROWS)
+    check_scores(run)
+    return run if metadata is None else dataclasses.replace(run, metadata=metadata)
+
+
+def _parse_run_oracle(data: bytes, source: str, name: str, *, top: bool = True) -> Run:
+    """The readers the core replaced (Arrow, the field splitter, the line parser), kept
+    only as the oracle of the core's tests (tests/test_core_reader.py)."""
     data, crs = _check_trec(data, source)
     metadata = None
     if top and data.startswith(b"# ir_metadata.start"):

@@ -1,0 +1,16 @@
+//! The compiled core of cranfield: bytes in, arrays out.
+//!
+//! [`trec`] reads TREC text (qrels and runs) in one pass per line: fields split, query and
+//! document ids interned, numbers parsed by the rules of `cranfield.io.number_text`.  It knows
+//! nothing of Python; `python.rs` (the `python` feature, on in the extension module) hands
+//! its arrays to Python.  A problem in the text is returned as a [`trec::ParseError`] (its
+//! kind, line and field), which the Python side words as the readers always have.
+
+#![forbid(unsafe_code)]
+
+pub mod join;
+pub mod numbers;
+pub mod trec;
+
+#[cfg(feature = "python")]
+mod python;

@@ -1,0 +1,186 @@
+//! The extension module `cranfield._core`: the readers of [`crate::trec`] for Python.
+//!
+//! Each function takes the text as `bytes` and returns a dict of numpy arrays (the core's
+//! vectors, handed over without a copy) and Python strings, or `{"error": kind, "line", "start", "end", "field"}` for `cranfield.io.text` to
+//! word.  The parse runs without the GIL.  A panic is caught here and raised as
+//! `cranfield._core.InternalError`, never unwound into the interpreter.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use numpy::{PyArray1, PyReadonlyArray1};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+
+use crate::trec::{self, Counts, ParseError};
+
+create_exception!(
+    _core,
+    InternalError,
+    PyRuntimeError,
+    "A bug in cranfield's compiled core (please report it with the input)."
+);
+
+/// Run `f` and turn a panic into one clear error.
+fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> PyResult<T> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        let msg = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        InternalError::new_err(format!(
+            "internal error in cranfield's compiled core ({what}): {msg}; please report it"
+        ))
+    })
+}
+
+/// A vector as a numpy array that owns its memory (no copy).
+fn array<'py, T: numpy::Element>(py: Python<'py>, v: Vec<T>) -> Bound<'py, PyArray1<T>> {
+    PyArray1::from_vec(py, v)
+}
+
+fn text<'py>(py: Python<'py>, id: &[u8]) -> PyResult<Bound<'py, PyString>> {
+    let s = std::str::from_utf8(id)
+        .map_err(|_| PyValueError::new_err("the text must be checked as UTF-8 before parsing"))?;
+    Ok(PyString::new(py, s))
+}
+
+fn strings<'py>(py: Python<'py>, ids: &[&[u8]]) -> PyResult<Vec<Bound<'py, PyString>>> {
+    ids.iter().map(|id| text(py, id)).collect()
+}
+
+fn error_dict<'py>(py: Python<'py>, e: &ParseError) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("error", e.kind.name())?;
+    d.set_item("line", e.line)?;
+    d.set_item("start", e.start)?;
+    d.set_item("end", e.end)?;
+    d.set_item("field", e.field)?;
+    Ok(d)
+}
+
+fn set_counts(d: &Bound<'_, PyDict>, c: &Counts) -> PyResult<()> {
+    d.set_item(
+        "counts",
+        (c.lines, c.data, c.comments, c.blank, c.extra, c.first_extra),
+    )
+}
+
+/// `read_run(data, list_rows)`: a TREC run.  The documents come as a list of strings when
+/// the run has fewer than `list_rows` rows, else as the buffers of an Arrow large string
+/// column (`doc_offsets`, int64, and `doc_bytes`, uint8).
+#[pyfunction]
+fn read_run<'py>(py: Python<'py>, data: &[u8], list_rows: usize) -> PyResult<Bound<'py, PyDict>> {
+    let parsed = py.detach(|| guarded("read_run", || trec::read_run(data)))?;
+    let run = match parsed {
+        Ok(run) => run,
+        Err(e) => return error_dict(py, &e),
+    };
+    let d = PyDict::new(py);
+    d.set_item("query_ids", PyList::new(py, strings(py, &run.query_ids)?)?)?;
+    let n = run.qcodes.len();
+    d.set_item("qcodes", array(py, run.qcodes))?;
+    if n < list_rows {
+        let docs = run
+            .doc_offsets
+            .windows(2)
+            .map(|w| text(py, &run.doc_bytes[w[0] as usize..w[1] as usize]));
+        d.set_item(
+            "docs",
+            PyList::new(py, docs.collect::<PyResult<Vec<_>>>()?)?,
+        )?;
+    } else {
+        d.set_item("doc_offsets", array(py, run.doc_offsets))?;
+        d.set_item("doc_bytes", array(py, run.doc_bytes))?;
+    }
+    d.set_item("scores", array(py, run.scores))?;
+    d.set_item("ranks", array(py, run.ranks))?;
+    match run.rank_problem {
+        Some((line, tok)) => d.set_item("rank_problem", (line, PyBytes::new(py, tok)))?,
+        None => d.set_item("rank_problem", py.None())?,
+    }
+    d.set_item("tag", text(py, run.tag)?)?;
+    match run.lines.lines {
+        Some(v) => d.set_item("lines", array(py, v))?,
+        None => d.set_item("lines", py.None())?,
+    }
+    set_counts(&d, &run.counts)?;
+    Ok(d)
+}
+
+/// `read_qrels(data)`: TREC qrels, sorted as `cranfield.data.Qrels` keeps them.
+#[pyfunction]
+fn read_qrels<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+    let parsed = py.detach(|| guarded("read_qrels", || trec::read_qrels(data)))?;
+    let q = match parsed {
+        Ok(q) => q,
+        Err(e) => return error_dict(py, &e),
+    };
+    let d = PyDict::new(py);
+    d.set_item("query_ids", PyList::new(py, strings(py, &q.query_ids)?)?)?;
+    d.set_item("offsets", array(py, q.offsets))?;
+    d.set_item("doc_ids", PyList::new(py, strings(py, &q.doc_ids)?)?)?;
+    d.set_item("grades", array(py, q.grades))?;
+    d.set_item("lines", array(py, q.lines))?;
+    set_counts(&d, &q.counts)?;
+    Ok(d)
+}
+
+/// `join(offsets, doc_ids, grades, query_of, qcodes, docs)`: the grade of every run row
+/// (`crate::join::join`): the qrels as `Qrels` holds them (offsets int64, document ids,
+/// grades int64), `query_of` (int64) the qrels query of each run query (or -1), the run's
+/// `qcodes` (int32) and documents (strings).  `cranfield.data.MISSING` where not judged.
+#[pyfunction]
+fn join<'py>(
+    py: Python<'py>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    doc_ids: Vec<Bound<'py, PyString>>,
+    grades: PyReadonlyArray1<'py, i64>,
+    query_of: PyReadonlyArray1<'py, i64>,
+    qcodes: PyReadonlyArray1<'py, i32>,
+    docs: Vec<Bound<'py, PyString>>,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let (offsets, grades) = (offsets.as_slice()?, grades.as_slice()?);
+    let (query_of, qcodes) = (query_of.as_slice()?, qcodes.as_slice()?);
+    if offsets.last().copied().unwrap_or(0) as usize > doc_ids.len()
+        || grades.len() != doc_ids.len()
+        || qcodes.len() != docs.len()
+    {
+        return Err(PyValueError::new_err("join: the columns' lengths differ"));
+    }
+    let qrels_docs: Vec<&[u8]> = doc_ids
+        .iter()
+        .map(|s| s.to_str().map(str::as_bytes))
+        .collect::<PyResult<_>>()?;
+    let run_docs: Vec<&[u8]> = docs
+        .iter()
+        .map(|s| s.to_str().map(str::as_bytes))
+        .collect::<PyResult<_>>()?;
+    let out = guarded("join", || {
+        crate::join::join(offsets, &qrels_docs, grades, query_of, qcodes, |i| {
+            run_docs[i]
+        })
+    })?;
+    Ok(array(py, out))
+}
+
+/// `_panic()`: raise a panic inside the core (tests check it becomes `InternalError`).
+#[pyfunction]
+fn _panic() -> PyResult<()> {
+    guarded("_panic", || panic!("a test of the panic guard"))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // a panic is reported once, by `guarded`'s InternalError (this library's own hook: the
+    // extension module links its own copy of std)
+    std::panic::set_hook(Box::new(|_| {}));
+    m.add_function(wrap_pyfunction!(read_run, m)?)?;
+    m.add_function(wrap_pyfunction!(read_qrels, m)?)?;
+    m.add_function(wrap_pyfunction!(join, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic, m)?)?;
+    m.add("InternalError", m.py().get_type::<InternalError>())?;
+    Ok(())
+}

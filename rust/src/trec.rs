@@ -1,0 +1,603 @@
+//! TREC text: qrels (`query iteration document grade`) and runs
+//! (`query Q0 document rank score tag`), read in one pass per line.
+//!
+//! The rules are those of the exact line parser of `cranfield.io.text` (`docs/input.md`):
+//! fields are maximal runs of bytes that are not C `isspace` (space, tab, LF, CR, VT, FF);
+//! lines end at LF (a final LF ends the last line); a line without fields is blank; a line
+//! whose first field starts with `#` is a comment, unless it has the whole shape of a data
+//! line (an error: a result hidden behind `#`).  A qrels line has exactly 4 fields and an
+//! integer grade; a run line at least 6 (more are counted, and the first such line kept), a
+//! score, and a rank that, when it is not an integer, is noted (first line) but not an error;
+//! a run line of 11 fields or more that holds a second result with its own iteration token is
+//! an error (a missing newline).  The text reaches the core after the checks every text gets
+//! (UTF-8, no NUL, no inner BOM, the line-end rule), so a CR is whitespace here.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::numbers::{is_int, is_score, parse_int, parse_score};
+
+pub const QRELS_FIELDS: usize = 4;
+pub const RUN_FIELDS: usize = 6;
+/// A run line of this many fields or more may hold two results.
+pub const JOINED_FIELDS: usize = 2 * RUN_FIELDS - 1;
+
+/// What is wrong with a text, for the Python side to word (`cranfield.io.text`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The wrong number of fields on a data line.
+    Columns,
+    /// A comment line with the shape of a data line.
+    Hidden,
+    /// Two results on one run line (`field`: where the second starts, 0-based).
+    Joined,
+    /// A grade that is not an integer in range.
+    Grade,
+    /// A score that is not a number.
+    Score,
+    /// No data line at all.
+    Empty,
+}
+
+impl ErrorKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Columns => "columns",
+            ErrorKind::Hidden => "hidden",
+            ErrorKind::Joined => "joined",
+            ErrorKind::Grade => "grade",
+            ErrorKind::Score => "score",
+            ErrorKind::Empty => "empty",
+        }
+    }
+}
+
+/// The first problem of a text: its kind, its 1-based line (0 for [`ErrorKind::Empty`]),
+/// the line's bytes `start..end` and the 0-based field concerned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub kind: ErrorKind,
+    pub line: u64,
+    pub start: usize,
+    pub end: usize,
+    pub field: usize,
+}
+
+/// How the lines of a text were used (`cranfield.data.LineCounts`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub lines: u64,
+    pub data: u64,
+    pub comments: u64,
+    pub blank: u64,
+    pub extra: u64,
+    pub first_extra: Option<u64>,
+}
+
+/// FxHash (rustc's): ids are short, and a run's ids are not chosen by an adversary of the
+/// process reading them (a collision costs time, never a wrong answer).
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// Distinct byte strings, each given a code in order of first appearance.
+#[derive(Default)]
+pub struct Interner<'a> {
+    map: FxMap<&'a [u8], u32>,
+    pub ids: Vec<&'a [u8]>,
+}
+
+impl<'a> Interner<'a> {
+    #[inline]
+    pub fn code(&mut self, id: &'a [u8]) -> u32 {
+        let next = self.ids.len() as u32;
+        let code = *self.map.entry(id).or_insert(next);
+        if code == next {
+            self.ids.push(id);
+        }
+        code
+    }
+}
+
+/// Ids interned with a shortcut for the common case of runs and qrels: the same id as on
+/// the previous line (query ids come in blocks).
+struct BlockInterner<'a> {
+    inner: Interner<'a>,
+    last: Option<(&'a [u8], u32)>,
+}
+
+impl<'a> BlockInterner<'a> {
+    fn new() -> Self {
+        BlockInterner {
+            inner: Interner::default(),
+            last: None,
+        }
+    }
+    #[inline]
+    fn code(&mut self, id: &'a [u8]) -> u32 {
+        if let Some((prev, code)) = self.last
+            && prev == id
+        {
+            return code;
+        }
+        let code = self.inner.code(id);
+        self.last = Some((id, code));
+        code
+    }
+}
+
+/// C `isspace` in the "C" locale: space, tab, LF, VT, FF, CR.
+const SPACE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[0x0b] = true;
+    t[0x0c] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
+#[inline]
+fn is_space(b: u8) -> bool {
+    SPACE[b as usize]
+}
+
+/// The fields of `line` as (start, end) offsets in the text (`base` is the line's offset).
+#[inline]
+fn split(line: &[u8], base: usize, out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    let mut i = 0;
+    let n = line.len();
+    while i < n {
+        while i < n && is_space(line[i]) {
+            i += 1;
+        }
+        if i == n {
+            break;
+        }
+        let s = i;
+        while i < n && !is_space(line[i]) {
+            i += 1;
+        }
+        out.push((base + s, base + i));
+    }
+}
+
+/// The lines of a text: (1-based number, start, end) of each, without its LF; a final LF
+/// ends the last line (no empty line after it).
+fn lines(data: &[u8]) -> impl Iterator<Item = (u64, usize, usize)> + '_ {
+    let mut start = 0usize;
+    let mut number = 0u64;
+    std::iter::from_fn(move || {
+        if start > data.len() || (start == data.len() && number > 0 && data[start - 1] == b'\n') {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |p| start + p);
+        number += 1;
+        let item = (number, start, end);
+        start = end + 1;
+        Some(item)
+    })
+}
+
+struct Tokens<'d, 'f> {
+    data: &'d [u8],
+    fields: &'f [(usize, usize)],
+}
+
+impl<'d> Tokens<'d, '_> {
+    #[inline]
+    fn get(&self, k: usize) -> &'d [u8] {
+        let (s, e) = self.fields[k];
+        &self.data[s..e]
+    }
+    fn len(&self) -> usize {
+        self.fields.len()
+    }
+    /// Whether fields `k..k + 6` have the shape of a result (an integer rank, a score).
+    fn result_at(&self, k: usize) -> bool {
+        is_int(self.get(k + 3)) && is_score(self.get(k + 4))
+    }
+    /// Where a second result starts on a run line (`text._joined_at`).
+    fn joined_at(&self) -> Option<usize> {
+        let n = self.len();
+        (RUN_FIELDS - 1..(n + 1).saturating_sub(RUN_FIELDS))
+            .find(|&k| self.get(k + 1) == self.get(1) && self.result_at(k))
+    }
+    /// Whether a comment line has the whole shape of a data line (`text._hidden_result`).
+    fn hidden(&self, run: bool) -> bool {
+        if run {
+            self.len() >= RUN_FIELDS && self.result_at(0)
+        } else {
+            self.len() == QRELS_FIELDS && is_int(self.get(3))
+        }
+    }
+}
+
+/// Line numbers of the rows, kept only once a row's line is not its row number + 1.
+#[derive(Default)]
+pub struct RowLines {
+    pub lines: Option<Vec<i64>>,
+}
+
+impl RowLines {
+    #[inline]
+    fn push(&mut self, row: usize, line: u64) {
+        match &mut self.lines {
+            Some(v) => v.push(line as i64),
+            None if line == row as u64 + 1 => {}
+            None => {
+                let mut v: Vec<i64> = (1..=row as i64).collect();
+                v.push(line as i64);
+                self.lines = Some(v);
+            }
+        }
+    }
+}
+
+/// A run read: rows in file order.
+pub struct RunColumns<'a> {
+    /// Distinct query ids, in order of first appearance.
+    pub query_ids: Vec<&'a [u8]>,
+    pub qcodes: Vec<i32>,
+    /// The documents, as an Arrow string column: row `i` is `doc_bytes[doc_offsets[i]..
+    /// doc_offsets[i + 1]]`.
+    pub doc_offsets: Vec<i64>,
+    pub doc_bytes: Vec<u8>,
+    pub scores: Vec<f64>,
+    /// The ranks of the rows before the first that is not an integer in range.
+    pub ranks: Vec<i64>,
+    /// (line, token) of the first rank that is not an integer in range.
+    pub rank_problem: Option<(u64, &'a [u8])>,
+    pub tag: &'a [u8],
+    pub lines: RowLines,
+    pub counts: Counts,
+}
+
+/// Read a TREC run.
+pub fn read_run(data: &[u8]) -> Result<RunColumns<'_>, ParseError> {
+    let mut fields = Vec::with_capacity(8);
+    let guess = data.len() / 40 + 1;
+    let mut queries = BlockInterner::new();
+    let mut qcodes = Vec::with_capacity(guess);
+    let mut doc_offsets = Vec::with_capacity(guess + 1);
+    doc_offsets.push(0i64);
+    let mut doc_bytes = Vec::with_capacity(data.len() / 4);
+    let mut scores = Vec::with_capacity(guess);
+    let mut ranks = Vec::with_capacity(guess);
+    let mut rank_problem = None;
+    let mut tag: &[u8] = b"";
+    let mut row_lines = RowLines::default();
+    let mut counts = Counts::default();
+    for (line, start, end) in lines(data) {
+        counts.lines = line;
+        split(&data[start..end], start, &mut fields);
+        let f = Tokens {
+            data,
+            fields: &fields,
+        };
+        let err = |kind, field| ParseError {
+            kind,
+            line,
+            start,
+            end,
+            field,
+        };
+        if f.len() == 0 {
+            counts.blank += 1;
+            continue;
+        }
+        if f.get(0)[0] == b'#' {
+            if f.hidden(true) {
+                return Err(err(ErrorKind::Hidden, 0));
+            }
+            counts.comments += 1;
+            continue;
+        }
+        if f.len() != RUN_FIELDS {
+            if f.len() < RUN_FIELDS {
+                return Err(err(ErrorKind::Columns, 0));
+            }
+            if f.len() >= JOINED_FIELDS
+                && let Some(k) = f.joined_at()
+            {
+                return Err(err(ErrorKind::Joined, k));
+            }
+            counts.extra += 1;
+            counts.first_extra.get_or_insert(line);
+        }
+        let Some(score) = parse_score(f.get(4)) else {
+            return Err(err(ErrorKind::Score, 4));
+        };
+        let row = qcodes.len();
+        qcodes.push(queries.code(f.get(0)) as i32);
+        doc_bytes.extend_from_slice(f.get(2));
+        doc_offsets.push(doc_bytes.len() as i64);
+        scores.push(score);
+        if rank_problem.is_none() {
+            match parse_int(f.get(3)) {
+                Some(r) => ranks.push(r),
+                None => rank_problem = Some((line, f.get(3))),
+            }
+        }
+        row_lines.push(row, line);
+        tag = f.get(5);
+    }
+    if qcodes.is_empty() {
+        return Err(ParseError {
+            kind: ErrorKind::Empty,
+            line: 0,
+            start: 0,
+            end: 0,
+            field: 0,
+        });
+    }
+    counts.data = qcodes.len() as u64;
+    Ok(RunColumns {
+        query_ids: queries.inner.ids,
+        qcodes,
+        doc_offsets,
+        doc_bytes,
+        scores,
+        ranks,
+        rank_problem,
+        tag,
+        lines: row_lines,
+        counts,
+    })
+}
+
+/// Qrels read, in the order of `cranfield.data.Qrels`: by query id, then document id, both
+/// in byte order (stable: duplicates stay in file order).
+pub struct QrelsColumns<'a> {
+    /// Distinct query ids, sorted.
+    pub query_ids: Vec<&'a [u8]>,
+    /// Rows of query `i` are `offsets[i]..offsets[i + 1]`.
+    pub offsets: Vec<i64>,
+    /// Each row's document id.
+    pub doc_ids: Vec<&'a [u8]>,
+    pub grades: Vec<i64>,
+    pub lines: Vec<i64>,
+    pub counts: Counts,
+}
+
+/// Read TREC qrels.
+pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
+    let mut fields = Vec::with_capacity(8);
+    let mut queries = BlockInterner::new();
+    let mut qcodes: Vec<u32> = Vec::new();
+    let mut docs: Vec<&[u8]> = Vec::new();
+    let mut grades = Vec::new();
+    let mut lines_of = Vec::new();
+    let mut counts = Counts::default();
+    for (line, start, end) in lines(data) {
+        counts.lines = line;
+        split(&data[start..end], start, &mut fields);
+        let f = Tokens {
+            data,
+            fields: &fields,
+        };
+        let err = |kind, field| ParseError {
+            kind,
+            line,
+            start,
+            end,
+            field,
+        };
+        if f.len() == 0 {
+            counts.blank += 1;
+            continue;
+        }
+        if f.get(0)[0] == b'#' {
+            if f.hidden(false) {
+                return Err(err(ErrorKind::Hidden, 0));
+            }
+            counts.comments += 1;
+            continue;
+        }
+        if f.len() != QRELS_FIELDS {
+            return Err(err(ErrorKind::Columns, 0));
+        }
+        let Some(grade) = parse_int(f.get(3)) else {
+            return Err(err(ErrorKind::Grade, 3));
+        };
+        qcodes.push(queries.code(f.get(0)));
+        docs.push(f.get(2));
+        grades.push(grade);
+        lines_of.push(line as i64);
+    }
+    if qcodes.is_empty() {
+        return Err(ParseError {
+            kind: ErrorKind::Empty,
+            line: 0,
+            start: 0,
+            end: 0,
+            field: 0,
+        });
+    }
+    counts.data = qcodes.len() as u64;
+    let qids = queries.inner.ids;
+    let qrank = byte_ranks(&qids);
+    let key = |r: usize| (qrank[qcodes[r] as usize], docs[r]);
+    let mut offsets = vec![0i64; qids.len() + 1];
+    for &c in &qcodes {
+        offsets[qrank[c as usize] as usize + 1] += 1;
+    }
+    for i in 1..offsets.len() {
+        offsets[i] += offsets[i - 1];
+    }
+    let mut sorted_q: Vec<&[u8]> = qids.clone();
+    sorted_q.sort_unstable();
+    // qrels files are most often sorted already: then the rows stay as they are
+    if (1..qcodes.len()).all(|r| key(r - 1) <= key(r)) {
+        return Ok(QrelsColumns {
+            query_ids: sorted_q,
+            offsets,
+            doc_ids: docs,
+            grades,
+            lines: lines_of,
+            counts,
+        });
+    }
+    let mut order: Vec<u32> = (0..qcodes.len() as u32).collect();
+    // stable: rows of one (query, document) stay in file order
+    order.sort_by(|&a, &b| key(a as usize).cmp(&key(b as usize)));
+    Ok(QrelsColumns {
+        query_ids: sorted_q,
+        offsets,
+        doc_ids: order.iter().map(|&r| docs[r as usize]).collect(),
+        grades: order.iter().map(|&r| grades[r as usize]).collect(),
+        lines: order.iter().map(|&r| lines_of[r as usize]).collect(),
+        counts,
+    })
+}
+
+/// The rank of each (distinct) id among all in byte order.
+fn byte_ranks(ids: &[&[u8]]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..ids.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| ids[i as usize]);
+    let mut rank = vec![0u32; ids.len()];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i as usize] = r as u32;
+    }
+    rank
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_with_blank_comment_and_extra_lines() {
+        let text = b"# a comment\nq1 Q0 d1 1 2.5 t\n\nq1 Q0 d2 x 1 t extra\r\nq2\tQ0 d1 1 -1e2 u\n";
+        let run = read_run(text).unwrap();
+        assert_eq!(run.query_ids, vec![&b"q1"[..], b"q2"]);
+        assert_eq!(run.qcodes, vec![0, 0, 1]);
+        assert_eq!(run.doc_bytes, b"d1d2d1");
+        assert_eq!(run.doc_offsets, vec![0, 2, 4, 6]);
+        assert_eq!(run.scores, vec![2.5, 1.0, -100.0]);
+        assert_eq!(run.ranks, vec![1]);
+        assert_eq!(run.rank_problem, Some((4, &b"x"[..])));
+        assert_eq!(run.tag, b"u");
+        assert_eq!(run.lines.lines, Some(vec![2, 4, 5]));
+        let want = Counts {
+            lines: 5,
+            data: 3,
+            comments: 1,
+            blank: 1,
+            extra: 1,
+            first_extra: Some(4),
+        };
+        assert_eq!(run.counts, want);
+    }
+
+    #[test]
+    fn line_counts_without_a_final_newline() {
+        let run = read_run(b"q Q0 d 1 1 t\n\n  \nq Q0 e 2 0 t").unwrap();
+        assert_eq!(run.counts.lines, 4);
+        assert_eq!(run.counts.blank, 2);
+        let run = read_run(b"q Q0 d 1 1 t\n\n").unwrap();
+        assert_eq!((run.counts.lines, run.counts.blank), (2, 1));
+        assert!(run.lines.lines.is_none());
+    }
+
+    fn error(r: Result<RunColumns<'_>, ParseError>) -> (ErrorKind, u64, usize) {
+        let e = r.err().unwrap();
+        (e.kind, e.line, e.field)
+    }
+
+    #[test]
+    fn run_errors_name_the_line() {
+        assert_eq!(
+            error(read_run(b"q Q0 d 1 1 t\nq Q0 d 1 1\n")),
+            (ErrorKind::Columns, 2, 0)
+        );
+        assert_eq!(error(read_run(b"q Q0 d 1 x t\n")), (ErrorKind::Score, 1, 4));
+        assert_eq!(
+            error(read_run(b"q Q0 d 1 1_0 t\n")),
+            (ErrorKind::Score, 1, 4)
+        );
+        assert_eq!(
+            error(read_run(b"#q Q0 d 1 1 t\n")),
+            (ErrorKind::Hidden, 1, 0)
+        );
+        assert_eq!(
+            error(read_run(b"q Q0 d 1 1 t q Q0 e 2 0 t\n")),
+            (ErrorKind::Joined, 1, 6)
+        );
+        assert_eq!(error(read_run(b"# only\n\n")), (ErrorKind::Empty, 0, 0));
+        // a comment without the shape of a result, a line whose extra fields are no result
+        assert!(read_run(b"# q Q0 d x 1 t\nq Q0 d 1 1 t a Q0 b c 1 t\n").is_ok());
+    }
+
+    #[test]
+    fn qrels_sorted_already_stay_as_they_are() {
+        let q = read_qrels(b"a 0 x 1\na 0 y 0\nb 0 x 2\n").unwrap();
+        assert_eq!(q.doc_ids, vec![&b"x"[..], b"y", b"x"]);
+        assert_eq!(q.offsets, vec![0, 2, 3]);
+        assert_eq!(q.lines, vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn qrels_sorted_by_bytes() {
+        let text = b"q2 0 b 1\nq10 0 z 0\nq10 0 a 2\n# c\nq2 0 a -1\n";
+        let q = read_qrels(text).unwrap();
+        assert_eq!(q.query_ids, vec![&b"q10"[..], b"q2"]);
+        assert_eq!(q.offsets, vec![0, 2, 4]);
+        assert_eq!(q.doc_ids, vec![&b"a"[..], b"z", b"a", b"b"]);
+        assert_eq!(q.grades, vec![2, 0, -1, 1]);
+        assert_eq!(q.lines, vec![3, 2, 5, 1]);
+        assert_eq!(q.counts.comments, 1);
+    }
+
+    #[test]
+    fn qrels_errors() {
+        let e = read_qrels(b"q 0 d 1\nq 0 d 1.5\n").err().unwrap();
+        assert_eq!((e.kind, e.line, e.field), (ErrorKind::Grade, 2, 3));
+        assert_eq!(&b"q 0 d 1\nq 0 d 1.5\n"[e.start..e.end], b"q 0 d 1.5");
+        let e = read_qrels(b"q 0 d 1 x\n").err().unwrap();
+        assert_eq!(e.kind, ErrorKind::Columns);
+        let e = read_qrels(b"#q 0 d 1\n").err().unwrap();
+        assert_eq!(e.kind, ErrorKind::Hidden);
+        let e = read_qrels(b"q 0 d 99999999999999999999\n").err().unwrap();
+        assert_eq!(e.kind, ErrorKind::Grade);
+    }
+}

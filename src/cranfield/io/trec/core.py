@@ -1,0 +1,117 @@
+"""TREC text qrels and runs read by the compiled core (``cranfield._core``, ``rust/``).
+
+The core reads the text in one pass per line (fields split, query ids interned, grades, ranks
+and scores parsed by the rules of :mod:`.number_text`) and returns numpy arrays; this module
+makes them a :class:`~cranfield.data.tables.Run` or :class:`~cranfield.data.tables.Qrels` and
+words a problem the core reports (its kind, line and field) exactly as the line parser of
+:mod:`.text` does, from the fields of that one line.  The core is imported on the first read,
+never by ``import cranfield``.
+"""
+
+from __future__ import annotations
+
+from cranfield.data.id_column import IdColumn
+from cranfield.data.tables import LineCounts, Qrels, Run
+from cranfield.errors import InputError
+from cranfield.io import number_text
+
+__all__ = ["core_qrels", "core_run"]
+
+_RUN_COLUMNS = "at least 6 columns (query, Q0, document, rank, score, run tag)"
+_QRELS_COLUMNS = "4 columns (query, iteration, document, grade)"
+
+
+def _core():
+    from cranfield import _core
+
+    return _core
+
+
+def _counts(c: tuple) -> LineCounts:
+    lines, data, comments, blank, extra, first_extra = c
+    return LineCounts(
+        lines=lines,
+        data=data,
+        comments=comments,
+        blank=blank,
+        extra_columns=extra,
+        first_extra_line=first_extra,
+    )
+
+
+def _error(data: bytes, source: str, out: dict, kind: str) -> InputError:
+    """The error the line parser of :mod:`.text` raises for the problem the core found."""
+    from cranfield.io.trec import text
+
+    what = out["error"]
+    if what == "empty":
+        found = "results" if kind == "run" else "judgments"
+        return InputError(source, f"no {found} (only comments or blank lines)")
+    line = out["line"]
+    f = data[out["start"] : out["end"]].split()
+    if what == "columns":
+        expected = _RUN_COLUMNS if kind == "run" else _QRELS_COLUMNS
+        return text._column_count_error(source, expected, f, line, kind)
+    if what == "hidden":
+        return text._hidden_result_error(source, line, f, kind)
+    if what == "joined":
+        return text._joined_error(source, line, f, out["field"])
+    try:
+        if what == "grade":
+            number_text.grade(f[3])
+        else:
+            number_text.score(f[4])
+    except number_text.NumberError as exc:
+        return InputError(source, str(exc), line=line)
+    raise AssertionError(f"the core refused line {line} ({what}), the rules accept it")
+
+
+def core_run(data: bytes, source: str, name: str, list_rows: int) -> Run:
+    """The run of TREC text (``data`` after the checks of :func:`.text._check_trec`); the
+    documents are Python strings below ``list_rows`` rows, else an Arrow column.  Scores are
+    not checked for finiteness here."""
+    out = _core().read_run(data, list_rows)
+    if "error" in out:
+        raise _error(data, source, out, "run")
+    if "docs" in out:
+        docs = IdColumn(out["docs"])
+    else:
+        import pyarrow as pa
+
+        n = out["counts"][1]
+        buffers = [None, pa.py_buffer(out["doc_offsets"]), pa.py_buffer(out["doc_bytes"])]
+        docs = IdColumn(pa.Array.from_buffers(pa.large_string(), n, buffers))
+    problem = out["rank_problem"]
+    if problem is not None:
+        problem = f"line {problem[0]}: {number_text.rank_problem(problem[1])}"
+    lines = out["lines"]
+    return Run(
+        name=name,
+        query_ids=tuple(out["query_ids"]),
+        qcodes=out["qcodes"],
+        docs=docs,
+        scores=out["scores"],
+        ranks=out["ranks"] if problem is None else None,
+        tag=out["tag"],
+        source=source,
+        lines=None if lines is None else lines,
+        rank_problem=problem,
+        line_counts=_counts(out["counts"]),
+    )
+
+
+def core_qrels(data: bytes, source: str) -> Qrels:
+    """The qrels of TREC text (``data`` after :func:`.text._check_trec`), in the order of
+    :class:`~cranfield.data.tables.Qrels` (query ids, then document ids, in byte order)."""
+    out = _core().read_qrels(data)
+    if "error" in out:
+        raise _error(data, source, out, "qrels")
+    return Qrels(
+        query_ids=tuple(out["query_ids"]),
+        offsets=out["offsets"],
+        doc_ids=out["doc_ids"],
+        grades=out["grades"],
+        source=source,
+        lines=out["lines"],
+        line_counts=_counts(out["counts"]),
+    )
