@@ -193,7 +193,7 @@ def test_a_wheel_ships_the_collection_and_the_demo_reads_it(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     for want in ("qrels.txt", "README.md", *(f"runs/{n}.txt.gz" for n in examples.CRANFIELD_RUNS)):
         assert f"cranfield/examples/cranfield/{want}" in names, want
-    for want in ("py.typed", "report/templates/report.html.j2", "report/assets/report.css"):
+    for want in ("py.typed", "render/templates/report.html.j2", "render/assets/report.css"):
         assert f"cranfield/{want}" in names, want
     assert any(n.startswith("cranfield/_core.") for n in names), "the compiled core"
     site = tmp_path / "site"
