@@ -67,7 +67,7 @@ def test_the_check_finds_clock_assertions():
 def test_no_test_asserts_on_wall_clock_time():
     found = {
         p.name: lines
-        for p in sorted(TESTS.glob("*.py"))
+        for p in sorted(TESTS.rglob("*.py"))
         if (lines := clock_assertions(p.read_text(encoding="utf-8")))
     }
     assert found == {}

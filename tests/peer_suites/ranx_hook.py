@@ -1,5 +1,5 @@
 """A pytest plugin that makes ``import ranx`` give :mod:`cranfield.compat.ranx`, so that ranx's
-own test suite runs against the work-alike (``tests/test_ranx_peer_suite.py`` runs it).
+own test suite runs against the work-alike (``tests/compat/test_ranx_peer_suite.py`` runs it).
 
     RANX_SUITE=/tmp/ranx_suite python -m pytest -p ranx_hook $RANX_SUITE/tests/unit/ranx/...
 

@@ -8,9 +8,9 @@ what it gives on degenerate input (and that it warns), the peer tool or brute fo
 reproduces it, and the tests that check it.  From this one place come the choices of the
 options (``TESTS``, ``CORRECTIONS``, ``INTERVALS``), the names printed in the outputs, and the
 tables of ``docs/statistics.md`` and ``docs/compare.md``
-(``python -m cranfield.render.generated_docs docs``); ``tests/test_statistics_registry.py``
-fails for a declaration without a test, with a test that does not exist, or with a stale
-table.
+(``python -m cranfield.render.generated_docs docs``);
+``tests/comparing/test_statistics_registry.py`` fails for a declaration without a test, with a
+test that does not exist, or with a stale table.
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "all d = 0: t = 0, p = 1; all d equal and non-zero: t = +-inf, p = 0; n < 2 refused",
         "scipy.stats.ttest_rel",
         (
-            "tests/test_compare_paired.py::test_t_test_reproduces_student_sleep_example",
-            "tests/test_compare_paired.py::test_t_test_agrees_with_scipy_on_random_data",
+            "tests/comparing/test_compare_paired.py::test_t_test_reproduces_student_sleep_example",
+            "tests/comparing/test_compare_paired.py::test_t_test_agrees_with_scipy_on_random_data",
         ),
     ),
     Statistic(
@@ -75,8 +75,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "all d = 0: W+ = 0, p = 1",
         "scipy.stats.wilcoxon(d[d != 0])",
         (
-            "tests/test_compare_paired.py::test_wilcoxon_reproduces_hollander_wolfe_example",
-            "tests/test_compare_paired.py::test_wilcoxon_agrees_with_scipy_and_drops_zero_differences",
+            "tests/comparing/test_compare_paired.py::test_wilcoxon_reproduces_hollander_wolfe_example",
+            "tests/comparing/test_compare_paired.py::test_wilcoxon_agrees_with_scipy_and_drops_zero_differences",
         ),
     ),
     Statistic(
@@ -88,7 +88,7 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "no wins and no losses: statistic 0, p = 1",
         "scipy.stats.binomtest",
-        ("tests/test_compare_paired.py::test_sign_test_is_the_exact_binomial",),
+        ("tests/comparing/test_compare_paired.py::test_sign_test_is_the_exact_binomial",),
     ),
     Statistic(
         "test",
@@ -101,8 +101,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "all d = 0: p = 1",
         "scipy.stats.permutation_test (enumerated)",
         (
-            "tests/test_compare_paired.py::test_randomization_exact_enumeration_matches_brute_force",
-            "tests/test_compare_paired.py::test_randomization_monte_carlo_is_seeded_and_close_to_exact",
+            "tests/comparing/test_compare_paired.py::test_randomization_exact_enumeration_matches_brute_force",
+            "tests/comparing/test_compare_paired.py::test_randomization_monte_carlo_is_seeded_and_close_to_exact",
         ),
     ),
     Statistic(
@@ -114,7 +114,9 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "all d = 0: p = 1; n < 2 refused",
         "scipy.stats.bootstrap (same resamples)",
-        ("tests/test_compare_paired.py::test_bootstrap_is_seeded_and_close_to_exact_enumeration",),
+        (
+            "tests/comparing/test_compare_paired.py::test_bootstrap_is_seeded_and_close_to_exact_enumeration",
+        ),
     ),
     Statistic(
         "test",
@@ -126,8 +128,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "V_E = 0: q = inf, p = 0 for different means, q = 0, p = 1 for equal ones",
         "scipy.stats.studentized_range; statsmodels anova_lm (V_E)",
         (
-            "tests/test_compare_corrections.py::test_tukey_error_term_is_the_two_way_anova_residual",
-            "tests/test_compare_corrections.py::test_studentized_range_agrees_with_scipy",
+            "tests/comparing/test_compare_corrections.py::test_tukey_error_term_is_the_two_way_anova_residual",
+            "tests/comparing/test_compare_corrections.py::test_studentized_range_agrees_with_scipy",
         ),
         controls="family-wise error over all k(k-1)/2 pairs",
     ),
@@ -144,9 +146,9 @@ STATISTICS: tuple[Statistic, ...] = (
         "at most --permutations and 2^24",
         "elinor RandomizedTukeyHsdTest (p = count/B, ties of the range not kept)",
         (
-            "tests/test_compare_rthsd.py::test_rthsd_equals_exact_enumeration",
-            "tests/test_compare_rthsd.py::test_rthsd_against_elinor_sample_output",
-            "tests/test_compare_rthsd.py::test_rthsd_sampling_is_seeded_and_near_exact",
+            "tests/comparing/test_compare_rthsd.py::test_rthsd_equals_exact_enumeration",
+            "tests/comparing/test_compare_rthsd.py::test_rthsd_against_elinor_sample_output",
+            "tests/comparing/test_compare_rthsd.py::test_rthsd_sampling_is_seeded_and_near_exact",
         ),
         controls="family-wise error over all k(k-1)/2 pairs",
     ),
@@ -160,7 +162,7 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "no p-values: none",
         "",
-        ("tests/test_compare_corrections.py::test_adjust_rejects_bad_input",),
+        ("tests/comparing/test_compare_corrections.py::test_adjust_rejects_bad_input",),
         controls="nothing across pairs",
     ),
     Statistic(
@@ -172,7 +174,7 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "no p-values: none",
         "statsmodels multipletests('bonferroni')",
-        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        ("tests/comparing/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
         controls="FWER, any dependence",
     ),
     Statistic(
@@ -185,8 +187,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "no p-values: none",
         "statsmodels multipletests('holm')",
         (
-            "tests/test_compare_corrections.py::test_adjusted_p_values_reject_exactly_what_the_procedures_reject",
-            "tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",
+            "tests/comparing/test_compare_corrections.py::test_adjusted_p_values_reject_exactly_what_the_procedures_reject",
+            "tests/comparing/test_compare_multitest.py::test_every_correction_equals_statsmodels",
         ),
         controls="FWER, any dependence",
         aliases=("holm-bonferroni",),
@@ -200,7 +202,7 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "no p-values: none",
         "statsmodels multipletests('sidak')",
-        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        ("tests/comparing/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
         controls="FWER, independent or positively orthant-dependent tests",
     ),
     Statistic(
@@ -212,7 +214,7 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "no p-values: none",
         "statsmodels multipletests('holm-sidak')",
-        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        ("tests/comparing/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
         controls="FWER, independent or positively orthant-dependent tests",
         aliases=("hs",),
     ),
@@ -225,7 +227,7 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "no p-values: none",
         "statsmodels multipletests('simes-hochberg')",
-        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        ("tests/comparing/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
         controls="FWER, independent or positively dependent tests (Simes' inequality)",
         aliases=("simes-hochberg", "sh"),
     ),
@@ -240,7 +242,7 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "no p-values: none",
         "statsmodels multipletests('hommel')",
-        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        ("tests/comparing/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
         controls="FWER, independent or positively dependent tests (Simes' inequality)",
         aliases=("ho",),
     ),
@@ -254,8 +256,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "no p-values: none",
         "statsmodels multipletests('fdr_bh'); scipy.stats.false_discovery_control",
         (
-            "tests/test_compare_corrections.py::test_benjamini_hochberg_paper_example",
-            "tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",
+            "tests/comparing/test_compare_corrections.py::test_benjamini_hochberg_paper_example",
+            "tests/comparing/test_compare_multitest.py::test_every_correction_equals_statsmodels",
         ),
         controls="FDR, independent or positively dependent tests",
         aliases=("fdr_bh", "fdr", "benjamini-hochberg"),
@@ -269,7 +271,7 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "no p-values: none",
         "statsmodels multipletests('fdr_by')",
-        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        ("tests/comparing/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
         controls="FDR, any dependence",
         aliases=("fdr_by", "benjamini-yekutieli"),
     ),
@@ -283,7 +285,7 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "no p-values: none; the adjusted p-values hold at the given alpha only",
         "statsmodels multipletests('fdr_tsbh', alpha)",
-        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        ("tests/comparing/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
         controls="FDR, independent tests",
         aliases=("fdr_tsbh", "fdr_2sbh"),
     ),
@@ -297,7 +299,7 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "no p-values: none; the adjusted p-values hold at the given alpha only",
         "statsmodels multipletests('fdr_tsbky', alpha)",
-        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        ("tests/comparing/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
         controls="FDR, independent tests",
         aliases=("fdr_tsbky", "fdr_2sbky", "fdr_twostage"),
     ),
@@ -310,7 +312,7 @@ STATISTICS: tuple[Statistic, ...] = (
         _P,
         "no p-values: none; p = 1 gives q = inf, adjusted 1",
         "statsmodels multipletests('fdr_gbs')",
-        ("tests/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
+        ("tests/comparing/test_compare_multitest.py::test_every_correction_equals_statsmodels",),
         controls="FDR, independent tests",
         aliases=("fdr_gbs",),
     ),
@@ -326,8 +328,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "all runs equal on every query: every p~ = 1; p~ in (0, 1] always",
         "brute-force enumeration of every within-query arrangement",
         (
-            "tests/test_compare_multitest.py::test_maxt_minp_equal_brute_force_enumeration",
-            "tests/test_compare_multitest.py::test_maxt_minp_sampling_is_seeded_and_near_exact",
+            "tests/comparing/test_compare_multitest.py::test_maxt_minp_equal_brute_force_enumeration",
+            "tests/comparing/test_compare_multitest.py::test_maxt_minp_sampling_is_seeded_and_near_exact",
         ),
         controls="FWER under any dependence between the pairs (subset pivotality)",
     ),
@@ -343,8 +345,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "all runs equal on every query: every p~ = 1; p~ in (0, 1] always",
         "brute-force enumeration of every within-query arrangement",
         (
-            "tests/test_compare_multitest.py::test_maxt_minp_equal_brute_force_enumeration",
-            "tests/test_compare_multitest.py::test_maxt_minp_sampling_is_seeded_and_near_exact",
+            "tests/comparing/test_compare_multitest.py::test_maxt_minp_equal_brute_force_enumeration",
+            "tests/comparing/test_compare_multitest.py::test_maxt_minp_sampling_is_seeded_and_near_exact",
         ),
         controls="FWER under any dependence between the pairs (subset pivotality)",
     ),
@@ -358,7 +360,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "narrower: a more precise mean",
         "n < 2 or a NaN value: NaN with a warning; all values equal: [mean, mean] with a warning",
         "scipy.stats.t.interval(c, n - 1, loc=mean, scale=sem)",
-        ("tests/test_evaluate_intervals.py::test_t_interval_equals_scipy",),
+        ("tests/results/test_evaluate_intervals.py::test_t_interval_equals_scipy",),
     ),
     Statistic(
         "interval",
@@ -369,7 +371,9 @@ STATISTICS: tuple[Statistic, ...] = (
         "narrower: a more precise mean",
         "n < 2 or a NaN value: NaN with a warning; all values equal: [mean, mean] with a warning",
         "scipy.stats.bootstrap(method='percentile'), same seed and batch: the same bits",
-        ("tests/test_evaluate_intervals.py::test_bootstrap_intervals_equal_scipy_bit_for_bit",),
+        (
+            "tests/results/test_evaluate_intervals.py::test_bootstrap_intervals_equal_scipy_bit_for_bit",
+        ),
     ),
     Statistic(
         "interval",
@@ -382,7 +386,9 @@ STATISTICS: tuple[Statistic, ...] = (
         "n < 2 or a NaN value: NaN with a warning; all values equal: [mean, mean] with a "
         "warning; undefined acceleration: the percentile interval with a warning",
         "scipy.stats.bootstrap(method='BCa'), same seed and batch: the same bits",
-        ("tests/test_evaluate_intervals.py::test_bootstrap_intervals_equal_scipy_bit_for_bit",),
+        (
+            "tests/results/test_evaluate_intervals.py::test_bootstrap_intervals_equal_scipy_bit_for_bit",
+        ),
     ),
     # -- ANOVA --------------------------------------------------------------------------------
     Statistic(
@@ -398,10 +404,10 @@ STATISTICS: tuple[Statistic, ...] = (
         "p = 0 for a factor that varies, F = 0, p = 1 for one that does not, with a warning",
         "statsmodels anova_lm(ols('y ~ C(run) + C(query)'))",
         (
-            "tests/test_compare_anova.py::test_two_way_anova_equals_statsmodels_anova_lm",
-            "tests/test_compare_anova.py::test_sakai_book_table_5_1",
-            "tests/test_compare_anova.py::test_elinor_sample_precision_at_3",
-            "tests/test_compare_anova.py::test_degenerate_tables_give_declared_values_and_warn",
+            "tests/comparing/test_compare_anova.py::test_two_way_anova_equals_statsmodels_anova_lm",
+            "tests/comparing/test_compare_anova.py::test_sakai_book_table_5_1",
+            "tests/comparing/test_compare_anova.py::test_elinor_sample_precision_at_3",
+            "tests/comparing/test_compare_anova.py::test_degenerate_tables_give_declared_values_and_warn",
         ),
     ),
     Statistic(
@@ -413,7 +419,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "higher F / lower p: the runs differ more than the queries within a run",
         "as two-way",
         "statsmodels anova_lm(ols('y ~ C(run)')); scipy.stats.f_oneway",
-        ("tests/test_compare_anova.py::test_one_way_anova_equals_statsmodels_anova_lm",),
+        ("tests/comparing/test_compare_anova.py::test_one_way_anova_equals_statsmodels_anova_lm",),
     ),
     # -- effect sizes and margins of error ------------------------------------------------------
     Statistic(
@@ -427,8 +433,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "phi_E = 0: NaN with a warning; V_E = 0: 0 with a warning",
         "elinor TwoWayAnovaWithoutReplication::margin_of_error",
         (
-            "tests/test_compare_anova.py::test_moe_and_effect_sizes_by_hand",
-            "tests/test_compare_anova.py::test_sakai_book_table_5_1",
+            "tests/comparing/test_compare_anova.py::test_moe_and_effect_sizes_by_hand",
+            "tests/comparing/test_compare_anova.py::test_sakai_book_table_5_1",
         ),
     ),
     Statistic(
@@ -442,8 +448,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "V_E = 0: +-inf (0 for equal means) with a warning; phi_E = 0: NaN",
         "elinor TukeyHsdTest::effect_sizes",
         (
-            "tests/test_compare_anova.py::test_moe_and_effect_sizes_by_hand",
-            "tests/test_compare_anova.py::test_elinor_sample_precision_at_3",
+            "tests/comparing/test_compare_anova.py::test_moe_and_effect_sizes_by_hand",
+            "tests/comparing/test_compare_anova.py::test_elinor_sample_precision_at_3",
         ),
     ),
     # -- suites: one system's effect over a baseline across collections (cranfield suite) ---
@@ -458,8 +464,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "n < 2 or every d equal (v = 0): no effect, the collection left out with a note",
         "brute force (statistics.fmean, statistics.variance); pytrec_eval's per-query values",
         (
-            "tests/test_suites_meta.py::test_the_mean_difference_and_its_variance_by_brute_force",
-            "tests/test_suites_run.py::test_every_figure_agrees_with_pytrec_eval_and_statsmodels",
+            "tests/comparing/test_suites_meta.py::test_the_mean_difference_and_its_variance_by_brute_force",
+            "tests/comparing/test_suites_run.py::test_every_figure_agrees_with_pytrec_eval_and_statsmodels",
         ),
     ),
     Statistic(
@@ -474,8 +480,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "n < 3 or every d equal: no effect, the collection left out with a note",
         "scipy's noncentral t (J unbiased; v 9-12% below the exact variance at n = 25)",
         (
-            "tests/test_suites_meta.py::test_the_standardized_effect_is_hedges_g_of_the_differences",
-            "tests/test_suites_meta.py::test_hedges_g_against_the_noncentral_t",
+            "tests/comparing/test_suites_meta.py::test_the_standardized_effect_is_hedges_g_of_the_differences",
+            "tests/comparing/test_suites_meta.py::test_hedges_g_against_the_noncentral_t",
         ),
     ),
     Statistic(
@@ -491,8 +497,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "no meta-analysis (nan row)",
         "statsmodels combine_effects(method_re='dl') (its tau^2 not truncated at 0)",
         (
-            "tests/test_suites_meta.py::test_dersimonian_laird_agrees_with_statsmodels",
-            "tests/test_suites_meta.py::test_one_collection_is_its_own_pooled_effect",
+            "tests/comparing/test_suites_meta.py::test_dersimonian_laird_agrees_with_statsmodels",
+            "tests/comparing/test_suites_meta.py::test_one_collection_is_its_own_pooled_effect",
         ),
     ),
     # -- topic-set-size design --------------------------------------------------------------
@@ -508,8 +514,8 @@ STATISTICS: tuple[Statistic, ...] = (
         "sigma^2 = 0: 2 topics with a warning; beyond 10^7 topics: unmet (None) with a warning",
         "statsmodels TTestPower (power equal; n = ceil(solve_power))",
         (
-            "tests/test_compare_design.py::test_t_test_and_anova_sizes_equal_statsmodels",
-            "tests/test_compare_design.py::test_degenerate_designs_are_declared",
+            "tests/comparing/test_compare_design.py::test_t_test_and_anova_sizes_equal_statsmodels",
+            "tests/comparing/test_compare_design.py::test_degenerate_designs_are_declared",
         ),
     ),
     Statistic(
@@ -523,7 +529,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "fewer topics: a cheaper collection for the same power",
         "as paired-t",
         "statsmodels FTestAnovaPower, f = minD / sqrt(2 m sigma^2), nobs = m n",
-        ("tests/test_compare_design.py::test_t_test_and_anova_sizes_equal_statsmodels",),
+        ("tests/comparing/test_compare_design.py::test_t_test_and_anova_sizes_equal_statsmodels",),
     ),
     Statistic(
         "design",
@@ -536,7 +542,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "fewer topics: a cheaper collection for the same precision",
         "as paired-t",
         "a loop over n with scipy.stats.chi.mean (E[s] = sigma chi_{n-1} mean / sqrt(n-1))",
-        ("tests/test_compare_design.py::test_interval_width_size_by_a_loop_over_n",),
+        ("tests/comparing/test_compare_design.py::test_interval_width_size_by_a_loop_over_n",),
     ),
     Statistic(
         "design",
@@ -547,7 +553,9 @@ STATISTICS: tuple[Statistic, ...] = (
         "lower: fewer topics needed",
         "one query: no estimate (error); a given --variance is used as is",
         "statsmodels anova_lm (V_E)",
-        ("tests/test_compare_design.py::test_variance_of_a_past_table_and_the_power_it_has_now",),
+        (
+            "tests/comparing/test_compare_design.py::test_variance_of_a_past_table_and_the_power_it_has_now",
+        ),
     ),
     # -- meta-evaluation ---------------------------------------------------------------------
     Statistic(
@@ -561,7 +569,7 @@ STATISTICS: tuple[Statistic, ...] = (
         "identical runs: p = 1 for every pair (power 0)",
         "the tests' own checks; an enumeration of sign flips for the randomization test",
         (
-            "tests/test_compare_meta.py::test_discriminative_power_is_the_share_of_pairs_each_test_finds_significant",
+            "tests/comparing/test_compare_meta.py::test_discriminative_power_is_the_share_of_pairs_each_test_finds_significant",
         ),
     ),
     Statistic(
@@ -575,7 +583,9 @@ STATISTICS: tuple[Statistic, ...] = (
         "lower: the measure's conclusions hold on other queries",
         "a difference of 0 on either set is no swap; an empty bin has rate NaN",
         "a plain loop over the same splits",
-        ("tests/test_compare_meta.py::test_swap_rates_equal_a_loop_over_the_same_splits",),
+        (
+            "tests/comparing/test_compare_meta.py::test_swap_rates_equal_a_loop_over_the_same_splits",
+        ),
     ),
     Statistic(
         "meta",
@@ -589,7 +599,9 @@ STATISTICS: tuple[Statistic, ...] = (
         "every run with the same mean: tau undefined, left out (NaN when every subset is), "
         "with a warning",
         "a plain loop over the same subsets with scipy.stats.kendalltau",
-        ("tests/test_compare_meta.py::test_ranking_stability_equals_a_loop_over_the_same_subsets",),
+        (
+            "tests/comparing/test_compare_meta.py::test_ranking_stability_equals_a_loop_over_the_same_subsets",
+        ),
     ),
 )
 

@@ -77,7 +77,7 @@ NOT_PROVIDED = object()
 
 _N = NOT_PROVIDED
 # NAME -> (AT parameter, {parameter: default}); ir_measures 0.4's declarations, checked
-# against the installed package by tests/test_compat_ir_measures.py
+# against the installed package by tests/compat/test_compat_ir_measures.py
 _DECLARED: dict[str, tuple[str, dict[str, Any]]] = {
     "AP": ("cutoff", {"cutoff": _N, "rel": 1, "judged_only": False}),
     "BPM": ("cutoff", {"cutoff": _N, "T": 1.0, "min_rel": 0, "max_rel": _N}),

@@ -4,7 +4,7 @@ A :class:`Statistic` states the name, what it measures, its formula, its source 
 and the part of it; section and equation numbers are not given where they were not checked
 against the paper), the cases where it is undefined and the value declared for them, and the
 tests that check it against a peer package or the paper's worked example;
-``docs/judgments.md`` and ``tests/test_judges_statistics.py`` read :data:`STATISTICS`.
+``docs/judgments.md`` and ``tests/judgments/test_judges_statistics.py`` read :data:`STATISTICS`.
 
 Every statistic is computed from *sufficient statistics that add up over queries* (a
 confusion matrix, a coincidence matrix, sums over units), so that a bootstrap sample of
@@ -72,7 +72,7 @@ class Statistic:
     checked_by: tuple[str, ...]
 
 
-_T = "tests/test_judges_statistics.py::"
+_T = "tests/judgments/test_judges_statistics.py::"
 _KAPPA_UNDEFINED = (
     "no pair in common, or expected disagreement 0 (both sets give every pair the same one "
     "grade, p_e = 1): NaN with a warning saying which"
@@ -326,7 +326,7 @@ def gwet_ac(sum_pa, units, sum_pi, units_pi, weighted: bool) -> np.ndarray:
 
 def markdown_table() -> str:
     """The table of :data:`STATISTICS` in ``docs/judgments.md`` (between its ``generated``
-    markers; ``tests/test_judges_statistics.py`` fails when the page is stale)."""
+    markers; ``tests/judgments/test_judges_statistics.py`` fails when the page is stale)."""
     rows = [
         "| name | sets | what | formula | source | undefined |",
         "|---|---|---|---|---|---|",

@@ -113,7 +113,7 @@ def _tie_gm_bpref(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
     undefined=(NO_REL,),
     ties=_tie_bpref,
     trec_eval=TrecEval("bpref"),
-    checked_by=("tests/test_measures_trec.py::test_bpref_and_infap", ORACLE, TIES, CUT),
+    checked_by=("tests/measures/test_measures_trec.py::test_bpref_and_infap", ORACLE, TIES, CUT),
     notes="Unjudged documents (not in the qrels, or with a negative grade) are skipped; N "
     "counts the whole qrels of the query, retrieved or not (trec_eval).",
 )
@@ -156,7 +156,7 @@ def gm_bpref(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
     ties=None,
     no_ties="no closed form: a ratio of counts above each relevant document",
     trec_eval=TrecEval("infAP"),
-    checked_by=("tests/test_measures_trec.py::test_bpref_and_infap", ORACLE),
+    checked_by=("tests/measures/test_measures_trec.py::test_bpref_and_infap", ORACLE),
     notes="Documents in the qrels with a negative grade are the pooled-but-unjudged sample "
     "complement; documents not in the qrels count as non-relevant through the 1/i term only. "
     "With complete binary judgments infAP equals AP up to the eps terms.",

@@ -82,7 +82,7 @@ def _tie_ncg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> n
     better="higher",
     undefined=(),
     ties=_tie_cg_measure,
-    checked_by=("tests/test_measures_literature.py::test_slides_cg_vector_q1", LIT),
+    checked_by=("tests/measures/test_measures_literature.py::test_slides_cg_vector_q1", LIT),
 )
 def cg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
     return gain_parts(jr, cutoff, gains, discount=False)[0]
@@ -103,7 +103,7 @@ def _ncg_parts(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None):
     micro=_ncg_parts,
     ties=_tie_ncg,
     checked_by=(
-        "tests/test_measures_literature.py::test_slides_ncg_curve_is_the_micro_average_of_ncg",
+        "tests/measures/test_measures_literature.py::test_slides_ncg_curve_is_the_micro_average_of_ncg",
         LIT,
     ),
     undefined=(
@@ -198,7 +198,7 @@ def _err(jr: JudgedRankings, cutoff: int | None, max_grade: int | None) -> np.nd
     undefined=(),
     ties=None,
     no_ties="no closed form: the cascade's products over the ranks above",
-    checked_by=("tests/test_measures_literature.py::test_err_cascade_by_hand",),
+    checked_by=("tests/measures/test_measures_literature.py::test_err_cascade_by_hand",),
     notes="Grades below 0 (unjudged) count as 0. gdeval.pl fixes g_max = 4: ERR(max_grade=4).",
 )
 def err(jr: JudgedRankings, *, cutoff: int | None, max_grade: int | None) -> np.ndarray:

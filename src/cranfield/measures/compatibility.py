@@ -99,8 +99,8 @@ def _no_relevant(jr: JudgedRankings, **_: object) -> np.ndarray:
     no_ties="the ideal ranking takes its ties from the run's order and the overlap counts "
     "documents in both prefixes: no closed form for the expectation over tie-breakings",
     checked_by=(
-        "tests/test_measures_compat.py::test_values_equal_ir_measures_compat_provider",
-        "tests/test_measures_compat.py::test_worked_example",
+        "tests/measures/test_measures_compat.py::test_values_equal_ir_measures_compat_provider",
+        "tests/measures/test_measures_compat.py::test_worked_example",
     ),
     notes="Relevant = grade above 0. Documents of one grade are ordered in the ideal ranking as "
     "the run ranks them, retrieved ones first. ir_measures orders them by run score, giving "

@@ -79,7 +79,11 @@ def _tie_f(jr: JudgedRankings, *, cutoff: int, rel: int, beta: float) -> np.ndar
     undefined=(),
     micro=_f_parts,
     ties=_tie_f,
-    checked_by=("tests/test_measures_literature.py::test_f_and_f_prime_table1", NAIVE, LIT),
+    checked_by=(
+        "tests/measures/test_measures_literature.py::test_f_and_f_prime_table1",
+        NAIVE,
+        LIT,
+    ),
     notes="P@k divides by k even when fewer than k documents are retrieved (as P@k).",
 )
 def f_measure(jr: JudgedRankings, *, cutoff: int, rel: int, beta: float) -> np.ndarray:
@@ -109,7 +113,7 @@ def _tie_e(jr: JudgedRankings, *, cutoff: int, rel: int, beta: float) -> np.ndar
     micro=_e_parts,
     ties=_tie_e,
     checked_by=(
-        "tests/test_measures_literature.py::"
+        "tests/measures/test_measures_literature.py::"
         "test_e_is_van_rijsbergens_normalized_symmetric_difference_at_beta_1",
         NAIVE,
         LIT,
@@ -130,7 +134,7 @@ def e_measure(jr: JudgedRankings, *, cutoff: int, rel: int, beta: float) -> np.n
     undefined=(NO_REL,),
     ties=None,
     no_ties="no closed form: a nonlinear combination of AP@k and recall@k",
-    checked_by=("tests/test_measures_literature.py::test_f_and_f_prime_table1", NAIVE),
+    checked_by=("tests/measures/test_measures_literature.py::test_f_and_f_prime_table1", NAIVE),
 )
 def f_prime(jr: JudgedRankings, *, cutoff: int, rel: int, beta: float) -> np.ndarray:
     ap = REGISTRY["AP"].func(jr, cutoff=cutoff, rel=rel)
@@ -195,7 +199,7 @@ def _generality_parts(jr: JudgedRankings, *, rel: int):
     micro=_generality_parts,
     ties=SAME,
     checked_by=(
-        "tests/test_measures_literature.py::test_adi_generality_and_full_examination_precision",
+        "tests/measures/test_measures_literature.py::test_adi_generality_and_full_examination_precision",
     ),
     notes="Needs --collection-size. Does not depend on the run.",
 )
@@ -232,8 +236,8 @@ def _adj_den_zero(jr: JudgedRankings, *, cutoff: int, rel: int = 1, **_: object)
     ties=None,
     no_ties="no closed form: a nonlinear combination of recall and fallout at k",
     checked_by=(
-        "tests/test_measures_literature.py::test_adi_adjusted_to_cran1_generality",
-        "tests/test_measures_literature.py::"
+        "tests/measures/test_measures_literature.py::test_adi_adjusted_to_cran1_generality",
+        "tests/measures/test_measures_literature.py::"
         "test_adjusted_precision_at_own_generality_is_precision_eq_3_5",
     ),
     undefined=(
@@ -278,8 +282,8 @@ def _tie_sliding_ratio(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarr
     micro=_sliding_parts,
     ties=_tie_sliding_ratio,
     checked_by=(
-        "tests/test_measures_literature.py::test_q268_sliding_ratio_column",
-        "tests/test_measures_literature.py::test_q268_sliding_ratio_is_precision_then_recall",
+        "tests/measures/test_measures_literature.py::test_q268_sliding_ratio_column",
+        "tests/measures/test_measures_literature.py::test_q268_sliding_ratio_is_precision_then_recall",
         LIT,
     ),
     undefined=(NO_REL,),

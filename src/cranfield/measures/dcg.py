@@ -248,8 +248,8 @@ def _micro_ndcg(
         ),
     ),
     checked_by=(
-        "tests/test_measures_trec.py::test_ndcg_family_with_trec_gains",
-        "tests/test_property_measures.py::test_measures_equal_oracle",
+        "tests/measures/test_measures_trec.py::test_ndcg_family_with_trec_gains",
+        "tests/measures/test_property_measures.py::test_measures_equal_oracle",
         TIES,
         CUT,
     ),
@@ -287,8 +287,8 @@ def ndcg(
     ties=_tie_dcg,
     trec_eval=TrecEval("dcg", params="pairs", compute="gained"),
     checked_by=(
-        "tests/test_measures_literature.py::test_slides_dcg_and_ideal_vectors_q1_jk_convention",
-        "tests/test_measures_trec.py::test_ndcg_family_with_trec_gains",
+        "tests/measures/test_measures_literature.py::test_slides_dcg_and_ideal_vectors_q1_jk_convention",
+        "tests/measures/test_measures_trec.py::test_ndcg_family_with_trec_gains",
         TIES,
     ),
     notes=GAIN_NOTES + CONVENTION_NOTES + FORM_NOTES,
@@ -318,8 +318,8 @@ def dcg(
     ties=SAME,
     trec_eval=TrecEval("ideal_dcg", params="pairs", compute="gained"),
     checked_by=(
-        "tests/test_measures_literature.py::test_slides_dcg_and_ideal_vectors_q1_jk_convention",
-        "tests/test_measures_trec.py::test_ndcg_family_with_trec_gains",
+        "tests/measures/test_measures_literature.py::test_slides_dcg_and_ideal_vectors_q1_jk_convention",
+        "tests/measures/test_measures_trec.py::test_ndcg_family_with_trec_gains",
     ),
     notes=GAIN_NOTES
     + "Independent of the run (except for which queries are evaluated)."

@@ -64,10 +64,12 @@ DIVERSITY_JUDGED_ONLY = Param(
     "drop the documents the subtopic qrels do not list for the query before measuring",
 )
 
-NDEVAL_TEST = "tests/test_diversity_ndeval.py::test_generated_collections_agree_with_pyndeval"
-BY_HAND = "tests/test_diversity_by_hand.py::test_{}_by_hand"
-TIES = "tests/test_diversity_ties.py::test_tie_aware_forms_are_means_over_tie_breakings"
-CUT = "tests/test_diversity_ties.py::test_tie_aware_forms_under_a_depth_cut"
+NDEVAL_TEST = (
+    "tests/measures/test_diversity_ndeval.py::test_generated_collections_agree_with_pyndeval"
+)
+BY_HAND = "tests/measures/test_diversity_by_hand.py::test_{}_by_hand"
+TIES = "tests/measures/test_diversity_ties.py::test_tie_aware_forms_are_means_over_tie_breakings"
+CUT = "tests/measures/test_diversity_ties.py::test_tie_aware_forms_under_a_depth_cut"
 NO_TIES = (
     "not derived: the novelty discount makes a document's gain depend on which documents of "
     "its tie group precede it"

@@ -5,7 +5,7 @@ list them; :mod:`.index` (which module declares which name) is generated from it
 
     python -m cranfield.measures.families      # rewrite src/cranfield/measures/index.py
 
-and ``tests/test_registry.py`` fails when the index differs from the declarations.
+and ``tests/measures/test_registry.py`` fails when the index differs from the declarations.
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ from cranfield.ties.levels import marked_levels
     ties=None,
     no_ties="no closed form: the ranking's running DCG divided at every relevant document",
     trec_eval=TrecEval("ndcg_rel", params="pairs", compute="gained"),
-    checked_by=("tests/test_measures_trec.py::test_ndcg_rel_against_its_definition",),
+    checked_by=("tests/measures/test_measures_trec.py::test_ndcg_rel_against_its_definition",),
     notes=GAIN_NOTES + "0 when the sum is not positive.",
 )
 def ndcg_rel(jr: JudgedRankings, *, gains: dict | None) -> np.ndarray:
@@ -104,8 +104,8 @@ def _ideal_at_rows(gt: GainTable, prefix: np.ndarray, q: np.ndarray, k: np.ndarr
     "is not derived yet",
     trec_eval=TrecEval("Rndcg", params="pairs", compute="gained_rel"),
     checked_by=(
-        "tests/test_measures_trec.py::test_rndcg_examples_from_the_reference",
-        "tests/test_measures_trec.py::test_rndcg_levels_example",
+        "tests/measures/test_measures_trec.py::test_rndcg_examples_from_the_reference",
+        "tests/measures/test_measures_trec.py::test_rndcg_levels_example",
     ),
     notes=GAIN_NOTES + "rel only decides R = 0 -> 0. The end-of-ranking point is added only "
     "when n >= m + 2 (trec_eval).",
@@ -163,7 +163,7 @@ def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     ties=None,
     no_ties="no closed form: a product of the ranking with its own running gain sums",
     trec_eval=TrecEval("G", params="pairs", compute="gained"),
-    checked_by=("tests/test_measures_trec.py::test_yaap_bing_and_g",),
+    checked_by=("tests/measures/test_measures_trec.py::test_yaap_bing_and_g",),
     notes=GAIN_NOTES,
 )
 def g_measure(jr: JudgedRankings, *, gains: dict | None) -> np.ndarray:
@@ -251,10 +251,10 @@ def _tie_bin_g(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     ties=_tie_bin_g,
     trec_eval=TrecEval("binG"),
     checked_by=(
-        "tests/test_measures_trec.py::test_yaap_bing_and_g",
-        "tests/test_ties_enumeration.py::"
+        "tests/measures/test_measures_trec.py::test_yaap_bing_and_g",
+        "tests/ties/test_ties_enumeration.py::"
         "test_standard_measures_equal_the_average_over_all_tie_breakings",
-        "tests/test_ties_enumeration.py::"
+        "tests/ties/test_ties_enumeration.py::"
         "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking",
     ),
     notes="Unjudged documents count as non-relevant.",

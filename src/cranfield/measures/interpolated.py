@@ -171,8 +171,8 @@ EMPTY = Undefined(
         printed="iprec_at_recall_r",
     ),
     checked_by=(
-        "tests/test_measures_trec.py::test_byr_interpolated_precision_figure_3_2",
-        "tests/test_property_measures.py::test_measures_equal_oracle",
+        "tests/measures/test_measures_trec.py::test_byr_interpolated_precision_figure_3_2",
+        "tests/measures/test_property_measures.py::test_measures_equal_oracle",
     ),
     notes="Recall level r needs c = lround(r*R) relevant documents (trec_eval 10.0; 9.x and "
     "pytrec_eval: (long)(r*R + 0.9), rounding=trec9). IPrec@0 is the interpolated precision at "
@@ -193,7 +193,7 @@ def iprec(jr: JudgedRankings, *, cutoff: float, rel: int, rounding: str = "trec1
     ties=None,
     no_ties=NO_TIES,
     trec_eval=TrecEval("11pt_avg", params="doubles", default=ELEVEN_POINTS, compute="eleven"),
-    checked_by=("tests/test_property_measures.py::test_measures_equal_oracle",),
+    checked_by=("tests/measures/test_property_measures.py::test_measures_equal_oracle",),
     notes="Other point sets are available through 'cranfield trec_eval -m 11pt_avg.p1,p2,...'.",
 )
 def iprec_avg(jr: JudgedRankings, *, rel: int, rounding: str = "trec10") -> np.ndarray:

@@ -22,7 +22,7 @@ from cranfield.measures.precision import r_precision as _r_precision
 from cranfield.measures.ranking import average_precision as _average_precision
 from cranfield.measures.registry import CUTOFF, REL, TrecEval, measure
 
-BY_HAND = "tests/test_prefs_measures.py::test_judgment_groups_by_hand"
+BY_HAND = "tests/measures/test_prefs_measures.py::test_judgment_groups_by_hand"
 NO_TIES = "the judgment groups are judged under trec_eval's tie order (not derived for weak)"
 SOURCE = "trec_eval 10.0 form_res_rels_jg.c, m_{}.c"
 

@@ -25,7 +25,7 @@ from cranfield.measures.precision import success as _success
 from cranfield.measures.registry import CUTOFF, REL, Undefined, measure
 
 MTEB = "mteb 2.26.24, mteb/_evaluators/retrieval_metrics.py"
-CHECKED = "tests/test_compat_mteb.py::test_measures_equal_mtebs_computation"
+CHECKED = "tests/compat/test_compat_mteb.py::test_measures_equal_mtebs_computation"
 
 R_IS_0 = Undefined(
     "the query has no relevant document (R = 0)",

@@ -225,8 +225,8 @@ def _tie_pnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     undefined=(NO_REL, ALL_REL),
     ties=_tie_rnorm,
     checked_by=(
-        "tests/test_measures_literature.py::test_q268_normalized_recall_and_precision",
-        "tests/test_measures_literature.py::test_fig9_qa12_qa4",
+        "tests/measures/test_measures_literature.py::test_q268_normalized_recall_and_precision",
+        "tests/measures/test_measures_literature.py::test_fig9_qa12_qa4",
         LIT,
     ),
     notes="Needs --collection-size. Keen's Q268 (ranks 1,2,4,6,13 of 200) gives 0.9887.",
@@ -251,8 +251,8 @@ def rnorm(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     undefined=(NO_REL, ALL_REL),
     ties=_tie_pnorm,
     checked_by=(
-        "tests/test_measures_literature.py::test_q268_normalized_recall_and_precision",
-        "tests/test_measures_literature.py::test_fig9_qa12_qa4",
+        "tests/measures/test_measures_literature.py::test_q268_normalized_recall_and_precision",
+        "tests/measures/test_measures_literature.py::test_fig9_qa12_qa4",
         LIT,
     ),
     notes="Needs --collection-size. Keen's Q268 gives 0.92386 (printed truncated, 0.9238).",
@@ -389,7 +389,7 @@ def _wrnorm(
     undefined=(NO_REL, ALL_REL),
     ties=_tie_wrnorm,
     checked_by=(
-        "tests/test_measures_literature.py::test_fig27_weighted_normalized_recall",
+        "tests/measures/test_measures_literature.py::test_fig27_weighted_normalized_recall",
         LIT,
     ),
     notes="Unretrieved relevant documents sit at the mean of the bottom ranks N-k+1..N "

@@ -281,10 +281,10 @@ def _per_query(jr: JudgedRankings, rk: Ranked, rows: np.ndarray, values: np.ndar
     ties=None,
     no_ties=NO_TIES,
     checked_by=(
-        "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
     notes=NOTES + " beta=0 gives AP (NTCIREVAL's AP@k divides by min(k, R) too).",
 )
@@ -326,10 +326,10 @@ def _preferred(rk: Ranked, rows: np.ndarray, nq: int) -> tuple[np.ndarray, np.nd
     ties=None,
     no_ties=NO_TIES,
     checked_by=(
-        "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
     notes=NOTES,
 )
@@ -355,10 +355,10 @@ def o_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     ties=None,
     no_ties=NO_TIES,
     checked_by=(
-        "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
     notes=NOTES,
 )
@@ -383,10 +383,10 @@ def p_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     ties=None,
     no_ties=NO_TIES,
     checked_by=(
-        "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
     notes=NOTES,
 )
@@ -418,10 +418,10 @@ def p_plus(jr, *, gains, beta, judged_only) -> np.ndarray:
     ties=None,
     no_ties=NO_TIES,
     checked_by=(
-        "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
     notes=NOTES + " NTCIREVAL's NCUgu,BR is NCU, NCUgu,P NCU(beta=0) (precision as the "
     "utility), NCUrb,BR NCU(stop=rb), NCUrb,P NCU(stop=rb,beta=0); graded-uniform stop values "
@@ -493,10 +493,10 @@ def _ideal_err(jr: JudgedRankings, gains: dict | None, cutoff: int | None) -> np
     ties=None,
     no_ties="not derived: the reach of a rank is a product over the documents above it",
     checked_by=(
-        "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
     notes=NOTES + " The gain is divided by g_max + 1, not 2^g_max as in Chapelle et al. "
     "(NTCIREVAL's choice: a document of the highest grade does not stop every user). "
@@ -523,9 +523,9 @@ def nerr(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     ties=None,
     no_ties=NO_TIES,
     checked_by=(
-        "tests/test_measures_ntcir.py::test_ntcireval_sample_gap_ebr_irbu",
-        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+        "tests/measures/test_measures_ntcir.py::test_ntcireval_sample_gap_ebr_irbu",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
     notes=NOTES + " Not normalised (0 for a query without relevant documents).",
 )
@@ -606,11 +606,11 @@ def _tie_msndcg(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     undefined=(NO_REL,),
     ties=_tie_msndcg,
     checked_by=(
-        "tests/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
-        "tests/test_measures_ntcir.py::test_msndcg_under_weak_ties_is_the_mean_over_orders",
+        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
+        "tests/measures/test_measures_ntcir.py::test_msndcg_under_weak_ties_is_the_mean_over_orders",
     ),
     notes=NOTES + " The gains are NTCIREVAL's (linear by default), not Burges' 2^g - 1: use "
     "gains= for those, or nDCG(dcg=exp-log2). No k: the whole ranking and ideal list.",
@@ -655,10 +655,10 @@ def _gap_sums(rk: Ranked, rows: np.ndarray) -> np.ndarray:
     ties=None,
     no_ties="not derived: a document's term depends on the grades of the documents above it",
     checked_by=(
-        "tests/test_measures_ntcir.py::test_gap_worked_example",
-        "tests/test_measures_ntcir.py::test_ntcireval_sample_gap_ebr_irbu",
-        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+        "tests/measures/test_measures_ntcir.py::test_gap_worked_example",
+        "tests/measures/test_measures_ntcir.py::test_ntcireval_sample_gap_ebr_irbu",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
     notes="GAP reads the grades, not gains (as NTCIREVAL): the probability that a user's "
     "threshold is grade j is taken in proportion to j, so the weight of a pair of documents of "
@@ -701,9 +701,9 @@ RBU_P = Param(
     ties=None,
     no_ties="not derived: the reach of a rank is a product over the documents above it",
     checked_by=(
-        "tests/test_measures_ntcir.py::test_ntcireval_sample_gap_ebr_irbu",
-        "tests/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/test_measures_ntcir.py::test_agrees_with_brute_force",
+        "tests/measures/test_measures_ntcir.py::test_ntcireval_sample_gap_ebr_irbu",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
+        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
     ),
     notes=NOTES + " Without the effort term of RBU (a constant for a given k). Powers p^r by "
     "the C library's pow, as NTCIREVAL.",

@@ -138,9 +138,9 @@ def _i_rec(jr: JudgedRankings, cutoff: int, rel: int, judged_only: bool) -> np.n
 
 
 CHECKED = (
-    "tests/test_measures_ntcir_diversity.py::test_agrees_with_ntcireval",
-    "tests/test_measures_ntcir_diversity.py::test_agrees_with_brute_force",
-    "tests/test_measures_ntcir_diversity.py::test_worked_example",
+    "tests/measures/test_measures_ntcir_diversity.py::test_agrees_with_ntcireval",
+    "tests/measures/test_measures_ntcir_diversity.py::test_agrees_with_brute_force",
+    "tests/measures/test_measures_ntcir_diversity.py::test_worked_example",
 )
 NOTES = (
     "Intent probabilities are uniform (1/S: the subtopic qrels carry none). Gains: the grade of "
@@ -332,8 +332,8 @@ def _intent_tops(sub, rel: int) -> np.ndarray:
     ties=None,
     no_ties="not derived: the reach of a rank is a product over the documents above it",
     checked_by=(
-        "tests/test_measures_ntcir_diversity.py::test_rbu_agrees_with_the_authors_implementation",
-        "tests/test_measures_ntcir_diversity.py::test_rbu_worked_example",
+        "tests/measures/test_measures_ntcir_diversity.py::test_rbu_agrees_with_the_authors_implementation",
+        "tests/measures/test_measures_ntcir_diversity.py::test_rbu_worked_example",
     ),
     notes="g_i is the highest grade of intent i's judgments (the authors' per-aspect maximum); "
     "judgments below rel count 0. n is the ranking's length (k: its top k); a query with S = 0 "

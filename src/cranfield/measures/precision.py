@@ -144,7 +144,7 @@ def _tie_r_precision(jr: JudgedRankings, *, rel: int, mult: float = 1.0) -> np.n
     notes="Divides by R (by c) even when fewer documents were retrieved (trec_eval). "
     "c is truncated after adding 0.9, as trec_eval 10.0 still does; mult=1 gives Rprec.",
     checked_by=(
-        "tests/test_measures_trec.py::test_byr_average_precision_and_r_precision",
+        "tests/measures/test_measures_trec.py::test_byr_average_precision_and_r_precision",
         ORACLE,
         TIES,
         CUT,
@@ -276,7 +276,7 @@ def _tie_judged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
     "the pool, not judged' (trec_eval's convention, as in unj_k), so Judged@k + Unjudged@k = "
     "min(k, n) / k.",
     checked_by=(
-        "tests/test_judged_vs_ir_measures.py::"
+        "tests/judging/test_judged_vs_ir_measures.py::"
         "test_equal_with_at_least_k_documents_distinct_scores_and_no_negative_grades",
         TIES,
         CUT,

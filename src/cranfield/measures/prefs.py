@@ -407,7 +407,7 @@ def _declare(name: str) -> None:
         ties=None,
         no_ties=NO_TIES,
         trec_eval=TrecEval(name, kind="long" if count else "double", rel_format="prefs"),
-        checked_by=(CONFORMANCE, "tests/test_prefs_measures.py::test_prefs_by_hand"),
+        checked_by=(CONFORMANCE, "tests/measures/test_prefs_measures.py::test_prefs_by_hand"),
     )(compute)
 
 

@@ -83,11 +83,11 @@ def _pres(jr: JudgedRankings, cutoff: int, rel: int) -> tuple[np.ndarray, np.nda
     undefined=(NO_REL,),
     ties=_tie_pres,
     checked_by=(
-        "tests/test_measures_literature.py::test_pres_table2",
-        "tests/test_measures_literature.py::test_pres_table3",
-        "tests/test_ties_enumeration.py::"
+        "tests/measures/test_measures_literature.py::test_pres_table2",
+        "tests/measures/test_measures_literature.py::test_pres_table3",
+        "tests/ties/test_ties_enumeration.py::"
         "test_literature_measures_equal_the_average_over_all_tie_breakings",
-        "tests/test_ties_enumeration.py::"
+        "tests/ties/test_ties_enumeration.py::"
         "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking",
     ),
     notes="Only the top N_max documents count (the @ part is N_max). Reading of the OCR: "
@@ -108,8 +108,8 @@ def pres(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     undefined=(NO_REL,),
     ties=_tie_pres_est,
     checked_by=(
-        "tests/test_measures_literature.py::test_pres_est_divides_by_the_highest_reachable_recall",
-        "tests/test_ties_enumeration.py::"
+        "tests/measures/test_measures_literature.py::test_pres_est_divides_by_the_highest_reachable_recall",
+        "tests/ties/test_ties_enumeration.py::"
         "test_literature_measures_equal_the_average_over_all_tie_breakings",
     ),
 )

@@ -115,7 +115,7 @@ def _tie_gmap(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
         ),
     ),
     checked_by=(
-        "tests/test_measures_trec.py::test_byr_average_precision_and_r_precision",
+        "tests/measures/test_measures_trec.py::test_byr_average_precision_and_r_precision",
         ORACLE,
         TIES,
         CUT,
@@ -216,7 +216,7 @@ def reciprocal_rank(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.n
     ties=None,
     no_ties="no closed form: the logarithm of a ratio of sums over the ranking",
     trec_eval=TrecEval("yaap"),
-    checked_by=("tests/test_measures_trec.py::test_yaap_bing_and_g", ORACLE),
+    checked_by=("tests/measures/test_measures_trec.py::test_yaap_bing_and_g", ORACLE),
     notes="S is AP before division by R; a query with R = 0 gets ln(1) = 0, a query with "
     "relevant documents but none retrieved ln(1/(1+R)).",
 )

@@ -53,7 +53,7 @@ def _tie_rbp(jr: JudgedRankings, *, p: float, gains: dict | None) -> np.ndarray:
     undefined=(),
     ties=_tie_rbp,
     trec_eval=TrecEval("rbp", params="pairs", compute="rbp"),
-    checked_by=("tests/test_measures_trec.py::test_rbp_and_residual", TIES),
+    checked_by=("tests/measures/test_measures_trec.py::test_rbp_and_residual", TIES),
     notes="Gains follow trec_eval's gain table (default: the grade). trec_eval 10.0 rescales "
     "them per query when any is outside [0, 1]: g -> (g - lo) / (hi - lo), lo = min(0, gains), "
     "hi = max(0, gains) over the query's grades 0..max and the given ones (its lo/hi are "
@@ -98,7 +98,7 @@ def _tie_rbp_resid(jr: JudgedRankings, *, p: float) -> np.ndarray:
     undefined=(),
     ties=_tie_rbp_resid,
     trec_eval=TrecEval("rbp_resid", params="pairs", compute="rbp_resid"),
-    checked_by=("tests/test_measures_trec.py::test_rbp_and_residual", TIES),
+    checked_by=("tests/measures/test_measures_trec.py::test_rbp_and_residual", TIES),
     notes="Unjudged = not in the qrels or with a negative grade. trec_eval prints 0 instead "
     "of p^n when no retrieved document is unjudged (and 0 for queries missing from the run "
     "under -c); 'cranfield trec_eval' reproduces that, RBPResid does not.",

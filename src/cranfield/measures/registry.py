@@ -6,10 +6,10 @@ parameters as keywords (``cutoff`` for the ``@k`` part) and returns one float pe
 only that: the grammar of measure strings, ``cranfield measures`` (text, ``--short``,
 ``--format json``), the tables of ``docs/measures.md``, ``docs/trec_eval.md`` and
 ``docs/ties.md``, the trec_eval front end's catalogue, the command line's help for side
-inputs, and the direction ``compare`` ranks by.  One test (``tests/test_registry.py``) walks
-the registry and fails for an entry that lacks a piece.
+inputs, and the direction ``compare`` ranks by.  One test
+(``tests/measures/test_registry.py``) walks the registry and fails for an entry that lacks a piece.
 
-Adding a measure (this runs: ``tests/test_registry.py`` executes it)::
+Adding a measure (this runs: ``tests/measures/test_registry.py`` executes it)::
 
     import numpy as np
     from cranfield.measures.registry import CUTOFF, REL, measure
@@ -26,7 +26,7 @@ Adding a measure (this runs: ``tests/test_registry.py`` executes it)::
         undefined=(),
         ties=None,
         no_ties="not derived yet",
-        checked_by=("tests/test_registry.py::test_the_recipe_runs",),
+        checked_by=("tests/measures/test_registry.py::test_the_recipe_runs",),
     )
     def hits(jr, *, cutoff, rel):
         return rel_count_at(jr, rel, cutoff).astype(np.float64)
@@ -196,7 +196,7 @@ class MeasureDef:
     tie_form: str = "expectation"
     """What the tie-aware form is: ``"expectation"``, the plain value's expectation over
     uniformly random tie-breaking (checked against brute force for every declaration,
-    tests/test_ties_generated.py), or ``"definition"``, the source's own definition on weak
+    tests/ties/test_ties_generated.py), or ``"definition"``, the source's own definition on weak
     orderings (PRR: P(rel | retr), not an expected precision), checked by the tests the
     declaration names."""
     declared_family: str | None = None

@@ -24,7 +24,9 @@ from cranfield.measures.weak_order import FinalLevel
 from cranfield.ties.expected import refuse_cut
 
 SOURCE = f"{KEEN}, sec. 8, Figs. 31-33"
-FIG31 = "tests/test_measures_literature.py::test_fig31_high_precision_and_high_recall_views"
+FIG31 = (
+    "tests/measures/test_measures_literature.py::test_fig31_high_precision_and_high_recall_views"
+)
 
 
 NTH = Param(
@@ -116,7 +118,7 @@ def _tie_search_length(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray
     undefined=(UNDEF,),
     ties=_tie_rel_rank,
     checked_by=(
-        "tests/test_measures_literature.py::test_fig31_high_precision_and_high_recall_views",
+        "tests/measures/test_measures_literature.py::test_fig31_high_precision_and_high_recall_views",
         LIT,
     ),
     notes="RelRank(n=1) is 1/RR when the first relevant document is ranked.",
@@ -135,7 +137,7 @@ def rel_rank(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
     undefined=(UNDEF,),
     ties=_tie_search_length,
     checked_by=(
-        "tests/test_measures_literature.py::test_fig31_high_precision_and_high_recall_views",
+        "tests/measures/test_measures_literature.py::test_fig31_high_precision_and_high_recall_views",
         LIT,
     ),
 )

@@ -31,7 +31,7 @@ from cranfield.ties.expected import AtK, expected_count_at, refuse_cut
 from cranfield.ties.levels import log_binom
 
 USER = f"{CHEN}, user-oriented measures"
-INPUTS = "tests/test_measures_literature_inputs.py::"
+INPUTS = "tests/measures/test_measures_literature_inputs.py::"
 
 
 def _known(jr: JudgedRankings, name: str):

@@ -68,8 +68,8 @@ def _tie_utility(
         "utility", params="doubles", default=(1.0, -1.0, 0.0, 0.0), compute="utility"
     ),
     checked_by=(
-        "tests/test_property_measures.py::test_utility_of_a_missing_topic_is_0_as_in_trec_eval",
-        "tests/test_property_measures.py::test_measures_equal_oracle",
+        "tests/measures/test_property_measures.py::test_utility_of_a_missing_topic_is_0_as_in_trec_eval",
+        "tests/measures/test_property_measures.py::test_measures_equal_oracle",
     ),
     notes="Unjudged retrieved documents count as non-relevant (b). N defaults to 0 as in "
     "trec_eval, so d != 0 needs N. Aggregated by the mean, as trec_eval. A judged query "

@@ -53,10 +53,10 @@ from cranfield.ties.expected import expected_count_at, refuse_cut
 from cranfield.ties.levels import level_bounds, log_binom, marked_levels
 
 TIES = (
-    "tests/test_ties_enumeration.py::"
+    "tests/ties/test_ties_enumeration.py::"
     "test_weak_order_measures_equal_their_definitions_by_enumeration"
 )
-R89 = "tests/test_ties_raghavan.py::"
+R89 = "tests/ties/test_ties_raghavan.py::"
 INTERPOLATIONS = ("ceiling", "intuitive")
 
 
@@ -327,7 +327,7 @@ measure(
     better="higher",
     checked_by=(
         R89 + "test_examples_2_1_to_2_4",
-        "tests/test_ties_enumeration.py::"
+        "tests/ties/test_ties_enumeration.py::"
         "test_ceiling_interpolation_is_the_max_over_later_recall_points",
     ),
     check=_one_of("NR", "recall", interpolation=True),

@@ -4,8 +4,8 @@
 ``docs/ties.md`` (what ``--ties weak`` computes), ``docs/statistics.md`` (every statistic)
 and ``docs/compare.md`` (the corrections) each hold a block between
 ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` that :func:`blocks` renders; ``python -m
-cranfield.render.generated_docs DOCS_DIR`` rewrites them, and ``tests/test_registry.py`` fails
-when one is out of date.
+cranfield.render.generated_docs DOCS_DIR`` rewrites them, and
+``tests/measures/test_registry.py`` fails when one is out of date.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ packages: ir_measures' measure registry (each entry converted by
 for the object) and ranx's metric names (the names its ``metric_switch`` accepts).  The
 differences are stated here, by name.  ``python -m cranfield.render.peer_names docs`` rewrites
 the blocks between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->``;
-``tests/test_peer_docs.py`` checks that the page lists every name the packages list and that
+``tests/compat/test_peer_docs.py`` checks that the page lists every name the packages list and that
 each row is still true.  (trectools and cwl_eval have no registry: their tables are written
 from their source, in the page itself.)
 """

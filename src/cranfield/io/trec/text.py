@@ -12,7 +12,7 @@ line), which reports the first problem as its kind, line and field; the messages
 here, by the helpers of the line parser.  The line parser, the vectorised field splitter of
 :mod:`.fields` and the Arrow parser of :mod:`.trec_arrow` that the core replaced remain only as
 the oracle of its tests (:func:`_parse_run_oracle`, :func:`_parse_qrels_oracle`,
-``tests/test_core_reader.py``).
+``tests/io/test_core_reader.py``).
 """
 
 from __future__ import annotations
@@ -257,7 +257,7 @@ def _parse_qrels(data: bytes, source: str) -> Qrels:
 
 def _parse_qrels_oracle(data: bytes, source: str) -> Qrels:
     """The readers the core replaced (Arrow, the field splitter, the line parser), kept
-    only as the oracle of the core's tests (tests/test_core_reader.py)."""
+    only as the oracle of the core's tests (tests/io/test_core_reader.py)."""
     data, crs = _check_trec(data, source)
     qrels = None
     if len(data) >= QRELS_FAST_PATH_BYTES:
@@ -454,7 +454,7 @@ def _parse_run(data: bytes, source: str, name: str, *, top: bool = True) -> Run:
 
 def _parse_run_oracle(data: bytes, source: str, name: str, *, top: bool = True) -> Run:
     """The readers the core replaced (Arrow, the field splitter, the line parser), kept
-    only as the oracle of the core's tests (tests/test_core_reader.py)."""
+    only as the oracle of the core's tests (tests/io/test_core_reader.py)."""
     data, crs = _check_trec(data, source)
     metadata = None
     if top and data.startswith(b"# ir_metadata.start"):

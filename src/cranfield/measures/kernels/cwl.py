@@ -200,11 +200,11 @@ ADAPTIVE = (
     "the continuation C_i depends on the gains above rank i (an adaptive user), so the value "
     "is not linear in the gains: no closed form for the expectation over tie-breakings"
 )
-PEER = "tests/test_measures_cwl.py::test_values_equal_ir_measures_cwl_eval_provider"
-COLUMNS = "tests/test_measures_cwl.py::test_every_column_and_residual_equals_cwl_eval"
-CLI = "tests/test_measures_cwl.py::test_cwl_eval_command_line_prints_our_values"
-HAND = "tests/test_measures_cwl_examples.py::"
-TIES = "tests/test_measures_cwl_examples.py::test_tie_aware_forms_average_cwl_eval_over_orders"
+PEER = "tests/measures/test_measures_cwl.py::test_values_equal_ir_measures_cwl_eval_provider"
+COLUMNS = "tests/measures/test_measures_cwl.py::test_every_column_and_residual_equals_cwl_eval"
+CLI = "tests/measures/test_measures_cwl.py::test_cwl_eval_command_line_prints_our_values"
+HAND = "tests/measures/test_measures_cwl_examples.py::"
+TIES = HAND + "test_tie_aware_forms_average_cwl_eval_over_orders"
 NOTES = (
     "ir_measures' value is EU; of= gives cwl_eval's other columns (ETU, EC, ETC, ED) and the "
     "residuals (ResEU...: unjudged items and the padding counted at gain 1 instead of 0). "

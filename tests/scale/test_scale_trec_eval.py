@@ -1,0 +1,115 @@
+"""``cranfield trec_eval`` on a run read in pieces and evaluated one query block at a time
+prints trec_eval 10.0's expected outputs byte for byte (the conformance cases of the qrels
+format, with pieces of a few lines), and the same bytes, warnings and errors as on the whole
+file for runs in every layout; its output is written in pieces."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import pytest
+from test_scale_streaming import qrels_text, run_text
+from test_trec_eval_conformance import CASES
+
+from conftest import CONFORMANCE, need
+from cranfield.compat.trec_eval import engine
+from cranfield.errors import CranfieldError
+from cranfield.io.trec import run_pieces as pieces_mod
+from cranfield.io.trec import text as text_io
+
+
+def _main(argv):
+    out, err = io.BytesIO(), io.StringIO()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        status = engine.main(argv, out=out, err=err)
+    return status, out.getvalue(), err.getvalue(), [str(w.message) for w in caught]
+
+
+def _qrels_cases():
+    """The conformance cases of the qrels format, with pieces of one line and of a few; the
+    large files in pieces of one line are slow (thousands of blocks)."""
+    for case in CASES:
+        values = case.values if hasattr(case, "values") else case
+        if "-R" in values[1]:
+            continue
+        for size in (1, 700):
+            slow = size == 1 and "comment" in values[3]
+            yield pytest.param(*values, size, marks=[pytest.mark.slow] if slow else [])
+
+
+@pytest.mark.parametrize(("expected", "flags", "rel_info", "results", "size"), _qrels_cases())
+def test_conformance_outputs_from_query_blocks(
+    monkeypatch, expected, flags, rel_info, results, size
+):
+    need(CONFORMANCE)
+    monkeypatch.chdir(CONFORMANCE)
+    argv = [*flags.split(), rel_info, results]
+    monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 1 << 62)
+    whole = _main(argv)
+    monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0)
+    monkeypatch.setattr(pieces_mod, "PIECE_BYTES", size)
+    monkeypatch.setattr(engine, "OUTPUT_BYTES", 100)  # written in many pieces
+    streamed = _main(argv)
+    assert streamed[1] == (CONFORMANCE / expected).read_bytes()
+    assert streamed == whole
+
+
+FLAGS = [
+    "-q -m all_trec",
+    "-q -c -M 7 -m all_trec",
+    "-J -l 2 -m official",
+    "-q -m relstring.5 -m P.5",
+]
+
+
+@pytest.mark.parametrize("layout", ["grouped", "shuffled", "late", "ties", "gov2", "messy", "gzip"])
+def test_layouts_give_the_whole_file_output(tmp_path, monkeypatch, layout):
+    (tmp_path / "q").write_bytes(qrels_text(layout))
+    (tmp_path / "r").write_bytes(run_text(layout))
+    monkeypatch.chdir(tmp_path)
+    for flags in FLAGS:
+        argv = [*flags.split(), "q", "r"]
+        monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 1 << 62)
+        whole = _main(argv)
+        assert whole[0] == 0 and whole[1]
+        monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0)
+        monkeypatch.setattr(pieces_mod, "PIECE_BYTES", 300)
+        assert _main(argv) == whole, flags
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        ("r", lambda t: t.replace(b"\n", b"\n5 Q0 D1 1\n", 1)),
+        ("r", lambda t: t + t.splitlines(keepends=True)[3]),
+        ("z", None),
+    ],
+)
+def test_errors_come_in_trec_eval_order(tmp_path, monkeypatch, damage):
+    """A bad run line beats a bad measure parameter and a missing z-score file, as in
+    trec_eval; every error is the whole-file one."""
+    what, change = damage
+    text = run_text("grouped")
+    (tmp_path / "q").write_bytes(qrels_text("grouped"))
+    (tmp_path / "r").write_bytes(change(text) if what == "r" else text)
+    monkeypatch.chdir(tmp_path)
+    cases = [
+        ["-m", "P.5", "q", "r"],
+        ["-m", "P.x", "q", "r"],
+        ["-Z", "missing", "-m", "P.5", "q", "r"],
+    ]
+    for argv in cases:
+        monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 1 << 62)
+        try:
+            whole = _main(argv)
+        except CranfieldError as exc:  # compared below
+            whole = repr(exc)
+        monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0)
+        monkeypatch.setattr(pieces_mod, "PIECE_BYTES", 300)
+        try:
+            streamed = _main(argv)
+        except CranfieldError as exc:
+            streamed = repr(exc)
+        assert streamed == whole, argv
