@@ -147,7 +147,7 @@ def response_scores(a: NuggetAssignments) -> dict[str, np.ndarray]:
     return out
 
 
-def _score_list(scores: str | Sequence[str] | None) -> list[str]:
+def score_list(scores: str | Sequence[str] | None) -> list[str]:
     if scores is None:
         return list(SCORES)
     names = [scores] if isinstance(scores, str) else scores
@@ -181,7 +181,7 @@ def score(
     its queries, as :func:`cranfield.evaluate` gives it (each Results' ``intervals``)."""
     from cranfield.evaluation import interval_settings, with_intervals
 
-    names = _score_list(scores)
+    names = score_list(scores)
     interval = interval_settings(ci, confidence, samples, seed)  # fail before reading
     if not isinstance(assignments, NuggetAssignments):
         assignments = read(assignments)
