@@ -50,7 +50,7 @@ def test_every_help_text_names_pages_that_exist():
     that exists (an installed wheel has no docs/ folder to open)."""
     known = {p.removesuffix(".md") for p in PAGES}
     named = set()
-    for path in (REPO / "src" / "cranfield" / "cli").glob("*.py"):
+    for path in (REPO / "src" / "cranfield").rglob("*.py"):
         for page in re.findall(r"cranfield docs ([a-z_-]+)", path.read_text(encoding="utf-8")):
             named.add(page)
     assert named and named <= known, named - known
