@@ -27,7 +27,7 @@ def parser() -> Parser:
         choices=TIE_POLICIES,
         help="Order of tied scores: trec_eval's (docno descending), the given rank column, "
         "random (reproducible with --seed), or weak (expectation over all tie-breakings; "
-        "see docs/ties.md).",
+        "see 'cranfield docs ties').",
     )
     p.common("seed", help="Seed of --ties random and of --ci bootstrap / bca (default 0).")
     p.common("bounds")
@@ -48,7 +48,7 @@ def parser() -> Parser:
         choices=("t", "bootstrap", "bca"),
         help="Also the interval of each run's mean over the queries (measures averaged by "
         "the mean): Student t, bootstrap percentile, or bias-corrected and accelerated "
-        "bootstrap (docs/statistics.md). Off by default; with --format trec it adds "
+        "bootstrap ('cranfield docs statistics'). Off by default; with --format trec it adds "
         "MEASURE_ci_low and MEASURE_ci_high lines.",
     )
     p.option(

@@ -99,7 +99,7 @@ def run(argv: Sequence[str]) -> None:
     that disagree most; over all sets: Krippendorff's alpha (nominal, ordinal, interval),
     Fleiss' kappa and Gwet's AC1/AC2; all again after binarising at -l; each with a
     bootstrap interval over queries.  Undefined values are shown as 'undefined' with a
-    warning saying why (docs/judgments.md).
+    warning saying why (cranfield docs judgments).
 
     \b
     cranfield judges human.qrels llm.qrels

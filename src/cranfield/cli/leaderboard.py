@@ -131,7 +131,7 @@ def run(argv: Sequence[str]) -> None:
     """Evaluate every RUN under each judgment set QRELS (each run read once) and compare the
     leaderboards per measure: Kendall's tau_b, tau_AP_b, Spearman and Pearson, tau_b among the
     top-k runs, the swapped pairs, the run whose rank moves most, and the share of run pairs
-    with the same significance verdict (docs/judgments.md, "Leaderboard agreement").
+    with the same significance verdict ('cranfield docs judgments', "Leaderboard agreement").
 
     \b
     cranfield leaderboard human.qrels llm.qrels -r runs/*.run -m AP -m nDCG@10

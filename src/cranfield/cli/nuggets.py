@@ -36,7 +36,8 @@ def parser() -> Parser:
         choices=("t", "bootstrap", "bca"),
         help="Also the interval of each run's mean over its queries: Student t, bootstrap "
         "percentile or BCa bootstrap (with --samples and --seed), at --confidence "
-        "(docs/statistics.md). Not with --compare, whose --ci is the interval of a difference.",
+        "('cranfield docs statistics'). Not with --compare, whose --ci is the interval of a "
+        "difference.",
     )
     p.option(
         "--confidence",
@@ -77,7 +78,7 @@ def run(argv: Sequence[str]) -> None:
     (JSON lines, one response per line: qid, run_id, nuggets with importance vital/okay and
     assignment support/partial_support/not_support), as nuggetizer's assign writes them.
     Prints each run's mean over its responses of strict_vital, strict_all, vital and all
-    (Pradeep et al., SIGIR 2025; docs/nuggets.md).
+    (Pradeep et al., SIGIR 2025; cranfield docs nuggets).
 
     \b
     cranfield nuggets assignments.jsonl

@@ -81,7 +81,7 @@ def run(argv: Sequence[str]) -> None:
     Breuer et al., SIGIR 2020, as repro_eval computes them: per topic Kendall's tau Union and
     RBO of the document orders, per measure RMSE and nRMSE (reproducibility), effect ratio,
     delta relative improvement and t-tests (paired for reproducibility, unpaired for
-    replicability).  docs/repro.md.
+    replicability).  cranfield docs repro.
 
     \b
     cranfield repro --orig-baseline b.run --orig-advanced a.run \\

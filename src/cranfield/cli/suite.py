@@ -50,7 +50,7 @@ def run(argv: Sequence[str]) -> None:
     official measure: the means per dataset (groups of sub-collections averaged into one),
     their mean and geometric mean, wins/ties/losses against the baseline, and a random-effects
     meta-analysis (DerSimonian-Laird) of each system's effect over the baseline
-    (docs/suites.md).
+    (cranfield docs suites).
 
     \b
     cranfield suite beir.yaml

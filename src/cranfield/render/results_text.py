@@ -67,7 +67,13 @@ def queries_note(runs: Sequence[Results], fmt: str = "table") -> str:
     a LaTeX comment in LaTeX."""
     from cranfield.results.query_sets import note
 
-    text = note(runs)
+    return shown_note(note(runs), fmt)
+
+
+def shown_note(text: str, fmt: str) -> str:
+    """A note under a table in ``fmt``: after an empty line; a LaTeX comment in LaTeX."""
+    if not text:
+        return ""
     if fmt == "latex":
         return "".join(f"% {line}\n" for line in text.splitlines())
     return f"\n{text}\n"
