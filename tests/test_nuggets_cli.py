@@ -103,7 +103,6 @@ def test_compare_is_the_librarys_comparison_of_the_scores(files, cli):
     "args, message",
     [
         (["--compare", "-q"], "--per-query is not shown with --compare"),
-        (["--compare", "-f", "tsv"], "--format tsv is not a format of --compare"),
         (["-f", "latex"], "--format latex is a format of --compare"),
         (["--compare", "--mean-ci", "t"], "--mean-ci is not shown with --compare"),
         (["--plot", "figs"], "--plot draws the comparison's charts: give --compare"),
