@@ -18,8 +18,9 @@ __all__ = ["FORMATS", "KINDS", "OutputFormat", "OutputKind", "canonical", "choic
 @dataclass(frozen=True)
 class OutputFormat:
     """One output format: its name, older spellings that still select it, what it is, and
-    the standard-library reader (``json``, ``csv``, ``tsv``) that reads it back to the values
-    written (``None``: rounded to ``--digits``, or meant for people)."""
+    the standard-library reader (``json``, ``csv``, ``tsv``) that reads it (``None``: meant
+    for people).  Which kinds it reads back to the very values written:
+    :attr:`OutputKind.reads_back`."""
 
     name: str
     help: str
@@ -32,34 +33,42 @@ FORMATS: dict[str, OutputFormat] = {
     for f in (
         OutputFormat(
             "table",
-            "aligned text (render/table.py): columns two spaces apart, labels left, numbers "
-            "right, a row of dashes under the header, no trailing spaces",
+            "aligned text (`render/table.py`): columns two spaces apart, labels left, numbers "
+            "right, a row of dashes under the header, no trailing spaces. Widths are display "
+            "widths (rich's cell widths: a CJK character or an emoji takes two columns, a "
+            "combining accent none). Control characters (C0, DEL, C1) and the bidirectional "
+            "controls (U+202E, ...) in a name are shown as `\\xNN` / `\\uNNNN`, so they cannot "
+            "move the cursor or reorder the line",
             aliases=("text",),
         ),
         OutputFormat(
             "trec",
-            "trec_eval's lines (measure, query, value) or, for a pool, qrels lines",
+            "trec_eval's lines (measure, query, value); for `holes`, qrels lines of the "
+            "documents to judge",
         ),
         OutputFormat(
             "json",
-            "one JSON document (indented); numbers in full: the shortest text that reads back "
-            "as the same double",
+            "one JSON document (indented)",
             reader="json",
         ),
         OutputFormat(
             "csv",
-            "the standard library's csv writer (render/delimited.py): RFC 4180 quoting, lines "
-            "end with \\n; numbers in full",
+            "the standard library's `csv` writer (`render/delimited.py`): a cell holding the "
+            "separator, a double quote, a carriage return or a line feed is quoted, a quote "
+            "inside doubled (RFC 4180); lines end with `\\n`",
             reader="csv",
         ),
-        OutputFormat("tsv", "as csv, separated by tabs", reader="tsv"),
+        OutputFormat("tsv", "as `csv`, separated by tabs", reader="tsv"),
         OutputFormat(
             "markdown",
-            "a GitHub pipe table (render/markup.py), markup characters escaped",
+            "a GitHub pipe table (`render/markup.py`): `\\` and `\\|` escaped, and the "
+            "characters that would start markup (`` ` `` `*` `~` `$`, `_` outside a word, `<` "
+            "of a tag, `&` of an entity, `[` of a link); a cell shows as written",
         ),
         OutputFormat(
             "latex",
-            "a booktabs tabular (\\usepackage{booktabs}), LaTeX's special characters escaped",
+            "a booktabs `tabular` (`\\usepackage{booktabs}`): `\\ & % $ # _ { } ~ ^` and "
+            "`< > \\|` escaped (`\\&`, `\\textbackslash{}`, `\\textless{}`, ...)",
         ),
     )
 }
@@ -69,13 +78,16 @@ FORMATS: dict[str, OutputFormat] = {
 @dataclass(frozen=True)
 class OutputKind:
     """A kind of result: the formats it is written in, the function that writes them
-    (``module:function``, imported when used) and the commands that print it."""
+    (``module:function``, imported when used), the commands that print it, and the formats
+    whose reader reads back the very values of the result (numbers in full: the shortest
+    text that reads back as the same double; ``tests/test_formats.py`` writes and reads)."""
 
     name: str
     formats: tuple[str, ...]
     writer: str
     commands: tuple[str, ...]
     what: str
+    reads_back: tuple[str, ...] = ()
 
 
 KINDS: dict[str, OutputKind] = {
@@ -87,6 +99,7 @@ KINDS: dict[str, OutputKind] = {
             "cranfield.render.results_text:render",
             ("evaluate",),
             "measures per run (and per query)",
+            ("json", "csv", "tsv"),
         ),
         OutputKind(
             "comparison",
@@ -94,6 +107,7 @@ KINDS: dict[str, OutputKind] = {
             "cranfield.render.comparison_text:render",
             ("compare", "nuggets --compare"),
             "runs compared, pair by pair",
+            ("csv", "tsv"),
         ),
         OutputKind(
             "curves",
@@ -136,6 +150,7 @@ KINDS: dict[str, OutputKind] = {
             "cranfield.nuggets.render:render",
             ("nuggets",),
             "nugget scores per run (and per query)",
+            ("json", "csv", "tsv"),
         ),
         OutputKind(
             "verify",
@@ -213,6 +228,11 @@ def docs_table() -> str:
         cmds = [c for k in KINDS.values() if f.name in k.formats for c in k.commands]
         cmds = [c for c in cmds if c != "verify"]
         also = f" (also `{'`, `'.join(f.aliases)}` in Python)" if f.aliases else ""
-        back = f"; reads back exactly ({f.reader})" if f.reader else ""
+        exact = [c for k in KINDS.values() if f.name in k.reads_back for c in k.commands]
+        back = (
+            f". Numbers in full (read back as the same doubles): {', '.join(exact)}"
+            if exact
+            else ""
+        )
         lines.append(f"| `{f.name}`{also} | {', '.join(cmds)} | {f.help}{back} |")
     return "\n".join(lines) + "\n"

@@ -125,7 +125,7 @@ INPUT_FORMATS: tuple[InputFormat, ...] = (
         "trec",
         ("qrels", "run"),
         "TREC text: qrels `query 0 document grade`, runs `query Q0 document rank score tag`",
-        "anything else: TREC text",
+        "no other format's detector takes its first data line (the default)",
         read_run=_trec_run,
         read_qrels=_trec_qrels,
     ),
