@@ -150,7 +150,6 @@ KINDS: dict[str, OutputKind] = {
             "cranfield.nuggets.render:render",
             ("nuggets",),
             "nugget scores per run (and per query)",
-            ("json", "csv", "tsv"),
         ),
         OutputKind(
             "verify",
