@@ -172,28 +172,62 @@ def _same(cell, value: float) -> bool:
     return float(cell) == value  # exactly: the same double
 
 
-def _results_back(results, fmt: str) -> None:
-    from cranfield.render.results_text import render
-
-    back = _read(render(list(results), fmt, per_query=True), fmt)
+def _values_back(runs, text: str, fmt: str, query: str) -> None:
+    """Each run's per-query values and means, read back from ``text`` (``fmt``): JSON's
+    ``runs[].per_query``/``aggregate``, or CSV/TSV rows by run and ``query`` column."""
+    back = _read(text, fmt)
     checked = 0
-    for r in results:
+    for r in runs:
         means = r.aggregate()
         if fmt == "json":
             doc = next(d for d in back["runs"] if d["name"] == r.run)
             rows = {q: doc["per_query"][q] for q in r.query_ids}
             rows["all"] = doc["aggregate"]
         else:
-            rows = {row["query_id"]: row for row in back if row["run"] == r.run}
+            rows = {row[query]: row for row in back if row["run"] == r.run}
         for label in r.labels:
             for q, v in zip(r.query_ids, r.column(label).tolist(), strict=True):
                 assert _same(rows[q][label], v), (fmt, r.run, q, label)
                 checked += 1
             assert _same(rows["all"][label], means[label]), (fmt, r.run, label)
-    assert checked == len(results) * 3 * len(MEASURES)
+    assert checked == sum(r.values.size for r in runs) > 0
 
 
-def _comparison_back(results, fmt: str) -> None:
+def _results_back(results, fmt: str, tmp_path: Path) -> None:
+    from cranfield.render.results_text import render
+
+    _values_back(results, render(list(results), fmt, per_query=True), fmt, "query_id")
+
+
+def _nuggets_back(results, fmt: str, tmp_path: Path) -> None:
+    from cranfield.nuggets import read, score
+    from cranfield.nuggets.render import render
+
+    paths = []
+    for run, shift in (("r1", 2), ("r2", 3)):
+        labels = [(i, a) for i in ("vital", "okay") for a in ("support", "partial_support")]
+        records = [
+            {
+                "qid": f"q{q}",
+                "run_id": run,
+                "nuggets": [
+                    {"text": f"n{k}", "importance": i, "assignment": a}
+                    for k, (i, a) in enumerate(labels[: 1 + (q * shift) % 4])
+                ],
+            }
+            for q in range(1, 6)
+        ]
+        path = tmp_path / f"{run}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in records))
+        paths.append(str(path))
+    assignments = read(paths)
+    rs = score(assignments)
+    # thirds and sevenths: scores whose short decimals would not read back
+    assert any(not float(v * 1000).is_integer() for r in rs for v in r.values.ravel())
+    _values_back(rs, render(rs, assignments, fmt, per_query=True), fmt, "query")
+
+
+def _comparison_back(results, fmt: str, tmp_path: Path) -> None:
     from cranfield.comparing import compare
 
     cmp = compare(results, MEASURES, test="randomization", permutations=200, seed=1)
@@ -208,7 +242,11 @@ def _comparison_back(results, fmt: str) -> None:
                 assert _same(row[key], float(value)), (fmt, label, key)
 
 
-READ_BACK = {"results": _results_back, "comparison": _comparison_back}
+READ_BACK = {
+    "results": _results_back,
+    "comparison": _comparison_back,
+    "nuggets": _nuggets_back,
+}
 """kind -> the check that writes one of its results and reads it back."""
 
 
@@ -220,8 +258,8 @@ def test_every_kind_that_reads_back_is_checked():
 # a pair equal on every query (RR of x and y) warns that superiority is undefined
 @pytest.mark.filterwarnings("ignore::cranfield.errors.CranfieldWarning")
 @pytest.mark.parametrize("kind, fmt", [(k.name, f) for k in KINDS.values() for f in k.reads_back])
-def test_an_output_that_reads_back_gives_the_values_written(results, kind, fmt):
-    READ_BACK[kind](results, fmt)
+def test_an_output_that_reads_back_gives_the_values_written(results, kind, fmt, tmp_path):
+    READ_BACK[kind](results, fmt, tmp_path)
 
 
 # --------------------------------------------------------------------------- docs

@@ -150,6 +150,7 @@ KINDS: dict[str, OutputKind] = {
             "cranfield.nuggets.render:render",
             ("nuggets",),
             "nugget scores per run (and per query)",
+            ("json", "csv", "tsv"),
         ),
         OutputKind(
             "verify",
