@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_RESAMPLES
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, cluster, values
 from cranfield.cli._output import write_output
 from cranfield.judging.ordering import TIE_POLICIES
-from cranfield.render.results_text import FORMATS
 
 
 def parser() -> Parser:
@@ -21,7 +21,7 @@ def parser() -> Parser:
         "recip_rank). Default: AP, nDCG@10, P@10, RR, R@1000. See 'cranfield measures'.",
     )
     p.common("per_query", help="Also print one value per query.")
-    p.common("fmt", choices=FORMATS, help="Output format.")
+    p.common("fmt", choices=choices("results"), help="Output format.")
     p.common(
         "ties",
         choices=TIE_POLICIES,

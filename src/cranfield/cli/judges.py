@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cranfield.base.limits import MAX_SEED
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import Parser, Range, file_path, plot_file
 from cranfield.cli._output import write_output
 
@@ -77,7 +78,7 @@ def parser() -> Parser:
         help="Queries shown per pair of sets in the table, those that disagree most "
         "(JSON and CSV give every query).",
     )
-    p.common("fmt", choices=("table", "json", "csv"), help="Output format.")
+    p.common("fmt", choices=choices("judges"), help="Output format.")
     p.common("digits")
     p.common("output")
     p.option(

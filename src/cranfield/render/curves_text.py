@@ -14,11 +14,12 @@ import json
 import math
 from typing import Any
 
+from cranfield.base.output_formats import KINDS
 from cranfield.render.results_text import shown_note
 
 __all__ = ["CURVE_FORMATS", "render_curves"]
 
-CURVE_FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
+CURVE_FORMATS = KINDS["curves"].formats
 
 
 def _cells(table: Any) -> tuple[list[str], list[list[Any]]]:

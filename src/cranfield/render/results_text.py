@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from cranfield.base.output_formats import KINDS
 from cranfield.results.tables import Results
 
 if TYPE_CHECKING:
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMATS", "render"]
 
-FORMATS = ("table", "trec", "json", "csv", "tsv", "markdown", "latex")
+FORMATS = KINDS["results"].formats
 SUMMARY = ("queries", "retrieved", "relevant", "relevant_retrieved")
 
 
