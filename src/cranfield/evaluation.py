@@ -200,13 +200,15 @@ def evaluate_runs(
     jobs: int | None = 1,
     executor: Any = None,
     bounds: bool = False,
+    specs: Sequence[tuple[str, Measure]] | None = None,
 ) -> list[Results]:
     """The results of every run of ``judged`` (from :func:`~cranfield.judging.runs.judge_many`),
     one run in memory at a time (a large TREC text run one query block at a time), or ``jobs``
     runs at a time in worker processes (``None``: as many as there are cores), or on
     ``executor`` (an Executor or a Dask Client: :func:`evaluate_on`); ``measures`` and
     ``aggregate`` are checked before any input is read; ``bounds``: each measure followed by
-    its bounds (:func:`cranfield.judgments.bounds.bounded`)."""
+    its bounds (:func:`cranfield.judgments.bounds.bounded`); ``specs``: the ``(label, Measure)``
+    pairs of ``measures`` parsed already (:func:`measure_specs`, by :class:`Evaluator`)."""
     from cranfield.results.blocks import micro_labels
     from cranfield.scale.processes import check_jobs, default_jobs
     from cranfield.scale.streaming import Plan
@@ -217,7 +219,7 @@ def evaluate_runs(
 
         pool = as_executor(executor, jobs if jobs != 1 else None)
 
-    specs = measure_specs(measures)
+    specs = measure_specs(measures) if specs is None else list(specs)
     if A.flag(bounds, "bounds"):
         from cranfield.judgments.bounds import bounded, bounded_aggregate
 
@@ -381,7 +383,7 @@ class Evaluator:
         )
         if judged.many:
             raise ParameterError("Evaluator.evaluate takes one run, not a list or dict of runs")
-        return evaluate_runs(judged, list(self.measures), aggregate=self.aggregate, jobs=1)[0]
+        return evaluate_runs(judged, None, aggregate=self.aggregate, jobs=1, specs=self.specs)[0]
 
     def evaluate_query(self, qid: str, ranking: Mapping[str, float]) -> dict[str, float]:
         """One query's values, ``{label: value}``, for a ranking ``{doc: score}``."""
@@ -389,7 +391,7 @@ class Evaluator:
         judged = judge_many(
             self.qrels, {qid: ranking}, names=["run"], options=self.options.replace(complete=False)
         )
-        res = evaluate_runs(judged, list(self.measures), aggregate=self.aggregate, jobs=1)[0]
+        res = evaluate_runs(judged, None, aggregate=self.aggregate, jobs=1, specs=self.specs)[0]
         table = res.per_query()
         if qid not in table.index:
             return {}
