@@ -25,6 +25,7 @@ __all__ = [
     "CranfieldError",
     "CranfieldWarning",
     "DataWarning",
+    "Evaluator",
     "InputError",
     "JudgeOptions",
     "JudgedRankings",
@@ -59,6 +60,7 @@ __all__ = [
 
 _LAZY = {
     "evaluate": ("cranfield.evaluation", "evaluate"),
+    "Evaluator": ("cranfield.evaluation", "Evaluator"),
     "compare": ("cranfield.comparing", "compare"),
     "rank_biased_overlap": ("cranfield.comparing.rbo", "rank_biased_overlap"),
     "judge": ("cranfield.judging.join", "judge"),
