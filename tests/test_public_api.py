@@ -16,6 +16,7 @@ PUBLIC = {
         "CranfieldError",
         "CranfieldWarning",
         "DataWarning",
+        "Evaluator",
         "InputError",
         "JudgeOptions",
         "JudgedRankings",
