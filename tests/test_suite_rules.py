@@ -11,6 +11,8 @@ import conftest
 TESTS = Path(__file__).resolve().parent
 CLOCKS = {"perf_counter", "perf_counter_ns", "time", "time_ns", "monotonic", "monotonic_ns",
           "process_time", "process_time_ns"}  # fmt: skip
+TIMEIT = {"timeit", "repeat", "default_timer"}
+BENCHMARK = "benchmark"  # pytest-benchmark's fixture: its .stats are timings
 
 
 def _is_clock(node: ast.AST) -> bool:
@@ -20,6 +22,8 @@ def _is_clock(node: ast.AST) -> bool:
     f = node.func
     name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
     owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+    if owner == "timeit" or (owner == "" and name in TIMEIT):
+        return name in TIMEIT  # timeit.timeit(...), timeit.repeat(...), timeit.default_timer()
     return name in CLOCKS and owner in ("time", "")
 
 
@@ -45,6 +49,12 @@ def clock_assertions(source: str) -> list[int]:
         and (
             any(_is_clock(n) for n in ast.walk(node.test))
             or any(
+                isinstance(n, ast.Attribute)
+                and isinstance(n.value, ast.Name)
+                and n.value.id == BENCHMARK
+                for n in ast.walk(node.test)
+            )
+            or any(
                 _key(n) in timed
                 for n in ast.walk(node.test)
                 if isinstance(n, ast.Name | ast.Attribute)
@@ -62,6 +72,12 @@ def test_the_check_finds_clock_assertions():
     assert clock_assertions("self.seconds = time.time() - x\nassert o.seconds < 10\n") == [2]
     assert clock_assertions("self.seconds = time.time() - x\nassert self.seconds < 10\n") == [2]
     assert clock_assertions("d = time.monotonic() + 30\nwhile time.monotonic() < d: pass\n") == []
+    # timeit, however imported, and pytest-benchmark's timings
+    assert clock_assertions("import timeit\nassert timeit.timeit(f, number=9) < 1\n") == [2]
+    assert clock_assertions("t = timeit.default_timer()\nassert t - s < 1\n") == [2]
+    assert clock_assertions("from timeit import repeat\nassert min(repeat(f)) < 1\n") == [2]
+    assert clock_assertions("benchmark(f)\nassert benchmark.stats['mean'] < 0.1\n") == [2]
+    assert clock_assertions("assert benchmark(f) == 3\n") == []  # its result, not a time
 
 
 def test_no_test_asserts_on_wall_clock_time():

@@ -12,10 +12,10 @@ precision, tie-aware measures, the SMART curve methods) and fast.  The public AP
 Heavy modules load on first use, so ``import cranfield`` stays fast.
 """
 
-from __future__ import annotations
+from __future__ import annotations as _annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+import typing as _typing
 
 from cranfield import _moved
 
@@ -25,6 +25,7 @@ __all__ = [
     "CranfieldError",
     "CranfieldWarning",
     "DataWarning",
+    "Evaluator",
     "InputError",
     "JudgeOptions",
     "JudgedRankings",
@@ -59,6 +60,7 @@ __all__ = [
 
 _LAZY = {
     "evaluate": ("cranfield.evaluation", "evaluate"),
+    "Evaluator": ("cranfield.evaluation", "Evaluator"),
     "compare": ("cranfield.comparing", "compare"),
     "rank_biased_overlap": ("cranfield.comparing.rbo", "rank_biased_overlap"),
     "judge": ("cranfield.judging.join", "judge"),
@@ -96,12 +98,12 @@ _LAZY = {
 _moved.install()  # the paths of the layout before the stage packages, for one release
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _typing.Any:
     try:
         module, attr = _LAZY[name]
     except KeyError:
         raise AttributeError(f"module 'cranfield' has no attribute {name!r}") from None
-    mod = importlib.import_module(module)
+    mod = _importlib.import_module(module)
     value = mod if attr is None else getattr(mod, attr)
     globals()[name] = value
     return value
@@ -111,7 +113,7 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-if TYPE_CHECKING:  # pragma: no cover
+if _typing.TYPE_CHECKING:  # pragma: no cover
     from cranfield import curves, measures, nuggets
     from cranfield.comparing import compare
     from cranfield.comparing.repro import repro

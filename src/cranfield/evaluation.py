@@ -18,7 +18,7 @@ from cranfield.measures import Measure, parse
 from cranfield.results.aggregate import resolve_aggregation
 from cranfield.results.tables import Results, ResultsSet
 
-__all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_judged", "evaluate_runs"]
+__all__ = ["DEFAULT_MEASURES", "Evaluator", "evaluate", "evaluate_judged", "evaluate_runs"]
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@1000")
 
@@ -200,13 +200,15 @@ def evaluate_runs(
     jobs: int | None = 1,
     executor: Any = None,
     bounds: bool = False,
+    specs: Sequence[tuple[str, Measure]] | None = None,
 ) -> list[Results]:
     """The results of every run of ``judged`` (from :func:`~cranfield.judging.runs.judge_many`),
     one run in memory at a time (a large TREC text run one query block at a time), or ``jobs``
     runs at a time in worker processes (``None``: as many as there are cores), or on
     ``executor`` (an Executor or a Dask Client: :func:`evaluate_on`); ``measures`` and
     ``aggregate`` are checked before any input is read; ``bounds``: each measure followed by
-    its bounds (:func:`cranfield.judgments.bounds.bounded`)."""
+    its bounds (:func:`cranfield.judgments.bounds.bounded`); ``specs``: the ``(label, Measure)``
+    pairs of ``measures`` parsed already (:func:`measure_specs`, by :class:`Evaluator`)."""
     from cranfield.results.blocks import micro_labels
     from cranfield.scale.processes import check_jobs, default_jobs
     from cranfield.scale.streaming import Plan
@@ -217,7 +219,7 @@ def evaluate_runs(
 
         pool = as_executor(executor, jobs if jobs != 1 else None)
 
-    specs = measure_specs(measures)
+    specs = measure_specs(measures) if specs is None else list(specs)
     if A.flag(bounds, "bounds"):
         from cranfield.judgments.bounds import bounded, bounded_aggregate
 
@@ -341,3 +343,57 @@ def evaluate_judged(
         warn=warn,
         warn_agg=warn_agg,
     )
+
+
+class Evaluator:
+    """Qrels and measures prepared once, for many evaluations (``cranfield.Evaluator``).
+
+    ``Evaluator(qrels, measures, **options)`` reads and checks the qrels once, parses the
+    measures once and checks the judging options (the keywords of :func:`evaluate`: ``ties``,
+    ``depth``, ``judged_only``, ``complete``, ``rel``...) and ``aggregate`` once; then
+    :meth:`evaluate` takes a run (path, DataFrame, ``{qid: {doc: score}}`` or
+    :class:`~cranfield.data.tables.Run`) and returns the :class:`Results` that
+    ``evaluate(qrels, run, measures, **options)`` returns, bit for bit, and
+    :meth:`evaluate_query` one query's ``{label: value}``.  Nothing of one call is kept for
+    the next.
+    """
+
+    def __init__(
+        self,
+        qrels: QrelsSource,
+        measures: str | Measure | Sequence[str | Measure] | None = None,
+        *,
+        aggregate: str | Sequence[str] | Mapping[str, str] | None = None,
+        **options: Any,
+    ) -> None:
+        self.options = JudgeOptions.from_keywords(options)
+        self.measures = tuple(measure_list(measures, DEFAULT_MEASURES))
+        self.specs = measure_specs(self.measures)
+        for _, m in self.specs:
+            m.definition.function(self.options.ties)  # no tie-aware form under "weak"
+        resolve_aggregation(self.specs, aggregate, warn=False)
+        self.aggregate = aggregate
+        A.qrels_given(qrels)
+        self.qrels = JudgedRuns(qrels, [], None, self.options, False).qrels
+
+    def evaluate(self, run: RunSource, *, name: str | None = None) -> Results:
+        """The :class:`Results` of one run, as :func:`evaluate` gives them."""
+        judged = judge_many(
+            self.qrels, run, names=None if name is None else [name], options=self.options
+        )
+        if judged.many:
+            raise ParameterError("Evaluator.evaluate takes one run, not a list or dict of runs")
+        return evaluate_runs(judged, None, aggregate=self.aggregate, jobs=1, specs=self.specs)[0]
+
+    def evaluate_query(self, qid: str, ranking: Mapping[str, float]) -> dict[str, float]:
+        """One query's values, ``{label: value}``, for a ranking ``{doc: score}``."""
+        qid = str(qid)
+        judged = judge_many(
+            self.qrels, {qid: ranking}, names=["run"], options=self.options.replace(complete=False)
+        )
+        res = evaluate_runs(judged, None, aggregate=self.aggregate, jobs=1, specs=self.specs)[0]
+        table = res.per_query()
+        if qid not in table.index:
+            return {}
+        row = table.loc[qid]
+        return {label: float(row[label]) for label, _ in self.specs}

@@ -156,6 +156,8 @@ CASES: dict[str, list[str]] = {
     "measures --short": ["measures", "--short"],
     "measures json": ["measures", "--format", "json"],
     "demo": ["demo"],
+    "docs": ["docs"],
+    "docs scale": ["docs", "scale"],
     "--help": ["--help"],
     "evaluate --help": ["evaluate", "--help"],
     "--version": ["--version"],

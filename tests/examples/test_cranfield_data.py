@@ -162,21 +162,19 @@ def test_the_shipped_files_are_small():
     assert (folder / "README.md").is_file()  # the provenance travels with the files
 
 
-@pytest.mark.slow
-def test_a_wheel_ships_the_collection_and_the_demo_reads_it(tmp_path):
-    """Build a wheel from this checkout's sources, unpack it, and run the demo and the
-    accessors from it, with nothing of the checkout on the path."""
-    import os
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """A wheel built from this checkout's sources (once for the module's tests)."""
     import shutil
     import subprocess
     import sys
-    import zipfile
     from pathlib import Path
 
     pytest.importorskip("maturin", reason="building the wheel needs maturin (the test extra)")
     if shutil.which("cargo") is None:
         pytest.skip("building the wheel needs the Rust toolchain (cargo)")
     repo = Path(__file__).resolve().parents[2]
+    tmp_path = tmp_path_factory.mktemp("wheel")
     tree = tmp_path / "tree"
     ignore = shutil.ignore_patterns("__pycache__", "_core*.so", "_core*.pyd", "target")
     shutil.copytree(repo / "src", tree / "src", ignore=ignore)
@@ -189,7 +187,19 @@ def test_a_wheel_ships_the_collection_and_the_demo_reads_it(tmp_path):
         capture_output=True, timeout=600,
     )  # fmt: skip
     assert build.returncode == 0, build.stderr.decode()[-2000:]
-    (wheel,) = (tmp_path / "dist").glob("cranfield-*.whl")
+    (built,) = (tmp_path / "dist").glob("cranfield-*.whl")
+    return built
+
+
+@pytest.mark.slow
+def test_a_wheel_ships_the_collection_and_the_demo_reads_it(tmp_path, wheel):
+    """Unpack the wheel, and run the demo and the accessors from it, with nothing of the
+    checkout on the path."""
+    import os
+    import subprocess
+    import sys
+    import zipfile
+
     names = zipfile.ZipFile(wheel).namelist()
     for want in ("qrels.txt", "README.md", *(f"runs/{n}.txt.gz" for n in examples.CRANFIELD_RUNS)):
         assert f"cranfield/examples/cranfield/{want}" in names, want
@@ -223,3 +233,45 @@ def test_a_wheel_ships_the_collection_and_the_demo_reads_it(tmp_path):
         examples.CRANFIELD_RUNS
     )
     assert all(r[1] == "225" for r in rows if r and r[0] in examples.CRANFIELD_RUNS)
+
+
+@pytest.mark.slow
+def test_a_wheel_ships_the_docs_and_cranfield_docs_reads_them(tmp_path, wheel):
+    """The help texts' ``cranfield docs X`` works for an installed wheel: install it in a fresh
+    virtual environment (the dependencies from the system's site-packages), then ``cranfield
+    docs`` lists every page of the checkout's docs/ and ``cranfield docs scale`` prints
+    docs/scale.md byte for byte, read from the installed package."""
+    import os
+    import subprocess
+    import sys
+    import zipfile
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    pages = sorted(p.name for p in (repo / "docs").glob("*.md"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert [n for n in names if n.startswith("docs/")] == []  # nothing at site-packages' top
+    assert sorted(n.split("/")[-1] for n in names if n.startswith("cranfield/docs/")) == pages
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    install = subprocess.run(
+        [python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)],
+        capture_output=True, timeout=600,
+    )  # fmt: skip
+    assert install.returncode == 0, install.stderr.decode()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CRANFIELD_SHARED")}
+    where = subprocess.run(
+        [python, "-c", "import cranfield; print(cranfield.__file__)"],
+        cwd=tmp_path, env=env, capture_output=True, check=True,
+    )  # fmt: skip
+    assert where.stdout.decode().startswith(str(venv)), where.stdout
+    cli = venv / "bin" / "cranfield"
+    shown = subprocess.run([cli, "docs", "scale"], cwd=tmp_path, env=env, capture_output=True)
+    assert (shown.returncode, shown.stderr) == (0, b""), shown.stderr.decode()
+    assert shown.stdout == (repo / "docs" / "scale.md").read_bytes()
+    listed = subprocess.run([cli, "docs"], cwd=tmp_path, env=env, capture_output=True)
+    assert listed.returncode == 0, listed.stderr.decode()
+    assert [x.split()[0] for x in listed.stdout.decode().splitlines()[: len(pages)]] == [
+        p.removesuffix(".md") for p in pages
+    ]

@@ -99,11 +99,26 @@ def test_compare_is_the_librarys_comparison_of_the_scores(files, cli):
     assert "judged" not in text
 
 
+def test_compare_writes_the_comparisons_tsv(files, cli):
+    # a comparison has one list of formats (base/output_formats.py), whichever command prints
+    # it: compare and nuggets --compare both write tsv, the pairs' values read back as written
+    paths = [str(p) for p, _ in files.values()]
+    args = ["--compare", "-s", "vital", "-t", "randomization", "--seed", "3", "-f", "tsv"]
+    done = cli("nuggets", *paths, *args)
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(io.StringIO(done.stdout.decode()), delimiter="\t"))
+    cmp = compare(score(paths), ["vital"], test="randomization", seed=3)
+    pairs = cmp.pairs["vital"]
+    assert [(r["a"], r["b"]) for r in rows] == [(p.a, p.b) for p in pairs]
+    for row, pair in zip(rows, pairs, strict=True):
+        assert float(row["mean_diff"]) == pair.mean_diff
+        assert float(row["p_value"]) == pair.p_value
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
         (["--compare", "-q"], "--per-query is not shown with --compare"),
-        (["--compare", "-f", "tsv"], "--format tsv is not a format of --compare"),
         (["-f", "latex"], "--format latex is a format of --compare"),
         (["--compare", "--mean-ci", "t"], "--mean-ci is not shown with --compare"),
         (["--plot", "figs"], "--plot draws the comparison's charts: give --compare"),

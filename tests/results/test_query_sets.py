@@ -205,3 +205,46 @@ def test_the_tie_table_says_the_same(cisi):
         "Means over 76 queries, every judged query of the qrels. Judged queries without "
         "results are scored as empty rankings (trec_eval -c): cisi_bm25.txt 2 ('1', '10')."
     ) in out
+
+
+def test_the_curve_tables_say_the_same(cisi):
+    """``cranfield curve pr|gain|fallout`` and the curve functions' tables carry the note: the
+    precision at 10 of the pr curve is over the 76 judged queries (pytrec_eval's P_10 summed
+    over the 74 with results, the other 2 scoring 0)."""
+    from cranfield.curves import fallout, gain, precision_recall
+
+    qrels_path, paths, qrels, runs = cisi
+    p10 = pytrec_eval.RelevanceEvaluator(qrels, {"P_10"}).evaluate(runs["bm25"])
+    assert len(p10) == 74
+    want = f"{math.fsum(v['P_10'] for v in p10.values()) / len(qrels):.4f}"
+    note = (
+        "Means over 76 queries, every judged query of the qrels. Judged queries without "
+        "results are scored as empty rankings (trec_eval -c): cisi_bm25.txt 2 ('1', '10')."
+    )
+    bm25 = str(paths["bm25"])
+    for curve, options in (
+        ("pr", ["--cutoffs", "10"]),
+        ("gain", ["--cutoffs", "10"]),
+        ("fallout", ["--collection-size", "1460"]),
+    ):
+        for fmt in ("table", "markdown", "latex"):
+            proc = run_cli("curve", curve, str(qrels_path), bm25, *options, "-f", fmt)
+            assert proc.returncode == 0, proc.stderr
+            out = proc.stdout.decode()
+            if fmt == "latex":
+                assert "% Means over 76 queries" in out, out
+                out = out.replace("% ", "")
+            assert note in " ".join(out.split()), (curve, fmt, out)
+            if curve == "pr" and fmt == "table":
+                row = next(x for x in out.splitlines() if x.startswith("cisi_bm25.txt "))
+                assert row.split()[2] == want, (row, want)
+    tables = (
+        _quiet(precision_recall, qrels_path, bm25, cutoffs=[10]),
+        _quiet(gain, qrels_path, bm25, cutoffs=[10]),
+        _quiet(fallout, qrels_path, bm25, collection_size=1460),
+    )
+    for table in tables:
+        for text in (repr(table), str(table)):
+            assert note in " ".join(text.split()), text
+        assert "cisi_bm25.txt 2 (&#x27;1&#x27;, &#x27;10&#x27;)" in table._repr_html_()
+    assert f"{tables[0]['value'].iloc[0]:.4f}" == want

@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "suite": ("cranfield.cli.suite", "Systems over many collections: means, wins, meta-analysis."),
     "nuggets": ("cranfield.cli.nuggets", "RAG answers' nugget scores (AutoNuggetizer), compared."),
     "repro": ("cranfield.cli.repro", "Was an experiment reproduced? KTU, RBO, RMSE, ER, DeltaRI."),
+    "docs": ("cranfield.cli.docs", "The documentation pages, offline: list them or show one."),
 }
 
 

@@ -291,7 +291,7 @@ COMMON: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "action": "store_true",
             "help": "Also each measure's bounds over the run's unjudged documents: MEASURE:lo "
             "(judged non-relevant) and MEASURE:hi (judged with the query's top grade; R grows "
-            "by them). See docs/judgments.md.",
+            "by them). See 'cranfield docs judgments'.",
         },
     ),
     "judged_only": (
@@ -585,7 +585,7 @@ class Parser(argparse.ArgumentParser):
             help="Format of the run files: TREC text, MS MARCO's 'qid docid rank' (score = "
             "-rank), or CSV/TSV with a header line; auto: .jsonl, .json, .parquet by the name, "
             "else TREC text unless the first line is a header or has the 3 columns of an MS "
-            "MARCO run (docs/input.md).",
+            "MARCO run ('cranfield docs input').",
         )
         self.option(
             "--qrels-format",

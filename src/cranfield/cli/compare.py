@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import (
     JUDGING,
     JUDGMENT_FILES,
@@ -24,7 +25,7 @@ from cranfield.judging.ordering import TIE_POLICIES
 
 TESTS = tuple(_TESTS)  # the library's tables: a test or correction added there is offered here
 CORRECTIONS = tuple(_CORRECTIONS)
-FORMATS = ("table", "markdown", "latex", "csv", "json")
+FORMATS = choices("comparison")
 
 
 def parser() -> Parser:
@@ -208,6 +209,6 @@ def run(argv: Sequence[str]) -> None:
             **values(a, "test", "correction", "baseline", "alpha", "alternative", "permutations"),
             **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "ci", "names", "rel", "bounds"),
         )
-    text = cmp.table("text" if a.fmt == "table" else a.fmt, digits=a.digits, details=details)
+    text = cmp.table(a.fmt, digits=a.digits, details=details)
     write_output(text, a.output)
     write_plots(cmp, a)

@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable, Sequence
 
 from cranfield.base.limits import MAX_CUTOFF
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import (
     JUDGING,
     NumberList,
@@ -18,7 +19,6 @@ from cranfield.cli._args import (
 )
 from cranfield.cli._output import write_output
 from cranfield.judging.ordering import TIE_POLICIES
-from cranfield.render.curves_text import CURVE_FORMATS
 
 # part of the command-line interface: scripts depend on these names and values
 INTERPOLATIONS = ("max", "trec", "trec9", "ceiling", "quasi-cranfield", "semi-cranfield", "none")
@@ -61,7 +61,7 @@ def _parser(name: str, doc: str | None) -> Parser:
     p.inputs()
     p.common(
         "fmt",
-        choices=CURVE_FORMATS,
+        choices=choices("curves"),
         help="Output format (csv: a header line, then one row per run and point).",
     )
     p.common("output")

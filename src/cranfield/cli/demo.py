@@ -140,7 +140,8 @@ def ties_text(synthetic: bool = False) -> str:
             ],
         ),
         "",
-        "More: docs/ties.md (tie-aware evaluation of weak orderings, Raghavan et al. 1989).",
+        "More: 'cranfield docs ties' (tie-aware evaluation of weak orderings, Raghavan et al. "
+        "1989).",
     ]
     return "\n".join(lines) + "\n"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import Parser, Range
 from cranfield.cli._output import write_output
-from cranfield.render.design_text import FORMATS
 
 
 def parser() -> Parser:
@@ -58,7 +58,7 @@ def parser() -> Parser:
     )
     p.common("seed", default=0, show_default=True, help="Seed of --ties random.")
     judging_options(p)
-    p.common("fmt", choices=FORMATS, help="Output format.")
+    p.common("fmt", choices=choices("design"), help="Output format.")
     p.common("digits", help="Decimals.")
     p.common("dask")
     p.common("output")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_RESAMPLES
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, cluster, values
 from cranfield.cli._output import write_output
 from cranfield.judging.ordering import TIE_POLICIES
-from cranfield.render.results_text import FORMATS
 
 
 def parser() -> Parser:
@@ -21,13 +21,13 @@ def parser() -> Parser:
         "recip_rank). Default: AP, nDCG@10, P@10, RR, R@1000. See 'cranfield measures'.",
     )
     p.common("per_query", help="Also print one value per query.")
-    p.common("fmt", choices=FORMATS, help="Output format.")
+    p.common("fmt", choices=choices("results"), help="Output format.")
     p.common(
         "ties",
         choices=TIE_POLICIES,
         help="Order of tied scores: trec_eval's (docno descending), the given rank column, "
         "random (reproducible with --seed), or weak (expectation over all tie-breakings; "
-        "see docs/ties.md).",
+        "see 'cranfield docs ties').",
     )
     p.common("seed", help="Seed of --ties random and of --ci bootstrap / bca (default 0).")
     p.common("bounds")
@@ -48,7 +48,7 @@ def parser() -> Parser:
         choices=("t", "bootstrap", "bca"),
         help="Also the interval of each run's mean over the queries (measures averaged by "
         "the mean): Student t, bootstrap percentile, or bias-corrected and accelerated "
-        "bootstrap (docs/statistics.md). Off by default; with --format trec it adds "
+        "bootstrap ('cranfield docs statistics'). Off by default; with --format trec it adds "
         "MEASURE_ci_low and MEASURE_ci_high lines.",
     )
     p.option(

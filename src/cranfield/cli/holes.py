@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_CUTOFF
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import Parser, Range, file_path
 from cranfield.cli._output import write_output
 from cranfield.judging.ordering import TIE_POLICIES
 
-FORMATS = ("trec", "csv", "json", "table")
+FORMATS = choices("holes")
 
 
 def parser() -> Parser:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cranfield.base.limits import MAX_SEED
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import Parser, Range, file_path, plot_file
 from cranfield.cli._output import write_output
 
@@ -77,7 +78,7 @@ def parser() -> Parser:
         help="Queries shown per pair of sets in the table, those that disagree most "
         "(JSON and CSV give every query).",
     )
-    p.common("fmt", choices=("table", "json", "csv"), help="Output format.")
+    p.common("fmt", choices=choices("judges"), help="Output format.")
     p.common("digits")
     p.common("output")
     p.option(
@@ -99,7 +100,7 @@ def run(argv: Sequence[str]) -> None:
     that disagree most; over all sets: Krippendorff's alpha (nominal, ordinal, interval),
     Fleiss' kappa and Gwet's AC1/AC2; all again after binarising at -l; each with a
     bootstrap interval over queries.  Undefined values are shown as 'undefined' with a
-    warning saying why (docs/judgments.md).
+    warning saying why (cranfield docs judgments).
 
     \b
     cranfield judges human.qrels llm.qrels

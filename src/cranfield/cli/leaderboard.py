@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import Parser, Range, Switch, file_path, name_list, plot_file
 from cranfield.cli._output import echo, write_output
 from cranfield.comparing.corrections import CORRECTIONS
 from cranfield.comparing.paired import TESTS
 from cranfield.judging.ordering import TIE_POLICIES
 
-FORMATS = ("table", "csv", "json")
+FORMATS = choices("leaderboard")
 
 
 def parser() -> Parser:
@@ -131,7 +132,7 @@ def run(argv: Sequence[str]) -> None:
     """Evaluate every RUN under each judgment set QRELS (each run read once) and compare the
     leaderboards per measure: Kendall's tau_b, tau_AP_b, Spearman and Pearson, tau_b among the
     top-k runs, the swapped pairs, the run whose rank moves most, and the share of run pairs
-    with the same significance verdict (docs/judgments.md, "Leaderboard agreement").
+    with the same significance verdict ('cranfield docs judgments', "Leaderboard agreement").
 
     \b
     cranfield leaderboard human.qrels llm.qrels -r runs/*.run -m AP -m nDCG@10
@@ -167,7 +168,7 @@ def run(argv: Sequence[str]) -> None:
         rel=a.rel,
         jobs=a.jobs,
     )
-    text = res.table("text" if a.fmt == "table" else a.fmt, digits=a.digits)
+    text = res.table(a.fmt, digits=a.digits)
     write_output(text, a.output)
     if a.plot_path:
         sets = a.plot_sets or [0, 1]

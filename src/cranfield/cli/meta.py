@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_RESAMPLES
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import Parser, Range, output_dir
 from cranfield.cli._output import echo, write_output
-from cranfield.render.meta_text import FORMATS
 
 
 def parser() -> Parser:
@@ -65,7 +65,7 @@ def parser() -> Parser:
         help="Seed of the test, the splits, the subsets and --ties random.",
     )
     judging_options(p)
-    p.common("fmt", choices=FORMATS, help="Output format.")
+    p.common("fmt", choices=choices("meta"), help="Output format.")
     p.common("digits", help="Decimals.")
     p.option(
         "--plot",

@@ -7,12 +7,13 @@ import argparse
 from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_RESAMPLES
+from cranfield.base.output_formats import KINDS, choices
 from cranfield.cli._args import Parser, Range, file_path, output_file
 from cranfield.cli._output import write_output
 
 SCORE_NAMES = ("strict_vital", "strict_all", "vital", "all")
 """cranfield.nuggets.SCORES' names (here so that --help imports nothing; a test checks them)."""
-FORMATS = ("table", "markdown", "latex", "json", "csv", "tsv")
+FORMATS = choices("nuggets", "comparison")
 
 
 def parser() -> Parser:
@@ -36,7 +37,8 @@ def parser() -> Parser:
         choices=("t", "bootstrap", "bca"),
         help="Also the interval of each run's mean over its queries: Student t, bootstrap "
         "percentile or BCa bootstrap (with --samples and --seed), at --confidence "
-        "(docs/statistics.md). Not with --compare, whose --ci is the interval of a difference.",
+        "('cranfield docs statistics'). Not with --compare, whose --ci is the interval of a "
+        "difference.",
     )
     p.option(
         "--confidence",
@@ -75,7 +77,7 @@ def parser() -> Parser:
     p.common(
         "fmt",
         choices=FORMATS,
-        help="Output format (latex with --compare only; tsv without it only).",
+        help="Output format (latex with --compare only).",
     )
     p.common("digits")
     p.common("output")
@@ -87,7 +89,7 @@ def run(argv: Sequence[str]) -> None:
     (JSON lines, one response per line: qid, run_id, nuggets with importance vital/okay and
     assignment support/partial_support/not_support), as nuggetizer's assign writes them.
     Prints each run's mean over its responses of strict_vital, strict_all, vital and all
-    (Pradeep et al., SIGIR 2025; docs/nuggets.md).
+    (Pradeep et al., SIGIR 2025; cranfield docs nuggets).
 
     \b
     cranfield nuggets assignments.jsonl
@@ -104,14 +106,14 @@ def run(argv: Sequence[str]) -> None:
         p.error("--title is the title of the --report page: give --report")
     if a.compare and a.per_query:
         p.error("--per-query is not shown with --compare")
-    if a.compare and a.fmt == "tsv":
-        p.error("--format tsv is not a format of --compare; use csv")
+    kind = "comparison" if a.compare else "nuggets"
+    if a.fmt not in KINDS[kind].formats:
+        # the choices are both kinds' formats: one the other kind does not write
+        p.error(f"--format {a.fmt} is {'not ' if a.compare else ''}a format of --compare")
     if a.plot_dir and not a.compare:
         p.error("--plot draws the comparison's charts: give --compare")
     if a.compare and a.mean_ci:
         p.error("--mean-ci is not shown with --compare (its --ci is the interval of a difference)")
-    if not a.compare and a.fmt == "latex":
-        p.error("--format latex is a format of --compare")
     from cranfield.nuggets import read, score
 
     assignments = read(a.files)
@@ -138,7 +140,7 @@ def run(argv: Sequence[str]) -> None:
             seed=a.seed,
             ci=a.ci,
         )
-        text = cmp.table("text" if a.fmt == "table" else a.fmt, digits=a.digits)
+        text = cmp.table(a.fmt, digits=a.digits)
         write_output(text, a.output)
         from cranfield.cli.compare import write_plots
 

@@ -37,7 +37,7 @@ def parser() -> Parser:
         show_default=True,
         help="Interval of each run's mean in the summary: Student t, bootstrap percentile or "
         "BCa bootstrap, at confidence 1 - alpha, with --permutations resamples from --seed "
-        "(the values of 'evaluate --ci --samples N --seed S'; docs/statistics.md).",
+        "(the values of 'evaluate --ci --samples N --seed S'; 'cranfield docs statistics').",
     )
     p.option("--title", help="Title of the report (default: 'Evaluation report').")
     p.option(
@@ -45,7 +45,7 @@ def parser() -> Parser:
         choices=INTERPOLATION_CHOICES,
         default="max",
         show_default=True,
-        help="Interpolation of the precision-recall curves (docs/curves.md).",
+        help="Interpolation of the precision-recall curves ('cranfield docs curves').",
     )
     p.option(
         "--gain-ranks",

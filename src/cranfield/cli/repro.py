@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_RBO_DEPTH
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import Parser, Range, file_path, plot_file
 from cranfield.cli._output import write_output
 
@@ -61,7 +62,7 @@ def parser() -> Parser:
         "(score, then document id descending), and IPrec/IPrecAvg with trec_eval 9.x's "
         "rounding of recall levels (rounding=trec9).",
     )
-    p.common("fmt", choices=("table", "json", "csv"), help="Output format.")
+    p.common("fmt", choices=choices("repro"), help="Output format.")
     p.common("digits")
     p.common("output")
     p.option(
@@ -81,7 +82,7 @@ def run(argv: Sequence[str]) -> None:
     Breuer et al., SIGIR 2020, as repro_eval computes them: per topic Kendall's tau Union and
     RBO of the document orders, per measure RMSE and nRMSE (reproducibility), effect ratio,
     delta relative improvement and t-tests (paired for reproducibility, unpaired for
-    replicability).  docs/repro.md.
+    replicability).  cranfield docs repro.
 
     \b
     cranfield repro --orig-baseline b.run --orig-advanced a.run \\

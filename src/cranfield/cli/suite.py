@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import Parser, file_path, plot_file
 from cranfield.cli._output import echo, write_output
 
-FORMATS = ("table", "csv", "json")
+FORMATS = choices("suite")
 
 
 def parser() -> Parser:
@@ -50,7 +51,7 @@ def run(argv: Sequence[str]) -> None:
     official measure: the means per dataset (groups of sub-collections averaged into one),
     their mean and geometric mean, wins/ties/losses against the baseline, and a random-effects
     meta-analysis (DerSimonian-Laird) of each system's effect over the baseline
-    (docs/suites.md).
+    (cranfield docs suites).
 
     \b
     cranfield suite beir.yaml
@@ -71,7 +72,7 @@ def run(argv: Sequence[str]) -> None:
         from cranfield.errors import ParameterError
 
         raise ParameterError(f"--plot: {a.suite} names one system; a forest plot needs two")
-    write_output(res.table("text" if a.fmt == "table" else a.fmt), a.output)
+    write_output(res.table(a.fmt), a.output)
     if a.plot_path:
         res.plot(a.plot_path)
         echo(f"cranfield: wrote {a.plot_path}\n", err=True)

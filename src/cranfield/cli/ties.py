@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_CUTOFF
+from cranfield.base.output_formats import choices
 from cranfield.cli._args import SIDE_INPUTS, NumberList, Parser, Range, values
 from cranfield.cli._output import write_output
 
@@ -36,7 +37,7 @@ def parser() -> Parser:
         show_default=True,
         help="ND values (documents retrieved) of --curves (comma-separated).",
     )
-    p.common("fmt", choices=("table", "json"), help="Output format.")
+    p.common("fmt", choices=choices("ties"), help="Output format.")
     p.common("depth", "judged_only", "complete", "rel", "collection_size", "known", "target")
     p.common("names", "digits")
     p.common("output")

@@ -19,7 +19,7 @@ def parser() -> Parser:
 def run(argv: Sequence[str]) -> None:
     """Evaluate the runs EXPECTED.yaml names and compare each measure's mean with the score
     it expects: OK within its tolerance, OKish within the looser okish tolerance, FAIL
-    otherwise (docs/verify.md).  Prints one line per check; exit status 1 when a check
+    otherwise (cranfield docs verify).  Prints one line per check; exit status 1 when a check
     failed, 0 otherwise, 2 when a file is bad.
 
     \b

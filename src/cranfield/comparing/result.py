@@ -349,8 +349,9 @@ class Comparison:
 
         return comparison_dict(self)
 
-    def table(self, fmt: str = "text", *, digits: int = 4, details: Sequence[str] = ()) -> str:
-        """The comparison as ``text``, ``markdown``, ``latex``, ``csv`` or ``json``.
+    def table(self, fmt: str = "table", *, digits: int = 4, details: Sequence[str] = ()) -> str:
+        """The comparison as ``table`` (text; ``text`` is the same), ``markdown``, ``latex``,
+        ``csv``, ``tsv`` or ``json``.
 
         ``details`` adds sections to text and markdown output: ``requests`` (Keen's tables),
         ``generality`` (specific vs general requests)."""

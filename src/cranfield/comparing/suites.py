@@ -141,16 +141,18 @@ class Suite:
             "notes": list(self.notes),
         }
 
-    def table(self, fmt: str = "text", *, digits: int | None = None) -> str:
-        """``text`` (the datasets table and the meta-analysis), ``csv`` (the datasets table
-        with the mean, gmean, wins, ties and losses rows) or ``json``."""
+    def table(self, fmt: str = "table", *, digits: int | None = None) -> str:
+        """``table`` (text, also spelled ``text``: the datasets table and the meta-analysis),
+        ``csv`` (the datasets table with the mean, gmean, wins, ties and losses rows) or
+        ``json``."""
+        from cranfield.base.output_formats import canonical
+
+        fmt = canonical("suite", fmt)
         dg = self.digits if digits is None else digits
         if fmt == "json":
             import json
 
             return json.dumps(self.to_dict(), indent=2, allow_nan=False) + "\n"
-        if fmt not in ("text", "csv"):
-            raise ParameterError(f"unknown format {fmt!r}; choose text, csv or json")
 
         def num(x: float) -> str:
             return "nan" if not math.isfinite(x) else f"{x:.{dg}f}"

@@ -406,6 +406,8 @@ class _Provider:
 
 
 class providers:  # ir_measures' module of providers
+    """ir_measures' ``providers`` module: ``providers.PytrecEvalProvider()`` is cranfield."""
+
     PytrecEvalProvider = _Provider
 
 

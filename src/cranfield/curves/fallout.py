@@ -194,13 +194,9 @@ def fallout(
             t, p = _by_levels(jr, steps, N, keep, lev, statistic, weak, rel, generality, per_query)
         tables.append(t)
         pqs.append(p)
-    import pandas as pd
+    from cranfield.curves.table import curve_frames
 
-    table = pd.concat([pd.DataFrame(t) for t in tables], ignore_index=True)
-    table.attrs["curve"] = "fallout"
-    if not per_query:
-        return table
-    return table, pd.concat([pd.DataFrame(p) for p in pqs], ignore_index=True)
+    return curve_frames(tables, pqs, jrs, keep=per_query, curve="fallout")
 
 
 def _by_levels(jr, steps, N, keep, lev, statistic, weak, rel, generality, per_query):

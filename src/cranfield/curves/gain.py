@@ -204,13 +204,9 @@ def gain(
         t, p = _one(jr, ks, average, statistic, gains, convention, base, per_query)
         tables.append(t)
         pqs.append(p)
-    import pandas as pd
+    from cranfield.curves.table import curve_frames
 
-    table = pd.concat([pd.DataFrame(t) for t in tables], ignore_index=True)
-    table.attrs["curve"] = "gain"
-    if not per_query:
-        return table
-    return table, pd.concat([pd.DataFrame(p) for p in pqs], ignore_index=True)
+    return curve_frames(tables, pqs, jrs, keep=per_query, curve="gain")
 
 
 def _one(jr, ks, average, statistic, gains, convention, base, per_query):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from cranfield.base import arguments as A
+from cranfield.base.text import undecoded_as_text
 from cranfield.data.run_names import unique
 from cranfield.errors import DataWarning, ParameterError, warn
 from cranfield.judging.options import JudgeOptions
@@ -93,13 +93,9 @@ def _check_cut(jr: JudgedRankings) -> JudgedRankings:
     return jr
 
 
-_UNDECODED = re.compile("[\udc80-\udcff]")
-
-
 def _text(name: str) -> str:
-    """``name`` with the bytes of a file name that are not UTF-8 (surrogate escapes) as
-    ``\\xNN``: the curve tables hold text only."""
-    return _UNDECODED.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", name)
+    """``name`` as the curve tables hold it: text only (:func:`undecoded_as_text`)."""
+    return undecoded_as_text(name)
 
 
 def _sizes(jr: JudgedRankings, collection_size: Any) -> np.ndarray:

@@ -276,7 +276,9 @@ def precision_recall(
         t, p = curve_of(ideal(jrs[0]), spec_best, rel=rel, keep=per_query)
         tables.append(t)
         pq.append(p)
-    return _frames(tables, pq, spec, per_query)
+    from cranfield.curves.table import curve_frames
+
+    return curve_frames(tables, pq, jrs, keep=per_query, curve="pr", spec=spec)
 
 
 def _replace(spec: PRSpec, **changes: Any) -> PRSpec:
@@ -452,18 +454,3 @@ def _by_cutoffs(jr: JudgedRankings, steps: Steps, spec: PRSpec, keep: bool):
         "value": prec_all.ravel(),
     }
     return table, per_query
-
-
-def _frames(tables: list[dict], pq: list[dict], spec: PRSpec, per_query: bool) -> Any:
-    import pandas as pd
-
-    def concat(parts: list[dict]) -> Any:
-        frames = [pd.DataFrame(p) for p in parts]
-        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-
-    table = concat(tables)
-    table.attrs["curve"] = "pr"
-    table.attrs["spec"] = spec
-    if not per_query:
-        return table
-    return table, concat(pq)

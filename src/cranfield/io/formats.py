@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from cranfield.errors import InputError, ParameterError
 from cranfield.io.column_names import DOC_NAMES, QUERY_NAMES
+from cranfield.io.format_registry import INPUT_FORMATS, get, names
 from cranfield.io.source import ClientFile
 from cranfield.io.textcheck import line_ends
 
@@ -38,8 +39,8 @@ __all__ = [
     "read_run_as",
 ]
 
-RUN_FORMATS = ("auto", "trec", "msmarco", "csv", "tsv")
-QRELS_FORMATS = ("auto", "trec", "csv", "tsv")
+RUN_FORMATS = names("run")
+QRELS_FORMATS = names("qrels")
 _HEAD_LINES = 1000
 """Leading comment and blank lines looked through for the first data line."""
 
@@ -105,21 +106,6 @@ def _first_line(data: bytes, source: str, *, whole: bool = True) -> tuple[int, b
     return None
 
 
-def _header(line: bytes) -> str | None:
-    """``csv`` or ``tsv`` if ``line`` names a query or a document column."""
-    if b"\t" not in line and b"," not in line:
-        return None
-    from cranfield.io.headed import header_fields
-
-    text = line.decode("utf-8", "replace")
-    for fmt, sep in (("tsv", "\t"), ("csv", ",")):
-        if sep in text:
-            names = set(header_fields(text, fmt))
-            if names & set(QUERY_NAMES) or names & set(DOC_NAMES):
-                return fmt  # a header (a missing role is then the table rules' error)
-    return None
-
-
 def _spaced_header(line: bytes, lineno: int, source: str, kind: str) -> None:
     names = set(line.decode("utf-8", "replace").split())
     if names & set(QUERY_NAMES) and names & set(DOC_NAMES):
@@ -144,6 +130,26 @@ def _headless_csv(line: bytes, not_trec: bool, lineno: int, source: str) -> None
         )
 
 
+def _detected(first: tuple[int, bytes] | None, source: str, kind: str) -> str | None:
+    """The format of :data:`~cranfield.io.format_registry.INPUT_FORMATS` whose detector
+    takes the first data line ``first`` of a ``kind`` file (the header detectors first, then
+    the line's mistakes are errors, then the others); ``None``: TREC text."""
+    if first is None:
+        return None
+    lineno, line = first
+    formats = [f for f in INPUT_FORMATS if kind in f.kinds and f.detect is not None]
+    for fmt in formats:
+        if fmt.by_header and fmt.detect(lineno, line):  # type: ignore[misc]
+            return fmt.name
+    _spaced_header(line, lineno, source, kind)
+    fields = len(line.split())
+    _headless_csv(line, fields < 6 if kind == "run" else fields != 4, lineno, source)
+    for fmt in formats:
+        if not fmt.by_header and fmt.detect(lineno, line):  # type: ignore[misc]
+            return fmt.name
+    return None
+
+
 def detect_run(data: bytes, source: str, name: str) -> Run | None:
     """The run of ``data`` when it is not TREC text (see the module docstring); ``None``
     when it is TREC text (or looks like nothing else: the TREC reader reports it)."""
@@ -151,9 +157,7 @@ def detect_run(data: bytes, source: str, name: str) -> Run | None:
     if kind == "msmarco":
         return _detected_msmarco(data, source, name)
     if kind is not None:
-        from cranfield.io.headed import parse_headed_run
-
-        return parse_headed_run(data, source, name, kind)
+        return get(kind).parse_run(data, source, name)  # type: ignore[misc]
     return None
 
 
@@ -206,16 +210,7 @@ def _run_kind(first: tuple[int, bytes] | None, source: str) -> str | None:
     """What a run's first data line says it is: ``csv``/``tsv`` (a header), ``msmarco`` (3
     fields) or ``None`` (TREC text); a header separated by spaces or comma-separated values
     without a header are errors."""
-    if first is None:
-        return None
-    lineno, line = first
-    fields = line.split()
-    fmt = _header(line) if lineno == 1 else None
-    if fmt is not None:
-        return fmt
-    _spaced_header(line, lineno, source, "run")
-    _headless_csv(line, len(fields) < 6, lineno, source)
-    return "msmarco" if len(fields) == 3 else None
+    return _detected(first, source, "run")
 
 
 def _detected_msmarco(data: bytes, source: str, name: str) -> Run:
@@ -244,45 +239,17 @@ def _detected_msmarco(data: bytes, source: str, name: str) -> Run:
 
 def detect_qrels(data: bytes, source: str) -> Qrels | None:
     """The qrels of ``data`` when it is CSV/TSV with a header, else ``None`` (TREC)."""
-    first = _first_line(data, source)
-    if first is None:
-        return None
-    lineno, line = first
-    fmt = _header(line) if lineno == 1 else None
-    if fmt is not None:
-        from cranfield.io.headed import parse_headed_qrels
-
-        return parse_headed_qrels(data, source, fmt)
-    _spaced_header(line, lineno, source, "qrels")
-    _headless_csv(line, len(line.split()) != 4, lineno, source)
-    return None
+    fmt = _detected(_first_line(data, source), source, "qrels")
+    return None if fmt is None else get(fmt).parse_qrels(data, source)  # type: ignore[misc]
 
 
 def read_run_as(path: str | os.PathLike[str], fmt: str, name: str) -> Run:
-    """The run at ``path`` (or ``-``) read in format ``fmt`` (``trec``, ``msmarco``, ``csv``,
-    ``tsv``)."""
-    from cranfield.io.source import source_name
-    from cranfield.io.trec.text import read_text, read_trec_run
-
-    if fmt == "trec":
-        return read_trec_run(path, name, detect=False)
-    data, source = read_text(path), source_name(path)
-    if fmt == "msmarco":
-        from cranfield.io.msmarco import parse_msmarco_run
-
-        return parse_msmarco_run(data, source, name)
-    from cranfield.io.headed import parse_headed_run
-
-    return parse_headed_run(data, source, name, fmt)
+    """The run at ``path`` (or ``-``) read in format ``fmt`` (a run format of
+    :data:`~cranfield.io.format_registry.INPUT_FORMATS`)."""
+    return get(fmt).read_run(path, name)  # type: ignore[misc]
 
 
 def read_qrels_as(path: str | os.PathLike[str], fmt: str) -> Qrels:
-    """The qrels at ``path`` (or ``-``) read in format ``fmt`` (``trec``, ``csv``, ``tsv``)."""
-    from cranfield.io.source import source_name
-    from cranfield.io.trec.text import read_text, read_trec_qrels
-
-    if fmt == "trec":
-        return read_trec_qrels(path, detect=False)
-    from cranfield.io.headed import parse_headed_qrels
-
-    return parse_headed_qrels(read_text(path), source_name(path), fmt)
+    """The qrels at ``path`` (or ``-``) read in format ``fmt`` (a qrels format of
+    :data:`~cranfield.io.format_registry.INPUT_FORMATS`)."""
+    return get(fmt).read_qrels(path)  # type: ignore[misc]

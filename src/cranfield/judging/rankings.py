@@ -70,6 +70,12 @@ class JudgedRankings:
 
     # ------------------------------------------------------------------ shape
     @property
+    def run(self) -> str:
+        """The run's name, as :attr:`cranfield.Results.run`: what the note on which queries a
+        table's means are over (:func:`cranfield.results.query_sets.note`) names it by."""
+        return self.run_name
+
+    @property
     def num_queries(self) -> int:
         return len(self.query_ids)
 

@@ -221,8 +221,12 @@ class LeaderboardAgreement:
     outcomes: dict[str, list[list[str]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
-    def table(self, fmt: str = "text", *, digits: int = 4) -> str:
-        """The agreement rows as ``text``, ``csv`` or ``json`` (and the means, in JSON)."""
+    def table(self, fmt: str = "table", *, digits: int = 4) -> str:
+        """The agreement rows as ``table`` (text, also spelled ``text``), ``csv`` or ``json``
+        (and the means, in JSON)."""
+        from cranfield.base.output_formats import canonical
+
+        fmt = canonical("leaderboard", fmt)
         if fmt == "json":
             import json
 
@@ -276,8 +280,6 @@ class LeaderboardAgreement:
             from cranfield.render.delimited import delimited
 
             return delimited(head, body)
-        if fmt != "text":
-            raise ParameterError(f"unknown format {fmt!r}; choose text, csv or json")
         from cranfield.render.table import text_table
 
         lines = [

@@ -266,6 +266,20 @@ def _per_query(jr: JudgedRankings, rk: Ranked, rows: np.ndarray, values: np.ndar
 
 
 # ------------------------------------------------------------------ Q-measure
+TESTS = "tests/measures/test_measures_ntcir.py::"
+CHECKED = tuple(
+    TESTS + name
+    for name in (
+        "test_ntcireval_readme_sample",
+        "test_agrees_with_ntcireval",
+        "test_agrees_with_pyntcireval",
+        "test_agrees_with_brute_force",
+    )
+)
+"""The tests most of the family's declarations name: NTCIREVAL's README sample, its own
+output, pyNTCIREVAL and the brute force written from the papers."""
+
+
 @measure(
     "Q",
     cutoff=CUTOFF_OPTIONAL,
@@ -280,12 +294,7 @@ def _per_query(jr: JudgedRankings, rk: Ranked, rows: np.ndarray, values: np.ndar
     undefined=(NO_REL,),
     ties=None,
     no_ties=NO_TIES,
-    checked_by=(
-        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
-    ),
+    checked_by=CHECKED,
     notes=NOTES + " beta=0 gives AP (NTCIREVAL's AP@k divides by min(k, R) too).",
 )
 def q_measure(jr, *, cutoff, gains, beta, judged_only) -> np.ndarray:
@@ -325,12 +334,7 @@ def _preferred(rk: Ranked, rows: np.ndarray, nq: int) -> tuple[np.ndarray, np.nd
     undefined=(NO_REL,),
     ties=None,
     no_ties=NO_TIES,
-    checked_by=(
-        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
-    ),
+    checked_by=CHECKED,
     notes=NOTES,
 )
 def o_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
@@ -354,12 +358,7 @@ def o_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     undefined=(NO_REL,),
     ties=None,
     no_ties=NO_TIES,
-    checked_by=(
-        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
-    ),
+    checked_by=CHECKED,
     notes=NOTES,
 )
 def p_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
@@ -382,12 +381,7 @@ def p_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     undefined=(NO_REL,),
     ties=None,
     no_ties=NO_TIES,
-    checked_by=(
-        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
-    ),
+    checked_by=CHECKED,
     notes=NOTES,
 )
 def p_plus(jr, *, gains, beta, judged_only) -> np.ndarray:
@@ -417,12 +411,7 @@ def p_plus(jr, *, gains, beta, judged_only) -> np.ndarray:
     undefined=(NO_REL,),
     ties=None,
     no_ties=NO_TIES,
-    checked_by=(
-        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
-    ),
+    checked_by=CHECKED,
     notes=NOTES + " NTCIREVAL's NCUgu,BR is NCU, NCUgu,P NCU(beta=0) (precision as the "
     "utility), NCUrb,BR NCU(stop=rb), NCUrb,P NCU(stop=rb,beta=0); graded-uniform stop values "
     "are the gains (NTCIREVAL's default without -s).",
@@ -492,12 +481,7 @@ def _ideal_err(jr: JudgedRankings, gains: dict | None, cutoff: int | None) -> np
     undefined=(NO_REL,),
     ties=None,
     no_ties="not derived: the reach of a rank is a product over the documents above it",
-    checked_by=(
-        "tests/measures/test_measures_ntcir.py::test_ntcireval_readme_sample",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_ntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_pyntcireval",
-        "tests/measures/test_measures_ntcir.py::test_agrees_with_brute_force",
-    ),
+    checked_by=CHECKED,
     notes=NOTES + " The gain is divided by g_max + 1, not 2^g_max as in Chapelle et al. "
     "(NTCIREVAL's choice: a document of the highest grade does not stop every user). "
     "No k: the whole ranking and the whole ideal list.",

@@ -83,7 +83,7 @@ def _accuracy(params: dict[str, Any], shown: str) -> tuple[str, dict[str, Any]]:
     raise MeasureError(
         f"ir_measures' {shown} has no cranfield equivalent: it is the probability that a "
         "relevant retrieved document is ranked above a non-relevant one; cranfield's "
-        "Accuracy@k is MTEB's top-k accuracy, another measure (see docs/peers.md)"
+        "Accuracy@k is MTEB's top-k accuracy, another measure (see 'cranfield docs peers')"
     )
 
 
@@ -134,8 +134,8 @@ def from_ir_measures(obj: Any):
     d = REGISTRY.get(name)
     if d is None:
         raise MeasureError(
-            f"ir_measures' {shown} has no cranfield equivalent (see docs/peers.md for the names "
-            "cranfield has)"
+            f"ir_measures' {shown} has no cranfield equivalent (see 'cranfield docs peers' for "
+            "the names cranfield has)"
         )
     cutoff = params.pop("cutoff", None)
     for key in params:

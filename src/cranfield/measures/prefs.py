@@ -336,7 +336,7 @@ def _all(jr: JudgedRankings) -> dict[str, np.ndarray]:
             raise ParameterError(
                 "the preference measures need the preference judgments: give --prefs FILE on "
                 "the command line (a qrels file as preferences: --prefs-format qrels), or "
-                "prefs= in Python (see docs/trec_eval.md)"
+                "prefs= in Python (see 'cranfield docs trec_eval')"
             )
         out = {name: np.zeros(jr.num_queries) for name in PREFS_MEASURES}
         for i, qid in enumerate(jr.query_ids):

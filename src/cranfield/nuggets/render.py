@@ -8,12 +8,13 @@ import json
 import math
 from typing import Any
 
+from cranfield.base.output_formats import KINDS
 from cranfield.nuggets.reader import NuggetAssignments
 from cranfield.results.tables import Results, ResultsSet
 
 __all__ = ["FORMATS", "render"]
 
-FORMATS = ("table", "markdown", "json", "csv", "tsv")
+FORMATS = KINDS["nuggets"].formats
 COUNTS = ("queries", "nuggets", "vital_nuggets")
 """The columns before the scores: responses (one per query), their nuggets, the vital ones."""
 

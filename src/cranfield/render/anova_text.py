@@ -8,6 +8,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cranfield.base.output_formats import KINDS
 from cranfield.errors import ParameterError
 from cranfield.render.delimited import delimited
 from cranfield.render.markup import markdown_escape, markdown_table
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMATS", "render"]
 
-FORMATS = ("table", "markdown", "csv", "json")
+FORMATS = KINDS["anova"].formats
 _TITLES = {
     "two-way": "two-way ANOVA without replication (runs x queries)",
     "one-way": "one-way ANOVA (runs as groups, queries not blocked)",

@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from cranfield.base.output_formats import KINDS, canonical
 from cranfield.comparing.agreement import OUTCOME_TEXT
 from cranfield.comparing.corrections import CORRECTIONS
 from cranfield.comparing.paired import TESTS
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMATS", "render"]
 
-FORMATS = ("text", "markdown", "latex", "csv", "json")
+FORMATS = KINDS["comparison"].formats
 DETAILS = ("requests", "generality")
 
 
@@ -387,31 +388,30 @@ def _csv_cell(v: Any) -> str:
     return str(v)
 
 
-def render_csv(c: Comparison) -> str:
-    """One row per measure and pair of runs."""
-    from cranfield.render.delimited import delimited
+def render_csv(c: Comparison, fmt: str = "csv") -> str:
+    """One row per measure and pair of runs (``fmt``: ``csv`` or ``tsv``)."""
+    from cranfield.render.delimited import SEPARATORS, delimited
 
     rows = [
         [_csv_cell(getattr(p, k)) for k in CSV_COLUMNS]
         for label in c.labels
         for p in c.pairs[label]
     ]
-    return delimited(CSV_COLUMNS, rows)
+    return delimited(CSV_COLUMNS, rows, SEPARATORS[fmt])
 
 
 def render(
-    c: Comparison, fmt: str = "text", *, digits: int = 4, details: Sequence[str] = ()
+    c: Comparison, fmt: str = "table", *, digits: int = 4, details: Sequence[str] = ()
 ) -> str:
-    if fmt in ("text", "table"):
+    fmt = canonical("comparison", fmt)
+    if fmt == "table":
         return render_text(c, digits=digits, details=details)
     if fmt == "markdown":
         return render_markdown(c, digits=digits, details=details)
     if fmt == "latex":
         return render_latex(c, digits=digits, details=details)
-    if fmt == "csv":
-        return render_csv(c)
-    if fmt == "json":
-        from cranfield.render.comparison_json import render_json
+    if fmt in ("csv", "tsv"):
+        return render_csv(c, fmt)
+    from cranfield.render.comparison_json import render_json
 
-        return render_json(c)
-    raise ParameterError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return render_json(c)

@@ -3,8 +3,9 @@ CSV/TSV, JSON.
 
 CSV/TSV write a header line and one line per row, floats in their shortest round-trip form
 (``repr``), NaN as ``nan``; JSON writes ``{"curve": ..., "rows": [{column: value}, ...]}`` with
-NaN as ``null``; the table, Markdown and LaTeX show floats with ``digits`` decimals.  Same
-table, same bytes.
+NaN as ``null``; the table, Markdown and LaTeX show floats with ``digits`` decimals and end
+with the note on which queries the means are over (``attrs["queries_note"]``, see
+:mod:`cranfield.curves.table`).  Same table, same bytes.
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ import json
 import math
 from typing import Any
 
+from cranfield.base.output_formats import KINDS
+from cranfield.render.results_text import shown_note
+
 __all__ = ["CURVE_FORMATS", "render_curves"]
 
-CURVE_FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
+CURVE_FORMATS = KINDS["curves"].formats
 
 
 def _cells(table: Any) -> tuple[list[str], list[list[Any]]]:
@@ -54,10 +58,12 @@ def render_curves(table: Any, fmt: str, *, digits: int = 4) -> str:
         from cranfield.render.markup import latex_table, markdown_table
 
         make = markdown_table if fmt == "markdown" else latex_table
-        return "\n".join(make(cols, body, left=lefts)) + "\n"
-    from cranfield.render.table import text_table
+        text = "\n".join(make(cols, body, left=lefts)) + "\n"
+    else:
+        from cranfield.render.table import text_table
 
-    return text_table(cols, body, left=lefts, rule=False)
+        text = text_table(cols, body, left=lefts, rule=False)
+    return text + shown_note(str(table.attrs.get("queries_note", "")), fmt)
 
 
 def _delimited(v: Any) -> str:

@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cranfield.base.output_formats import KINDS
 from cranfield.render.markup import markdown_escape, markdown_table
 from cranfield.render.table import escape_controls, table_lines
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMATS", "render"]
 
-FORMATS = ("table", "markdown", "json")
+FORMATS = KINDS["design"].formats
 
 
 def _n(n: int | None) -> str:

@@ -2,7 +2,8 @@
 
 ``docs/measures.md`` (every measure), ``docs/trec_eval.md`` (trec_eval's names),
 ``docs/ties.md`` (what ``--ties weak`` computes), ``docs/statistics.md`` (every statistic)
-and ``docs/compare.md`` (the corrections) each hold a block between
+``docs/compare.md`` (the corrections), ``docs/cli.md`` (the output formats) and
+``docs/input.md`` (the input formats) each hold a block between
 ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` that :func:`blocks` renders; ``python -m
 cranfield.render.generated_docs DOCS_DIR`` rewrites them, and
 ``tests/measures/test_registry.py`` fails when one is out of date.
@@ -49,12 +50,26 @@ def _corrections() -> str:
     return corrections_table()
 
 
+def _output_formats() -> str:
+    from cranfield.base.output_formats import docs_table
+
+    return docs_table()
+
+
+def _input_formats() -> str:
+    from cranfield.io.format_registry import docs_table
+
+    return docs_table()
+
+
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "measures-table": ("measures.md", _measures),
     "trec-eval-table": ("trec_eval.md", _trec_eval),
     "ties-table": ("ties.md", _ties),
     "statistics-table": ("statistics.md", _statistics),
     "corrections-table": ("compare.md", _corrections),
+    "output-formats-table": ("cli.md", _output_formats),
+    "input-formats-table": ("input.md", _input_formats),
 }
 """Block name -> (docs page, renderer)."""
 

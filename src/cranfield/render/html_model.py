@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cranfield.base.text import undecoded_as_text
 from cranfield.comparing.agreement import OUTCOME_TEXT
 from cranfield.comparing.paired import differences
 from cranfield.comparing.requests import natural_key
@@ -63,15 +63,6 @@ def run_cell(name: str, labels: dict[str, str]) -> Any:
 
 _SAFE_JSON = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 _SAFE_JSON.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
-
-
-_UNDECODED = re.compile("[\udc80-\udcff]")
-
-
-def undecoded_as_text(text: str, escape: str = "\\") -> str:
-    """``text`` with the bytes of a file name that are not UTF-8 (surrogate escapes) shown as
-    ``\\xNN``: a page is UTF-8 (``escape``: the backslash as written where it lands)."""
-    return _UNDECODED.sub(lambda m: f"{escape}x{ord(m[0]) - 0xDC00:02x}", text)
 
 
 def script_json(data: Any) -> str:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from cranfield.base.output_formats import KINDS
 from cranfield.render.markup import markdown_escape, markdown_table
 from cranfield.render.table import escape_controls, table_lines
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMATS", "render"]
 
-FORMATS = ("table", "markdown", "json")
+FORMATS = KINDS["meta"].formats
 LISTED_PAIRS = 20
 """Up to this many pairs every pair's ASL is listed; beyond, the ASL curve's quantiles."""
 _TESTS = {

@@ -114,7 +114,6 @@ def results_frame(runs: Sequence[Results]) -> Any:
     """A tidy DataFrame of aggregates: ``run, measure, aggregation, value, queries``, one
     row per run and measure (NaN where the aggregate cannot be computed); when the runs carry
     intervals (``evaluate(..., ci=...)``) also ``ci_low, ci_high`` (NaN where there is none)."""
-    import pandas as pd
 
     from cranfield.comparing.intervals import joined
     from cranfield.errors import CranfieldError
@@ -135,7 +134,21 @@ def results_frame(runs: Sequence[Results]) -> Any:
     columns = ["run", "measure", "aggregation", "value", "queries"]
     if intervals is not None:
         columns += ["ci_low", "ci_high"]
-    return pd.DataFrame(rows, columns=columns)
+    return _frame(rows, columns)
+
+
+def _frame(rows: Sequence[Sequence[Any]], columns: list[str]) -> Any:
+    """A DataFrame of ``rows``, its text cells as text only: run names from file names that
+    are not UTF-8 with those bytes as ``\\xNN`` (a pandas string column, stored by Arrow,
+    cannot hold a lone surrogate)."""
+    import pandas as pd
+
+    from cranfield.base.text import undecoded_as_text
+
+    def cell(x: Any) -> Any:
+        return undecoded_as_text(x) if isinstance(x, str) else x
+
+    return pd.DataFrame([[cell(x) for x in row] for row in rows], columns=columns)
 
 
 COMPARISON_KINDS = ("pairs", "means")
@@ -144,19 +157,18 @@ COMPARISON_KINDS = ("pairs", "means")
 def comparison_frame(c: Comparison, what: str = "pairs") -> Any:
     """``pairs``: one row per measure and pair of runs (the columns of ``--format csv``, the
     interval as ``ci_low``/``ci_high``); ``means``: ``measure, run, mean, queries, marks``."""
-    import pandas as pd
 
     from cranfield.errors import ParameterError
     from cranfield.render.comparison_text import CSV_COLUMNS
 
     if what == "pairs":
         rows = [[getattr(p, k) for k in CSV_COLUMNS] for label in c.labels for p in c.pairs[label]]
-        return pd.DataFrame(rows, columns=list(CSV_COLUMNS))
+        return _frame(rows, list(CSV_COLUMNS))
     if what == "means":
         rows = []
         for label in c.labels:
             marks = c.markers(label)
             for r in c.runs:
                 rows.append((label, r, c.means[label][r], len(c.query_ids[label]), marks[r]))
-        return pd.DataFrame(rows, columns=["measure", "run", "mean", "queries", "better_than"])
+        return _frame(rows, ["measure", "run", "mean", "queries", "better_than"])
     raise ParameterError(f"unknown table {what!r}; choose one of {', '.join(COMPARISON_KINDS)}")

@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from cranfield.base.output_formats import KINDS
 from cranfield.results.tables import Results
 
 if TYPE_CHECKING:
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMATS", "render"]
 
-FORMATS = ("table", "trec", "json", "csv", "tsv", "markdown", "latex")
+FORMATS = KINDS["results"].formats
 SUMMARY = ("queries", "retrieved", "relevant", "relevant_retrieved")
 
 
@@ -67,7 +68,13 @@ def queries_note(runs: Sequence[Results], fmt: str = "table") -> str:
     a LaTeX comment in LaTeX."""
     from cranfield.results.query_sets import note
 
-    text = note(runs)
+    return shown_note(note(runs), fmt)
+
+
+def shown_note(text: str, fmt: str) -> str:
+    """A note under a table in ``fmt``: after an empty line; a LaTeX comment in LaTeX."""
+    if not text:
+        return ""
     if fmt == "latex":
         return "".join(f"% {line}\n" for line in text.splitlines())
     return f"\n{text}\n"

@@ -122,7 +122,7 @@ def refuse_cut(jr: JudgedRankings, name: str, why: str) -> None:
         f"{name} has no closed form for the expectation over tie-breakings when the depth "
         f"cut ({jr.depth}) falls inside a tie group, as it does for {queries} "
         f"(first: {jr.query_ids[int(split[0])]!r}): {why}. Use a depth that does not split a "
-        "tie group, no depth, or another tie policy (see docs/ties.md)"
+        "tie group, no depth, or another tie policy (see 'cranfield docs ties')"
     )
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from cranfield.compat.trec_eval.cformat import atof, atol, fmt_name_double
+from cranfield.errors import ParameterError
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures import Measure
 from cranfield.measures.interpolated import ELEVEN_POINTS, eleven_point_average, iprec_at_recall
@@ -40,7 +41,7 @@ __all__ = [
 ]
 
 
-class ParamError(Exception):
+class ParamError(ParameterError):
     """Bad measure parameters: trec_eval prints the message and 'Cannot initialize measure'."""
 
 

@@ -43,7 +43,7 @@ names, take their value attached (-M100, -mP.5) and be grouped (-qc).
 
 Tie order: score descending, then docno descending (trec_eval's).  Per-topic values are
 averaged over topics (summed for counts; geometric mean for gm_*).  Deliberate
-differences from trec_eval 10.0 are listed in cranfield's docs/trec_eval.md.
+differences from trec_eval 10.0 are listed by 'cranfield docs trec_eval'.
 """
 
 

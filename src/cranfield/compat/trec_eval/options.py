@@ -12,6 +12,7 @@ import getopt
 from dataclasses import dataclass, field
 
 from cranfield.compat.trec_eval.cformat import atol
+from cranfield.errors import ParameterError
 
 __all__ = ["LONG_OPTIONS", "SHORT_OPTIONS", "Options", "UsageError", "parse_argv"]
 
@@ -35,7 +36,7 @@ LONG_OPTIONS = {
 }
 
 
-class UsageError(Exception):
+class UsageError(ParameterError):
     """Bad command line: trec_eval prints its usage text and exits with status 1."""
 
 

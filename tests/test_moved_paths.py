@@ -1,0 +1,21 @@
+"""The paths of the layout before the stage packages keep working for one release (issue 24):
+every old path in cranfield._moved.MOVED imports, warns with a DeprecationWarning naming the new
+path, and is the new module itself. The rest of the suite uses the new paths only."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+
+from cranfield._moved import MOVED
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
+def test_old_path_imports_warns_and_is_the_new_module(old, new):
+    sys.modules.pop(old, None)  # an earlier import of the old name would not warn again
+    with pytest.warns(DeprecationWarning, match=rf"{old} moved to {new}\b"):
+        module = importlib.import_module(old)
+    assert module is importlib.import_module(new)
+    assert module.__name__ == new
