@@ -469,9 +469,7 @@ def nugget_report(
 
             rs = score(files, names)
             if len(rs) < 2:
-                raise ParameterError(
-                    f"a report compares runs: it needs at least 2, got {len(rs)}"
-                )
+                raise ParameterError(f"a report compares runs: it needs at least 2, got {len(rs)}")
             comparison = compare(rs, names, baseline=baseline, missing="intersect", **stats)
             means = None if mean_ci is None else _intervals(rs, comparison, mean_ci)
     finally:  # each warning once, in the order raised (also when an error ends the work)

@@ -163,6 +163,9 @@ def _report(p: Parser, a: argparse.Namespace, argv: Sequence[str]) -> None:
         (a.plot_dir, "--plot"),
         (a.output, "-o/--output"),
         (a.fmt != "table", "--format"),
+        # the means' intervals are the report's: at 1 - --alpha, --permutations resamples
+        (a.confidence != p.get_default("confidence"), "--confidence (give --alpha)"),
+        (a.samples != p.get_default("samples"), "--samples (give --permutations)"),
     ):
         if given:
             p.error(f"--report writes the page: {what} is not an option of it")
