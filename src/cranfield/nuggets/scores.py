@@ -34,8 +34,8 @@ __all__ = ["SCORES", "NuggetScore", "ScoreDef", "response_scores", "score"]
 
 SOURCE = (
     "Pradeep et al., The Great Nugget Recall: Automating Fact Extraction and RAG Evaluation "
-    "with Large Language Models, SIGIR 2025 (arXiv:2504.15068); nuggetizer's "
-    "calculate_nugget_scores"
+    "with Large Language Models, SIGIR 2025 (arXiv:2504.15068; section and equation not "
+    "verified); nuggetizer's calculate_nugget_scores (nuggetizer/core/metrics.py)"
 )
 
 
