@@ -27,7 +27,7 @@ from cranfield.base import progress
 from cranfield.errors import ParameterError
 from cranfield.judging.options import JudgeOptions
 
-__all__ = ["GAIN_RANKS", "CollectionSummary", "Report", "ReportData", "report"]
+__all__ = ["GAIN_RANKS", "CollectionSummary", "Report", "ReportData", "nugget_report", "report"]
 
 GAIN_RANKS = 100
 """Ranks of the gain curves by default (each run's curve stops at its deepest ranking)."""
@@ -74,9 +74,9 @@ class ReportData:
     title: str
     comparison: Any  # Comparison
     results: Any  # ResultsSet
-    collection: CollectionSummary
-    pr: Any  # DataFrame of cranfield.curves.precision_recall, all runs
-    gain: Any  # DataFrame of cranfield.curves.gain, all runs
+    collection: CollectionSummary | None  # None: no qrels (nugget scores)
+    pr: Any  # DataFrame of cranfield.curves.precision_recall, all runs; None without rankings
+    gain: Any  # DataFrame of cranfield.curves.gain, all runs; None without rankings
     ties: tuple[Any, ...]  # TieRange per run
     tie_labels: tuple[str, ...]  # measures ranged over tie-breakings
     settings: dict[str, Any]
@@ -372,11 +372,7 @@ def _gather(
     comparison = compare(rs, labels, baseline=baseline, missing="intersect", **stats)
     means = _intervals(rs, comparison, mean_ci)
     return {
-        "intervals": {
-            label: {r: ci for r in comparison.runs if (ci := means.get(r, label)) is not None}
-            for label in comparison.labels
-            if any(means.get(r, label) is not None for r in comparison.runs)
-        },
+        "intervals": _interval_table(comparison, means),
         "mean_intervals": means,
         "comparison": comparison,
         "results": rs,
@@ -386,6 +382,133 @@ def _gather(
         "ties": tuple(ranges),
         "tie_labels": tuple(tie_labels),
         "run_notes": run_notes,
+    }
+
+
+NUGGET_COUNTS = (("queries", "responses"), ("nuggets", "nuggets"), ("vital", "vital nuggets"))
+"""The runs table of a nugget report: ``Results.summary`` keys and their column heads."""
+
+
+def nugget_report(
+    files: Any,
+    scores: str | Sequence[str] | None = None,
+    *,
+    output: str | Path | None = None,
+    title: str | None = None,
+    test: str = "t",
+    correction: str | None = "none",
+    baseline: str | None = None,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    permutations: int = 10_000,
+    seed: int | None = 0,
+    ci: str | None = None,
+    mean_ci: str | None = None,
+    digits: int = 4,
+    timestamp: bool = False,
+    command: str | None = None,
+) -> Report:
+    """An HTML report of RAG runs' nugget scores (docs/nuggets.md, "The report"):
+    ``files`` are nugget-assignment files (or what :func:`cranfield.nuggets.read` returns),
+    ``scores`` some of :data:`cranfield.nuggets.SCORES` (default: all four), scored by
+    :func:`cranfield.nuggets.score` and compared by :func:`cranfield.compare` with the
+    comparison's arguments (``test``, ``correction``, ``baseline``, ``alpha``,
+    ``alternative``, ``permutations``, ``seed``, ``ci``).  The page is that of
+    :func:`report` without the sections that need qrels and rankings (collection, curves,
+    ties): the runs (responses, nuggets), the means (with ``mean_ci``: ``t``, ``bootstrap``
+    or ``bca``, the interval of each run's mean at confidence 1 - ``alpha``, as in
+    :func:`report`), the per-query table, the agreement of the scores, the pairwise tests,
+    the notes and the provenance.  ``digits``, ``timestamp``, ``command``, ``output``: as in
+    :func:`report` (the same inputs give the same bytes)."""
+    call = dict(locals())
+    from cranfield.comparing.build import check_settings
+    from cranfield.comparing.intervals import INTERVALS
+
+    stats = check_settings(test, correction, alternative, alpha, permutations, seed, ci)
+    if mean_ci is not None and (not isinstance(mean_ci, str) or mean_ci not in INTERVALS):
+        raise ParameterError(
+            f"unknown interval {mean_ci!r} of the means; choose one of {', '.join(INTERVALS)}"
+        )
+    if baseline is not None and not isinstance(baseline, str):
+        raise ParameterError(f"baseline must be a run name, got {baseline!r}")
+    digits = A.integer(digits, "digits", maximum=17)
+    timestamp = A.flag(timestamp, "timestamp")
+    if title is not None and not isinstance(title, str):
+        raise ParameterError(f"title must be text, got {title!r}")
+    if command is not None and not isinstance(command, str):
+        raise ParameterError(f"command must be text, got {command!r}")
+    if output is not None:
+        from cranfield.base.output_files import check_output_file
+
+        check_output_file(output)
+    from cranfield.nuggets.scores import score_list
+
+    names = score_list(scores)  # fail before reading
+    from cranfield.render.provenance import provenance
+
+    defaults = {
+        k: p.default
+        for k, p in inspect.signature(nugget_report).parameters.items()
+        if p.kind == p.KEYWORD_ONLY
+    }
+    prov = provenance(
+        call,
+        defaults=defaults,
+        command=command,
+        timestamp=timestamp,
+        function="cranfield.reporting.nugget_report",
+        positional=("files",),
+        optional="scores",
+    )
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            from cranfield.comparing import compare
+            from cranfield.nuggets import score
+
+            rs = score(files, names)
+            if len(rs) < 2:
+                raise ParameterError(f"a report compares runs: it needs at least 2, got {len(rs)}")
+            comparison = compare(rs, names, baseline=baseline, missing="intersect", **stats)
+            means = None if mean_ci is None else _intervals(rs, comparison, mean_ci)
+    finally:  # each warning once, in the order raised (also when an error ends the work)
+        for w in {str(w.message): w for w in caught}.values():
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    from cranfield.render.html import render_report
+
+    data = ReportData(
+        title=title if title is not None else "Nugget evaluation report",
+        comparison=comparison,
+        results=rs,
+        collection=None,
+        pr=None,
+        gain=None,
+        ties=(),
+        tie_labels=(),
+        settings={"run_counts": NUGGET_COUNTS},
+        provenance=prov,
+        notes=tuple(dict.fromkeys(str(w.message) for w in caught)),
+        digits=digits,
+        intervals=_interval_table(comparison, means),
+        mean_intervals=means,
+    )
+    with progress.task("writing the report"):
+        page = render_report(data)
+    out = Report(page, data)
+    if output is not None:
+        out.save(output)
+    return out
+
+
+def _interval_table(c: Any, means: Any) -> dict[str, dict[str, tuple[float, float]]]:
+    """Per measure and run the interval of the run's mean (the measures with one)."""
+    if means is None:
+        return {}
+    return {
+        label: {r: ci for r in c.runs if (ci := means.get(r, label)) is not None}
+        for label in c.labels
+        if any(means.get(r, label) is not None for r in c.runs)
     }
 
 

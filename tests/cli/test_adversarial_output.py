@@ -138,6 +138,7 @@ CASES: dict[str, list[str]] = {
     "suite": ["suite", "{suite}"],
     "nuggets": ["nuggets", "{nuggets}", "-q"],
     "nuggets --compare": ["nuggets", "{nuggets}", "--compare", "-f", "json"],
+    "nuggets --report -": ["nuggets", "{nuggets}", "--report", "-"],
     "repro": [
         "repro",
         "--orig-baseline",

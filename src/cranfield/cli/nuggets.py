@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_RESAMPLES
 from cranfield.base.output_formats import KINDS, choices
-from cranfield.cli._args import Parser, Range, file_path
+from cranfield.cli._args import Parser, Range, file_path, output_file
 from cranfield.cli._output import write_output
 
 SCORE_NAMES = ("strict_vital", "strict_all", "vital", "all")
@@ -60,6 +60,16 @@ def parser() -> Parser:
         help="Compare the runs instead: paired tests over the queries, as 'cranfield compare' "
         "does (the options below); the queries every run has a response to are compared.",
     )
+    p.option(
+        "--report",
+        metavar="OUT.html",
+        type=output_file,
+        help="Write an HTML report instead (one self-contained page, as 'cranfield report' "
+        "writes): the runs, their means (with --mean-ci their intervals, at confidence 1 - "
+        "--alpha with --permutations resamples), the per-query table, the comparison (the "
+        "options below), provenance; - writes it to standard output.",
+    )
+    p.option("--title", help="The title of the --report page.")
     statistics_options(
         p, seed_help="Seed of the randomization test, the bootstraps and --mean-ci's resamples."
     )
@@ -89,6 +99,11 @@ def run(argv: Sequence[str]) -> None:
     """
     p = parser()
     a = p.parse(argv)
+    if a.report is not None:
+        _report(p, a, argv)
+        return
+    if a.title is not None:
+        p.error("--title is the title of the --report page: give --report")
     if a.compare and a.per_query:
         p.error("--per-query is not shown with --compare")
     kind = "comparison" if a.compare else "nuggets"
@@ -136,3 +151,48 @@ def run(argv: Sequence[str]) -> None:
 
         text = render(results, assignments, a.fmt, per_query=a.per_query, digits=a.digits)
     write_output(text, a.output)
+
+
+def _report(p: Parser, a: argparse.Namespace, argv: Sequence[str]) -> None:
+    """``--report OUT.html``: the page of :func:`cranfield.reporting.nugget_report`."""
+    import shlex
+
+    for given, what in (
+        (a.compare, "--compare"),
+        (a.per_query, "--per-query"),
+        (a.plot_dir, "--plot"),
+        (a.output, "-o/--output"),
+        (a.fmt != "table", "--format"),
+        # the means' intervals are the report's: at 1 - --alpha, --permutations resamples
+        (a.confidence != p.get_default("confidence"), "--confidence (give --alpha)"),
+        (a.samples != p.get_default("samples"), "--samples (give --permutations)"),
+    ):
+        if given:
+            p.error(f"--report writes the page: {what} is not an option of it")
+    from cranfield.cli._output import echo
+    from cranfield.render.provenance import display_path
+    from cranfield.reporting import nugget_report
+
+    files = {x for x in (*a.files, a.report) if isinstance(x, str) and x != "-"}
+    shown = [display_path(x) if x in files else x for x in argv]  # no absolute path in it
+    rep = nugget_report(
+        a.files,
+        a.scores or None,
+        title=a.title,
+        test=a.test,
+        correction=a.correction,
+        baseline=a.baseline,
+        alpha=a.alpha,
+        alternative=a.alternative,
+        permutations=a.permutations,
+        seed=a.seed,
+        ci=a.ci,
+        mean_ci=a.mean_ci,
+        digits=a.digits,
+        command=shlex.join(["cranfield", "nuggets", *shown]),
+        output=None if a.report == "-" else a.report,
+    )
+    if a.report == "-":
+        echo(rep.html)
+    else:
+        echo(f"cranfield: wrote {a.report}\n", err=True)

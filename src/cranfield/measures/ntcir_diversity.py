@@ -1,4 +1,5 @@
-"""NTCIREVAL's diversity measures (Sakai & Song, SIGIR 2011): D-nDCG, D#-nDCG, D-Q, D#-Q.
+"""NTCIREVAL's diversity measures (Sakai et al., EVIA 2010; Sakai & Song, SIGIR 2011): D-nDCG,
+D#-nDCG, D-Q, D#-Q.
 
 They read the subtopic judgments of the diversity family (``subtopics=``, ``--subtopics``;
 :mod:`cranfield.io.trec.subtopics`, :mod:`cranfield.measures.kernels.subtopic_view`): the
@@ -50,6 +51,14 @@ from cranfield.measures.registry import CUTOFF, CUTOFF_OPTIONAL, REL, Param, mea
 from cranfield.ties.levels import expand
 
 __all__ = ["global_gains"]
+
+SAKAI_EVIA = (
+    "Sakai, Craswell, Song, Robertson, Dou & Lin, 'Simple evaluation metrics for diversified "
+    "search results', EVIA 2010"
+)
+"""Where the D- and D#-measures were first defined (Sakai & Song, SIGIR 2011, studies them
+with per-intent graded relevance)."""
+UNPLACED = "section and equation not verified"
 
 GAMMA = Param(
     "gamma",
@@ -157,8 +166,8 @@ NOTES = (
     summary="nDCG over global gains (the intents' gains weighted by their probabilities)",
     formula="D-nDCG@k = sum_{r<=k} GG(r) / log(r+1) / sum_{r<=k} GG*(r) / log(r+1), GG(d) = "
     "sum_i P(i|q) g_i(d), P(i|q) = 1/S",
-    source=f"{SAKAI_SONG} (D-measures); {NTCIREVAL} gcompute (MSnDCG of the global "
-    "gains, D-NTCIR-eval)",
+    source=f"{SAKAI_EVIA} (D-nDCG; {UNPLACED}); {SAKAI_SONG} (D-measures, per-intent graded "
+    f"relevance; {UNPLACED}); {NTCIREVAL} gcompute (MSnDCG of the global gains, D-NTCIR-eval)",
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -179,7 +188,8 @@ def d_ndcg(jr, *, cutoff: int, rel: int, gains, judged_only: bool) -> np.ndarray
     summary="D#-nDCG (NTCIREVAL's name): intent recall and D-nDCG, averaged with weight gamma",
     formula="D#-nDCG@k = gamma I-rec@k + (1 - gamma) D-nDCG@k, I-rec@k = the share of the S "
     "intents with a relevant document in the top k",
-    source=f"{SAKAI_SONG} (D#-measures); {NTCIREVAL} D-NTCIR-eval (D#-nDCG, gamma 0.5)",
+    source=f"{SAKAI_EVIA} (D#-nDCG; {UNPLACED}); {SAKAI_SONG} (D#-measures; {UNPLACED}); "
+    f"{NTCIREVAL} D-NTCIR-eval (D#-nDCG, gamma 0.5)",
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -201,8 +211,8 @@ def d_sharp_ndcg(jr, *, cutoff: int, gamma: float, rel: int, gains, judged_only:
     summary="Q-measure over global gains (the intents' gains weighted by their probabilities)",
     formula="D-Q@k = sum_{r<=k} I(r) BR(r) / min(k, R), BR over global gains GG; I(r) = 1 and R "
     "counts documents with GG > 0",
-    source=f"{SAKAI_SONG} (D-measures); {NTCIREVAL} gcompute (Q@k of the global gains, "
-    "D-NTCIR-eval)",
+    source=f"{SAKAI_EVIA} (D-measures, global gains; {UNPLACED}); {SAKAI_SONG} (D-measures; "
+    f"{UNPLACED}); {NTCIREVAL} gcompute (Q@k of the global gains, D-NTCIR-eval)",
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -222,7 +232,8 @@ def d_q(jr, *, cutoff: int, rel: int, gains, beta: float, judged_only: bool) -> 
     check=_relevant_grades_only,
     summary="D#-Q (NTCIREVAL's name): intent recall and D-Q, averaged with weight gamma",
     formula="D#-Q@k = gamma I-rec@k + (1 - gamma) D-Q@k",
-    source=f"{SAKAI_SONG} (D#-measures); {NTCIREVAL} D-NTCIR-eval (D#-Q, gamma 0.5)",
+    source=f"{SAKAI_EVIA} (D#-measures; {UNPLACED}); {SAKAI_SONG} (D#-measures; {UNPLACED}); "
+    f"{NTCIREVAL} D-NTCIR-eval (D#-Q, gamma 0.5)",
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),
@@ -325,7 +336,7 @@ def _intent_tops(sub, rel: int) -> np.ndarray:
     "the intents, less the cost of the documents read",
     formula="RBU@k = (1-p) sum_i P(i|q) sum_{r<=k} p^(r-1) R_i(r) prod_{j<r} (1 - R_i(j)) - "
     "e (1-p) sum_{r<=min(k,n)} p^(r-1), R_i(d) = (2^g - 1) / 2^{g_i}, P(i|q) = 1/S",
-    source=f"{AMIGO} (RBU); the authors' implementation (rmit-ir/RBU, RBU.java)",
+    source=f"{AMIGO} (RBU; {UNPLACED}); the authors' implementation (rmit-ir/RBU, RBU.java)",
     better="higher",
     needs=("subtopics",),
     undefined=(NO_SUBTOPIC,),

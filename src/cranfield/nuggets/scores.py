@@ -34,8 +34,8 @@ __all__ = ["SCORES", "NuggetScore", "ScoreDef", "response_scores", "score"]
 
 SOURCE = (
     "Pradeep et al., The Great Nugget Recall: Automating Fact Extraction and RAG Evaluation "
-    "with Large Language Models, SIGIR 2025 (arXiv:2504.15068); nuggetizer's "
-    "calculate_nugget_scores"
+    "with Large Language Models, SIGIR 2025 (arXiv:2504.15068; section and equation not "
+    "verified); nuggetizer's calculate_nugget_scores (nuggetizer/core/metrics.py)"
 )
 
 
@@ -147,7 +147,7 @@ def response_scores(a: NuggetAssignments) -> dict[str, np.ndarray]:
     return out
 
 
-def _score_list(scores: str | Sequence[str] | None) -> list[str]:
+def score_list(scores: str | Sequence[str] | None) -> list[str]:
     if scores is None:
         return list(SCORES)
     names = [scores] if isinstance(scores, str) else scores
@@ -181,7 +181,7 @@ def score(
     its queries, as :func:`cranfield.evaluate` gives it (each Results' ``intervals``)."""
     from cranfield.evaluation import interval_settings, with_intervals
 
-    names = _score_list(scores)
+    names = score_list(scores)
     interval = interval_settings(ci, confidence, samples, seed)  # fail before reading
     if not isinstance(assignments, NuggetAssignments):
         assignments = read(assignments)

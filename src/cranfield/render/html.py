@@ -105,7 +105,7 @@ def _summary_legend(c: Comparison, intervals: Any) -> str:
 def _settings(data: ReportData) -> list[list[str]]:
     from cranfield.comparing.paired import TESTS
 
-    c, s, o = data.comparison, data.settings, data.settings["options"]
+    c, s, o = data.comparison, data.settings, data.settings.get("options")
     rows = [
         ["test", TESTS[c.test][0]],
         ["alternative", c.alternative],
@@ -113,7 +113,7 @@ def _settings(data: ReportData) -> list[list[str]]:
         ["correction", c.correction],
         ["baseline", c.baseline or "none: every pair of runs"],
         ["interval of differences", c.ci],
-        ["interval of the means", data.mean_intervals.method if data.mean_intervals else "t"],
+        ["interval of the means", data.mean_intervals.method if data.mean_intervals else "none"],
     ]
     if (
         c.test in ("randomization", "bootstrap", "rthsd")
@@ -122,6 +122,8 @@ def _settings(data: ReportData) -> list[list[str]]:
         or (data.mean_intervals is not None and data.mean_intervals.method != "t")
     ):
         rows += [["resamples", str(c.permutations)], ["seed", str(c.seed)]]
+    if o is None:  # no qrels, no rankings (nugget scores): nothing judged, no curves
+        return [*rows, ["decimals", str(data.digits)]]
     rows += [
         ["tie policy", o.ties],
         ["depth", "none" if o.depth is None else str(o.depth)],
@@ -142,6 +144,14 @@ def _runs_table(data: ReportData) -> tuple[list[str], list[list[str]]]:
 
     labels = M.run_labels([r.run for r in data.results])
     shown = any(labels[n] != n for n in labels)
+    counts = data.settings.get("run_counts")
+    if counts is not None:  # the given Results.summary counts, e.g. a nugget report's
+        head = ["run", *(["shown as"] if shown else []), *(h for _, h in counts)]
+        rows = [
+            [r.run, *([labels[r.run]] if shown else []), *(str(r.summary[k]) for k, _ in counts)]
+            for r in data.results
+        ]
+        return head, rows
     head = ["run", *(["shown as"] if shown else []), "queries evaluated", "retrieved"]
     head.append("relevant retrieved")
     missing = any(n["missing"] for n in data.run_notes.values())
@@ -177,7 +187,7 @@ def render_report(data: ReportData) -> str:
     """The page of a report (see :func:`cranfield.report`)."""
     c, digits = data.comparison, data.digits
     ref = c.baseline or c.runs[0]
-    pr_head, pr_rows = M.pr_rows(data, digits)
+    pr_head, pr_rows = M.pr_rows(data, digits) if data.pr is not None else ([], None)
     run_head, run_rows = _runs_table(data)
     pairs = M.pair_tables(c, digits)
     tie_head = ["run", "measure", "queries", "tied", "rel_tied", "changed"]
@@ -204,10 +214,14 @@ def render_report(data: ReportData) -> str:
         "reference_name": M.run_labels(c.runs)[ref],
         "pr_method": "Averaged over the queries at 11 recall levels; "
         + INTERPOLATION_TEXT[data.settings["interpolation"]]
-        + ".",
+        + "."
+        if pr_rows is not None
+        else "",
         "pr_head": pr_head,
         "pr_rows": pr_rows,
-        "gain_method": GAIN_TEXT.format(ranks=data.settings["gain_ranks"]),
+        "gain_method": GAIN_TEXT.format(ranks=data.settings["gain_ranks"])
+        if pr_rows is not None
+        else "",
         "ties": M.tie_rows(data, digits),
         "tie_head": tie_head,
         "tie_skipped": [x for x in c.labels if x not in data.tie_labels],

@@ -314,8 +314,8 @@ def payload(data: ReportData) -> dict[str, Any]:
         "relevant": _relevant(data, queries),
         "measures": measures,
         "ci": None if data.mean_intervals is None else data.mean_intervals.settings(),
-        "pr": _pr(data),
-        "gain": _gain(data),
+        "pr": None if data.pr is None else _pr(data),
+        "gain": None if data.gain is None else _gain(data),
     }
 
 
@@ -331,7 +331,11 @@ def _mean_cis(data: ReportData, label: str) -> list[Any] | None:
     return out
 
 
-def _relevant(data: ReportData, queries: list[str]) -> list[int | None]:
+def _relevant(data: ReportData, queries: list[str]) -> list[int | None] | None:
+    """Each query's relevant documents (``None`` without the count; all ``None`` without
+    qrels: the page then has no such column)."""
+    if data.collection is None:
+        return None
     r = data.results.runs[0]
     if "NumRel" not in r.labels:
         return [None] * len(queries)

@@ -22,7 +22,10 @@ _FILE_ROLES = (
     ("known", "known documents"),
     ("collection_size", "collection sizes"),
     ("target", "targets"),
+    ("files", "nugget assignments"),
 )
+_LISTS = ("runs", "files")
+"""The keys whose value may be several sources (one, a list or a dict)."""
 
 
 @dataclass(frozen=True)
@@ -124,9 +127,16 @@ def _input(role: str, key: str | None, value: Any) -> InputFile:
     return InputFile(role, name, digest, size)
 
 
-def _call(call: Mapping[str, Any], defaults: Mapping[str, Any]) -> str:
-    """``cranfield.report(...)`` as it was called: sources shown by :func:`_describe`, then
-    the keywords that differ from their defaults."""
+def _call(
+    call: Mapping[str, Any],
+    defaults: Mapping[str, Any],
+    function: str = "cranfield.report",
+    positional: tuple[str, ...] = ("qrels", "runs"),
+    optional: str = "measures",
+) -> str:
+    """``function(...)`` as it was called: the ``positional`` arguments (sources shown by
+    :func:`_describe`), the ``optional`` one when given, then the keywords that differ from
+    their defaults."""
 
     def shown(v: Any) -> str:
         if isinstance(v, Mapping):
@@ -139,16 +149,16 @@ def _call(call: Mapping[str, Any], defaults: Mapping[str, Any]) -> str:
             return repr(v)
         return _describe(v)
 
-    parts = [shown(call["qrels"]), shown(call["runs"])]
-    if call.get("measures") is not None:
-        parts.append(shown(call["measures"]))
+    parts = [shown(call[k]) for k in positional]
+    if call.get(optional) is not None:
+        parts.append(shown(call[optional]))
     for k, v in call.items():
-        if k in ("qrels", "runs", "measures", "command", "output"):
+        if k in (*positional, optional, "command", "output"):
             continue
         if k in defaults and _same(v, defaults[k]):
             continue
         parts.append(f"{k}={shown(v)}")
-    return f"cranfield.report({', '.join(parts)})"
+    return f"{function}({', '.join(parts)})"
 
 
 def _same(value: Any, default: Any) -> bool:
@@ -161,9 +171,13 @@ def provenance(
     defaults: Mapping[str, Any],
     command: str | None = None,
     timestamp: bool = False,
+    function: str = "cranfield.report",
+    positional: tuple[str, ...] = ("qrels", "runs"),
+    optional: str = "measures",
 ) -> Provenance:
-    """The provenance of a report made by ``cranfield.report(**call)`` (``command``: the
-    command line instead of the call); checksums every input file."""
+    """The provenance of a report made by ``function(**call)`` (``cranfield.report`` by
+    default; ``positional`` and ``optional``: its arguments shown without their names;
+    ``command``: the command line instead of the call); checksums every input file."""
     from cranfield.base import progress
 
     sources = []
@@ -171,7 +185,7 @@ def provenance(
         value = call.get(key)
         if value is None or (key in ("collection_size", "target") and isinstance(value, int)):
             continue
-        items = list(_items(value)) if key == "runs" else [(None, value)]
+        items = list(_items(value)) if key in _LISTS else [(None, value)]
         sources += [(role, k, v) for k, v in items]
     inputs = [_input(*s) for s in progress.track(sources, "checksums")]
     version, libs = _versions()
@@ -181,7 +195,9 @@ def provenance(
 
         when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     return Provenance(
-        command=command if command is not None else _call(call, defaults),
+        command=command
+        if command is not None
+        else _call(call, defaults, function, positional, optional),
         version=version,
         libraries=libs,
         inputs=tuple(inputs),

@@ -96,10 +96,12 @@
     for (var i = 0; i < out.length; i++) out[i] = i;
     return out;
   }
-  function columnOf(col) {  /* 0: query id, 1: relevant documents, 2...: the runs */
+  var REL = D.relevant !== null;  /* no relevant-documents column without qrels */
+  var RUN0 = REL ? 2 : 1;  /* the column of the first run */
+  function columnOf(col) {  /* 0: query id, 1: relevant documents (with qrels), then the runs */
     if (col === 0) return null;
-    if (col === 1) return "relevant";
-    return col - 2;
+    if (REL && col === 1) return "relevant";
+    return col - RUN0;
   }
   function order() {
     var m = D.measures[pq.m], qs = queriesOf(m), keep = [];
@@ -127,15 +129,15 @@
   }
   function renderHead() {
     var tr = node("tr");
-    var names = ["query", "R"].concat(LABELS);
+    var names = (REL ? ["query", "R"] : ["query"]).concat(LABELS);
     names.forEach(function (name, col) {
-      var th = node("th", col >= 2 && pq.view === "diffs" && col - 2 !== REF ? "Δ " + name : name);
+      var th = node("th", col >= RUN0 && pq.view === "diffs" && col - RUN0 !== REF ? "Δ " + name : name);
       th.scope = "col";
       th.setAttribute("data-sortable", "");
       th.setAttribute("data-col", String(col));
       th.tabIndex = 0;
-      th.title = col === 1 ? "relevant documents" : col >= 2 ? D.runs[col - 2] : "query id";
-      if (col >= 2 && col - 2 === REF) th.title += " (reference)";
+      th.title = col >= RUN0 ? D.runs[col - RUN0] : col === 1 ? "relevant documents" : "query id";
+      if (col >= RUN0 && col - RUN0 === REF) th.title += " (reference)";
       if (pq.col === col) th.setAttribute("aria-sort", pq.dir > 0 ? "ascending" : "descending");
       tr.appendChild(th);
     });
@@ -153,8 +155,10 @@
     for (var i = start; i < end; i++) {
       var k = rows[i], tr = node("tr");
       tr.appendChild(node("td", D.queries[qs[k]]));
-      var rel = D.relevant[qs[k]];
-      tr.appendChild(node("td", rel === null ? "–" : String(rel)));
+      if (REL) {
+        var rel = D.relevant[qs[k]];
+        tr.appendChild(node("td", rel === null ? "–" : String(rel)));
+      }
       for (var j = 0; j < D.runs.length; j++) {
         var td;
         if (diffs && j !== REF) {
@@ -316,7 +320,7 @@
   }
   $("md-measure").addEventListener("change", drawMagnitude);
   $("md-run").addEventListener("change", drawMagnitude);
-  $("gain-curve").addEventListener("change", drawGain);
+  if (D.gain) $("gain-curve").addEventListener("change", drawGain);
 
   window.addEventListener("beforeprint", function () {
     Array.prototype.forEach.call(document.querySelectorAll("details"), function (e) { e.open = true; });
@@ -324,7 +328,7 @@
 
   renderTable();
   drawMagnitude();
-  drawPR();
-  drawGain();
+  if (D.pr) drawPR();  /* no curves without rankings (nugget scores) */
+  if (D.gain) drawGain();
   document.documentElement.setAttribute("data-ready", "1");
 })();
