@@ -39,162 +39,22 @@ import os
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from cranfield.errors import DataWarning, ParameterError
+from cranfield.judgments.leaderboard_runs import (
+    Work,
+    documents,
+    name_sets,
+    note,
+    run_task,
+    verdicts,
+)
+from cranfield.judgments.leaderboard_stats import STATISTICS, SetPair, rank_statistics
 
 __all__ = ["STATISTICS", "LeaderboardAgreement", "SetPair", "leaderboards", "rank_statistics"]
-
-STATISTICS: dict[str, tuple[str, str, str]] = {
-    "tau_b": (
-        "Kendall's tau-b between the two orderings of the runs' means",
-        "(C - D) / sqrt((n0 - n1)(n0 - n2))",
-        "Kendall, Biometrika 33(3), 1945; scipy.stats.kendalltau",
-    ),
-    "tau_ap_b": (
-        "AP rank correlation with ties, symmetric, top-weighted",
-        "mean over both directions of 2/|T| sum_{i in T} C(i)/A(i) - 1",
-        "Urbano & Marrero, ICTIR 2017, eq. (9)-(10)",
-    ),
-    "spearman": (
-        "Spearman's rho of the means (average ranks for ties)",
-        "Pearson's r of the ranks",
-        "Spearman 1904; scipy.stats.spearmanr",
-    ),
-    "pearson": (
-        "Pearson's r of the means",
-        "cov(a, b) / (sd(a) sd(b))",
-        "Pearson 1895; scipy.stats.pearsonr",
-    ),
-    "top_k_tau": (
-        "tau-b over the runs ranked k or better under either set",
-        "tau_b restricted to {r: rank_A(r) <= k or rank_B(r) <= k}",
-        "Clarke & Dietz, arXiv:2412.17156, 2024 (aggregate tau hides disagreement at the top)",
-    ),
-    "swaps": (
-        "pairs of runs ordered one way under A and the other under B",
-        "#{(r, s): (a_r - a_s)(b_r - b_s) < 0}",
-        "discordant pairs (Kendall 1938)",
-    ),
-    "rank_change": (
-        "largest change of a run's rank, rank = 1 + runs strictly better",
-        "max_r |rank_B(r) - rank_A(r)|",
-        "",
-    ),
-    "same_verdict": (
-        "share of tested run pairs with the same significance verdict under A and B",
-        "#{pairs: outcome_A = outcome_B} / #pairs",
-        "Magdy & Jones, SIGIR 2010, sec. 6.2 (outcomes as cranfield compare)",
-    ),
-}
-"""Each statistic of a pair of leaderboards: (what, formula, source)."""
-
-
-@dataclass(frozen=True)
-class SetPair:
-    """Two leaderboards (sets ``a`` and ``b``) under one measure."""
-
-    measure: str
-    a: str
-    b: str
-    runs: int
-    tau_b: float
-    tau_ap_b: float
-    spearman: float
-    pearson: float
-    top_k: int
-    top_runs: int
-    top_k_tau: float
-    swaps: int
-    pairs: int
-    moved: str | None
-    rank_a: int
-    rank_b: int
-    same_verdict: float
-    tested_pairs: int
-
-    def to_dict(self) -> dict[str, Any]:
-        def num(x: Any) -> Any:
-            return None if isinstance(x, float) and not math.isfinite(x) else x
-
-        return {k: num(v) for k, v in self.__dict__.items()}
-
-
-class RankStats(NamedTuple):
-    tau_b: float
-    tau_ap_b: float
-    spearman: float
-    pearson: float
-    top_runs: int
-    top_k_tau: float
-    swaps: int
-    pairs: int
-    moved: int | None
-    rank_a: int
-    rank_b: int
-
-
-def ranks(x: np.ndarray) -> np.ndarray:
-    """1 + the number of items strictly greater (higher is better), for every item."""
-    return len(x) - np.searchsorted(np.sort(x), x, side="right") + 1
-
-
-def _tau_b(x: np.ndarray, y: np.ndarray) -> float:
-    if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
-        return float("nan")
-    from scipy import stats
-
-    return float(stats.kendalltau(x, y).statistic)
-
-
-def rank_statistics(a: Sequence[float], b: Sequence[float], *, k: int = 10) -> RankStats:
-    """The statistics of :data:`STATISTICS` (but ``same_verdict``) between the leaderboards
-    whose scores are ``a`` and ``b`` (higher is better; negate a lower-is-better measure):
-    NaN where undefined (fewer than two runs, constant scores)."""
-    from scipy import stats
-
-    from cranfield.comparing.agreement import dominance, tau_ap_b, tied_pairs
-
-    x = np.asarray(a, dtype=np.float64)
-    y = np.asarray(b, dtype=np.float64)
-    n = len(x)
-    nan = float("nan")
-    if n == 0 or not (np.isfinite(x).all() and np.isfinite(y).all()):
-        return RankStats(nan, nan, nan, nan, 0, nan, 0, 0, None, 0, 0)  # no ordering
-    ra, rb = ranks(x), ranks(y)
-    shift = np.abs(rb - ra)
-    moved = int(np.argmax(shift))
-    pairs = n * (n - 1) // 2
-    if n < 2:
-        return RankStats(nan, nan, nan, nan, n, nan, 0, 0, moved, int(ra[0]), int(rb[0]))
-    concordant = int(dominance(x, y).sum())
-    # untied in both: pairs - tied in x - tied in y + tied in both
-    untied = pairs - tied_pairs(x) - tied_pairs(y) + tied_pairs(x, y)
-    swaps = untied - concordant
-    constant = np.ptp(x) == 0 or np.ptp(y) == 0
-    if constant:
-        tau = ap = rho = r = nan
-    else:
-        tau = _tau_b(x, y)
-        ap = tau_ap_b(x, y)
-        rho = float(stats.spearmanr(x, y).statistic)
-        r = float(stats.pearsonr(x, y).statistic)
-    top = (ra <= k) | (rb <= k)
-    return RankStats(
-        tau,
-        ap,
-        rho,
-        r,
-        int(top.sum()),
-        _tau_b(x[top], y[top]),
-        swaps,
-        pairs,
-        moved,
-        int(ra[moved]),
-        int(rb[moved]),
-    )
 
 
 @dataclass
@@ -415,93 +275,6 @@ class LeaderboardAgreement:
         raise ParameterError(f"no judgment set {s!r}; the sets are {', '.join(self.sets)}")
 
 
-class _Work(NamedTuple):
-    """What every run's task needs: the judgment sets and the evaluation plan."""
-
-    sets: tuple[Any, ...]
-    plan: Any
-    judged: frozenset[str]
-    """The queries judged in some set (before the sets were cut to the common queries)."""
-    documents: Any
-    """The documents of every set (a :class:`~cranfield.data.id_column.Vocabulary`): a run's
-    documents are looked up once in it, ..."""
-    codes: tuple[np.ndarray, ...]
-    """... and mapped to each set's own codes by ``codes[set][position]`` (-1: absent)."""
-    names: tuple[str, ...]
-    """The sets' names (for the warnings of each run under each)."""
-
-
-def _documents(sets: Sequence[Any]) -> tuple[Any, tuple[np.ndarray, ...]]:
-    """The union of the sets' documents and, per set, each one's position in the set's own
-    vocabulary (``Qrels.doc_index``), -1 where the set does not judge it."""
-    from cranfield.data.id_column import Vocabulary
-
-    union: dict[str, int] = {}
-    for q in sets:
-        for d in q.doc_vocabulary:
-            union.setdefault(d, len(union))
-    maps = []
-    for q in sets:
-        m = np.full(len(union) + 1, -1, dtype=np.int64)  # the last: absent from the union
-        vocab = q.doc_vocabulary
-        m[np.fromiter(map(union.__getitem__, vocab), dtype=np.int64, count=len(vocab))] = np.arange(
-            len(vocab), dtype=np.int64
-        )
-        maps.append(m)
-    return Vocabulary(list(union)), tuple(maps)
-
-
-def _run_task(shared: Any, task: Any) -> tuple[tuple[Any, ...], list[str]]:
-    """One run read once, judged against every set: its Results under each, and the
-    queries of the run that no set judges (the judging's own notes would also name the
-    queries left out of every set by ``queries="common"``, once per set)."""
-    from dataclasses import replace
-
-    from cranfield.data.tables import Run
-    from cranfield.evaluation import evaluate_planned
-    from cranfield.judging.join import judge
-
-    plan = shared.work.plan._replace(options=shared.options)
-    source = task.source
-    if not isinstance(source, Run):
-        from cranfield.io import read_run
-
-        source = read_run(source)
-        if source.name != task.name:
-            source = replace(source, name=task.name)
-    kw = plan.options.judge_keywords()
-    first = task.index == 0
-    work = shared.work
-    found = source.docs.lookup(work.documents) if len(source) else np.zeros(0, dtype=np.int64)
-    results = []
-    for q, codes, set_name in zip(work.sets, work.codes, work.names, strict=True):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            jr = judge(q, source, _notes=False, _codes=codes[found], **kw)
-            results.append(evaluate_planned(jr, q, task.name, plan, first))
-        for w in caught:  # which set the warning is about
-            warnings.warn(w.category(f"under {set_name}: {w.message}"), stacklevel=2)
-    return results, [q for q in source.query_ids if q not in shared.work.judged]
-
-
-def _set_names(sources: Sequence[Any], names: Sequence[str] | None) -> list[str]:
-    from cranfield.data.run_names import path_names, unique
-
-    if names is not None:
-        names = [str(n) for n in names]
-        if len(names) != len(sources):
-            raise ParameterError(f"set_names: {len(names)} names for {len(sources)} judgment sets")
-        if len(set(names)) != len(names):
-            raise ParameterError(f"set_names must be distinct, got {', '.join(names)}")
-        return names
-    paths = [i for i, s in enumerate(sources) if isinstance(s, str | os.PathLike)]
-    given = path_names([sources[i] for i in paths]) if paths else []
-    out = [f"qrels{i + 1}" for i in range(len(sources))]
-    for i, n in zip(paths, given, strict=True):
-        out[i] = n
-    return unique(out)
-
-
 def leaderboards(
     qrels: Sequence[Any] | Mapping[str, Any],
     runs: Any,
@@ -567,7 +340,7 @@ def leaderboards(
         raise ParameterError("qrels must be a list of judgment sets or a dict {name: qrels}")
     if not sources:
         raise ParameterError("no judgment sets given")
-    sets = _set_names(sources, set_names)
+    sets = name_sets(sources, set_names)
     specs = measure_specs(measures if measures is not None else list(DEFAULT_MEASURES))
     undirected = [label for label, m in specs if direction(m) == 0]
     if undirected:
@@ -597,18 +370,18 @@ def leaderboards(
         read = [q.restrict(sorted(common)) for q in read]
     judged = judge_many(read[0], runs, names=names, options=options)
     plan = Plan(specs, None, options, micro_labels(specs, None))
-    work = _Work(
+    work = Work(
         tuple(read),
         plan,
         frozenset().union(*(q.query_ids for q in original)),
-        *_documents(read),
+        *documents(read),
         tuple(sets),
     )
-    done = list(judged.map(_run_task, work, jobs=jobs))
+    done = list(judged.map(run_task, work, jobs=jobs))
     per_run = [r for r, _ in done]
     unjudged = [(r[0].run, u) for r, u in done if u]
     if unjudged:
-        _note(
+        note(
             notes,
             f"{len(unjudged)} runs have results for queries no set judges, left out "
             f"(first: {unjudged[0][0]}, {len(unjudged[0][1])} queries such as "
@@ -623,11 +396,11 @@ def leaderboards(
         for label in labels
     }
     if len(run_names) < 2:
-        _note(notes, f"{len(run_names)} run: the correlations and verdicts are undefined (NaN)")
+        note(notes, f"{len(run_names)} run: the correlations and verdicts are undefined (NaN)")
     if len(sets) < 2:
-        _note(notes, "one judgment set: no pair of leaderboards to compare")
+        note(notes, "one judgment set: no pair of leaderboards to compare")
 
-    outcomes, pair_runs = _verdicts(per_run, sets, labels, settings, baseline, notes)
+    outcomes, pair_runs = verdicts(per_run, sets, labels, settings, baseline, notes)
     if pairs == "reference":
         set_pairs = [(0, j) for j in range(1, len(sets))]
     else:
@@ -638,13 +411,13 @@ def leaderboards(
         for i, j in set_pairs:
             for s in (i, j):
                 if not np.isfinite(M[s]).all():
-                    _note(
+                    note(
                         notes,
                         f"{label}: some run's mean under {sets[s]} is not a number: "
                         "no leaderboard, its statistics are undefined (NaN)",
                     )
                 elif len(run_names) >= 2 and np.ptp(M[s]) == 0:
-                    _note(
+                    note(
                         notes,
                         f"{label}: every run has the same mean under {sets[s]}: its "
                         "correlations are undefined (NaN)",
@@ -694,75 +467,3 @@ def leaderboards(
         outcomes=outcomes,
         notes=notes,
     )
-
-
-def _note(notes: list[str], text: str) -> None:
-    if text not in notes:
-        notes.append(text)
-        warnings.warn(DataWarning(f"leaderboards: {text}"), stacklevel=3)
-
-
-def _verdicts(
-    per_run: list[tuple[Any, ...]],
-    sets: Sequence[str],
-    labels: Sequence[str],
-    settings: dict[str, Any],
-    baseline: str | None,
-    notes: list[str],
-) -> tuple[dict[str, list[list[str]]], list[tuple[str, str]]]:
-    """The significance verdict of every tested run pair under each set, by the rule of
-    :func:`cranfield.compare` (its test of the pairs, its correction, ``a``/``b``/``=``), or
-    ``({}, [])`` when they are undefined (fewer than 2 runs or queries).  Only the verdicts
-    are computed (compare's intervals and effect sizes are not needed here: 11,175 pairs of
-    150 runs under 42 sets)."""
-    from cranfield.comparing.build import test_pairs
-    from cranfield.comparing.corrections import adjust
-    from cranfield.comparing.paired import differences, paired_tests
-    from cranfield.comparing.result import direction
-    from cranfield.data.run_names import find_run
-
-    if len(per_run) < 2:
-        return {}, []
-    names = [r[0].run for r in per_run]
-    if baseline is None:
-        idx = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
-    else:
-        b = names.index(find_run(baseline, names, "baseline"))
-        idx = [(b, j) for j in range(len(names)) if j != b]
-    out: dict[str, list[list[str]]] = {label: [] for label in labels}
-    first = np.array([i for i, _ in idx], dtype=np.int64)
-    second = np.array([j for _, j in idx], dtype=np.int64)
-    for s, name in enumerate(sets):
-        rs = [r[s] for r in per_run]
-        common = set(rs[0].query_ids).intersection(*(r.query_ids for r in rs[1:]))
-        for label in labels:
-            m = rs[0].measures[rs[0].labels.index(label)]
-            V = np.column_stack([r.column(label)[[q in common for q in r.query_ids]] for r in rs])
-            V = V[np.isfinite(V).all(axis=1)]
-            if len(V) < 2:
-                _note(
-                    notes,
-                    f"{label} under {name}: fewer than 2 queries to test, so no "
-                    "significance verdicts: same_verdict is NaN",
-                )
-                return {}, []
-            D = differences(V[:, first], V[:, second])
-            if settings["test"] == "tukey":
-                tests, _ = test_pairs(V, D, idx, "tukey", "two-sided", 1, None, "t", 0.5)
-            else:
-                tests = paired_tests(
-                    D,
-                    settings["test"],
-                    alternative=settings["alternative"],
-                    permutations=settings["permutations"],
-                    seed=settings["seed"],
-                )
-            padj = adjust([t.p_value for t in tests], settings["correction"])
-            sgn = direction(m)
-            verdicts = []
-            for t, pa in zip(tests, padj, strict=True):
-                sign = sgn * t.direction
-                sig = bool(pa < settings["alpha"])
-                verdicts.append(("b" if sign > 0 else "a" if sign < 0 else "=") if sig else "=")
-            out[label].append(verdicts)
-    return out, [(names[i], names[j]) for i, j in idx]
