@@ -56,7 +56,7 @@ def documents(sets: Sequence[Any]) -> tuple[Any, tuple[np.ndarray, ...]]:
     return Vocabulary(list(union)), tuple(maps)
 
 
-def run_task(shared: Any, task: Any) -> tuple[tuple[Any, ...], list[str]]:
+def run_task(shared: Any, task: Any) -> tuple[list[Any], list[str]]:
     """One run read once, judged against every set: its Results under each, and the
     queries of the run that no set judges (the judging's own notes would also name the
     queries left out of every set by ``queries="common"``, once per set)."""
@@ -114,7 +114,7 @@ def note(notes: list[str], text: str) -> None:
 
 
 def verdicts(
-    per_run: list[tuple[Any, ...]],
+    per_run: Sequence[Sequence[Any]],
     sets: Sequence[str],
     labels: Sequence[str],
     settings: dict[str, Any],
