@@ -196,7 +196,7 @@ def _python(body: str, source: str, fmt: str, width: int, found: dict, index: di
         elif role == "score":
             arr = pa.array(v, pa.float64())
         elif role == "rank":
-            from cranfield.io.tabular import RankProblem
+            from cranfield.io.from_columns import RankProblem
 
             ranks, row, why = number_text.cells(v, "rank")
             rank_problem = None if row is None else f"line {numbers[row]}: {why}"
@@ -254,15 +254,15 @@ def _arrow(body: str, names: list[str], found: dict, fmt: str) -> dict | None:
 
 def parse_headed_run(data: bytes, source: str, name: str, fmt: str) -> Run:
     """A run from CSV/TSV text with a header (``fmt``: ``csv`` or ``tsv``)."""
-    from cranfield.io.tabular import _run
+    from cranfield.io.from_columns import run_from_columns
 
     cols, where = _columns(data, source, fmt, RUN_ROLES)
-    return _run(cols, where, name, "no rows after the header line")
+    return run_from_columns(cols, where, name, "no rows after the header line")
 
 
 def parse_headed_qrels(data: bytes, source: str, fmt: str) -> Qrels:
     """Qrels from CSV/TSV text with a header."""
-    from cranfield.io.tabular import _qrels
+    from cranfield.io.from_columns import qrels_from_columns
 
     cols, where = _columns(data, source, fmt, QRELS_ROLES)
-    return _qrels(cols, where, "no rows after the header line")
+    return qrels_from_columns(cols, where, "no rows after the header line")

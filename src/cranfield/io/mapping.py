@@ -113,7 +113,7 @@ def run_from_mapping(obj: Mapping, source: str = "<run dict>", name: str = "run"
     qindex: dict[str, int] = {}
     qcodes = [qindex.setdefault(q, len(qindex)) for q in qids]
     codes = np.asarray(qcodes, dtype=np.int32)
-    from cranfield.io.tabular import _row_order_ranks
+    from cranfield.io.from_columns import row_order_ranks
 
     run = Run(
         name=name,
@@ -121,7 +121,7 @@ def run_from_mapping(obj: Mapping, source: str = "<run dict>", name: str = "run"
         qcodes=codes,
         docs=IdColumn(docs),
         scores=np.asarray(scores, dtype=np.float64),
-        ranks=_row_order_ranks(codes),
+        ranks=row_order_ranks(codes),
         tag=name,
         source=source,
     )

@@ -161,9 +161,7 @@ def qrels_from_records(obj: Iterable[Any], source: str) -> Qrels:
     """Qrels from an iterable of records with ``query_id, doc_id, relevance``."""
     import pyarrow as pa
 
-    from cranfield.io.tabular import (
-        _qrels,
-    )  # the table path, with the unit of these messages (items)
+    from cranfield.io.from_columns import qrels_from_columns  # with these messages' unit (items)
 
     first, rows = _peek(obj)
     if first is None:
@@ -182,7 +180,7 @@ def qrels_from_records(obj: Iterable[Any], source: str) -> Qrels:
         "doc": ("doc_id", pa.array(C.py_ids(d, C.DOC, where), pa.string())),
         "grade": ("relevance", pa.array(C.py_grades(g, where), pa.int64())),
     }
-    return _qrels(cols, where, "the iterable is empty")
+    return qrels_from_columns(cols, where, "the iterable is empty")
 
 
 def run_from_records(obj: Iterable[Any], source: str, name: str | None) -> Run:
@@ -190,7 +188,7 @@ def run_from_records(obj: Iterable[Any], source: str, name: str | None) -> Run:
     order is the iteration order."""
     import pyarrow as pa
 
-    from cranfield.io.tabular import _run
+    from cranfield.io.from_columns import run_from_columns
 
     first, rows = _peek(obj)
     if first is None:
@@ -209,7 +207,7 @@ def run_from_records(obj: Iterable[Any], source: str, name: str | None) -> Run:
         "doc": ("doc_id", pa.array(C.py_ids(d, C.DOC, where), pa.string())),
         "score": ("score", pa.array(C.py_scores(s, where), pa.float64())),
     }
-    return _run(cols, where, name, "the iterable is empty")
+    return run_from_columns(cols, where, name, "the iterable is empty")
 
 
 # ------------------------------------------------------------------------------ objects
