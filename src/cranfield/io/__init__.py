@@ -64,7 +64,7 @@ def _opened(source: str | os.PathLike[str]) -> str | os.PathLike[str]:
     (it checks the file it opens, and keeps the name given:
     :class:`~cranfield.io.source.ClientFile`), any other path as its string (``-`` is
     standard input; a ``FormattedPath``'s format is taken already)."""
-    from cranfield.io.source import ClientFile
+    from cranfield.io.client_files import ClientFile
 
     return source if isinstance(source, ClientFile) else os.fspath(source)
 
