@@ -311,7 +311,7 @@ def leaderboards(
     an empty ranking).  See the module's docstring for the statistics.
     """
     from cranfield.base import arguments as A
-    from cranfield.comparing.build import check_settings
+    from cranfield.comparing.pair_tests import check_settings
     from cranfield.comparing.result import direction
     from cranfield.evaluation import DEFAULT_MEASURES, measure_specs
     from cranfield.io import read_qrels

@@ -126,8 +126,8 @@ def verdicts(
     ``({}, [])`` when they are undefined (fewer than 2 runs or queries).  Only the verdicts
     are computed (compare's intervals and effect sizes are not needed here: 11,175 pairs of
     150 runs under 42 sets)."""
-    from cranfield.comparing.build import test_pairs
     from cranfield.comparing.corrections import adjust
+    from cranfield.comparing.pair_tests import test_pairs
     from cranfield.comparing.paired import differences, paired_tests
     from cranfield.comparing.result import direction
     from cranfield.data.run_names import find_run
