@@ -17,6 +17,7 @@ from cranfield.data.id_column import IdColumn
 from cranfield.data.tables import Qrels, Run
 from cranfield.errors import InputError
 from cranfield.io import columns as C
+from cranfield.io import python_values as P
 from cranfield.io.columns import Where
 from cranfield.io.validate import check_qrels_duplicates, check_run_duplicates, check_scores
 
@@ -116,13 +117,13 @@ def python_array(values: list[Any], role: str, where: Where) -> Any:
     import pyarrow as pa
 
     if role in ("query", "doc"):
-        return pa.array(C.py_ids(values, C.QUERY if role == "query" else C.DOC, where))
+        return pa.array(P.py_ids(values, C.QUERY if role == "query" else C.DOC, where))
     if role == "grade":
-        return pa.array(C.py_grades(values, where), type=pa.int64())
+        return pa.array(P.py_grades(values, where), type=pa.int64())
     if role == "score":
-        return pa.array(C.py_scores(values, where), type=pa.float64())
+        return pa.array(P.py_scores(values, where), type=pa.float64())
     if role == "rank":
-        ranks, problem = C.py_ranks(values, where)
+        ranks, problem = P.py_ranks(values, where)
         return RankProblem(problem) if ranks is None else pa.array(ranks, type=pa.int64())
-    tags = [None if v is None else v if isinstance(v, str) else C.show(v) for v in values]
+    tags = [None if v is None else v if isinstance(v, str) else P.show(v) for v in values]
     return pa.array(tags, type=pa.string())

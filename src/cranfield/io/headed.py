@@ -31,6 +31,7 @@ from cranfield.data.tables import Qrels, Run
 from cranfield.errors import InputError
 from cranfield.io import columns as C
 from cranfield.io import number_text
+from cranfield.io import python_values as P
 from cranfield.io.columns import QRELS_ROLES, RUN_ROLES, Role, Where
 from cranfield.io.number_text import ASCII_SPACE
 from cranfield.io.textcheck import BOM, line_ends
@@ -190,7 +191,7 @@ def _python(body: str, source: str, fmt: str, width: int, found: dict, index: di
     for role, col in found.items():
         v = values[role]
         if role in ("query", "doc"):
-            arr = pa.array(C.py_ids(v, C.QUERY if role == "query" else C.DOC, where), pa.string())
+            arr = pa.array(P.py_ids(v, C.QUERY if role == "query" else C.DOC, where), pa.string())
         elif role == "grade":
             arr = pa.array(v, pa.int64())
         elif role == "score":
