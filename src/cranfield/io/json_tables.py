@@ -18,7 +18,7 @@ from cranfield.io import columns as C
 from cranfield.io.columns import Where
 from cranfield.io.from_columns import python_array
 from cranfield.io.number_text import JsonNumber
-from cranfield.io.strict_json import DuplicateKey, json_line, json_text, loads
+from cranfield.io.strict_json import _DuplicateKey, json_line, json_text, loads
 
 __all__ = ["jsonl", "jsonl_arrow", "records", "refuse_column_orient"]
 
@@ -132,7 +132,7 @@ def first_line_schema(data: bytes, roles, source: str) -> tuple[dict[str, str], 
     try:
         first = loads(data[: len(data) if end < 0 else end])
         found = C.resolve(list(first), roles, source)
-    except (ValueError, DuplicateKey, InputError, AttributeError, TypeError):
+    except (ValueError, _DuplicateKey, InputError, AttributeError, TypeError):
         return {}, None
     role_of = {col: role for role, col in found.items()}
     fields = []

@@ -14,7 +14,7 @@ from typing import Any
 from cranfield.errors import InputError
 from cranfield.io.number_text import JsonNumber
 
-__all__ = ["DuplicateKey", "duplicate_key_error", "json_line", "json_text", "load_json", "loads"]
+__all__ = ["duplicate_key_error", "json_line", "json_text", "load_json", "loads"]
 
 
 def json_text(path: str | os.PathLike[str], *, lines: bool) -> bytes:
@@ -36,7 +36,7 @@ def json_text(path: str | os.PathLike[str], *, lines: bool) -> bytes:
     return data
 
 
-class DuplicateKey(Exception):
+class _DuplicateKey(Exception):
     """A JSON object has a key twice (raised inside the decoder, turned into an InputError)."""
 
 
@@ -45,7 +45,7 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     would silently keep the last value)."""
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        raise DuplicateKey
+        raise _DuplicateKey
     return obj
 
 
@@ -81,7 +81,7 @@ def duplicate_key_error(text: str, source: str, line: int = 1, lead: int = 0) ->
                 raise ValueError("expected a key")
             key, after = decoder.scanstring(s, end + 1, strict)
             if key in obj:
-                raise KeyAt(key, end)
+                raise _KeyAt(key, end)
             after = ws(s, after).end()
             if s[after : after + 1] != ":":
                 raise ValueError("expected ':'")
@@ -99,7 +99,7 @@ def duplicate_key_error(text: str, source: str, line: int = 1, lead: int = 0) ->
     dec.scan_once = scanner.py_make_scanner(dec)
     try:
         dec.decode(text)
-    except KeyAt as dup:
+    except _KeyAt as dup:
         at = line + text.count("\n", 0, dup.pos)
         col = dup.pos - (text.rfind("\n", 0, dup.pos) + 1) + 1 + lead
         return InputError(
@@ -113,13 +113,13 @@ def duplicate_key_error(text: str, source: str, line: int = 1, lead: int = 0) ->
     return InputError(source, "a key appears twice in one JSON object", line=line)
 
 
-class KeyAt(Exception):
+class _KeyAt(Exception):
     def __init__(self, key: str, pos: int) -> None:
         self.key, self.pos = key, pos
 
 
 def loads(text: str | bytes) -> Any:
-    """Every JSON read: a key given twice is an error (:class:`DuplicateKey`), and numbers
+    """Every JSON read: a key given twice is an error (:class:`_DuplicateKey`), and numbers
     keep their text, for the rules of :mod:`cranfield.io.number_text`
     (``0.99999999999999999`` is not the grade 1)."""
     return json.loads(
@@ -136,7 +136,7 @@ def load_json(path: str | os.PathLike[str]) -> Any:
         raise InputError(
             source, f"invalid JSON at column {exc.colno}: {exc.msg}", line=exc.lineno
         ) from None
-    except DuplicateKey:
+    except _DuplicateKey:
         raise duplicate_key_error(data.decode("utf-8"), source) from None
     except RecursionError:
         raise InputError(source, "invalid JSON: nested too deeply") from None
@@ -156,7 +156,7 @@ def json_line(raw: bytes, text: bytes, source: str, lineno: int) -> Any:
         raise InputError(
             source, f"invalid JSON at column {lead + exc.colno}: {exc.msg}", line=lineno
         ) from None
-    except DuplicateKey:
+    except _DuplicateKey:
         raise duplicate_key_error(text.decode("utf-8"), source, lineno, lead) from None
     except RecursionError:
         raise InputError(source, "invalid JSON: nested too deeply", line=lineno) from None
