@@ -64,7 +64,7 @@ class FormattedPath(os.PathLike):
 
 
 class FormattedClientFile(ClientFile, FormattedPath):
-    """A :class:`~cranfield.io.source.ClientFile` read in a given format."""
+    """A :class:`~cranfield.io.client_files.ClientFile` read in a given format."""
 
     def __init__(
         self, path: str, name: str, seen: tuple[int, int, str] | None, format: str
