@@ -401,7 +401,7 @@ def _leaderboard(
     top_k: int,
 ) -> Any:
     """The leaderboards of the runs under ``qrels`` and each of ``judgments``, compared."""
-    from cranfield.judgments.leaderboard import leaderboards
+    from cranfield.judgments.leaderboard_runs import leaderboards
 
     if isinstance(judgments, str | os.PathLike) or not isinstance(judgments, list | tuple):
         raise ParameterError("judgments must be a list of judgment sets")

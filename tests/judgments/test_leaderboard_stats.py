@@ -15,7 +15,7 @@ from test_compare_agreement import IRCOR
 import cranfield
 import oracle_trec as oracle
 from cranfield.errors import DataWarning, ParameterError
-from cranfield.judgments.leaderboard import leaderboards
+from cranfield.judgments.leaderboard_runs import leaderboards
 from cranfield.judgments.leaderboard_stats import STATISTICS, rank_statistics
 
 

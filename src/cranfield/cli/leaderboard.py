@@ -144,7 +144,7 @@ def run(argv: Sequence[str]) -> None:
     a = p.parse(argv)
     if a.plot_sets is not None and len(a.plot_sets) != 2:
         p.error("argument --plot-sets: give two set names, A,B")
-    from cranfield.judgments.leaderboard import leaderboards
+    from cranfield.judgments.leaderboard_runs import leaderboards
 
     res = leaderboards(
         a.qrels,
