@@ -68,7 +68,7 @@ _LAZY = {
     "repro": ("cranfield.comparing.repro", "repro"),
     "judges": ("cranfield.judgments.agreement", "judges"),
     "suite": ("cranfield.comparing.suites", "suite"),
-    "leaderboards": ("cranfield.judgments.leaderboard", "leaderboards"),
+    "leaderboards": ("cranfield.judgments.leaderboard_runs", "leaderboards"),
     "JudgeOptions": ("cranfield.judging.options", "JudgeOptions"),
     "read_qrels": ("cranfield.io", "read_qrels"),
     "read_run": ("cranfield.io", "read_run"),
@@ -136,7 +136,7 @@ if _typing.TYPE_CHECKING:  # pragma: no cover
     from cranfield.judging.rankings import JudgedRankings
     from cranfield.judging.runs import judge_many
     from cranfield.judgments.agreement import judges
-    from cranfield.judgments.leaderboard import leaderboards
+    from cranfield.judgments.leaderboard_runs import leaderboards
     from cranfield.measures import Measure
     from cranfield.measures import parse as parse_measure
     from cranfield.reporting import report

@@ -189,7 +189,7 @@ def report(
     the runs in the top ``top_k``; the runs are read once more for it).
     """
     call = dict(locals())  # the arguments as given, for the provenance
-    from cranfield.comparing.build import check_settings
+    from cranfield.comparing.pair_tests import check_settings
     from cranfield.comparing.result import direction
     from cranfield.curves.interpolate import INTERPOLATIONS
     from cranfield.evaluation import DEFAULT_MEASURES, measure_specs
@@ -524,7 +524,7 @@ def _leaderboard(
     top_k: int,
 ) -> Any:
     """The leaderboards of the runs under ``qrels`` and each of ``judgments``, compared."""
-    from cranfield.judgments.leaderboard import leaderboards
+    from cranfield.judgments.leaderboard_runs import leaderboards
 
     if isinstance(judgments, str | os.PathLike) or not isinstance(judgments, list | tuple):
         raise ParameterError("judgments must be a list of judgment sets")

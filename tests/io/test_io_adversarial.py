@@ -443,7 +443,7 @@ def test_json_lines_nested_in_any_key(tmp_path, monkeypatch, rows, at, key, dept
     and of the hang (87 s at 7,000): the two JSON lines readers give the same run or error,
     an InputError; nesting past 128 levels (the row is level 1) is refused, naming the line,
     before any parser sees it."""
-    import cranfield.io.tabular as tabular
+    import cranfield.io.json_tables as json_tables
 
     lines = [{"qid": "q", "docno": f"d{i}", "score": i} for i in range(rows)]
     texts = [json.dumps(line) for line in lines]
@@ -459,7 +459,7 @@ def test_json_lines_nested_in_any_key(tmp_path, monkeypatch, rows, at, key, dept
     seen = []
     for exact in (False, True):
         if exact:
-            monkeypatch.setattr(tabular, "_jsonl_arrow", lambda *a: None)
+            monkeypatch.setattr(json_tables, "jsonl_arrow", lambda *a: None)
         try:
             seen.append(("ok", read_run(path).to_dict()))
         except InputError as exc:

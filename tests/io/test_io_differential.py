@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 from conftest import TEXT_PARSERS, use_text_parser
 from cranfield.errors import InputError
-from cranfield.io import headed, read_qrels, read_run, tabular
+from cranfield.io import headed, json_tables, read_qrels, read_run
 
 ASCII_SPACE = " \t\n\r\x0b\x0c"
 
@@ -346,7 +346,7 @@ def outcomes(table: Table, tmp_path) -> dict[str, tuple]:
         if written is not None:
             (tmp_path / "t.jsonl").write_bytes(written[0])
             take("jsonl-arrow", str(tmp_path / "t.jsonl"), written[1])
-            mp.setattr(tabular, "_jsonl_arrow", lambda *a: None)
+            mp.setattr(json_tables, "jsonl_arrow", lambda *a: None)
             take("jsonl-exact", str(tmp_path / "t.jsonl"), written[1])
         parquet = write_parquet(table, tmp_path / "t.parquet")
         if parquet is not None:

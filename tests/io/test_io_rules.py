@@ -195,10 +195,10 @@ def test_long_ids_are_read_as_trec_text_reads_them(tmp_path, fmt):
 @pytest.fixture(params=["arrow", "python"])
 def jsonl_reader(request, monkeypatch):
     """Run a test through Arrow's JSON reader and through the line-by-line reader."""
-    import cranfield.io.tabular as tabular
+    import cranfield.io.json_tables as json_tables
 
     if request.param == "python":
-        monkeypatch.setattr(tabular, "_jsonl_arrow", lambda *a: None)
+        monkeypatch.setattr(json_tables, "jsonl_arrow", lambda *a: None)
     return request.param
 
 
@@ -400,7 +400,8 @@ def test_json_lines_with_keys_of_their_own_cost_no_more_than_their_rows(tmp_path
     only (any other hands the file to the exact reader, which keeps the roles' keys)."""
     import pyarrow.json as pj
 
-    import cranfield.io.tabular as tabular
+    import cranfield.io.json_tables as json_tables
+    from cranfield.io.columns import RUN_ROLES
 
     widths = []
     real = pj.read_json
@@ -425,7 +426,7 @@ def test_json_lines_with_keys_of_their_own_cost_no_more_than_their_rows(tmp_path
             for i in range(50)
         )
     )
-    cols = tabular._jsonl_arrow(regular.read_bytes(), tabular.RUN_ROLES, "r")
+    cols = json_tables.jsonl_arrow(regular.read_bytes(), RUN_ROLES, "r")
     assert cols is not None and cols["score"][1].to_pylist() == [i / 3 for i in range(50)]
 
 

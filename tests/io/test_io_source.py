@@ -19,11 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import cranfield.io.decompress as decompress_mod
 import cranfield.io.source as source_mod
 import cranfield.io.textcheck as textcheck_mod
 from cranfield.errors import InputError, MissingExtraError
 from cranfield.io import read_qrels, read_run
-from cranfield.io.source import read_source, sniff
+from cranfield.io.decompress import sniff
+from cranfield.io.source import read_source
 from cranfield.io.textcheck import TextCheck
 
 RUN = b"".join(b"q%d Q0 d%d %d %d.5 tag\n" % (i % 5, i, i // 5 + 1, 1000 - i) for i in range(400))
@@ -344,8 +346,8 @@ def test_streams_read_in_tiny_chunks_give_the_same_run(monkeypatch, chunk, tmp_p
     text = "".join(f"q{i % 3} Q0 dé{i}𝄞 {i} {i}.25 t\n" for i in range(50)).encode()
     expected = _rows(read_run(write(tmp_path, "r.txt", text)))
     monkeypatch.setattr(source_mod, "CHUNK_BYTES", chunk)
-    monkeypatch.setattr(source_mod, "INPUT_BYTES", chunk)
-    monkeypatch.setattr(source_mod, "ZSTD_PIECE", chunk)
+    monkeypatch.setattr(decompress_mod, "INPUT_BYTES", chunk)
+    monkeypatch.setattr(decompress_mod, "ZSTD_PIECE", chunk)
     monkeypatch.setattr(source_mod, "HEAD_BYTES", chunk)
     for pack in (lambda b: b, *COMPRESSORS.values()):
         monkeypatch.setattr(sys, "stdin", _Stdin(pack(text)))

@@ -12,7 +12,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import cranfield
-import cranfield.io.tabular as tabular
+import cranfield.io.from_columns as from_columns
+import cranfield.io.json_tables as json_tables
 from cranfield.errors import InputError
 from cranfield.io import read_qrels, read_run
 
@@ -277,7 +278,7 @@ def test_row_order_ranks_with_interleaved_queries():
     for c in codes.tolist():
         seen[c] = seen.get(c, 0) + 1
         expected.append(seen[c])
-    assert tabular._row_order_ranks(codes).tolist() == expected
+    assert from_columns.row_order_ranks(codes).tolist() == expected
 
 
 def test_large_frames_keep_ids_in_arrow(monkeypatch):
@@ -291,7 +292,7 @@ def test_large_frames_keep_ids_in_arrow(monkeypatch):
         }
     )
     small = read_run(df)
-    monkeypatch.setattr(tabular, "LIST_IDS_ROWS", 0)
+    monkeypatch.setattr(from_columns, "LIST_IDS_ROWS", 0)
     large = read_run(df)
     assert large.docs.is_arrow and not small.docs.is_arrow
     assert large.docs.to_list() == small.docs.to_list()
@@ -332,7 +333,7 @@ def write(tmp_path, name, content: bytes):
 def jsonl_path(request, monkeypatch):
     """Run a test through Arrow's JSON reader and through the line-by-line reader."""
     if request.param == "python":
-        monkeypatch.setattr(tabular, "_jsonl_arrow", lambda *a: None)
+        monkeypatch.setattr(json_tables, "jsonl_arrow", lambda *a: None)
     return request.param
 
 
@@ -425,7 +426,7 @@ def test_jsonl_arrow_and_python_readers_agree(tmp_path, monkeypatch):
     ]
     p = write(tmp_path, "r.jsonl", jsonl(rows))
     fast = read_run(p)
-    monkeypatch.setattr(tabular, "_jsonl_arrow", lambda *a: None)
+    monkeypatch.setattr(json_tables, "jsonl_arrow", lambda *a: None)
     slow = read_run(p)
     assert fast.to_dict() == slow.to_dict()
     assert fast.query_ids == slow.query_ids and np.array_equal(fast.ranks, slow.ranks)

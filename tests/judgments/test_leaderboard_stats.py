@@ -15,7 +15,8 @@ from test_compare_agreement import IRCOR
 import cranfield
 import oracle_trec as oracle
 from cranfield.errors import DataWarning, ParameterError
-from cranfield.judgments.leaderboard import STATISTICS, leaderboards, rank_statistics
+from cranfield.judgments.leaderboard_runs import leaderboards
+from cranfield.judgments.leaderboard_stats import STATISTICS, rank_statistics
 
 
 def _brute(x, y, k):

@@ -9,7 +9,8 @@ import argparse
 import warnings
 from typing import Any
 
-from cranfield.cli._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, cluster, values
+from cranfield.cli._args import Parser
+from cranfield.cli._options import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, cluster, values
 
 __all__ = ["compared"]
 

@@ -7,18 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from cranfield.base.output_formats import choices
-from cranfield.cli._args import (
-    JUDGING,
-    JUDGMENT_FILES,
-    SIDE_INPUTS,
-    Parser,
-    Range,
-    Switch,
-    cluster,
-    output_dir,
-    values,
-)
+from cranfield.cli._args import Parser
+from cranfield.cli._options import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, cluster, values
 from cranfield.cli._output import echo, write_output
+from cranfield.cli._types import Range, Switch, output_dir
 from cranfield.comparing.corrections import CORRECTIONS as _CORRECTIONS
 from cranfield.comparing.paired import TESTS as _TESTS
 from cranfield.judging.ordering import TIE_POLICIES

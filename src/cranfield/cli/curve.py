@@ -7,17 +7,10 @@ from collections.abc import Callable, Sequence
 
 from cranfield.base.limits import MAX_CUTOFF
 from cranfield.base.output_formats import choices
-from cranfield.cli._args import (
-    JUDGING,
-    NumberList,
-    Parser,
-    Range,
-    dispatch,
-    file_path,
-    plot_file,
-    values,
-)
+from cranfield.cli._args import Parser, dispatch
+from cranfield.cli._options import JUDGING, values
 from cranfield.cli._output import write_output
+from cranfield.cli._types import NumberList, Range, file_path, plot_file
 from cranfield.judging.ordering import TIE_POLICIES
 
 # part of the command-line interface: scripts depend on these names and values

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cranfield.base.output_formats import choices
-from cranfield.cli._args import Parser, Range
+from cranfield.cli._args import Parser
 from cranfield.cli._output import write_output
+from cranfield.cli._types import Range
 
 
 def parser() -> Parser:

@@ -6,8 +6,10 @@ from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_RESAMPLES
 from cranfield.base.output_formats import choices
-from cranfield.cli._args import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, Parser, Range, cluster, values
+from cranfield.cli._args import Parser
+from cranfield.cli._options import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, cluster, values
 from cranfield.cli._output import write_output
+from cranfield.cli._types import Range
 from cranfield.judging.ordering import TIE_POLICIES
 
 

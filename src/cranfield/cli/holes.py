@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_CUTOFF
 from cranfield.base.output_formats import choices
-from cranfield.cli._args import Parser, Range, file_path
+from cranfield.cli._args import Parser
 from cranfield.cli._output import write_output
+from cranfield.cli._types import Range, file_path
 from cranfield.judging.ordering import TIE_POLICIES
 
 FORMATS = choices("holes")

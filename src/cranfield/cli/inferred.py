@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_CUTOFF
-from cranfield.cli._args import Parser, Range, file_path
+from cranfield.cli._args import Parser
 from cranfield.cli._output import write_output
+from cranfield.cli._types import Range, file_path
 
 
 def parser() -> Parser:

@@ -8,8 +8,9 @@ from typing import Any
 
 from cranfield.base.limits import MAX_SEED
 from cranfield.base.output_formats import choices
-from cranfield.cli._args import Parser, Range, file_path, plot_file
+from cranfield.cli._args import Parser
 from cranfield.cli._output import write_output
+from cranfield.cli._types import Range, file_path, plot_file
 
 
 def _mapping(text: str) -> Any:

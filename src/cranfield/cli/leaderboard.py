@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cranfield.base.output_formats import choices
-from cranfield.cli._args import Parser, Range, Switch, file_path, name_list, plot_file
+from cranfield.cli._args import Parser
 from cranfield.cli._output import echo, write_output
+from cranfield.cli._types import Range, Switch, file_path, name_list, plot_file
 from cranfield.comparing.corrections import CORRECTIONS
 from cranfield.comparing.paired import TESTS
 from cranfield.judging.ordering import TIE_POLICIES
@@ -143,7 +144,7 @@ def run(argv: Sequence[str]) -> None:
     a = p.parse(argv)
     if a.plot_sets is not None and len(a.plot_sets) != 2:
         p.error("argument --plot-sets: give two set names, A,B")
-    from cranfield.judgments.leaderboard import leaderboards
+    from cranfield.judgments.leaderboard_runs import leaderboards
 
     res = leaderboards(
         a.qrels,

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_RESAMPLES
 from cranfield.base.output_formats import choices
-from cranfield.cli._args import Parser, Range, output_dir
+from cranfield.cli._args import Parser
 from cranfield.cli._output import echo, write_output
+from cranfield.cli._types import Range, output_dir
 
 
 def parser() -> Parser:

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_RESAMPLES
 from cranfield.base.output_formats import KINDS, choices
-from cranfield.cli._args import Parser, Range, file_path, output_file
+from cranfield.cli._args import Parser
 from cranfield.cli._output import write_output
+from cranfield.cli._types import Range, file_path, output_file
 
 SCORE_NAMES = ("strict_vital", "strict_all", "vital", "all")
 """cranfield.nuggets.SCORES' names (here so that --help imports nothing; a test checks them)."""

@@ -5,16 +5,10 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from cranfield.cli._args import (
-    JUDGING,
-    JUDGMENT_FILES,
-    SIDE_INPUTS,
-    Parser,
-    Range,
-    file_path,
-    values,
-)
+from cranfield.cli._args import Parser
+from cranfield.cli._options import JUDGING, JUDGMENT_FILES, SIDE_INPUTS, values
 from cranfield.cli._output import echo, stdout_is_terminal
+from cranfield.cli._types import Range, file_path
 from cranfield.cli.compare import judging_options, statistics_options
 from cranfield.curves.interpolate import INTERPOLATIONS
 

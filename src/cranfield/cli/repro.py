@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_RBO_DEPTH
 from cranfield.base.output_formats import choices
-from cranfield.cli._args import Parser, Range, file_path, plot_file
+from cranfield.cli._args import Parser
 from cranfield.cli._output import write_output
+from cranfield.cli._types import Range, file_path, plot_file
 
 
 def parser() -> Parser:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cranfield.base.output_formats import choices
-from cranfield.cli._args import Parser, file_path, plot_file
+from cranfield.cli._args import Parser
 from cranfield.cli._output import echo, write_output
+from cranfield.cli._types import file_path, plot_file
 
 FORMATS = choices("suite")
 

@@ -6,8 +6,10 @@ from collections.abc import Sequence
 
 from cranfield.base.limits import MAX_CUTOFF
 from cranfield.base.output_formats import choices
-from cranfield.cli._args import SIDE_INPUTS, NumberList, Parser, Range, values
+from cranfield.cli._args import Parser
+from cranfield.cli._options import SIDE_INPUTS, values
 from cranfield.cli._output import write_output
+from cranfield.cli._types import NumberList, Range
 
 
 def parser() -> Parser:

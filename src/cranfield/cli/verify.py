@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from cranfield.cli._args import Parser, file_path
+from cranfield.cli._args import Parser
 from cranfield.cli._output import flush_stdout, write_output
+from cranfield.cli._types import file_path
 
 
 def parser() -> Parser:

@@ -17,7 +17,7 @@ import numpy as np
 
 from cranfield.base.limits import MAX_CUTOFF
 from cranfield.errors import ParameterError
-from cranfield.io.columns import show
+from cranfield.io.python_values import show
 
 __all__ = [
     "STANDARD_CUTOFFS",

@@ -62,9 +62,9 @@ def is_trec_text_path(source: Any) -> bool:
 def _opened(source: str | os.PathLike[str]) -> str | os.PathLike[str]:
     """What the readers open for the path ``source``: a file named on the client as it is
     (it checks the file it opens, and keeps the name given:
-    :class:`~cranfield.io.source.ClientFile`), any other path as its string (``-`` is
+    :class:`~cranfield.io.client_files.ClientFile`), any other path as its string (``-`` is
     standard input; a ``FormattedPath``'s format is taken already)."""
-    from cranfield.io.source import ClientFile
+    from cranfield.io.client_files import ClientFile
 
     return source if isinstance(source, ClientFile) else os.fspath(source)
 

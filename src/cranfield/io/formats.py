@@ -20,9 +20,9 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from cranfield.errors import InputError, ParameterError
+from cranfield.io.client_files import ClientFile
 from cranfield.io.column_names import DOC_NAMES, QUERY_NAMES
 from cranfield.io.format_registry import INPUT_FORMATS, get, names
-from cranfield.io.source import ClientFile
 from cranfield.io.textcheck import line_ends
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class FormattedPath(os.PathLike):
 
 
 class FormattedClientFile(ClientFile, FormattedPath):
-    """A :class:`~cranfield.io.source.ClientFile` read in a given format."""
+    """A :class:`~cranfield.io.client_files.ClientFile` read in a given format."""
 
     def __init__(
         self, path: str, name: str, seen: tuple[int, int, str] | None, format: str

@@ -31,6 +31,7 @@ from cranfield.data.tables import Qrels, Run
 from cranfield.errors import InputError
 from cranfield.io import columns as C
 from cranfield.io import number_text
+from cranfield.io import python_values as P
 from cranfield.io.columns import QRELS_ROLES, RUN_ROLES, Role, Where
 from cranfield.io.number_text import ASCII_SPACE
 from cranfield.io.textcheck import BOM, line_ends
@@ -190,13 +191,13 @@ def _python(body: str, source: str, fmt: str, width: int, found: dict, index: di
     for role, col in found.items():
         v = values[role]
         if role in ("query", "doc"):
-            arr = pa.array(C.py_ids(v, C.QUERY if role == "query" else C.DOC, where), pa.string())
+            arr = pa.array(P.py_ids(v, C.QUERY if role == "query" else C.DOC, where), pa.string())
         elif role == "grade":
             arr = pa.array(v, pa.int64())
         elif role == "score":
             arr = pa.array(v, pa.float64())
         elif role == "rank":
-            from cranfield.io.tabular import RankProblem
+            from cranfield.io.from_columns import RankProblem
 
             ranks, row, why = number_text.cells(v, "rank")
             rank_problem = None if row is None else f"line {numbers[row]}: {why}"
@@ -254,15 +255,15 @@ def _arrow(body: str, names: list[str], found: dict, fmt: str) -> dict | None:
 
 def parse_headed_run(data: bytes, source: str, name: str, fmt: str) -> Run:
     """A run from CSV/TSV text with a header (``fmt``: ``csv`` or ``tsv``)."""
-    from cranfield.io.tabular import _run
+    from cranfield.io.from_columns import run_from_columns
 
     cols, where = _columns(data, source, fmt, RUN_ROLES)
-    return _run(cols, where, name, "no rows after the header line")
+    return run_from_columns(cols, where, name, "no rows after the header line")
 
 
 def parse_headed_qrels(data: bytes, source: str, fmt: str) -> Qrels:
     """Qrels from CSV/TSV text with a header."""
-    from cranfield.io.tabular import _qrels
+    from cranfield.io.from_columns import qrels_from_columns
 
     cols, where = _columns(data, source, fmt, QRELS_ROLES)
-    return _qrels(cols, where, "no rows after the header line")
+    return qrels_from_columns(cols, where, "no rows after the header line")

@@ -17,6 +17,7 @@ from cranfield.data.id_column import IdColumn
 from cranfield.data.tables import Qrels, Run
 from cranfield.errors import InputError
 from cranfield.io import columns as C
+from cranfield.io import python_values as P
 from cranfield.io.columns import Where
 from cranfield.io.number_text import JsonNumber
 from cranfield.io.validate import check_qrels_duplicates, check_run_duplicates, check_scores
@@ -35,7 +36,7 @@ def _entries(obj: Mapping, source: str, what: str):
         if not isinstance(docs, Mapping):
             raise InputError(
                 source,
-                f"query {C.show(q)}: expected a mapping of document ids to {what}s, "
+                f"query {P.show(q)}: expected a mapping of document ids to {what}s, "
                 f"got {'number' if isinstance(docs, JsonNumber) else type(docs).__name__}",
             )
         for d, v in docs.items():
@@ -53,11 +54,11 @@ def _ids(
     """The keys as id text, checked by the id rule (the keys of queries that map to an empty
     mapping too); two keys of one mapping that name the same id (``1`` and ``"1"``) would
     silently merge two queries (or documents): an error."""
-    qids = C.py_ids(qkeys, C.QUERY, where)
-    docs = C.py_ids(dkeys, C.DOC, where)
+    qids = P.py_ids(qkeys, C.QUERY, where)
+    docs = P.py_ids(dkeys, C.DOC, where)
     empty = [q for q, d in obj.items() if not d]
-    empty_ids = C.py_ids(
-        empty, C.QUERY, Where(where.source, describe=lambda i: f"query {C.show(empty[i])}")
+    empty_ids = P.py_ids(
+        empty, C.QUERY, Where(where.source, describe=lambda i: f"query {P.show(empty[i])}")
     )
     if all(type(k) is str for k in obj) and all(type(k) is str for k in dkeys):
         return qids, docs
@@ -66,7 +67,7 @@ def _ids(
         prev = first_q.setdefault(q, qk)
         if prev is not qk and (type(prev) is not type(qk) or prev != qk):
             raise InputError(
-                where.source, f"keys {C.show(prev)} and {C.show(qk)} both name query {q!r}"
+                where.source, f"keys {P.show(prev)} and {P.show(qk)} both name query {q!r}"
             )
     first_d: dict[tuple[str, str], Any] = {}
     for qk, q, dk, d in zip(qkeys, qids, dkeys, docs, strict=True):
@@ -74,7 +75,7 @@ def _ids(
         if prev is not dk and (type(prev) is not type(dk) or prev != dk):
             raise InputError(
                 where.source,
-                f"query {C.show(qk)}: keys {C.show(prev)} and {C.show(dk)} both name "
+                f"query {P.show(qk)}: keys {P.show(prev)} and {P.show(dk)} both name "
                 f"document {d!r}",
             )
     return qids, docs
@@ -85,7 +86,7 @@ def _where(source: str, qkeys: list[Any], dkeys: list[Any]) -> Where:
     return Where(
         source,
         "row",
-        describe=lambda i: f"query {C.show(qkeys[i])}, document {C.show(dkeys[i])}",
+        describe=lambda i: f"query {P.show(qkeys[i])}, document {P.show(dkeys[i])}",
     )
 
 
@@ -94,7 +95,7 @@ def qrels_from_mapping(obj: Mapping, source: str = "<qrels dict>") -> Qrels:
     qkeys, dkeys, values = _entries(obj, source, "grade")
     where = _where(source, qkeys, dkeys)
     qids, docs = _ids(obj, qkeys, dkeys, where)
-    grades = C.py_grades(values, where)
+    grades = P.py_grades(values, where)
     lines = np.arange(len(qids), dtype=np.int64)
     qrels = Qrels.from_rows(qids, docs, grades, source=source, lines=lines)
     check_qrels_duplicates(qrels, "row")  # {1: ..., "1": ...} names query "1" twice
@@ -109,11 +110,11 @@ def run_from_mapping(obj: Mapping, source: str = "<run dict>", name: str = "run"
     qkeys, dkeys, values = _entries(obj, source, "score")
     where = _where(source, qkeys, dkeys)
     qids, docs = _ids(obj, qkeys, dkeys, where)
-    scores = C.py_scores(values, where)
+    scores = P.py_scores(values, where)
     qindex: dict[str, int] = {}
     qcodes = [qindex.setdefault(q, len(qindex)) for q in qids]
     codes = np.asarray(qcodes, dtype=np.int32)
-    from cranfield.io.tabular import _row_order_ranks
+    from cranfield.io.from_columns import row_order_ranks
 
     run = Run(
         name=name,
@@ -121,7 +122,7 @@ def run_from_mapping(obj: Mapping, source: str = "<run dict>", name: str = "run"
         qcodes=codes,
         docs=IdColumn(docs),
         scores=np.asarray(scores, dtype=np.float64),
-        ranks=_row_order_ranks(codes),
+        ranks=row_order_ranks(codes),
         tag=name,
         source=source,
     )

@@ -32,6 +32,7 @@ from typing import Any
 from cranfield.data.tables import Qrels, Run
 from cranfield.errors import InputError, MissingExtraError
 from cranfield.io import columns as C
+from cranfield.io import python_values as P
 from cranfield.io.columns import Where
 
 __all__ = [
@@ -133,7 +134,7 @@ def _columns(
     except AttributeError:
         raise InputError(
             source,
-            f"item {len(out)}: expected {what} with fields {', '.join(fields)}, got {C.show(row)}",
+            f"item {len(out)}: expected {what} with fields {', '.join(fields)}, got {P.show(row)}",
         ) from None
     if not out:
         raise InputError(source, f"no {what}s (the iterable is empty)")
@@ -161,9 +162,7 @@ def qrels_from_records(obj: Iterable[Any], source: str) -> Qrels:
     """Qrels from an iterable of records with ``query_id, doc_id, relevance``."""
     import pyarrow as pa
 
-    from cranfield.io.tabular import (
-        _qrels,
-    )  # the table path, with the unit of these messages (items)
+    from cranfield.io.from_columns import qrels_from_columns  # with these messages' unit (items)
 
     first, rows = _peek(obj)
     if first is None:
@@ -173,16 +172,16 @@ def qrels_from_records(obj: Iterable[Any], source: str) -> Qrels:
         raise InputError(
             source,
             f"item 0: expected a Qrel with fields query_id, doc_id, relevance, got "
-            f"{C.show(first)}{hint}",
+            f"{P.show(first)}{hint}",
         )
     q, d, g = _columns(rows, QREL_FIELDS, "a Qrel", source)
     where = Where(source, "item")
     cols = {
-        "query": ("query_id", pa.array(C.py_ids(q, C.QUERY, where), pa.string())),
-        "doc": ("doc_id", pa.array(C.py_ids(d, C.DOC, where), pa.string())),
-        "grade": ("relevance", pa.array(C.py_grades(g, where), pa.int64())),
+        "query": ("query_id", pa.array(P.py_ids(q, C.QUERY, where), pa.string())),
+        "doc": ("doc_id", pa.array(P.py_ids(d, C.DOC, where), pa.string())),
+        "grade": ("relevance", pa.array(P.py_grades(g, where), pa.int64())),
     }
-    return _qrels(cols, where, "the iterable is empty")
+    return qrels_from_columns(cols, where, "the iterable is empty")
 
 
 def run_from_records(obj: Iterable[Any], source: str, name: str | None) -> Run:
@@ -190,7 +189,7 @@ def run_from_records(obj: Iterable[Any], source: str, name: str | None) -> Run:
     order is the iteration order."""
     import pyarrow as pa
 
-    from cranfield.io.tabular import _run
+    from cranfield.io.from_columns import run_from_columns
 
     first, rows = _peek(obj)
     if first is None:
@@ -200,16 +199,16 @@ def run_from_records(obj: Iterable[Any], source: str, name: str | None) -> Run:
         raise InputError(
             source,
             f"item 0: expected a ScoredDoc with fields query_id, doc_id, score, got "
-            f"{C.show(first)}{hint}",
+            f"{P.show(first)}{hint}",
         )
     q, d, s = _columns(rows, SCORED_FIELDS, "a ScoredDoc", source)
     where = Where(source, "item")
     cols = {
-        "query": ("query_id", pa.array(C.py_ids(q, C.QUERY, where), pa.string())),
-        "doc": ("doc_id", pa.array(C.py_ids(d, C.DOC, where), pa.string())),
-        "score": ("score", pa.array(C.py_scores(s, where), pa.float64())),
+        "query": ("query_id", pa.array(P.py_ids(q, C.QUERY, where), pa.string())),
+        "doc": ("doc_id", pa.array(P.py_ids(d, C.DOC, where), pa.string())),
+        "score": ("score", pa.array(P.py_scores(s, where), pa.float64())),
     }
-    return _run(cols, where, name, "the iterable is empty")
+    return run_from_columns(cols, where, name, "the iterable is empty")
 
 
 # ------------------------------------------------------------------------------ objects

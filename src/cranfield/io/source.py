@@ -1,9 +1,9 @@
 """Bytes of an input: a path or ``-`` (standard input), decompressed, read in bounded chunks.
 
-Compression is detected from the first bytes (magic numbers), never from the name: gzip,
-bzip2 and xz with the standard library, Zstandard with the ``zstandard`` package (the ``zstd``
-extra).  Concatenated streams (``cat a.gz b.gz``) are read one after the other, with NUL
-padding between them allowed; anything else after the end of a stream is an error.
+Compression is detected from the first bytes (magic numbers), never from the name, and
+undone chunk by chunk (:mod:`cranfield.io.decompress`).  A file named on the client and read
+on a Dask worker is a :class:`~cranfield.io.client_files.ClientFile`, checked where it is
+opened (:func:`open_input`).
 
 Nothing is read without bound before it is checked.  A stream (standard input, a pipe, a
 device such as ``/dev/urandom``) and every decompressed input arrive in chunks of
@@ -28,10 +28,12 @@ import sys
 import tempfile
 import weakref
 from collections.abc import Callable, Iterator
-from typing import Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, Literal, Protocol, cast
 
 from cranfield.base import progress
 from cranfield.errors import InputError
+from cranfield.io.client_files import ClientFile, client_file  # their path before client_files
+from cranfield.io.decompress import MAGIC_BYTES, Readable, decompress, sniff
 
 __all__ = [
     "STDIN",
@@ -41,6 +43,7 @@ __all__ = [
     "Stream",
     "claim_stdin",
     "client_file",
+    "is_stdin",
     "read_source",
     "source_name",
 ]
@@ -53,13 +56,6 @@ CHUNK_BYTES = 16 << 20
 """Bytes of a stream or of decompressed output checked at a time (tests lower it)."""
 HEAD_BYTES = 1 << 16
 """Bytes of a large regular file checked before the rest is read."""
-INPUT_BYTES = 1 << 20
-"""Compressed bytes read at a time."""
-ZSTD_PIECE = 2 << 10
-"""Compressed bytes given to the Zstandard decoder at a time: its API has no output limit,
-and one compressed byte expands to at most about 32 KiB, so a piece yields at most 64 MiB."""
-XZ_MEMLIMIT = 1 << 30
-"""Memory the xz decoder may use (xz -9 needs 65 MiB); a header asking for more is refused."""
 
 _consumed_stdin: weakref.WeakSet[Any] = weakref.WeakSet()
 _claimed_stdin: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -75,10 +71,10 @@ class Check(Protocol):
 
 def source_name(path: str | os.PathLike[str]) -> str:
     """The name of an input in messages: the path, or ``<stdin>`` for ``-``."""
-    return STDIN_SOURCE if _is_stdin(path) else str(path)
+    return STDIN_SOURCE if is_stdin(path) else str(path)
 
 
-def _is_stdin(path: Any) -> bool:
+def is_stdin(path: Any) -> bool:
     return isinstance(path, str) and path == STDIN
 
 
@@ -90,7 +86,7 @@ def read_source(path: str | os.PathLike[str], check: Callable[[], Check] | None 
     """
     source = source_name(path)
     with input_errors(source):
-        if _is_stdin(path):
+        if is_stdin(path):
             return _read_stream(_stdin(), source, check, size=None)
         with open_input(path, source) as fh:
             st = os.fstat(fh.fileno())
@@ -107,7 +103,7 @@ class input_errors:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind, exc, tb) -> bool:
+    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> Literal[False]:
         if exc is None or isinstance(exc, InputError | GeneratorExit):
             return False
         source = self.source
@@ -140,114 +136,6 @@ def open_input(path: str | os.PathLike[str], source: str) -> BinaryIO:
     return fh
 
 
-SEEN_BYTES = 1 << 16
-"""Bytes at the start of a file that :class:`ClientFile` hashes."""
-
-
-class ClientFile(os.PathLike):
-    """A file named on the client, to be read elsewhere (a Dask worker, which has a working
-    directory and maybe a file system of its own): its absolute path on the client, which is
-    what is opened; the name the user gave, which is what messages say; and what the client
-    saw of it (``seen``: size, modification time in nanoseconds and a hash of the first
-    :data:`SEEN_BYTES`), which every opening checks (:func:`open_input`): another file at that
-    path is an :class:`~cranfield.errors.InputError`, never read.  ``seen`` is ``None`` for
-    a file the client could not read (the workers may see what the client does not)."""
-
-    def __init__(self, path: str, name: str, seen: tuple[int, int, str] | None) -> None:
-        self.path = path
-        self.name = name
-        self.seen = seen
-
-    def __fspath__(self) -> str:
-        return self.path
-
-    def __str__(self) -> str:
-        return self.name
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.path!r}, {self.name!r}, {self.seen!r})"
-
-    def check(self, fh: BinaryIO) -> None:
-        """An :class:`~cranfield.errors.InputError` unless the open ``fh`` is the file the
-        client saw."""
-        if self.seen is None:
-            return
-        size, mtime_ns, digest = self.seen
-        try:
-            st = os.fstat(fh.fileno())
-            why = None
-            if st.st_size != size:
-                why = f"{st.st_size} bytes on the worker, {size} on the client"
-            elif st.st_mtime_ns != mtime_ns:
-                why = (
-                    f"modified {_when(st.st_mtime_ns)} on the worker, "
-                    f"{_when(mtime_ns)} on the client"
-                )
-            elif _digest(fh.fileno(), size) != digest:
-                why = f"its first {min(size, SEEN_BYTES)} bytes differ from the client's"
-        except OSError as exc:
-            raise InputError(self.name, f"cannot read: {exc.strerror or exc}") from None
-        if why is not None:
-            import socket
-
-            raise InputError(
-                self.name,
-                f"on the worker (host {socket.gethostname()}), {self.path} is not the file "
-                f"the client read: {why}",
-            )
-
-
-def client_file(path: str | os.PathLike[str]) -> ClientFile | None:
-    """The file ``path`` names here, as a :class:`ClientFile` to be read elsewhere (a path
-    read in a given format keeps it), or ``None`` for an input that only this process can
-    read: standard input, a pipe (``<(zcat run.gz)``), a device, a directory."""
-    from cranfield.io.formats import FormattedClientFile, FormattedPath
-
-    if _is_stdin(path):
-        return None
-    absolute = os.path.abspath(os.fspath(path))
-    seen = None
-    try:
-        fd = os.open(absolute, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a pipe: no wait
-    except (OSError, ValueError):  # (ValueError: a NUL in the name)
-        pass  # not seen here: sent unchecked, the reader there says what is wrong
-    else:
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                return None
-            seen = (st.st_size, st.st_mtime_ns, _digest(fd, st.st_size))
-        except OSError:
-            seen = None
-        finally:
-            os.close(fd)
-    if isinstance(path, FormattedPath):
-        return FormattedClientFile(absolute, str(path), seen, path.format)
-    return ClientFile(absolute, str(path), seen)
-
-
-def _digest(fd: int, size: int) -> str:
-    """The hash of the first :data:`SEEN_BYTES` of the file open as ``fd`` (of ``size``)."""
-    import hashlib
-
-    want = min(size, SEEN_BYTES)
-    head = b""
-    while len(head) < want:
-        more = os.pread(fd, want - len(head), len(head))
-        if not more:
-            break
-        head += more
-    return hashlib.blake2b(head, digest_size=16).hexdigest()
-
-
-def _when(ns: int) -> str:
-    """A modification time in nanoseconds, as UTC to the nanosecond."""
-    import time
-
-    seconds, rest = divmod(ns, 10**9)
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(seconds)) + f".{rest:09d} UTC"
-
-
 class Stream:
     """The (decompressed) bytes of ``path`` or of standard input (``-``) in chunks, each
     checked (``check`` makes a fresh checker per reading) before it is handed out.
@@ -274,7 +162,7 @@ class Stream:
         with input_errors(self.source):
             if self._spool is not None:  # read again: from the copy, then on
                 yield from _stream_chunks(self._spool.replay(), self.source, check, size)
-            elif _is_stdin(self.path):
+            elif is_stdin(self.path):
                 self._spool = _Spool(_stdin())
                 yield from _stream_chunks(self._spool, self.source, check, size)
             else:
@@ -356,9 +244,13 @@ class _Replay:
 
 def _stream_chunks(fh, source: str, check: Check | None, size: int) -> Iterator[bytes]:
     """Checked chunks of a file or stream (decompressed if it starts with a magic number)."""
-    head = read_full(fh, max(size, _MAGIC_BYTES))
+    head = read_full(fh, max(size, MAGIC_BYTES))
     fmt = sniff(head)
-    chunks = _decompress(fmt, head, fh, source) if fmt is not None else _plain(head, fh, size)
+    chunks = (
+        decompress(fmt, head, fh, source, CHUNK_BYTES)
+        if fmt is not None
+        else _plain(head, fh, size)
+    )
     for chunk in chunks:
         if check is not None:
             check.feed(chunk)
@@ -395,24 +287,24 @@ def _stdin() -> BinaryIO:
     return stream
 
 
-def _read_stream(fh: BinaryIO, source: str, make_check, *, size: int | None) -> bytes:
+def _read_stream(fh: Readable, source: str, make_check: Any, *, size: int | None) -> bytes:
     """Read and check (a progress line on a terminal if it takes long)."""
     with progress.task(f"reading {source}"):
         return _read_chunks(fh, source, make_check, size=size)
 
 
-def _read_chunks(fh: BinaryIO, source: str, make_check, *, size: int | None) -> bytes:
+def _read_chunks(fh: Readable, source: str, make_check: Any, *, size: int | None) -> bytes:
     """Read and check; ``size`` is a regular file's size (``None``: a stream)."""
     want = CHUNK_BYTES  # a stream: a chunk; a small file: all of it (and 1 byte: its end)
     if size is not None:
         want = size + 1 if size <= CHUNK_BYTES else HEAD_BYTES
-    want = max(want, _MAGIC_BYTES)
+    want = max(want, MAGIC_BYTES)
     head = read_full(fh, want)
     fmt = sniff(head)
     check = make_check() if make_check is not None else None
     if fmt is not None:
         chunks = []
-        for chunk in _decompress(fmt, head, fh, source):
+        for chunk in decompress(fmt, head, fh, source, CHUNK_BYTES):
             if check is not None:
                 check.feed(chunk)
             chunks.append(chunk)
@@ -424,7 +316,7 @@ def _read_chunks(fh: BinaryIO, source: str, make_check, *, size: int | None) -> 
         if len(head) < want:
             data = head
         else:
-            fh.seek(0)
+            cast(BinaryIO, fh).seek(0)  # a regular file: its size is known
             data = fh.read()  # one allocation of the file's size, one copy from the kernel
             if check is not None:
                 check = make_check()
@@ -444,7 +336,7 @@ def _read_chunks(fh: BinaryIO, source: str, make_check, *, size: int | None) -> 
     return data
 
 
-def read_full(fh: BinaryIO, n: int) -> bytes:
+def read_full(fh: Readable, n: int) -> bytes:
     """``n`` bytes, or fewer only at the end of the input (pipes return short reads)."""
     first = fh.read(n)
     if not first or len(first) >= n:
@@ -458,168 +350,3 @@ def read_full(fh: BinaryIO, n: int) -> bytes:
         parts.append(more)
         got += len(more)
     return b"".join(parts)
-
-
-# ---------------------------------------------------------------------------- compression
-
-_MAGIC_BYTES = 10  # enough to tell every format (bzip2's block magic ends at byte 10)
-_LABELS = {"gzip": "gzip", "bzip2": "bzip2", "xz": "xz", "zstd": "Zstandard"}
-_BZ2_BLOCK = (b"1AY&SY", b"\x17rE8P\x90")  # first block, or the end of an empty stream
-
-
-def sniff(head: bytes) -> str | None:
-    """The compression format whose magic number starts ``head``, or ``None``."""
-    if head[:2] == b"\x1f\x8b":
-        return "gzip"
-    if head[:6] == b"\xfd7zXZ\x00":
-        return "xz"
-    if head[:4] == b"\x28\xb5\x2f\xfd":
-        return "zstd"
-    # "BZh1".."BZh9" could begin a text file: the block magic that follows cannot
-    if head[:3] == b"BZh" and head[3:4].isdigit() and head[4:10] in _BZ2_BLOCK:
-        return "bzip2"
-    return None
-
-
-class _Corrupt(Exception):
-    """A decompression failure (the message says what)."""
-
-
-def _decompress(fmt: str, head: bytes, fh: BinaryIO, source: str) -> Iterator[bytes]:
-    """Decompressed chunks of at most about :data:`CHUNK_BYTES`, stream after stream."""
-    label = _LABELS[fmt]
-    errors: tuple[type[BaseException], ...] = (_Corrupt, EOFError, OSError, ValueError)
-    if fmt == "gzip":
-        import zlib
-
-        errors += (zlib.error,)
-        members = _zlib_members
-    elif fmt == "zstd":
-        from cranfield.base.optional import require
-
-        zstd = require("zstandard", "zstd", f"reading the Zstandard-compressed {source}")
-        errors += (zstd.ZstdError,)
-        members = _zstd_members
-    else:
-        import lzma
-
-        errors += (lzma.LZMAError,)
-        members = _bz2_members if fmt == "bzip2" else _xz_members
-    reader = _Input(head, fh)
-    try:
-        yield from members(reader)
-    except errors as exc:
-        raise InputError(source, f"corrupt {label} data: {_why(exc)}") from None
-    except MemoryError:
-        raise InputError(source, f"corrupt {label} data: out of memory decompressing it") from None
-
-
-def _why(exc: BaseException) -> str:
-    text = str(exc) or type(exc).__name__
-    if isinstance(exc, EOFError) or "ended before" in text:
-        return _TRUNCATED
-    if text.startswith("Error ") and "while decompressing data: " in text:  # zlib's prefix
-        text = text.split("while decompressing data: ", 1)[1]
-    return text
-
-
-class _Input:
-    """Compressed bytes: the head already read, then the file in :data:`INPUT_BYTES` reads."""
-
-    def __init__(self, head: bytes, fh: BinaryIO) -> None:
-        self.pending = head
-        self.fh = fh
-
-    def read(self) -> bytes:
-        if self.pending:
-            out, self.pending = self.pending, b""
-            return out
-        return self.fh.read(INPUT_BYTES) or b""
-
-    def next_stream(self, magic: bytes) -> bytes | None:
-        """The input at the start of the next stream (NUL padding skipped), ``None`` at the
-        end; anything but another stream of the same format is an error."""
-        data = self.pending.lstrip(b"\x00")
-        while not data:
-            data = self.fh.read(INPUT_BYTES)
-            if not data:
-                return None
-            data = data.lstrip(b"\x00")
-        while len(data) < len(magic) and (more := self.fh.read(INPUT_BYTES)):
-            data += more
-        if not data.startswith(magic):
-            raise _Corrupt("unexpected data after the end of the compressed stream")
-        self.pending = b""
-        return data
-
-
-_TRUNCATED = "the compressed data ends early (truncated file?)"
-
-
-def _zlib_members(src: _Input) -> Iterator[bytes]:
-    import zlib
-
-    while (buf := src.next_stream(b"\x1f\x8b")) is not None:
-        d = zlib.decompressobj(31)  # gzip wrapper: header, CRC-32 and length are checked
-        while not d.eof:
-            if not buf:
-                buf = src.read()
-            out = d.decompress(buf, CHUNK_BYTES)
-            if out:
-                yield out
-            elif not buf:
-                raise _Corrupt(_TRUNCATED)
-            buf = d.unconsumed_tail
-        src.pending = d.unused_data + buf
-
-
-def _bz2_members(src: _Input) -> Iterator[bytes]:
-    import bz2
-
-    yield from _limited_members(src, b"BZh", bz2.BZ2Decompressor)
-
-
-def _xz_members(src: _Input) -> Iterator[bytes]:
-    import lzma
-
-    def make():
-        return lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=XZ_MEMLIMIT)
-
-    yield from _limited_members(src, b"\xfd7zXZ\x00", make)
-
-
-def _limited_members(src: _Input, magic: bytes, make) -> Iterator[bytes]:
-    """Streams of a decoder with an output limit and an internal input buffer (bz2, lzma)."""
-    while (buf := src.next_stream(magic)) is not None:
-        d = make()
-        while not d.eof:
-            if d.needs_input:
-                if not buf:
-                    buf = src.read()
-                    if not buf:
-                        raise _Corrupt(_TRUNCATED)
-                out = d.decompress(buf, CHUNK_BYTES)
-                buf = b""
-            else:
-                out = d.decompress(b"", CHUNK_BYTES)
-            if out:
-                yield out
-        src.pending = d.unused_data + buf
-
-
-def _zstd_members(src: _Input) -> Iterator[bytes]:
-    import zstandard
-
-    while (buf := src.next_stream(b"\x28\xb5\x2f\xfd")) is not None:
-        d = zstandard.ZstdDecompressor().decompressobj()
-        pos = 0
-        while not d.eof:
-            if pos >= len(buf):
-                buf, pos = src.read(), 0
-                if not buf:
-                    raise _Corrupt(_TRUNCATED)
-            out = d.decompress(buf[pos : pos + ZSTD_PIECE])
-            pos += ZSTD_PIECE
-            if out:
-                yield out
-        src.pending = d.unused_data + buf[pos:]

@@ -39,6 +39,8 @@ FAMILIES = (
     "compatibility",  # Compat, as ir_measures
     "diversity",  # subtopic judgments, ndeval's measures
     "ntcir",  # NTCIREVAL's graded measures (Sakai)
+    "ntcir_cascade",
+    "ntcir_ndcg_gap",
     "ntcir_diversity",  # D-nDCG, D#-nDCG over subtopic judgments
     "mteb",  # MTEB's capped recall and top-k accuracy
 )
@@ -69,6 +71,8 @@ LABELS = {
     "compatibility": "similarity",
     "diversity": "diversity",
     "ntcir": "ntcir",
+    "ntcir_cascade": "ntcir",
+    "ntcir_ndcg_gap": "ntcir",
     "ntcir_diversity": "diversity",
     "mteb": "mteb",
 }

@@ -33,19 +33,9 @@ from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.diversity import DIVERSITY_JUDGED_ONLY, NO_SUBTOPIC
 from cranfield.measures.kernels.counting import c_log, memo, ratio
 from cranfield.measures.kernels.gains import gain_pairs
+from cranfield.measures.kernels.ntcir_lists import Ideal, Ranked, gain_of, q_of
 from cranfield.measures.kernels.subtopic_view import relevant_counts, require, view
-from cranfield.measures.ntcir import (
-    AMIGO,
-    BETA,
-    GAINS,
-    NTCIREVAL,
-    SAKAI_SONG,
-    Ideal,
-    Ranked,
-    _gain_of,
-    _relevant_grades_only,
-    q_of,
-)
+from cranfield.measures.ntcir import AMIGO, BETA, GAINS, NTCIREVAL, SAKAI_SONG, relevant_grades_only
 from cranfield.measures.params import MAX_WEIGHT
 from cranfield.measures.registry import CUTOFF, CUTOFF_OPTIONAL, REL, Param, measure
 from cranfield.ties.levels import expand
@@ -81,7 +71,7 @@ def global_gains(jr: JudgedRankings, rel: int, gains: dict | None) -> np.ndarray
         npairs = len(pairs)
         entry_pair = np.repeat(np.arange(npairs), np.diff(sub.entry_offsets))
         grade = sub.entry_grade
-        gain = np.where(grade >= rel, _gain_of(grade, gains), 0.0)
+        gain = np.where(grade >= rel, gain_of(grade, gains), 0.0)
         total = segment_total(entry_pair, gain, npairs)
         topic_of_pair = np.empty(npairs, dtype=np.int64)
         topic_of_pair[pairs.grades] = np.repeat(
@@ -162,7 +152,7 @@ NOTES = (
     "D-nDCG",
     cutoff=CUTOFF,
     params=(REL, GAINS, DIVERSITY_JUDGED_ONLY),
-    check=_relevant_grades_only,
+    check=relevant_grades_only,
     summary="nDCG over global gains (the intents' gains weighted by their probabilities)",
     formula="D-nDCG@k = sum_{r<=k} GG(r) / log(r+1) / sum_{r<=k} GG*(r) / log(r+1), GG(d) = "
     "sum_i P(i|q) g_i(d), P(i|q) = 1/S",
@@ -184,7 +174,7 @@ def d_ndcg(jr, *, cutoff: int, rel: int, gains, judged_only: bool) -> np.ndarray
     "Dsharp-nDCG",
     cutoff=CUTOFF,
     params=(GAMMA, REL, GAINS, DIVERSITY_JUDGED_ONLY),
-    check=_relevant_grades_only,
+    check=relevant_grades_only,
     summary="D#-nDCG (NTCIREVAL's name): intent recall and D-nDCG, averaged with weight gamma",
     formula="D#-nDCG@k = gamma I-rec@k + (1 - gamma) D-nDCG@k, I-rec@k = the share of the S "
     "intents with a relevant document in the top k",
@@ -207,7 +197,7 @@ def d_sharp_ndcg(jr, *, cutoff: int, gamma: float, rel: int, gains, judged_only:
     "D-Q",
     cutoff=CUTOFF,
     params=(REL, GAINS, BETA, DIVERSITY_JUDGED_ONLY),
-    check=_relevant_grades_only,
+    check=relevant_grades_only,
     summary="Q-measure over global gains (the intents' gains weighted by their probabilities)",
     formula="D-Q@k = sum_{r<=k} I(r) BR(r) / min(k, R), BR over global gains GG; I(r) = 1 and R "
     "counts documents with GG > 0",
@@ -229,7 +219,7 @@ def d_q(jr, *, cutoff: int, rel: int, gains, beta: float, judged_only: bool) -> 
     "Dsharp-Q",
     cutoff=CUTOFF,
     params=(GAMMA, REL, GAINS, BETA, DIVERSITY_JUDGED_ONLY),
-    check=_relevant_grades_only,
+    check=relevant_grades_only,
     summary="D#-Q (NTCIREVAL's name): intent recall and D-Q, averaged with weight gamma",
     formula="D#-Q@k = gamma I-rec@k + (1 - gamma) D-Q@k",
     source=f"{SAKAI_EVIA} (D#-measures; {UNPLACED}); {SAKAI_SONG} (D#-measures; {UNPLACED}); "

@@ -110,6 +110,7 @@ def _wanted(jr: JudgedRankings, NR: int | None, recall: float | None, rel: int) 
     """NR per query (float): the given NR, or snapped ``recall * R``."""
     if NR is not None:
         return np.full(jr.num_queries, float(NR))
+    assert recall is not None  # one of NR and recall, checked by the declaration
     return _snap(float(recall) * jr.num_rel(rel).astype(np.float64))
 
 
@@ -374,6 +375,7 @@ def _ep_measure(weak: bool):
         if ND is not None:
             return _nd(jr, weak, ND, rel) / float(ND)
         refuse_cut(jr, "EP(NR=...)", SPLIT)
+        assert NR is not None  # one of NR and ND, checked by the declaration
         return expected_precision_at_nr(jr, weak, int(NR), rel)
 
     f.__doc__ = (

@@ -17,8 +17,8 @@ unknown label (nuggetizer's ``failed``, the mark of an LLM call it could not par
 or a (query, run) pair given twice, in one file or across files, is one
 :class:`~cranfield.errors.InputError` naming the file, the line and the problem.  Blank lines
 are counted, every other line is one response.  The text goes through the checks of every
-JSON read (:func:`cranfield.io.tabular.json_text`: UTF-8, line ends, nesting bounded before
-parsing) and each line through :func:`cranfield.io.tabular.json_line` (invalid JSON, a key
+JSON read (:func:`cranfield.io.strict_json.json_text`: UTF-8, line ends, nesting bounded before
+parsing) and each line through :func:`cranfield.io.strict_json.json_line` (invalid JSON, a key
 given twice).
 """
 
@@ -121,7 +121,7 @@ def _read_file(
     rows: list[tuple[Any, ...]],
     seen: dict[tuple[str, str], tuple[str, int]],
 ) -> LineCounts:
-    from cranfield.io.tabular import json_line, json_text
+    from cranfield.io.strict_json import json_line, json_text
 
     data = json_text(path, lines=True)
     pieces = data.split(b"\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cranfield.judgments.agreement import JudgmentAgreement
+from cranfield.judgments.agreement_result import JudgmentAgreement
 from cranfield.render.charts import new_figure, save, wrap_title
 
 __all__ = ["COLUMNS", "MOST_PAIRS", "confusion_heatmaps"]

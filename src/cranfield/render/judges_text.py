@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from cranfield.judgments.agreement import ALL_STATISTICS, PAIR_STATISTICS, JudgmentAgreement
+from cranfield.judgments.agreement_result import ALL_STATISTICS, PAIR_STATISTICS, JudgmentAgreement
 from cranfield.render.delimited import delimited
 from cranfield.render.table import text_table
 

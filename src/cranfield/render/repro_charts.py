@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cranfield.comparing.repro import Reproduction
+from cranfield.comparing.repro_result import Reproduction
 from cranfield.render.charts import new_figure, save, wrap_title
 
 __all__ = ["er_dri_plot"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from cranfield.comparing.repro import ROLES, Reproduction
+from cranfield.comparing.repro_result import ROLES, Reproduction
 from cranfield.render.delimited import delimited
 from cranfield.render.table import text_table
 

@@ -107,7 +107,8 @@ def _plain_trec_text(path: Any, detect: bool) -> bool:
     text run."""
     from cranfield.errors import CranfieldError
     from cranfield.io import formats
-    from cranfield.io.source import Stream, sniff
+    from cranfield.io.decompress import sniff
+    from cranfield.io.source import Stream
     from cranfield.io.textcheck import TextCheck
 
     try:
