@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 pub mod join;
+pub mod judge;
 pub mod numbers;
 pub mod trec;
 
