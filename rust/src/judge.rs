@@ -93,16 +93,25 @@ pub struct Ordered {
 }
 
 /// Score descending (equal scores compare equal, -0.0 == 0.0 as in numpy; a NaN after every
-/// number), then document id descending in byte order.
+/// number).
 #[inline]
-fn rank_cmp(sa: f64, da: &[u8], sb: f64, db: &[u8]) -> Ordering {
-    let by_score = match (sa.is_nan(), sb.is_nan()) {
-        (false, false) => sb.partial_cmp(&sa).unwrap_or(Ordering::Equal),
+fn score_cmp(a: f64, b: f64) -> Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (false, false) => b.partial_cmp(&a).unwrap_or(Ordering::Equal),
         (true, true) => Ordering::Equal,
         (true, false) => Ordering::Greater,
         (false, true) => Ordering::Less,
-    };
-    by_score.then_with(|| db.cmp(da))
+    }
+}
+
+/// The first 8 bytes of an id as a big-endian integer (zeros after a shorter id): ids whose
+/// prefixes differ are in the order of their prefixes.
+#[inline]
+fn prefix(id: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    let n = id.len().min(8);
+    w[..n].copy_from_slice(&id[..n]);
+    u64::from_be_bytes(w)
 }
 
 /// Whether two adjacent ranked scores start a new tie group (numpy's `!=`: a NaN always does).
@@ -163,20 +172,36 @@ pub fn order_trec<'a>(
         rows
     };
     let mut identity = grouped;
-    // each segment in rank order (a stable sort, only where the file's order is not it)
+    // each segment in rank order: by score (a stable sort, only where the file's order is
+    // not it), then each tie group by document (sorted only where it is not in that order)
+    let by_score = |a: &i64, b: &i64| score_cmp(scores[*a as usize], scores[*b as usize]);
+    let by_doc = |a: &i64, b: &i64| doc(*b as usize).cmp(doc(*a as usize));
+    let mut keyed: Vec<(u64, i64)> = Vec::new();
     for w in starts.windows(2) {
         let seg = &mut rows[w[0] as usize..w[1] as usize];
-        let key = |&r: &i64| (scores[r as usize], doc(r as usize));
-        let sorted = seg.windows(2).all(|p| {
-            let ((sa, da), (sb, db)) = (key(&p[0]), key(&p[1]));
-            rank_cmp(sa, da, sb, db) != Ordering::Greater
-        });
-        if !sorted {
-            seg.sort_by(|a, b| {
-                let ((sa, da), (sb, db)) = (key(a), key(b));
-                rank_cmp(sa, da, sb, db)
-            });
+        if !seg.is_sorted_by(|a, b| by_score(a, b) != Ordering::Greater) {
+            seg.sort_by(by_score);
             identity = false;
+        }
+        let mut k = 0;
+        while k < seg.len() {
+            let s = scores[seg[k] as usize];
+            let mut e = k + 1;
+            while e < seg.len() && !differ(s, scores[seg[e] as usize]) {
+                e += 1;
+            }
+            let group = &mut seg[k..e];
+            if group.len() > 1 && !group.is_sorted_by(|a, b| by_doc(a, b) != Ordering::Greater) {
+                // by the ids' first 8 bytes as an integer, the whole ids where those are equal
+                keyed.clear();
+                keyed.extend(group.iter().map(|&r| (prefix(doc(r as usize)), r)));
+                keyed.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| by_doc(&a.1, &b.1)));
+                for (slot, &(_, r)) in group.iter_mut().zip(keyed.iter()) {
+                    *slot = r;
+                }
+                identity = false;
+            }
+            k = e;
         }
     }
     let mut tie_ids = Vec::with_capacity(rows.len());

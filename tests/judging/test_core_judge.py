@@ -22,6 +22,8 @@ from cranfield.judging.rankings import NOT_IN_QRELS, UNJUDGED
 # ids chosen so that byte order, prefixes and non-ASCII text matter
 QUERIES = ["q1", "q10", "q2", "Q", "é"]
 DOCS = ["d", "d1", "d10", "d2", "D", "é", "e\u0301", "zz", "a", "ü"]
+# longer than the core's 8-byte sort prefix: equal prefixes, a NUL after a shorter id
+DOCS += ["document-1", "document-10", "document-2", "documentA", "d1\x00", "d1\x00\x00x"]
 SCORES = [0.0, -0.0, 1.0, 2.5, -1.0, 1e300, 7.25]
 GRADES = [MISSING, -5, -1, 0, 1, 3]
 
