@@ -187,6 +187,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<judge_py::QrelsIndex>()?;
     m.add_function(wrap_pyfunction!(judge_py::judge_grades, m)?)?;
     m.add_function(wrap_pyfunction!(judge_py::order_trec, m)?)?;
+    m.add_function(wrap_pyfunction!(judge_py::first_duplicate, m)?)?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     Ok(())
 }

@@ -213,3 +213,22 @@ pub fn order_trec<'py>(
     d.set_item("identity", o.identity)?;
     Ok(d)
 }
+
+/// `first_duplicate(qcodes, docs)`: `(later, earlier)`, the first row whose (query,
+/// document) an earlier row holds and that row, or `None`
+/// (`crate::duplicates::first_duplicate`).
+#[pyfunction]
+pub fn first_duplicate<'py>(
+    py: Python<'py>,
+    qcodes: PyReadonlyArray1<'py, i32>,
+    docs: &Bound<'py, PyAny>,
+) -> PyResult<Option<(usize, usize)>> {
+    let qcodes = qcodes.as_slice()?;
+    let docs = docs_of(docs)?;
+    let dv = DocView::new(&docs, qcodes.len())?;
+    py.detach(|| {
+        guarded("first_duplicate", || {
+            crate::duplicates::first_duplicate(qcodes, |r| dv.get(r))
+        })
+    })
+}

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cranfield.base.arrow import string_buffers
 from cranfield.data.tables import Qrels, Run
 from cranfield.errors import ParameterError
+from cranfield.io.trec.core import core_array, core_ids
 from cranfield.judging.options import JudgeOptions
 from cranfield.judging.ordering import order_run
 from cranfield.judging.rankings import JudgedRankings
@@ -106,13 +106,13 @@ def judge(
     segment_of_query = np.array([seg_index.get(q, -1) for q in run.query_ids], dtype=np.int64)
 
     core = _core()
-    docs = _docs(run)
+    docs = core_ids(run.docs)
     if ties == "trec":  # the core orders (score desc, docno desc) and finds the tie groups
         o = core.order_trec(
             segment_of_query,
             len(evaluated),
-            _array(run.qcodes, np.int32),
-            _array(run.scores, np.float64),
+            core_array(run.qcodes, np.int32),
+            core_array(run.scores, np.float64),
             docs,
         )
         rows, lengths, tie_ids, identity = o["rows"], o["lengths"], o["tie_ids"], o["identity"]
@@ -144,7 +144,7 @@ def judge(
         qrels_index(qrels),
         qrels_qidx_of_segment,
         offsets,
-        _array(rows, np.int64),
+        core_array(rows, np.int64),
         docs,
         len(run),
     )
@@ -278,27 +278,12 @@ def qrels_index(qrels: Qrels) -> Any:
     index = _INDEXES.get(qrels)
     if index is None:
         index = _core().QrelsIndex(
-            _array(qrels.offsets, np.int64),
+            core_array(qrels.offsets, np.int64),
             qrels.doc_ids if isinstance(qrels.doc_ids, list) else list(qrels.doc_ids),
-            _array(qrels.grades, np.int64),
+            core_array(qrels.grades, np.int64),
         )
         _INDEXES[qrels] = index
     return index
-
-
-def _docs(run: Run) -> Any:
-    """The run's documents as the core takes them: a list of strings, or an Arrow column's
-    (offsets, bytes)."""
-    if run.docs.is_arrow:
-        offsets, data = string_buffers(run.docs.arrow())
-        return _array(offsets, np.int64), data
-    return run.docs.to_list()
-
-
-def _array(values: Any, dtype: Any) -> np.ndarray:
-    """``values`` as the core reads them: contiguous and aligned (an array unpickled from a
-    worker's buffer may be neither)."""
-    return np.require(values, dtype=dtype, requirements=("C", "A"))
 
 
 def _offsets(lengths: np.ndarray) -> np.ndarray:
