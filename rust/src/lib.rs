@@ -8,7 +8,9 @@
 
 #![forbid(unsafe_code)]
 
+pub mod duplicates;
 pub mod join;
+pub mod judge;
 pub mod numbers;
 pub mod trec;
 

@@ -15,6 +15,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::trec::{self, Counts, ParseError};
 
+#[path = "python_judge.rs"]
+mod judge_py;
+
 create_exception!(
     _core,
     InternalError,
@@ -181,6 +184,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_qrels, m)?)?;
     m.add_function(wrap_pyfunction!(join, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
+    m.add_class::<judge_py::QrelsIndex>()?;
+    m.add_function(wrap_pyfunction!(judge_py::judge_grades, m)?)?;
+    m.add_function(wrap_pyfunction!(judge_py::order_trec, m)?)?;
+    m.add_function(wrap_pyfunction!(judge_py::first_duplicate, m)?)?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     Ok(())
 }

@@ -252,6 +252,75 @@ impl<'d> Tokens<'d, '_> {
     }
 }
 
+/// A data line: its number, its bytes `start..end` in the text, and its fields.
+struct DataLine<'d, 'f> {
+    line: u64,
+    start: usize,
+    end: usize,
+    fields: Tokens<'d, 'f>,
+}
+
+impl DataLine<'_, '_> {
+    fn error(&self, kind: ErrorKind, field: usize) -> ParseError {
+        ParseError {
+            kind,
+            line: self.line,
+            start: self.start,
+            end: self.end,
+            field,
+        }
+    }
+}
+
+/// The one line classifier of qrels and runs: each line of `data` is counted in `counts` as
+/// blank, a comment (an error when it hides a data line: `run` says which shape) or data,
+/// handed to `each`; no data line at all is [`ErrorKind::Empty`].
+fn data_lines<'d>(
+    data: &'d [u8],
+    run: bool,
+    counts: &mut Counts,
+    mut each: impl FnMut(&DataLine<'d, '_>) -> Result<(), ParseError>,
+) -> Result<(), ParseError> {
+    let mut fields = Vec::with_capacity(8);
+    for (line, start, end) in lines(data) {
+        counts.lines = line;
+        split(&data[start..end], start, &mut fields);
+        let d = DataLine {
+            line,
+            start,
+            end,
+            fields: Tokens {
+                data,
+                fields: &fields,
+            },
+        };
+        let f = &d.fields;
+        if f.len() == 0 {
+            counts.blank += 1;
+            continue;
+        }
+        if f.get(0)[0] == b'#' {
+            if f.hidden(run) {
+                return Err(d.error(ErrorKind::Hidden, 0));
+            }
+            counts.comments += 1;
+            continue;
+        }
+        counts.data += 1;
+        each(&d)?;
+    }
+    if counts.data == 0 {
+        return Err(ParseError {
+            kind: ErrorKind::Empty,
+            line: 0,
+            start: 0,
+            end: 0,
+            field: 0,
+        });
+    }
+    Ok(())
+}
+
 /// Line numbers of the rows, kept only once a row's line is not its row number + 1.
 #[derive(Default)]
 pub struct RowLines {
@@ -294,7 +363,6 @@ pub struct RunColumns<'a> {
 
 /// Read a TREC run.
 pub fn read_run(data: &[u8]) -> Result<RunColumns<'_>, ParseError> {
-    let mut fields = Vec::with_capacity(8);
     let guess = data.len() / 40 + 1;
     let mut queries = BlockInterner::new();
     let mut qcodes = Vec::with_capacity(guess);
@@ -307,45 +375,23 @@ pub fn read_run(data: &[u8]) -> Result<RunColumns<'_>, ParseError> {
     let mut tag: &[u8] = b"";
     let mut row_lines = RowLines::default();
     let mut counts = Counts::default();
-    for (line, start, end) in lines(data) {
-        counts.lines = line;
-        split(&data[start..end], start, &mut fields);
-        let f = Tokens {
-            data,
-            fields: &fields,
-        };
-        let err = |kind, field| ParseError {
-            kind,
-            line,
-            start,
-            end,
-            field,
-        };
-        if f.len() == 0 {
-            counts.blank += 1;
-            continue;
-        }
-        if f.get(0)[0] == b'#' {
-            if f.hidden(true) {
-                return Err(err(ErrorKind::Hidden, 0));
-            }
-            counts.comments += 1;
-            continue;
-        }
+    let mut extra = (0u64, None);
+    data_lines(data, true, &mut counts, |d| {
+        let (f, line) = (&d.fields, d.line);
         if f.len() != RUN_FIELDS {
             if f.len() < RUN_FIELDS {
-                return Err(err(ErrorKind::Columns, 0));
+                return Err(d.error(ErrorKind::Columns, 0));
             }
             if f.len() >= JOINED_FIELDS
                 && let Some(k) = f.joined_at()
             {
-                return Err(err(ErrorKind::Joined, k));
+                return Err(d.error(ErrorKind::Joined, k));
             }
-            counts.extra += 1;
-            counts.first_extra.get_or_insert(line);
+            extra.0 += 1;
+            extra.1.get_or_insert(line);
         }
         let Some(score) = parse_score(f.get(4)) else {
-            return Err(err(ErrorKind::Score, 4));
+            return Err(d.error(ErrorKind::Score, 4));
         };
         let row = qcodes.len();
         qcodes.push(queries.code(f.get(0)) as i32);
@@ -360,17 +406,9 @@ pub fn read_run(data: &[u8]) -> Result<RunColumns<'_>, ParseError> {
         }
         row_lines.push(row, line);
         tag = f.get(5);
-    }
-    if qcodes.is_empty() {
-        return Err(ParseError {
-            kind: ErrorKind::Empty,
-            line: 0,
-            start: 0,
-            end: 0,
-            field: 0,
-        });
-    }
-    counts.data = qcodes.len() as u64;
+        Ok(())
+    })?;
+    (counts.extra, counts.first_extra) = extra;
     Ok(RunColumns {
         query_ids: queries.inner.ids,
         qcodes,
@@ -401,59 +439,26 @@ pub struct QrelsColumns<'a> {
 
 /// Read TREC qrels.
 pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
-    let mut fields = Vec::with_capacity(8);
     let mut queries = BlockInterner::new();
     let mut qcodes: Vec<u32> = Vec::new();
     let mut docs: Vec<&[u8]> = Vec::new();
     let mut grades = Vec::new();
     let mut lines_of = Vec::new();
     let mut counts = Counts::default();
-    for (line, start, end) in lines(data) {
-        counts.lines = line;
-        split(&data[start..end], start, &mut fields);
-        let f = Tokens {
-            data,
-            fields: &fields,
-        };
-        let err = |kind, field| ParseError {
-            kind,
-            line,
-            start,
-            end,
-            field,
-        };
-        if f.len() == 0 {
-            counts.blank += 1;
-            continue;
-        }
-        if f.get(0)[0] == b'#' {
-            if f.hidden(false) {
-                return Err(err(ErrorKind::Hidden, 0));
-            }
-            counts.comments += 1;
-            continue;
-        }
+    data_lines(data, false, &mut counts, |d| {
+        let f = &d.fields;
         if f.len() != QRELS_FIELDS {
-            return Err(err(ErrorKind::Columns, 0));
+            return Err(d.error(ErrorKind::Columns, 0));
         }
         let Some(grade) = parse_int(f.get(3)) else {
-            return Err(err(ErrorKind::Grade, 3));
+            return Err(d.error(ErrorKind::Grade, 3));
         };
         qcodes.push(queries.code(f.get(0)));
         docs.push(f.get(2));
         grades.push(grade);
-        lines_of.push(line as i64);
-    }
-    if qcodes.is_empty() {
-        return Err(ParseError {
-            kind: ErrorKind::Empty,
-            line: 0,
-            start: 0,
-            end: 0,
-            field: 0,
-        });
-    }
-    counts.data = qcodes.len() as u64;
+        lines_of.push(d.line as i64);
+        Ok(())
+    })?;
     let qids = queries.inner.ids;
     let qrank = byte_ranks(&qids);
     let key = |r: usize| (qrank[qcodes[r] as usize], docs[r]);

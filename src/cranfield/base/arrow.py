@@ -8,7 +8,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["arrow_numpy", "bool_numpy", "numpy_arrow", "string_array", "strings_arrow"]
+__all__ = [
+    "arrow_numpy",
+    "bool_numpy",
+    "numpy_arrow",
+    "string_array",
+    "string_buffers",
+    "strings_arrow",
+]
 
 
 def bool_numpy(arr: Any) -> np.ndarray:
@@ -40,6 +47,26 @@ def strings_arrow(values: Sequence[str]) -> Any:
     return pa.Array.from_buffers(
         typ, len(encoded), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))]
     )
+
+
+def string_buffers(arr: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The (offsets, bytes) of an Arrow string array without nulls (any string type, chunked
+    or not), zero-copy for a large string array: string ``i`` is
+    ``bytes[offsets[i]:offsets[i + 1]]``, offsets int64 (``len(arr) + 1`` of them)."""
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if not pa.types.is_large_string(arr.type):
+        arr = arr.cast(pa.large_string())
+    n = len(arr)
+    buffers = arr.buffers()
+    if n == 0:
+        return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.uint8)
+    offsets = np.frombuffer(buffers[1], dtype=np.int64, count=n + 1, offset=arr.offset * 8)
+    data = buffers[2]
+    data = np.zeros(0, dtype=np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8)
+    return offsets, data
 
 
 def arrow_numpy(arr: Any, dtype: Any, fill: Any = None) -> np.ndarray:

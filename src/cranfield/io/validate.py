@@ -90,55 +90,31 @@ def check_scores(run: Run, unit: str = "line") -> None:
         )
 
 
-def _pair_keys(run: Run) -> np.ndarray:
-    """One uint64 key per row from (query code, document hash), built in place: besides the
-    result no temporary as long as the run."""
-    codes = run.docs.codes().view(np.uint64)  # the documents' hashes, reinterpreted
-    keys = run.qcodes.astype(np.uint64)
-    with np.errstate(over="ignore"):  # mix the query into the hash
-        keys *= np.uint64(0xC2B2AE3D27D4EB4F)
-        keys ^= codes
-    return keys
-
-
 def check_run_duplicates(run: Run, unit: str = "line") -> None:
     """A document listed twice for one query is an error, as in trec_eval (``duplicate docs``).
 
-    Keys combine the query code with the document's 64-bit hash (confirmed on the strings),
-    then one sort brings duplicates together.  The duplicate with the earliest second
-    occurrence is reported.
+    The compiled core finds the first row whose (query, document) an earlier row holds
+    (``_core.first_duplicate``: one hash lookup per row); that row is reported, with the
+    first row that holds the pair.
     """
-    n = len(run)
-    if n < 2:
+    if len(run) < 2:
         return
-    sk = _pair_keys(run)
-    sk.sort()  # in place
-    if not (sk[1:] == sk[:-1]).any():
-        return  # the common case: one unstable sort, no index array
-    del sk
-    keys = _pair_keys(run)
-    order = np.argsort(keys, kind="stable")
-    sk = keys[order]
-    same = np.flatnonzero(sk[1:] == sk[:-1])
-    first_rows = order[same]
-    second_rows = order[same + 1]
-    later_rows = np.maximum(first_rows, second_rows).tolist()
-    earlier_rows = np.minimum(first_rows, second_rows).tolist()
-    candidates = sorted(zip(later_rows, earlier_rows, strict=True))
-    for later, earlier in candidates:
-        if run.qcodes[later] != run.qcodes[earlier]:
-            continue
-        d_later, d_earlier = run.docs.take([later, earlier])
-        if d_later != d_earlier:
-            continue  # hash collision
-        raise located(
-            run.source,
-            f"document {d_later!r} is listed twice for query "
-            f"{run.query_ids[int(run.qcodes[later])]!r} "
-            f"(first at {unit} {_run_where(run, earlier, unit)})",
-            _run_where(run, later, unit),
-            unit,
-        )
+    from cranfield import _core
+    from cranfield.io.trec.core import core_array, core_ids
+
+    found = _core.first_duplicate(core_array(run.qcodes, np.int32), core_ids(run.docs))
+    if found is None:
+        return
+    later, earlier = found
+    (doc,) = run.docs.take([later])
+    raise located(
+        run.source,
+        f"document {doc!r} is listed twice for query "
+        f"{run.query_ids[int(run.qcodes[later])]!r} "
+        f"(first at {unit} {_run_where(run, earlier, unit)})",
+        _run_where(run, later, unit),
+        unit,
+    )
 
 
 def _bad_rows(values: list[str]) -> list[int]:

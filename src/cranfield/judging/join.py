@@ -14,20 +14,24 @@ Queries are in ``strcmp`` (byte) order of their ids, trec_eval's order.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cranfield.data.tables import MISSING, Qrels, Run
+from cranfield.data.tables import Qrels, Run
 from cranfield.errors import ParameterError
+from cranfield.io.trec.core import core_array, core_ids
 from cranfield.judging.options import JudgeOptions
 from cranfield.judging.ordering import order_run
-from cranfield.judging.rankings import NOT_IN_QRELS, UNJUDGED, JudgedRankings
+from cranfield.judging.rankings import JudgedRankings
 
 if TYPE_CHECKING:
     from cranfield.judging.side_inputs import PerQuery
 
-__all__ = ["judge"]
+__all__ = ["judge", "qrels_index"]
+
+_INDEXES: weakref.WeakKeyDictionary[Qrels, Any] = weakref.WeakKeyDictionary()
 
 
 def judge(
@@ -78,8 +82,7 @@ def judge(
 
     (``_notes=False``, for a block of a run judged alone, leaves out the ``notes``, whose
     judged queries without results take time in proportion to the qrels' queries.
-    ``_codes``: each row's document's position in ``qrels.doc_index`` (-1: absent), when the
-    caller has looked the run up once for several qrels: :mod:`cranfield.judgments.leaderboard`.)
+    ``_codes`` is accepted and not used: the core joins each row by (query, document).)
     """
     if not isinstance(qrels, Qrels) or not isinstance(run, Run):
         bad, what = ("qrels", "Qrels") if not isinstance(qrels, Qrels) else ("run", "Run")
@@ -102,30 +105,30 @@ def judge(
     seg_index = {q: i for i, q in enumerate(evaluated)}
     segment_of_query = np.array([seg_index.get(q, -1) for q in run.query_ids], dtype=np.int64)
 
-    # each row's document in the qrels vocabulary (-1: absent, so not relevant to any query)
-    if _codes is not None:
-        code = _codes
+    core = _core()
+    docs = core_ids(run.docs)
+    if ties == "trec":  # the core orders (score desc, docno desc) and finds the tie groups
+        o = core.order_trec(
+            segment_of_query,
+            len(evaluated),
+            core_array(run.qcodes, np.int32),
+            core_array(run.scores, np.float64),
+            docs,
+        )
+        rows, lengths, tie_ids, identity = o["rows"], o["lengths"], o["tie_ids"], o["identity"]
     else:
-        code = run.docs.lookup(qrels.doc_index) if len(run) else np.zeros(0, dtype=np.int64)
-    # rows whose document the qrels do not list all get the same grade: their order within
-    # a tie group changes nothing (with known documents, it would change which are counted)
-    marked = code >= 0 if ties == "trec" and known is None else None
-    ordering = order_run(
-        run,
-        segment_of_query,
-        len(evaluated),
-        ties=ties,
-        seed=0 if seed is None else seed,
-        marked=marked,
-    )
-    rows, lengths, tie_ids = ordering.rows, ordering.lengths, ordering.tie_ids
-    identity = ordering.identity
+        ordering = order_run(
+            run, segment_of_query, len(evaluated), ties=ties, seed=0 if seed is None else seed
+        )
+        rows, lengths, tie_ids = ordering.rows, ordering.lengths, ordering.tie_ids
+        identity = ordering.identity
+    num_ranked = len(rows)
     offsets = _offsets(lengths)
 
     cut = False
     if depth is not None:
         rows, tie_ids, lengths, cut = _cut_at_depth(rows, tie_ids, lengths, offsets, depth, ties)
-        if len(rows) != len(ordering.rows):
+        if len(rows) != num_ranked:
             identity = False
             offsets = _offsets(lengths)
     if cut and judged_only:
@@ -137,7 +140,14 @@ def judge(
         )
 
     qrels_qidx_of_segment = np.array([qrels.query_index[q] for q in evaluated], dtype=np.int64)
-    grades = _grades(qrels, code, rows, identity, offsets, qrels_qidx_of_segment)
+    grades = core.judge_grades(
+        qrels_index(qrels),
+        qrels_qidx_of_segment,
+        offsets,
+        core_array(rows, np.int64),
+        docs,
+        len(run),
+    )
 
     if judged_only:
         keep = grades >= 0
@@ -256,40 +266,30 @@ def _judge_groups(opts: JudgeOptions, run: Run, evaluated: list[str]) -> tuple:
     return tuple(out)
 
 
+def _core() -> Any:
+    from cranfield import _core
+
+    return _core
+
+
+def qrels_index(qrels: Qrels) -> Any:
+    """The compiled core's index of ``qrels`` (``_core.QrelsIndex``: each query's judgments by
+    document), built once per :class:`~cranfield.data.tables.Qrels`."""
+    index = _INDEXES.get(qrels)
+    if index is None:
+        index = _core().QrelsIndex(
+            core_array(qrels.offsets, np.int64),
+            qrels.doc_ids if isinstance(qrels.doc_ids, list) else list(qrels.doc_ids),
+            core_array(qrels.grades, np.int64),
+        )
+        _INDEXES[qrels] = index
+    return index
+
+
 def _offsets(lengths: np.ndarray) -> np.ndarray:
     out = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=out[1:])
     return out
-
-
-def _grades(
-    qrels: Qrels,
-    code: np.ndarray,
-    rows: np.ndarray,
-    identity: bool,
-    offsets: np.ndarray,
-    qrels_qidx_of_segment: np.ndarray,
-) -> np.ndarray:
-    """Grade of every ordered row: the qrels grade, ``NOT_IN_QRELS`` or ``UNJUDGED``.
-
-    Most retrieved documents are absent from the qrels: ``code`` (per run row, in file order)
-    is the row's document in the qrels vocabulary, and only the rows found there are joined
-    with their query's judgments (the other rows keep ``NOT_IN_QRELS`` without further work).
-    """
-    n = len(rows)
-    grades = np.full(n, NOT_IN_QRELS, dtype=np.int64)
-    if n == 0:
-        return grades
-    found = code >= 0  # per run row, in file order
-    pos = np.flatnonzero(found if identity else found[rows])  # positions in ranked order
-    if len(pos) == 0:
-        return grades
-    src = pos if identity else rows[pos]
-    segment = np.searchsorted(offsets, pos, side="right") - 1
-    g = qrels.grades_of(qrels_qidx_of_segment[segment], code[src])
-    g = np.where(g == MISSING, NOT_IN_QRELS, np.where(g < 0, UNJUDGED, g))
-    grades[pos] = g
-    return grades
 
 
 def _qrels_grades(qrels: Qrels, qidx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

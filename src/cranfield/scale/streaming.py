@@ -310,5 +310,7 @@ def _empty_rankings(qrels: Qrels, missing: list[str], name: str, plan: Plan) -> 
 def _prepare(qrels: Qrels) -> None:
     """Build the qrels' lookup structures once, before blocks are judged (several threads may
     judge blocks at once: a cached property must not be built twice)."""
+    from cranfield.judging.join import qrels_index
+
     qrels.query_index  # noqa: B018 - cached properties
-    qrels.doc_index.index  # noqa: B018
+    qrels_index(qrels)  # the core's index of the judgments, which judge() reads

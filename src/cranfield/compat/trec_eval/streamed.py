@@ -15,7 +15,6 @@ engine, whose error is the reference one.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 from cranfield.data.tables import Qrels, Run
@@ -69,8 +68,7 @@ def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
         qrels = rel_info
         if opts.debug_query is not None:
             qrels = qrels.restrict([opts.debug_query])
-        counted: list = []
-        parts = _counted(pieces(stream, name), counted)
+        parts = pieces(stream, name)
         try:
             blocks = query_blocks(parts, name, stream.source)
             return _evaluate(opts, qrels, rel_info, blocks, name, measures, zscores, True)
@@ -95,12 +93,6 @@ def _file_name(path: Any) -> str:
     from pathlib import Path
 
     return Path(path).name
-
-
-def _counted(parts: Iterator, seen: list) -> Iterator:
-    for piece in parts:
-        seen.append(piece)
-        yield piece
 
 
 def _evaluate(

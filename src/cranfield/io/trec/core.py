@@ -10,12 +10,17 @@ never by ``import cranfield``.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
+from cranfield.base.arrow import string_buffers
 from cranfield.data.id_column import IdColumn
 from cranfield.data.tables import LineCounts, Qrels, Run
 from cranfield.errors import InputError
 from cranfield.io import number_text
 
-__all__ = ["core_qrels", "core_run"]
+__all__ = ["core_array", "core_ids", "core_qrels", "core_run"]
 
 _RUN_COLUMNS = "at least 6 columns (query, Q0, document, rank, score, run tag)"
 _QRELS_COLUMNS = "4 columns (query, iteration, document, grade)"
@@ -25,6 +30,21 @@ def _core():
     from cranfield import _core
 
     return _core
+
+
+def core_array(values: Any, dtype: Any) -> np.ndarray:
+    """``values`` as the core reads them: contiguous and aligned (an array unpickled from a
+    worker's buffer may be neither)."""
+    return np.require(values, dtype=dtype, requirements=("C", "A"))
+
+
+def core_ids(column: IdColumn) -> Any:
+    """Ids as the core's functions take them: a list of strings, or an Arrow column's
+    (offsets, bytes)."""
+    if column.is_arrow:
+        offsets, data = string_buffers(column.arrow())
+        return core_array(offsets, np.int64), data
+    return column.to_list()
 
 
 def _counts(c: tuple) -> LineCounts:

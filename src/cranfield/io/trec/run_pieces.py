@@ -45,7 +45,7 @@ __all__ = [
     "sum_counts",
 ]
 
-PIECE_BYTES = 16 << 20
+PIECE_BYTES = 4 << 20
 """Bytes of text parsed at a time (rounded up to the next line end); tests lower it."""
 
 
@@ -156,7 +156,7 @@ def _parse(data: bytes, stream: Stream, name: str, first: bool) -> tuple[Run | N
         lines = data.count(b"\n") + (data[-1:] not in (b"", b"\n"))
         return None, LineCounts(lines=lines, data=0, blank=lines)
     try:
-        run = _parse_run(data, stream.source, name, top=first)
+        run = _parse_run(data, stream.source, name, top=first, arrow_ids=True)
     except InputError as exc:
         raise Fallback(str(exc)) from None
     assert run.line_counts is not None

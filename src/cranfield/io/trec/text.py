@@ -432,12 +432,15 @@ def warn_extra_columns(run: Run) -> None:
     )
 
 
-def _parse_run(data: bytes, source: str, name: str, *, top: bool = True) -> Run:
+def _parse_run(
+    data: bytes, source: str, name: str, *, top: bool = True, arrow_ids: bool = False
+) -> Run:
     """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck` with the compiled
     core's reader (:mod:`cranfield.io.trec.core`) and check the scores; the duplicate check is
     left to the caller.  The documents are Python strings below ``trec_arrow.ARROW_IDS_ROWS``
-    rows, an Arrow column from there on.  ``top``: the text is the start of the file, whose
-    ir_metadata block (:mod:`cranfield.io.ir_metadata`) becomes the run's ``metadata``."""
+    rows, an Arrow column from there on (``arrow_ids``: always an Arrow column, for the pieces
+    of a large file).  ``top``: the text is the start of the file, whose ir_metadata block
+    (:mod:`cranfield.io.ir_metadata`) becomes the run's ``metadata``."""
     from cranfield.io.trec import arrow_parse as trec_arrow
     from cranfield.io.trec.core import core_run
 
@@ -447,7 +450,7 @@ def _parse_run(data: bytes, source: str, name: str, *, top: bool = True) -> Run:
         from cranfield.io.ir_metadata import parse_block
 
         metadata = parse_block(data, source)
-    run = core_run(data, source, name, trec_arrow.ARROW_IDS_ROWS)
+    run = core_run(data, source, name, 0 if arrow_ids else trec_arrow.ARROW_IDS_ROWS)
     check_scores(run)
     return run if metadata is None else dataclasses.replace(run, metadata=metadata)
 

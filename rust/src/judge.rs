@@ -1,0 +1,275 @@
+//! A run judged against its qrels: the join keyed by (query, document) and trec_eval's order.
+//!
+//! [`QrelsIndex`] holds each qrels query's judgments in a hash map of its documents, built
+//! once per qrels; [`grades`] gives every ranked row its grade with one lookup in its query's
+//! map (`cranfield.judging.rankings`' codes: the grade, [`NOT_IN_QRELS`] or [`UNJUDGED`]).
+//! [`order_trec`] is the `trec` tie policy of `cranfield.judging.ordering`: the rows grouped
+//! by segment (file order kept within one), then score descending, then document id
+//! descending in byte (`strcmp`) order, with the tie group of each ranked row.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use crate::trec::FxHasher;
+
+/// The grade of a ranked document the qrels do not list for its query.
+pub const NOT_IN_QRELS: i64 = -1;
+/// The grade of a ranked document the qrels list with a negative grade (pooled, not judged).
+pub const UNJUDGED: i64 = -2;
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// The judgments of each qrels query, by document.
+pub struct QrelsIndex {
+    queries: Vec<FxMap<Box<[u8]>, i64>>,
+}
+
+impl QrelsIndex {
+    /// The qrels' query `q` judges documents `doc(r)` for `r` in `offsets[q]..offsets[q + 1]`
+    /// with `grades[r]`; a document judged twice for one query keeps its first grade.
+    pub fn new<'a>(offsets: &[i64], doc: impl Fn(usize) -> &'a [u8], grades: &[i64]) -> Self {
+        let queries = offsets
+            .windows(2)
+            .map(|w| {
+                let (a, b) = (w[0] as usize, w[1] as usize);
+                let mut m = FxMap::default();
+                m.reserve(b.saturating_sub(a));
+                for (r, &g) in grades.iter().enumerate().take(b).skip(a) {
+                    m.entry(Box::from(doc(r))).or_insert(g);
+                }
+                m
+            })
+            .collect();
+        QrelsIndex { queries }
+    }
+
+    pub fn num_queries(&self) -> usize {
+        self.queries.len()
+    }
+
+    /// The judged grade of (`query`, `doc`), if any.
+    #[inline]
+    pub fn grade(&self, query: usize, doc: &[u8]) -> Option<i64> {
+        self.queries.get(query)?.get(doc).copied()
+    }
+}
+
+/// The grade code of each ranked row: rows `offsets[s]..offsets[s + 1]` of `rows` (run rows)
+/// are segment `s`, judged by the qrels query `query_of_segment[s]` (< 0: none); `doc(r)` is
+/// run row `r`'s document.
+pub fn grades<'a>(
+    index: &QrelsIndex,
+    query_of_segment: &[i64],
+    offsets: &[i64],
+    rows: &[i64],
+    doc: impl Fn(usize) -> &'a [u8],
+) -> Vec<i64> {
+    let mut out = vec![NOT_IN_QRELS; rows.len()];
+    for (s, w) in offsets.windows(2).enumerate() {
+        let Ok(q) = usize::try_from(query_of_segment[s]) else {
+            continue;
+        };
+        for k in w[0] as usize..w[1] as usize {
+            if let Some(g) = index.grade(q, doc(rows[k] as usize)) {
+                out[k] = if g < 0 { UNJUDGED } else { g };
+            }
+        }
+    }
+    out
+}
+
+/// Run rows in rank order, as `cranfield.judging.ordering.Ordering` holds them.
+#[derive(Debug, PartialEq)]
+pub struct Ordered {
+    /// Run rows, grouped by segment, in rank order.
+    pub rows: Vec<i64>,
+    /// Rows per segment.
+    pub lengths: Vec<i64>,
+    /// The tie group of each ranked row (non-decreasing, unique across segments).
+    pub tie_ids: Vec<i64>,
+    /// `rows` is every run row in file order.
+    pub identity: bool,
+}
+
+/// Score descending (equal scores compare equal, -0.0 == 0.0 as in numpy; a NaN after every
+/// number).
+#[inline]
+fn score_cmp(a: f64, b: f64) -> Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (false, false) => b.partial_cmp(&a).unwrap_or(Ordering::Equal),
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+    }
+}
+
+/// The first 8 bytes of an id as a big-endian integer (zeros after a shorter id): ids whose
+/// prefixes differ are in the order of their prefixes.
+#[inline]
+fn prefix(id: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    let n = id.len().min(8);
+    w[..n].copy_from_slice(&id[..n]);
+    u64::from_be_bytes(w)
+}
+
+/// Whether two adjacent ranked scores start a new tie group (numpy's `!=`: a NaN always does).
+#[inline]
+fn differ(a: f64, b: f64) -> bool {
+    #[allow(clippy::float_cmp)]
+    let same = a == b;
+    !same
+}
+
+/// The `trec` order of the run rows whose query maps to a segment (`segment_of_query[qcodes[r]]`
+/// in `0..num_segments`; rows of queries mapped to -1 are left out).
+pub fn order_trec<'a>(
+    segment_of_query: &[i64],
+    num_segments: usize,
+    qcodes: &[i32],
+    scores: &[f64],
+    doc: impl Fn(usize) -> &'a [u8],
+) -> Ordered {
+    let n = qcodes.len();
+    let seg_of = |r: usize| -> Option<usize> {
+        let c = usize::try_from(qcodes[r]).ok()?;
+        let s = *segment_of_query.get(c)?;
+        usize::try_from(s).ok().filter(|&s| s < num_segments)
+    };
+    // rows grouped by segment, stably (a counting sort)
+    let mut lengths = vec![0i64; num_segments];
+    let mut grouped = true; // every row kept, segments non-decreasing in file order
+    let mut prev = 0usize;
+    for r in 0..n {
+        match seg_of(r) {
+            Some(s) => {
+                lengths[s] += 1;
+                grouped &= s >= prev;
+                prev = s;
+            }
+            None => grouped = false,
+        }
+    }
+    let mut starts = Vec::with_capacity(num_segments + 1);
+    let mut total = 0i64;
+    for &l in &lengths {
+        starts.push(total);
+        total += l;
+    }
+    starts.push(total);
+    let mut rows: Vec<i64> = if grouped {
+        (0..n as i64).collect()
+    } else {
+        let mut next = starts.clone();
+        let mut rows = vec![0i64; total as usize];
+        for r in 0..n {
+            if let Some(s) = seg_of(r) {
+                rows[next[s] as usize] = r as i64;
+                next[s] += 1;
+            }
+        }
+        rows
+    };
+    let mut identity = grouped;
+    // each segment in rank order: by score (a stable sort, only where the file's order is
+    // not it), then each tie group by document (sorted only where it is not in that order)
+    let by_score = |a: &i64, b: &i64| score_cmp(scores[*a as usize], scores[*b as usize]);
+    let by_doc = |a: &i64, b: &i64| doc(*b as usize).cmp(doc(*a as usize));
+    let mut keyed: Vec<(u64, i64)> = Vec::new();
+    for w in starts.windows(2) {
+        let seg = &mut rows[w[0] as usize..w[1] as usize];
+        if !seg.is_sorted_by(|a, b| by_score(a, b) != Ordering::Greater) {
+            seg.sort_by(by_score);
+            identity = false;
+        }
+        let mut k = 0;
+        while k < seg.len() {
+            let s = scores[seg[k] as usize];
+            let mut e = k + 1;
+            while e < seg.len() && !differ(s, scores[seg[e] as usize]) {
+                e += 1;
+            }
+            let group = &mut seg[k..e];
+            if group.len() > 1 && !group.is_sorted_by(|a, b| by_doc(a, b) != Ordering::Greater) {
+                // by the ids' first 8 bytes as an integer, the whole ids where those are equal
+                keyed.clear();
+                keyed.extend(group.iter().map(|&r| (prefix(doc(r as usize)), r)));
+                keyed.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| by_doc(&a.1, &b.1)));
+                for (slot, &(_, r)) in group.iter_mut().zip(keyed.iter()) {
+                    *slot = r;
+                }
+                identity = false;
+            }
+            k = e;
+        }
+    }
+    let mut tie_ids = Vec::with_capacity(rows.len());
+    let mut id = -1i64;
+    for w in starts.windows(2) {
+        let seg = &rows[w[0] as usize..w[1] as usize];
+        for (k, &r) in seg.iter().enumerate() {
+            if k == 0 || differ(scores[seg[k - 1] as usize], scores[r as usize]) {
+                id += 1;
+            }
+            tie_ids.push(id);
+        }
+    }
+    Ordered {
+        rows,
+        lengths,
+        tie_ids,
+        identity,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grades_by_query_and_document() {
+        // qrels query 0 judges a (2), b (0), a again (1: ignored); query 1 judges a (-1)
+        let qdocs: [&[u8]; 4] = [b"a", b"b", b"a", b"a"];
+        let index = QrelsIndex::new(&[0, 3, 4], |r| qdocs[r], &[2, 0, 1, -1]);
+        let docs: [&[u8]; 5] = [b"a", b"b", b"c", b"a", b"b"];
+        // segment 0 -> qrels 1 (rows 3, 4), segment 1 -> qrels 0 (rows 0..3), 2 -> none
+        let got = grades(
+            &index,
+            &[1, 0, -1],
+            &[0, 2, 5, 6],
+            &[3, 4, 0, 1, 2, 0],
+            |r| docs[r],
+        );
+        assert_eq!(
+            got,
+            vec![UNJUDGED, NOT_IN_QRELS, 2, 0, NOT_IN_QRELS, NOT_IN_QRELS]
+        );
+    }
+
+    #[test]
+    fn trec_order_with_ties_and_segments() {
+        // queries: 0 -> segment 1, 1 -> segment 0, 2 -> left out
+        let docs: [&[u8]; 7] = [b"d1", b"d3", b"d2", b"x", b"e", b"f", b"g"];
+        let qcodes = [0, 0, 0, 2, 1, 1, 0];
+        let scores = [1.0, 1.0, 2.0, 9.0, -0.0, 0.0, f64::NAN];
+        let o = order_trec(&[1, 0, -1], 2, &qcodes, &scores, |r| docs[r]);
+        // segment 0: e and f tie (-0.0 == 0.0): f first; segment 1: d2 (2.0), then d3, d1
+        // tied at 1.0, then the NaN
+        assert_eq!(o.rows, vec![5, 4, 2, 1, 0, 6]);
+        assert_eq!(o.lengths, vec![2, 4]);
+        assert_eq!(o.tie_ids, vec![0, 0, 1, 2, 2, 3]);
+        assert!(!o.identity);
+    }
+
+    #[test]
+    fn a_run_in_trec_order_is_kept_as_it_is() {
+        let docs: [&[u8]; 4] = [b"b", b"a", b"c", b"a"];
+        let o = order_trec(&[0, 1], 2, &[0, 0, 1, 1], &[2.0, 2.0, 5.0, 1.0], |r| {
+            docs[r]
+        });
+        assert_eq!(o.rows, vec![0, 1, 2, 3]);
+        assert_eq!(o.tie_ids, vec![0, 0, 1, 2]);
+        assert!(o.identity);
+    }
+}

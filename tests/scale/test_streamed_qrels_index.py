@@ -1,0 +1,28 @@
+"""A run evaluated block by block judges every block with the core's index of the qrels,
+built once before the blocks; the qrels' vocabulary of document ids (the numpy join's, which
+the core replaced) is not built."""
+
+from __future__ import annotations
+
+from cranfield import evaluate, read_qrels
+from cranfield.io.trec import run_pieces
+from cranfield.io.trec import text as text_io
+from cranfield.judging.join import _INDEXES
+
+
+def test_blocks_use_the_core_index_not_the_vocabulary(tmp_path, monkeypatch):
+    (tmp_path / "q").write_text(
+        "".join(f"q{q} 0 d{d} {d % 2}\n" for q in range(9) for d in range(5))
+    )
+    (tmp_path / "r").write_text(
+        "".join(f"q{q} Q0 d{d} {d} {20 - d} t\n" for q in range(9) for d in range(12))
+    )
+    qrels = read_qrels(tmp_path / "q")
+    monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0)
+    monkeypatch.setattr(run_pieces, "PIECE_BYTES", 200)
+    streamed = evaluate(qrels, tmp_path / "r", "P@5", jobs=1)
+    assert "doc_index" not in qrels.__dict__  # a cached property never computed
+    assert qrels in _INDEXES
+    monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 1 << 62)
+    whole = evaluate(read_qrels(tmp_path / "q"), tmp_path / "r", "P@5", jobs=1)
+    assert streamed.to_dict(per_query=True) == whole.to_dict(per_query=True)
