@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod dicts;
 pub mod join;
 pub mod numbers;
 pub mod trec;

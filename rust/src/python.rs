@@ -15,6 +15,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::trec::{self, Counts, ParseError};
 
+#[path = "dicts_glue.rs"]
+mod dicts_glue;
+
 create_exception!(
     _core,
     InternalError,
@@ -181,6 +184,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_qrels, m)?)?;
     m.add_function(wrap_pyfunction!(join, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
+    dicts_glue::register(m)?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     Ok(())
 }

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from cranfield.base import arguments as A
 from cranfield.base.arguments import measure_list
 from cranfield.data.tables import Qrels, Run
-from cranfield.errors import ParameterError
+from cranfield.errors import CranfieldError, ParameterError
 from cranfield.io import QrelsSource, RunSource
 from cranfield.judging.options import JudgeOptions
 from cranfield.judging.rankings import JudgedRankings
@@ -147,6 +150,26 @@ def evaluate(
     for some queries, with the count and the value used; :class:`~cranfield.errors.DataWarning`
     reports queries that were not evaluated.
     """
+    if (
+        type(qrels) is dict
+        and type(runs) is dict
+        and ties == "trec"
+        and seed is None
+        and names is None
+        and jobs is None
+        and executor is None
+        and bounds is False
+        and ci is None
+        and collection_size is None
+        and known is None
+        and target is None
+        and prefs is None
+        and judgment_groups is None
+        and subtopics is None
+    ):  # plain dicts: the compiled core's small path, else (None) the general one
+        fast = evaluate_dicts(qrels, runs, measures, depth, judged_only, complete, rel, aggregate)
+        if fast is not None:
+            return fast
     options = JudgeOptions.of(locals())
     interval = interval_settings(ci, confidence, samples, seed)  # fail before reading
     judged = judge_many(qrels, runs, names=names, options=options)
@@ -368,16 +391,36 @@ class Evaluator:
     ) -> None:
         self.options = JudgeOptions.from_keywords(options)
         self.measures = tuple(measure_list(measures, DEFAULT_MEASURES))
-        self.specs = measure_specs(self.measures)
+        self.specs = list(cached_specs(measures))
         for _, m in self.specs:
             m.definition.function(self.options.ties)  # no tie-aware form under "weak"
         resolve_aggregation(self.specs, aggregate, warn=False)
         self.aggregate = aggregate
         A.qrels_given(qrels)
-        self.qrels = JudgedRuns(qrels, [], None, self.options, False).qrels
+        self._qrels_source = qrels
+        self._index = dict_index(qrels) if type(qrels) is dict else None
+        self._plan = self._query_plan = None
+        if self._index is not None:
+            self._plan = fast_plan(self.specs, self.options, aggregate)
+            self._query_plan = fast_plan(
+                self.specs, self.options.replace(complete=False), aggregate
+            )
+        if self._plan is None:
+            self._index = None
+            _ = self.qrels  # read and checked now
+
+    @cached_property
+    def qrels(self) -> Qrels:
+        """The qrels, read and checked (on first use when they are plain dicts, which the
+        compiled core has indexed and checked already)."""
+        return JudgedRuns(self._qrels_source, [], None, self.options, False).qrels
 
     def evaluate(self, run: RunSource, *, name: str | None = None) -> Results:
         """The :class:`Results` of one run, as :func:`evaluate` gives them."""
+        if self._index is not None and self._plan is not None and name is None:
+            fast = dict_results(self._index, self._plan, run, "run", self.aggregate)
+            if fast is not None:
+                return fast
         judged = judge_many(
             self.qrels, run, names=None if name is None else [name], options=self.options
         )
@@ -388,6 +431,11 @@ class Evaluator:
     def evaluate_query(self, qid: str, ranking: Mapping[str, float]) -> dict[str, float]:
         """One query's values, ``{label: value}``, for a ranking ``{doc: score}``."""
         qid = str(qid)
+        if self._index is not None and self._query_plan is not None:
+            res = dict_results(self._index, self._query_plan, {qid: ranking}, "run", self.aggregate)
+            if res is not None:
+                values = res.values[0].tolist()  # the one query (it has judgments)
+                return {label: values[j] for j, (label, _) in enumerate(self.specs)}
         judged = judge_many(
             self.qrels, {qid: ranking}, names=["run"], options=self.options.replace(complete=False)
         )
@@ -397,3 +445,214 @@ class Evaluator:
             return {}
         row = table.loc[qid]
         return {label: float(row[label]) for label, _ in self.specs}
+
+
+# ------------------------------------------------------------------ small in-memory calls
+# Plain dicts ({qid: {doc: value}} of str ids, int grades, finite float or int scores) are
+# judged and measured by the compiled core (rust/src/dicts.rs) in one pass, without a Run,
+# a Qrels or pandas: the measures that declare a ``core_kernel`` are computed per query in
+# the core, the others by their functions on the judged rankings the core returns.  Anything
+# else (another tie policy, side inputs, micro averages, other value types, any problem in
+# the input) takes the general path, which words every error: the results are the same.
+
+_CACHE_LIMIT = 256
+_SPECS: dict[Any, tuple[tuple[str, Measure], ...]] = {}
+_OPTIONS: dict[Any, JudgeOptions] = {}
+_PLANS: dict[Any, Any] = {}
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+def cached_specs(
+    measures: str | Measure | Sequence[str | Measure] | None,
+) -> tuple[tuple[str, Measure], ...]:
+    """:func:`measure_specs`, parsed once per measure strings (a string, or a list or tuple
+    of strings)."""
+    key: Any = None
+    if measures is None or type(measures) is str:
+        key = (type(measures), measures)
+    elif type(measures) in (list, tuple) and all(type(m) is str for m in measures):
+        key = (type(measures), tuple(measures))
+    else:
+        return tuple(measure_specs(measures))
+    specs = _SPECS.get(key)
+    if specs is None:
+        specs = _remember(_SPECS, key, tuple(measure_specs(measures)))
+    return specs
+
+
+class FastPlan(NamedTuple):
+    """What the compiled core computes for some measures under some judging options."""
+
+    specs: tuple[tuple[str, Measure], ...]
+    params: tuple[dict[str, Any], ...]
+    calls: list[tuple[str, int, int]]
+    """The core's kernel calls (``cranfield.measures.core_kernels``), each once."""
+    column: tuple[int | None, ...]
+    """Per measure, its kernel call, or None: computed by its function."""
+    arrays: bool
+    rel: int
+    depth: int
+    judged_only: bool
+    complete: bool
+    options: JudgeOptions
+
+
+def fast_plan(
+    specs: Sequence[tuple[str, Measure]], options: JudgeOptions, aggregate: Any
+) -> FastPlan | None:
+    """The plan of the compiled core's path, or ``None`` where it does not apply (a tie
+    policy other than trec, side inputs, micro averages)."""
+    from cranfield.measures.core_kernels import kernel_call
+    from cranfield.measures.params import INT64_MAX, INT64_MIN
+    from cranfield.results.blocks import micro_labels
+
+    side = (options.collection_size, options.known, options.target, options.prefs)
+    if options.ties != "trec" or any(x is not None for x in side):
+        return None
+    if options.judgment_groups is not None or options.subtopics is not None:
+        return None
+    if any(m.definition.needs for _, m in specs) or micro_labels(specs, aggregate):
+        return None
+    defaults = options.defaults
+    rel = (defaults or {}).get("rel", 1)
+    if not INT64_MIN <= rel <= INT64_MAX:
+        return None
+    params = tuple(m.resolve(defaults) for _, m in specs)
+    calls: list[tuple[str, int, int]] = []
+    column: list[int | None] = []
+    for (_, m), p in zip(specs, params, strict=True):
+        call = kernel_call(m.definition, p)
+        if call is not None and call not in calls:
+            calls.append(call)
+        column.append(None if call is None else calls.index(call))
+    depth = -1 if options.depth is None else max(0, min(options.depth, INT64_MAX))
+    return FastPlan(
+        tuple(specs),
+        params,
+        calls,
+        tuple(column),
+        None in column,
+        rel,
+        depth,
+        options.judged_only,
+        options.complete,
+        options,
+    )
+
+
+def dict_index(qrels: Any) -> Any:
+    """The compiled core's index of plain qrels dicts, or ``None``."""
+    from cranfield import _core
+
+    return _core.dict_qrels(qrels)
+
+
+def dict_results(index: Any, plan: FastPlan, run: Any, name: str, aggregate: Any) -> Results | None:
+    """The Results of the run dict ``run`` by the compiled core's path, or ``None`` when the
+    run is not a plain dict (or evaluates no query): the general path's to read."""
+    from cranfield import _core
+    from cranfield.results.blocks import Block, combine
+
+    out = _core.dict_evaluate(
+        index,
+        run,
+        plan.calls,
+        plan.complete,
+        plan.depth,
+        plan.judged_only,
+        plan.rel,
+        plan.arrays,
+    )
+    if out is None:
+        return None
+    qids, values, undefined, retrieved, relevant, rel_ret, run_only, missing, arrays = out
+    nq, specs = len(qids), plan.specs
+    notes = {"run_only_queries": run_only, "missing_queries": missing}
+    computed = values.reshape(nq, len(plan.calls))
+    jr = None
+    if plan.arrays:
+        offsets, grades, scores, tie_ids, qoffsets, qgrades, in_run = arrays
+        jr = JudgedRankings(
+            query_ids=qids,
+            offsets=offsets,
+            grades=grades,
+            scores=scores,
+            tie_ids=tie_ids,
+            qrels_offsets=qoffsets,
+            qrels_grades=qgrades,
+            in_run=in_run,
+            run_name=name,
+            qrels_max_grade=index.max_grade,
+            depth=plan.options.depth,
+            judged_only=plan.judged_only,
+            notes=notes,
+        )
+    cols = np.empty((nq, len(specs)))
+    counts: list[int] = []
+    for j, (_, m) in enumerate(specs):
+        c = plan.column[j]
+        d = m.definition
+        if c is not None:
+            cols[:, j] = computed[:, c]
+            counts.extend(undefined[c] for _ in d.undefined)  # a kernel's one case
+            continue
+        p = plan.params[j]
+        cols[:, j] = np.asarray(d.func(jr, **p), dtype=np.float64)
+        counts.extend(int(np.count_nonzero(u.mask(jr, **p))) for u in d.undefined)
+    block = Block(qids, cols, retrieved, relevant, rel_ret, tuple(counts), {})
+    return combine(
+        [block],
+        specs,
+        name=name,
+        notes=notes,
+        complete=bool(plan.complete and missing),
+        qrels_source="<qrels dict>",
+        aggregate=aggregate,
+    )
+
+
+def evaluate_dicts(
+    qrels: dict[Any, Any],
+    run: dict[Any, Any],
+    measures: Any,
+    depth: Any,
+    judged_only: Any,
+    complete: Any,
+    rel: Any,
+    aggregate: Any,
+) -> Results | None:
+    """:func:`evaluate` of one run dict by the compiled core's path, or ``None``: the
+    general path's to do (and to word any problem)."""
+    plain = (type(judged_only) is bool and type(complete) is bool) and all(
+        x is None or type(x) is int for x in (depth, rel)
+    )
+    if not plain or not (aggregate is None or type(aggregate) is str):
+        return None
+    try:
+        specs = cached_specs(measures)
+        okey = (depth, judged_only, complete, rel)
+        options = _OPTIONS.get(okey)
+        if options is None:
+            options = JudgeOptions(depth=depth, judged_only=judged_only, complete=complete, rel=rel)
+            _remember(_OPTIONS, okey, options)
+        pkey = (id(specs), okey, aggregate)
+        plan = _PLANS.get(pkey)
+        if plan is None or plan.specs is not specs:
+            for _, m in specs:
+                m.definition.function("trec")
+            resolve_aggregation(specs, aggregate, warn=False)
+            plan = _remember(_PLANS, pkey, fast_plan(specs, options, aggregate))
+    except CranfieldError:
+        return None  # the general path raises it, in its order
+    if plan is None:
+        return None
+    index = dict_index(qrels)
+    if index is None:
+        return None
+    return dict_results(index, plan, run, "run", aggregate)

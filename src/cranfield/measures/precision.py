@@ -50,6 +50,7 @@ def _tie_precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
 
 @measure(
     "P",
+    core_kernel="p",
     cutoff=CUTOFF,
     params=(REL,),
     summary="precision at rank k (missing ranks count as non-relevant)",

@@ -94,6 +94,7 @@ def _tie_gmap(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
 
 @measure(
     "AP",
+    core_kernel="ap",
     cutoff=CUTOFF_OPTIONAL,
     params=(REL,),
     aliases=("MAP",),
