@@ -108,13 +108,13 @@ fn dict_qrels(py: Python<'_>, qrels: &Bound<'_, PyAny>) -> PyResult<Option<DictQ
 /// `{qid: {doc: score}}` judged against `index` and measured by `kernels` (a list of
 /// `(name, cutoff or -1, rel)`), or `None` when the run is not of the plain shape or no
 /// query is evaluated.  Returns `(query_ids, values, undefined, retrieved, relevant,
-/// relevant_retrieved, run_only, missing, arrays)`: the evaluated queries in `strcmp`
+/// relevant_retrieved, run_only, missing, arrays, totals)`: the evaluated queries in `strcmp`
 /// order (all the judged ones when `complete`), their values (queries x kernels, float64),
 /// per kernel the number of queries where it is undefined, per query the rows, the relevant
 /// documents at `rel` and the relevant rows, the run's queries without judgments (in the
 /// run's order), the judged queries without results, and with `arrays` the judged rankings'
 /// arrays (offsets, grades, scores, tie_ids, qrels_offsets, qrels_grades, in_run) for the
-/// measures without a kernel, else `None`.
+/// measures without a kernel, else `None`; and the sums of the three per-query counts.
 #[pyfunction]
 #[pyo3(signature = (index, run, kernels, complete, depth, judged_only, rel, arrays))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
@@ -222,6 +222,11 @@ fn dict_evaluate<'py>(
         (values, undefined, retrieved, relevant, rel_ret)
     })?;
     let (values, undefined, retrieved, relevant, rel_ret) = computed;
+    let totals: (i64, i64, i64) = (
+        retrieved.iter().sum(),
+        relevant.iter().sum(),
+        rel_ret.iter().sum(),
+    );
     let missing: Vec<&Py<PyString>> = (0..nq)
         .filter(|&q| rankings[q].is_none())
         .map(|q| &index.ids[q])
@@ -277,6 +282,7 @@ fn dict_evaluate<'py>(
             PyList::new(py, run_only)?.into_any(),
             PyList::new(py, missing.iter().map(|s| s.bind(py)))?.into_any(),
             extra,
+            totals.into_pyobject(py)?.into_any(),
         ],
     )?;
     Ok(Some(out))

@@ -389,9 +389,10 @@ class Evaluator:
         aggregate: str | Sequence[str] | Mapping[str, str] | None = None,
         **options: Any,
     ) -> None:
-        self.options = JudgeOptions.from_keywords(options)
-        self.measures = tuple(measure_list(measures, DEFAULT_MEASURES))
-        self.specs = list(cached_specs(measures))
+        self.options = cached_options(options)
+        measured = cached_measures(measures)
+        self.measures = measured.measures
+        self.specs = list(measured.specs)
         for _, m in self.specs:
             m.definition.function(self.options.ties)  # no tie-aware form under "weak"
         resolve_aggregation(self.specs, aggregate, warn=False)
@@ -401,11 +402,11 @@ class Evaluator:
         self._index = dict_index(qrels) if type(qrels) is dict else None
         self._plan = self._query_plan = None
         if self._index is not None:
-            self._plan = fast_plan(self.specs, self.options, aggregate)
-            self._query_plan = fast_plan(
-                self.specs, self.options.replace(complete=False), aggregate
+            self._plan = cached_plan(measured.specs, self.options, aggregate)
+            self._query_plan = cached_plan(
+                measured.specs, cached_options(options, complete=False), aggregate
             )
-        if self._plan is None:
+        if self._plan is None or self._query_plan is None:
             self._index = None
             _ = self.qrels  # read and checked now
 
@@ -432,10 +433,13 @@ class Evaluator:
         """One query's values, ``{label: value}``, for a ranking ``{doc: score}``."""
         qid = str(qid)
         if self._index is not None and self._query_plan is not None:
-            res = dict_results(self._index, self._query_plan, {qid: ranking}, "run", self.aggregate)
-            if res is not None:
-                values = res.values[0].tolist()  # the one query (it has judgments)
-                return {label: values[j] for j, (label, _) in enumerate(self.specs)}
+            plan = self._query_plan
+            out = dict_call(self._index, plan, {qid: ranking})
+            if out is not None:  # the one query has judgments
+                if quiet(plan, out):
+                    return dict(zip(plan.labels, out[1].tolist(), strict=True))
+                values = results_of(out, self._index, plan, "run", self.aggregate).values
+                return dict(zip(plan.labels, values[0].tolist(), strict=True))
         judged = judge_many(
             self.qrels, {qid: ranking}, names=["run"], options=self.options.replace(complete=False)
         )
@@ -456,7 +460,8 @@ class Evaluator:
 # the input) takes the general path, which words every error: the results are the same.
 
 _CACHE_LIMIT = 256
-_SPECS: dict[Any, tuple[tuple[str, Measure], ...]] = {}
+_SUMMARY = ("queries", "retrieved", "relevant", "relevant_retrieved")
+_MEASURES: dict[Any, Measured] = {}
 _OPTIONS: dict[Any, JudgeOptions] = {}
 _PLANS: dict[Any, Any] = {}
 
@@ -468,22 +473,65 @@ def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
     return value
 
 
-def cached_specs(
-    measures: str | Measure | Sequence[str | Measure] | None,
-) -> tuple[tuple[str, Measure], ...]:
-    """:func:`measure_specs`, parsed once per measure strings (a string, or a list or tuple
-    of strings)."""
+class Measured(NamedTuple):
+    """The measures of a call: as given (:func:`measure_list`) and parsed
+    (:func:`measure_specs`)."""
+
+    measures: tuple[Any, ...]
+    specs: tuple[tuple[str, Measure], ...]
+
+
+def cached_measures(measures: str | Measure | Sequence[str | Measure] | None) -> Measured:
+    """The measures listed and parsed, once per measure strings (a string, or a list or
+    tuple of strings)."""
     key: Any = None
     if measures is None or type(measures) is str:
         key = (type(measures), measures)
     elif type(measures) in (list, tuple) and all(type(m) is str for m in measures):
         key = (type(measures), tuple(measures))
-    else:
-        return tuple(measure_specs(measures))
-    specs = _SPECS.get(key)
-    if specs is None:
-        specs = _remember(_SPECS, key, tuple(measure_specs(measures)))
-    return specs
+    got = _MEASURES.get(key) if key is not None else None
+    if got is None:
+        listed = tuple(measure_list(measures, DEFAULT_MEASURES))
+        got = Measured(listed, tuple(measure_specs(list(listed))))
+        if key is not None:
+            _remember(_MEASURES, key, got)
+    return got
+
+
+def cached_specs(
+    measures: str | Measure | Sequence[str | Measure] | None,
+) -> tuple[tuple[str, Measure], ...]:
+    """:func:`measure_specs`, parsed once per measure strings."""
+    return cached_measures(measures).specs
+
+
+def cached_options(keywords: Mapping[str, Any], **fixed: Any) -> JudgeOptions:
+    """``JudgeOptions.from_keywords(keywords)`` with ``fixed`` changes, made once per plain
+    keywords (None, booleans, integers, strings)."""
+    items = (*keywords.items(), *fixed.items())
+    plain = all(x is None or type(x) in (bool, int, str) for _, x in items)
+    key = tuple((k, type(x), x) for k, x in items) if plain else None
+    got = _OPTIONS.get(key) if key is not None else None
+    if got is None:
+        got = JudgeOptions.from_keywords(keywords)
+        if fixed:
+            got = got.replace(**fixed)
+        if key is not None:
+            _remember(_OPTIONS, key, got)
+    return got
+
+
+def cached_plan(
+    specs: tuple[tuple[str, Measure], ...], options: JudgeOptions, aggregate: Any
+) -> FastPlan | None:
+    """:func:`fast_plan`, made once per parsed measures, options and plain ``aggregate``."""
+    if not (aggregate is None or type(aggregate) is str):
+        return fast_plan(specs, options, aggregate)
+    key = (id(specs), id(options), aggregate)
+    got = _PLANS.get(key)
+    if got is None or got[0] is not specs or got[1] is not options:
+        got = _remember(_PLANS, key, (specs, options, fast_plan(specs, options, aggregate)))
+    return got[2]
 
 
 class FastPlan(NamedTuple):
@@ -501,6 +549,11 @@ class FastPlan(NamedTuple):
     judged_only: bool
     complete: bool
     options: JudgeOptions
+    direct: bool
+    """Every measure has a kernel, each its own, in order, and ``aggregate`` is None: with
+    nothing to warn about, the core's values are the Results' (:func:`dict_results`)."""
+    labels: tuple[str, ...]
+    measures: tuple[Measure, ...]
 
 
 def fast_plan(
@@ -543,6 +596,9 @@ def fast_plan(
         options.judged_only,
         options.complete,
         options,
+        aggregate is None and column == list(range(len(specs))) and len(calls) == len(specs),
+        tuple(label for label, _ in specs),
+        tuple(m for _, m in specs),
     )
 
 
@@ -553,13 +609,12 @@ def dict_index(qrels: Any) -> Any:
     return _core.dict_qrels(qrels)
 
 
-def dict_results(index: Any, plan: FastPlan, run: Any, name: str, aggregate: Any) -> Results | None:
-    """The Results of the run dict ``run`` by the compiled core's path, or ``None`` when the
-    run is not a plain dict (or evaluates no query): the general path's to read."""
+def dict_call(index: Any, plan: FastPlan, run: Any) -> tuple[Any, ...] | None:
+    """The compiled core's ``dict_evaluate`` of the run dict ``run`` (None: not a plain dict,
+    or no query evaluated)."""
     from cranfield import _core
-    from cranfield.results.blocks import Block, combine
 
-    out = _core.dict_evaluate(
+    return _core.dict_evaluate(  # type: ignore[no-any-return]
         index,
         run,
         plan.calls,
@@ -569,12 +624,34 @@ def dict_results(index: Any, plan: FastPlan, run: Any, name: str, aggregate: Any
         plan.rel,
         plan.arrays,
     )
-    if out is None:
-        return None
-    qids, values, undefined, retrieved, relevant, rel_ret, run_only, missing, arrays = out
+
+
+def quiet(plan: FastPlan, out: tuple[Any, ...]) -> bool:
+    """Whether the core's values are the Results' values as they are and nothing is to be
+    warned about (no query left out, no measure undefined)."""
+    return plan.direct and not (out[6] or out[7] or any(out[2]))
+
+
+def dict_results(index: Any, plan: FastPlan, run: Any, name: str, aggregate: Any) -> Results | None:
+    """The Results of the run dict ``run`` by the compiled core's path, or ``None`` when the
+    run is not a plain dict (or evaluates no query): the general path's to read."""
+    out = dict_call(index, plan, run)
+    return None if out is None else results_of(out, index, plan, name, aggregate)
+
+
+def results_of(
+    out: tuple[Any, ...], index: Any, plan: FastPlan, name: str, aggregate: Any
+) -> Results:
+    """The Results of the core's ``dict_evaluate`` output ``out`` (:func:`dict_call`)."""
+    from cranfield.results.blocks import Block, combine
+
+    qids, values, undefined, retrieved, relevant, rel_ret, run_only, missing, arrays, totals = out
     nq, specs = len(qids), plan.specs
     notes = {"run_only_queries": run_only, "missing_queries": missing}
     computed = values.reshape(nq, len(plan.calls))
+    if quiet(plan, out):  # the queries are in strcmp order already: what combine() makes
+        summary = dict(zip(_SUMMARY, (nq, *totals), strict=True))
+        return Results(name, qids, plan.labels, plan.measures, computed, summary, notes)
     jr = None
     if plan.arrays:
         offsets, grades, scores, tie_ids, qoffsets, qgrades, in_run = arrays
@@ -636,18 +713,17 @@ def evaluate_dicts(
         return None
     try:
         specs = cached_specs(measures)
-        okey = (depth, judged_only, complete, rel)
-        options = _OPTIONS.get(okey)
-        if options is None:
-            options = JudgeOptions(depth=depth, judged_only=judged_only, complete=complete, rel=rel)
-            _remember(_OPTIONS, okey, options)
-        pkey = (id(specs), okey, aggregate)
-        plan = _PLANS.get(pkey)
-        if plan is None or plan.specs is not specs:
+        key = (id(specs), type(depth), depth, judged_only, complete, type(rel), rel, aggregate)
+        got = _PLANS.get(key)
+        if got is None or got[0] is not specs:
+            options = cached_options(
+                {"depth": depth, "judged_only": judged_only, "complete": complete, "rel": rel}
+            )
             for _, m in specs:
                 m.definition.function("trec")
             resolve_aggregation(specs, aggregate, warn=False)
-            plan = _remember(_PLANS, pkey, fast_plan(specs, options, aggregate))
+            got = _remember(_PLANS, key, (specs, options, cached_plan(specs, options, aggregate)))
+        plan = got[2]
     except CranfieldError:
         return None  # the general path raises it, in its order
     if plan is None:
