@@ -143,22 +143,67 @@ pub fn judge(
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kernel {
     /// AP (AP@k): `cranfield.measures.ranking.average_precision`.
-    Ap { cutoff: Option<u64>, rel: i64 },
+    Ap {
+        cutoff: Option<u64>,
+        rel: i64,
+    },
     /// nDCG (nDCG@k) with trec_eval's gains (the grade) and discount (`log2(i + 1)`).
-    Ndcg { cutoff: Option<u64> },
+    Ndcg {
+        cutoff: Option<u64>,
+    },
     /// P@k: `cranfield.measures.precision.precision`.
-    P { cutoff: u64, rel: i64 },
+    P {
+        cutoff: u64,
+        rel: i64,
+    },
+    /// RR (RR@k): `cranfield.measures.ranking.reciprocal_rank`.
+    Rr {
+        cutoff: Option<u64>,
+        rel: i64,
+    },
+    /// R@k (recall): `cranfield.measures.precision.recall`.
+    Recall {
+        cutoff: u64,
+        rel: i64,
+    },
+    /// Rprec (Rprec(mult=x)): `cranfield.measures.precision.r_precision`.
+    Rprec {
+        rel: i64,
+        mult: f64,
+    },
+    /// Success@k: `cranfield.measures.precision.success`.
+    Success {
+        cutoff: u64,
+        rel: i64,
+    },
+    /// NumQ, NumRet, NumRel, NumRelRet: `cranfield.measures.counts`.
+    NumQ,
+    NumRet,
+    NumRel {
+        rel: i64,
+    },
+    NumRelRet {
+        rel: i64,
+    },
 }
 
 impl Kernel {
-    /// From Python's `(name, cutoff, rel)` (cutoff -1: none); `None` for an unknown name or
-    /// a missing cut-off.
-    pub fn from_parts(name: &str, cutoff: i64, rel: i64) -> Option<Kernel> {
+    /// From Python's `(name, cutoff, rel, x)` (cutoff -1: none; `x` Rprec's `mult`);
+    /// `None` for an unknown name or a missing cut-off.
+    pub fn from_parts(name: &str, cutoff: i64, rel: i64, x: f64) -> Option<Kernel> {
         let cut = u64::try_from(cutoff).ok();
         match name {
             "ap" => Some(Kernel::Ap { cutoff: cut, rel }),
             "ndcg" => Some(Kernel::Ndcg { cutoff: cut }),
             "p" => Some(Kernel::P { cutoff: cut?, rel }),
+            "rr" => Some(Kernel::Rr { cutoff: cut, rel }),
+            "recall" => Some(Kernel::Recall { cutoff: cut?, rel }),
+            "rprec" => Some(Kernel::Rprec { rel, mult: x }),
+            "success" => Some(Kernel::Success { cutoff: cut?, rel }),
+            "num_q" => Some(Kernel::NumQ),
+            "num_ret" => Some(Kernel::NumRet),
+            "num_rel" => Some(Kernel::NumRel { rel }),
+            "num_rel_ret" => Some(Kernel::NumRelRet { rel }),
             _ => None,
         }
     }
@@ -199,13 +244,55 @@ impl Kernel {
                 (ratio(dcg, idcg), idcg <= 0.0)
             }
             Kernel::P { cutoff, rel } => {
-                let level = rel.max(0);
-                let n = limit(cutoff, grades.len());
-                let hits = grades[..n].iter().filter(|&&g| g >= level).count();
+                let hits = hits_at(grades, rel, limit(cutoff, grades.len()));
                 (hits as f64 / cutoff as f64, false)
             }
+            Kernel::Rr { cutoff, rel } => {
+                let level = rel.max(0);
+                let n = cutoff.map_or(grades.len(), |k| limit(k, grades.len()));
+                match grades[..n].iter().position(|&g| g >= level) {
+                    Some(i) => (1.0 / (i as u64 + 1) as f64, false),
+                    None => (0.0, false),
+                }
+            }
+            Kernel::Recall { cutoff, rel } => {
+                let r = num_rel(qrels, rel);
+                let hits = hits_at(grades, rel, limit(cutoff, grades.len()));
+                (ratio(hits as f64, r as f64), r == 0)
+            }
+            Kernel::Rprec { rel, mult } => {
+                let r = num_rel(qrels, rel);
+                // c = max((long)(mult R + 0.9), 0); mult = 1: R itself
+                let c = if mult == 1.0 {
+                    r as i64
+                } else {
+                    ((mult * r as f64 + 0.9).trunc() as i64).max(0)
+                };
+                let n = usize::try_from(c).map_or(grades.len(), |c| c.min(grades.len()));
+                (ratio(hits_at(grades, rel, n) as f64, c as f64), r == 0)
+            }
+            Kernel::Success { cutoff, rel } => {
+                let hits = hits_at(grades, rel, limit(cutoff, grades.len()));
+                (if hits > 0 { 1.0 } else { 0.0 }, false)
+            }
+            Kernel::NumQ => (1.0, false),
+            Kernel::NumRet => (grades.len() as f64, false),
+            Kernel::NumRel { rel } => (num_rel(qrels, rel) as f64, false),
+            Kernel::NumRelRet { rel } => (hits_at(grades, rel, grades.len()) as f64, false),
         }
     }
+}
+
+/// R: the qrels grades (sorted descending) at least `max(rel, 0)`.
+fn num_rel(qrels: &[i64], rel: i64) -> usize {
+    let level = rel.max(0);
+    qrels.iter().take_while(|&&g| g >= level).count()
+}
+
+/// The relevant rows (grade at least `max(rel, 0)`) among the first `n`.
+fn hits_at(grades: &[i64], rel: i64, n: usize) -> usize {
+    let level = rel.max(0);
+    grades[..n].iter().filter(|&&g| g >= level).count()
 }
 
 /// `min(k, n)` without overflow.

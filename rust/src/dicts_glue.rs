@@ -106,7 +106,7 @@ fn dict_qrels(py: Python<'_>, qrels: &Bound<'_, PyAny>) -> PyResult<Option<DictQ
 
 /// `dict_evaluate(index, run, kernels, complete, depth, judged_only, rel)`: the run
 /// `{qid: {doc: score}}` judged against `index` and measured by `kernels` (a list of
-/// `(name, cutoff or -1, rel)`), or `None` when the run is not of the plain shape or no
+/// `(name, cutoff or -1, rel, x)`), or `None` when the run is not of the plain shape or no
 /// query is evaluated.  Returns `(query_ids, values, undefined, retrieved, relevant,
 /// relevant_retrieved, run_only, missing, arrays, totals)`: the evaluated queries in `strcmp`
 /// order (all the judged ones when `complete`), their values (queries x kernels, float64),
@@ -122,7 +122,7 @@ fn dict_evaluate<'py>(
     py: Python<'py>,
     index: &DictQrels,
     run: &Bound<'py, PyAny>,
-    kernels: Vec<(String, i64, i64)>,
+    kernels: Vec<(String, i64, i64, f64)>,
     complete: bool,
     depth: i64,
     judged_only: bool,
@@ -131,7 +131,7 @@ fn dict_evaluate<'py>(
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let Some(kernels) = kernels
         .iter()
-        .map(|(n, c, r)| Kernel::from_parts(n, *c, *r))
+        .map(|(n, c, r, x)| Kernel::from_parts(n, *c, *r, *x))
         .collect::<Option<Vec<_>>>()
     else {
         return Ok(None);

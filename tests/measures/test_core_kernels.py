@@ -50,6 +50,8 @@ def _strings(name: str, data: st.DataObject) -> str:
     parts = []
     if d.param("rel") is not None and data.draw(st.booleans()):
         parts.append(f"rel={data.draw(st.integers(0, 3))}")
+    if d.param("mult") is not None and data.draw(st.booleans()):
+        parts.append(f"mult={data.draw(st.sampled_from([0.2, 0.5, 1.5, 2.0]))}")
     if d.param("gains") is not None and data.draw(st.integers(0, 4)) == 0:
         parts.append("gains={1:0.5,2:3}")  # not the kernel's: the declaration computes it
     text = name + (f"({','.join(parts)})" if parts else "")

@@ -2,11 +2,11 @@
 
 A declaration names its kernel (``core_kernel=`` of :func:`~cranfield.measures.registry.measure`);
 this module turns the measure's resolved parameters into the core's call ``(kernel, cutoff,
-rel)`` (``cutoff`` -1: none), or ``None`` where the kernel does not cover them (nDCG with
-custom gains, another discount): such a measure is computed by its declaration's function.
-The kernels themselves are ``rust/src/dicts.rs`` (``Kernel``), each the floating-point sequence
-of its declaration's function; tests/measures/test_core_kernels.py checks every declaration
-that names one against its function on generated rankings.
+rel, x)`` (``cutoff`` -1: none; ``x`` Rprec's ``mult``), or ``None`` where the kernel does not
+cover them (nDCG with custom gains, another discount): such a measure is computed by its
+declaration's function.  The kernels themselves are ``rust/src/dicts.rs`` (``Kernel``), each
+the floating-point sequence of its declaration's function; tests/measures/test_core_kernels.py
+checks every declaration that names one against its function on generated rankings.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from cranfield.measures.registry import MeasureDef
 
 __all__ = ["KERNELS", "kernel_call"]
 
-Call = tuple[str, int, int]
+Call = tuple[str, int, int, float]
 
 
 def _cutoff(params: dict[str, Any]) -> int:
@@ -27,14 +27,16 @@ def _cutoff(params: dict[str, Any]) -> int:
     return -1 if k is None else min(int(k), INT64_MAX)
 
 
-def _rel(params: dict[str, Any]) -> int | None:
-    rel = params["rel"]
-    return int(rel) if INT64_MIN <= rel <= INT64_MAX else None
+def _ranked(name: str) -> Callable[[dict[str, Any]], Call | None]:
+    """The call of a kernel of ``cutoff`` and ``rel`` (a ``rel`` beyond int64: none)."""
 
+    def call(params: dict[str, Any]) -> Call | None:
+        rel = params.get("rel", 1)
+        if not INT64_MIN <= rel <= INT64_MAX:
+            return None
+        return (name, _cutoff(params), int(rel), 0.0)
 
-def _ap(params: dict[str, Any]) -> Call | None:
-    rel = _rel(params)
-    return None if rel is None else ("ap", _cutoff(params), rel)
+    return call
 
 
 def _ndcg(params: dict[str, Any]) -> Call | None:
@@ -44,18 +46,26 @@ def _ndcg(params: dict[str, Any]) -> Call | None:
         and params.get("base") == 2.0
         and params.get("dcg", "log2") == "log2"
     )
-    return ("ndcg", _cutoff(params), 1) if plain else None
+    return ("ndcg", _cutoff(params), 1, 0.0) if plain else None
 
 
-def _p(params: dict[str, Any]) -> Call | None:
-    rel = _rel(params)
-    return None if rel is None else ("p", _cutoff(params), rel)
+def _rprec(params: dict[str, Any]) -> Call | None:
+    call = _ranked("rprec")(params)
+    return None if call is None else (*call[:3], float(params.get("mult", 1.0)))
 
 
 KERNELS: dict[str, Callable[[dict[str, Any]], Call | None]] = {
-    "ap": _ap,
+    "ap": _ranked("ap"),
     "ndcg": _ndcg,
-    "p": _p,
+    "p": _ranked("p"),
+    "rr": _ranked("rr"),
+    "recall": _ranked("recall"),
+    "rprec": _rprec,
+    "success": _ranked("success"),
+    "num_q": _ranked("num_q"),
+    "num_ret": _ranked("num_ret"),
+    "num_rel": _ranked("num_rel"),
+    "num_rel_ret": _ranked("num_rel_ret"),
 }
 """Each kernel of the core: its call for a measure's resolved parameters."""
 

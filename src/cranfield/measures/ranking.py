@@ -178,6 +178,7 @@ def _tie_rr(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
 
 @measure(
     "RR",
+    core_kernel="rr",
     cutoff=CUTOFF_OPTIONAL,
     params=(REL,),
     aliases=("MRR",),
