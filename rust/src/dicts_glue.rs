@@ -115,8 +115,11 @@ fn dict_qrels(py: Python<'_>, qrels: &Bound<'_, PyAny>) -> PyResult<Option<DictQ
 /// run's order), the judged queries without results, and with `arrays` the judged rankings'
 /// arrays (offsets, grades, scores, tie_ids, qrels_offsets, qrels_grades, in_run) for the
 /// measures without a kernel, else `None`; and the sums of the three per-query counts.
+/// `single`: the scores rounded to single precision first (trec_eval 9.0.8, pytrec_eval);
+/// `keep_empty`: a judged query mapped to no documents is evaluated as an empty ranking
+/// (pytrec_eval's rule), not left out.
 #[pyfunction]
-#[pyo3(signature = (index, run, kernels, complete, depth, judged_only, rel, arrays))]
+#[pyo3(signature = (index, run, kernels, complete, depth, judged_only, rel, arrays, single=false, keep_empty=false))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn dict_evaluate<'py>(
     py: Python<'py>,
@@ -128,6 +131,8 @@ fn dict_evaluate<'py>(
     judged_only: bool,
     rel: i64,
     arrays: bool,
+    single: bool,
+    keep_empty: bool,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let Some(kernels) = kernels
         .iter()
@@ -163,9 +168,12 @@ fn dict_evaluate<'py>(
             if plain_id(&d).is_none() {
                 return Ok(None);
             }
-            let Some(score) = plain_score(&s) else {
+            let Some(mut score) = plain_score(&s) else {
                 return Ok(None);
             };
+            if single {
+                score = f64::from(score as f32); // trec_eval 9.0.8's float sim
+            }
             held.push(d);
             scores.push(score);
         }
@@ -186,10 +194,14 @@ fn dict_evaluate<'py>(
                 })?;
                 rankings[qi] = Some(judged);
             }
-            Some(_) => {}
+            Some(qi) => {
+                if keep_empty {
+                    rankings[qi] = Some(dicts::Judged::default());
+                }
+            }
         }
     }
-    if !any_rows {
+    if !any_rows && !keep_empty {
         return Ok(None); // "no scores": Python's path words it
     }
     let evaluated: Vec<usize> = (0..nq)
