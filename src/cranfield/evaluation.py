@@ -485,10 +485,11 @@ def cached_measures(measures: str | Measure | Sequence[str | Measure] | None) ->
     """The measures listed and parsed, once per measure strings (a string, or a list or
     tuple of strings)."""
     key: Any = None
-    if measures is None or type(measures) is str:
-        key = (type(measures), measures)
-    elif type(measures) in (list, tuple) and all(type(m) is str for m in measures):
-        key = (type(measures), tuple(measures))
+    given: Any = measures
+    if given is None or type(given) is str:
+        key = (type(given), given)
+    elif type(given) in (list, tuple) and all(type(m) is str for m in given):
+        key = (type(given), tuple(given))
     got = _MEASURES.get(key) if key is not None else None
     if got is None:
         listed = tuple(measure_list(measures, DEFAULT_MEASURES))

@@ -487,16 +487,16 @@ def _fast_plan(
     if index is None:
         return None
     key = ("plan", tuple(id(r) for r in requests), ev.v9, ev.relevance_level)
-    got = _PLANNED.get(key)
-    if got is not None and all(a is b for a, b in zip(got[0], requests, strict=True)):
-        return _FastPlan(index, *got[1:])
+    planned = _PLANNED.get(key)
+    if planned is not None and all(a is b for a, b in zip(planned[0], requests, strict=True)):
+        return _FastPlan(index, *planned[1:])
     calls: list[Any] = []
     slots: list[tuple[str, Any]] = []
     extra: list[_Request] = []
     recorder = _Recorder(ev.relevance_level)
     for req in requests:
         tm = req.tm
-        got: list[Any] = []
+        got: Any = []
         special = tm.kind in ("runid", "relstring") or (
             ev.v9 and tm.name in ("iprec_at_recall", "11pt_avg")
         )
