@@ -378,7 +378,8 @@ class Evaluator:
     :class:`~cranfield.data.tables.Run`) and returns the :class:`Results` that
     ``evaluate(qrels, run, measures, **options)`` returns, bit for bit, and
     :meth:`evaluate_query` one query's ``{label: value}``.  Nothing of one call is kept for
-    the next.
+    the next.  Plain qrels and run dicts are judged and measured by the compiled core
+    (:func:`dict_results`), everything else by the general path, with the same values.
     """
 
     def __init__(

@@ -82,16 +82,22 @@ def test_core_kernel_equals_its_declaration(name: str, qrels, run, data) -> None
         "complete": data.draw(st.booleans()),
         "rel": data.draw(st.sampled_from([None, None, 0, 2])),
     }
+    aggregate = data.draw(st.sampled_from([None, None, "median", "gmean"]))
     fast, fast_warnings = _outcome(
-        lambda: evaluation.evaluate_dicts(qrels, run, measures, aggregate=None, **options)
+        lambda: evaluation.evaluate_dicts(qrels, run, measures, aggregate=aggregate, **options)
     )
     # names= takes the general path (judge_many -> judge -> the measure functions)
     slow, slow_warnings = _outcome(
-        lambda: cranfield.evaluate(qrels, run, measures, names=["run"], **options)
+        lambda: cranfield.evaluate(
+            qrels, run, measures, names=["run"], aggregate=aggregate, **options
+        )
     )
     if isinstance(slow, tuple):  # an error: the core's path leaves it to the general one
         assert fast is None
-        assert _outcome(lambda: cranfield.evaluate(qrels, run, measures, **options))[0] == slow
+        again = _outcome(
+            lambda: cranfield.evaluate(qrels, run, measures, aggregate=aggregate, **options)
+        )
+        assert again[0] == slow
         return
     assert fast is not None  # the core's path took it
     assert fast_warnings == slow_warnings
@@ -100,6 +106,9 @@ def test_core_kernel_equals_its_declaration(name: str, qrels, run, data) -> None
     assert fast.values.tobytes() == slow.values.tobytes()  # the same bits, 0.0 and -0.0 too
     assert fast.summary == slow.summary
     assert fast.notes == slow.notes
+    assert fast.aggregation == slow.aggregation
+    means = [float(v).hex() for v in fast.aggregate().values()]
+    assert means == [float(v).hex() for v in slow.aggregate().values()]
 
 
 @pytest.mark.parametrize("name", KERNEL_MEASURES)
