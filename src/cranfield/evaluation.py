@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -556,6 +556,8 @@ class FastPlan(NamedTuple):
     nothing to warn about, the core's values are the Results' (:func:`dict_results`)."""
     labels: tuple[str, ...]
     measures: tuple[Measure, ...]
+    core: Any
+    """The core's ``dict_evaluate`` with this plan's arguments: ``core(index, run)``."""
 
 
 def fast_plan(
@@ -563,6 +565,7 @@ def fast_plan(
 ) -> FastPlan | None:
     """The plan of the compiled core's path, or ``None`` where it does not apply (a tie
     policy other than trec, side inputs, micro averages)."""
+    from cranfield import _core
     from cranfield.measures.core_kernels import kernel_call
     from cranfield.measures.params import INT64_MAX, INT64_MIN
     from cranfield.results.blocks import micro_labels
@@ -601,6 +604,15 @@ def fast_plan(
         aggregate is None and column == list(range(len(specs))) and len(calls) == len(specs),
         tuple(label for label, _ in specs),
         tuple(m for _, m in specs),
+        partial(
+            _core.dict_evaluate,
+            kernels=calls,
+            complete=options.complete,
+            depth=depth,
+            judged_only=options.judged_only,
+            rel=rel,
+            arrays=None in column,
+        ),
     )
 
 
@@ -614,18 +626,7 @@ def dict_index(qrels: Any) -> Any:
 def dict_call(index: Any, plan: FastPlan, run: Any) -> tuple[Any, ...] | None:
     """The compiled core's ``dict_evaluate`` of the run dict ``run`` (None: not a plain dict,
     or no query evaluated)."""
-    from cranfield import _core
-
-    return _core.dict_evaluate(  # type: ignore[no-any-return]
-        index,
-        run,
-        plan.calls,
-        plan.complete,
-        plan.depth,
-        plan.judged_only,
-        plan.rel,
-        plan.arrays,
-    )
+    return plan.core(index, run)  # type: ignore[no-any-return]
 
 
 def quiet(plan: FastPlan, out: tuple[Any, ...]) -> bool:
