@@ -29,8 +29,12 @@ or a query with no judgments) never crash (#49, #57), and the iprec measures wor
 spelling (#41).  Bad arguments raise :class:`~cranfield.errors.ParameterError` (a
 ``ValueError``) naming the query and document, where pytrec_eval raises ``TypeError``.
 
-Speed: the judged rankings are built straight from the dicts (no Run, Qrels or DataFrame),
-and the measures are the registry's, through trec_eval's catalogue.
+Speed: plain dicts (``str`` ids, ``int`` grades, finite ``float``/``int`` scores) are indexed,
+ordered and judged by the compiled core (``rust/src/dicts.rs``), which also computes the
+measures that declare a ``core_kernel`` (map, ndcg_cut, P, recall, recip_rank, Rprec,
+success, the counts); the other measures are the registry's, through trec_eval's catalogue,
+on the judged rankings the core returns.  Other inputs take the Python path (the judged
+rankings built straight from the dicts, no Run, Qrels or DataFrame), with the same values.
 """
 
 from __future__ import annotations
