@@ -400,16 +400,33 @@ class Evaluator:
         self.aggregate = aggregate
         A.qrels_given(qrels)
         self._qrels_source = qrels
+        self._prepare(measured.specs, cached_options(options, complete=False))
+
+    def _prepare(self, specs: tuple[tuple[str, Measure], ...], query: JudgeOptions) -> None:
+        """Plain qrels dicts indexed by the compiled core, with the plans of
+        :meth:`evaluate` and of :meth:`evaluate_query` (options ``query``); otherwise the
+        qrels read and checked now."""
+        qrels = self._qrels_source
         self._index = dict_index(qrels) if type(qrels) is dict else None
         self._plan = self._query_plan = None
         if self._index is not None:
-            self._plan = cached_plan(measured.specs, self.options, aggregate)
-            self._query_plan = cached_plan(
-                measured.specs, cached_options(options, complete=False), aggregate
-            )
+            self._plan = cached_plan(specs, self.options, self.aggregate)
+            self._query_plan = cached_plan(specs, query, self.aggregate)
         if self._plan is None or self._query_plan is None:
             self._index = None
             _ = self.qrels  # read and checked now
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the core's index and plans (made again when unpickled)."""
+        state = dict(self.__dict__)
+        for name in ("_index", "_plan", "_query_plan"):
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        specs = cached_specs(list(self.measures))
+        self._prepare(specs, self.options.replace(complete=False))
 
     @cached_property
     def qrels(self) -> Qrels:
