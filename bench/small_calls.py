@@ -1,5 +1,6 @@
 """Small in-memory calls (issue 25): cranfield.evaluate, cranfield.Evaluator (new per call and
-reused), pytrec_eval (new per call and reused), ir_measures and ranx on {qid: {doc: score}}
+reused), cranfield.compat.pytrec_eval (the work-alike, new and reused), pytrec_eval (new per
+call and reused), ir_measures and ranx on {qid: {doc: score}}
 dicts of Q queries x D documents, timed interleaved in one invocation (round robin, the median
 of the rounds), with the load average printed; then 10,000 one-query calls in a loop.
 
@@ -39,6 +40,12 @@ def contenders(qrels: dict, run: dict) -> dict:
     }
     ev = cranfield.Evaluator(qrels, MEASURES)
     out["Evaluator reused"] = lambda: ev.evaluate(run)
+    from cranfield.compat import pytrec_eval as workalike
+
+    wm = {"map", "ndcg_cut.10", "P.10"}
+    out["work-alike new"] = lambda: workalike.RelevanceEvaluator(qrels, wm).evaluate(run)
+    we = workalike.RelevanceEvaluator(qrels, wm)
+    out["work-alike reused"] = lambda: we.evaluate(run)
     try:
         import pytrec_eval
 

@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod dicts;
 pub mod duplicates;
 pub mod join;
 pub mod judge;

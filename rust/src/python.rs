@@ -15,6 +15,8 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::trec::{self, Counts, ParseError};
 
+#[path = "dicts_glue.rs"]
+mod dicts_glue;
 #[path = "python_judge.rs"]
 mod judge_py;
 
@@ -188,6 +190,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(judge_py::judge_grades, m)?)?;
     m.add_function(wrap_pyfunction!(judge_py::order_trec, m)?)?;
     m.add_function(wrap_pyfunction!(judge_py::first_duplicate, m)?)?;
+    dicts_glue::register(m)?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     Ok(())
 }

@@ -29,8 +29,12 @@ or a query with no judgments) never crash (#49, #57), and the iprec measures wor
 spelling (#41).  Bad arguments raise :class:`~cranfield.errors.ParameterError` (a
 ``ValueError``) naming the query and document, where pytrec_eval raises ``TypeError``.
 
-Speed: the judged rankings are built straight from the dicts (no Run, Qrels or DataFrame),
-and the measures are the registry's, through trec_eval's catalogue.
+Speed: plain dicts (``str`` ids, ``int`` grades, finite ``float``/``int`` scores) are indexed,
+ordered and judged by the compiled core (``rust/src/dicts.rs``), which also computes the
+measures that declare a ``core_kernel`` (map, ndcg_cut, P, recall, recip_rank, Rprec,
+success, the counts); the other measures are the registry's, through trec_eval's catalogue,
+on the judged rankings the core returns.  Other inputs take the Python path (the judged
+rankings built straight from the dicts, no Run, Qrels or DataFrame), with the same values.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ import re
 from array import array
 from collections.abc import Iterable, Mapping
 from operator import itemgetter
+from typing import Any
 
 import numpy as np
 
@@ -206,6 +211,26 @@ def _request(name: str, args: set[str]) -> _Request:
     return req
 
 
+_PLANNED: dict[tuple[Any, ...], Any] = {}
+"""Measure names -> requests, and requests -> the core's plan: each made once (bounded)."""
+
+
+def _requests_of(measures: list[Any], v9: bool) -> list[_Request]:
+    """The requests of the measure names (pytrec_eval's expansion and grouping), in
+    trec_eval's order; made once per set of names."""
+    key = (frozenset(measures), v9) if all(type(m) is str for m in measures) else None
+    got = _PLANNED.get(key) if key is not None else None
+    if got is None:
+        known = supported_measures if v9 else supported_measures | _EXTRA_10
+        combined = _combine_measures(_expand_nicknames(measures), known)
+        got = [_request(n, combined[n]) for n in sorted(combined, key=_ORDER.get)]
+        if key is not None:
+            if len(_PLANNED) > 256:
+                _PLANNED.clear()
+            _PLANNED[key] = got
+    return list(got)
+
+
 class RelevanceEvaluator:
     """Evaluate runs against judgments given as ``{query: {document: grade}}``.
 
@@ -246,9 +271,7 @@ class RelevanceEvaluator:
                 f"{type(query_relevance).__name__}"
             )
         self.v9 = trec_eval == "9.0.8"
-        known = supported_measures if self.v9 else supported_measures | _EXTRA_10
-        combined = _combine_measures(_expand_nicknames(measures), known)
-        self._requests = [_request(n, combined[n]) for n in sorted(combined, key=_ORDER.get)]
+        self._requests = _requests_of(list(measures), self.v9)
         self.relevance_level = relevance_level
         self.judged_docs_only_flag = bool(judged_docs_only_flag)
         self._qrels = {}
@@ -272,6 +295,7 @@ class RelevanceEvaluator:
             top = ordered[0] if top is None else max(top, ordered[0])
             self._qrels[qid] = (grades, ordered)
         self._max_grade = top
+        self._fast = _fast_plan(query_relevance, self._requests, self)
 
     # ------------------------------------------------------------------ evaluating
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
@@ -281,6 +305,10 @@ class RelevanceEvaluator:
                 "scores must be a dict {query: {document: score}}, got a "
                 f"{type(scores).__name__}"
             )
+        if self._fast is not None:
+            got = self._fast.evaluate(scores, self)
+            if got is not None:
+                return got
         jr = self._judge(scores)
         if jr is None:
             return {}
@@ -366,6 +394,139 @@ class RelevanceEvaluator:
             qrels_max_grade=self._max_grade,
             judged_only=judged_only,
         )
+
+
+class _Slot:
+    """What a measure's adapter gets for a value while a plan is recorded (:class:`_Recorder`)."""
+
+    __slots__ = ("measure",)
+
+    def __init__(self, measure: Any) -> None:
+        self.measure = measure
+
+
+class _Recorder:
+    """A :class:`Context` stand-in that records the registry measures an adapter asks for:
+    an adapter that returns what it was given is computed by the core's kernels."""
+
+    def __init__(self, level: int) -> None:
+        self.level = level
+        self.num_docs = 0
+        self.complete = False
+
+    def value(self, m: Any) -> _Slot:
+        return _Slot(m)
+
+
+class _FastPlan:
+    """The requests of an evaluator on the compiled core's path (``cranfield._core``'s
+    ``dict_evaluate``, as :class:`cranfield.Evaluator`'s): plain dicts are judged in the
+    core, with trec_eval 9.0.8's single-precision scores by default; the measures whose
+    adapter only passes on a registry measure with a ``core_kernel`` are computed there,
+    the others by :meth:`RelevanceEvaluator._compute` on the judged rankings the core
+    returns.  Any input that is not plain goes to :meth:`RelevanceEvaluator._judge`."""
+
+    def __init__(self, index: Any, calls: list, slots: list, extra: list) -> None:
+        self.index = index
+        self.calls = calls
+        self.slots = slots  # (name, call index) or (name, (extra request, column))
+        self.extra = extra
+
+    def evaluate(
+        self, scores: Mapping[str, Mapping[str, float]], ev: RelevanceEvaluator
+    ) -> dict[str, dict[str, float]] | None:
+        from cranfield import _core
+
+        out = _core.dict_evaluate(
+            self.index,
+            scores,
+            self.calls,
+            False,
+            -1,
+            ev.judged_docs_only_flag,
+            1,
+            bool(self.extra),
+            ev.v9,
+            True,
+        )
+        if out is None:
+            return None
+        qids, values = out[0], out[1]
+        rows = values.reshape(len(qids), len(self.calls)).tolist()
+        extra: list[list[list[float]]] = []
+        if self.extra:
+            offsets, grades, fscores, tie_ids, qoffsets, qgrades, in_run = out[8]
+            jr = JudgedRankings(
+                query_ids=qids,
+                offsets=offsets,
+                grades=grades,
+                scores=fscores,
+                tie_ids=tie_ids,
+                qrels_offsets=qoffsets,
+                qrels_grades=qgrades,
+                in_run=in_run,
+                run_name="my_little_test_run",
+                qrels_max_grade=ev._max_grade,
+                judged_only=ev.judged_docs_only_flag,
+            )
+            ctx = Context(jr=jr, level=ev.relevance_level, num_docs=0, complete=False)
+            extra = [[c.tolist() for c in ev._compute(req, ctx)] for req in self.extra]
+        by_query = {}
+        for i, (qid, row) in enumerate(zip(qids, rows, strict=True)):
+            by_query[qid] = {
+                name: row[at] if type(at) is int else extra[at[0]][at[1]][i]
+                for name, at in self.slots
+            }
+        return {q: by_query[q] for q in scores if q in by_query}  # in the order of scores
+
+
+def _fast_plan(
+    qrels: Mapping[str, Mapping[str, int]], requests: list[_Request], ev: RelevanceEvaluator
+) -> _FastPlan | None:
+    """The core's plan of ``requests``, or ``None`` when the qrels are not plain dicts."""
+    from cranfield import _core
+    from cranfield.measures.core_kernels import kernel_call
+
+    index = _core.dict_qrels(qrels)
+    if index is None:
+        return None
+    key = ("plan", tuple(id(r) for r in requests), ev.v9, ev.relevance_level)
+    planned = _PLANNED.get(key)
+    if planned is not None and all(a is b for a, b in zip(planned[0], requests, strict=True)):
+        return _FastPlan(index, *planned[1:])
+    calls: list[Any] = []
+    slots: list[tuple[str, Any]] = []
+    extra: list[_Request] = []
+    recorder = _Recorder(ev.relevance_level)
+    for req in requests:
+        tm = req.tm
+        got: Any = []
+        special = tm.kind in ("runid", "relstring") or (
+            ev.v9 and tm.name in ("iprec_at_recall", "11pt_avg")
+        )
+        if not special:
+            try:
+                got = tm.compute(recorder, req.parsed.values)  # type: ignore[arg-type, misc]
+            except Exception:  # an adapter that computes more than it asks for
+                got = []
+        kernel = [
+            kernel_call(g.measure.definition, g.measure.resolve(None))
+            if isinstance(g, _Slot)
+            else None
+            for g in got
+        ]
+        if got and len(got) == len(req.names) and None not in kernel:
+            for name, call in zip(req.names, kernel, strict=True):
+                if call not in calls:
+                    calls.append(call)
+                slots.append((name, calls.index(call)))
+        else:
+            extra.append(req)
+            slots.extend((name, (len(extra) - 1, j)) for j, name in enumerate(req.names))
+    if len(_PLANNED) > 256:
+        _PLANNED.clear()
+    _PLANNED[key] = (tuple(requests), calls, slots, extra)
+    return _FastPlan(index, calls, slots, extra)
 
 
 def _ranked(qid: str, docs: Mapping[str, float], v9: bool) -> list[tuple[str, float]]:

@@ -22,6 +22,7 @@ SOURCE = f"{BAEZA_YATES}, sec. 3.2.1, summary table statistics; trec_eval 10.0"
 
 @measure(
     "NumQ",
+    core_kernel="num_q",
     summary="number of queries evaluated",
     formula="NumQ = |Q|",
     source=SOURCE + " m_num_q.c",
@@ -39,6 +40,7 @@ def num_q(jr: JudgedRankings) -> np.ndarray:
 
 @measure(
     "NumRet",
+    core_kernel="num_ret",
     summary="number of documents retrieved (after depth cut)",
     formula="NumRet = n",
     source=SOURCE + " m_num_ret.c",
@@ -56,6 +58,7 @@ def num_ret(jr: JudgedRankings) -> np.ndarray:
 
 @measure(
     "NumRel",
+    core_kernel="num_rel",
     summary="number of relevant documents in the qrels (retrieved or not)",
     formula="NumRel = R = |{d in qrels : grade(d) >= rel}|",
     source=SOURCE + " m_num_rel.c",
@@ -81,6 +84,7 @@ def _expected_num_rel_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
 
 @measure(
     "NumRelRet",
+    core_kernel="num_rel_ret",
     summary="number of relevant documents retrieved",
     formula="NumRelRet = |{i <= n : grade(d_i) >= rel}|",
     source=SOURCE + " m_num_rel_ret.c",

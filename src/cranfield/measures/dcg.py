@@ -226,6 +226,7 @@ def _micro_ndcg(
 
 @measure(
     "nDCG",
+    core_kernel="ndcg",
     cutoff=CUTOFF_OPTIONAL,
     params=(GAINS, CONVENTION, BASE, FORM),
     check=_one_gain_form,

@@ -50,6 +50,7 @@ def _tie_precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
 
 @measure(
     "P",
+    core_kernel="p",
     cutoff=CUTOFF,
     params=(REL,),
     summary="precision at rank k (missing ranks count as non-relevant)",
@@ -79,6 +80,7 @@ def _tie_recall(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
 
 @measure(
     "R",
+    core_kernel="recall",
     cutoff=CUTOFF,
     params=(REL,),
     aliases=("Recall",),
@@ -123,6 +125,7 @@ def _tie_r_precision(jr: JudgedRankings, *, rel: int, mult: float = 1.0) -> np.n
 
 @measure(
     "Rprec",
+    core_kernel="rprec",
     params=(REL, MULT),
     summary="precision at rank R (R-precision), or at a multiple of R",
     formula="Rprec = rel(min(n, R)) / R; Rprec(mult=x) = rel(min(n, c)) / c, c = (long)(x*R + 0.9)",
@@ -171,6 +174,7 @@ def _tie_success(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
 
 @measure(
     "Success",
+    core_kernel="success",
     cutoff=CUTOFF,
     params=(REL,),
     summary="1 if a relevant document is in the top k, else 0",

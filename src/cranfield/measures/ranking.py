@@ -94,6 +94,7 @@ def _tie_gmap(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
 
 @measure(
     "AP",
+    core_kernel="ap",
     cutoff=CUTOFF_OPTIONAL,
     params=(REL,),
     aliases=("MAP",),
@@ -177,6 +178,7 @@ def _tie_rr(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
 
 @measure(
     "RR",
+    core_kernel="rr",
     cutoff=CUTOFF_OPTIONAL,
     params=(REL,),
     aliases=("MRR",),

@@ -39,7 +39,8 @@ weak``, defined next to the plain one; ``SAME`` when no order changes the value)
 ``no_ties`` (why it has none); ``needs`` (side inputs: ``collection_size``, ``known``,
 ``target``, ``prefs``, ``judgment_groups``, ``subtopics``); ``trec_eval`` (its trec_eval
 name(s), parameter syntax and output format, see :class:`TrecEval`); ``undefined`` (the cases
-where it is undefined and the value declared for them); ``source`` (paper, section,
+where it is undefined and the value declared for them); ``core_kernel`` (the compiled
+core's per-query kernel of it, for small in-memory evaluations); ``source`` (paper, section,
 equation); ``checked_by`` (the tests that check it against a worked example or an
 independent oracle).
 """
@@ -207,6 +208,10 @@ class MeasureDef:
     better_by: Callable[[dict[str, Any]], str] | None = None
     """The direction for given (resolved) parameters, when a parameter changes what the value
     is (a C/W/L measure's ``of=EC`` is a cost, not a utility); ``better`` is the default's."""
+    core_kernel: str | None = None
+    """The per-query kernel of the compiled core that computes this measure in small
+    in-memory evaluations (:mod:`cranfield.measures.core_kernels`), bit for bit as ``func``
+    (the generated test tests/measures/test_core_kernels.py holds every one to it)."""
 
     def better_for(self, params: dict[str, Any]) -> str:
         """``better`` for these resolved parameters (see :attr:`better_by`)."""
@@ -379,6 +384,7 @@ def measure(
     better_by: Callable[[dict[str, Any]], str] | None = None,
     family: str | None = None,
     tie_form: str = "expectation",
+    core_kernel: str | None = None,
 ) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
     """Register the decorated function as measure ``name``: see the module docstring.
 
@@ -440,6 +446,7 @@ def measure(
                 micro=micro,
                 check=check,
                 better_by=better_by,
+                core_kernel=core_kernel,
             )
         )
         for a in aliases:

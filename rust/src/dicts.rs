@@ -1,0 +1,376 @@
+//! Small in-memory evaluations: qrels and runs given as `{qid: {doc: value}}` dicts, judged
+//! and measured without building a `Run`, a `Qrels` or any numpy array per call.
+//!
+//! [`QrelsIndex`] is built once from the qrels' entries; [`judge`] orders one query's
+//! `(score, doc)` pairs as `cranfield.judging.ordering` does under the `trec` tie policy
+//! (score descending, ties by document id in descending byte order), cuts them at `depth`,
+//! drops unjudged rows under `judged_only`, and gives each row its grade with the codes of
+//! `cranfield.judging.rankings` (`NOT_IN_QRELS`, `UNJUDGED`).  [`Kernel`] computes the hot
+//! measures of one query with the floating-point operations of their Python declarations,
+//! in the same order (sequential sums in rank order, C `log2`), so the values are the same
+//! to the last bit; the generated differential test (`tests/measures/test_core_kernels.py`)
+//! holds every kernel to its declaration.  Python's side is `python.rs`' `dicts_glue`.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use crate::trec::FxHasher;
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// A ranked document not in its query's qrels (`cranfield.judging.rankings.NOT_IN_QRELS`).
+pub const NOT_IN_QRELS: i64 = -1;
+/// A ranked document in the qrels with a negative grade ("in the pool, not judged").
+pub const UNJUDGED: i64 = -2;
+
+/// Whether `id` follows the id rule of `cranfield.io.ids` (not empty; no C0 control, space,
+/// DEL or C1 control).  Lone surrogates never reach here: they are not UTF-8.
+pub fn valid_id(id: &[u8]) -> bool {
+    if id.is_empty() {
+        return false;
+    }
+    let mut prev = 0u8;
+    for &b in id {
+        if b <= 0x20 || b == 0x7f || (prev == 0xc2 && (0x80..0xa0).contains(&b)) {
+            return false;
+        }
+        prev = b;
+    }
+    true
+}
+
+/// The qrels of an evaluator: queries in `strcmp` order, each with its judgments by document
+/// and its grades sorted descending.
+pub struct QrelsIndex {
+    pub query_ids: Vec<String>,
+    pub query_index: FxMap<String, u32>,
+    pub judgments: Vec<FxMap<Box<str>, i64>>,
+    /// Per query, its grades sorted descending: `grades[grade_offsets[q]..grade_offsets[q + 1]]`.
+    pub grades: Vec<i64>,
+    pub grade_offsets: Vec<usize>,
+    /// The highest grade of the whole qrels (`Qrels.max_grade`).
+    pub max_grade: Option<i64>,
+}
+
+impl QrelsIndex {
+    /// From each query's judgments (queries without any are left out, as in `Qrels`).
+    pub fn new(entries: Vec<(String, Vec<(String, i64)>)>) -> QrelsIndex {
+        let mut entries: Vec<_> = entries.into_iter().filter(|(_, d)| !d.is_empty()).collect();
+        entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let mut index = QrelsIndex {
+            query_ids: Vec::with_capacity(entries.len()),
+            query_index: FxMap::default(),
+            judgments: Vec::with_capacity(entries.len()),
+            grades: Vec::new(),
+            grade_offsets: vec![0],
+            max_grade: None,
+        };
+        for (q, (qid, docs)) in entries.into_iter().enumerate() {
+            let mut map: FxMap<Box<str>, i64> = FxMap::default();
+            map.reserve(docs.len());
+            let start = index.grades.len();
+            for (doc, grade) in docs {
+                map.entry(doc.into_boxed_str()).or_insert(grade);
+                index.grades.push(grade);
+            }
+            index.grades[start..].sort_unstable_by(|a, b| b.cmp(a));
+            let top = index.grades[start];
+            index.max_grade = Some(index.max_grade.map_or(top, |m| m.max(top)));
+            index.grade_offsets.push(index.grades.len());
+            index.query_index.insert(qid.clone(), q as u32);
+            index.query_ids.push(qid);
+            index.judgments.push(map);
+        }
+        index
+    }
+
+    pub fn num_queries(&self) -> usize {
+        self.query_ids.len()
+    }
+
+    /// Query `q`'s grades, sorted descending.
+    pub fn sorted_grades(&self, q: usize) -> &[i64] {
+        &self.grades[self.grade_offsets[q]..self.grade_offsets[q + 1]]
+    }
+}
+
+/// One query's ranking, judged: per row (in rank order) its grade and score.
+#[derive(Default)]
+pub struct Judged {
+    pub grades: Vec<i64>,
+    pub scores: Vec<f64>,
+}
+
+/// Order `items` (document, score) of qrels query `q` by trec_eval's rule, cut at `depth`,
+/// drop the unjudged rows under `judged_only`, and judge each row.
+pub fn judge(
+    index: &QrelsIndex,
+    q: usize,
+    items: &mut [(&str, f64)],
+    depth: Option<usize>,
+    judged_only: bool,
+) -> Judged {
+    // equal scores (0.0 and -0.0 too) are ordered by document id, descending bytes; a
+    // query's documents are distinct, so the order is total
+    items.sort_unstable_by(|a, b| {
+        b.1.partial_cmp(&a.1)
+            .unwrap_or(Ordering::Equal)
+            .then_with(|| b.0.as_bytes().cmp(a.0.as_bytes()))
+    });
+    let n = depth.map_or(items.len(), |d| d.min(items.len()));
+    let judgments = &index.judgments[q];
+    let mut out = Judged {
+        grades: Vec::with_capacity(n),
+        scores: Vec::with_capacity(n),
+    };
+    for &(doc, score) in &items[..n] {
+        let grade = match judgments.get(doc) {
+            None => NOT_IN_QRELS,
+            Some(&g) if g < 0 => UNJUDGED,
+            Some(&g) => g,
+        };
+        if judged_only && grade < 0 {
+            continue;
+        }
+        out.grades.push(grade);
+        out.scores.push(score);
+    }
+    out
+}
+
+/// A measure computed per query in the core (`core_kernel=` of its declaration).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kernel {
+    /// AP (AP@k): `cranfield.measures.ranking.average_precision`.
+    Ap {
+        cutoff: Option<u64>,
+        rel: i64,
+    },
+    /// nDCG (nDCG@k) with trec_eval's gains (the grade) and discount (`log2(i + 1)`).
+    Ndcg {
+        cutoff: Option<u64>,
+    },
+    /// P@k: `cranfield.measures.precision.precision`.
+    P {
+        cutoff: u64,
+        rel: i64,
+    },
+    /// RR (RR@k): `cranfield.measures.ranking.reciprocal_rank`.
+    Rr {
+        cutoff: Option<u64>,
+        rel: i64,
+    },
+    /// R@k (recall): `cranfield.measures.precision.recall`.
+    Recall {
+        cutoff: u64,
+        rel: i64,
+    },
+    /// Rprec (Rprec(mult=x)): `cranfield.measures.precision.r_precision`.
+    Rprec {
+        rel: i64,
+        mult: f64,
+    },
+    /// Success@k: `cranfield.measures.precision.success`.
+    Success {
+        cutoff: u64,
+        rel: i64,
+    },
+    /// NumQ, NumRet, NumRel, NumRelRet: `cranfield.measures.counts`.
+    NumQ,
+    NumRet,
+    NumRel {
+        rel: i64,
+    },
+    NumRelRet {
+        rel: i64,
+    },
+}
+
+impl Kernel {
+    /// From Python's `(name, cutoff, rel, x)` (cutoff -1: none; `x` Rprec's `mult`);
+    /// `None` for an unknown name or a missing cut-off.
+    pub fn from_parts(name: &str, cutoff: i64, rel: i64, x: f64) -> Option<Kernel> {
+        let cut = u64::try_from(cutoff).ok();
+        match name {
+            "ap" => Some(Kernel::Ap { cutoff: cut, rel }),
+            "ndcg" => Some(Kernel::Ndcg { cutoff: cut }),
+            "p" => Some(Kernel::P { cutoff: cut?, rel }),
+            "rr" => Some(Kernel::Rr { cutoff: cut, rel }),
+            "recall" => Some(Kernel::Recall { cutoff: cut?, rel }),
+            "rprec" => Some(Kernel::Rprec { rel, mult: x }),
+            "success" => Some(Kernel::Success { cutoff: cut?, rel }),
+            "num_q" => Some(Kernel::NumQ),
+            "num_ret" => Some(Kernel::NumRet),
+            "num_rel" => Some(Kernel::NumRel { rel }),
+            "num_rel_ret" => Some(Kernel::NumRelRet { rel }),
+            _ => None,
+        }
+    }
+
+    /// The value on one query (`grades` in rank order, `qrels` its grades sorted
+    /// descending) and whether the measure is undefined there (its declaration's one
+    /// `undefined=` case, when it has one).
+    pub fn compute(&self, grades: &[i64], qrels: &[i64]) -> (f64, bool) {
+        match *self {
+            Kernel::Ap { cutoff, rel } => {
+                let level = rel.max(0);
+                let r = qrels.iter().take_while(|&&g| g >= level).count();
+                let n = cutoff.map_or(grades.len(), |k| limit(k, grades.len()));
+                let mut sum = 0.0f64;
+                let mut found = 0u64;
+                for (i, &g) in grades[..n].iter().enumerate() {
+                    if g >= level {
+                        found += 1;
+                        sum += found as f64 / (i as u64 + 1) as f64;
+                    }
+                }
+                (ratio(sum, r as f64), r == 0)
+            }
+            Kernel::Ndcg { cutoff } => {
+                let n = cutoff.map_or(grades.len(), |k| limit(k, grades.len()));
+                let mut dcg = 0.0f64;
+                for (i, &g) in grades[..n].iter().enumerate() {
+                    if g > 0 {
+                        dcg += g as f64 / log2_of(i as u64 + 2);
+                    }
+                }
+                let ideal = qrels.iter().take_while(|&&g| g > 0).count();
+                let m = cutoff.map_or(ideal, |k| limit(k, ideal));
+                let mut idcg = 0.0f64;
+                for (i, &g) in qrels[..m].iter().enumerate() {
+                    idcg += g as f64 / log2_of(i as u64 + 2);
+                }
+                (ratio(dcg, idcg), idcg <= 0.0)
+            }
+            Kernel::P { cutoff, rel } => {
+                let hits = hits_at(grades, rel, limit(cutoff, grades.len()));
+                (hits as f64 / cutoff as f64, false)
+            }
+            Kernel::Rr { cutoff, rel } => {
+                let level = rel.max(0);
+                let n = cutoff.map_or(grades.len(), |k| limit(k, grades.len()));
+                match grades[..n].iter().position(|&g| g >= level) {
+                    Some(i) => (1.0 / (i as u64 + 1) as f64, false),
+                    None => (0.0, false),
+                }
+            }
+            Kernel::Recall { cutoff, rel } => {
+                let r = num_rel(qrels, rel);
+                let hits = hits_at(grades, rel, limit(cutoff, grades.len()));
+                (ratio(hits as f64, r as f64), r == 0)
+            }
+            Kernel::Rprec { rel, mult } => {
+                let r = num_rel(qrels, rel);
+                // c = max((long)(mult R + 0.9), 0); mult = 1: R itself
+                let c = if mult == 1.0 {
+                    r as i64
+                } else {
+                    ((mult * r as f64 + 0.9).trunc() as i64).max(0)
+                };
+                let n = usize::try_from(c).map_or(grades.len(), |c| c.min(grades.len()));
+                (ratio(hits_at(grades, rel, n) as f64, c as f64), r == 0)
+            }
+            Kernel::Success { cutoff, rel } => {
+                let hits = hits_at(grades, rel, limit(cutoff, grades.len()));
+                (if hits > 0 { 1.0 } else { 0.0 }, false)
+            }
+            Kernel::NumQ => (1.0, false),
+            Kernel::NumRet => (grades.len() as f64, false),
+            Kernel::NumRel { rel } => (num_rel(qrels, rel) as f64, false),
+            Kernel::NumRelRet { rel } => (hits_at(grades, rel, grades.len()) as f64, false),
+        }
+    }
+}
+
+/// R: the qrels grades (sorted descending) at least `max(rel, 0)`.
+fn num_rel(qrels: &[i64], rel: i64) -> usize {
+    let level = rel.max(0);
+    qrels.iter().take_while(|&&g| g >= level).count()
+}
+
+/// The relevant rows (grade at least `max(rel, 0)`) among the first `n`.
+fn hits_at(grades: &[i64], rel: i64, n: usize) -> usize {
+    let level = rel.max(0);
+    grades[..n].iter().filter(|&&g| g >= level).count()
+}
+
+/// `min(k, n)` without overflow.
+fn limit(k: u64, n: usize) -> usize {
+    usize::try_from(k).map_or(n, |k| k.min(n))
+}
+
+/// `num / den`, 0 where `den <= 0` (`cranfield.measures.kernels.counting.ratio`).
+fn ratio(num: f64, den: f64) -> f64 {
+    if den > 0.0 { num / den } else { 0.0 }
+}
+
+/// `log2(i)` by the C library, as `JudgedRankings.log2_table` (Python's `math.log2`).
+fn log2_of(i: u64) -> f64 {
+    (i as f64).log2()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index() -> QrelsIndex {
+        QrelsIndex::new(vec![
+            (
+                "q2".to_string(),
+                vec![("a".into(), 2), ("b".into(), 0), ("c".into(), -1)],
+            ),
+            ("q1".to_string(), vec![("a".into(), 1)]),
+            ("q3".to_string(), vec![]),
+        ])
+    }
+
+    #[test]
+    fn queries_in_byte_order_with_sorted_grades() {
+        let ix = index();
+        assert_eq!(ix.query_ids, vec!["q1", "q2"]);
+        assert_eq!(ix.sorted_grades(1), &[2, 0, -1]);
+        assert_eq!(ix.max_grade, Some(2));
+    }
+
+    #[test]
+    fn trec_order_and_grades() {
+        let ix = index();
+        // ties at 1.0 ordered by document id descending; -0.0 ties with 0.0
+        let mut items = vec![("b", 1.0), ("c", 1.0), ("a", 0.0), ("z", -0.0), ("y", 3.0)];
+        let j = judge(&ix, 1, &mut items, None, false);
+        assert_eq!(j.grades, vec![NOT_IN_QRELS, UNJUDGED, 0, NOT_IN_QRELS, 2]);
+        assert_eq!(j.scores, vec![3.0, 1.0, 1.0, -0.0, 0.0]);
+        let j = judge(&ix, 1, &mut items, Some(4), true);
+        assert_eq!(j.grades, vec![0]);
+    }
+
+    #[test]
+    fn kernels_on_a_worked_example() {
+        // relevant at ranks 1 and 3 of 4; R = 3: AP = (1/1 + 2/3) / 3
+        let grades = [1, 0, 2, NOT_IN_QRELS];
+        let qrels = [2, 1, 1, 0];
+        let ap = Kernel::Ap {
+            cutoff: None,
+            rel: 1,
+        };
+        assert_eq!(
+            ap.compute(&grades, &qrels),
+            ((1.0 + 2.0 / 3.0) / 3.0, false)
+        );
+        let p = Kernel::P { cutoff: 2, rel: 2 };
+        assert_eq!(p.compute(&grades, &qrels).0, 0.0);
+        let ndcg = Kernel::Ndcg { cutoff: Some(1) };
+        assert_eq!(ndcg.compute(&grades, &qrels), (0.5, false));
+        assert!(ap.compute(&[], &[0]).1);
+    }
+
+    #[test]
+    fn ids() {
+        assert!(valid_id(b"d1"));
+        assert!(!valid_id(b""));
+        assert!(!valid_id(b"a b"));
+        assert!(!valid_id("a\u{85}".as_bytes()));
+        assert!(valid_id("a\u{a0}".as_bytes()));
+    }
+}

@@ -1,0 +1,309 @@
+//! The dict evaluations of [`crate::dicts`] for Python (a child module of `python.rs`).
+//!
+//! `dict_qrels(qrels)` and `dict_evaluate(index, run, ...)` take the dicts as the user gave
+//! them and return `None` for anything but the plain shape: dicts (or their subclasses) keyed
+//! by `str` ids that follow the id rule, grades that are `int` (not `bool`) in int64, scores
+//! that are finite `float`s or `int`s.  Python then takes its general path, which reads every
+//! other input and words every problem (so no message is written twice).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+use super::{array, guarded};
+use crate::dicts::{self, Kernel, QrelsIndex};
+
+/// The qrels of an evaluator, indexed once (`cranfield._core.DictQrels`).
+#[pyclass(frozen, module = "cranfield._core")]
+pub struct DictQrels {
+    index: QrelsIndex,
+    /// The query ids as Python strings, made once.
+    ids: Vec<Py<PyString>>,
+}
+
+#[pymethods]
+impl DictQrels {
+    /// The query ids with judgments, in `strcmp` order.
+    #[getter]
+    fn query_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.ids.iter().map(|s| s.bind(py)))
+    }
+
+    /// The highest grade of the qrels.
+    #[getter]
+    fn max_grade(&self) -> Option<i64> {
+        self.index.max_grade
+    }
+
+    fn __len__(&self) -> usize {
+        self.index.num_queries()
+    }
+}
+
+/// An id of the plain shape: an exact `str`, valid UTF-8, following the id rule.
+fn plain_id<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a str> {
+    if !obj.is_exact_instance_of::<PyString>() {
+        return None;
+    }
+    let s = obj.cast::<PyString>().ok()?.to_str().ok()?;
+    dicts::valid_id(s.as_bytes()).then_some(s)
+}
+
+fn plain_grade(obj: &Bound<'_, PyAny>) -> Option<i64> {
+    if !obj.is_exact_instance_of::<PyInt>() {
+        return None;
+    }
+    obj.extract::<i64>().ok()
+}
+
+fn plain_score(obj: &Bound<'_, PyAny>) -> Option<f64> {
+    let f = if obj.is_exact_instance_of::<PyFloat>() {
+        obj.cast::<PyFloat>().ok()?.value()
+    } else if obj.is_exact_instance_of::<PyInt>() {
+        obj.extract::<f64>().ok()? // int.__float__: correctly rounded; too large: None
+    } else {
+        return None;
+    };
+    f.is_finite().then_some(f)
+}
+
+/// `dict_qrels(qrels)`: the index of `{qid: {doc: grade}}`, or `None` when the qrels are
+/// not of the plain shape (or judge nothing).
+#[pyfunction]
+fn dict_qrels(py: Python<'_>, qrels: &Bound<'_, PyAny>) -> PyResult<Option<DictQrels>> {
+    let Ok(outer) = qrels.cast::<PyDict>() else {
+        return Ok(None);
+    };
+    let mut entries = Vec::with_capacity(outer.len());
+    let mut any = false;
+    for (q, docs) in outer.iter() {
+        let Some(qid) = plain_id(&q) else {
+            return Ok(None);
+        };
+        let Ok(docs) = docs.cast::<PyDict>() else {
+            return Ok(None);
+        };
+        let mut judged = Vec::with_capacity(docs.len());
+        for (d, g) in docs.iter() {
+            let (Some(doc), Some(grade)) = (plain_id(&d), plain_grade(&g)) else {
+                return Ok(None);
+            };
+            judged.push((doc.to_string(), grade));
+        }
+        any |= !judged.is_empty();
+        entries.push((qid.to_string(), judged));
+    }
+    if !any {
+        return Ok(None);
+    }
+    let index = guarded("dict_qrels", || QrelsIndex::new(entries))?;
+    let ids = index
+        .query_ids
+        .iter()
+        .map(|s| PyString::new(py, s).unbind())
+        .collect();
+    Ok(Some(DictQrels { index, ids }))
+}
+
+/// `dict_evaluate(index, run, kernels, complete, depth, judged_only, rel)`: the run
+/// `{qid: {doc: score}}` judged against `index` and measured by `kernels` (a list of
+/// `(name, cutoff or -1, rel, x)`), or `None` when the run is not of the plain shape or no
+/// query is evaluated.  Returns `(query_ids, values, undefined, retrieved, relevant,
+/// relevant_retrieved, run_only, missing, arrays, totals)`: the evaluated queries in `strcmp`
+/// order (all the judged ones when `complete`), their values (queries x kernels, float64),
+/// per kernel the number of queries where it is undefined, per query the rows, the relevant
+/// documents at `rel` and the relevant rows, the run's queries without judgments (in the
+/// run's order), the judged queries without results, and with `arrays` the judged rankings'
+/// arrays (offsets, grades, scores, tie_ids, qrels_offsets, qrels_grades, in_run) for the
+/// measures without a kernel, else `None`; and the sums of the three per-query counts.
+/// `single`: the scores rounded to single precision first (trec_eval 9.0.8, pytrec_eval);
+/// `keep_empty`: a judged query mapped to no documents is evaluated as an empty ranking
+/// (pytrec_eval's rule), not left out.
+#[pyfunction]
+#[pyo3(signature = (index, run, kernels, complete, depth, judged_only, rel, arrays, single=false, keep_empty=false))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn dict_evaluate<'py>(
+    py: Python<'py>,
+    index: &DictQrels,
+    run: &Bound<'py, PyAny>,
+    kernels: Vec<(String, i64, i64, f64)>,
+    complete: bool,
+    depth: i64,
+    judged_only: bool,
+    rel: i64,
+    arrays: bool,
+    single: bool,
+    keep_empty: bool,
+) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    let Some(kernels) = kernels
+        .iter()
+        .map(|(n, c, r, x)| Kernel::from_parts(n, *c, *r, *x))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Ok(None);
+    };
+    let Ok(outer) = run.cast::<PyDict>() else {
+        return Ok(None);
+    };
+    let ix = &index.index;
+    let nq = ix.num_queries();
+    let depth = usize::try_from(depth).ok();
+    // the strings stay owned by the dicts (held here by `held`), borrowed while judged
+    let mut held: Vec<Bound<'py, PyAny>> = Vec::new();
+    let mut rankings: Vec<Option<dicts::Judged>> = (0..nq).map(|_| None).collect();
+    let mut run_only: Vec<Bound<'py, PyAny>> = Vec::new();
+    let mut any_rows = false;
+    for (q, docs) in outer.iter() {
+        let Some(qid) = plain_id(&q) else {
+            return Ok(None);
+        };
+        let Ok(docs) = docs.cast::<PyDict>() else {
+            return Ok(None);
+        };
+        any_rows |= !docs.is_empty();
+        let qi = ix.query_index.get(qid).map(|&i| i as usize);
+        held.clear();
+        held.reserve(docs.len());
+        let mut scores = Vec::with_capacity(docs.len());
+        for (d, s) in docs.iter() {
+            if plain_id(&d).is_none() {
+                return Ok(None);
+            }
+            let Some(mut score) = plain_score(&s) else {
+                return Ok(None);
+            };
+            if single {
+                score = f64::from(score as f32); // trec_eval 9.0.8's float sim
+            }
+            held.push(d);
+            scores.push(score);
+        }
+        match qi {
+            None => {
+                if !docs.is_empty() {
+                    run_only.push(q.clone());
+                }
+            }
+            Some(qi) if !docs.is_empty() => {
+                let mut items: Vec<(&str, f64)> = held
+                    .iter()
+                    .zip(&scores)
+                    .map(|(d, &s)| (plain_id(d).unwrap_or_default(), s))
+                    .collect();
+                let judged = guarded("dict_evaluate", || {
+                    dicts::judge(ix, qi, &mut items, depth, judged_only)
+                })?;
+                rankings[qi] = Some(judged);
+            }
+            Some(qi) => {
+                if keep_empty {
+                    rankings[qi] = Some(dicts::Judged::default());
+                }
+            }
+        }
+    }
+    if !any_rows && !keep_empty {
+        return Ok(None); // "no scores": Python's path words it
+    }
+    let evaluated: Vec<usize> = (0..nq)
+        .filter(|&q| complete || rankings[q].is_some())
+        .collect();
+    if evaluated.is_empty() {
+        return Ok(None); // no query evaluated: Python's path words it
+    }
+    let nk = kernels.len();
+    let empty = dicts::Judged::default();
+    let level = rel.max(0);
+    let computed = guarded("dict_evaluate", || {
+        let mut values = Vec::with_capacity(evaluated.len() * nk);
+        let mut undefined = vec![0u64; nk];
+        let mut retrieved = Vec::with_capacity(evaluated.len());
+        let mut relevant = Vec::with_capacity(evaluated.len());
+        let mut rel_ret = Vec::with_capacity(evaluated.len());
+        for &q in &evaluated {
+            let judged = rankings[q].as_ref().unwrap_or(&empty);
+            let qrels = ix.sorted_grades(q);
+            for (k, kernel) in kernels.iter().enumerate() {
+                let (v, undef) = kernel.compute(&judged.grades, qrels);
+                values.push(v);
+                undefined[k] += u64::from(undef);
+            }
+            retrieved.push(judged.grades.len() as i64);
+            relevant.push(qrels.iter().take_while(|&&g| g >= level).count() as i64);
+            rel_ret.push(judged.grades.iter().filter(|&&g| g >= level).count() as i64);
+        }
+        (values, undefined, retrieved, relevant, rel_ret)
+    })?;
+    let (values, undefined, retrieved, relevant, rel_ret) = computed;
+    let totals: (i64, i64, i64) = (
+        retrieved.iter().sum(),
+        relevant.iter().sum(),
+        rel_ret.iter().sum(),
+    );
+    let missing: Vec<&Py<PyString>> = (0..nq)
+        .filter(|&q| rankings[q].is_none())
+        .map(|q| &index.ids[q])
+        .collect();
+    let query_ids = PyTuple::new(py, evaluated.iter().map(|&q| index.ids[q].bind(py)))?;
+    let extra = if arrays {
+        let mut offsets = vec![0i64];
+        let (mut grades, mut scores, mut tie_ids) = (Vec::new(), Vec::new(), Vec::new());
+        let mut qoffsets = vec![0i64];
+        let mut qgrades = Vec::new();
+        let mut in_run = Vec::with_capacity(evaluated.len());
+        let mut tie = -1i64;
+        for &q in &evaluated {
+            let judged = rankings[q].as_ref().unwrap_or(&empty);
+            in_run.push(rankings[q].is_some());
+            for (i, (&g, &s)) in judged.grades.iter().zip(&judged.scores).enumerate() {
+                if i == 0 || s != judged.scores[i - 1] {
+                    tie += 1;
+                }
+                grades.push(g);
+                scores.push(s);
+                tie_ids.push(tie);
+            }
+            offsets.push(grades.len() as i64);
+            qgrades.extend_from_slice(ix.sorted_grades(q));
+            qoffsets.push(qgrades.len() as i64);
+        }
+        PyTuple::new(
+            py,
+            [
+                array(py, offsets).into_any(),
+                array(py, grades).into_any(),
+                array(py, scores).into_any(),
+                array(py, tie_ids).into_any(),
+                array(py, qoffsets).into_any(),
+                array(py, qgrades).into_any(),
+                array(py, in_run).into_any(),
+            ],
+        )?
+        .into_any()
+    } else {
+        py.None().into_bound(py)
+    };
+    let out = PyTuple::new(
+        py,
+        [
+            query_ids.into_any(),
+            array(py, values).into_any(),
+            PyList::new(py, undefined)?.into_any(),
+            array(py, retrieved).into_any(),
+            array(py, relevant).into_any(),
+            array(py, rel_ret).into_any(),
+            PyList::new(py, run_only)?.into_any(),
+            PyList::new(py, missing.iter().map(|s| s.bind(py)))?.into_any(),
+            extra,
+            totals.into_pyobject(py)?.into_any(),
+        ],
+    )?;
+    Ok(Some(out))
+}
+
+/// Register the dict evaluations in the extension module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<DictQrels>()?;
+    m.add_function(wrap_pyfunction!(dict_qrels, m)?)?;
+    m.add_function(wrap_pyfunction!(dict_evaluate, m)?)?;
+    Ok(())
+}

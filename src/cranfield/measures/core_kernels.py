@@ -1,0 +1,78 @@
+"""The measures the compiled core computes per query in small in-memory evaluations.
+
+A declaration names its kernel (``core_kernel=`` of :func:`~cranfield.measures.registry.measure`);
+this module turns the measure's resolved parameters into the core's call ``(kernel, cutoff,
+rel, x)`` (``cutoff`` -1: none; ``x`` Rprec's ``mult``), or ``None`` where the kernel does not
+cover them (nDCG with custom gains, another discount): such a measure is computed by its
+declaration's function.  The kernels themselves are ``rust/src/dicts.rs`` (``Kernel``), each
+the floating-point sequence of its declaration's function; tests/measures/test_core_kernels.py
+checks every declaration that names one against its function on generated rankings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from cranfield.measures.params import INT64_MAX, INT64_MIN
+from cranfield.measures.registry import MeasureDef
+
+__all__ = ["KERNELS", "kernel_call"]
+
+Call = tuple[str, int, int, float]
+
+
+def _cutoff(params: dict[str, Any]) -> int:
+    k = params.get("cutoff")
+    return -1 if k is None else min(int(k), INT64_MAX)
+
+
+def _ranked(name: str) -> Callable[[dict[str, Any]], Call | None]:
+    """The call of a kernel of ``cutoff`` and ``rel`` (a ``rel`` beyond int64: none)."""
+
+    def call(params: dict[str, Any]) -> Call | None:
+        rel = params.get("rel", 1)
+        if not INT64_MIN <= rel <= INT64_MAX:
+            return None
+        return (name, _cutoff(params), int(rel), 0.0)
+
+    return call
+
+
+def _ndcg(params: dict[str, Any]) -> Call | None:
+    plain = (
+        not params.get("gains")
+        and params.get("convention") == "trec"
+        and params.get("base") == 2.0
+        and params.get("dcg", "log2") == "log2"
+    )
+    return ("ndcg", _cutoff(params), 1, 0.0) if plain else None
+
+
+def _rprec(params: dict[str, Any]) -> Call | None:
+    call = _ranked("rprec")(params)
+    return None if call is None else (*call[:3], float(params.get("mult", 1.0)))
+
+
+KERNELS: dict[str, Callable[[dict[str, Any]], Call | None]] = {
+    "ap": _ranked("ap"),
+    "ndcg": _ndcg,
+    "p": _ranked("p"),
+    "rr": _ranked("rr"),
+    "recall": _ranked("recall"),
+    "rprec": _rprec,
+    "success": _ranked("success"),
+    "num_q": _ranked("num_q"),
+    "num_ret": _ranked("num_ret"),
+    "num_rel": _ranked("num_rel"),
+    "num_rel_ret": _ranked("num_rel_ret"),
+}
+"""Each kernel of the core: its call for a measure's resolved parameters."""
+
+
+def kernel_call(definition: MeasureDef, params: dict[str, Any]) -> Call | None:
+    """The core's call computing ``definition`` with ``params`` (resolved), or ``None``."""
+    name = definition.core_kernel
+    if name is None:
+        return None
+    return KERNELS[name](params)
