@@ -187,6 +187,7 @@ def judge(
         judged_only=judged_only,
         cut=cut,
         notes=_notes_of(qrels, run, run_queries) if _notes else {},
+        vocabulary=(code, None if identity else rows),
         **side,
     )
 
