@@ -37,10 +37,12 @@ from typing import Any, NamedTuple
 from cranfield.errors import DataWarning, MeasureError, UndefinedMeasureWarning
 
 __all__ = [
+    "CalcResults",
     "Measure",
     "Metric",
     "Qrel",
     "ScoredDoc",
+    "calc",
     "calc_aggregate",
     "evaluator",
     "iter_calc",
@@ -70,6 +72,11 @@ class Metric(NamedTuple):
     query_id: str
     measure: Measure
     value: float
+
+
+class CalcResults(NamedTuple):
+    aggregated: Any
+    per_query: list[Metric]
 
 
 class _Param(NamedTuple):
@@ -154,30 +161,57 @@ class Measure:
         return self(**{self.AT_PARAM: at})
 
     def __repr__(self) -> str:
-        rest = {k: v for k, v in self.params.items() if k != self.AT_PARAM}
+        """As ir_measures prints it: the parameters in the given order, those equal to their
+        default left out, a dict's items sorted and those mapping a value to itself left out
+        (so ``nDCG(gains={1: 2, 0: 1})`` prints ``nDCG(gains={0:1,1:2})``)."""
+        rest = [
+            f"{k}={_param_repr(v)}"
+            for k, v in self.params.items()
+            if k != self.AT_PARAM and v != self.SUPPORTED_PARAMS[k].default
+        ]
         text = self.NAME  # ir_measures prints the measure, not the alias (MAP is AP)
         if rest:
-            text += "(" + ",".join(f"{k}={v!r}" for k, v in rest.items()) + ")"  # as given
+            text += "(" + ",".join(rest) + ")"
         if self.AT_PARAM in self.params:
             text += f"@{self.params[self.AT_PARAM]}"
         return text
 
     __str__ = __repr__
 
-    def _key(self) -> tuple:
-        return (self.NAME, tuple(sorted((k, repr(v)) for k, v in self.params.items())))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Measure) and self._key() == other._key()
+    def __eq__(self, other: object) -> bool:  # by what it prints, as ir_measures
+        return isinstance(other, Measure) and repr(self) == repr(other)
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(repr(self))
+
+    def iter_calc(self, qrels: Any, run: Any) -> Iterator[Metric]:
+        """This measure's :func:`iter_calc`."""
+        return iter_calc([self], qrels, run)
+
+    def calc_aggregate(self, qrels: Any, run: Any) -> float:
+        """This measure's value over the queries (:func:`calc_aggregate`)."""
+        return calc_aggregate([self], qrels, run)[self]
+
+    def calc(self, qrels: Any, run: Any) -> CalcResults:
+        """``(value over the queries, the per-query Metric records)`` (:func:`calc`)."""
+        aggregated, per_query = calc([self], qrels, run)
+        return CalcResults(aggregated[self], per_query)
+
+    def evaluator(self, qrels: Any) -> _Evaluator:
+        """An :func:`evaluator` of this measure."""
+        return evaluator([self], qrels)
 
     def cranfield(self):
         """The cranfield :class:`~cranfield.measures.Measure` that computes this one."""
         from cranfield.measures.peer_measures import from_ir_measures
 
         return from_ir_measures(self)
+
+
+def _param_repr(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{" + ",".join(f"{k}:{x}" for k, x in sorted(v.items()) if k != x) + "}"
+    return repr(v)
 
 
 def _measure(name: str) -> Measure:
@@ -253,8 +287,24 @@ _TREC = {
 _NUMBERS = r"[0-9.]+(,[0-9.]+)*"
 
 
+_TREC_PARAM = {"set_F": "beta", "iprec_at_recall": "recall"}
+"""The trec_eval names whose parameter is not the cut-off (ir_measures' ``TREC_NAME_MAP``)."""
+
+
 def parse_trec_measure(text: str) -> list[Measure]:
-    """A trec_eval measure name (``P_5``, ``ndcg_cut.10,20``, ``map``) as measure objects."""
+    """A trec_eval measure name (``P_5``, ``ndcg_cut.10,20``, ``map``) or nickname
+    (``official``: the measures of its names, sorted, that ir_measures has) as measure
+    objects."""
+    from cranfield.compat.pytrec_eval import supported_nicknames
+
+    if text in supported_nicknames:
+        out = []
+        for name in sorted(supported_nicknames[text]):
+            try:
+                out += parse_trec_measure(name)
+            except MeasureError:  # gm_map, runid...: measures ir_measures does not have
+                continue
+        return out
     base, args = text, ""
     for name in sorted(_TREC, key=len, reverse=True):
         rest = text[len(name) + 1 :]
@@ -273,12 +323,13 @@ def parse_trec_measure(text: str) -> list[Measure]:
             return [measure @ v for v in te.default]
         return [measure]
     out = []
+    param = _TREC_PARAM.get(base, measure.AT_PARAM)
     for a in args.split(","):
         try:
             value = ast.literal_eval(a)
         except (SyntaxError, ValueError):
             raise MeasureError(f"{text!r}: {a!r} is not a number") from None
-        out.append(measure @ value)
+        out.append(measure(**{param: value}))
     return out
 
 
@@ -449,6 +500,18 @@ def iter_calc(measures: Iterable[Measure | str], qrels: Any, run: Any) -> Iterat
             yield Metric(qid, m, value)
 
 
+def calc(measures: Iterable[Measure | str], qrels: Any, run: Any) -> CalcResults:
+    """``({measure: value over the queries}, [Metric per query and measure])``, computed once."""
+    measures = _measures(measures)
+    query_ids, table, aggregates = _results(measures, qrels, run)
+    per_query = [
+        Metric(qid, m, value)
+        for qid, row in zip(query_ids, table.tolist(), strict=True)
+        for m, value in zip(measures, row, strict=True)
+    ]
+    return CalcResults(dict(zip(measures, aggregates, strict=True)), per_query)
+
+
 def calc_aggregate(measures: Iterable[Measure | str], qrels: Any, run: Any) -> dict:
     """``{measure: value over the queries}``."""
     measures = _measures(measures)
@@ -466,6 +529,9 @@ class _Evaluator:
 
     def calc_aggregate(self, run: Any) -> dict:
         return calc_aggregate(self.measures, self.qrels, run)
+
+    def calc(self, run: Any) -> CalcResults:
+        return calc(self.measures, self.qrels, run)
 
 
 def evaluator(measures: Iterable[Measure | str], qrels: Any) -> _Evaluator:
