@@ -425,9 +425,9 @@ def _results(measures: list[Measure], qrels: Any, run: Any):
         if form is None:
             rest.append(i)
             continue
-        key, asked, name = form
+        key, trec_name, _ = form
         setf = max(setf, key[2])
-        invocations.setdefault(key, {}).setdefault(asked, []).append(i)
+        invocations.setdefault(key, {}).setdefault(trec_name, []).append(i)
     if invocations:
         from cranfield.compat.pytrec_eval import RelevanceEvaluator
 
@@ -466,6 +466,7 @@ def _cranfield_results(
     """The measures ir_measures does not give to pytrec_eval, by the registry's measures
     (``values`` and ``aggregates`` filled at ``positions``)."""
     import cranfield
+    from cranfield.results.tables import Results
 
     for judged_only in (False, True):
         group = [
@@ -483,6 +484,7 @@ def _cranfield_results(
             warnings.simplefilter("ignore", DataWarning)
             warnings.simplefilter("ignore", UndefinedMeasureWarning)
             res = cranfield.evaluate(qrels, run, ours, complete=True, judged_only=judged_only)
+        assert isinstance(res, Results)  # one run
         row = {q: i for i, q in enumerate(res.query_ids)}
         for j, ((pos, _), label) in enumerate(zip(group, res.labels, strict=True)):
             col = res.values[:, j].tolist()

@@ -48,9 +48,11 @@ def hole(
     query's qrels (MTEB's ``hole``, the registry's ``Hole@k``; divided by k even when fewer
     are ranked)."""
     from cranfield.evaluation import evaluate as cf_evaluate
+    from cranfield.results.tables import Results
 
     label = f"Hole@{_k_values([k])[0]}"
     res = cf_evaluate(qrels, results, [label], ties="trec", complete=False)
+    assert isinstance(res, Results)  # one run
     return dict(zip(res.query_ids, res.column(label).tolist(), strict=True))
 
 

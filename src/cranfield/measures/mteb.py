@@ -84,7 +84,8 @@ def _holes(jr: JudgedRankings) -> np.ndarray:
 
 def _tie_hole(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
     """E[Hole@k] = E[holes in the top k] / k."""
-    return expected_count_at(jr, _holes(jr), jr.limit(cutoff)) / float(cutoff)
+    limit = jr.limit(cutoff)
+    return expected_count_at(jr, _holes(jr), cutoff if limit is None else limit) / float(cutoff)
 
 
 @measure(
