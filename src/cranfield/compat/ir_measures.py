@@ -397,99 +397,93 @@ def _as_dict(source: Any, reader: str) -> dict[str, dict[str, Any]]:
     return getattr(cranfield, reader)(source).to_dict()
 
 
-def _results(measures: list[Measure], qrels: Any, run: Any):
-    """``(query ids, per query the values of measures, the aggregates)``.
+class _Plan:
+    """The measures and qrels prepared once (an :func:`evaluator` keeps it for every run).
 
     The measures ir_measures' default pipeline gives to pytrec_eval are computed as that
     provider computes them: by :mod:`cranfield.compat.pytrec_eval` (trec_eval 9.0.8's values:
     single-precision scores, ``IPrec``'s recall levels, ``set_F``'s beta squared), one evaluator
     per relevance level and ``judged_only`` as ir_measures makes them; a judged query the run
     lacks scores 0 there, as in ir_measures.  The others go through the mapping of
-    :func:`cranfield.measures.peer_measures.from_ir_measures` and :func:`cranfield.evaluate`:
+    :func:`cranfield.measures.peer_measures.from_ir_measures` and :class:`cranfield.Evaluator`:
     the measures with ``judged_only=True`` on the run without its unjudged documents
     (cranfield's ``judged_only=``), the counts ``NumQ``, ``NumRel``, ``NumRet`` on the run as
     it is, whatever else is asked (ir_measures' defect: ``NumRet`` joins an arbitrary
     evaluator, a ``judged_only`` one under half of the hash seeds)."""
-    import numpy as np
 
-    qrels_d = _as_dict(qrels, "read_qrels")
-    run_d = _as_dict(run, "read_run")
-    query_ids = sorted(qrels_d)
-    values: list[Any] = [None] * len(measures)
-    aggregates = [0.0] * len(measures)
-    setf = 0
-    invocations: dict[tuple[int, bool, int], dict[str, list[int]]] = {}
-    rest = []
-    for i, m in enumerate(measures):
-        form = _pytrec_form(m, setf)
-        if form is None:
-            rest.append(i)
-            continue
-        key, trec_name, _ = form
-        setf = max(setf, key[2])
-        invocations.setdefault(key, {}).setdefault(trec_name, []).append(i)
-    if invocations:
-        from cranfield.compat.pytrec_eval import RelevanceEvaluator
+    def __init__(self, measures: list[Measure], qrels: Any) -> None:
+        import cranfield
 
-        judged_run = {q: d for q, d in run_d.items() if q in qrels_d}
-        for (rel, judged_only, _), asked in invocations.items():
-            per_query = RelevanceEvaluator(
-                qrels_d, set(asked), relevance_level=rel, judged_docs_only_flag=judged_only
-            ).evaluate(judged_run)
-            for text, positions in asked.items():
+        self.measures = measures
+        self.qrels = _as_dict(qrels, "read_qrels")
+        self.query_ids = sorted(self.qrels)
+        setf = 0
+        asked: dict[tuple[int, bool, int], dict[str, list[int]]] = {}
+        rest: dict[bool, list[int]] = {}
+        for i, m in enumerate(measures):
+            form = _pytrec_form(m, setf)
+            if form is None:
+                rest.setdefault(bool(m.params.get("judged_only")), []).append(i)
+                continue
+            key, trec_name, _ = form
+            setf = max(setf, key[2])
+            asked.setdefault(key, {}).setdefault(trec_name, []).append(i)
+        self.pytrec: list[tuple[Any, dict[str, list[int]]]] = []
+        if asked:
+            from cranfield.compat.pytrec_eval import RelevanceEvaluator
+
+            for (rel, judged_only, _), names in asked.items():
+                ev = RelevanceEvaluator(
+                    self.qrels, set(names), relevance_level=rel, judged_docs_only_flag=judged_only
+                )
+                self.pytrec.append((ev, names))
+        self.cranfield: list[tuple[Any, list[int]]] = []
+        for judged_only, positions in sorted(rest.items()):
+            ours = []
+            for i in positions:
+                m = measures[i]
+                plain = Measure(m.NAME, {k: v for k, v in m.params.items() if k != "judged_only"})
+                ours.append(plain.cranfield())
+            ev = cranfield.Evaluator(self.qrels, ours, complete=True, judged_only=judged_only)
+            self.cranfield.append((ev, positions))
+
+    def results(self, run: Any) -> tuple[tuple[str, ...], Any, list[float]]:
+        """``(query ids, per query the values of the measures, the aggregates)``."""
+        import numpy as np
+
+        run_d = _as_dict(run, "read_run")
+        query_ids, n = self.query_ids, len(self.query_ids)
+        values: list[Any] = [None] * len(self.measures)
+        aggregates = [0.0] * len(self.measures)
+        for ev, names in self.pytrec:
+            per_query = ev.evaluate(run_d)
+            for text, positions in names.items():
                 name = "set_F" if text.startswith("set_F") else text
                 column = [per_query[q][name] if q in per_query else 0.0 for q in query_ids]
                 total = 0.0  # ir_measures' MeanAgg: a running sum in pytrec_eval's order
                 for v in per_query.values():
                     total += v[name]
-                mean = total / len(query_ids) if query_ids else float("nan")
                 for i in positions:
                     values[i] = column
-                    aggregates[i] = mean
-    if rest:
-        _cranfield_results(
-            [measures[i] for i in rest], qrels_d, run_d, query_ids, rest, values, aggregates
-        )
-    table = np.array(values, dtype=np.float64).T if values else np.zeros((0, 0))
-    return tuple(query_ids), table.reshape(len(query_ids), len(measures)), aggregates
+                    aggregates[i] = total / n if n else float("nan")
+        for ev, positions in self.cranfield:
+            with warnings.catch_warnings():  # ir_measures says nothing of the queries it omits
+                warnings.simplefilter("ignore", DataWarning)
+                warnings.simplefilter("ignore", UndefinedMeasureWarning)
+                res = ev.evaluate(run_d)
+            row = {q: i for i, q in enumerate(res.query_ids)}
+            for j, (i, label) in enumerate(zip(positions, res.labels, strict=True)):
+                col = res.values[:, j].tolist()
+                values[i] = [col[row[q]] if q in row else 0.0 for q in query_ids]
+                aggregates[i] = res.aggregate_of(label)
+        table = np.array(values, dtype=np.float64).T if values else np.zeros((0, 0))
+        return tuple(query_ids), table.reshape(n, len(self.measures)), aggregates
 
 
-def _cranfield_results(
-    measures: list[Measure],
-    qrels: dict[str, dict[str, Any]],
-    run: dict[str, dict[str, Any]],
-    query_ids: list[str],
-    positions: list[int],
-    values: list[Any],
-    aggregates: list[float],
-) -> None:
-    """The measures ir_measures does not give to pytrec_eval, by the registry's measures
-    (``values`` and ``aggregates`` filled at ``positions``)."""
-    import cranfield
-    from cranfield.results.tables import Results
-
-    for judged_only in (False, True):
-        group = [
-            (pos, m)
-            for pos, m in zip(positions, measures, strict=True)
-            if bool(m.params.get("judged_only")) is judged_only
-        ]
-        if not group:
-            continue
-        ours = []
-        for _, m in group:
-            plain = Measure(m.NAME, {k: v for k, v in m.params.items() if k != "judged_only"})
-            ours.append(plain.cranfield())
-        with warnings.catch_warnings():  # ir_measures says nothing of the queries it leaves out
-            warnings.simplefilter("ignore", DataWarning)
-            warnings.simplefilter("ignore", UndefinedMeasureWarning)
-            res = cranfield.evaluate(qrels, run, ours, complete=True, judged_only=judged_only)
-        assert isinstance(res, Results)  # one run
-        row = {q: i for i, q in enumerate(res.query_ids)}
-        for j, ((pos, _), label) in enumerate(zip(group, res.labels, strict=True)):
-            col = res.values[:, j].tolist()
-            values[pos] = [col[row[q]] if q in row else 0.0 for q in query_ids]
-            aggregates[pos] = res.aggregate_of(label)
+def _results(measures: list[Measure], qrels: Any, run: Any):
+    """``(query ids, per query the values of measures, the aggregates)``; ``qrels`` may be an
+    evaluator's plan."""
+    return (qrels if isinstance(qrels, _Plan) else _Plan(measures, qrels)).results(run)
 
 
 def iter_calc(measures: Iterable[Measure | str], qrels: Any, run: Any) -> Iterator[Metric]:
@@ -524,16 +518,16 @@ def calc_aggregate(measures: Iterable[Measure | str], qrels: Any, run: Any) -> d
 class _Evaluator:
     def __init__(self, measures: list[Measure], qrels: Any) -> None:
         self.measures = measures
-        self.qrels = _as_dict(qrels, "read_qrels")
+        self.plan = _Plan(measures, qrels)  # qrels read, evaluators made: once
 
     def iter_calc(self, run: Any) -> Iterator[Metric]:
-        return iter_calc(self.measures, self.qrels, run)
+        return iter_calc(self.measures, self.plan, run)
 
     def calc_aggregate(self, run: Any) -> dict:
-        return calc_aggregate(self.measures, self.qrels, run)
+        return calc_aggregate(self.measures, self.plan, run)
 
     def calc(self, run: Any) -> CalcResults:
-        return calc(self.measures, self.qrels, run)
+        return calc(self.measures, self.plan, run)
 
 
 def evaluator(measures: Iterable[Measure | str], qrels: Any) -> _Evaluator:
