@@ -116,30 +116,31 @@ def _cranfield_values(
     """cranfield's values of ``labels`` over ``qids``, the documents in ranx's order (judged
     with the ``given`` tie policy); a query without judgments scores 0 (ranx's value of every
     measure there)."""
-    from cranfield.data.tables import Run as CfRun
-    from cranfield.evaluation import evaluate_judged
-    from cranfield.io.mapping import qrels_from_mapping, run_from_mapping
-    from cranfield.judging.join import judge
+    import cranfield
+    from cranfield.io.mapping import qrels_from_mapping
+    from cranfield.results.tables import Results
 
     judged = {q: d for q, d in qrels.items() if d}
     if not judged:
         return {label: np.zeros(len(qids)) for label in labels}
-    given = {q: {d: s for d, s in r} for q, r in ranking.items() if r and q in judged}
+    given = {q: dict(r) for q, r in ranking.items() if r and q in judged}
+    if not given:  # every ranking empty: ranx's value of every measure is 0
+        return {label: np.zeros(len(qids)) for label in labels}
     kept = READ_QRELS.get(id(qrels))
     reuse = kept is not None and kept[0] is qrels
     cf_qrels = kept[1] if reuse else qrels_from_mapping(judged, "<qrels>")
     with warnings.catch_warnings():  # ranx scores undefined cases 0 without a word
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         warnings.simplefilter("ignore", DataWarning)  # empty rankings: ranx's make_comparable
-        cf_run = run_from_mapping(given, "<run dict>") if given else CfRun.empty("run")
-        jr = judge(cf_qrels, cf_run, ties="given", complete=True)
-        res = evaluate_judged(
-            jr, [(label, _parsed(label)) for label in labels], qrels=cf_qrels, warn=False
+        # the public path on dicts: the documents in the given (ranx's) order
+        res = cranfield.evaluate(
+            cf_qrels, given, [_parsed(label) for label in labels], ties="given", complete=True
         )
+    assert isinstance(res, Results)  # one run
     row = {q: i for i, q in enumerate(res.query_ids)}
     out = {}
-    for label in labels:
-        col = res.column(label)
+    for j, label in enumerate(labels):
+        col = res.values[:, j]
         out[label] = np.array([col[row[q]] if q in row else 0.0 for q in qids])
     return out
 
