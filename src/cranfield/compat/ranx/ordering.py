@@ -12,17 +12,6 @@ SMALL_QUICKSORT = 15
 # -- numba's argsort -------------------------------------------------------------------------
 
 
-def _insertion_sort(a: Sequence[float], r: list[int], low: int, high: int) -> None:
-    for i in range(low + 1, high + 1):
-        k = r[i]
-        v = a[k]
-        j = i
-        while j > low and v < a[r[j - 1]]:
-            r[j] = r[j - 1]
-            j -= 1
-        r[j] = k
-
-
 def _partition(a: Sequence[float], r: list[int], low: int, high: int) -> int:
     mid = (low + high) >> 1
     if a[r[mid]] < a[r[low]]:
@@ -52,7 +41,9 @@ def numba_argsort(a: Sequence[float]) -> list[int]:
     """``np.argsort(a)`` as numba compiles it (``numba/misc/quicksort.py``, numba 0.5x-0.6x):
     quicksort with a median-of-three pivot, the larger part stacked, insertion sort for parts
     of at most 15 elements.  Equal values come out in an order that depends on the input's
-    order; with distinct values, or 15 values or fewer, it is a stable sort."""
+    order; with distinct values, or 15 values or fewer, it is a stable sort.  numba's
+    insertion sort moves an element only past strictly greater ones, a stable sort of its part:
+    Python's stable sort of the part gives the same permutation at C speed."""
     n = len(a)
     if n <= SMALL_QUICKSORT or len(set(a)) == n:
         return sorted(range(n), key=a.__getitem__)  # the same permutation, at C speed
@@ -70,7 +61,8 @@ def numba_argsort(a: Sequence[float]) -> list[int]:
                 if i > low:
                     stack.append((low, i - 1))
                 low = i + 1
-        _insertion_sort(a, r, low, high)
+        if high > low:  # numba's insertion sort of the part
+            r[low : high + 1] = sorted(r[low : high + 1], key=a.__getitem__)
     return r
 
 
