@@ -17,9 +17,19 @@ the dict kept alive with it): read once, not again for the measures.  Cleared by
 :func:`evaluate` when it is done."""
 
 
+def read_qrels_dict(obj: Mapping[str, Any], source: str) -> tuple[dict[str, dict[str, int]], Any]:
+    """``({qid: {doc: grade}}, cranfield's Qrels of them)``, checked by cranfield's dict rules."""
+    from cranfield.io.mapping import qrels_from_mapping
+
+    nonempty = {q: d for q, d in obj.items() if not (isinstance(d, Mapping) and not d)}
+    cf = qrels_from_mapping(nonempty, source)
+    out = {str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in obj.items()}
+    return out, cf
+
+
 def checked_dict(obj: Any, kind: str, source: str) -> dict[str, dict[str, Any]]:
     """``{qid: {doc: value}}`` checked by cranfield's dict rules (one error naming the key)."""
-    from cranfield.io.mapping import qrels_from_mapping, run_from_mapping
+    from cranfield.io.mapping import run_from_mapping
 
     if not isinstance(obj, Mapping):
         raise InputError(
@@ -27,8 +37,7 @@ def checked_dict(obj: Any, kind: str, source: str) -> dict[str, dict[str, Any]]:
         )
     nonempty = {q: d for q, d in obj.items() if not (isinstance(d, Mapping) and not d)}
     if kind == "qrels":
-        cf = qrels_from_mapping(nonempty, source)
-        out = {str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in obj.items()}
+        out, cf = read_qrels_dict(obj, source)
         READ_QRELS[id(out)] = (out, cf)
         return out
     run_from_mapping(nonempty, source)
@@ -87,9 +96,15 @@ class Qrels:
     ) -> None:
         self.qrels: dict[str, dict[str, int]] = {}
         self.sorted = False
+        self._read: tuple[Any, Any] | None = None
+        """(a copy of the qrels, what evaluate read of them): reused while they are equal."""
         if qrels is not None:
-            self.qrels = checked_dict(qrels, "qrels", "<ranx Qrels>")
+            if not isinstance(qrels, Mapping):
+                checked_dict(qrels, "qrels", "<ranx Qrels>")  # the error naming what is wrong
+            self.qrels, cf = read_qrels_dict(qrels, "<ranx Qrels>")
             self.sort()
+            copy = {q: dict(docs) for q, docs in self.qrels.items()}
+            self._read = (copy, (copy, cf))
         self.name = name
 
     def sort(self) -> None:
@@ -114,7 +129,7 @@ class Qrels:
         new = {
             q: dict(zip(d, s, strict=True)) for q, d, s in zip(q_ids, doc_ids, scores, strict=True)
         }
-        self.qrels.update(checked_dict(new, "qrels", "<ranx Qrels>"))
+        self.qrels.update(read_qrels_dict(new, "<ranx Qrels>")[0])
         self.sort()
 
     def add_score(self, q_id: str, doc_id: str, score: int) -> None:

@@ -178,7 +178,15 @@ def _per_query(
 
 def _qrels_dict(qrels: Any) -> dict[str, dict[str, int]]:
     if isinstance(qrels, Qrels):
-        return checked_dict(qrels.to_dict(), "qrels", "<ranx Qrels>")
+        kept = qrels._read
+        if kept is not None and kept[0] == qrels.qrels:  # unchanged: read once, not per call
+            out, cf = kept[1]
+            READ_QRELS[id(out)] = (out, cf)
+            return out
+        out = checked_dict(qrels.to_dict(), "qrels", "<ranx Qrels>")
+        snapshot = {q: dict(docs) for q, docs in qrels.qrels.items()}  # == is exact (grades)
+        qrels._read = (snapshot, READ_QRELS[id(out)])
+        return out
     if _is_arrays(qrels):  # a document listed twice counts once, as in ranx's hit lists
         rows = _array_rows(qrels, "<qrels arrays>")
         d = {str(i): {doc: g for doc, g in reversed(r)} for i, r in enumerate(rows)}
