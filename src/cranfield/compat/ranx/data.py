@@ -37,9 +37,7 @@ def checked_dict(obj: Any, kind: str, source: str) -> dict[str, dict[str, Any]]:
         )
     nonempty = {q: d for q, d in obj.items() if not (isinstance(d, Mapping) and not d)}
     if kind == "qrels":
-        out, cf = read_qrels_dict(obj, source)
-        READ_QRELS[id(out)] = (out, cf)
-        return out
+        return read_qrels_dict(obj, source)[0]
     run_from_mapping(nonempty, source)
     return {str(q): {str(d): float(s) for d, s in docs.items()} for q, docs in obj.items()}
 

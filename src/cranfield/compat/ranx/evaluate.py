@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.compat.ranx.data import READ_QRELS, Qrels, Run, checked_dict
+from cranfield.compat.ranx.data import READ_QRELS, Qrels, Run, checked_dict, read_qrels_dict
 from cranfield.compat.ranx.metrics import cranfield_measure, parse_metric
 from cranfield.compat.ranx.ordering import ranx_order
 from cranfield.errors import DataWarning, InputError, ParameterError, UndefinedMeasureWarning
@@ -183,15 +183,25 @@ def _qrels_dict(qrels: Any) -> dict[str, dict[str, int]]:
             out, cf = kept[1]
             READ_QRELS[id(out)] = (out, cf)
             return out
-        out = checked_dict(qrels.to_dict(), "qrels", "<ranx Qrels>")
+        out, cf = read_qrels_dict(qrels.to_dict(), "<ranx Qrels>")
         snapshot = {q: dict(docs) for q, docs in qrels.qrels.items()}  # == is exact (grades)
-        qrels._read = (snapshot, READ_QRELS[id(out)])
+        qrels._read = (snapshot, (out, cf))
+        READ_QRELS[id(out)] = (out, cf)
         return out
     if _is_arrays(qrels):  # a document listed twice counts once, as in ranx's hit lists
         rows = _array_rows(qrels, "<qrels arrays>")
         d = {str(i): {doc: g for doc, g in reversed(r)} for i, r in enumerate(rows)}
-        return checked_dict(d, "qrels", "<qrels arrays>")
-    return checked_dict(qrels, "qrels", "<qrels dict>")
+        return _registered(d, "<qrels arrays>")
+    return _registered(qrels, "<qrels dict>")
+
+
+def _registered(obj: Any, source: str) -> dict[str, dict[str, int]]:
+    """The checked qrels dict, its cranfield Qrels kept in :data:`READ_QRELS` for this call."""
+    if not isinstance(obj, Mapping):
+        checked_dict(obj, "qrels", source)  # the one clear error
+    out, cf = read_qrels_dict(obj, source)
+    READ_QRELS[id(out)] = (out, cf)
+    return out
 
 
 def evaluate(
