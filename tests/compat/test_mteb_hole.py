@@ -93,7 +93,7 @@ def test_hole_needs_rankings_from_the_join():
     from dataclasses import replace
 
     with pytest.raises(cranfield.ParameterError, match="Hole@k needs the whole qrels"):
-        hole(replace(jr, vocabulary=None), cutoff=2)
+        hole(replace(jr, annotated=None), cutoff=2)
     assert parse("Hole@5").definition.better == "none"
 
 

@@ -136,6 +136,8 @@ def judge(
             "many judged ones remain); drop one of the two options or choose another depth"
         )
 
+    # per run row: its document is judged for some query (MTEB's Hole@k reads it)
+    found = marked if marked is not None else code >= 0
     qrels_qidx_of_segment = np.array([qrels.query_index[q] for q in evaluated], dtype=np.int64)
     grades = _grades(qrels, code, rows, identity, offsets, qrels_qidx_of_segment)
 
@@ -187,7 +189,7 @@ def judge(
         judged_only=judged_only,
         cut=cut,
         notes=_notes_of(qrels, run, run_queries) if _notes else {},
-        vocabulary=(code, None if identity else rows),
+        annotated=_frozen_mask(found if identity else found[rows]),
         **side,
     )
 
@@ -255,6 +257,11 @@ def _judge_groups(opts: JudgeOptions, run: Run, evaluated: list[str]) -> tuple:
             continue
         out.append((group, np.array([index[q] for q in group.query_ids], dtype=np.int64)))
     return tuple(out)
+
+
+def _frozen_mask(mask: np.ndarray) -> np.ndarray:
+    mask.flags.writeable = False
+    return mask
 
 
 def _offsets(lengths: np.ndarray) -> np.ndarray:

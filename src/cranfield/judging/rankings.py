@@ -67,11 +67,10 @@ class JudgedRankings:
     """Per judgment group: ``(its JudgedRankings, where its queries sit among these)``."""
     subtopics: RankedSubtopics | None = field(default=None, repr=False)
     """Subtopic judgments of the ranked documents (``--subtopics``; see measure_inputs.py)."""
-    vocabulary: tuple[np.ndarray, np.ndarray | None] | None = field(default=None, repr=False)
-    """Where each ranked row's document sits in the whole qrels' vocabulary, as the join found
-    it: ``(code per run row in file order, the run row of each ranked row or None when they are
-    the same)``; a code < 0: the document is judged for no query.  ``None``: not known (rankings
-    not made by :func:`~cranfield.judging.join.judge`).  Read through :attr:`annotated`."""
+    annotated: np.ndarray | None = field(default=None, repr=False)
+    """Per row: whether its document is judged (any grade) for some query of the whole qrels,
+    not only for its own (MTEB's ``Hole@k``), as the join found it (one byte a row);
+    ``None``: not known (rankings not made by :func:`~cranfield.judging.join.judge`)."""
 
     # ------------------------------------------------------------------ shape
     @property
@@ -120,15 +119,10 @@ class JudgedRankings:
         subtopics = self.subtopics
         if subtopics is not None:
             subtopics = replace(subtopics, pair_of_row=subtopics.pair_of_row[keep])
-        vocabulary = self.vocabulary
-        if vocabulary is not None:
-            code, rows = vocabulary
-            rows = np.arange(len(self.grades)) if rows is None else rows
-            vocabulary = (code, rows[keep])
         return replace(
             self,
             offsets=offsets,
-            vocabulary=vocabulary,
+            annotated=None if self.annotated is None else self.annotated[keep],
             grades=self.grades[keep],
             scores=self.scores[keep],
             tie_ids=self.tie_ids[keep],
@@ -136,15 +130,6 @@ class JudgedRankings:
             subtopics=subtopics,
             cut=False,
         )
-
-    @cached_property
-    def annotated(self) -> np.ndarray | None:
-        """Per row: whether its document is judged (any grade) for some query of the whole
-        qrels, not only for its own (MTEB's ``Hole@k``); ``None`` when not known."""
-        if self.vocabulary is None:
-            return None
-        code, rows = self.vocabulary
-        return _frozen((code if rows is None else code[rows]) >= 0)
 
     @cached_property
     def row_query(self) -> np.ndarray:
