@@ -551,6 +551,7 @@ def condensed_rankings(jr: JudgedRankings) -> JudgedRankings:
             grades=jr.grades[keep],
             scores=jr.scores[keep],
             tie_ids=jr.tie_ids[keep],
+            annotated=None if jr.annotated is None else jr.annotated[keep],
             known=None,
             prefs=None,
             judgment_groups=None,
