@@ -584,6 +584,7 @@ def fast_plan(
     policy other than trec, side inputs, micro averages)."""
     from cranfield import _core
     from cranfield.measures.core_kernels import kernel_call
+    from cranfield.measures.mteb import READS_ANNOTATION
     from cranfield.measures.params import INT64_MAX, INT64_MIN
     from cranfield.results.blocks import micro_labels
 
@@ -593,6 +594,8 @@ def fast_plan(
     if options.judgment_groups is not None or options.subtopics is not None:
         return None
     if any(m.definition.needs for _, m in specs) or micro_labels(specs, aggregate):
+        return None
+    if any(m.definition.name in READS_ANNOTATION for _, m in specs):
         return None
     defaults = options.defaults
     rel = (defaults or {}).get("rel", 1)

@@ -155,17 +155,6 @@ def test_the_declarations_are_ir_measures():
                 assert default == value, (name, key)
 
 
-def test_iprec_differs_from_ir_measures_only_by_trec_eval_9s_recall_cut_offs():
-    """ir_measures' IPrec is pytrec_eval's (trec_eval 9.0.8: (long) (p R + 0.9) relevant
-    documents); cranfield's IPrec is trec_eval 10.0's (lround(p R)): with R = 4 and recall
-    0.3, 9.0.8 needs 2 relevant documents (precision 2/3 at d3), 10.0 needs 1 (1.0 at d1)."""
-    qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1, "d4": 1, "d5": 1}}
-    run = {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}
-    theirs = peer.calc_aggregate([peer.IPrec @ 0.3], qrels, run)[peer.IPrec @ 0.3]
-    ours = workalike.calc_aggregate([workalike.IPrec @ 0.3], qrels, run)[workalike.IPrec @ 0.3]
-    assert (theirs, ours) == (2 / 3, 1.0)
-
-
 def test_the_readers_take_the_text_itself():
     text = "q1 0 d1 1\nq1 0 d2 0\n"
     assert list(workalike.read_trec_qrels(text)) == list(peer.read_trec_qrels(text))

@@ -7,19 +7,23 @@ The measure objects and their grammar (``AP``, ``nDCG@10``, ``P(rel=2)@5``,
 :func:`read_trec_run` and the :class:`Qrel` / :class:`ScoredDoc` records.  Qrels and runs may be
 given in any form cranfield reads (dicts, DataFrames, records, paths).
 
-Each measure object becomes a cranfield measure through the one mapping cranfield already has
-for ir_measures' objects (:func:`cranfield.measures.peer_measures.from_ir_measures`: its names,
-its defaults where they differ from cranfield's, such as ``RBP``'s ``p=0.8``); so the values are
-those of ir_measures' default provider of each measure: pytrec_eval (trec_eval 9.0.8) for the
-trec_eval measures, ``cwl_eval`` for ``BPM``, ``INST``, ``INSQ``, ``SDCG``, ``NERR*``, gdeval for
-``ERR``, ir_measures' own code for ``Judged`` and ``Compat`` (docs/coming-from.md
-lists them).  As in ir_measures, every judged query is evaluated (one the run lacks, on an empty
-ranking), queries without judgments are left out, and the aggregate is each measure's (the
-mean; a sum for ``NumRet``, ``NumRel``...).
+The measures ir_measures' default pipeline gives to pytrec_eval (``AP``, ``P``, ``R``, ``RR``,
+``nDCG``, ``Rprec``, ``Bpref``, ``infAP``, ``IPrec``, ``Success``, ``Set*``) are computed as that
+provider computes them, by :mod:`cranfield.compat.pytrec_eval` (trec_eval 9.0.8's values, bit
+for bit: single-precision scores, ``IPrec``'s recall levels, ``set_F``'s beta squared), one
+evaluator per relevance level and ``judged_only`` as ir_measures makes them.  The others become
+cranfield measures through the one mapping cranfield has for ir_measures' objects
+(:func:`cranfield.measures.peer_measures.from_ir_measures`: its names, its defaults where they
+differ from cranfield's, such as ``RBP``'s ``p=0.8``), aiming at their default providers:
+``cwl_eval`` for ``BPM``, ``INST``, ``INSQ``, ``SDCG``, ``NERR*``, gdeval for ``ERR``, ir_measures'
+own code for ``Judged`` and ``Compat``, trec_eval's counts for ``NumQ``, ``NumRel``, ``NumRet``
+(docs/coming-from.md lists them).  As in ir_measures, every judged query is evaluated (one the
+run lacks scores 0), queries without judgments are left out, and the aggregate is each
+measure's (the mean; a sum for ``NumRet``, ``NumRel``...).
 The diversity measures (``alpha_nDCG``, ``*_IA``, ``NRBP``, ``StRecall``) need subtopic
 judgments and are not offered here: use :func:`cranfield.evaluate` with ``subtopics=``.
 Known differences (docs/coming-from.md): ``Judged@k`` divides by k, ``NumQ`` and ``NumRel``
-count every judged query, ``SetF(beta=b)`` may differ in the last bit.
+count every judged query (ir_measures gives 0 for one the run lacks).
 """
 
 from __future__ import annotations
@@ -30,13 +34,15 @@ import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
-from cranfield.errors import DataWarning, MeasureError
+from cranfield.errors import DataWarning, MeasureError, UndefinedMeasureWarning
 
 __all__ = [
+    "CalcResults",
     "Measure",
     "Metric",
     "Qrel",
     "ScoredDoc",
+    "calc",
     "calc_aggregate",
     "evaluator",
     "iter_calc",
@@ -66,6 +72,11 @@ class Metric(NamedTuple):
     query_id: str
     measure: Measure
     value: float
+
+
+class CalcResults(NamedTuple):
+    aggregated: Any
+    per_query: list[Metric]
 
 
 class _Param(NamedTuple):
@@ -150,30 +161,57 @@ class Measure:
         return self(**{self.AT_PARAM: at})
 
     def __repr__(self) -> str:
-        rest = {k: v for k, v in self.params.items() if k != self.AT_PARAM}
+        """As ir_measures prints it: the parameters in the given order, those equal to their
+        default left out, a dict's items sorted and those mapping a value to itself left out
+        (so ``nDCG(gains={1: 2, 0: 1})`` prints ``nDCG(gains={0:1,1:2})``)."""
+        rest = [
+            f"{k}={_param_repr(v)}"
+            for k, v in self.params.items()
+            if k != self.AT_PARAM and v != self.SUPPORTED_PARAMS[k].default
+        ]
         text = self.NAME  # ir_measures prints the measure, not the alias (MAP is AP)
         if rest:
-            text += "(" + ",".join(f"{k}={v!r}" for k, v in sorted(rest.items())) + ")"
+            text += "(" + ",".join(rest) + ")"
         if self.AT_PARAM in self.params:
             text += f"@{self.params[self.AT_PARAM]}"
         return text
 
     __str__ = __repr__
 
-    def _key(self) -> tuple:
-        return (self.NAME, tuple(sorted((k, repr(v)) for k, v in self.params.items())))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Measure) and self._key() == other._key()
+    def __eq__(self, other: object) -> bool:  # by what it prints, as ir_measures
+        return isinstance(other, Measure) and repr(self) == repr(other)
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(repr(self))
+
+    def iter_calc(self, qrels: Any, run: Any) -> Iterator[Metric]:
+        """This measure's :func:`iter_calc`."""
+        return iter_calc([self], qrels, run)
+
+    def calc_aggregate(self, qrels: Any, run: Any) -> float:
+        """This measure's value over the queries (:func:`calc_aggregate`)."""
+        return calc_aggregate([self], qrels, run)[self]
+
+    def calc(self, qrels: Any, run: Any) -> CalcResults:
+        """``(value over the queries, the per-query Metric records)`` (:func:`calc`)."""
+        aggregated, per_query = calc([self], qrels, run)
+        return CalcResults(aggregated[self], per_query)
+
+    def evaluator(self, qrels: Any) -> _Evaluator:
+        """An :func:`evaluator` of this measure."""
+        return evaluator([self], qrels)
 
     def cranfield(self):
         """The cranfield :class:`~cranfield.measures.Measure` that computes this one."""
         from cranfield.measures.peer_measures import from_ir_measures
 
         return from_ir_measures(self)
+
+
+def _param_repr(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{" + ",".join(f"{k}:{x}" for k, x in sorted(v.items()) if k != x) + "}"
+    return repr(v)
 
 
 def _measure(name: str) -> Measure:
@@ -249,8 +287,24 @@ _TREC = {
 _NUMBERS = r"[0-9.]+(,[0-9.]+)*"
 
 
+_TREC_PARAM = {"set_F": "beta", "iprec_at_recall": "recall"}
+"""The trec_eval names whose parameter is not the cut-off (ir_measures' ``TREC_NAME_MAP``)."""
+
+
 def parse_trec_measure(text: str) -> list[Measure]:
-    """A trec_eval measure name (``P_5``, ``ndcg_cut.10,20``, ``map``) as measure objects."""
+    """A trec_eval measure name (``P_5``, ``ndcg_cut.10,20``, ``map``) or nickname
+    (``official``: the measures of its names, sorted, that ir_measures has) as measure
+    objects."""
+    from cranfield.compat.pytrec_eval import supported_nicknames
+
+    if text in supported_nicknames:
+        out = []
+        for name in sorted(supported_nicknames[text]):
+            try:
+                out += parse_trec_measure(name)
+            except MeasureError:  # gm_map, runid...: measures ir_measures does not have
+                continue
+        return out
     base, args = text, ""
     for name in sorted(_TREC, key=len, reverse=True):
         rest = text[len(name) + 1 :]
@@ -269,12 +323,13 @@ def parse_trec_measure(text: str) -> list[Measure]:
             return [measure @ v for v in te.default]
         return [measure]
     out = []
+    param = _TREC_PARAM.get(base, measure.AT_PARAM)
     for a in args.split(","):
         try:
             value = ast.literal_eval(a)
         except (SyntaxError, ValueError):
             raise MeasureError(f"{text!r}: {a!r} is not a number") from None
-        out.append(measure @ value)
+        out.append(measure(**{param: value}))
     return out
 
 
@@ -284,39 +339,151 @@ def _measures(measures: Iterable[Measure | str]) -> list[Measure]:
     return [parse_measure(m) for m in measures]
 
 
-def _results(measures: list[Measure], qrels: Any, run: Any):
-    """``(query ids, per query the values of measures, the aggregates)``.  The measures with
-    ``judged_only=True`` are computed on the run without its unjudged documents (cranfield's
-    ``judged_only=``, trec_eval's ``-J``, as ir_measures hands it to pytrec_eval)."""
-    import numpy as np
+_PYTREC_RELS = ("P", "RR", "Rprec", "AP", "R", "SetAP", "SetF", "SetP", "Success", "IPrec")
+"""The measures ir_measures hands to pytrec_eval with their ``rel`` as the relevance level (the
+others ignore it or are computed at level 1)."""
 
+
+def _pytrec_form(m: Measure, setf: int) -> tuple[tuple[int, bool, int], str, str] | None:
+    """How ir_measures' pytrec_eval provider computes ``m`` (``providers/pytrec_eval_provider.py``,
+    ``_build_invokers``, ir_measures 0.4.3): ``((relevance level, judged only, set_F slot),
+    the trec_eval name asked for, the name of its value)``; ``None`` for a measure whose default
+    provider is not pytrec_eval (and for the counts ``Num*``, computed by cranfield: see the
+    module docstring).  ``setf``: the number of ``SetF`` measures before this one (pytrec_eval
+    keeps the first ``set_F`` parameter of an evaluator, so ir_measures gives each its own)."""
+    p = {k: v.default for k, v in m.SUPPORTED_PARAMS.items()}
+    p.update(m.params)
+    name, cutoff = m.NAME, p.get("cutoff", _N)
+    rel, judged_only = p.get("rel", 1), bool(p.get("judged_only", False))
+    if isinstance(rel, bool) or not isinstance(rel, int) or rel < 1:
+        return None  # pytrec_eval takes a relevance level >= 1; cranfield computes the rest
+    at = "" if cutoff is _N else f"_{cutoff}"
+    slot = 0
+    if name == "AP":
+        text = "map" if cutoff is _N else f"map_cut{at}"
+    elif name == "nDCG":
+        if p["dcg"] != "log2" or p["gains"] is not _N:
+            return None
+        rel, text = 1, "ndcg" if cutoff is _N else f"ndcg_cut{at}"
+    elif name == "RR" and cutoff is _N:
+        text = "recip_rank"
+    elif name in ("P", "R", "Success") and cutoff is not _N:
+        text = {"P": "P", "R": "recall", "Success": "success"}[name] + at
+    elif name in ("Rprec", "Bpref", "infAP", "SetAP", "SetR"):
+        text = {"Bpref": "bpref", "SetAP": "set_map", "SetR": "set_recall"}.get(name, name)
+        judged_only = judged_only and name in ("Rprec", "SetAP")
+    elif name == "SetP":
+        text = "set_relative_P" if p["relative"] else "set_P"
+    elif name == "SetF":
+        beta = p["beta"]
+        if isinstance(beta, bool) or not isinstance(beta, int | float) or beta < 0:
+            return None  # cranfield's mapping names the bad value
+        slot = setf + 1
+        text = "set_F" if beta == 1.0 else f"set_F_{beta}"
+        return (rel, judged_only, slot), text, "set_F"
+    elif name == "IPrec" and isinstance(p["recall"], int | float):
+        text = f"iprec_at_recall_{p['recall']:.2f}"
+    else:
+        return None
+    return (rel, judged_only, slot), text, text
+
+
+def _as_dict(source: Any, reader: str) -> dict[str, dict[str, Any]]:
+    """``{query: {document: value}}``: a dict as given, anything else read by cranfield."""
+    if isinstance(source, Mapping) and all(isinstance(d, Mapping) for d in source.values()):
+        return {q: d for q, d in source.items() if d}
     import cranfield
 
-    qrels = cranfield.read_qrels(qrels)
-    run = cranfield.read_run(run)
-    values = [None] * len(measures)
-    aggregates = [0.0] * len(measures)
-    query_ids = None
-    for judged_only in (False, True):
-        group = [
-            i for i, m in enumerate(measures) if bool(m.params.get("judged_only")) is judged_only
-        ]
-        if not group:
-            continue
-        ours = []
-        for i in group:
-            m = measures[i]
-            plain = Measure(m.NAME, {k: v for k, v in m.params.items() if k != "judged_only"})
-            ours.append(plain.cranfield())
-        with warnings.catch_warnings():  # ir_measures says nothing of the queries it leaves out
-            warnings.simplefilter("ignore", DataWarning)
-            res = cranfield.evaluate(qrels, run, ours, complete=True, judged_only=judged_only)
-        query_ids = res.query_ids
-        for j, (i, label) in enumerate(zip(group, res.labels, strict=True)):
-            values[i] = res.values[:, j]
-            aggregates[i] = res.aggregate_of(label)
-    table = np.column_stack(values) if values else np.zeros((0, 0))
-    return query_ids or (), table, aggregates
+    return getattr(cranfield, reader)(source).to_dict()
+
+
+class _Plan:
+    """The measures and qrels prepared once (an :func:`evaluator` keeps it for every run).
+
+    The measures ir_measures' default pipeline gives to pytrec_eval are computed as that
+    provider computes them: by :mod:`cranfield.compat.pytrec_eval` (trec_eval 9.0.8's values:
+    single-precision scores, ``IPrec``'s recall levels, ``set_F``'s beta squared), one evaluator
+    per relevance level and ``judged_only`` as ir_measures makes them; a judged query the run
+    lacks scores 0 there, as in ir_measures.  The others go through the mapping of
+    :func:`cranfield.measures.peer_measures.from_ir_measures` and :class:`cranfield.Evaluator`:
+    the measures with ``judged_only=True`` on the run without its unjudged documents
+    (cranfield's ``judged_only=``), the counts ``NumQ``, ``NumRel``, ``NumRet`` on the run as
+    it is, whatever else is asked (ir_measures' defect: ``NumRet`` joins an arbitrary
+    evaluator, a ``judged_only`` one under half of the hash seeds)."""
+
+    def __init__(self, measures: list[Measure], qrels: Any) -> None:
+        import cranfield
+
+        self.measures = measures
+        self.qrels = _as_dict(qrels, "read_qrels")
+        self.query_ids = sorted(self.qrels)
+        setf = 0
+        asked: dict[tuple[int, bool, int], dict[str, list[int]]] = {}
+        rest: dict[bool, list[int]] = {}
+        for i, m in enumerate(measures):
+            form = _pytrec_form(m, setf)
+            if form is None:
+                rest.setdefault(bool(m.params.get("judged_only")), []).append(i)
+                continue
+            key, trec_name, _ = form
+            setf = max(setf, key[2])
+            asked.setdefault(key, {}).setdefault(trec_name, []).append(i)
+        self.pytrec: list[tuple[Any, dict[str, list[int]]]] = []
+        if asked:
+            from cranfield.compat.pytrec_eval import RelevanceEvaluator
+
+            for (rel, judged_only, _), names in asked.items():
+                ev = RelevanceEvaluator(
+                    self.qrels, set(names), relevance_level=rel, judged_docs_only_flag=judged_only
+                )
+                self.pytrec.append((ev, names))
+        self.cranfield: list[tuple[Any, list[int]]] = []
+        for judged_only, positions in sorted(rest.items()):
+            ours = []
+            for i in positions:
+                m = measures[i]
+                plain = Measure(m.NAME, {k: v for k, v in m.params.items() if k != "judged_only"})
+                ours.append(plain.cranfield())
+            ev = cranfield.Evaluator(self.qrels, ours, complete=True, judged_only=judged_only)
+            self.cranfield.append((ev, positions))
+
+    def results(self, run: Any) -> tuple[tuple[str, ...], Any, list[float]]:
+        """``(query ids, per query the values of the measures, the aggregates)``."""
+        import numpy as np
+
+        run_d = _as_dict(run, "read_run")
+        query_ids, n = self.query_ids, len(self.query_ids)
+        values: list[Any] = [None] * len(self.measures)
+        aggregates = [0.0] * len(self.measures)
+        for ev, names in self.pytrec:
+            per_query = ev.evaluate(run_d)
+            for text, positions in names.items():
+                name = "set_F" if text.startswith("set_F") else text
+                column = [per_query[q][name] if q in per_query else 0.0 for q in query_ids]
+                total = 0.0  # ir_measures' MeanAgg: a running sum in pytrec_eval's order
+                for v in per_query.values():
+                    total += v[name]
+                for i in positions:
+                    values[i] = column
+                    aggregates[i] = total / n if n else float("nan")
+        for ev, positions in self.cranfield:
+            with warnings.catch_warnings():  # ir_measures says nothing of the queries it omits
+                warnings.simplefilter("ignore", DataWarning)
+                warnings.simplefilter("ignore", UndefinedMeasureWarning)
+                res = ev.evaluate(run_d)
+            row = {q: i for i, q in enumerate(res.query_ids)}
+            for j, (i, label) in enumerate(zip(positions, res.labels, strict=True)):
+                col = res.values[:, j].tolist()
+                values[i] = [col[row[q]] if q in row else 0.0 for q in query_ids]
+                aggregates[i] = res.aggregate_of(label)
+        table = np.array(values, dtype=np.float64).T if values else np.zeros((0, 0))
+        return tuple(query_ids), table.reshape(n, len(self.measures)), aggregates
+
+
+def _results(measures: list[Measure], qrels: Any, run: Any):
+    """``(query ids, per query the values of measures, the aggregates)``; ``qrels`` may be an
+    evaluator's plan."""
+    return (qrels if isinstance(qrels, _Plan) else _Plan(measures, qrels)).results(run)
 
 
 def iter_calc(measures: Iterable[Measure | str], qrels: Any, run: Any) -> Iterator[Metric]:
@@ -329,6 +496,18 @@ def iter_calc(measures: Iterable[Measure | str], qrels: Any, run: Any) -> Iterat
             yield Metric(qid, m, value)
 
 
+def calc(measures: Iterable[Measure | str], qrels: Any, run: Any) -> CalcResults:
+    """``({measure: value over the queries}, [Metric per query and measure])``, computed once."""
+    measures = _measures(measures)
+    query_ids, table, aggregates = _results(measures, qrels, run)
+    per_query = [
+        Metric(qid, m, value)
+        for qid, row in zip(query_ids, table.tolist(), strict=True)
+        for m, value in zip(measures, row, strict=True)
+    ]
+    return CalcResults(dict(zip(measures, aggregates, strict=True)), per_query)
+
+
 def calc_aggregate(measures: Iterable[Measure | str], qrels: Any, run: Any) -> dict:
     """``{measure: value over the queries}``."""
     measures = _measures(measures)
@@ -338,16 +517,17 @@ def calc_aggregate(measures: Iterable[Measure | str], qrels: Any, run: Any) -> d
 
 class _Evaluator:
     def __init__(self, measures: list[Measure], qrels: Any) -> None:
-        import cranfield
-
         self.measures = measures
-        self.qrels = cranfield.read_qrels(qrels)
+        self.plan = _Plan(measures, qrels)  # qrels read, evaluators made: once
 
     def iter_calc(self, run: Any) -> Iterator[Metric]:
-        return iter_calc(self.measures, self.qrels, run)
+        return iter_calc(self.measures, self.plan, run)
 
     def calc_aggregate(self, run: Any) -> dict:
-        return calc_aggregate(self.measures, self.qrels, run)
+        return calc_aggregate(self.measures, self.plan, run)
+
+    def calc(self, run: Any) -> CalcResults:
+        return calc(self.measures, self.plan, run)
 
 
 def evaluator(measures: Iterable[Measure | str], qrels: Any) -> _Evaluator:

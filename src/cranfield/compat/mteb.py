@@ -9,11 +9,11 @@ relevant documents), ``Hole_at_k`` and ``Accuracy_at_k``.  MTEB's ``nauc_*`` (ab
 curves over confidence functions) are not computed.
 
 The values are the registry's measures (``nDCG@k``, ``AP@k``, ``R@k``, ``P@k``,
-``Success@k``, ``RR@k``, ``R_cap@k``, ``Accuracy@k``) under trec_eval's tie order, which MTEB
-uses since mteb#5092 (score, then document id, descending); the means are over the queries
-that have results and judgments (``complete=False``), as pytrec_eval, the averaging MTEB
-does.  ``Hole@k`` (the share of the top k that no query's qrels list) is computed here: it
-needs the whole collection's judged documents, which the registry's measures do not see.
+``Success@k``, ``RR@k``, ``R_cap@k``, ``Accuracy@k``, ``Hole@k``) under trec_eval's tie order,
+which MTEB uses since mteb#5092 (score, then document id, descending); the means are over
+the queries that have results and judgments (``complete=False``), as pytrec_eval, the
+averaging MTEB does.  (``Hole@k``, the share of the top k that no query's qrels list,
+reads the whole qrels' judged documents from the join.)
 """
 
 from __future__ import annotations
@@ -41,21 +41,19 @@ _MAIN = (
 )
 
 
-def _trec_top(docs: Mapping[str, float], k: int) -> list[str]:
-    """The top k in trec_eval's order (score, then document id, descending), MTEB's since
-    mteb#5092."""
-    return [d for d, _ in sorted(docs.items(), key=lambda i: (i[1], i[0]), reverse=True)[:k]]
-
-
 def hole(
     qrels: Mapping[str, Mapping[str, int]], results: Mapping[str, Mapping[str, float]], k: int
 ) -> dict[str, float]:
-    """Per query of ``results``: the share of its top k that is absent from every query's
-    qrels (MTEB's ``hole``; divided by k even when fewer are ranked)."""
-    annotated = {d for docs in qrels.values() for d in docs}
-    return {
-        q: sum(d not in annotated for d in _trec_top(docs, k)) / k for q, docs in results.items()
-    }
+    """Per judged query of ``results``: the share of its top k that is absent from every
+    query's qrels (MTEB's ``hole``, the registry's ``Hole@k``; divided by k even when fewer
+    are ranked)."""
+    from cranfield.evaluation import evaluate as cf_evaluate
+    from cranfield.results.tables import Results
+
+    label = f"Hole@{_k_values([k])[0]}"
+    res = cf_evaluate(qrels, results, [label], ties="trec", complete=False)
+    assert isinstance(res, Results)  # one run
+    return dict(zip(res.query_ids, res.column(label).tolist(), strict=True))
 
 
 def _k_values(k_values: Sequence[int]) -> list[int]:
@@ -87,6 +85,8 @@ def evaluate(
         measures += [f"R_cap@{k}" for k in ks] + ["NumRel"]
     if "Accuracy" in task_metrics:
         measures += [f"Accuracy@{k}" for k in ks]
+    if "Hole" in task_metrics:
+        measures += [f"Hole@{k}" for k in ks]
     with warnings.catch_warnings():  # MTEB scores these 0 (or leaves them out) silently
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         res = cf_evaluate(qrels, results, measures, ties="trec", complete=False)
@@ -108,9 +108,9 @@ def evaluate(
             valid = res.column(f"R_cap@{k}")[has_rel].tolist()
             out[f"R_cap_at_{k}"] = sum(valid) / len(valid) if valid else 0.0
     if "Hole" in task_metrics:
-        for k in ks:  # over every query of the results, as MTEB
-            per_query = list(hole(qrels, results, k).values())
-            out[f"Hole_at_{k}"] = float(np.mean(per_query)) if per_query else float("nan")
+        for k in ks:  # MTEB's np.mean of the per-query shares
+            per_query = res.column(f"Hole@{k}")
+            out[f"Hole_at_{k}"] = float(np.mean(per_query)) if n else float("nan")
     if "Accuracy" in task_metrics:
         for k in ks:
             out[f"Accuracy_at_{k}"] = mean(f"Accuracy@{k}", None)

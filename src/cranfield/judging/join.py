@@ -14,7 +14,9 @@ Queries are in ``strcmp`` (byte) order of their ids, trec_eval's order.
 
 from __future__ import annotations
 
+import functools
 import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -197,6 +199,7 @@ def judge(
         judged_only=judged_only,
         cut=cut,
         notes=_notes_of(qrels, run, run_queries) if _notes else {},
+        annotation=_annotation(qrels, run, None if identity else rows),
         **side,
     )
 
@@ -284,6 +287,19 @@ def qrels_index(qrels: Qrels) -> Any:
         )
         _INDEXES[qrels] = index
     return index
+
+
+def _annotation(qrels: Qrels, run: Run, rows: np.ndarray | None) -> Callable[[], np.ndarray]:
+    """Per ranked row (``rows`` of the run; ``None``: all, in file order), whether its document
+    is judged for some query of the whole qrels (MTEB's ``Hole@k``), looked up on first use."""
+
+    def found() -> np.ndarray:
+        code = run.docs.lookup(qrels.doc_index) if len(run) else np.zeros(0, dtype=np.int64)
+        mask = code >= 0 if rows is None else code[rows] >= 0
+        mask.flags.writeable = False
+        return mask
+
+    return functools.cache(found)
 
 
 def _offsets(lengths: np.ndarray) -> np.ndarray:

@@ -10,9 +10,10 @@ derivable.  Measures read only this structure and never look back at files.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -67,6 +68,16 @@ class JudgedRankings:
     """Per judgment group: ``(its JudgedRankings, where its queries sit among these)``."""
     subtopics: RankedSubtopics | None = field(default=None, repr=False)
     """Subtopic judgments of the ranked documents (``--subtopics``; see measure_inputs.py)."""
+    annotation: Callable[[], np.ndarray] | None = field(default=None, repr=False, compare=False)
+    """Computes :attr:`annotated` on first use (a cached function): only ``Hole@k`` reads it,
+    and the per-row lookup in the whole qrels is work every other evaluation should not pay."""
+
+    @property
+    def annotated(self) -> np.ndarray | None:
+        """Per row: whether its document is judged (any grade) for some query of the whole
+        qrels, not only for its own (MTEB's ``Hole@k``); ``None``: not known (rankings not made
+        by :func:`~cranfield.judging.join.judge`)."""
+        return None if self.annotation is None else self.annotation()
 
     # ------------------------------------------------------------------ shape
     @property
@@ -79,12 +90,12 @@ class JudgedRankings:
     def num_queries(self) -> int:
         return len(self.query_ids)
 
-    @cached_property
+    @functools.cached_property
     def num_rows(self) -> np.ndarray:
         """Rows per query: :attr:`num_ret`, plus the rows of a level cut by ``depth``."""
         return np.diff(self.offsets)
 
-    @cached_property
+    @functools.cached_property
     def num_ret(self) -> np.ndarray:
         """Number of ranked documents per query (after depth cut and judged-only filter)."""
         if self.cut:
@@ -118,6 +129,7 @@ class JudgedRankings:
         return replace(
             self,
             offsets=offsets,
+            annotation=subset_annotation(self.annotation, keep),
             grades=self.grades[keep],
             scores=self.scores[keep],
             tie_ids=self.tie_ids[keep],
@@ -126,19 +138,19 @@ class JudgedRankings:
             cut=False,
         )
 
-    @cached_property
+    @functools.cached_property
     def row_query(self) -> np.ndarray:
         """Query index of every row."""
         return _frozen(np.repeat(np.arange(self.num_queries, dtype=np.int64), self.num_rows))
 
-    @cached_property
+    @functools.cached_property
     def rank(self) -> np.ndarray:
         """1-based rank of every row within its query."""
         r = np.arange(1, len(self.grades) + 1, dtype=np.int64)
         r -= np.repeat(self.offsets[:-1], self.num_rows)
         return _frozen(r)
 
-    @cached_property
+    @functools.cached_property
     def max_rank(self) -> int:
         """The most rows of any query (a bound for tables indexed by rank)."""
         return int(self.num_rows.max()) if self.num_queries else 0
@@ -152,7 +164,7 @@ class JudgedRankings:
             cache[level] = _frozen(self.grades >= level)
         return cache[level]
 
-    @cached_property
+    @functools.cached_property
     def _relevant_cache(self) -> dict[int, np.ndarray]:
         return {}
 
@@ -165,7 +177,7 @@ class JudgedRankings:
         cs = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
         return cs[self.qrels_offsets[1:]] - cs[self.qrels_offsets[:-1]]
 
-    @cached_property
+    @functools.cached_property
     def qrels_query(self) -> np.ndarray:
         """Query index of every entry of ``qrels_grades``."""
         return np.repeat(np.arange(self.num_queries, dtype=np.int64), np.diff(self.qrels_offsets))
@@ -204,7 +216,7 @@ class JudgedRankings:
         return segment_seqsum(self.row_query[rows], values, self.num_queries)
 
     # ------------------------------------------------------------------ ties
-    @cached_property
+    @functools.cached_property
     def tie_start(self) -> np.ndarray:
         """Row index of the first row of each row's tie group."""
         n = len(self.tie_ids)
@@ -214,7 +226,7 @@ class JudgedRankings:
         starts = np.flatnonzero(new)
         return np.repeat(starts, np.diff(np.append(starts, n)))
 
-    @cached_property
+    @functools.cached_property
     def tie_size(self) -> np.ndarray:
         """Size of each row's tie group."""
         if len(self.tie_ids) == 0:
@@ -254,3 +266,12 @@ def _log2_table(n: int) -> np.ndarray:
         size = max(n + 1, 2 * len(_LOG2), 1024)
         _LOG2 = np.array([-math.inf] + [math.log2(i) for i in range(1, size)])
     return _LOG2[: n + 1]
+
+
+def subset_annotation(
+    annotation: Callable[[], np.ndarray] | None, keep: np.ndarray
+) -> Callable[[], np.ndarray] | None:
+    """The lazy :attr:`JudgedRankings.annotated` of the rows ``keep`` selects."""
+    if annotation is None:
+        return None
+    return functools.cache(lambda: annotation()[keep])

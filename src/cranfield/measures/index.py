@@ -123,6 +123,7 @@ MEASURES = {
     "RBU": "ntcir_diversity",
     "R_cap": "mteb",
     "Accuracy": "mteb",
+    "Hole": "mteb",
 }
 ALIASES = {
     "MAP": "AP",

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from cranfield.base.segments import segment_cumprod, segment_cumsum, segment_total
-from cranfield.judging.rankings import JudgedRankings
+from cranfield.judging.rankings import JudgedRankings, subset_annotation
 from cranfield.measures.kernels.counting import memo, ratio
 from cranfield.measures.kernels.gains import gain_pairs
 
@@ -211,6 +211,7 @@ def condensed_rankings(jr: JudgedRankings) -> JudgedRankings:
             grades=jr.grades[keep],
             scores=jr.scores[keep],
             tie_ids=jr.tie_ids[keep],
+            annotation=subset_annotation(jr.annotation, keep),
             known=None,
             prefs=None,
             judgment_groups=None,
