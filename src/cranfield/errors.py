@@ -6,6 +6,11 @@ traceback) and exits with status 2.  Input errors carry the file and line they r
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from types import FrameType
+
 __all__ = [
     "ClusterError",
     "CranfieldError",
@@ -76,7 +81,7 @@ def warn(warning: Warning | str, category: type[Warning] | None = None) -> None:
     import warnings
 
     root = os.path.dirname(os.path.abspath(__file__)) + os.sep
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     level = 2
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(root):
         frame = frame.f_back
