@@ -68,12 +68,12 @@ def _no_known(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
 
 def _tie_coverage(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
     """E[Coverage@k] = E[known relevant in the top k] / |U|."""
-    if cutoff is None:
-        if not jr.cut:
-            return coverage(jr, cutoff=None, rel=rel)
-        cutoff = jr.num_ret  # the retrieved set: its part of the split level is random
+    if cutoff is None and not jr.cut:
+        return coverage(jr, cutoff=None, rel=rel)
+    # no cutoff: the retrieved set (its part of the split level is random)
+    k: int | np.ndarray = jr.num_ret if cutoff is None else cutoff
     known = _known(jr, "Coverage")
-    found = expected_count_at(jr, known.rows & jr.relevant(rel), cutoff)
+    found = expected_count_at(jr, known.rows & jr.relevant(rel), k)
     return ratio(found, known.num_known_relevant(rel))
 
 
@@ -140,14 +140,14 @@ def _tie_relative_recall(
 ) -> np.ndarray:
     """E[min(rel@k, t)] / t (or E[rel@k] / t): a sum over the hypergeometric law of the
     relevant documents that the level straddling k puts in the top k."""
-    if cutoff is None:
-        if not jr.cut:
-            return relative_recall(jr, cutoff=None, rel=rel, cap=cap)
-        cutoff = jr.num_ret  # the retrieved set: its part of the split level is random
+    if cutoff is None and not jr.cut:
+        return relative_recall(jr, cutoff=None, rel=rel, cap=cap)
+    # no cutoff: the retrieved set (its part of the split level is random)
+    k: int | np.ndarray = jr.num_ret if cutoff is None else cutoff
     t = _target(jr, "RelativeRecall")
     if not cap:
-        return ratio(expected_count_at(jr, jr.relevant(rel), cutoff), t)
-    at = AtK(jr, jr.relevant(rel), cutoff)
+        return ratio(expected_count_at(jr, jr.relevant(rel), k), t)
+    at = AtK(jr, jr.relevant(rel), k)
     out = np.zeros(jr.num_queries)
     if len(at.q):
         n, r, m, S = at.n, at.r, at.m, at.S

@@ -203,7 +203,7 @@ def tie_range(
 
     lv = levels(jr, True)
     big = lv.size > 1
-    has_rel = lv.count(jr.relevant(1 if rel is None else rel)) > 0
+    has_rel = lv.count_where(jr.relevant(1 if rel is None else rel)) > 0
     tied = np.bincount(lv.query[big], minlength=jr.num_queries) > 0
     rel_tied = np.bincount(lv.query[big & has_rel], minlength=jr.num_queries) > 0
     order = sorted(range(jr.num_queries), key=jr.query_ids.__getitem__)

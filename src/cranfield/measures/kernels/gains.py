@@ -165,7 +165,7 @@ class _Judged(NamedTuple):
     top: np.ndarray
     query: np.ndarray
     grade: np.ndarray
-    count: np.ndarray
+    entries: np.ndarray  # (not ``count``: that is tuple.count)
 
 
 def _judged(jr: JudgedRankings) -> _Judged:
@@ -254,7 +254,7 @@ def gain_table(
         hit, value = _lookup(keys, np.array([ideal_of[g] for g in keys.tolist()]), jd.grade)
         ideal[hit] = value[hit]
     keep = (ideal > 0) & ~quirk[jd.query]
-    q, key, g, c = jd.query[keep], -ideal[keep], ideal[keep], jd.count[keep]
+    q, key, g, c = jd.query[keep], -ideal[keep], ideal[keep], jd.entries[keep]
     if emitted is not None:
         parts = zip((q, key, g, c), emitted, strict=True)
         q, key, g, c = (np.concatenate((a, b)) for a, b in parts)
@@ -335,7 +335,7 @@ def _msort_ideal(
         place[tgrade[counted]] = counted
         lo, hi = np.searchsorted(group_of, [L, L + 1])
         e = sel[lo:hi]
-        q, p, c = jd.query[e], place[jd.grade[e]], jd.count[e]
+        q, p, c = jd.query[e], place[jd.grade[e]], jd.entries[e]
         o = np.lexsort((-p, q))  # per query, from the top of the table down
         q, p, c = q[o], p[o], c[o]
         g = tgain[p]

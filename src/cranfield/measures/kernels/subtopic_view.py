@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +28,9 @@ from cranfield.base.segments import segment_total
 from cranfield.errors import ParameterError
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.ties.levels import expand
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cranfield.io.trec.subtopics import Subtopics
 
 __all__ = [
     "DEPTH",
@@ -83,7 +87,7 @@ class View:
     S: np.ndarray
     topic: np.ndarray
     rel: int
-    subtopics: object
+    subtopics: Subtopics
     cache: dict = field(default_factory=dict, init=False, repr=False)
 
     def gains(self, alpha: float) -> np.ndarray:
