@@ -14,10 +14,14 @@ values of 5e-324 square without underflow.
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cranfield.errors import ParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "MAX_RESAMPLES",
@@ -122,7 +126,7 @@ def check_confidence(value: object) -> float:
     return c
 
 
-def unit_exponents(top: np.ndarray) -> np.ndarray:
+def unit_exponents(top: ArrayLike) -> np.ndarray:
     """Exponents ``e`` such that ``top * 2**-e`` lies in [0.5, 1) (``e = 0`` where top is 0);
     ``np.ldexp(x, -e)`` rescales exactly."""
     return np.frexp(np.asarray(top, dtype=np.float64))[1]

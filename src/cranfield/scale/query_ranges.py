@@ -146,10 +146,10 @@ def ranges_of(source: Any, options: Any) -> list[int] | None:
 
 # ------------------------------------------------------------------------------ a range
 class RangeTask(NamedTuple):
-    """Bytes ``start:stop`` of the run ``source`` (named ``name``, at ``index`` among the
+    """Bytes ``start:stop`` of the run ``source`` (named ``name``, at ``run_index`` among the
     runs), cut when the file had ``size`` bytes and modification time ``mtime_ns``."""
 
-    index: int
+    run_index: int  # (not ``index``: that is tuple.index)
     source: Any
     name: str
     start: int
@@ -260,7 +260,7 @@ def join_parts(shared: Any, task: Any, parts: Sequence[RangePart | None]) -> Any
             run_ids,
             task.name,
             plan,
-            task.index == 0,
+            task.run_index == 0,
             (source, seen),
             parts[0].metadata,  # type: ignore[union-attr]
         )
