@@ -260,7 +260,7 @@ def join_parts(shared: Any, task: Any, parts: Sequence[RangePart | None]) -> Any
             run_ids,
             task.name,
             plan,
-            task.run_index == 0,
+            task.index == 0,
             (source, seen),
             parts[0].metadata,  # type: ignore[union-attr]
         )
