@@ -32,6 +32,9 @@ class CranfieldError(Exception):
 class InputError(CranfieldError, ValueError):
     """Bad input data: names the source (file), the line (1-based) when known, and the problem."""
 
+    pair: tuple[int, int] | None = None
+    """The two lines of a duplicate judgment, when that is the problem (for a reader's hint)."""
+
     def __init__(self, source: str, problem: str, line: int | None = None) -> None:
         self.source = source
         self.line = line

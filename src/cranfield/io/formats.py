@@ -17,7 +17,7 @@ Nothing else is inferred: a TREC file is read exactly as before.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cranfield.errors import InputError, ParameterError
 from cranfield.io.column_names import DOC_NAMES, QUERY_NAMES
@@ -26,6 +26,8 @@ from cranfield.io.source import ClientFile
 from cranfield.io.textcheck import line_ends
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
     from cranfield.data.tables import Qrels, Run
     from cranfield.io.source import Stream
 
@@ -194,7 +196,9 @@ def _head(stream: Stream) -> tuple[bytes, bool]:
     want = source.HEAD_BYTES
     got: list[bytes] = []
     size = 0
-    chunks = stream.chunks(want)
+    # cast: Stream.chunks is a generator function (closed below, to let go of the file at
+    # once) annotated as returning an Iterator in io/source.py
+    chunks = cast("Generator[bytes, None, None]", stream.chunks(want))
     try:
         for chunk in chunks:
             got.append(chunk)
