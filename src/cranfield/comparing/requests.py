@@ -230,7 +230,7 @@ class GeneralitySplit:
     """Queries divided by their number of relevant documents: ``specific`` have at most
     ``threshold`` relevant documents, ``general`` more."""
 
-    threshold: int
+    threshold: float  # an int when whole (counts may be fractional: num_rel is a mapping)
     specific: tuple[str, ...]
     general: tuple[str, ...]
 
