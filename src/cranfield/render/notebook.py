@@ -119,14 +119,14 @@ def results_frame(runs: Sequence[Results]) -> Any:
     from cranfield.errors import CranfieldError
 
     intervals = joined(runs)
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     for r in runs:
         for label in r.labels:
             try:
                 value = r.aggregate_of(label)
             except CranfieldError:
                 value = math.nan
-            row = (r.run, label, r.aggregation_of(label), value, len(r.query_ids))
+            row: tuple[Any, ...] = (r.run, label, r.aggregation_of(label), value, len(r.query_ids))
             if intervals is not None:
                 ci = intervals.get(r.run, label)
                 row += (math.nan, math.nan) if ci is None else (float(ci[0]), float(ci[1]))
@@ -165,10 +165,10 @@ def comparison_frame(c: Comparison, what: str = "pairs") -> Any:
         rows = [[getattr(p, k) for k in CSV_COLUMNS] for label in c.labels for p in c.pairs[label]]
         return _frame(rows, list(CSV_COLUMNS))
     if what == "means":
-        rows = []
+        means = []
         for label in c.labels:
             marks = c.markers(label)
             for r in c.runs:
-                rows.append((label, r, c.means[label][r], len(c.query_ids[label]), marks[r]))
-        return _frame(rows, ["measure", "run", "mean", "queries", "better_than"])
+                means.append((label, r, c.means[label][r], len(c.query_ids[label]), marks[r]))
+        return _frame(means, ["measure", "run", "mean", "queries", "better_than"])
     raise ParameterError(f"unknown table {what!r}; choose one of {', '.join(COMPARISON_KINDS)}")

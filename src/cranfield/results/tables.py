@@ -36,7 +36,9 @@ class Results:
     labels: tuple[str, ...]
     measures: tuple[Measure, ...]
     values: np.ndarray
-    summary: dict[str, int] = field(default_factory=dict)
+    summary: dict[str, float] = field(default_factory=dict)
+    """Counts of the run (ints), but ``relevant_retrieved`` is an expectation under weak ties
+    with a depth: a fraction unless whole."""
     notes: dict[str, Any] = field(default_factory=dict)
     aggregation: dict[str, str] = field(default_factory=dict)
     """Per label, the statistic asked for at evaluation (``aggregate=``); else the measure's."""
