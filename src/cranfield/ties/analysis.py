@@ -173,7 +173,7 @@ class TieRange:
 
 def tie_range(
     jr: JudgedRankings,
-    measures: Sequence[str] = RANGE_MEASURES,
+    measures: str | Sequence[str] | None = RANGE_MEASURES,
     *,
     run_name: str | None = None,
     trec: JudgedRankings | None = None,
@@ -224,7 +224,7 @@ def tie_range(
 def tie_ranges(
     qrels: Any,
     runs: Any,
-    measures: Sequence[str] = RANGE_MEASURES,
+    measures: str | Sequence[str] | None = RANGE_MEASURES,
     *,
     names: Sequence[str] | None = None,
     **judge_args: Any,
