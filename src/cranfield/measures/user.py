@@ -56,7 +56,9 @@ def _examined(jr: JudgedRankings, cutoff: int | None) -> np.ndarray:
     return np.ones(len(jr.grades), dtype=bool) if cutoff is None else jr.rank <= cutoff
 
 
-def _coverage_parts(jr: JudgedRankings, *, cutoff: int | None, rel: int):
+def _coverage_parts(
+    jr: JudgedRankings, *, cutoff: int | None, rel: int
+) -> tuple[np.ndarray, np.ndarray]:
     known = _known(jr, "Coverage")
     rk = jr.count(known.rows & jr.relevant(rel) & _examined(jr, cutoff))
     return rk, known.num_known_relevant(rel)
@@ -96,7 +98,9 @@ def coverage(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
     return ratio(*_coverage_parts(jr, cutoff=cutoff, rel=rel))
 
 
-def _novelty_parts(jr: JudgedRankings, *, cutoff: int | None, rel: int):
+def _novelty_parts(
+    jr: JudgedRankings, *, cutoff: int | None, rel: int
+) -> tuple[np.ndarray, np.ndarray]:
     known = _known(jr, "Novelty")
     found = jr.relevant(rel) & _examined(jr, cutoff)
     return jr.count(found & ~known.rows), jr.count(found)
@@ -129,7 +133,9 @@ def novelty(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
 CAP = Param("cap", "bool", True, "count at most the target (so the ratio is at most 1)")
 
 
-def _relative_recall_parts(jr: JudgedRankings, *, cutoff: int | None, rel: int, cap: bool):
+def _relative_recall_parts(
+    jr: JudgedRankings, *, cutoff: int | None, rel: int, cap: bool
+) -> tuple[np.ndarray, np.ndarray]:
     t = _target(jr, "RelativeRecall")
     found = jr.count(jr.relevant(rel) & _examined(jr, cutoff))
     return (np.minimum(found, t) if cap else found), t

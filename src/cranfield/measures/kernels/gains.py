@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 
@@ -38,6 +38,9 @@ from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.params import INT64_MAX, INT64_MIN
 
 __all__ = ["LEVEL_LIMIT", "GainTable", "gain_pairs", "gain_table", "glibc_msort"]
+
+Gains: TypeAlias = Mapping[Any, Any] | Sequence[tuple[Any, Any]]
+"""User gains: grade -> gain, or (grade, gain) pairs (as :func:`gain_pairs` reads them)."""
 
 INT_MIN = -(2**31)
 LEVEL_LIMIT = 256
