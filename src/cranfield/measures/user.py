@@ -106,7 +106,9 @@ def _novelty_parts(
     return jr.count(found & ~known.rows), jr.count(found)
 
 
-def _none_found(jr: JudgedRankings, cutoff: int | None = None, rel: int = 1, **_: object):
+def _none_found(
+    jr: JudgedRankings, cutoff: int | None = None, rel: int = 1, **_: object
+) -> np.ndarray:
     return jr.count(jr.relevant(rel) & _examined(jr, cutoff)) == 0
 
 

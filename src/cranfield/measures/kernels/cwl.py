@@ -164,7 +164,9 @@ def _evaluate(
     return out
 
 
-def cwl_measure(jr: JudgedRankings, model: Model, min_rel: int, max_rel: int, of: str):
+def cwl_measure(
+    jr: JudgedRankings, model: Model, min_rel: int, max_rel: int, of: str
+) -> np.ndarray:
     """The C/W/L quantity ``of`` of ``model`` per query (see the module docstring)."""
     gains, unjudged = row_gains(jr, min_rel, max_rel)
     return _evaluate(jr, gains, np.where(unjudged, 1.0, gains), model, of)
@@ -181,7 +183,9 @@ def _level_means(jr: JudgedRankings, values: np.ndarray) -> np.ndarray:
     return np.repeat(means, lv.size)
 
 
-def cwl_tie_aware(jr: JudgedRankings, model: Model, min_rel: int, max_rel: int, of: str):
+def cwl_tie_aware(
+    jr: JudgedRankings, model: Model, min_rel: int, max_rel: int, of: str
+) -> np.ndarray:
     """E[quantity] over uniformly random tie-breaking, for a model whose ``C`` does not depend
     on the gains: EU, ETU and the residuals are then linear in the gains at each position (and
     EC, ETC, ED do not depend on them), so the expectation is the value at the level-mean
