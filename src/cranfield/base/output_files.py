@@ -21,7 +21,7 @@ import codecs
 import os
 import stat
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from functools import cache
 from pathlib import Path
 from typing import BinaryIO
@@ -280,7 +280,8 @@ def _removed_on_termination() -> Iterator[set[str]]:
 
 
 @cache
-def _signal_lock():
+def _signal_lock() -> AbstractContextManager[bool]:
+    """The one re-entrant lock of the signal bookkeeping (threading imported only then)."""
     import threading
 
     return threading.RLock()

@@ -18,6 +18,8 @@ the top k; recall effort is the expected precision EP(NR=t) of Raghavan, Jung & 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from cranfield.errors import ParameterError
@@ -30,11 +32,14 @@ from cranfield.measures.weak_order import SPLIT, expected_precision_at_nr
 from cranfield.ties.expected import AtK, expected_count_at, refuse_cut
 from cranfield.ties.levels import log_binom
 
+if TYPE_CHECKING:  # pragma: no cover
+    from cranfield.judging.side_inputs import KnownDocs
+
 USER = f"{CHEN}, user-oriented measures"
 INPUTS = "tests/measures/test_measures_literature_inputs.py::"
 
 
-def _known(jr: JudgedRankings, name: str):
+def _known(jr: JudgedRankings, name: str) -> KnownDocs:
     if jr.known is None:
         raise ParameterError(
             f"{name} needs the documents known to the user: give --known FILE (qrels format; "

@@ -109,7 +109,9 @@ def row_gains(jr: JudgedRankings, min_rel: int, max_rel: int) -> tuple[np.ndarra
     return gains, unjudged
 
 
-def _matrix(jr: JudgedRankings, values: np.ndarray, pad: float, a: int, b: int, n: int):
+def _matrix(
+    jr: JudgedRankings, values: np.ndarray, pad: float, a: int, b: int, n: int
+) -> np.ndarray:
     """Queries ``a..b-1`` as rows of ``n`` items: the first ``min(ranked, n)`` values, then
     ``pad``."""
     out = np.full((b - a, n), pad)
