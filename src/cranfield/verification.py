@@ -157,7 +157,7 @@ def _loader() -> Any:
     yaml = require("yaml", "yaml", "cranfield verify")
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    class Loader(base):  # type: ignore[misc, valid-type]
+    class Loader(base):  # type: ignore[misc, valid-type]  # the base is chosen at run time
         pass
 
     def mapping(loader: Any, node: Any) -> _Spec:

@@ -275,6 +275,7 @@ def _removed_on_termination() -> Iterator[set[str]]:
             if _writers == 0 and threading.current_thread() is threading.main_thread():
                 for signum, before in list(_handled.items()):
                     if signal.getsignal(signum) is _on_termination:
+                        # the handler signal.signal returned, given back as it was (None too)
                         signal.signal(signum, before)  # type: ignore[arg-type]
                     del _handled[signum]
 

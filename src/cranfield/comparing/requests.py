@@ -109,7 +109,7 @@ def _count(value: object) -> int:
 
 
 def _integral_float(value: object) -> int:
-    f = float(value)  # type: ignore[arg-type]
+    f = float(value)  # type: ignore[arg-type]  # any object: float() refusing it is the check
     if not f.is_integer():
         raise ValueError(value)
     return int(f)

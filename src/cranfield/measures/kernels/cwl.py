@@ -130,7 +130,7 @@ def quantities(G: np.ndarray, model: Model, r: np.ndarray) -> dict[str, np.ndarr
         w, c = model.w(G.shape[1])
         W, C = np.broadcast_to(w, G.shape), np.broadcast_to(c, G.shape)
     else:
-        C = np.broadcast_to(model.c(G, r), G.shape)  # type: ignore[misc]
+        C = np.broadcast_to(model.c(G, r), G.shape)  # type: ignore[misc]  # c is set when w is not
         P = np.ones(G.shape)
         P[:, 1:] = np.cumprod(C[:, :-1], axis=1)
         W = P * (1.0 / P.sum(axis=1))[:, None]
