@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from cranfield.render.table import counted, escape_controls, table_lines
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from cranfield.comparing.result import Comparison
     from cranfield.results.tables import Results
 
@@ -110,7 +112,7 @@ def comparison_repr(c: Comparison) -> str:
     return "\n".join([head, *("  " + x for x in lines), *([tail] if tail else []), *noted]) + ">"
 
 
-def results_frame(runs: Sequence[Results]) -> Any:
+def results_frame(runs: Sequence[Results]) -> pd.DataFrame:
     """A tidy DataFrame of aggregates: ``run, measure, aggregation, value, queries``, one
     row per run and measure (NaN where the aggregate cannot be computed); when the runs carry
     intervals (``evaluate(..., ci=...)``) also ``ci_low, ci_high`` (NaN where there is none)."""
@@ -137,7 +139,7 @@ def results_frame(runs: Sequence[Results]) -> Any:
     return _frame(rows, columns)
 
 
-def _frame(rows: Sequence[Sequence[Any]], columns: list[str]) -> Any:
+def _frame(rows: Sequence[Sequence[Any]], columns: list[str]) -> pd.DataFrame:
     """A DataFrame of ``rows``, its text cells as text only: run names from file names that
     are not UTF-8 with those bytes as ``\\xNN`` (a pandas string column, stored by Arrow,
     cannot hold a lone surrogate)."""
@@ -154,7 +156,7 @@ def _frame(rows: Sequence[Sequence[Any]], columns: list[str]) -> Any:
 COMPARISON_KINDS = ("pairs", "means")
 
 
-def comparison_frame(c: Comparison, what: str = "pairs") -> Any:
+def comparison_frame(c: Comparison, what: str = "pairs") -> pd.DataFrame:
     """``pairs``: one row per measure and pair of runs (the columns of ``--format csv``, the
     interval as ``ci_low``/``ci_high``); ``means``: ``measure, run, mean, queries, marks``."""
 
