@@ -14,7 +14,10 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
+    from importlib.abc import Loader as _LoaderBase
     from importlib.machinery import ModuleSpec
+else:  # importlib.abc is not imported at run time, to keep ``import cranfield`` light
+    _LoaderBase = object
 
 #: old module -> new module
 MOVED: dict[str, str] = {
@@ -101,7 +104,7 @@ def former_names(package: str) -> Callable[[str], Any]:
     return __getattr__
 
 
-class _Alias:
+class _Alias(_LoaderBase):
     """A loader that gives the module under its new name (importlib's Loader protocol)."""
 
     def __init__(self, new: str) -> None:

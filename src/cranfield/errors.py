@@ -6,6 +6,11 @@ traceback) and exits with status 2.  Input errors carry the file and line they r
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from types import FrameType
+
 __all__ = [
     "ClusterError",
     "CranfieldError",
@@ -26,6 +31,9 @@ class CranfieldError(Exception):
 
 class InputError(CranfieldError, ValueError):
     """Bad input data: names the source (file), the line (1-based) when known, and the problem."""
+
+    pair: tuple[int, int] | None = None
+    """The two lines of a duplicate judgment, when that is the problem (for a reader's hint)."""
 
     def __init__(self, source: str, problem: str, line: int | None = None) -> None:
         self.source = source
@@ -76,7 +84,7 @@ def warn(warning: Warning | str, category: type[Warning] | None = None) -> None:
     import warnings
 
     root = os.path.dirname(os.path.abspath(__file__)) + os.sep
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     level = 2
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(root):
         frame = frame.f_back

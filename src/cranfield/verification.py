@@ -157,7 +157,7 @@ def _loader() -> Any:
     yaml = require("yaml", "yaml", "cranfield verify")
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    class Loader(base):  # type: ignore[misc, valid-type]
+    class Loader(base):  # type: ignore[misc, valid-type]  # the base is chosen at run time
         pass
 
     def mapping(loader: Any, node: Any) -> _Spec:
@@ -338,6 +338,7 @@ def verify(path: str | os.PathLike[str]) -> Verification:
     from cranfield.io import read_qrels
     from cranfield.io.ir_metadata import load_yaml
     from cranfield.io.trec.text import read_text
+    from cranfield.results.tables import Results
 
     source = os.fspath(path)
     text = read_text(source).removeprefix(b"\xef\xbb\xbf").decode("utf-8")
@@ -356,6 +357,7 @@ def verify(path: str | os.PathLike[str]) -> Verification:
             if isinstance(exc, InputError):
                 raise
             raise reader.error(f"run {p.name}: {exc}", p.line) from None
+        assert isinstance(results, Results)  # (one run, named: one Results)
         means = results.aggregate()
         for label, expected, tol, okish, _ in p.expected:
             got = float(means[label])

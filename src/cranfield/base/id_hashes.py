@@ -54,6 +54,7 @@ def hash_arrow(arr: Any) -> np.ndarray:
 
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
+    width: type[np.int32] | type[np.int64]
     if pa.types.is_large_string(arr.type):
         width = np.int64
     elif pa.types.is_string(arr.type):

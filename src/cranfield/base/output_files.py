@@ -21,7 +21,7 @@ import codecs
 import os
 import stat
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from functools import cache
 from pathlib import Path
 from typing import BinaryIO
@@ -275,12 +275,14 @@ def _removed_on_termination() -> Iterator[set[str]]:
             if _writers == 0 and threading.current_thread() is threading.main_thread():
                 for signum, before in list(_handled.items()):
                     if signal.getsignal(signum) is _on_termination:
+                        # the handler signal.signal returned, given back as it was (None too)
                         signal.signal(signum, before)  # type: ignore[arg-type]
                     del _handled[signum]
 
 
 @cache
-def _signal_lock():
+def _signal_lock() -> AbstractContextManager[bool]:
+    """The one re-entrant lock of the signal bookkeeping (threading imported only then)."""
     import threading
 
     return threading.RLock()

@@ -94,7 +94,9 @@ def segment_cummax_reverse(segment: np.ndarray, values: np.ndarray) -> np.ndarra
     return rev[::-1]
 
 
-def segment_last(segment: np.ndarray, values: np.ndarray, num_segments: int, fill: float = 0.0):
+def segment_last(
+    segment: np.ndarray, values: np.ndarray, num_segments: int, fill: float = 0.0
+) -> np.ndarray:
     """The last value of every segment (``fill`` for segments without elements)."""
     out = np.full(num_segments, fill, dtype=np.float64)
     if len(segment):

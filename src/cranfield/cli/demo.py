@@ -50,6 +50,7 @@ def cranfield_text() -> str:
     from cranfield.evaluation import evaluate
     from cranfield.io import read_qrels, read_run
     from cranfield.render.results_text import render
+    from cranfield.results.tables import ResultsSet
     from cranfield.ties.analysis import tie_ranges
 
     paths = examples.cranfield_runs()
@@ -57,6 +58,7 @@ def cranfield_text() -> str:
     runs = [read_run(p, name=name) for name, p in paths.items()]
     # no Bpref: the qrels judge no document non-relevant, so bpref would equal recall
     res = evaluate(qrels, runs, list(CRANFIELD_MEASURES))
+    assert isinstance(res, ResultsSet)  # (a list of runs gives a ResultsSet)
     coord = runs[list(paths).index("coordination")]
     ap = tie_ranges(qrels, coord, ("AP",))[0].summary()[0]
     groups = len(np.unique(np.column_stack([coord.qcodes, coord.scores]), axis=0))
@@ -151,10 +153,12 @@ def synthetic_text() -> str:
     from cranfield import examples
     from cranfield.evaluation import evaluate
     from cranfield.render.results_text import render
+    from cranfield.results.tables import ResultsSet
 
     runs = examples.runs()
     qrels = examples.qrels()
     res = evaluate(qrels, list(runs.values()), demo_measures(), names=list(runs))
+    assert isinstance(res, ResultsSet)  # (a list of runs gives a ResultsSet)
     d = shlex.quote(str(examples.path("collection")))
     lines = [
         "cranfield demo, synthetic collection: six runs on a synthetic TREC-style test",

@@ -92,6 +92,7 @@ def run(argv: Sequence[str]) -> None:
     a = p.parse(argv)
     from cranfield.evaluation import evaluate
     from cranfield.render.results_text import render
+    from cranfield.results.tables import ResultsSet
 
     with cluster(p, a) as client:
         res = evaluate(
@@ -103,6 +104,7 @@ def run(argv: Sequence[str]) -> None:
             **values(a, *JUDGING, *SIDE_INPUTS, *JUDGMENT_FILES, "names", "rel", "jobs", "bounds"),
             **values(a, "ci", "confidence", "samples"),
         )
+    assert isinstance(res, ResultsSet)  # (a list of runs gives a ResultsSet)
     runs = list(res)
     intervals = None
     if a.ci is not None:

@@ -14,10 +14,14 @@ values of 5e-324 square without underflow.
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cranfield.errors import ParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "MAX_RESAMPLES",
@@ -93,7 +97,7 @@ def check_count(value: object, name: str, maximum: int = MAX_RESAMPLES) -> int:
 def check_alpha(value: object) -> float:
     """A significance level: a number strictly between 0 and 1."""
     try:
-        alpha = float(value)  # type: ignore[arg-type]
+        alpha = float(value)  # type: ignore[arg-type]  # any object: float() refusing it is the check
     except (TypeError, ValueError, OverflowError):
         raise ParameterError(f"alpha must be a number, got {value!r}") from None
     if not 0.0 < alpha < 1.0:
@@ -114,7 +118,7 @@ def check_confidence(value: object) -> float:
     """A confidence level in (0, 1]; 1 (what ``1 - alpha`` rounds to for alpha < 1.1e-16) gives
     the infinite t interval and the full range of the bootstrap means."""
     try:
-        c = float(value)  # type: ignore[arg-type]
+        c = float(value)  # type: ignore[arg-type]  # any object: float() refusing it is the check
     except (TypeError, ValueError, OverflowError):
         raise ParameterError(f"confidence must be a number, got {show(value)}") from None
     if not 0.0 < c <= 1.0:
@@ -122,7 +126,7 @@ def check_confidence(value: object) -> float:
     return c
 
 
-def unit_exponents(top: np.ndarray) -> np.ndarray:
+def unit_exponents(top: ArrayLike) -> np.ndarray:
     """Exponents ``e`` such that ``top * 2**-e`` lies in [0.5, 1) (``e = 0`` where top is 0);
     ``np.ldexp(x, -e)`` rescales exactly."""
     return np.frexp(np.asarray(top, dtype=np.float64))[1]

@@ -227,6 +227,11 @@ def topic_set_size(
         queries = table.queries
         m = len(table.runs)
     sd_d = math.sqrt(2.0 * sigma2)
+    t_n: int | None
+    a_n: int | None
+    t_now: float | None = None
+    a_now: float | None = None
+    w_now: float | None = None
     if sigma2 == 0:
         _warn(
             "design: the variance is 0, so any difference is detected with certainty: 2 topics "
@@ -245,10 +250,11 @@ def topic_set_size(
             if width is None
             else _smallest(lambda n: expected_ci_width(n, sd_d, alpha) <= width)
         )
-        ok = queries is not None and queries >= 2
-        t_now = t_test_power(queries, effect, alpha) if ok else None
-        a_now = anova_power(queries, m, min_diff, sigma2, alpha) if ok else None
-        w_now = expected_ci_width(queries, sd_d, alpha) if ok and width is not None else None
+        if queries is not None and queries >= 2:
+            t_now = t_test_power(queries, effect, alpha)
+            a_now = anova_power(queries, m, min_diff, sigma2, alpha)
+            if width is not None:
+                w_now = expected_ci_width(queries, sd_d, alpha)
         unmet = [
             name
             for name, n in (("t-test", t_n), ("ANOVA", a_n), ("interval", c_n))

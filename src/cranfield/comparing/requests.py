@@ -109,7 +109,7 @@ def _count(value: object) -> int:
 
 
 def _integral_float(value: object) -> int:
-    f = float(value)  # type: ignore[arg-type]
+    f = float(value)  # type: ignore[arg-type]  # any object: float() refusing it is the check
     if not f.is_integer():
         raise ValueError(value)
     return int(f)
@@ -230,7 +230,7 @@ class GeneralitySplit:
     """Queries divided by their number of relevant documents: ``specific`` have at most
     ``threshold`` relevant documents, ``general`` more."""
 
-    threshold: int
+    threshold: float  # an int when whole (counts may be fractional: num_rel is a mapping)
     specific: tuple[str, ...]
     general: tuple[str, ...]
 

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,6 +32,9 @@ from cranfield.errors import ParameterError
 from cranfield.measures.parse import Measure
 from cranfield.results.aggregate import aggregate_values
 from cranfield.results.tables import Results
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = ["Comparison", "Generality", "GeneralityRow", "PairResult", "Sweep"]
 
@@ -374,7 +377,7 @@ class Comparison:
 
         return plot_comparison(self, directory, formats=formats, pair_plots=pair_plots)
 
-    def to_frame(self, what: str = "pairs") -> Any:
+    def to_frame(self, what: str = "pairs") -> pd.DataFrame:
         """A tidy pandas DataFrame: ``pairs`` (default), one row per measure and pair of runs
         (the columns of ``table("csv")``); ``means``, one row per measure and run (``mean``,
         ``queries``, ``better_than``: the letters of the runs it is significantly better

@@ -314,20 +314,20 @@ def check_suite(data: Any, source: str, folder: Path, lines: _Lines | None = Non
     assert systems is not None
     by_group: dict[str, DatasetSpec] = {}
     # a group may bear the name of one of its datasets if that dataset names the group too
-    group_of = {d.name: d.group for d in datasets}
-    for d in datasets:
-        other = d.group in group_of and d.group != d.name
-        if other and (group_of[d.group] != d.group or d.group not in explicit):
+    group_of = {ds.name: ds.group for ds in datasets}
+    for ds in datasets:
+        other = ds.group in group_of and ds.group != ds.name
+        if other and (group_of[ds.group] != ds.group or ds.group not in explicit):
             raise c.fail(
-                ("datasets", d.name, "group"),
-                f"group {d.group!r} is also the name of a dataset outside it",
+                ("datasets", ds.name, "group"),
+                f"group {ds.group!r} is also the name of a dataset outside it",
             )
-        seen = by_group.setdefault(d.group, d)
-        if (seen.measure, seen.rel) != (d.measure, d.rel):
+        seen = by_group.setdefault(ds.group, ds)
+        if (seen.measure, seen.rel) != (ds.measure, ds.rel):
             raise c.fail(
-                ("datasets", d.name, "measure"),
-                f"group {d.group!r} mixes measures: {seen.name!r} has {_official(seen)}, "
-                f"{d.name!r} has {_official(d)}",
+                ("datasets", ds.name, "measure"),
+                f"group {ds.group!r} mixes measures: {seen.name!r} has {_official(seen)}, "
+                f"{ds.name!r} has {_official(ds)}",
             )
     if baseline is not None and baseline not in systems:
         raise c.fail(("baseline",), f"no system {baseline!r}; the systems are {', '.join(systems)}")

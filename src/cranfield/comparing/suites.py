@@ -333,6 +333,7 @@ def _run(
     from cranfield.comparing.result import direction
     from cranfield.evaluation import evaluate
     from cranfield.measures import parse
+    from cranfield.results.tables import ResultsSet
 
     notes: list[str] = []
     others = [s for s in spec.systems if s != base]
@@ -343,6 +344,7 @@ def _run(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             res = evaluate(d.qrels, dict(d.runs), [label], rel=d.rel, complete=True, jobs=jobs)
+        assert isinstance(res, ResultsSet)  # (a mapping of runs gives a ResultsSet)
         for w in caught:  # the dataset named: the runs of every dataset have the same names
             warn(f"{d.name}: {w.message}", w.category)
         by_name = {r.run: r for r in res}
@@ -389,7 +391,7 @@ def _run(
         )
     meta: dict[str, MetaAnalysis | None] = {}
     for s in others:
-        kept = [r.effects[s] for r in rows if r.effects[s] is not None]
+        kept = [e for r in rows if (e := r.effects[s]) is not None]
         if not kept:
             meta[s] = None
             continue

@@ -45,7 +45,11 @@ def _sweep(rs: list[Results], common: list[str], spec: tuple[str, list[str]]) ->
             )
         found.sort()
         labels = [label for _, label in found]
-    xs = [float(parse(label).cutoff) for label in labels]
+    xs = []
+    for label in labels:
+        cutoff = parse(label).cutoff
+        assert cutoff is not None  # every label is 'measure@k'
+        xs.append(float(cutoff))
     values: dict[str, tuple[float, ...]] = {}
     for r in rs:
         by_canon = {str(m): j for j, m in enumerate(r.measures)}

@@ -166,7 +166,7 @@ def at_levels(
     start4 = np.where((has & (first_rank == 1)) | (steps.n == 0), 1.0, 0.0)
     last_y = steps.at(y, RR)
     use_ref = reference_end is not None
-    ref = reference_end if use_ref else np.zeros(Q)
+    ref = np.zeros(Q) if reference_end is None else reference_end
     Rf = R.astype(np.float64)
 
     for col, lev in enumerate(levels):

@@ -92,7 +92,7 @@ def parse_levels(levels: int | str | Iterable[object] | None) -> tuple[Fraction,
     if not isinstance(levels, Iterable) or isinstance(levels, bytes | Mapping):
         raise ParameterError(f"recall levels {levels!r}: expected 11, 21 or a list of levels")
     given = {}
-    for v in levels:  # type: ignore[union-attr]
+    for v in levels:  # type: ignore[union-attr]  # an Iterable: tested above
         f = _fraction(v)
         if not 0 <= f <= 1:
             raise ParameterError(f"recall level {_shown(v)} is outside [0, 1]")
@@ -130,7 +130,7 @@ def parse_cutoffs(cutoffs: str | int | Sequence[int] | None) -> tuple[int, ...] 
         try:
             if isinstance(v, bool | np.bool_):
                 raise TypeError
-            k = int(v)  # type: ignore[call-overload]
+            k = int(v)  # type: ignore[call-overload]  # any item: int() refusing it is the check
             if not isinstance(v, int | np.integer) and str(v).strip() != str(k):
                 raise ValueError
         except (TypeError, ValueError, OverflowError):

@@ -34,6 +34,9 @@ class IdColumn:
         """``hashes``: the ids' hashes when the reader has them already (:meth:`codes`)."""
         self._hashes: np.ndarray | None = hashes
         self._index: np.ndarray | None = None  # a view's rows of the Arrow array
+        # exactly one of the two backings is set: a list, or a pyarrow (Large)StringArray
+        # (Any: pyarrow ships no type stubs)
+        self._arrow: Any
         if isinstance(values, list):
             self._list: list[str] | None = values
             self._arrow = None
@@ -99,9 +102,8 @@ class IdColumn:
     def arrow(self, rows: np.ndarray | Sequence[int] | None = None) -> Any:
         """The ids (at the given row positions) as a pyarrow string array."""
 
-        if self._arrow is None:
-            values = self._list if rows is None else self.take(rows)
-            return strings_arrow(values)
+        if self._list is not None:  # (then there is no Arrow array)
+            return strings_arrow(self._list if rows is None else self.take(rows))
         if rows is None:
             if self._index is not None:
                 return self._arrow.take(numpy_arrow(self._index))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +19,9 @@ from cranfield.base.arrow import string_array
 from cranfield.base.segments import permute_blocks, segment_bounds
 from cranfield.data.id_column import IdColumn, Vocabulary
 from cranfield.errors import ParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = ["LineCounts", "Qrels", "Run"]
 
@@ -239,7 +242,7 @@ class Qrels:
             lines=None if lines is None else np.asarray(lines)[idx],
         )
 
-    def to_frame(self, *, style: str = "ir_measures") -> Any:
+    def to_frame(self, *, style: str = "ir_measures") -> pd.DataFrame:
         """A pandas DataFrame, one row per judgment, in this object's (query, document) order.
 
         Columns ``query_id, doc_id, relevance`` (``style="ir_measures"``) or ``qid, docno,
@@ -328,7 +331,7 @@ class Run:
         """1-based line (or row number for in-memory inputs) of a row."""
         return int(self.lines[row]) if self.lines is not None else row + 1
 
-    def to_frame(self, *, style: str = "ir_measures") -> Any:
+    def to_frame(self, *, style: str = "ir_measures") -> pd.DataFrame:
         """A pandas DataFrame, one row per result, in file order.
 
         Columns ``query_id, doc_id, score`` (``style="ir_measures"``) or ``qid, docno, score``

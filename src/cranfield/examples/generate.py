@@ -185,7 +185,9 @@ def write_collection(out: Path, seed: int = SEED) -> list[Path]:
         for name in RUNS:
             s = scores[name]
             # highest score first; equal scores in document id order (a system's own order)
-            order = sorted(range(CANDIDATES), key=lambda i, s=s: (-s[i], docs[i]))[:DEPTH]
+            # (i last: sorted's stability, written out)
+            order = [i for _, _, i in sorted((-s[i], docs[i], i) for i in range(CANDIDATES))]
+            order = order[:DEPTH]
             pool.update(order[:POOL_DEPTH])
             fmt = _FORMAT[name]
             run_lines[name].extend(_run_lines(qid, [(docs[i], fmt(s[i])) for i in order], name))

@@ -93,6 +93,7 @@ def read_qrels(source: QrelsSource, *, format: str = "auto") -> Qrels:
     if isinstance(source, str) and source.startswith("irds:") and fmt == "auto":
         from cranfield.io.peers import peer_qrels
 
+        # an irds: id is always a peer's source: peer_qrels gives qrels (or raises), not None
         return peer_qrels(source)  # type: ignore[return-value]
     if isinstance(source, str | os.PathLike):
         path = Path(source)

@@ -17,7 +17,7 @@ Nothing else is inferred: a TREC file is read exactly as before.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cranfield.errors import InputError, ParameterError
 from cranfield.io.client_files import ClientFile
@@ -26,6 +26,8 @@ from cranfield.io.format_registry import INPUT_FORMATS, get, names
 from cranfield.io.textcheck import line_ends
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
     from cranfield.data.tables import Qrels, Run
     from cranfield.io.source import Stream
 
@@ -139,6 +141,7 @@ def _detected(first: tuple[int, bytes] | None, source: str, kind: str) -> str | 
     lineno, line = first
     formats = [f for f in INPUT_FORMATS if kind in f.kinds and f.detect is not None]
     for fmt in formats:
+        # (detect is not None: filtered above, for both loops)
         if fmt.by_header and fmt.detect(lineno, line):  # type: ignore[misc]
             return fmt.name
     _spaced_header(line, lineno, source, kind)
@@ -157,6 +160,7 @@ def detect_run(data: bytes, source: str, name: str) -> Run | None:
     if kind == "msmarco":
         return _detected_msmarco(data, source, name)
     if kind is not None:
+        # a format detected by its first line has a parser (parse_run is not None)
         return get(kind).parse_run(data, source, name)  # type: ignore[misc]
     return None
 
@@ -194,7 +198,9 @@ def _head(stream: Stream) -> tuple[bytes, bool]:
     want = source.HEAD_BYTES
     got: list[bytes] = []
     size = 0
-    chunks = stream.chunks(want)
+    # cast: Stream.chunks is a generator function (closed below, to let go of the file at
+    # once) annotated as returning an Iterator in io/source.py
+    chunks = cast("Generator[bytes, None, None]", stream.chunks(want))
     try:
         for chunk in chunks:
             got.append(chunk)
@@ -240,16 +246,19 @@ def _detected_msmarco(data: bytes, source: str, name: str) -> Run:
 def detect_qrels(data: bytes, source: str) -> Qrels | None:
     """The qrels of ``data`` when it is CSV/TSV with a header, else ``None`` (TREC)."""
     fmt = _detected(_first_line(data, source), source, "qrels")
+    # a format detected by its first line has a parser (parse_qrels is not None)
     return None if fmt is None else get(fmt).parse_qrels(data, source)  # type: ignore[misc]
 
 
 def read_run_as(path: str | os.PathLike[str], fmt: str, name: str) -> Run:
     """The run at ``path`` (or ``-``) read in format ``fmt`` (a run format of
     :data:`~cranfield.io.format_registry.INPUT_FORMATS`)."""
+    # fmt is a run format: it has a reader (read_run is not None)
     return get(fmt).read_run(path, name)  # type: ignore[misc]
 
 
 def read_qrels_as(path: str | os.PathLike[str], fmt: str) -> Qrels:
     """The qrels at ``path`` (or ``-``) read in format ``fmt`` (a qrels format of
     :data:`~cranfield.io.format_registry.INPUT_FORMATS`)."""
+    # fmt is a qrels format: it has a reader (read_qrels is not None)
     return get(fmt).read_qrels(path)  # type: ignore[misc]

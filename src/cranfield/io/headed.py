@@ -57,7 +57,7 @@ def _reader(lines: Any, fmt: str) -> Any:
 def header_fields(line: str, fmt: str) -> list[str]:
     """The column names of a header line (surrounding spaces dropped)."""
     try:
-        row = next(_reader([line.rstrip("\r\n")], fmt), [])
+        row: list[str] = next(_reader([line.rstrip("\r\n")], fmt), [])
     except csv.Error:
         return []
     return [name.strip() for name in row]
@@ -174,7 +174,7 @@ def _python(body: str, source: str, fmt: str, width: int, found: dict, index: di
     for role in ("grade", "score"):
         if role in values:
             values[role], row, problem = number_text.cells(values[role], role)
-            if row is not None:
+            if row is not None and problem is not None:  # (both or neither)
                 problems.append((row, problem))
     if short < len(rows):
         found_fields = len(rows[short])

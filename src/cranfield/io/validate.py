@@ -74,7 +74,7 @@ def check_qrels_duplicates(qrels: Qrels, unit: str = "line") -> None:
         second,
         unit,
     )
-    err.pair = (first, second)  # type: ignore[attr-defined] - for a reader's hint
+    err.pair = (first, second)
     raise err
 
 

@@ -211,18 +211,19 @@ def _query(ranked: Sequence[str], judged: dict[str, tuple[int, int]], depth: int
     rel_ret = 0.0
     at: dict[int, float] = {}
     for k, doc in enumerate(ranked, start=1):
-        c, g = judged.get(doc, (None, -1))
-        if g > 0:
-            above = 0.0
-            if d:
-                for c2 in strata:
-                    p = m[c2] / d
-                    if p:
-                        above += p * (rel[c2] + EPS_REL) / (smp[c2] + EPS_SAMPLED)
-            sap[c] += 1 / k + (d / k) * above
-            rel[c] += 1
-            gain[c] += g / (math.log(k + 1) / math.log(2))
-        if c is not None:
+        hit = judged.get(doc)  # (stratum, grade), None: not in the pool
+        if hit is not None:
+            c, g = hit
+            if g > 0:
+                above = 0.0
+                if d:
+                    for c2 in strata:
+                        p = m[c2] / d
+                        if p:
+                            above += p * (rel[c2] + EPS_REL) / (smp[c2] + EPS_SAMPLED)
+                sap[c] += 1 / k + (d / k) * above
+                rel[c] += 1
+                gain[c] += g / (math.log(k + 1) / math.log(2))
             d += 1
             m[c] += 1
             if g >= 0:

@@ -22,7 +22,7 @@ from cranfield.errors import ParameterError
 from cranfield.judging.rankings import JudgedRankings, segment_seqsum
 from cranfield.measures.dcg import GAINS, dcg_parts
 from cranfield.measures.kernels.counting import ratio
-from cranfield.measures.kernels.gains import gain_table
+from cranfield.measures.kernels.gains import Gains, gain_table
 from cranfield.measures.oracles import LIT
 from cranfield.measures.params import INT64_MAX
 from cranfield.measures.registry import CUTOFF_OPTIONAL, Param, Undefined, measure
@@ -33,7 +33,7 @@ from cranfield.ties.expected import positional_sum
 def gain_parts(
     jr: JudgedRankings,
     cutoff: int | None,
-    gains: dict | None,
+    gains: Gains | None,
     *,
     discount: bool = True,
     convention: str = "trec",
@@ -55,16 +55,16 @@ def gain_parts(
     return actual, ideal
 
 
-def _tie_cg(jr: JudgedRankings, cutoff: int | None, gains: dict | None) -> np.ndarray:
+def _tie_cg(jr: JudgedRankings, cutoff: int | None, gains: Gains | None) -> np.ndarray:
     return positional_sum(jr, gain_table(jr, gains).row_gain, lambda w, i: w * 1.0, cutoff)
 
 
-def _tie_cg_measure(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+def _tie_cg_measure(jr: JudgedRankings, *, cutoff: int | None, gains: Gains | None) -> np.ndarray:
     """E[CG@k] = sum_g (G_g / n_g) m_g, m_g the level's positions <= k."""
     return _tie_cg(jr, cutoff, gains)
 
 
-def _tie_ncg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+def _tie_ncg(jr: JudgedRankings, *, cutoff: int | None, gains: Gains | None) -> np.ndarray:
     """E[nCG@k] = E[CG@k] / ICG@k."""
     ideal = gain_parts(jr, cutoff, gains, discount=False)[1]
     out = np.zeros(jr.num_queries)
@@ -84,11 +84,13 @@ def _tie_ncg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> n
     ties=_tie_cg_measure,
     checked_by=("tests/measures/test_measures_literature.py::test_slides_cg_vector_q1", LIT),
 )
-def cg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+def cg(jr: JudgedRankings, *, cutoff: int | None, gains: Gains | None) -> np.ndarray:
     return gain_parts(jr, cutoff, gains, discount=False)[0]
 
 
-def _ncg_parts(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None):
+def _ncg_parts(
+    jr: JudgedRankings, *, cutoff: int | None, gains: Gains | None
+) -> tuple[np.ndarray, np.ndarray]:
     return gain_parts(jr, cutoff, gains, discount=False)
 
 
@@ -118,7 +120,7 @@ def _ncg_parts(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None):
     notes="With binary gains nCG@k is the sliding ratio. The micro average (sum CG / sum ICG) "
     "is the slides' NCG curve point.",
 )
-def ncg(jr: JudgedRankings, *, cutoff: int | None, gains: dict | None) -> np.ndarray:
+def ncg(jr: JudgedRankings, *, cutoff: int | None, gains: Gains | None) -> np.ndarray:
     return ratio(*_ncg_parts(jr, cutoff=cutoff, gains=gains))
 
 

@@ -53,7 +53,9 @@ def _rel_at(jr: JudgedRankings, cutoff: int, rel: int) -> np.ndarray:
     return jr.count_at(jr.relevant(rel), cutoff)
 
 
-def _f_parts(jr: JudgedRankings, *, cutoff: int, rel: int, beta: float):
+def _f_parts(
+    jr: JudgedRankings, *, cutoff: int, rel: int, beta: float
+) -> tuple[np.ndarray, np.ndarray]:
     b2 = beta * beta
     num = (1.0 + b2) * _rel_at(jr, cutoff, rel)
     den = b2 * jr.num_rel(rel) + float(cutoff)
@@ -91,7 +93,9 @@ def f_measure(jr: JudgedRankings, *, cutoff: int, rel: int, beta: float) -> np.n
     return ratio(num, den)
 
 
-def _e_parts(jr: JudgedRankings, *, cutoff: int, rel: int, beta: float):
+def _e_parts(
+    jr: JudgedRankings, *, cutoff: int, rel: int, beta: float
+) -> tuple[np.ndarray, np.ndarray]:
     num, den = _f_parts(jr, cutoff=cutoff, rel=rel, beta=beta)
     return den - num, den
 
@@ -143,7 +147,7 @@ def f_prime(jr: JudgedRankings, *, cutoff: int, rel: int, beta: float) -> np.nda
     return ratio((1.0 + b2) * ap * r, b2 * ap + r)
 
 
-def _fallout_parts(jr: JudgedRankings, *, cutoff: int, rel: int):
+def _fallout_parts(jr: JudgedRankings, *, cutoff: int, rel: int) -> tuple[np.ndarray, np.ndarray]:
     N = collection_size(jr, "Fallout")
     nonrel = np.minimum(jr.num_ret, cutoff) - _rel_at(jr, cutoff, rel)
     return nonrel.astype(np.float64), (N - jr.num_rel(rel)).astype(np.float64)
@@ -182,7 +186,7 @@ def fallout(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     return ratio(*_fallout_parts(jr, cutoff=cutoff, rel=rel))
 
 
-def _generality_parts(jr: JudgedRankings, *, rel: int):
+def _generality_parts(jr: JudgedRankings, *, rel: int) -> tuple[np.ndarray, np.ndarray]:
     N = collection_size(jr, "Generality")
     return 1000.0 * jr.num_rel(rel), N.astype(np.float64)
 
@@ -261,7 +265,7 @@ def adjusted_precision(
     return ratio(r1 * g, r1 * g + f1 * (1000.0 - g))
 
 
-def _sliding_parts(jr: JudgedRankings, *, cutoff: int, rel: int):
+def _sliding_parts(jr: JudgedRankings, *, cutoff: int, rel: int) -> tuple[np.ndarray, np.ndarray]:
     return _rel_at(jr, cutoff, rel), np.minimum(jr.num_rel(rel), cutoff)
 
 

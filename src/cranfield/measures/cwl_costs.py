@@ -112,7 +112,7 @@ UL = Param("L", "float", 1000.0, "reading budget: weight falls linearly to 0 at 
     checked_by=(COLUMNS, CLI, HAND + "test_tbg_and_u_by_hand", TIES),
     notes=NOTES + " Every item is one unit of text long (L counts items).",
 )
-def u_measure(jr: JudgedRankings, *, L: float, min_rel: int, max_rel: int, of: str):
+def u_measure(jr: JudgedRankings, *, L: float, min_rel: int, max_rel: int, of: str) -> np.ndarray:
     return cwl_measure(jr, Model(w=lambda n: _u_w(L, n)), min_rel, max_rel, of)
 
 
@@ -178,7 +178,9 @@ RATE_F = "C_i = 1/(1 + b2 e^{R2 (A - G_i / i)})"
     checked_by=(COLUMNS, HAND + "test_ift_by_hand"),
     notes=IFT_NOTES,
 )
-def ift_goal(jr: JudgedRankings, *, T, b1, R1, min_rel: int, max_rel: int, of: str):
+def ift_goal(
+    jr: JudgedRankings, *, T: float, b1: float, R1: float, min_rel: int, max_rel: int, of: str
+) -> np.ndarray:
     model = Model(c=lambda G, r: _goal(G, T, b1, R1))
     return cwl_measure(jr, model, min_rel, max_rel, of)
 
@@ -198,7 +200,9 @@ def ift_goal(jr: JudgedRankings, *, T, b1, R1, min_rel: int, max_rel: int, of: s
     checked_by=(COLUMNS, HAND + "test_ift_by_hand"),
     notes=IFT_NOTES,
 )
-def ift_rate(jr: JudgedRankings, *, A, b2, R2, min_rel: int, max_rel: int, of: str):
+def ift_rate(
+    jr: JudgedRankings, *, A: float, b2: float, R2: float, min_rel: int, max_rel: int, of: str
+) -> np.ndarray:
     model = Model(c=lambda G, r: _rate(G, r, A, b2, R2))
     return cwl_measure(jr, model, min_rel, max_rel, of)
 
@@ -218,6 +222,18 @@ def ift_rate(jr: JudgedRankings, *, A, b2, R2, min_rel: int, max_rel: int, of: s
     checked_by=(COLUMNS, HAND + "test_ift_by_hand"),
     notes=IFT_NOTES + " IFT_Goal and IFT_Rate are its two factors alone.",
 )
-def ift(jr: JudgedRankings, *, T, b1, R1, A, b2, R2, min_rel: int, max_rel: int, of: str):
+def ift(
+    jr: JudgedRankings,
+    *,
+    T: float,
+    b1: float,
+    R1: float,
+    A: float,
+    b2: float,
+    R2: float,
+    min_rel: int,
+    max_rel: int,
+    of: str,
+) -> np.ndarray:
     model = Model(c=lambda G, r: _goal(G, T, b1, R1) * _rate(G, r, A, b2, R2))
     return cwl_measure(jr, model, min_rel, max_rel, of)

@@ -194,7 +194,7 @@ def _nerr9(k: int) -> Model:
     checked_by=(PEER, COLUMNS, HAND + "test_bpm_and_nerr8_by_hand"),
     notes=NOTES,
 )
-def nerr8(jr: JudgedRankings, *, cutoff: int, min_rel: int, max_rel: int, of: str):
+def nerr8(jr: JudgedRankings, *, cutoff: int, min_rel: int, max_rel: int, of: str) -> np.ndarray:
     return cwl_measure(jr, _nerr8(cutoff), min_rel, max_rel, of)
 
 
@@ -214,7 +214,7 @@ def nerr8(jr: JudgedRankings, *, cutoff: int, min_rel: int, max_rel: int, of: st
     checked_by=(PEER, COLUMNS, HAND + "test_nerr_by_hand"),
     notes=NOTES,
 )
-def nerr9(jr: JudgedRankings, *, cutoff: int, min_rel: int, max_rel: int, of: str):
+def nerr9(jr: JudgedRankings, *, cutoff: int, min_rel: int, max_rel: int, of: str) -> np.ndarray:
     return cwl_measure(jr, _nerr9(cutoff), min_rel, max_rel, of)
 
 
@@ -240,7 +240,7 @@ def _nerr10(p: float) -> Model:
     checked_by=(PEER, COLUMNS, HAND + "test_nerr_by_hand"),
     notes=NOTES,
 )
-def nerr10(jr: JudgedRankings, *, p: float, min_rel: int, max_rel: int, of: str):
+def nerr10(jr: JudgedRankings, *, p: float, min_rel: int, max_rel: int, of: str) -> np.ndarray:
     return cwl_measure(jr, _nerr10(p), min_rel, max_rel, of)
 
 
@@ -263,5 +263,5 @@ def _nerr11(t: float) -> Model:
     checked_by=(PEER, COLUMNS, HAND + "test_nerr_by_hand"),
     notes=NOTES,
 )
-def nerr11(jr: JudgedRankings, *, T: float, min_rel: int, max_rel: int, of: str):
+def nerr11(jr: JudgedRankings, *, T: float, min_rel: int, max_rel: int, of: str) -> np.ndarray:
     return cwl_measure(jr, _nerr11(T), min_rel, max_rel, of)

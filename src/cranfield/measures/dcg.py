@@ -12,6 +12,9 @@ ECIR 2008, sec. 2.4); IDCG does not depend on ties.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 
 from cranfield.base.segments import segment_cumsum
@@ -19,7 +22,7 @@ from cranfield.errors import MeasureError
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.kernels.counting import memo, ratio
 from cranfield.measures.kernels.discount import BASE, CONVENTION, discounted
-from cranfield.measures.kernels.gains import GainTable, gain_pairs, gain_table
+from cranfield.measures.kernels.gains import Gains, GainTable, gain_pairs, gain_table
 from cranfield.measures.oracles import CUT, TIES
 from cranfield.measures.params import MAX_WEIGHT
 from cranfield.measures.precision import DEFAULT_CUTOFFS
@@ -52,7 +55,7 @@ MAX_EXP_GRADE = 332
 """The largest grade whose exponential gain ``2^g - 1`` is within the gains' bound (1e100)."""
 
 
-def effective_gains(jr: JudgedRankings, gains: dict | None, dcg: str) -> dict | None:
+def effective_gains(jr: JudgedRankings, gains: Gains | None, dcg: str) -> Gains | None:
     """The gains map of the ``dcg`` form: ``gains`` for log2; for exp-log2, ``2^g - 1`` for
     every positive grade of the qrels (grade 0 and negative grades gain 0, as in gdeval)."""
     if dcg == "log2":
@@ -66,7 +69,7 @@ def effective_gains(jr: JudgedRankings, gains: dict | None, dcg: str) -> dict | 
     return {g: float(2.0**g - 1.0) for g in grades}
 
 
-def _one_gain_form(params: dict) -> str | None:
+def _one_gain_form(params: Mapping[str, Any]) -> str | None:
     """gains= and dcg=exp-log2 both set the gains: one of them."""
     if params.get("gains") and params.get("dcg", "log2") != "log2":
         return "give gains= or dcg=exp-log2, not both (exp-log2 gains 2^grade - 1)"
@@ -79,7 +82,9 @@ def _discount(jr: JudgedRankings, ranks: np.ndarray) -> np.ndarray:
     return jr.log2_table(top)[ranks + 1]
 
 
-def _discounted(jr: JudgedRankings, gains, ranks, convention: str, base: float) -> np.ndarray:
+def _discounted(
+    jr: JudgedRankings, gains: np.ndarray, ranks: np.ndarray, convention: str, base: float
+) -> np.ndarray:
     """``gains / discount(ranks)``: trec_eval's C ``log2(rank + 1)`` for the default
     convention, else :func:`cranfield.measures.kernels.discount.discounted` (trec|jk, any base)."""
     if convention == "trec" and base == 2.0:
@@ -87,20 +92,22 @@ def _discounted(jr: JudgedRankings, gains, ranks, convention: str, base: float) 
     return discounted(gains, ranks, convention, base)
 
 
-def _conv(convention: str, base: float) -> tuple:
+def _conv(convention: str, base: float) -> tuple[Any, ...]:
     """Memo-key suffix of a non-default discount convention."""
     return () if (convention, base) == ("trec", 2.0) else (convention, float(base))
 
 
-def table_of(jr: JudgedRankings, gains, normalise: bool = False) -> GainTable:
+def table_of(jr: JudgedRankings, gains: Gains | None, normalise: bool = False) -> GainTable:
     key = ("gain_table", gain_pairs(gains), normalise)
     return memo(jr, key, lambda: gain_table(jr, gains, normalise=normalise))
 
 
-def dcg_running(jr: JudgedRankings, gains, convention: str = "trec", base: float = 2.0):
+def dcg_running(
+    jr: JudgedRankings, gains: Gains | None, convention: str = "trec", base: float = 2.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows, DCG terms, running DCG) over the ranked rows with non-zero gain, rank order."""
 
-    def build():
+    def build() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         gt = table_of(jr, gains)
         rows = np.flatnonzero(gt.row_gain != 0)
         terms = _discounted(jr, gt.row_gain[rows], jr.rank[rows], convention, base)
@@ -110,11 +117,11 @@ def dcg_running(jr: JudgedRankings, gains, convention: str = "trec", base: float
 
 
 def ideal_prefix(
-    jr: JudgedRankings, gains, convention: str = "trec", base: float = 2.0
+    jr: JudgedRankings, gains: Gains | None, convention: str = "trec", base: float = 2.0
 ) -> np.ndarray:
     """Running ideal DCG at every ideal position (sequential, as trec_eval)."""
 
-    def build():
+    def build() -> np.ndarray:
         gt = table_of(jr, gains)
         terms = _discounted(jr, gt.ideal_gain, gt.ideal_position, convention, base)
         return segment_cumsum(gt.ideal_query, terms)
@@ -133,7 +140,11 @@ def ideal_at(gt: GainTable, prefix: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 
 def dcg_parts(
-    jr: JudgedRankings, cutoff: int | None, gains, convention: str = "trec", base: float = 2.0
+    jr: JudgedRankings,
+    cutoff: int | None,
+    gains: Gains | None,
+    convention: str = "trec",
+    base: float = 2.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(DCG@k, IDCG@k) per query (k = None: whole ranking and whole ideal list), in the given
     discount convention (:mod:`cranfield.measures.kernels.discount`)."""
@@ -145,7 +156,15 @@ def dcg_parts(
     return dcg, ideal_at(gt, ideal_prefix(jr, gains, convention, base), k)
 
 
-def _no_ideal(jr, gains=None, cutoff=None, convention="trec", base=2.0, dcg="log2", **_):
+def _no_ideal(
+    jr: JudgedRankings,
+    gains: Gains | None = None,
+    cutoff: int | None = None,
+    convention: str = "trec",
+    base: float = 2.0,
+    dcg: str = "log2",
+    **_: object,
+) -> np.ndarray:
     return dcg_parts(jr, cutoff, effective_gains(jr, gains, dcg), convention, base)[1] <= 0
 
 
@@ -171,7 +190,7 @@ CONVENTION_NOTES = (
 def tie_dcg(
     jr: JudgedRankings,
     cutoff: int | None,
-    gains: dict | None,
+    gains: Gains | None,
     convention: str = "trec",
     base: float = 2.0,
 ) -> np.ndarray:
@@ -187,7 +206,7 @@ def _tie_ndcg(
     jr: JudgedRankings,
     *,
     cutoff: int | None,
-    gains: dict | None,
+    gains: Gains | None,
     convention: str,
     base: float,
     dcg: str = "log2",
@@ -202,7 +221,7 @@ def _tie_dcg(
     jr: JudgedRankings,
     *,
     cutoff: int | None,
-    gains: dict | None,
+    gains: Gains | None,
     convention: str,
     base: float,
     dcg: str = "log2",
@@ -215,12 +234,12 @@ def _micro_ndcg(
     jr: JudgedRankings,
     *,
     cutoff: int | None,
-    gains: dict | None,
+    gains: Gains | None,
     convention: str = "trec",
     base: float = 2.0,
     dcg: str = "log2",
     **_: object,
-):
+) -> tuple[np.ndarray, np.ndarray]:
     return dcg_parts(jr, cutoff, effective_gains(jr, gains, dcg), convention, base)
 
 
@@ -265,7 +284,7 @@ def ndcg(
     jr: JudgedRankings,
     *,
     cutoff: int | None,
-    gains: dict | None,
+    gains: Gains | None,
     convention: str,
     base: float,
     dcg: str = "log2",
@@ -298,7 +317,7 @@ def dcg(
     jr: JudgedRankings,
     *,
     cutoff: int | None,
-    gains: dict | None,
+    gains: Gains | None,
     convention: str,
     base: float,
     dcg: str = "log2",
@@ -331,7 +350,7 @@ def idcg(
     jr: JudgedRankings,
     *,
     cutoff: int | None,
-    gains: dict | None,
+    gains: Gains | None,
     convention: str,
     base: float,
     dcg: str = "log2",
@@ -341,7 +360,7 @@ def idcg(
 
 def dcg_at(
     jr: JudgedRankings,
-    gains,
+    gains: Gains | None,
     q: np.ndarray,
     r: np.ndarray,
     convention: str = "trec",

@@ -76,7 +76,9 @@ NO_TIES = (
 )
 
 
-def _no_subtopic(jr: JudgedRankings, rel: int = 1, judged_only: bool = False, **_: object):
+def _no_subtopic(
+    jr: JudgedRankings, rel: int = 1, judged_only: bool = False, **_: object
+) -> np.ndarray:
     return view(jr, rel, judged_only).S == 0
 
 
@@ -87,7 +89,7 @@ NO_SUBTOPIC = Undefined(
 )
 
 
-def _cumulated(v: View, alpha: float, cutoff: int, form: str, ideal: bool = False):
+def _cumulated(v: View, alpha: float, cutoff: int, form: str, ideal: bool = False) -> np.ndarray:
     """sum_{i <= k} G(i) w(i) per query, ``w`` the DCG discount or 1/i, of the run or of the
     ideal ranking, added in rank order."""
     query, rank, gains = v.ideal(alpha) if ideal else (v.query, v.rank, v.gains(alpha))
@@ -100,7 +102,9 @@ def _cumulated(v: View, alpha: float, cutoff: int, form: str, ideal: bool = Fals
     return leading_sum(query[sel], r, values, None, v.num_queries)
 
 
-def _normalised(jr, cutoff: int, rel: int, alpha: float, judged_only: bool, form: str):
+def _normalised(
+    jr: JudgedRankings, cutoff: int, rel: int, alpha: float, judged_only: bool, form: str
+) -> np.ndarray:
     """alpha-DCG@k or ERR-IA@k: ndeval's cumulated gain over its ideal-ideal one (k >= 2)."""
     v = view(jr, rel, judged_only)
     total = _cumulated(v, alpha, cutoff, form)
@@ -109,7 +113,9 @@ def _normalised(jr, cutoff: int, rel: int, alpha: float, judged_only: bool, form
     return total / ideal_ideal(v.S, cutoff, alpha, form)
 
 
-def _versus_ideal(jr, cutoff: int, rel: int, alpha: float, judged_only: bool, form: str):
+def _versus_ideal(
+    jr: JudgedRankings, cutoff: int, rel: int, alpha: float, judged_only: bool, form: str
+) -> np.ndarray:
     """alpha-nDCG@k or nERR-IA@k: the run's cumulated gain over the ideal ranking's, each
     first divided by the ideal-ideal one as ndeval does where it computes (k <= 20)."""
     v = view(jr, rel, judged_only)
@@ -142,7 +148,9 @@ def _versus_ideal(jr, cutoff: int, rel: int, alpha: float, judged_only: bool, fo
     "alpha_DCG@1 is the number of subtopics the first document is relevant to.",
     checked_by=(NDEVAL_TEST, BY_HAND.format("alpha_dcg")),
 )
-def alpha_dcg(jr, *, cutoff: int, rel: int, alpha: float, judged_only: bool) -> np.ndarray:
+def alpha_dcg(
+    jr: JudgedRankings, *, cutoff: int, rel: int, alpha: float, judged_only: bool
+) -> np.ndarray:
     return _normalised(jr, cutoff, rel, alpha, judged_only, "dcg")
 
 
@@ -165,7 +173,9 @@ def alpha_dcg(jr, *, cutoff: int, rel: int, alpha: float, judged_only: bool) -> 
     "greatest document id first), which a run can beat: values above 1 are possible.",
     checked_by=(NDEVAL_TEST, BY_HAND.format("alpha_ndcg")),
 )
-def alpha_ndcg(jr, *, cutoff: int, rel: int, alpha: float, judged_only: bool) -> np.ndarray:
+def alpha_ndcg(
+    jr: JudgedRankings, *, cutoff: int, rel: int, alpha: float, judged_only: bool
+) -> np.ndarray:
     return _versus_ideal(jr, cutoff, rel, alpha, judged_only, "dcg")
 
 
@@ -188,7 +198,7 @@ def alpha_ndcg(jr, *, cutoff: int, rel: int, alpha: float, judged_only: bool) ->
     "is the number of subtopics the first document is relevant to.",
     checked_by=(NDEVAL_TEST, BY_HAND.format("err_ia")),
 )
-def err_ia(jr, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
+def err_ia(jr: JudgedRankings, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
     return _normalised(jr, cutoff, rel, 0.5, judged_only, "err")
 
 
@@ -208,11 +218,13 @@ def err_ia(jr, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
     no_ties=NO_TIES,
     checked_by=(NDEVAL_TEST, BY_HAND.format("nerr_ia")),
 )
-def nerr_ia(jr, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
+def nerr_ia(jr: JudgedRankings, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
     return _versus_ideal(jr, cutoff, rel, 0.5, judged_only, "err")
 
 
-def _nrbp(v: View, alpha: float, beta: float, ideal: bool = False, scaled: bool = True):
+def _nrbp(
+    v: View, alpha: float, beta: float, ideal: bool = False, scaled: bool = True
+) -> np.ndarray:
     """(1 - (1-alpha) beta)/S sum_i beta^(i-1) G(i), over the whole ranking (without the
     factor when not ``scaled``)."""
     query, rank, gains = v.ideal(alpha) if ideal else (v.query, v.rank, v.gains(alpha))
@@ -242,7 +254,7 @@ def _nrbp(v: View, alpha: float, beta: float, ideal: bool = False, scaled: bool 
     no_ties=NO_TIES,
     checked_by=(NDEVAL_TEST, BY_HAND.format("nrbp")),
 )
-def nrbp(jr, *, rel: int, alpha: float, beta: float) -> np.ndarray:
+def nrbp(jr: JudgedRankings, *, rel: int, alpha: float, beta: float) -> np.ndarray:
     return _nrbp(view(jr, rel), alpha, beta)
 
 
@@ -258,7 +270,7 @@ def nrbp(jr, *, rel: int, alpha: float, beta: float) -> np.ndarray:
         Undefined(
             NO_SUBTOPIC.when,
             "0 (ndeval: NaN, 0/0)",
-            NO_SUBTOPIC.mask,  # type: ignore[arg-type]
+            NO_SUBTOPIC.mask,
         ),
     ),
     ties=None,
@@ -267,7 +279,7 @@ def nrbp(jr, *, rel: int, alpha: float, beta: float) -> np.ndarray:
     "nNRBP is 0/0; cranfield divides the sums without the factor, which cancels.",
     checked_by=(NDEVAL_TEST, BY_HAND.format("nnrbp")),
 )
-def nnrbp(jr, *, rel: int, alpha: float, beta: float) -> np.ndarray:
+def nnrbp(jr: JudgedRankings, *, rel: int, alpha: float, beta: float) -> np.ndarray:
     v = view(jr, rel)
     scaled = (1.0 - alpha) * beta != 1.0  # else NRBP's factor is 0 (ndeval: 0/0)
     run = _nrbp(v, alpha, beta, scaled=scaled)
@@ -278,17 +290,17 @@ def nnrbp(jr, *, rel: int, alpha: float, beta: float) -> np.ndarray:
     return out
 
 
-def _tie_ap_ia(jr, *, rel: int, judged_only: bool) -> np.ndarray:
+def _tie_ap_ia(jr: JudgedRankings, *, rel: int, judged_only: bool) -> np.ndarray:
     """E[AP_IA] = (1/S) sum_j E[AP_j] (subtopic_ties.py)."""
     return subtopic_mean(jr, "AP", rel, judged_only, "AP_IA")
 
 
-def _tie_p_ia(jr, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
+def _tie_p_ia(jr: JudgedRankings, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
     """E[P_IA@k] = sum_j E[rel_j(k)] / (k S) (subtopic_ties.py)."""
     return subtopic_mean(jr, f"count@{cutoff}", rel, judged_only, "P_IA", scale=float(cutoff))
 
 
-def _tie_strecall(jr, *, cutoff: int, rel: int) -> np.ndarray:
+def _tie_strecall(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     """E[StRecall@k] = (1/S) sum_j P(subtopic j covered in the top k) (subtopic_ties.py)."""
     return subtopic_mean(jr, f"Success@{cutoff}", rel, False, "StRecall")
 
@@ -307,7 +319,7 @@ def _tie_strecall(jr, *, cutoff: int, rel: int) -> np.ndarray:
     ties=_tie_ap_ia,
     checked_by=(NDEVAL_TEST, BY_HAND.format("ap_ia"), TIES, CUT),
 )
-def ap_ia(jr, *, rel: int, judged_only: bool) -> np.ndarray:
+def ap_ia(jr: JudgedRankings, *, rel: int, judged_only: bool) -> np.ndarray:
     from cranfield.base.segments import segment_total
 
     v = view(jr, rel, judged_only)
@@ -339,7 +351,7 @@ def ap_ia(jr, *, rel: int, judged_only: bool) -> np.ndarray:
     ties=_tie_p_ia,
     checked_by=(NDEVAL_TEST, BY_HAND.format("p_ia"), TIES, CUT),
 )
-def p_ia(jr, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
+def p_ia(jr: JudgedRankings, *, cutoff: int, rel: int, judged_only: bool) -> np.ndarray:
     v = view(jr, rel, judged_only)
     count = np.bincount(v.query[v.pair_row[v.rank[v.pair_row] <= cutoff]], minlength=v.num_queries)
     return _per_subtopic(count, v.S, float(cutoff))
@@ -365,7 +377,7 @@ def _per_subtopic(count: np.ndarray, S: np.ndarray, k: float = 1.0) -> np.ndarra
     ties=_tie_strecall,
     checked_by=(NDEVAL_TEST, BY_HAND.format("strecall"), TIES, CUT),
 )
-def strecall(jr, *, cutoff: int, rel: int) -> np.ndarray:
+def strecall(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     v = view(jr, rel)
     first = v.pair_row[(v.pair_seen == 0) & (v.rank[v.pair_row] <= cutoff)]
     return _per_subtopic(np.bincount(v.query[first], minlength=v.num_queries), v.S)

@@ -30,7 +30,7 @@ from cranfield.measures.kernels.counting import (
     relevant_rows,
     seqsum,
 )
-from cranfield.measures.kernels.gains import GainTable
+from cranfield.measures.kernels.gains import Gains, GainTable
 from cranfield.measures.precision import NO_REL
 from cranfield.measures.registry import REL, TrecEval, Undefined, measure
 from cranfield.ties.expected import cut_levels, retrieved_part_mean, uniform_before
@@ -52,7 +52,7 @@ from cranfield.ties.levels import marked_levels
     checked_by=("tests/measures/test_measures_trec.py::test_ndcg_rel_against_its_definition",),
     notes=GAIN_NOTES + "0 when the sum is not positive.",
 )
-def ndcg_rel(jr: JudgedRankings, *, gains: dict | None) -> np.ndarray:
+def ndcg_rel(jr: JudgedRankings, *, gains: Gains | None) -> np.ndarray:
     gt = table_of(jr, gains)
     nq = jr.num_queries
     rows, _terms, running = dcg_running(jr, gains)
@@ -73,7 +73,7 @@ def ndcg_rel(jr: JudgedRankings, *, gains: dict | None) -> np.ndarray:
     return out
 
 
-def _ideal_at_rows(gt: GainTable, prefix: np.ndarray, q: np.ndarray, k: np.ndarray):
+def _ideal_at_rows(gt: GainTable, prefix: np.ndarray, q: np.ndarray, k: np.ndarray) -> np.ndarray:
     """IDCG over the first ``k[i]`` ideal positions of query ``q[i]`` (0 where k = 0)."""
     out = np.zeros(len(q))
     ok = k > 0
@@ -110,7 +110,7 @@ def _ideal_at_rows(gt: GainTable, prefix: np.ndarray, q: np.ndarray, k: np.ndarr
     notes=GAIN_NOTES + "rel only decides R = 0 -> 0. The end-of-ranking point is added only "
     "when n >= m + 2 (trec_eval).",
 )
-def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
+def rndcg(jr: JudgedRankings, *, rel: int, gains: Gains | None) -> np.ndarray:
     gt = table_of(jr, gains)
     nq = jr.num_queries
     prefix = ideal_prefix(jr, gains)
@@ -166,7 +166,7 @@ def rndcg(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
     checked_by=("tests/measures/test_measures_trec.py::test_yaap_bing_and_g",),
     notes=GAIN_NOTES,
 )
-def g_measure(jr: JudgedRankings, *, gains: dict | None) -> np.ndarray:
+def g_measure(jr: JudgedRankings, *, gains: Gains | None) -> np.ndarray:
     gt = table_of(jr, gains)
     nq = jr.num_queries
     rows, _terms, _running = dcg_running(jr, gains)  # the ranked rows with non-zero gain
@@ -184,7 +184,7 @@ def g_measure(jr: JudgedRankings, *, gains: dict | None) -> np.ndarray:
     return out
 
 
-def _cost_prefix(jr: JudgedRankings, gt: GainTable, q: np.ndarray, rank: np.ndarray):
+def _cost_prefix(jr: JudgedRankings, gt: GainTable, q: np.ndarray, rank: np.ndarray) -> np.ndarray:
     """G's running cost ``C_i = sum_{j<=i} max(I_j, 1)`` (1 beyond the ideal list) at the
     given (query, rank) pairs, added one position at a time as trec_eval does."""
     m = gt.ideal_size

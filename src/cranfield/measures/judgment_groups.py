@@ -11,6 +11,8 @@ bit for bit).  No tie-aware form: the groups are judged under trec_eval's tie or
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from cranfield.errors import ParameterError
@@ -27,7 +29,7 @@ NO_TIES = "the judgment groups are judged under trec_eval's tie order (not deriv
 SOURCE = "trec_eval 10.0 form_res_rels_jg.c, m_{}.c"
 
 
-def _averaged(jr: JudgedRankings, compute) -> np.ndarray:
+def _averaged(jr: JudgedRankings, compute: Callable[[JudgedRankings], np.ndarray]) -> np.ndarray:
     groups = jr.judgment_groups
     if groups is None:
         raise ParameterError(

@@ -10,6 +10,8 @@ or trailing comma) and unbalanced brackets are errors: nothing is dropped silent
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cranfield.errors import MeasureError
 
 __all__ = ["split_measures"]
@@ -21,7 +23,7 @@ _GLUE_BEFORE = ("@", "(", ")", "=", "{", "}")
 """A word starting with one of these continues the previous one."""
 
 
-def _top_level(text: str, separator) -> list[str]:
+def _top_level(text: str, separator: Callable[[str], bool]) -> list[str]:
     """``text`` cut where ``separator(ch)`` holds outside brackets and quotes."""
     out: list[str] = []
     stack: list[str] = []

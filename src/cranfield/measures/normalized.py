@@ -16,6 +16,7 @@ level g sits at ``T_g + (n_g+1)/2`` on average, so Rnorm and WRnorm, linear in t
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -304,7 +305,7 @@ def log_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     return out
 
 
-def _weights(grades: np.ndarray, gains: dict | None) -> np.ndarray:
+def _weights(grades: np.ndarray, gains: dict[Any, Any] | None) -> np.ndarray:
     base = np.where(grades >= 0, grades, 0).astype(np.float64)
     if gains:
         for g, v in gains.items():
@@ -322,7 +323,7 @@ WEIGHTS = Param(
 )
 
 
-def _tie_wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
+def _tie_wrnorm(jr: JudgedRankings, *, rel: int, gains: dict[Any, Any] | None) -> np.ndarray:
     """E[WRnorm]: linear in the weighted sum of the relevant ranks."""
     refuse_cut(
         jr,
@@ -349,7 +350,7 @@ def _wrnorm(
     jr: JudgedRankings,
     N: np.ndarray,
     rel: int,
-    gains: dict | None,
+    gains: dict[Any, Any] | None,
     found_w: np.ndarray,
     found_wsum: np.ndarray,
     found: np.ndarray,
@@ -396,7 +397,7 @@ def _wrnorm(
     "(their expected rank in random order). The denominator is Keen's unweighted one, so "
     "values can fall below 0 when weights exceed 1.",
 )
-def wrnorm(jr: JudgedRankings, *, rel: int, gains: dict | None) -> np.ndarray:
+def wrnorm(jr: JudgedRankings, *, rel: int, gains: dict[Any, Any] | None) -> np.ndarray:
     N = collection_size(jr, "WRnorm")
     relv = jr.relevant(rel)
     rows = np.flatnonzero(relv)

@@ -26,6 +26,8 @@ programs; these are exact.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from cranfield.base.segments import segment_cumprod, segment_total
@@ -34,8 +36,11 @@ from cranfield.measures.diversity import DIVERSITY_JUDGED_ONLY, NO_SUBTOPIC
 from cranfield.measures.kernels.counting import c_log, memo, ratio
 from cranfield.measures.kernels.gains import gain_pairs
 from cranfield.measures.kernels.ntcir_lists import Ideal, Ranked, gain_of, q_of
-from cranfield.measures.kernels.subtopic_view import relevant_counts, require, view
+from cranfield.measures.kernels.subtopic_view import View, relevant_counts, require, view
 from cranfield.measures.ntcir import AMIGO, BETA, GAINS, NTCIREVAL, SAKAI_SONG, relevant_grades_only
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cranfield.io.trec.subtopics import Subtopics
 from cranfield.measures.params import MAX_WEIGHT
 from cranfield.measures.registry import CUTOFF, CUTOFF_OPTIONAL, REL, Param, measure
 from cranfield.ties.levels import expand
@@ -61,7 +66,7 @@ GAMMA = Param(
 NO_TIES = "not derived yet (linear in the global gains, as DCG: a closed form exists)"
 
 
-def global_gains(jr: JudgedRankings, rel: int, gains: dict | None) -> np.ndarray:
+def global_gains(jr: JudgedRankings, rel: int, gains: dict[Any, Any] | None) -> np.ndarray:
     """``GG`` of every (topic, document) pair of the subtopic qrels: the sum of the gains of its
     judgments ``>= rel`` (in subtopic order), divided by the topic's number of intents."""
 
@@ -83,7 +88,9 @@ def global_gains(jr: JudgedRankings, rel: int, gains: dict | None) -> np.ndarray
     return memo(jr, ("ntcir_global_gains", int(rel), gain_pairs(gains)), build)
 
 
-def global_lists(jr: JudgedRankings, rel: int, gains, judged_only: bool) -> tuple[Ranked, Ideal]:
+def global_lists(
+    jr: JudgedRankings, rel: int, gains: dict[Any, Any] | None, judged_only: bool
+) -> tuple[Ranked, Ideal]:
     """The rankings with each document's global gain, and each query's ideal list (every
     document of its topic by global gain, descending, those of positive gain)."""
 
@@ -114,7 +121,9 @@ def global_lists(jr: JudgedRankings, rel: int, gains, judged_only: bool) -> tupl
     return memo(jr, key, build)
 
 
-def _d_ndcg(jr: JudgedRankings, cutoff: int, rel: int, gains, judged_only: bool) -> np.ndarray:
+def _d_ndcg(
+    jr: JudgedRankings, cutoff: int, rel: int, gains: dict[Any, Any] | None, judged_only: bool
+) -> np.ndarray:
     rk, ideal = global_lists(jr, rel, gains, judged_only)
     rows = np.flatnonzero(rk.relevant & (rk.rank <= cutoff))
     dcg = segment_total(rk.query[rows], rk.gain[rows] / c_log(rk.rank[rows] + 1), jr.num_queries)
@@ -124,7 +133,14 @@ def _d_ndcg(jr: JudgedRankings, cutoff: int, rel: int, gains, judged_only: bool)
     return ratio(dcg, idcg)
 
 
-def _d_q(jr: JudgedRankings, cutoff: int, rel: int, gains, beta: float, judged_only: bool):
+def _d_q(
+    jr: JudgedRankings,
+    cutoff: int,
+    rel: int,
+    gains: dict[Any, Any] | None,
+    beta: float,
+    judged_only: bool,
+) -> np.ndarray:
     rk, ideal = global_lists(jr, rel, gains, judged_only)
     return q_of(rk, ideal, beta, cutoff)
 
@@ -166,7 +182,9 @@ NOTES = (
     checked_by=CHECKED,
     notes=NOTES,
 )
-def d_ndcg(jr, *, cutoff: int, rel: int, gains, judged_only: bool) -> np.ndarray:
+def d_ndcg(
+    jr: JudgedRankings, *, cutoff: int, rel: int, gains: dict[Any, Any] | None, judged_only: bool
+) -> np.ndarray:
     return _d_ndcg(jr, cutoff, rel, gains, judged_only)
 
 
@@ -188,7 +206,15 @@ def d_ndcg(jr, *, cutoff: int, rel: int, gains, judged_only: bool) -> np.ndarray
     checked_by=CHECKED,
     notes=NOTES,
 )
-def d_sharp_ndcg(jr, *, cutoff: int, gamma: float, rel: int, gains, judged_only: bool):
+def d_sharp_ndcg(
+    jr: JudgedRankings,
+    *,
+    cutoff: int,
+    gamma: float,
+    rel: int,
+    gains: dict[Any, Any] | None,
+    judged_only: bool,
+) -> np.ndarray:
     irec = _i_rec(jr, cutoff, rel, judged_only)
     return gamma * irec + (1.0 - gamma) * _d_ndcg(jr, cutoff, rel, gains, judged_only)
 
@@ -211,7 +237,15 @@ def d_sharp_ndcg(jr, *, cutoff: int, gamma: float, rel: int, gains, judged_only:
     checked_by=CHECKED,
     notes=NOTES,
 )
-def d_q(jr, *, cutoff: int, rel: int, gains, beta: float, judged_only: bool) -> np.ndarray:
+def d_q(
+    jr: JudgedRankings,
+    *,
+    cutoff: int,
+    rel: int,
+    gains: dict[Any, Any] | None,
+    beta: float,
+    judged_only: bool,
+) -> np.ndarray:
     return _d_q(jr, cutoff, rel, gains, beta, judged_only)
 
 
@@ -232,7 +266,16 @@ def d_q(jr, *, cutoff: int, rel: int, gains, beta: float, judged_only: bool) -> 
     checked_by=CHECKED,
     notes=NOTES,
 )
-def d_sharp_q(jr, *, cutoff: int, gamma: float, rel: int, gains, beta: float, judged_only: bool):
+def d_sharp_q(
+    jr: JudgedRankings,
+    *,
+    cutoff: int,
+    gamma: float,
+    rel: int,
+    gains: dict[Any, Any] | None,
+    beta: float,
+    judged_only: bool,
+) -> np.ndarray:
     irec = _i_rec(jr, cutoff, rel, judged_only)
     return gamma * irec + (1.0 - gamma) * _d_q(jr, cutoff, rel, gains, beta, judged_only)
 
@@ -256,7 +299,9 @@ RBU_E = Param(
 )
 
 
-def _rbu_sums(jr: JudgedRankings, rel: int, judged_only: bool, p: float, cutoff: int | None):
+def _rbu_sums(
+    jr: JudgedRankings, rel: int, judged_only: bool, p: float, cutoff: int | None
+) -> tuple[np.ndarray, View]:
     """Per query ``sum_i (1/S) sum_{r} p^(r-1) R_i(r) prod_{j<r} (1 - R_i(j))`` (before the
     factor 1 - p), ``R_i(d) = (2^g - 1) / 2^{g_i}``, ``g_i`` the intent's highest grade."""
     rs = require(jr)
@@ -298,7 +343,7 @@ def _rbu_sums(jr: JudgedRankings, rel: int, judged_only: bool, p: float, cutoff:
     return segment_total(query[first], weight * per_intent * (1.0 - p), nq), v
 
 
-def _intent_tops(sub, rel: int) -> np.ndarray:
+def _intent_tops(sub: Subtopics, rel: int) -> np.ndarray:
     """The highest grade (>= rel) of each (topic, subtopic), indexed topic * nsub + subtopic
     (-1 where none)."""
     key = ("rbu_tops", int(rel))
@@ -340,7 +385,9 @@ def _intent_tops(sub, rel: int) -> np.ndarray:
     "judgments below rel count 0. n is the ranking's length (k: its top k); a query with S = 0 "
     "scores 0. Intent probabilities are uniform (the authors' file gives each aspect a weight).",
 )
-def rbu(jr, *, cutoff, p: float, e: float, rel: int, judged_only: bool) -> np.ndarray:
+def rbu(
+    jr: JudgedRankings, *, cutoff: int | None, p: float, e: float, rel: int, judged_only: bool
+) -> np.ndarray:
     gain, v = _rbu_sums(jr, rel, judged_only, p, cutoff)
     length = np.bincount(v.query, minlength=jr.num_queries)
     n = length if cutoff is None else np.minimum(length, cutoff)

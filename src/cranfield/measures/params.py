@@ -175,7 +175,7 @@ class Param:
             raise MeasureError(f"{at} must be {self.wanted()}, got {shown(value)}")
         return value
 
-    def _gains(self, value: Any, at: str) -> dict:
+    def _gains(self, value: Any, at: str) -> dict[int, int | float]:
         if not isinstance(value, Mapping):
             raise MeasureError(f"{at} must be a map like {{0:0,1:1,2:3}}, got {shown(value)}")
         out: dict[int, int | float] = {}

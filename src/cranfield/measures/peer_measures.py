@@ -27,9 +27,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cranfield.errors import MeasureError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cranfield.measures.parse import Measure
+
 from cranfield.measures.registry import REGISTRY
 
 __all__ = ["RULES", "from_ir_measures", "from_peer", "is_ir_measures_measure"]
@@ -109,7 +113,7 @@ def _not_provided(info: Any) -> bool:
     return type(info.default) is object
 
 
-def from_ir_measures(obj: Any):
+def from_ir_measures(obj: Any) -> Measure:
     """The cranfield :class:`~cranfield.measures.Measure` computing ir_measures' measure
     ``obj`` (see the module docstring); a :class:`MeasureError` when there is none."""
     from cranfield.measures.parse import Measure
@@ -156,7 +160,7 @@ def from_ir_measures(obj: Any):
         raise MeasureError(f"ir_measures' {shown}: {exc}") from None
 
 
-def from_peer(obj: Any):
+def from_peer(obj: Any) -> Measure | None:
     """``obj`` as a cranfield measure if it is another tool's measure object (ir_measures'),
     else ``None``."""
     if is_ir_measures_measure(obj):

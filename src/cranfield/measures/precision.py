@@ -39,7 +39,9 @@ def _no_relevant(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
 NO_REL = Undefined("the query has no relevant document (R = 0)", "0 (as trec_eval)", _no_relevant)
 
 
-def _micro_at_k(jr: JudgedRankings, *, cutoff: int, rel: int, **_: object):
+def _micro_at_k(
+    jr: JudgedRankings, *, cutoff: int, rel: int, **_: object
+) -> tuple[np.ndarray, np.ndarray]:
     return jr.count_at(jr.relevant(rel), cutoff), np.full(jr.num_queries, float(cutoff))
 
 
@@ -69,7 +71,9 @@ def precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     return rel_count_at(jr, rel, cutoff) / float(cutoff)
 
 
-def _micro_recall(jr: JudgedRankings, *, cutoff: int, rel: int, **_: object):
+def _micro_recall(
+    jr: JudgedRankings, *, cutoff: int, rel: int, **_: object
+) -> tuple[np.ndarray, np.ndarray]:
     return jr.count_at(jr.relevant(rel), cutoff), jr.num_rel(rel)
 
 
@@ -112,7 +116,7 @@ def _rprec_cut(jr: JudgedRankings, rel: int, mult: float) -> np.ndarray:
     return np.maximum(np.trunc(mult * R.astype(np.float64) + 0.9).astype(np.int64), 0)
 
 
-def _micro_rprec(jr: JudgedRankings, *, rel: int, **_: object):
+def _micro_rprec(jr: JudgedRankings, *, rel: int, **_: object) -> tuple[np.ndarray, np.ndarray]:
     R = jr.num_rel(rel)
     return jr.count_at(jr.relevant(rel), np.minimum(jr.num_ret, R)), R
 
@@ -252,7 +256,7 @@ def unjudged(jr: JudgedRankings, *, cutoff: int) -> np.ndarray:
     return mask_count_at(jr, "unjudged", lambda: jr.grades < 0, cutoff) / float(cutoff)
 
 
-def _micro_judged(jr: JudgedRankings, *, cutoff: int, **_: object):
+def _micro_judged(jr: JudgedRankings, *, cutoff: int, **_: object) -> tuple[np.ndarray, np.ndarray]:
     return jr.count_at(jr.grades >= 0, cutoff), np.full(jr.num_queries, float(cutoff))
 
 

@@ -34,7 +34,7 @@ BYR = f"{BAEZA_YATES}, sec. 3.2.1"
 def ap_running(jr: JudgedRankings, rel: int) -> np.ndarray:
     """Per relevant row: sum of P@i over the relevant rows up to it (rank order, sequential)."""
 
-    def build():
+    def build() -> np.ndarray:
         _rows, q, rank = relevant_rows(jr, rel)
         _first, pos = rel_position(jr, rel)
         return segment_cumsum(q, pos / rank.astype(np.float64))

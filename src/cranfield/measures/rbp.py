@@ -15,7 +15,7 @@ import numpy as np
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.dcg import GAINS
 from cranfield.measures.kernels.counting import memo, row_seqsum, seqsum
-from cranfield.measures.kernels.gains import gain_pairs, gain_table
+from cranfield.measures.kernels.gains import Gains, gain_pairs, gain_table
 from cranfield.measures.oracles import TIES
 from cranfield.measures.registry import Param, TrecEval, measure
 from cranfield.ties.expected import positional_sum
@@ -36,7 +36,7 @@ def powers(p: float, n: int) -> np.ndarray:
     return np.multiply.accumulate(seq)
 
 
-def _tie_rbp(jr: JudgedRankings, *, p: float, gains: dict | None) -> np.ndarray:
+def _tie_rbp(jr: JudgedRankings, *, p: float, gains: Gains | None) -> np.ndarray:
     """E[RBP] = (1 - p) sum_g (G_g / n_g) sum_{i in g} p^(i-1) (gains as RBP's)."""
     gt = gain_table(jr, gains, normalise=True)
     pw = powers(p, jr.max_rank)
@@ -60,7 +60,7 @@ def _tie_rbp(jr: JudgedRankings, *, p: float, gains: dict | None) -> np.ndarray:
     "uninitialised; these are the reference build's values). With binary qrels this is "
     "Moffat & Zobel's RBP; in a query graded 0..3 a grade-1 document is worth 1/3.",
 )
-def rbp(jr: JudgedRankings, *, p: float, gains: dict | None) -> np.ndarray:
+def rbp(jr: JudgedRankings, *, p: float, gains: Gains | None) -> np.ndarray:
     gt = memo(
         jr,
         ("gain_table", gain_pairs(gains), True),

@@ -40,7 +40,7 @@ def _rr(jr: JudgedRankings, rel: int) -> np.ndarray:
     return rel_ret(jr, rel).astype(np.float64)
 
 
-def _micro_set_p(jr: JudgedRankings, *, rel: int, **_: object):
+def _micro_set_p(jr: JudgedRankings, *, rel: int, **_: object) -> tuple[np.ndarray, np.ndarray]:
     return jr.count(jr.relevant(rel)), jr.num_ret
 
 
@@ -66,7 +66,7 @@ def set_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     return ratio(rel_ret(jr, rel), jr.num_ret)
 
 
-def _micro_set_r(jr: JudgedRankings, *, rel: int, **_: object):
+def _micro_set_r(jr: JudgedRankings, *, rel: int, **_: object) -> tuple[np.ndarray, np.ndarray]:
     return jr.count(jr.relevant(rel)), jr.num_rel(rel)
 
 

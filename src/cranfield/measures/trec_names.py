@@ -30,9 +30,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cranfield.errors import MeasureError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cranfield.measures.parse import Measure
+
 from cranfield.measures.registry import REGISTRY, MeasureDef, TrecEval
 
 __all__ = ["dotted_hint", "from_trec_eval", "printed_examples"]
@@ -64,7 +68,7 @@ def _shown(text: str) -> str:
     return repr(text if len(text) <= 60 else text[:40] + f"...({len(text)} characters)")
 
 
-def _measure(d: MeasureDef, params: dict[str, Any], cutoff: Any, text: str):
+def _measure(d: MeasureDef, params: dict[str, Any], cutoff: Any, text: str) -> Measure:
     from cranfield.measures.parse import Measure
 
     try:
@@ -76,7 +80,7 @@ def _measure(d: MeasureDef, params: dict[str, Any], cutoff: Any, text: str):
         ) from None
 
 
-def _read(d: MeasureDef, te: TrecEval, text: str):
+def _read(d: MeasureDef, te: TrecEval, text: str) -> Measure | None:
     """The measure ``text`` names if it is a printed name of ``te``, else ``None``."""
     if te.compute in _PLAIN:
         return _measure(d, {}, None, text) if text == te.name else None
@@ -103,7 +107,7 @@ def _read(d: MeasureDef, te: TrecEval, text: str):
     return None
 
 
-def from_trec_eval(text: str):
+def from_trec_eval(text: str) -> Measure | None:
     """The :class:`~cranfield.measures.Measure` that trec_eval prints as ``text`` (``P_10``,
     ``ndcg_cut_10``, ``iprec_at_recall_0.10``, ``recip_rank``), or ``None`` when ``text`` is
     no trec_eval measure name.  Exact case first, then a unique case-insensitive match."""

@@ -18,6 +18,8 @@ the top k; recall effort is the expected precision EP(NR=t) of Raghavan, Jung & 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from cranfield.errors import ParameterError
@@ -30,11 +32,14 @@ from cranfield.measures.weak_order import SPLIT, expected_precision_at_nr
 from cranfield.ties.expected import AtK, expected_count_at, refuse_cut
 from cranfield.ties.levels import log_binom
 
+if TYPE_CHECKING:  # pragma: no cover
+    from cranfield.judging.side_inputs import KnownDocs
+
 USER = f"{CHEN}, user-oriented measures"
 INPUTS = "tests/measures/test_measures_literature_inputs.py::"
 
 
-def _known(jr: JudgedRankings, name: str):
+def _known(jr: JudgedRankings, name: str) -> KnownDocs:
     if jr.known is None:
         raise ParameterError(
             f"{name} needs the documents known to the user: give --known FILE (qrels format; "
@@ -56,7 +61,9 @@ def _examined(jr: JudgedRankings, cutoff: int | None) -> np.ndarray:
     return np.ones(len(jr.grades), dtype=bool) if cutoff is None else jr.rank <= cutoff
 
 
-def _coverage_parts(jr: JudgedRankings, *, cutoff: int | None, rel: int):
+def _coverage_parts(
+    jr: JudgedRankings, *, cutoff: int | None, rel: int
+) -> tuple[np.ndarray, np.ndarray]:
     known = _known(jr, "Coverage")
     rk = jr.count(known.rows & jr.relevant(rel) & _examined(jr, cutoff))
     return rk, known.num_known_relevant(rel)
@@ -68,12 +75,12 @@ def _no_known(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
 
 def _tie_coverage(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
     """E[Coverage@k] = E[known relevant in the top k] / |U|."""
-    if cutoff is None:
-        if not jr.cut:
-            return coverage(jr, cutoff=None, rel=rel)
-        cutoff = jr.num_ret  # the retrieved set: its part of the split level is random
+    if cutoff is None and not jr.cut:
+        return coverage(jr, cutoff=None, rel=rel)
+    # no cutoff: the retrieved set (its part of the split level is random)
+    k: int | np.ndarray = jr.num_ret if cutoff is None else cutoff
     known = _known(jr, "Coverage")
-    found = expected_count_at(jr, known.rows & jr.relevant(rel), cutoff)
+    found = expected_count_at(jr, known.rows & jr.relevant(rel), k)
     return ratio(found, known.num_known_relevant(rel))
 
 
@@ -96,13 +103,17 @@ def coverage(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
     return ratio(*_coverage_parts(jr, cutoff=cutoff, rel=rel))
 
 
-def _novelty_parts(jr: JudgedRankings, *, cutoff: int | None, rel: int):
+def _novelty_parts(
+    jr: JudgedRankings, *, cutoff: int | None, rel: int
+) -> tuple[np.ndarray, np.ndarray]:
     known = _known(jr, "Novelty")
     found = jr.relevant(rel) & _examined(jr, cutoff)
     return jr.count(found & ~known.rows), jr.count(found)
 
 
-def _none_found(jr: JudgedRankings, cutoff: int | None = None, rel: int = 1, **_: object):
+def _none_found(
+    jr: JudgedRankings, cutoff: int | None = None, rel: int = 1, **_: object
+) -> np.ndarray:
     return jr.count(jr.relevant(rel) & _examined(jr, cutoff)) == 0
 
 
@@ -129,7 +140,9 @@ def novelty(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
 CAP = Param("cap", "bool", True, "count at most the target (so the ratio is at most 1)")
 
 
-def _relative_recall_parts(jr: JudgedRankings, *, cutoff: int | None, rel: int, cap: bool):
+def _relative_recall_parts(
+    jr: JudgedRankings, *, cutoff: int | None, rel: int, cap: bool
+) -> tuple[np.ndarray, np.ndarray]:
     t = _target(jr, "RelativeRecall")
     found = jr.count(jr.relevant(rel) & _examined(jr, cutoff))
     return (np.minimum(found, t) if cap else found), t
@@ -140,14 +153,14 @@ def _tie_relative_recall(
 ) -> np.ndarray:
     """E[min(rel@k, t)] / t (or E[rel@k] / t): a sum over the hypergeometric law of the
     relevant documents that the level straddling k puts in the top k."""
-    if cutoff is None:
-        if not jr.cut:
-            return relative_recall(jr, cutoff=None, rel=rel, cap=cap)
-        cutoff = jr.num_ret  # the retrieved set: its part of the split level is random
+    if cutoff is None and not jr.cut:
+        return relative_recall(jr, cutoff=None, rel=rel, cap=cap)
+    # no cutoff: the retrieved set (its part of the split level is random)
+    k: int | np.ndarray = jr.num_ret if cutoff is None else cutoff
     t = _target(jr, "RelativeRecall")
     if not cap:
-        return ratio(expected_count_at(jr, jr.relevant(rel), cutoff), t)
-    at = AtK(jr, jr.relevant(rel), cutoff)
+        return ratio(expected_count_at(jr, jr.relevant(rel), k), t)
+    at = AtK(jr, jr.relevant(rel), k)
     out = np.zeros(jr.num_queries)
     if len(at.q):
         n, r, m, S = at.n, at.r, at.m, at.S

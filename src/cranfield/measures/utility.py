@@ -22,7 +22,16 @@ def _float(name: str, default: float, doc: str) -> Param:
     return Param(name, "float", default, doc, at_least=-MAX_WEIGHT, at_most=MAX_WEIGHT)
 
 
-def _value(jr: JudgedRankings, rr: np.ndarray, a, b, c, d, N, rel) -> np.ndarray:
+def _value(
+    jr: JudgedRankings,
+    rr: np.ndarray,
+    a: float,
+    b: float,
+    c: float,
+    d: float,
+    N: int,
+    rel: int,
+) -> np.ndarray:
     n = jr.num_ret
     R = num_rel(jr, rel)
     value = a * rr + b * (n - rr) + c * (R - rr) + d * (N + rr - n - R)

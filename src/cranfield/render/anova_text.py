@@ -62,9 +62,9 @@ def _sections(label: str, a: Anova, digits: int) -> list[tuple[str, list[list[st
     conf = f"{100 * (1 - a.alpha):g}%"
     moe = f"MOE = t({a.alpha / 2:g}; {a.residual_df}) sqrt(V_E / {a.queries}) = {_f(a.moe, digits)}"
     runs = [["run", "mean", f"{conf} CI (mean +- MOE)"]]
-    for r, m in zip(a.runs, a.means, strict=True):
-        lo, hi = a.interval(r)
-        runs.append([r, _f(m, digits), f"[{_f(lo, digits)}, {_f(hi, digits)}]"])
+    for run, m in zip(a.runs, a.means, strict=True):
+        lo, hi = a.interval(run)
+        runs.append([run, _f(m, digits), f"[{_f(lo, digits)}, {_f(hi, digits)}]"])
     es = [["a", "b", "ES_E = (mean_a - mean_b) / sqrt(V_E)"]]
     for i, x in enumerate(a.runs):
         for y in a.runs[i + 1 :]:

@@ -60,6 +60,6 @@ def confusion_heatmaps(r: JudgmentAgreement, path: str | Path | None = None) -> 
                 )
         fig.colorbar(image, ax=ax, label="share of the pairs", shrink=0.8)
     if path is not None:
-        p = Path(path)
-        save(fig, p, p.suffix.lstrip(".").lower())
+        out = Path(path)
+        save(fig, out, out.suffix.lstrip(".").lower())
     return fig

@@ -92,8 +92,10 @@ def _text(r: JudgmentAgreement, digits: int, worst: int) -> str:
             f"\n{p.a} against {p.b}: {p.both} pairs judged by both, {p.only_a} by {p.a} "
             f"only, {p.only_b} by {p.b} only\n"
         )
-        rows = [(n, p.statistics[n], p.binary_statistics[n]) for n in PAIR_STATISTICS]
-        out.append(_statistics_table(r, rows, d, first=["observed agreement", _num(p.observed, d)]))
+        stats = [(n, p.statistics[n], p.binary_statistics[n]) for n in PAIR_STATISTICS]
+        out.append(
+            _statistics_table(r, stats, d, first=["observed agreement", _num(p.observed, d)])
+        )
         grades = [str(g) for g in p.grades]
         out.append(f"\nconfusion matrix (rows {p.a}, columns {p.b}), agreement per grade\n")
         conf_rows = [
@@ -124,8 +126,8 @@ def _text(r: JudgmentAgreement, digits: int, worst: int) -> str:
                 )
             )
     out.append("\nall sets at once\n")
-    rows = [(n, r.statistics[n], r.binary_statistics[n]) for n in ALL_STATISTICS]
-    out.append(_statistics_table(r, rows, d))
+    stats = [(n, r.statistics[n], r.binary_statistics[n]) for n in ALL_STATISTICS]
+    out.append(_statistics_table(r, stats, d))
     if r.warnings:
         out.append("\nwarnings:\n")
         out.extend(f"- {w}\n" for w in r.warnings)

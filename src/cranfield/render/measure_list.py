@@ -99,7 +99,8 @@ def _short(defs: Sequence[MeasureDef], width: int) -> str:
     lengths = sorted(len(d.signature()) for d in defs) or [0]
     # wide enough for seven signatures in ten: the longest get a line of their own
     column = min(lengths[(len(lengths) * 7) // 10 if len(lengths) > 4 else -1], width // 2)
-    out, family = [], None
+    out: list[str] = []
+    family = None
     for d in defs:
         if d.family != family:
             family = d.family

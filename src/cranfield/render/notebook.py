@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from cranfield.render.table import counted, escape_controls, table_lines
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from cranfield.comparing.result import Comparison
     from cranfield.results.tables import Results
 
@@ -110,7 +112,7 @@ def comparison_repr(c: Comparison) -> str:
     return "\n".join([head, *("  " + x for x in lines), *([tail] if tail else []), *noted]) + ">"
 
 
-def results_frame(runs: Sequence[Results]) -> Any:
+def results_frame(runs: Sequence[Results]) -> pd.DataFrame:
     """A tidy DataFrame of aggregates: ``run, measure, aggregation, value, queries``, one
     row per run and measure (NaN where the aggregate cannot be computed); when the runs carry
     intervals (``evaluate(..., ci=...)``) also ``ci_low, ci_high`` (NaN where there is none)."""
@@ -119,14 +121,14 @@ def results_frame(runs: Sequence[Results]) -> Any:
     from cranfield.errors import CranfieldError
 
     intervals = joined(runs)
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     for r in runs:
         for label in r.labels:
             try:
                 value = r.aggregate_of(label)
             except CranfieldError:
                 value = math.nan
-            row = (r.run, label, r.aggregation_of(label), value, len(r.query_ids))
+            row: tuple[Any, ...] = (r.run, label, r.aggregation_of(label), value, len(r.query_ids))
             if intervals is not None:
                 ci = intervals.get(r.run, label)
                 row += (math.nan, math.nan) if ci is None else (float(ci[0]), float(ci[1]))
@@ -137,7 +139,7 @@ def results_frame(runs: Sequence[Results]) -> Any:
     return _frame(rows, columns)
 
 
-def _frame(rows: Sequence[Sequence[Any]], columns: list[str]) -> Any:
+def _frame(rows: Sequence[Sequence[Any]], columns: list[str]) -> pd.DataFrame:
     """A DataFrame of ``rows``, its text cells as text only: run names from file names that
     are not UTF-8 with those bytes as ``\\xNN`` (a pandas string column, stored by Arrow,
     cannot hold a lone surrogate)."""
@@ -154,7 +156,7 @@ def _frame(rows: Sequence[Sequence[Any]], columns: list[str]) -> Any:
 COMPARISON_KINDS = ("pairs", "means")
 
 
-def comparison_frame(c: Comparison, what: str = "pairs") -> Any:
+def comparison_frame(c: Comparison, what: str = "pairs") -> pd.DataFrame:
     """``pairs``: one row per measure and pair of runs (the columns of ``--format csv``, the
     interval as ``ci_low``/``ci_high``); ``means``: ``measure, run, mean, queries, marks``."""
 
@@ -165,10 +167,10 @@ def comparison_frame(c: Comparison, what: str = "pairs") -> Any:
         rows = [[getattr(p, k) for k in CSV_COLUMNS] for label in c.labels for p in c.pairs[label]]
         return _frame(rows, list(CSV_COLUMNS))
     if what == "means":
-        rows = []
+        means = []
         for label in c.labels:
             marks = c.markers(label)
             for r in c.runs:
-                rows.append((label, r, c.means[label][r], len(c.query_ids[label]), marks[r]))
-        return _frame(rows, ["measure", "run", "mean", "queries", "better_than"])
+                means.append((label, r, c.means[label][r], len(c.query_ids[label]), marks[r]))
+        return _frame(means, ["measure", "run", "mean", "queries", "better_than"])
     raise ParameterError(f"unknown table {what!r}; choose one of {', '.join(COMPARISON_KINDS)}")

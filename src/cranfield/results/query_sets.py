@@ -20,8 +20,8 @@ queries without results ('1', '10') scored 0").
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -40,22 +40,36 @@ SHOWN = 3
 """Query ids named in a note (then '...')."""
 
 
+class _Noted(Protocol):
+    """What :func:`note` reads of a run's table: Results, or the judged rankings of a curve
+    or a tie range (its name, its queries, and the judging notes)."""
+
+    @property
+    def run(self) -> str: ...
+    @property
+    def query_ids(self) -> Sequence[str]: ...
+    @property
+    def notes(self) -> Mapping[str, Any]: ...
+
+
 def _ids(queries: Sequence[str]) -> str:
     shown = ", ".join(repr(q) for q in queries[:SHOWN])
     return f"({shown}{', ...' if len(queries) > SHOWN else ''})"
 
 
-def _missing(r: Results) -> tuple[list[str], list[str]]:
+def _missing(r: _Noted) -> tuple[list[str], list[str]]:
     """The judged queries ``r`` has no results for: (scored as empty rankings, left out)."""
     missing = list(r.notes.get("missing_queries", ()))
     evaluated = set(r.query_ids)
     return [q for q in missing if q in evaluated], [q for q in missing if q not in evaluated]
 
 
-def _scored(r: Results, queries: Sequence[str]) -> str:
+def _scored(r: _Noted, queries: Sequence[str]) -> str:
     """``, scored 0`` when every measure of the empty rankings is 0 (counts such as NumRel,
     which an empty ranking does not change, aside), else nothing."""
-    if not hasattr(r, "values"):  # a tie range, not results: the values are not at hand
+    from cranfield.results.tables import Results
+
+    if not isinstance(r, Results):  # a tie range or a curve's rankings: no values at hand
         return ""
     wanted = set(queries)
     rows = [i for i, q in enumerate(r.query_ids) if q in wanted]
@@ -70,7 +84,7 @@ def _queries(n: int) -> str:
     return counted(n, "query")
 
 
-def query_sets_differ(runs: Sequence[Results]) -> bool:
+def query_sets_differ(runs: Sequence[_Noted]) -> bool:
     """Whether the runs' means are over different sets of queries."""
     sets = {frozenset(r.query_ids) for r in runs}
     return len(sets) > 1
@@ -82,7 +96,7 @@ def worth_noting(runs: Sequence[Results]) -> bool:
     return any(r.notes.get("missing_queries") for r in runs) or query_sets_differ(runs)
 
 
-def note(runs: Sequence[Results], common: Sequence[str] | None = None, *, width: int = 100) -> str:
+def note(runs: Sequence[_Noted], common: Sequence[str] | None = None, *, width: int = 100) -> str:
     """The sentence printed with a table of ``runs`` (Results, or anything with ``run``,
     ``query_ids`` and the judging ``notes``: the tie ranges): which queries its means are over.
 

@@ -13,6 +13,8 @@ from cranfield.measures.parse import Measure
 from cranfield.results.aggregate import aggregate_values, micro_average
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from cranfield.comparing.intervals import RunIntervals
 
 __all__ = ["Results", "ResultsSet"]
@@ -36,7 +38,9 @@ class Results:
     labels: tuple[str, ...]
     measures: tuple[Measure, ...]
     values: np.ndarray
-    summary: dict[str, int] = field(default_factory=dict)
+    summary: dict[str, float] = field(default_factory=dict)
+    """Counts of the run (ints), but ``relevant_retrieved`` is an expectation under weak ties
+    with a depth: a fraction unless whole."""
     notes: dict[str, Any] = field(default_factory=dict)
     aggregation: dict[str, str] = field(default_factory=dict)
     """Per label, the statistic asked for at evaluation (``aggregate=``); else the measure's."""
@@ -87,7 +91,7 @@ class Results:
         sum for counts; geometric mean for GMAP), or ``how`` (``mean``, ``median``, ...)."""
         return {label: self.aggregate_of(label, how) for label in self.labels}
 
-    def per_query(self) -> Any:
+    def per_query(self) -> pd.DataFrame:
         """A pandas DataFrame: one row per query (index ``query_id``), one column per measure
         (integers for a count, unless one of its values is an expectation's fraction)."""
         import pandas as pd
@@ -98,7 +102,7 @@ class Results:
             data[label] = col.astype(np.int64) if m.definition.integer and _whole(col) else col
         return pd.DataFrame(data, index=pd.Index(list(self.query_ids), name="query_id"))
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """A tidy pandas DataFrame of the aggregates: ``run, measure, aggregation, value,
         queries``, one row per measure; with intervals (``evaluate(..., ci=...)``) also
         ``ci_low, ci_high`` (NaN for a measure that has none)."""
@@ -198,7 +202,7 @@ class ResultsSet:
         """``{run: {measure: value}}``."""
         return {r.run: r.aggregate(how) for r in self.runs}
 
-    def per_query(self) -> Any:
+    def per_query(self) -> pd.DataFrame:
         """A long pandas DataFrame: columns ``run``, ``query_id`` and one per measure."""
         import pandas as pd
 
@@ -212,7 +216,7 @@ class ResultsSet:
     def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
         return {"runs": [r.to_dict(per_query=per_query) for r in self.runs]}
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """A tidy pandas DataFrame of the aggregates: ``run, measure, aggregation, value,
         queries``, one row per run and measure; with intervals (``evaluate(..., ci=...)``)
         also ``ci_low, ci_high`` (NaN for a measure that has none)."""

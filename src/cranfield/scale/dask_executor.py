@@ -205,7 +205,9 @@ class DaskExecutor(Executor):
             self._scattered[key] = (value, future)  # the value kept: its id stays its own
         return self._scattered[key][1]
 
-    def submit(self, fn: Callable, /, *args: Any, **kwargs: Any) -> Task:
+    # override: a Task is a work-alike of concurrent.futures.Future (result, done, cancel: all
+    # that cranfield's callers use), not one: its result() watches the cluster while it waits
+    def submit(self, fn: Callable, /, *args: Any, **kwargs: Any) -> Task:  # type: ignore[override]
         args = tuple(self._shared(a) for a in args)
         with self._failures():
             future = self.client.submit(fn, *args, pure=False, **kwargs)

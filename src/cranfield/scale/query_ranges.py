@@ -147,10 +147,10 @@ def ranges_of(source: Any, options: Any) -> list[int] | None:
 
 # ------------------------------------------------------------------------------ a range
 class RangeTask(NamedTuple):
-    """Bytes ``start:stop`` of the run ``source`` (named ``name``, at ``index`` among the
+    """Bytes ``start:stop`` of the run ``source`` (named ``name``, at ``run_index`` among the
     runs), cut when the file had ``size`` bytes and modification time ``mtime_ns``."""
 
-    index: int
+    run_index: int  # (not ``index``: that is tuple.index)
     source: Any
     name: str
     start: int
@@ -221,6 +221,7 @@ def evaluate_range(shared: Any, task: RangeTask) -> RangePart | None:
         return None  # changed since it was cut
     plan = shared.work._replace(options=shared.options, pipeline=False)
     stream = ByteRange(task.source, task.start, task.stop)
+    # ByteRange has the part of the Stream interface that pieces() reads; it is no Stream
     parts = _Counted(pieces(stream, task.name), stream.source)  # type: ignore[arg-type]
     try:
         blocks, run_ids = measure_blocks(
@@ -240,18 +241,19 @@ def join_parts(shared: Any, task: Any, parts: Sequence[RangePart | None]) -> Any
     from cranfield.io.trec.run_pieces import Fallback, Piece
     from cranfield.scale.streaming import finish_blocks
 
-    if any(p is None for p in parts):
+    present = [p for p in parts if p is not None]
+    if len(present) < len(parts):
         return None
-    run_ids = [q for p in parts for q in p.run_ids]  # type: ignore[union-attr]
+    run_ids = [q for p in present for q in p.run_ids]
     if len(set(run_ids)) != len(run_ids):
         return None  # not grouped by query
-    blocks = [b for p in parts for b in p.blocks]  # type: ignore[union-attr]
+    blocks = [b for p in present for b in p.blocks]
     seen = []
     base = 0
-    for p in parts:
-        for line_base, counts in p.pieces:  # type: ignore[union-attr]
+    for p in present:
+        for line_base, counts in p.pieces:
             seen.append(Piece(None, base + line_base, counts))
-        base += sum(c.lines for _, c in p.pieces)  # type: ignore[union-attr]
+        base += sum(c.lines for _, c in p.pieces)
     plan = shared.work._replace(options=shared.options, pipeline=False)
     source = str(task.source)
     try:
@@ -263,7 +265,7 @@ def join_parts(shared: Any, task: Any, parts: Sequence[RangePart | None]) -> Any
             plan,
             task.index == 0,
             (source, seen),
-            parts[0].metadata,  # type: ignore[union-attr]
+            present[0].metadata,
         )
     except (Fallback, CranfieldError):
         return None

@@ -173,7 +173,7 @@ class TieRange:
 
 def tie_range(
     jr: JudgedRankings,
-    measures: Sequence[str] = RANGE_MEASURES,
+    measures: str | Sequence[str] | None = RANGE_MEASURES,
     *,
     run_name: str | None = None,
     trec: JudgedRankings | None = None,
@@ -203,7 +203,7 @@ def tie_range(
 
     lv = levels(jr, True)
     big = lv.size > 1
-    has_rel = lv.count(jr.relevant(1 if rel is None else rel)) > 0
+    has_rel = lv.count_where(jr.relevant(1 if rel is None else rel)) > 0
     tied = np.bincount(lv.query[big], minlength=jr.num_queries) > 0
     rel_tied = np.bincount(lv.query[big & has_rel], minlength=jr.num_queries) > 0
     order = sorted(range(jr.num_queries), key=jr.query_ids.__getitem__)
@@ -224,7 +224,7 @@ def tie_range(
 def tie_ranges(
     qrels: Any,
     runs: Any,
-    measures: Sequence[str] = RANGE_MEASURES,
+    measures: str | Sequence[str] | None = RANGE_MEASURES,
     *,
     names: Sequence[str] | None = None,
     **judge_args: Any,

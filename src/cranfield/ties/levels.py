@@ -43,8 +43,9 @@ class Levels(NamedTuple):
     def num_levels(self) -> int:
         return len(self.start)
 
-    def count(self, mask: np.ndarray) -> np.ndarray:
-        """r_g: per level, the rows where ``mask`` holds (exact integers)."""
+    def count_where(self, mask: np.ndarray) -> np.ndarray:
+        """r_g: per level, the rows where ``mask`` holds (exact integers).  (Not ``count``:
+        that is ``tuple.count``.)"""
         cs = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
         return cs[self.start + self.size] - cs[self.start]
 

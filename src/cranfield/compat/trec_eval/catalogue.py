@@ -129,10 +129,10 @@ def parse_params(tm: TrecMeasure, text: str | None) -> Parsed:
             raise ParamError("trec_eval: duplicate cutoffs detected")
         return Parsed(tuple(values), text)
     if tm.params == "double_cutoffs":
-        values = sorted(atof(t) for t in _split(text))
-        if any(a == b for a, b in itertools.pairwise(values)):
+        doubles = sorted(atof(t) for t in _split(text))
+        if any(a == b for a, b in itertools.pairwise(doubles)):
             raise ParamError("trec_eval: duplicate cutoffs detected")
-        return Parsed(tuple(values), text)
+        return Parsed(tuple(doubles), text)
     if tm.params == "doubles":
         return Parsed(tuple(atof(t) for t in _split(text)), text)
     if tm.params == "pairs":

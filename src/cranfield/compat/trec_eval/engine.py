@@ -14,7 +14,7 @@ import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 import numpy as np
 
@@ -34,7 +34,11 @@ from cranfield.compat.trec_eval.options import Options, UsageError, parse_argv
 from cranfield.errors import ParameterError
 
 if TYPE_CHECKING:
-    from cranfield.data.tables import Run
+    from cranfield.data.tables import Qrels, Run
+    from cranfield.io.trec.judgment_files import JudgmentGroups, Prefs
+
+    RelInfo: TypeAlias = Qrels | Prefs | JudgmentGroups
+    """A rel_info file as read for its format (qrels, prefs/qrels_prefs, qrels_jg)."""
 
 __all__ = ["USAGE", "main"]
 
@@ -67,7 +71,20 @@ class Slot:
     values: np.ndarray
 
 
-def main(argv: Sequence[str], out: IO[bytes] | None = None, err: IO[str] | None = None) -> int:
+class BytesOut(Protocol):
+    """Where the output goes: a binary file, or the CLI's checked standard output."""
+
+    def write(self, data: bytes, /) -> int: ...
+    def flush(self) -> None: ...
+
+
+class TextOut(Protocol):
+    """Where the messages go: a text file, or the CLI's standard error."""
+
+    def write(self, text: str, /) -> int: ...
+
+
+def main(argv: Sequence[str], out: BytesOut | None = None, err: TextOut | None = None) -> int:
     """Run the command; returns the exit status.  Input errors raise ``CranfieldError``."""
     if out is None:  # standard output, every byte checked
         from cranfield.cli._output import StdoutBytes
@@ -89,7 +106,7 @@ class _Output:
     """Output lines, written in pieces of about :data:`OUTPUT_BYTES` as they are made (the
     per-query output of a large run is never held whole)."""
 
-    def __init__(self, out: IO[bytes]) -> None:
+    def __init__(self, out: BytesOut) -> None:
         self.out = out
         self.pending: list[str] = []
         self.size = 0
@@ -170,7 +187,7 @@ class TrecEvaluation:
     measures: list[tuple]  # (TrecMeasure, [Slot, ...]) in print order
     relstrings: list[str] | None
     runid: str | None
-    rel_info: object
+    rel_info: RelInfo
 
     def slots(self) -> dict[str, np.ndarray]:
         """``{printed name: per-topic values}`` of every numeric value."""
@@ -221,8 +238,10 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
     rel_info, side = _read_rel_info(rel_file, opts.rel_format)
     if opts.results_format != "trec_results":
         raise Exit(2, f"trec_eval: Illegal retrieval results format '{opts.results_format}'\n")
+    from cranfield.data.tables import Qrels
+
     run = None
-    if opts.rel_format == "qrels":  # a large run: read and evaluated one query block at a time
+    if isinstance(rel_info, Qrels):  # (-R qrels) a large run: evaluated a query block at a time
         from cranfield.compat.trec_eval.streamed import evaluate_streamed
 
         got = evaluate_streamed(opts, rel_info, results_file, marked, params)
@@ -241,7 +260,8 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
     measures = init_measures(marked, params)
 
     _check_formats(measures, opts.rel_format)
-    qrels = rel_info.as_qrels() if side else rel_info  # the queries the judgments cover
+    # the queries the judgments cover
+    qrels = rel_info if isinstance(rel_info, Qrels) else rel_info.as_qrels()
     parts = [_evaluate_qrels(_judge_qrels(qrels, run, opts, side), opts, measures)]
     if opts.complete:
         in_run = set(run.query_ids)
@@ -327,7 +347,7 @@ def finish(opts, measures, qids, values, relstrings, skipped, zscores, tag, rel_
     return TrecEvaluation(opts, qids, per_measure, relstrings, tag, rel_info)
 
 
-def _run(argv: list[str], lines: _Output, err: IO[str]) -> int:
+def _run(argv: list[str], lines: _Output, err: TextOut) -> int:
     result = evaluate_argv(argv)
     if isinstance(result, str):
         lines.append(result)
@@ -410,7 +430,7 @@ def _parsed_of(measures: list[tuple], tm) -> Parsed:
     return next(p for t, p in measures if t is tm)
 
 
-def _read_rel_info(path: str, rel_format: str) -> tuple[object, dict]:
+def _read_rel_info(path: str, rel_format: str) -> tuple[RelInfo, dict]:
     """The rel_info file, and the side input it is for the preference (``prefs``,
     ``qrels_prefs``) and judgment-group (``qrels_jg``) formats (``{}`` for qrels)."""
     if rel_format == "qrels":
@@ -517,6 +537,7 @@ def _query_lines(ev: TrecEvaluation, a: int, b: int, z: bool) -> list[str]:
         if tm.kind in ("runid", "num_q", "gm"):
             continue
         if tm.kind == "relstring":
+            assert ev.relstrings is not None  # (kept when relstring is printed)
             head = f"{slots[0].name:<22}\t"
             cols.append(
                 [f"{head}{q}\t'{r}'\n" for q, r in zip(qids, ev.relstrings[a:b], strict=True)]

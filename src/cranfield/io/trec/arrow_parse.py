@@ -44,8 +44,8 @@ def _parse_qrels_arrow(
     table = _read_regular(data, QRELS_FIELDS, crs)
     if table is None:
         return None
-    grades, bad_row, _ = _int_tokens(table["c3"])
-    if bad_row is not None:
+    grades, _, _ = _int_tokens(table["c3"])
+    if grades is None:  # a bad row
         return None
     n = table.num_rows
     if lines is None:
@@ -161,9 +161,10 @@ def _parse_run_arrow(
                 _fill(ranks, n, table["c3"], np.int64)
             else:
                 values, bad_row, why = _int_tokens(table["c3"])
-                if bad_row is None:
+                if values is not None:
                     ranks[n : n + m] = values
                 else:
+                    assert bad_row is not None  # (no values: a bad row)
                     line = int(lines[n + bad_row]) if lines is not None else n + bad_row + 1
                     rank_problem = f"line {line}: {why}"
         qcodes[n : n + m] = _encode(table["c0"], qindex)

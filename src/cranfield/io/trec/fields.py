@@ -73,8 +73,22 @@ class Fields:
         "nlines",
         "starts",
     )
+    # set by split_fields after construction
+    nlines: int
+    blank: int
+    comment_first: np.ndarray
+    comment_count: np.ndarray
+    comment_lines: np.ndarray
 
-    def __init__(self, data: np.ndarray, starts, ends, first, count, lines) -> None:
+    def __init__(
+        self,
+        data: np.ndarray,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        first: np.ndarray,
+        count: np.ndarray,
+        lines: np.ndarray,
+    ) -> None:
         self._bytes = data
         self.starts, self.ends = starts, ends
         self.first, self.count, self.lines = first, count, lines

@@ -165,7 +165,11 @@ def _parse(data: bytes, stream: Stream, name: str, first: bool) -> tuple[Run | N
 
 def sum_counts(parts: Sequence[Piece]) -> LineCounts:
     """The line counts of the whole text from those of its pieces."""
-    firsts = [p.counts.first_extra_line + p.line_base for p in parts if p.counts.extra_columns]
+    firsts = [
+        p.counts.first_extra_line + p.line_base
+        for p in parts
+        if p.counts.extra_columns and p.counts.first_extra_line is not None  # (both or neither)
+    ]
     return LineCounts(
         lines=sum(p.counts.lines for p in parts),
         data=sum(p.counts.data for p in parts),
@@ -240,17 +244,18 @@ def _concat(runs: list[Run], name: str, source: str, ranks: bool = True) -> Run:
         codes.append((mapping, r.qcodes))
     tag = runs[-1].tag
     scores = [r.scores for r in runs]
-    rank_cols = [r.ranks for r in runs] if ranks else [None]
+    rank_cols = [r.ranks for r in runs] if ranks else []
     docs = [r.docs for r in runs]
     runs.clear()
     qcodes = np.concatenate([m[c] for m, c in codes])
     del codes
     score_col = np.concatenate(scores)
     del scores
-    rank_col = None
-    if all(r is not None for r in rank_cols):
-        rank_col = np.concatenate(rank_cols)
-    del rank_cols
+    rank_col: np.ndarray | None = None
+    present = [c for c in rank_cols if c is not None]
+    if ranks and len(present) == len(rank_cols):
+        rank_col = np.concatenate(present)
+    del rank_cols, present
     return Run(
         name=name,
         query_ids=tuple(qindex),

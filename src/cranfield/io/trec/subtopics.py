@@ -88,8 +88,11 @@ class Subtopics:
         """Each judged (topic, document) pair once with its highest judgment: ordinary qrels
         for the other measures, and the queries to evaluate."""
         p = self.pairs
-        best = np.maximum.reduceat(self.entry_grade, self.entry_offsets[:-1]) if len(p) else []
-        grades = np.asarray(best, dtype=np.int64)[p.grades] if len(p) else np.zeros(0, np.int64)
+        if len(p):
+            best = np.maximum.reduceat(self.entry_grade, self.entry_offsets[:-1])
+            grades = np.asarray(best, dtype=np.int64)[p.grades]
+        else:
+            grades = np.zeros(0, np.int64)
         return Qrels(p.query_ids, p.offsets, p.doc_ids, grades, source=self.source)
 
     @classmethod

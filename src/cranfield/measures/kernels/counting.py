@@ -14,11 +14,13 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from cranfield.base.segments import segment_total
+
+T = TypeVar("T")
 
 __all__ = [
     "c_log",
@@ -51,7 +53,7 @@ def lround(x: np.ndarray) -> np.ndarray:
     return (t + np.where(np.abs(frac) >= 0.5, np.sign(x), 0.0)).astype(np.int64)
 
 
-def _c_log(fn, x: float) -> float:
+def _c_log(fn: Callable[[float], float], x: float) -> float:
     if x > 0:
         return fn(x)
     if x == 0:
@@ -72,22 +74,23 @@ def c_log(x: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ per-rankings memo
-_MEMO: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MEMO: weakref.WeakKeyDictionary[Any, dict[Any, Any]] = weakref.WeakKeyDictionary()
 
 
-def memo(jr: Any, key: Any, fn: Callable[[], Any]) -> Any:
+def memo(jr: Any, key: Any, fn: Callable[[], T]) -> T:
     """``fn()`` computed once per judged rankings ``jr`` and ``key`` (arrays shared by many
     measures and cut-offs: relevant rows, gain tables, running sums)."""
     cache = _MEMO.setdefault(jr, {})
     if key not in cache:
         cache[key] = fn()
-    return cache[key]
+    value: T = cache[key]  # (stored by this function for this key: fn's type)
+    return value
 
 
 def relevant_rows(jr: Any, rel: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows, query, rank) of the relevant ranked documents (grade >= rel), in rank order."""
 
-    def build():
+    def build() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         rows = np.flatnonzero(jr.relevant(rel))
         return rows, jr.row_query[rows], jr.rank[rows]
 
@@ -129,7 +132,7 @@ def num_rel(jr: Any, rel: int) -> np.ndarray:
 def mask_count_at(jr: Any, name: str, mask: Callable[[], np.ndarray], k: int) -> np.ndarray:
     """Per query: rows among ranks ``1..k`` where the (memoised) row ``mask`` holds."""
 
-    def build():
+    def build() -> np.ndarray:
         return np.concatenate(([0], np.cumsum(mask(), dtype=np.int64)))
 
     cs = memo(jr, ("mask_cumsum", name), build)
@@ -141,7 +144,7 @@ def rel_position(jr: Any, rel: int) -> tuple[np.ndarray, np.ndarray]:
     """(index of each query's first relevant row within ``relevant_rows``, 1-based position
     of every relevant row among its query's relevant rows)."""
 
-    def build():
+    def build() -> tuple[np.ndarray, np.ndarray]:
         _rows, q, _rank = relevant_rows(jr, rel)
         first = np.searchsorted(q, np.arange(jr.num_queries))
         return first, np.arange(len(q)) - first[q] + 1

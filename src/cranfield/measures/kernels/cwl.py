@@ -109,7 +109,9 @@ def row_gains(jr: JudgedRankings, min_rel: int, max_rel: int) -> tuple[np.ndarra
     return gains, unjudged
 
 
-def _matrix(jr: JudgedRankings, values: np.ndarray, pad: float, a: int, b: int, n: int):
+def _matrix(
+    jr: JudgedRankings, values: np.ndarray, pad: float, a: int, b: int, n: int
+) -> np.ndarray:
     """Queries ``a..b-1`` as rows of ``n`` items: the first ``min(ranked, n)`` values, then
     ``pad``."""
     out = np.full((b - a, n), pad)
@@ -128,7 +130,7 @@ def quantities(G: np.ndarray, model: Model, r: np.ndarray) -> dict[str, np.ndarr
         w, c = model.w(G.shape[1])
         W, C = np.broadcast_to(w, G.shape), np.broadcast_to(c, G.shape)
     else:
-        C = np.broadcast_to(model.c(G, r), G.shape)  # type: ignore[misc]
+        C = np.broadcast_to(model.c(G, r), G.shape)  # type: ignore[misc]  # c is set when w is not
         P = np.ones(G.shape)
         P[:, 1:] = np.cumprod(C[:, :-1], axis=1)
         W = P * (1.0 / P.sum(axis=1))[:, None]
@@ -164,7 +166,9 @@ def _evaluate(
     return out
 
 
-def cwl_measure(jr: JudgedRankings, model: Model, min_rel: int, max_rel: int, of: str):
+def cwl_measure(
+    jr: JudgedRankings, model: Model, min_rel: int, max_rel: int, of: str
+) -> np.ndarray:
     """The C/W/L quantity ``of`` of ``model`` per query (see the module docstring)."""
     gains, unjudged = row_gains(jr, min_rel, max_rel)
     return _evaluate(jr, gains, np.where(unjudged, 1.0, gains), model, of)
@@ -181,7 +185,9 @@ def _level_means(jr: JudgedRankings, values: np.ndarray) -> np.ndarray:
     return np.repeat(means, lv.size)
 
 
-def cwl_tie_aware(jr: JudgedRankings, model: Model, min_rel: int, max_rel: int, of: str):
+def cwl_tie_aware(
+    jr: JudgedRankings, model: Model, min_rel: int, max_rel: int, of: str
+) -> np.ndarray:
     """E[quantity] over uniformly random tie-breaking, for a model whose ``C`` does not depend
     on the gains: EU, ETU and the residuals are then linear in the gains at each position (and
     EC, ETC, ED do not depend on them), so the expectation is the value at the level-mean

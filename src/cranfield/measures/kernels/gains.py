@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 
@@ -38,6 +38,11 @@ from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.params import INT64_MAX, INT64_MIN
 
 __all__ = ["LEVEL_LIMIT", "GainTable", "gain_pairs", "gain_table", "glibc_msort"]
+
+Gains: TypeAlias = Mapping[Any, Any] | Sequence[tuple[Any, Any]]
+"""User gains: grade -> gain, or (grade, gain) pairs (as :func:`gain_pairs` reads them)."""
+GainPairs: TypeAlias = tuple[tuple[int, float], ...]
+"""Gains as :func:`gain_pairs` gives them: (int grade, float gain) pairs in the given order."""
 
 INT_MIN = -(2**31)
 LEVEL_LIMIT = 256
@@ -56,13 +61,13 @@ def _cmp_gain(a: float, b: float) -> int:
     return int(d)
 
 
-def glibc_msort(items: list, key_cmp) -> list:
+def glibc_msort(items: list[Any], key_cmp: Callable[[Any, Any], int]) -> list[Any]:
     """glibc's ``msort``: top-down merge sort (first half ``n // 2``), taking left on ``<= 0``."""
     order = _msort_range(0, len(items), len(items), lambda a, b: key_cmp(items[a], items[b]))
     return [items[i] for i in order]
 
 
-def gain_pairs(gains: Mapping[Any, Any] | Sequence[tuple[Any, Any]] | None) -> tuple:
+def gain_pairs(gains: Gains | None) -> GainPairs:
     """User gains as a tuple of (int grade, float gain) pairs, in the given order."""
     if not gains:
         return ()
@@ -77,7 +82,7 @@ def _as_float(v: Any) -> float:
         return math.inf if v > 0 else -math.inf
 
 
-def _sorted_table(levels: int, pairs: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _sorted_table(levels: int, pairs: GainPairs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """trec_eval's sorted gain table for a query with ``levels`` grade levels.
 
     Returns (grade, gain, counted) arrays in sorted order; ``counted`` marks the entries that
@@ -108,7 +113,7 @@ def _sorted_table(levels: int, pairs: tuple) -> tuple[np.ndarray, np.ndarray, np
     return grade[order], gain[order], counted[order]
 
 
-def _msort_range(lo: int, hi: int, run_from: int, key_cmp) -> list[int]:
+def _msort_range(lo: int, hi: int, run_from: int, key_cmp: Callable[[int, int], int]) -> list[int]:
     """:func:`glibc_msort` of the indices ``lo..hi-1`` when those from ``run_from`` on are
     already in order for ``key_cmp`` (the default entries: distinct integer gains, ascending,
     less than 2**31 apart): their sub-arrays come back unchanged, so only the sub-arrays
@@ -165,7 +170,7 @@ class _Judged(NamedTuple):
     top: np.ndarray
     query: np.ndarray
     grade: np.ndarray
-    count: np.ndarray
+    entries: np.ndarray  # (not ``count``: that is tuple.count)
 
 
 def _judged(jr: JudgedRankings) -> _Judged:
@@ -195,7 +200,7 @@ def _lookup(keys: np.ndarray, values: np.ndarray, x: np.ndarray) -> tuple[np.nda
 
 def gain_table(
     jr: JudgedRankings,
-    gains: Mapping | Sequence | None = None,
+    gains: Gains | None = None,
     *,
     normalise: bool = False,
 ) -> GainTable:
@@ -254,13 +259,13 @@ def gain_table(
         hit, value = _lookup(keys, np.array([ideal_of[g] for g in keys.tolist()]), jd.grade)
         ideal[hit] = value[hit]
     keep = (ideal > 0) & ~quirk[jd.query]
-    q, key, g, c = jd.query[keep], -ideal[keep], ideal[keep], jd.count[keep]
+    q, key, gv, c = jd.query[keep], -ideal[keep], ideal[keep], jd.entries[keep]
     if emitted is not None:
-        parts = zip((q, key, g, c), emitted, strict=True)
-        q, key, g, c = (np.concatenate((a, b)) for a, b in parts)
+        parts = zip((q, key, gv, c), emitted, strict=True)
+        q, key, gv, c = (np.concatenate((a, b)) for a, b in parts)
     o = np.lexsort((key, q))
     ideal_query = np.repeat(q[o], c[o])
-    ideal_gain = np.repeat(g[o], c[o])
+    ideal_gain = np.repeat(gv[o], c[o])
     sizes = np.bincount(ideal_query, minlength=nq) if nq else np.zeros(0, dtype=np.int64)
     offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
     return GainTable(row_gain, ideal_query.astype(np.int64), ideal_gain, offsets)
@@ -269,7 +274,7 @@ def gain_table(
 def _normalised(
     jr: JudgedRankings,
     top: np.ndarray,
-    pairs: tuple,
+    pairs: GainPairs,
     uv: np.ndarray,
     row_gain: np.ndarray,
     in_table: np.ndarray,
@@ -300,7 +305,7 @@ def _normalised(
 
 
 def _msort_ideal(
-    jr: JudgedRankings, jd: _Judged, pairs: tuple, quirk: np.ndarray, row_gain: np.ndarray
+    jr: JudgedRankings, jd: _Judged, pairs: GainPairs, quirk: np.ndarray, row_gain: np.ndarray
 ) -> tuple[np.ndarray, ...]:
     """trec_eval's ideal lists of the ``quirk`` queries (fractional gains, fewer than
     :data:`LEVEL_LIMIT` levels): the whole table sorted by glibc's merge sort with the
@@ -335,7 +340,7 @@ def _msort_ideal(
         place[tgrade[counted]] = counted
         lo, hi = np.searchsorted(group_of, [L, L + 1])
         e = sel[lo:hi]
-        q, p, c = jd.query[e], place[jd.grade[e]], jd.count[e]
+        q, p, c = jd.query[e], place[jd.grade[e]], jd.entries[e]
         o = np.lexsort((-p, q))  # per query, from the top of the table down
         q, p, c = q[o], p[o], c[o]
         g = tgain[p]

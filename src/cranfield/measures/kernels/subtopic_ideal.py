@@ -17,7 +17,12 @@ vectorised step; a topic is done when its best gain is 0.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cranfield.io.trec.subtopics import Subtopics
 
 __all__ = ["ideal_gains"]
 
@@ -25,7 +30,9 @@ _EMPTY = np.zeros(0, dtype=np.float64)
 _DONE = np.iinfo(np.int64).max
 
 
-def ideal_gains(sub, rel: int, alpha: float, topics: np.ndarray) -> dict[int, np.ndarray]:
+def ideal_gains(
+    sub: Subtopics, rel: int, alpha: float, topics: np.ndarray
+) -> dict[int, np.ndarray]:
     """``{topic: gains of its greedy ideal ranking, while positive}`` for ``topics`` (indices
     of ``sub.pairs``), from ``sub``'s cache or computed now."""
     done: dict[int, np.ndarray] = sub.cache.setdefault(("ideal", rel, alpha), {})
@@ -36,7 +43,7 @@ def ideal_gains(sub, rel: int, alpha: float, topics: np.ndarray) -> dict[int, np
     return done
 
 
-def _signatures(sub, topic: int, rel: int) -> list[tuple[int, ...]]:
+def _signatures(sub: Subtopics, topic: int, rel: int) -> list[tuple[int, ...]]:
     """The relevant subtopics of each document of ``topic`` (ascending), documents in
     descending byte order of their ids."""
     pairs = sub.pairs

@@ -27,7 +27,7 @@ __all__ = ["subtopic_mean"]
 
 def subtopic_mean(
     jr: JudgedRankings, measure: str, rel: int, judged_only: bool, name: str, scale: float = 1.0
-):
+) -> np.ndarray:
     """Per query, ``sum_j m_j / (scale S)`` for the tie-aware form of ``measure`` (a measure
     string of the registry, relevance ``rel=1``; ``count@k``: the expected relevant documents
     in the top k) on each subtopic's ranking; 0 where ``S = 0``.  Without ties every term is

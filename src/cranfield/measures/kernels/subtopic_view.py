@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +28,10 @@ from cranfield.base.segments import segment_total
 from cranfield.errors import ParameterError
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.ties.levels import expand
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cranfield.io.trec.subtopics import Subtopics
+    from cranfield.judging.side_inputs import RankedSubtopics
 
 __all__ = [
     "DEPTH",
@@ -45,7 +50,7 @@ computed in ndeval's form (each cumulated gain divided by the ideal-ideal one be
 ratio); beyond it, as the plain ratio (the same value to the last bit or two)."""
 
 
-def require(jr: JudgedRankings):
+def require(jr: JudgedRankings) -> RankedSubtopics:
     """The ranked subtopic judgments of ``jr``, or a :class:`ParameterError` saying how to
     give them."""
     if jr.subtopics is None:
@@ -83,8 +88,8 @@ class View:
     S: np.ndarray
     topic: np.ndarray
     rel: int
-    subtopics: object
-    cache: dict = field(default_factory=dict, init=False, repr=False)
+    subtopics: Subtopics
+    cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
     def gains(self, alpha: float) -> np.ndarray:
         """``G(i)`` of every row."""
@@ -124,7 +129,7 @@ def view(jr: JudgedRankings, rel: int, judged_only: bool = False) -> View:
     return ranked.cache[key]
 
 
-def _make_view(jr: JudgedRankings, ranked, rel: int, judged_only: bool) -> View:
+def _make_view(jr: JudgedRankings, ranked: RankedSubtopics, rel: int, judged_only: bool) -> View:
     sub = ranked.subtopics
     pair = ranked.pair_of_row
     query = jr.row_query
@@ -178,7 +183,9 @@ def _make_view(jr: JudgedRankings, ranked, rel: int, judged_only: bool) -> View:
     )
 
 
-def relevant_counts(sub, rel: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def relevant_counts(
+    sub: Subtopics, rel: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per (topic, subtopic) with a relevant document, sorted: topic, subtopic, relevant
     documents; and the CSR offsets of each topic's entries (so ``S`` = their number)."""
     key = ("relevant", rel)
@@ -221,7 +228,9 @@ def discounts(n: int) -> np.ndarray:
     return np.asarray(_DISCOUNT[:n])
 
 
-def leading_sum(query: np.ndarray, rank: np.ndarray, values: np.ndarray, k: int | None, nq: int):
+def leading_sum(
+    query: np.ndarray, rank: np.ndarray, values: np.ndarray, k: int | None, nq: int
+) -> np.ndarray:
     """Per query, the sum of ``values`` over ranks ``<= k`` (all: ``None``), added in rank
     order."""
     sel = slice(None) if k is None else rank <= k
