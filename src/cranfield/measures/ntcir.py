@@ -65,9 +65,12 @@ ROBERTSON_GAP = (
     "Robertson, Kanoulas & Yilmaz, 'Extending average precision to graded relevance "
     "judgments', SIGIR 2010"
 )
-CHAPELLE = (
-    "Chapelle, Metzler, Zhang & Grinspan, 'Expected reciprocal rank for graded relevance', "
-    "CIKM 2009"
+UNVERIFIED = "; section and equation not verified"
+"""Said in a source where the paper's section and equation could not be checked here (the
+paper is not among the project's seed texts)."""
+SAKAI_IPM = (
+    "Sakai, 'On the reliability of information retrieval metrics based on graded relevance', "
+    "IPM 43(2), 2007"
 )
 AMIGO = (
     "Amigó, Spina & Carrillo-de-Albornoz, 'An axiomatic analysis of diversity evaluation "
@@ -166,7 +169,8 @@ output, pyNTCIREVAL and the brute force written from the papers."""
     summary="Q-measure: the mean blended ratio over the relevant documents (graded AP)",
     formula="Q@k = sum_{r<=k} I(r) BR(r) / min(k, R), BR(r) = (count(r) + beta cg(r)) / "
     "(r + beta cg*(r)); Q (no k) divides by R",
-    source=f"{SAKAI_SONG} (Q-measure); {SAKAI_BPREF}; {NTCIREVAL} (Q-measure, Q@k)",
+    source=f"{SAKAI_IPM} (Q-measure{UNVERIFIED}); {SAKAI_BPREF} (condensed lists); "
+    f"{NTCIREVAL} (Q-measure, Q@k)",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -206,7 +210,7 @@ def _preferred(rk: Ranked, rows: np.ndarray, nq: int) -> tuple[np.ndarray, np.nd
     check=relevant_grades_only,
     summary="O-measure: the blended ratio at the first relevant document",
     formula="O = BR(r1), r1 the rank of the first relevant document (0 if none)",
-    source=f"{SAKAI_TOD} (O-measure); {NTCIREVAL} (O-measure)",
+    source=f"{SAKAI_TOD} (O-measure{UNVERIFIED}); {NTCIREVAL} (O-measure)",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -230,7 +234,7 @@ def o_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     summary="P-measure: the blended ratio at the first document of the highest grade retrieved",
     formula="P-measure = BR(rp), rp the rank of the first retrieved document of the highest "
     "grade among those retrieved (0 if none relevant)",
-    source=f"{SAKAI_TOD} (P-measure); {NTCIREVAL} (P-measure, rp)",
+    source=f"{SAKAI_TOD} (P-measure{UNVERIFIED}); {NTCIREVAL} (P-measure, rp)",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -253,7 +257,7 @@ def p_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     check=relevant_grades_only,
     summary="P+: the mean blended ratio over the relevant documents down to rp",
     formula="P+ = sum_{r<=rp} I(r) BR(r) / count(rp), rp as in P-measure (0 if none relevant)",
-    source=f"{SAKAI_TOD} (P+-measure); {NTCIREVAL} (P-plus)",
+    source=f"{SAKAI_TOD} (P+-measure{UNVERIFIED}); {NTCIREVAL} (P-plus)",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -282,7 +286,7 @@ def p_plus(jr, *, gains, beta, judged_only) -> np.ndarray:
     "distribution on the relevant documents",
     formula="NCU = sum_r I(r) Ps(r) BR(r); gu: Ps(r) = g(r) / sum_j g(j) over the judged "
     "relevant j; rb: Ps(r) = gamma^(count(r)-1) / sum_{i<R} gamma^i",
-    source=f"{SAKAI_ROBERTSON} (NCU, graded-uniform and rank-biased stopping); "
+    source=f"{SAKAI_ROBERTSON} (NCU, graded-uniform and rank-biased stopping{UNVERIFIED}); "
     f"{NTCIREVAL} (NCUgu, NCUrb)",
     better="higher",
     undefined=(NO_REL,),

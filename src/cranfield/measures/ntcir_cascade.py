@@ -27,7 +27,6 @@ from cranfield.measures.kernels.ntcir_lists import (
 from cranfield.measures.ntcir import (
     AMIGO,
     BETA,
-    CHAPELLE,
     CHECKED,
     CONDENSED,
     GAINS,
@@ -37,9 +36,11 @@ from cranfield.measures.ntcir import (
     NTCIREVAL,
     SAKAI_ROBERTSON,
     SAKAI_SONG,
+    UNVERIFIED,
     relevant_grades_only,
 )
 from cranfield.measures.registry import CUTOFF_OPTIONAL, REQUIRED, Param, measure
+from cranfield.measures.sources import CHAPELLE
 
 __all__ = ["RBU_P", "ebr", "irbu", "nerr"]
 
@@ -60,7 +61,7 @@ def _ideal_err(jr: JudgedRankings, gains: dict | None, cutoff: int | None) -> np
     summary="normalised expected reciprocal rank (ERR of the ranking over ERR of the ideal)",
     formula="nERR@k = ERR@k / ERR*@k, ERR@k = sum_{r<=k} (1/r) x(r) prod_{j<r} (1 - x(j)), "
     "x(r) = g(r) / (g_max + 1)",
-    source=f"{CHAPELLE}, eq. 4 (ERR); {SAKAI_SONG} (nERR); {NTCIREVAL} (nERR@k)",
+    source=f"{CHAPELLE} (ERR{UNVERIFIED}); {SAKAI_SONG} (nERR{UNVERIFIED}); {NTCIREVAL} (nERR@k)",
     better="higher",
     undefined=(NO_REL,),
     ties=None,
@@ -85,7 +86,8 @@ def nerr(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     summary="expected blended ratio: ERR's stopping model with the blended ratio as the "
     "utility at the stopping rank",
     formula="EBR@k = sum_{r<=k} BR(r) x(r) prod_{j<r} (1 - x(j)), x(r) = g(r) / (g_max + 1)",
-    source=f"{NTCIREVAL} (EBR, added in 2018); {SAKAI_ROBERTSON} (the blended ratio as a utility)",
+    source=f"{NTCIREVAL} (EBR, added in 2018); "
+    f"{SAKAI_ROBERTSON} (the blended ratio as a utility{UNVERIFIED})",
     better="higher",
     undefined=(),
     ties=None,
@@ -126,7 +128,7 @@ RBU_P = Param(
     summary="intentwise rank-biased utility: ERR's stopping model with RBP's patience, the "
     "per-intent part of RBU",
     formula="iRBU@k = sum_{r<=k} p^r x(r) prod_{j<r} (1 - x(j)), x(r) = g(r) / (g_max + 1)",
-    source=f"{AMIGO} (RBU, one intent, no effort term); {NTCIREVAL} -rbup (iRBU@k)",
+    source=f"{AMIGO} (RBU, one intent, no effort term{UNVERIFIED}); {NTCIREVAL} -rbup (iRBU@k)",
     better="higher",
     undefined=(),
     ties=None,

@@ -31,7 +31,7 @@ from cranfield.measures.ntcir import (
     NOTES,
     NTCIREVAL,
     ROBERTSON_GAP,
-    SAKAI_SONG,
+    UNVERIFIED,
     relevant_grades_only,
 )
 from cranfield.measures.registry import CUTOFF_OPTIONAL, measure
@@ -64,7 +64,7 @@ def _tie_msndcg(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     check=relevant_grades_only,
     summary="Microsoft-style nDCG: every rank discounted by log(r + 1)",
     formula="MSnDCG@k = sum_{r<=k} g(r) / log(r + 1) / sum_{r<=min(k,R)} g*(r) / log(r + 1)",
-    source=f"{BURGES} (NDCG); {SAKAI_SONG} (MSnDCG); {NTCIREVAL} (MSnDCG@k)",
+    source=f"{BURGES} (NDCG{UNVERIFIED}); {NTCIREVAL} (MSnDCG@k)",
     better="higher",
     undefined=(NO_REL,),
     ties=_tie_msndcg,
@@ -111,7 +111,7 @@ def _gap_sums(rk: Ranked, rows: np.ndarray) -> np.ndarray:
     summary="graded average precision: AP over users who each set their own relevance threshold",
     formula="GAP@k = sum_{r<=k} I(r) (1/r) sum_{j<=r} h(min(l(r), l(j))) / sum_{i<=min(k,R)} "
     "h(l*(i)), h(l) = l (l + 1), l the grade",
-    source=f"{ROBERTSON_GAP} (GAP); {NTCIREVAL} -gap (GAP, GAP@k: thresholds "
+    source=f"{ROBERTSON_GAP} (GAP{UNVERIFIED}); {NTCIREVAL} -gap (GAP, GAP@k: thresholds "
     "weighted in proportion to the grade)",
     better="higher",
     undefined=(NO_REL,),
