@@ -25,17 +25,19 @@ impl DictQrels {
     /// The query ids with judgments, in `strcmp` order.
     #[getter]
     fn query_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.ids.iter().map(|s| s.bind(py)))
+        guarded("DictQrels.query_ids", || {
+            PyTuple::new(py, self.ids.iter().map(|s| s.bind(py)))
+        })?
     }
 
     /// The highest grade of the qrels.
     #[getter]
-    fn max_grade(&self) -> Option<i64> {
-        self.index.max_grade
+    fn max_grade(&self) -> PyResult<Option<i64>> {
+        guarded("DictQrels.max_grade", || self.index.max_grade)
     }
 
-    fn __len__(&self) -> usize {
-        self.index.num_queries()
+    fn __len__(&self) -> PyResult<usize> {
+        guarded("DictQrels.__len__", || self.index.num_queries())
     }
 }
 

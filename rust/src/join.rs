@@ -39,9 +39,10 @@ pub fn join<'a>(
                 .ok()
                 .and_then(|c| query_of.get(c))
                 .copied();
-            match q {
-                Some(q) if q >= 0 => map.get(&(q as u32, doc(i))).copied().unwrap_or(MISSING),
-                _ => MISSING,
+            // a query number beyond 32 bits is no qrels query (never cut to one that is)
+            match q.and_then(|q| u32::try_from(q).ok()) {
+                Some(q) => map.get(&(q, doc(i))).copied().unwrap_or(MISSING),
+                None => MISSING,
             }
         })
         .collect()

@@ -4,6 +4,9 @@
 //! vectors, handed over without a copy) and Python strings, or `{"error": kind, "line", "start", "end", "field"}` for `cranfield.io.text` to
 //! word.  The parse runs without the GIL.  A panic is caught here and raised as
 //! `cranfield._core.InternalError`, never unwound into the interpreter.
+//!
+//! Every entry point (a `#[pyfunction]`, or a method of a `#[pymethods]` block) runs its work
+//! in [`guarded`]: `tests/entry_points.rs` fails `cargo test` otherwise (see rust/README.md).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

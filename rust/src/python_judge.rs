@@ -117,8 +117,8 @@ impl QrelsIndex {
     }
 
     #[getter]
-    fn num_queries(&self) -> usize {
-        self.inner.num_queries()
+    fn num_queries(&self) -> PyResult<usize> {
+        guarded("QrelsIndex.num_queries", || self.inner.num_queries())
     }
 }
 
