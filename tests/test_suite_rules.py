@@ -99,3 +99,39 @@ def test_reference_data_is_looked_for_beside_the_checkout_only(tmp_path, monkeyp
     assert conftest._find_shared() == tmp_path / "projects" / "shared"
     monkeypatch.setenv("CRANFIELD_SHARED", str(tmp_path / "elsewhere"))
     assert conftest._find_shared() == tmp_path / "elsewhere"
+
+
+def _pytest_lines(script: str) -> list[str]:
+    """The lines of a shell script that run pytest."""
+    return [line for line in script.splitlines() if "pytest" in line and not line.startswith("#")]
+
+
+def _deselects_slow(ci_lines: list[str], addopts: str) -> list[str]:
+    """The pytest invocations (CI's, and pyproject's addopts) that select tests by marker or
+    keyword: the slow tests are marked to be found, never to be skipped."""
+    found = []
+    for line in [*ci_lines, "pytest " + addopts]:
+        words = line.split()
+        options = words[words.index("pytest") + 1 :] if "pytest" in words else words
+        if any(w in ("-m", "-k") or w.startswith(("-m=", "-k=")) for w in options):
+            found.append(line)
+    return found
+
+
+def test_the_check_finds_deselected_slow_tests():
+    assert _deselects_slow(["python -m pytest -n 2"], "-ra") == []
+    assert _deselects_slow(["python -m pytest -n 2 -m 'not slow'"], "-ra") != []
+    assert _deselects_slow(["python -m pytest -m=fast"], "-ra") != []
+    assert _deselects_slow(["python -m pytest"], "-ra -m 'not slow'") != []
+    assert _deselects_slow(["python -m pytest -k 'not slow'"], "") != []
+
+
+def test_ci_runs_the_slow_tests():
+    import tomllib
+
+    config = tomllib.loads((TESTS.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    pytest_config = config["tool"]["pytest"]["ini_options"]
+    ci = _pytest_lines((TESTS.parent / ".ci" / "run").read_text(encoding="utf-8"))
+    assert ci, "no pytest in .ci/run"
+    assert _deselects_slow(ci, pytest_config.get("addopts", "")) == []
+    assert "slow" in " ".join(pytest_config["markers"])

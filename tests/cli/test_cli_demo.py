@@ -149,7 +149,7 @@ def test_demo_of_a_damaged_installation_is_one_error(tmp_path, monkeypatch, caps
     (tmp_path / "cranfield").mkdir()
     (tmp_path / "collection").symlink_to(examples.ROOT / "collection")
     monkeypatch.setattr(examples, "ROOT", tmp_path)
-    from test_cli_trust import call
+    from _cli_trust import call
 
     for argv in (["demo"], ["demo", "--ties"]):
         code, out, err = call(argv, capsys, monkeypatch)

@@ -337,7 +337,15 @@ def test_regular_files_with_extra_columns_on_every_parser(tmp_path, text_parser,
     (trailing delimiters) or mixed (left to the normaliser)."""
     sep = b"\t" if tail.startswith(b"\t") else b" "
     lines = [sep.join([b"q1", b"Q0", b"d%d" % i, b"%d" % i, b"1.5", b"t"]) + tail for i in range(3)]
-    r = read_run(write(tmp_path, "r.txt", b"\n".join(lines) + b"\n"))
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        r = read_run(write(tmp_path, "r.txt", b"\n".join(lines) + b"\n"))
+    told = [str(w.message).split(": ", 1)[1] for w in seen if w.category is DataWarning]
+    columns = "columns after the 6th (the run tag) are ignored, as trec_eval does"
+    if extra:
+        assert told == [f"3 lines have more than 6 columns (first: line 1); the {columns}"]
+    else:  # empty trailing cells are not columns
+        assert told == []
     assert len(r) == 3 and r.line_counts.extra_columns == extra
     assert r.line_counts.first_extra_line == (1 if extra else None)
     joined = [*lines[:2], lines[2] + b" x Q0 d9 9 0.5 u"]

@@ -3,6 +3,7 @@ the fast paths (the vectorised field splitter, and Arrow with its whitespace nor
 change a result or a message."""
 
 import gzip
+import warnings
 
 import numpy as np
 import pytest
@@ -13,9 +14,11 @@ import cranfield.io.trec.arrow_parse as trec_arrow
 import cranfield.io.trec.normalize as normalize_mod
 import cranfield.io.trec.text as text_io
 from conftest import use_text_parser
-from cranfield.errors import InputError
+from cranfield.errors import DataWarning, InputError
 from cranfield.io import read_qrels, read_run
 from cranfield.io.trec.normalize import normalize_fields
+
+EXTRA_COLUMNS = "columns after the 6th (the run tag) are ignored, as trec_eval does"
 
 
 def write(tmp_path, name, content: bytes):
@@ -66,7 +69,14 @@ def test_corrupt_gzip_is_an_error(tmp_path):
     ],
 )
 def test_run_layouts_all_read_the_same(tmp_path, text_parser, content):
-    r = read_run(write(tmp_path, "r.txt", content))
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        r = read_run(write(tmp_path, "r.txt", content))
+    told = [str(w.message).split(": ", 1)[1] for w in seen if w.category is DataWarning]
+    if b" extra" in content:  # the one layout with extra columns says so, once
+        assert told == [f"2 lines have more than 6 columns (first: line 1); the {EXTRA_COLUMNS}"]
+    else:
+        assert told == []
     assert r.query_ids == ("1",)
     assert r.docs.to_list() == ["a", "b"]
     assert r.scores.tolist() == [2.5, 1.0]
@@ -85,12 +95,15 @@ def test_line_numbers_count_comments_and_blank_lines(tmp_path, text_parser):
 def test_very_long_lines(tmp_path, text_parser):
     doc = "d" * 200_000
     p = write(tmp_path, "r.txt", f"1 Q0 {doc} 1 2 t {'x ' * 50_000}\n1 Q0 b 2 1 t\n".encode())
-    assert read_run(p).docs.to_list() == [doc, "b"]
+    with pytest.warns(DataWarning, match="1 line has more than 6 columns .first: line 1.; the"):
+        assert read_run(p).docs.to_list() == [doc, "b"]
 
 
 def test_run_extra_columns_ignored_and_tag_is_last_line(tmp_path, text_parser):
     p = write(tmp_path, "r.txt", b"1 Q0 a 1 2.5 tagA extra\n1 Q0 b 2 1e0 tagB\n")
-    r = read_run(p)
+    with pytest.warns(DataWarning, match="1 line has more than 6 columns .first: line 1.") as w:
+        r = read_run(p)
+    assert str(w[0].message).endswith(EXTRA_COLUMNS)
     assert r.name == "r.txt" and r.tag == "tagB"
     assert r.scores.tolist() == [2.5, 1.0]
 

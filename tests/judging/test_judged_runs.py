@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from test_cli_trust import call
+from _cli_trust import call
 
 import cranfield
 import cranfield.judging.join

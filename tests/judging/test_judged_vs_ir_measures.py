@@ -16,6 +16,7 @@ def _theirs(qrels, run, k):
 
 
 def _ours(qrels, run, k):
+    qrels = {q: qrels[q] for q in run}  # the run's queries: no others scored as empty rankings
     res = cranfield.evaluate(qrels, run, [f"Judged@{k}"])
     return dict(zip(res.query_ids, res.values[:, 0].tolist(), strict=True))
 

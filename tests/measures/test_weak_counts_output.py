@@ -16,9 +16,9 @@ import warnings
 from fractions import Fraction
 
 import pytest
+from _tie_enumeration import _inputs, _judged, _linear_orders, _rel, weak_orderings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_ties_enumeration import _inputs, _judged, _linear_orders, _rel, weak_orderings
 
 from _report_pages import table as page_table
 from conftest import run_cli

@@ -144,8 +144,15 @@ def test_the_other_rule_on_request_and_its_warning(cisi):
     ap = {name: _ap(qrels, run) for name, run in runs.items()}
     own = {name: math.fsum(v.values()) / len(v) for name, v in ap.items()}  # trec_eval's default
     files = [str(paths["bm25"]), str(paths["coord"])]
-    with pytest.warns(DataWarning, match=r"different sets of queries \(bm25 74, coord 76"):
+    with pytest.warns(DataWarning) as seen:
         res = cranfield.evaluate(qrels_path, files, ["AP"], names=["bm25", "coord"], complete=False)
+    told = [str(w.message) for w in seen]
+    assert [t.split(" and ")[0] for t in told[:3]] == [
+        "bm25: 36 queries have results but no judgments",  # CISI judges 76 of its 112 queries
+        "bm25: 2 judged queries have no results",  # 1 and 10, left out of this run
+        "coord: 36 queries have results but no judgments",
+    ]
+    assert len(told) == 4 and "different sets of queries (bm25 74, coord 76" in told[3]
     assert {r.run: r.aggregate()["AP"] for r in res} == pytest.approx(own, abs=1e-12)
     # compare keeps the queries every run has, and says the means moved
     shared = [q for q in ap["coord"] if q in ap["bm25"]]

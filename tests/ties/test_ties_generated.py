@@ -90,7 +90,7 @@ def test_a_tie_form_by_definition_names_the_test_of_its_definition():
     by_definition = {n: d for n, d in REGISTRY.items() if d.tie_form == "definition"}
     assert set(by_definition) == {"PRR", "PRECALL"}
     for d in by_definition.values():
-        assert any("test_ties_enumeration.py::" in t for t in d.checked_by), d.name
+        assert any("tests/ties/test_ties_enumeration_" in t for t in d.checked_by), d.name
 
 
 def test_every_tie_aware_declaration_has_measure_strings():

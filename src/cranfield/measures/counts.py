@@ -97,7 +97,7 @@ def _expected_num_rel_ret(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     trec_eval=TrecEval("num_rel_ret", kind="long"),
     checked_by=(
         ORACLE,
-        "tests/ties/test_ties_enumeration.py::"
+        "tests/ties/test_ties_enumeration_depth_cut.py::"
         "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking",
     ),
 )

@@ -252,9 +252,9 @@ def _tie_bin_g(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     trec_eval=TrecEval("binG"),
     checked_by=(
         "tests/measures/test_measures_trec.py::test_yaap_bing_and_g",
-        "tests/ties/test_ties_enumeration.py::"
+        "tests/ties/test_ties_enumeration_standard.py::"
         "test_standard_measures_equal_the_average_over_all_tie_breakings",
-        "tests/ties/test_ties_enumeration.py::"
+        "tests/ties/test_ties_enumeration_depth_cut.py::"
         "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking",
     ),
     notes="Unjudged documents count as non-relevant.",

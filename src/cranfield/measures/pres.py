@@ -85,9 +85,9 @@ def _pres(jr: JudgedRankings, cutoff: int, rel: int) -> tuple[np.ndarray, np.nda
     checked_by=(
         "tests/measures/test_measures_literature.py::test_pres_table2",
         "tests/measures/test_measures_literature.py::test_pres_table3",
-        "tests/ties/test_ties_enumeration.py::"
+        "tests/ties/test_ties_enumeration_literature.py::"
         "test_literature_measures_equal_the_average_over_all_tie_breakings",
-        "tests/ties/test_ties_enumeration.py::"
+        "tests/ties/test_ties_enumeration_depth_cut.py::"
         "test_a_depth_cut_inside_a_tie_group_gives_the_expectation_of_the_cut_ranking",
     ),
     notes="Only the top N_max documents count (the @ part is N_max). Reading of the OCR: "
@@ -109,7 +109,7 @@ def pres(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.ndarray:
     ties=_tie_pres_est,
     checked_by=(
         "tests/measures/test_measures_literature.py::test_pres_est_divides_by_the_highest_reachable_recall",
-        "tests/ties/test_ties_enumeration.py::"
+        "tests/ties/test_ties_enumeration_literature.py::"
         "test_literature_measures_equal_the_average_over_all_tie_breakings",
     ),
 )

@@ -53,7 +53,7 @@ from cranfield.ties.expected import expected_count_at, refuse_cut
 from cranfield.ties.levels import level_bounds, log_binom, marked_levels
 
 TIES = (
-    "tests/ties/test_ties_enumeration.py::"
+    "tests/ties/test_ties_enumeration_weak_order.py::"
     "test_weak_order_measures_equal_their_definitions_by_enumeration"
 )
 R89 = "tests/ties/test_ties_raghavan.py::"
@@ -328,7 +328,7 @@ measure(
     better="higher",
     checked_by=(
         R89 + "test_examples_2_1_to_2_4",
-        "tests/ties/test_ties_enumeration.py::"
+        "tests/ties/test_ties_enumeration_weak_order.py::"
         "test_ceiling_interpolation_is_the_max_over_later_recall_points",
     ),
     check=_one_of("NR", "recall", interpolation=True),
