@@ -55,6 +55,7 @@ TIE_AWARE_LABELS = [
     "RelP@3",
     "R_cap@3",
     "Accuracy@2",
+    "Hole@3",
     "Unjudged@4",
     "Rprec(mult=2.0)",
     "Bpref",
