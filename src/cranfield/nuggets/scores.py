@@ -30,13 +30,19 @@ from cranfield.errors import ParameterError
 from cranfield.nuggets.reader import NuggetAssignments, read
 from cranfield.results.tables import Results, ResultsSet
 
-__all__ = ["SCORES", "NuggetScore", "ScoreDef", "response_scores", "score"]
+__all__ = ["SCORES", "NuggetScore", "ScoreDef", "docs_table", "response_scores", "score"]
 
 SOURCE = (
     "Pradeep et al., The Great Nugget Recall: Automating Fact Extraction and RAG Evaluation "
     "with Large Language Models, SIGIR 2025 (arXiv:2504.15068; section and equation not "
     "verified); nuggetizer's calculate_nugget_scores (nuggetizer/core/metrics.py)"
 )
+CHECKED = (
+    "tests/nuggets/test_nuggets_peer.py::test_each_response_is_nuggetizers_value_to_the_bit",
+    "tests/nuggets/test_nuggets_peer.py::test_each_runs_means_are_nuggetizers_global_metrics",
+    "tests/nuggets/test_nuggets_worked.py::test_a_response_scores_as_worked_out_by_hand",
+)
+"""The tests that check every score: against nuggetizer's functions and by hand."""
 
 
 QUERY_RULE = "the queries of the runs' responses in the nugget-assignment files"
@@ -59,7 +65,9 @@ class ScoreDef:
     formula: str
     vital_only: bool
     strict: bool
+    empty: str = "0"
     source: str = SOURCE
+    checked_by: tuple[str, ...] = CHECKED
     better: str = "higher"
     better_by: None = None
     aggregate: str = "mean"
@@ -80,6 +88,7 @@ SCORES: dict[str, ScoreDef] = {
             "supported vital / vital nuggets (0 when there is no vital nugget)",
             vital_only=True,
             strict=True,
+            empty="0 (no vital nugget)",
         ),
         ScoreDef(
             "strict_all",
@@ -87,6 +96,7 @@ SCORES: dict[str, ScoreDef] = {
             "supported / nuggets (0 when there is no nugget)",
             vital_only=False,
             strict=True,
+            empty="0 (no nugget)",
         ),
         ScoreDef(
             "vital",
@@ -94,6 +104,7 @@ SCORES: dict[str, ScoreDef] = {
             "(supported vital + 0.5 partly supported vital) / vital nuggets (0 when none)",
             vital_only=True,
             strict=False,
+            empty="0 (no vital nugget)",
         ),
         ScoreDef(
             "all",
@@ -101,6 +112,7 @@ SCORES: dict[str, ScoreDef] = {
             "(supported + 0.5 partly supported) / nuggets (0 when there is no nugget)",
             vital_only=False,
             strict=False,
+            empty="0 (no nugget)",
         ),
     )
 }
@@ -213,3 +225,18 @@ def score(
     if interval is not None:
         out = with_intervals(out, **interval)
     return ResultsSet(tuple(out))
+
+
+def docs_table() -> str:
+    """The scores as the markdown table of ``docs/nuggets.md`` (generated: see
+    :mod:`cranfield.render.generated_docs`)."""
+    rows = [
+        "| score | what | formula | when there is nothing to count | better | checked by |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for d in SCORES.values():
+        checked = "<br>".join(f"`{t}`" for t in d.checked_by)
+        rows.append(
+            f"| `{d.name}` | {d.summary} | {d.formula} | {d.empty} | {d.better} | {checked} |"
+        )
+    return "\n".join(rows) + f"\n\nSource of every score: {SOURCE}.\n"

@@ -2,10 +2,10 @@
 
 ``docs/measures.md`` (every measure), ``docs/trec_eval.md`` (trec_eval's names),
 ``docs/ties.md`` (what ``--ties weak`` computes), ``docs/statistics.md`` (every statistic)
-``docs/compare.md`` (the corrections), ``docs/cli.md`` (the output formats) and
-``docs/input.md`` (the input formats) each hold a block between
-``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` that :func:`blocks` renders; ``python -m
-cranfield.render.generated_docs DOCS_DIR`` rewrites them, and
+``docs/compare.md`` (the corrections), ``docs/cli.md`` (the output formats),
+``docs/input.md`` (the input formats) and ``docs/nuggets.md`` (the nugget scores) each hold a
+block between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` that :func:`blocks` renders;
+``python -m cranfield.render.generated_docs DOCS_DIR`` rewrites them, and
 ``tests/measures/test_registry.py`` fails when one is out of date.
 """
 
@@ -62,6 +62,12 @@ def _input_formats() -> str:
     return docs_table()
 
 
+def _nugget_scores() -> str:
+    from cranfield.nuggets.scores import docs_table
+
+    return docs_table()
+
+
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "measures-table": ("measures.md", _measures),
     "trec-eval-table": ("trec_eval.md", _trec_eval),
@@ -70,6 +76,7 @@ BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "corrections-table": ("compare.md", _corrections),
     "output-formats-table": ("cli.md", _output_formats),
     "input-formats-table": ("input.md", _input_formats),
+    "nugget-scores-table": ("nuggets.md", _nugget_scores),
 }
 """Block name -> (docs page, renderer)."""
 
