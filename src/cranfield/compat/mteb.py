@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from cranfield.errors import ParameterError, UndefinedMeasureWarning
+from cranfield.results.tables import Results
 
 __all__ = ["K_VALUES", "TASK_METRICS", "evaluate", "hole"]
 
@@ -90,6 +91,7 @@ def evaluate(
     with warnings.catch_warnings():  # MTEB scores these 0 (or leaves them out) silently
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         res = cf_evaluate(qrels, results, measures, ties="trec", complete=False)
+    assert isinstance(res, Results)  # one run in, one Results out
     n = len(res.query_ids)
 
     def mean(label: str, digits: int | None = 5) -> float:

@@ -98,14 +98,14 @@ class JudgedRankings:
     @functools.cached_property
     def num_ret(self) -> np.ndarray:
         """Number of ranked documents per query (after depth cut and judged-only filter)."""
-        if self.cut:
+        if self.cut and self.depth is not None:  # a cut comes with its depth
             return np.minimum(self.num_rows, self.depth)
         return self.num_rows
 
     def limit(self, cutoff: int | None = None) -> int | None:
         """The last position a measure with this cut-off reads: ``cutoff``, capped by the depth
         when a depth cut fell inside a tie group (see :attr:`cut`); None: every row."""
-        if not self.cut:
+        if not self.cut or self.depth is None:  # a cut comes with its depth
             return cutoff
         return int(self.depth) if cutoff is None else min(int(cutoff), int(self.depth))
 

@@ -185,6 +185,7 @@ def _definition(name: Any) -> MeasureDef:
 
 def _pairs(params: Any, name: str) -> dict[str, Any]:
     """Explicit parameters given as a mapping or as (name, value) pairs, as a dict."""
+    items: list[tuple[Any, ...]] | None
     if isinstance(params, Mapping):
         items = list(params.items())
     else:
@@ -192,11 +193,11 @@ def _pairs(params: Any, name: str) -> dict[str, Any]:
             items = [tuple(item) for item in params]
         except TypeError:
             items = None
-        if items is None or any(len(item) != 2 for item in items):
-            raise MeasureError(
-                f"measure {name}: parameters must be a mapping or (name, value) pairs, "
-                f"got {shown(params)}"
-            )
+    if items is None or any(len(item) != 2 for item in items):  # a mapping's items are pairs
+        raise MeasureError(
+            f"measure {name}: parameters must be a mapping or (name, value) pairs, "
+            f"got {shown(params)}"
+        )
     out: dict[str, Any] = {}
     for key, value in items:
         if not isinstance(key, str):

@@ -72,7 +72,7 @@ def render(
         def pair(ci: Any) -> list[str]:
             return ["", ""] if ci is None else [repr(float(ci[0])), repr(float(ci[1]))]
 
-        ends = ("", "_ci_low", "_ci_high") if intervals else ("",)
+        ends: tuple[str, ...] = ("", "_ci_low", "_ci_high") if intervals else ("",)
         head = [*first, *(label + end for label in labels for end in ends)]
         rows = _rows(rs, a, per_query, repr, pair if intervals else None)
         sep = "," if fmt == "csv" else "\t"

@@ -287,7 +287,7 @@ def results_html(runs: Sequence[Results], *, digits: int = 4) -> str:
     caption = counted(len(runs), "run")
     if len(queries) == 1:
         caption += f", {counted(queries.pop(), 'query')}"
-    context = {
+    context: dict[str, Any] = {
         "caption": caption,
         "summary": None,
         "results": M.results_rows(runs, digits),

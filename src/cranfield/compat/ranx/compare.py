@@ -82,7 +82,8 @@ def compare(
     names: list[str] = []
     scores: dict[str, dict[str, np.ndarray]] = {}
     for i, run in enumerate(runs):
-        name = run.name if getattr(run, "name", None) is not None else f"run_{i + 1}"
+        given_name = getattr(run, "name", None)
+        name: str = given_name if given_name is not None else f"run_{i + 1}"
         if name in scores:
             raise ParameterError(f"two runs are named {name!r}; give each run its own name")
         names.append(name)

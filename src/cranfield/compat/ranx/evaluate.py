@@ -128,7 +128,7 @@ def _cranfield_values(
         return {label: np.zeros(len(qids)) for label in labels}
     kept = READ_QRELS.get(id(qrels))
     reuse = kept is not None and kept[0] is qrels
-    cf_qrels = kept[1] if reuse else qrels_from_mapping(judged, "<qrels>")
+    cf_qrels = kept[1] if kept is not None and reuse else qrels_from_mapping(judged, "<qrels>")
     with warnings.catch_warnings():  # ranx scores undefined cases 0 without a word
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         warnings.simplefilter("ignore", DataWarning)  # empty rankings: ranx's make_comparable

@@ -4,6 +4,10 @@ with insertion sort for parts of at most 15 elements), reproduced."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
+
+_Value = TypeVar("_Value", int, float)
+"""A grade (qrels) or a score (runs): what the documents map to, kept as it was."""
 
 SMALL_QUICKSORT = 15
 """numba's quicksort hands a part of at most this many elements to insertion sort."""
@@ -74,6 +78,6 @@ def ranx_order(scores: Sequence[float], *, from_dict: bool = False) -> list[int]
     return numba_argsort([-s for s in scores])
 
 
-def sorted_docs(docs: Mapping[str, float]) -> dict[str, float]:
+def sorted_docs(docs: Mapping[str, _Value]) -> dict[str, _Value]:
     items = list(docs.items())
     return {items[i][0]: items[i][1] for i in ranx_order([s for _, s in items])}
