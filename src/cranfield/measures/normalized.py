@@ -77,7 +77,7 @@ def log_falling(N: np.ndarray, k: np.ndarray) -> np.ndarray:
     """``ln(N! / (N-k)!)`` per query (``0 <= k <= N``, ``N`` up to ``2**63-1``), in doubles."""
     Nf = np.asarray(N, dtype=np.int64).astype(np.float64)
     k = np.asarray(k, dtype=np.int64)
-    out = _lgamma(Nf + 1.0) - _lgamma(Nf - k + 1.0)
+    out: np.ndarray = _lgamma(Nf + 1.0) - _lgamma(Nf - k + 1.0)
     big = np.flatnonzero((np.asarray(N) >= EXACT_LGAMMA) & (k > 0))
     if len(big):  # sum_{j<k} ln(N - j): as many terms as relevant documents
         kb = k[big]
@@ -89,7 +89,8 @@ def log_falling(N: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 
 def _no_rel(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
-    return jr.num_rel(rel) == 0
+    result: np.ndarray = jr.num_rel(rel) == 0
+    return result
 
 
 def _all_rel(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
@@ -102,7 +103,9 @@ NO_REL = Undefined("the query has no relevant document (n = 0)", "0", _no_rel)
 ALL_REL = Undefined("every document of the collection is relevant (n = N)", "1", _all_rel)
 
 
-def _collection_rank_sum(jr: JudgedRankings, rel: int, name: str):
+def _collection_rank_sum(
+    jr: JudgedRankings, rel: int, name: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(n, N, k missing, sum of ranks in the collection, sum of log ranks in the collection)."""
     N = collection_size(jr, name)
     n, found, rank_sum, log_sum = relevant_rank_parts(jr, rel)

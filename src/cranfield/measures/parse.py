@@ -297,7 +297,9 @@ def _scalar(p: Param, kind: str, tok: str, at: str) -> Any:
     return _float(tok, at, p.wanted())
 
 
-def _gains(p: Param, entries: list[tuple[tuple[str, str, int], tuple[str, str, int]]], at: str):
+def _gains(
+    p: Param, entries: list[tuple[tuple[str, str, int], tuple[str, str, int]]], at: str
+) -> dict[int, int | float]:
     """A ``{grade:gain}`` map from its tokens (duplicate grades are an error)."""
     out: dict[int, int | float] = {}
     wanted = p.wanted()

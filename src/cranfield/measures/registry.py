@@ -148,7 +148,7 @@ class TrecEval:
     name: str
     kind: str = "double"
     params: str = "none"
-    default: tuple = ()
+    default: tuple[Any, ...] = ()
     compute: str = "single"
     printed: str = ""
     rel_format: str = "qrels"
@@ -501,7 +501,7 @@ def _case_insensitive(name: str) -> str | None:
     low = name.lower()
     canon = {**{n: n for n in ix.MEASURES}, **ix.ALIASES, **{n: n for n in REGISTRY._defs}}
     canon.update(_ALIASES)
-    hits = {n: c for n, c in canon.items() if n.lower() == low}
+    hits: dict[str, str] = {n: c for n, c in canon.items() if n.lower() == low}
     if len(set(hits.values())) != 1 or name in hits:
         return None
     return min(hits)

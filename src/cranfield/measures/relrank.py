@@ -69,7 +69,8 @@ def _nth_rank(jr: JudgedRankings, n: object, rel: int) -> tuple[np.ndarray, np.n
 
 
 def _undefined(jr: JudgedRankings, n: object = "1", rel: int = 1, **_: object) -> np.ndarray:
-    return np.isnan(_nth_rank(jr, n, rel)[0])
+    result: np.ndarray = np.isnan(_nth_rank(jr, n, rel)[0])
+    return result
 
 
 UNDEF = Undefined(
@@ -105,7 +106,8 @@ def _tie_rel_rank(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
 def _tie_search_length(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
     """E[search length] = E[rank] - n (Cooper's j + i s / (r + 1))."""
     rank, want = _tie_nth_rank(jr, n, rel)
-    return rank - want
+    result: np.ndarray = rank - want
+    return result
 
 
 @measure(
@@ -143,4 +145,5 @@ def rel_rank(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
 )
 def search_length(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
     rank, want = _nth_rank(jr, n, rel)
-    return rank - want
+    result: np.ndarray = rank - want
+    return result

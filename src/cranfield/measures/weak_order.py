@@ -41,6 +41,7 @@ snapped to the nearest integer when within 1e-9 of it (so that ``0.3 * 10`` is 3
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -86,7 +87,7 @@ def _interpolation(default: str) -> Param:
     )
 
 
-def _one_of(*names: str, interpolation: bool = False):
+def _one_of(*names: str, interpolation: bool = False) -> Callable[[dict[str, Any]], str | None]:
     """A parameter check: exactly one stopping criterion; interpolation only with recall."""
 
     def check(given: dict[str, Any]) -> str | None:
@@ -162,7 +163,9 @@ def _precall(f: FinalLevel) -> np.ndarray:
     return out
 
 
-def _per_relevant(jr: JudgedRankings, weak: bool, rel: int, which: str):
+def _per_relevant(
+    jr: JudgedRankings, weak: bool, rel: int, which: str
+) -> tuple[np.ndarray, np.ndarray]:
     """PRR or PRECALL at every integer NR = 1..rel_ret, flat in query order, and its offsets."""
     rows = np.flatnonzero(jr.relevant(rel))
     ml = marked_levels(jr, rows, weak)
@@ -197,11 +200,13 @@ def _unreachable(jr: JudgedRankings, nr: np.ndarray, rel: int) -> np.ndarray:
     """The ranking holds fewer than max(1, ceil(NR)) relevant documents (and R > 0); the same
     for both interpolations: the ceiling's max over h >= ceil(xR) is then empty."""
     target = np.maximum(np.ceil(nr), 1.0)
-    return (jr.num_rel(rel) > 0) & (target > jr.count(jr.relevant(rel)))
+    result: np.ndarray = (jr.num_rel(rel) > 0) & (target > jr.count(jr.relevant(rel)))
+    return result
 
 
 def _no_rel(jr: JudgedRankings, rel: int = 1, ND: int | None = None, **_: object) -> np.ndarray:
-    return jr.num_rel(rel) == 0
+    result: np.ndarray = jr.num_rel(rel) == 0
+    return result
 
 
 def _unmet(
@@ -229,7 +234,7 @@ UNMET0 = Undefined(UNMET, "0", _unmet)
 
 
 # ---------------------------------------------------------------------------- measures
-def _esl_measure(weak: bool):
+def _esl_measure(weak: bool) -> Callable[..., np.ndarray]:
     def f(jr: JudgedRankings, *, NR: int | None, recall: float | None, rel: int) -> np.ndarray:
         refuse_cut(jr, "ESL", SPLIT)
         nr = _wanted(jr, NR, recall, rel)
@@ -260,7 +265,7 @@ measure(
 )(_esl_measure(False))
 
 
-def _prr_measure(weak: bool):
+def _prr_measure(weak: bool) -> Callable[..., np.ndarray]:
     def f(
         jr: JudgedRankings,
         *,
@@ -300,7 +305,7 @@ measure(
 )(_prr_measure(False))
 
 
-def _precall_measure(weak: bool):
+def _precall_measure(weak: bool) -> Callable[..., np.ndarray]:
     def f(
         jr: JudgedRankings,
         *,
@@ -370,7 +375,7 @@ def expected_precision_at_nr(
     return out
 
 
-def _ep_measure(weak: bool):
+def _ep_measure(weak: bool) -> Callable[..., np.ndarray]:
     def f(jr: JudgedRankings, *, NR: int | None, ND: int | None, rel: int) -> np.ndarray:
         if ND is not None:
             return _nd(jr, weak, ND, rel) / float(ND)
@@ -399,7 +404,7 @@ measure(
 )(_ep_measure(False))
 
 
-def _er_measure(weak: bool):
+def _er_measure(weak: bool) -> Callable[..., np.ndarray]:
     def f(jr: JudgedRankings, *, ND: int, rel: int) -> np.ndarray:
         R = jr.num_rel(rel).astype(np.float64)
         out = np.zeros(jr.num_queries)
