@@ -16,11 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.final_level import FinalLevel
 from cranfield.measures.oracles import LIT
 from cranfield.measures.params import MAX_COUNT
 from cranfield.measures.registry import REL, Param, Undefined, measure
 from cranfield.measures.sources import COOPER, KEEN
-from cranfield.measures.weak_order import FinalLevel
 from cranfield.ties.expected import refuse_cut
 
 SOURCE = f"{KEEN}, sec. 8, Figs. 31-33"

@@ -25,10 +25,11 @@ import numpy as np
 from cranfield.errors import ParameterError
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.kernels.counting import ratio
+from cranfield.measures.kernels.final_level import expected_precision_at_nr
 from cranfield.measures.oracles import LIT, NAIVE
 from cranfield.measures.registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
 from cranfield.measures.sources import BAEZA_YATES, CHEN, KEEN
-from cranfield.measures.weak_order import SPLIT, expected_precision_at_nr
+from cranfield.measures.weak_order import SPLIT
 from cranfield.ties.expected import AtK, expected_count_at, refuse_cut
 from cranfield.ties.levels import log_binom
 
