@@ -16,7 +16,7 @@ import numpy as np
 
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.kernels.counting import ratio
-from cranfield.measures.normalized import collection_size
+from cranfield.measures.kernels.rank_sums import collection_size
 from cranfield.measures.oracles import LIT, NAIVE
 from cranfield.measures.params import MAX_WEIGHT
 from cranfield.measures.registry import (
