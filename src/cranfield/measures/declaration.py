@@ -228,7 +228,7 @@ class MeasureDef:
 
     def signature(self) -> str:
         """``P(rel=1,judged_only=false)@k`` style synopsis with defaults."""
-        from cranfield.measures.parse import format_value
+        from cranfield.measures.measure_object import format_value
 
         def shown(p: Param) -> str:
             if p.required:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cranfield.measures.declaration import MeasureDef
-from cranfield.measures.parse import format_value
+from cranfield.measures.measure_object import format_value
 
 __all__ = ["find_measures", "listing_order", "render_measures", "ties_table", "trec_eval_table"]
 
