@@ -289,7 +289,7 @@ def evaluate_task(shared: Shared, task: RunTask) -> Results:
     from cranfield.scale.streaming import evaluate_path, streamable
 
     plan = shared.work._replace(options=shared.options)
-    first = task.index == 0
+    first = task.run_index == 0
     source = task.source
     if streamable(source, plan.options):
         return evaluate_path(shared.qrels, source, task.name, plan, warn_agg=first)

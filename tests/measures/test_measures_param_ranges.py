@@ -14,8 +14,8 @@ from _extremes import BASE, BIG, JR, ONE_OF, _cutoff, _finite_or_declared, _meas
 from conftest import run_cli
 from cranfield.errors import MeasureError
 from cranfield.measures import REGISTRY, Measure, Param, parse
+from cranfield.measures.measure_object import format_value
 from cranfield.measures.params import INT64_MAX, INT64_MIN
-from cranfield.measures.parse import format_value
 
 
 def _cases() -> list[tuple[str, str]]:

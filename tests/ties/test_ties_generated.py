@@ -25,7 +25,7 @@ from cranfield.errors import MeasureError
 from cranfield.io.trec.subtopics import Subtopics
 from cranfield.measures import REGISTRY, parse
 from cranfield.measures.families import load_all
-from cranfield.measures.parse import format_value
+from cranfield.measures.measure_object import format_value
 
 load_all()
 

@@ -235,7 +235,8 @@ class _Words:
         string at the end starts)."""
         cut = int(np.searchsorted(pos, self.safe, side="right"))
         if cut == len(pos):
-            return self.words[pos]
+            result: np.ndarray = self.words[pos]
+            return result
         out = np.empty(len(pos), dtype=np.uint64)
         out[:cut] = self.words[pos[:cut]]
         out[cut:] = self.tail[pos[cut:] - self.base]

@@ -61,7 +61,8 @@ def _accumulate(ufunc: np.ufunc, segment: np.ndarray, values: np.ndarray) -> np.
         seg = np.repeat(np.arange(nseg), lengths)
         pad = np.zeros((nseg, maxlen))
         pad[seg, pos] = values
-        return ufunc.accumulate(pad, axis=1)[seg, pos]
+        result: np.ndarray = ufunc.accumulate(pad, axis=1)[seg, pos]
+        return result
     if nseg <= maxlen:  # few (long) segments: one sequential accumulate each
         for a, m in zip(starts.tolist(), lengths.tolist(), strict=True):
             ufunc.accumulate(values[a : a + m], out=out[a : a + m])

@@ -29,7 +29,7 @@ from cranfield.comparing.requests import (
     split_by_relevant,
 )
 from cranfield.errors import ParameterError
-from cranfield.measures.parse import Measure
+from cranfield.measures.measure_object import Measure
 from cranfield.results.aggregate import aggregate_values
 from cranfield.results.tables import Results
 

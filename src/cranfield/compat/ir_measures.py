@@ -120,7 +120,7 @@ _DECLARED: dict[str, tuple[str, dict[str, Any]]] = {
     "infAP": ("cutoff", {"rel": 1}),
     "nDCG": ("cutoff", {"cutoff": _N, "dcg": "log2", "gains": _N, "judged_only": False}),
 }
-_ALIASES = {
+_ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "MAP": ("AP", {}),
     "BPref": ("Bpref", {}),
     "MRR": ("RR", {}),
@@ -228,7 +228,7 @@ __all__ += list(_DECLARED) + list(_ALIASES)
 _GRAMMAR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*(?:@\s*(\S+))?\s*$")
 
 
-def parse_measure(text: str) -> Measure:
+def parse_measure(text: Measure | str) -> Measure:
     """``AP``, ``nDCG@10``, ``P(rel=2)@5``, ``nDCG(dcg='exp-log2')@10`` as a measure object
     (parameter values are Python literals, as in ir_measures)."""
     if isinstance(text, Measure):

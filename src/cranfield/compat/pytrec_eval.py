@@ -223,7 +223,7 @@ def _requests_of(measures: list[Any], v9: bool) -> list[_Request]:
     if got is None:
         known = supported_measures if v9 else supported_measures | _EXTRA_10
         combined = _combine_measures(_expand_nicknames(measures), known)
-        got = [_request(n, combined[n]) for n in sorted(combined, key=_ORDER.get)]
+        got = [_request(n, combined[n]) for n in sorted(combined, key=_ORDER.__getitem__)]
         if key is not None:
             if len(_PLANNED) > 256:
                 _PLANNED.clear()
@@ -331,6 +331,7 @@ class RelevanceEvaluator:
                 return [eleven_point_average(ctx.jr, points, ctx.level, rounding="trec9")]
             table = iprec_at_recall(ctx.jr, points, ctx.level, rounding="trec9")
             return [table[:, i] for i in range(len(points))]
+        assert tm.compute is not None  # every kind but runid and relstring has one
         return tm.compute(ctx, req.parsed.values)
 
     def _judge(self, scores: Mapping[str, Mapping[str, float]]) -> JudgedRankings | None:

@@ -85,7 +85,8 @@ class IdColumn:
             lst = self._list
             return [lst[i] for i in np.asarray(rows, dtype=np.int64).tolist()]
 
-        return self._arrow.take(self._rows(rows)).to_pylist()
+        ids: list[str] = self._arrow.take(self._rows(rows)).to_pylist()  # (Arrow: untyped)
+        return ids
 
     def slice(self, start: int, stop: int) -> IdColumn:
         """Rows ``start:stop`` (zero-copy for Arrow)."""

@@ -32,7 +32,8 @@ import numpy as np
 from cranfield.errors import InputError
 from cranfield.io.column_names import DOC_NAMES, QUERY_NAMES
 from cranfield.io.ids import bad_id_in_arrow, id_message, id_problem
-from cranfield.io.python_values import py_grades, py_scores, show  # show: its path before
+from cranfield.io.python_values import py_grades, py_scores
+from cranfield.io.python_values import show as show  # re-exported: its path before
 from cranfield.io.validate import located
 
 __all__ = ["QRELS_ROLES", "RUN_ROLES", "Role", "Where", "resolve"]  # and the converters

@@ -66,7 +66,7 @@ class RunTask(NamedTuple):
     """One run: its position among the runs, its source (a path, or the :class:`Run` read
     here from an in-memory source) and its final name."""
 
-    index: int
+    run_index: int  # (not ``index``: that is tuple.index)
     source: Any
     name: str
 

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from cranfield.judging.rankings import NOT_IN_QRELS, JudgedRankings
-from cranfield.measures.parse import Measure
+from cranfield.measures.measure_object import Measure
 from cranfield.measures.registry import REGISTRY, MeasureDef, Undefined
 
 __all__ = ["SIDES", "Bound", "bounded", "fill", "top_grades"]

@@ -109,7 +109,7 @@ def run_task(shared: Any, task: Any) -> tuple[list[Any], list[str]]:
         if source.name != task.name:
             source = replace(source, name=task.name)
     kw = plan.options.judge_keywords()
-    first = task.index == 0
+    first = task.run_index == 0
     work = shared.work
     found = source.docs.lookup(work.documents) if len(source) else np.zeros(0, dtype=np.int64)
     results = []

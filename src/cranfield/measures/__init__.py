@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 # The family modules (.families) are imported when one of their measures is looked up.
-from cranfield.measures.parse import Measure, format_value, parse
+from cranfield.measures.measure_object import Measure, format_value
+from cranfield.measures.parse import parse
 from cranfield.measures.registry import REGISTRY, MeasureDef, Param, lookup, measure
 
 __all__ = [

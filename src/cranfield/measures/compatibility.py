@@ -49,7 +49,8 @@ def ideal_positions(jr: JudgedRankings, rows: np.ndarray) -> np.ndarray:
         new[1:] = group[1:] != group[:-1]
         start = np.maximum.accumulate(np.where(new, np.arange(len(rows)), 0))
         same[order] = np.arange(len(rows)) - start
-    return higher + same + 1
+    result: np.ndarray = higher + same + 1
+    return result
 
 
 def _parts(jr: JudgedRankings, p: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -81,7 +82,8 @@ def _parts(jr: JudgedRankings, p: float) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def _no_relevant(jr: JudgedRankings, **_: object) -> np.ndarray:
-    return jr.num_rel(1) == 0
+    result: np.ndarray = jr.num_rel(1) == 0
+    return result
 
 
 @measure(

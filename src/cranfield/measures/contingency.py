@@ -16,7 +16,7 @@ import numpy as np
 
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.kernels.counting import ratio
-from cranfield.measures.normalized import collection_size
+from cranfield.measures.kernels.rank_sums import collection_size
 from cranfield.measures.oracles import LIT, NAIVE
 from cranfield.measures.params import MAX_WEIGHT
 from cranfield.measures.registry import (
@@ -43,7 +43,8 @@ BETA = Param(
 
 
 def _no_rel(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
-    return jr.num_rel(rel) == 0
+    result: np.ndarray = jr.num_rel(rel) == 0
+    return result
 
 
 NO_REL = Undefined("the query has no relevant document (R = 0)", "0", _no_rel)
@@ -214,7 +215,8 @@ def generality(jr: JudgedRankings, *, rel: int) -> np.ndarray:
 def _adj_den_zero(jr: JudgedRankings, *, cutoff: int, rel: int = 1, **_: object) -> np.ndarray:
     a = _rel_at(jr, cutoff, rel)
     b = np.minimum(jr.num_ret, cutoff) - a
-    return (a == 0) & (b == 0) | (jr.num_rel(rel) == 0)
+    result: np.ndarray = (a == 0) & (b == 0) | (jr.num_rel(rel) == 0)
+    return result
 
 
 @measure(

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cranfield.measures.declaration import MeasureDef
 from cranfield.measures.params import INT64_MAX, INT64_MIN
-from cranfield.measures.registry import MeasureDef
 
 __all__ = ["KERNELS", "kernel_call"]
 

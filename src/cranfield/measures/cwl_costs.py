@@ -148,7 +148,8 @@ def _logistic(b: float, x: np.ndarray) -> np.ndarray:
     if b == 0:
         return np.ones(x.shape)
     with np.errstate(over="ignore"):
-        return 1.0 / (1.0 + b * np.exp(x))
+        result: np.ndarray = 1.0 / (1.0 + b * np.exp(x))
+        return result
 
 
 def _goal(G: np.ndarray, T: float, b1: float, R1: float) -> np.ndarray:

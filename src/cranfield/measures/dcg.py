@@ -79,7 +79,8 @@ def _one_gain_form(params: Mapping[str, Any]) -> str | None:
 def _discount(jr: JudgedRankings, ranks: np.ndarray) -> np.ndarray:
     """``log2(rank + 1)`` from the C library."""
     top = int(ranks.max()) + 1 if len(ranks) else 1
-    return jr.log2_table(top)[ranks + 1]
+    result: np.ndarray = jr.log2_table(top)[ranks + 1]
+    return result
 
 
 def _discounted(
@@ -88,7 +89,8 @@ def _discounted(
     """``gains / discount(ranks)``: trec_eval's C ``log2(rank + 1)`` for the default
     convention, else :func:`cranfield.measures.kernels.discount.discounted` (trec|jk, any base)."""
     if convention == "trec" and base == 2.0:
-        return gains / _discount(jr, ranks)
+        result: np.ndarray = gains / _discount(jr, ranks)
+        return result
     return discounted(gains, ranks, convention, base)
 
 

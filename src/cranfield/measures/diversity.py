@@ -79,7 +79,8 @@ NO_TIES = (
 def _no_subtopic(
     jr: JudgedRankings, rel: int = 1, judged_only: bool = False, **_: object
 ) -> np.ndarray:
-    return view(jr, rel, judged_only).S == 0
+    result: np.ndarray = view(jr, rel, judged_only).S == 0
+    return result
 
 
 NO_SUBTOPIC = Undefined(
@@ -110,7 +111,8 @@ def _normalised(
     total = _cumulated(v, alpha, cutoff, form)
     if cutoff == 1:
         return total
-    return total / ideal_ideal(v.S, cutoff, alpha, form)
+    result: np.ndarray = total / ideal_ideal(v.S, cutoff, alpha, form)
+    return result
 
 
 def _versus_ideal(

@@ -139,7 +139,8 @@ def eleven_point_average(
 
 def _empty_ranking(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
     n = _effective_num_ret(jr)
-    return (n == 0) & (rel_ret(jr, rel) == 0)
+    result: np.ndarray = (n == 0) & (rel_ret(jr, rel) == 0)
+    return result
 
 
 EMPTY = Undefined(

@@ -26,12 +26,14 @@ printed by NTCIREVAL are reproduced), logarithms are the C library's.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from cranfield.base.segments import segment_cumsum, segment_total
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.kernels.counting import ratio
+from cranfield.measures.kernels.gains import Gains
 from cranfield.measures.kernels.ntcir_lists import (  # Ideal, Ranked, ...: their old path
     Ideal,
     Ranked,
@@ -118,7 +120,7 @@ STOP = Param(
 )
 
 
-def relevant_grades_only(params: dict) -> str | None:
+def relevant_grades_only(params: dict[str, Any]) -> str | None:
     bad = [g for g, v in (params.get("gains") or {}).items() if g < 0 and v != 0]
     if bad:
         return (
@@ -128,8 +130,9 @@ def relevant_grades_only(params: dict) -> str | None:
     return None
 
 
-def _no_relevant(jr, gains=None, **_):
-    return ideal_list(jr, gains).size == 0
+def _no_relevant(jr: JudgedRankings, gains: Gains | None = None, **_: object) -> np.ndarray:
+    none: np.ndarray = ideal_list(jr, gains).size == 0
+    return none
 
 
 NO_REL = Undefined(
@@ -178,7 +181,9 @@ output, pyNTCIREVAL and the brute force written from the papers."""
     checked_by=CHECKED,
     notes=NOTES + " beta=0 gives AP (NTCIREVAL's AP@k divides by min(k, R) too).",
 )
-def q_measure(jr, *, cutoff, gains, beta, judged_only) -> np.ndarray:
+def q_measure(
+    jr: JudgedRankings, *, cutoff: int | None, gains: Gains | None, beta: float, judged_only: bool
+) -> np.ndarray:
     return q_of(ranked(jr, gains, judged_only), ideal_list(jr, gains), beta, cutoff)
 
 
@@ -218,7 +223,9 @@ def _preferred(rk: Ranked, rows: np.ndarray, nq: int) -> tuple[np.ndarray, np.nd
     checked_by=CHECKED,
     notes=NOTES,
 )
-def o_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
+def o_measure(
+    jr: JudgedRankings, *, gains: Gains | None, beta: float, judged_only: bool
+) -> np.ndarray:
     rk = ranked(jr, gains, judged_only)
     rows, br = blended_ratio(jr, gains, judged_only, beta)
     out = np.zeros(jr.num_queries)
@@ -242,7 +249,9 @@ def o_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     checked_by=CHECKED,
     notes=NOTES,
 )
-def p_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
+def p_measure(
+    jr: JudgedRankings, *, gains: Gains | None, beta: float, judged_only: bool
+) -> np.ndarray:
     rk = ranked(jr, gains, judged_only)
     rows, br = blended_ratio(jr, gains, judged_only, beta)
     out = np.zeros(jr.num_queries)
@@ -265,7 +274,9 @@ def p_measure(jr, *, gains, beta, judged_only) -> np.ndarray:
     checked_by=CHECKED,
     notes=NOTES,
 )
-def p_plus(jr, *, gains, beta, judged_only) -> np.ndarray:
+def p_plus(
+    jr: JudgedRankings, *, gains: Gains | None, beta: float, judged_only: bool
+) -> np.ndarray:
     rk = ranked(jr, gains, judged_only)
     rows, br = blended_ratio(jr, gains, judged_only, beta)
     nq = jr.num_queries
@@ -297,7 +308,15 @@ def p_plus(jr, *, gains, beta, judged_only) -> np.ndarray:
     "utility), NCUrb,BR NCU(stop=rb), NCUrb,P NCU(stop=rb,beta=0); graded-uniform stop values "
     "are the gains (NTCIREVAL's default without -s).",
 )
-def ncu(jr, *, stop, gains, beta, gamma, judged_only) -> np.ndarray:
+def ncu(
+    jr: JudgedRankings,
+    *,
+    stop: str,
+    gains: Gains | None,
+    beta: float,
+    gamma: float,
+    judged_only: bool,
+) -> np.ndarray:
     rk = ranked(jr, gains, judged_only)
     rows, br = blended_ratio(jr, gains, judged_only, beta)
     ideal = ideal_list(jr, gains)

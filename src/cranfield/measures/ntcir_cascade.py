@@ -15,6 +15,7 @@ import numpy as np
 from cranfield.base.segments import segment_total
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.kernels.counting import ratio
+from cranfield.measures.kernels.gains import Gains
 from cranfield.measures.kernels.ntcir_lists import (
     blended_ratio,
     cut,
@@ -45,7 +46,7 @@ from cranfield.measures.sources import CHAPELLE
 __all__ = ["RBU_P", "ebr", "irbu", "nerr"]
 
 
-def _ideal_err(jr: JudgedRankings, gains: dict | None, cutoff: int | None) -> np.ndarray:
+def _ideal_err(jr: JudgedRankings, gains: Gains | None, cutoff: int | None) -> np.ndarray:
     ideal = ideal_list(jr, gains)
     pos = ideal.position
     _x, _b, term = err_terms(ideal.query, pos, ideal.gain, g_max(jr, gains))
@@ -71,7 +72,9 @@ def _ideal_err(jr: JudgedRankings, gains: dict | None, cutoff: int | None) -> np
     "(NTCIREVAL's choice: a document of the highest grade does not stop every user). "
     "No k: the whole ranking and the whole ideal list.",
 )
-def nerr(jr, *, cutoff, gains, judged_only) -> np.ndarray:
+def nerr(
+    jr: JudgedRankings, *, cutoff: int | None, gains: Gains | None, judged_only: bool
+) -> np.ndarray:
     rk = ranked(jr, gains, judged_only)
     rows = cut(rk, np.flatnonzero(rk.relevant), cutoff)
     _x, _b, term = err_terms(rk.query[rows], rk.rank[rows], rk.gain[rows], g_max(jr, gains))
@@ -99,7 +102,9 @@ def nerr(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     ),
     notes=NOTES + " Not normalised (0 for a query without relevant documents).",
 )
-def ebr(jr, *, cutoff, gains, beta, judged_only) -> np.ndarray:
+def ebr(
+    jr: JudgedRankings, *, cutoff: int | None, gains: Gains | None, beta: float, judged_only: bool
+) -> np.ndarray:
     rk = ranked(jr, gains, judged_only)
     rows, br = blended_ratio(jr, gains, judged_only, beta)
     top = g_max(jr, gains)
@@ -141,7 +146,9 @@ RBU_P = Param(
     notes=NOTES + " Without the effort term of RBU (a constant for a given k). Powers p^r by "
     "the C library's pow, as NTCIREVAL.",
 )
-def irbu(jr, *, cutoff, p, gains, judged_only) -> np.ndarray:
+def irbu(
+    jr: JudgedRankings, *, cutoff: int | None, p: float, gains: Gains | None, judged_only: bool
+) -> np.ndarray:
     rk = ranked(jr, gains, judged_only)
     rows = cut(rk, np.flatnonzero(rk.relevant), cutoff)
     top = g_max(jr, gains)

@@ -360,7 +360,9 @@ def _intent_tops(sub: Subtopics, rel: int) -> np.ndarray:
         keys = topic_of_pair[entry_pair[ok]] * nsub + sub.entry_subtopic[ok]
         np.maximum.at(tops, keys, sub.entry_grade[ok])
         sub.cache[key] = tops
-    return sub.cache[key]
+    # (the cache holds what the lines above stored under key)
+    found: np.ndarray = sub.cache[key]
+    return found
 
 
 @measure(

@@ -13,6 +13,7 @@ import numpy as np
 from cranfield.base.segments import segment_cumsum, segment_total
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.kernels.counting import c_log, ratio
+from cranfield.measures.kernels.gains import Gains
 from cranfield.measures.kernels.ntcir_lists import (
     Ranked,
     condensed_rankings,
@@ -39,14 +40,16 @@ from cranfield.measures.registry import CUTOFF_OPTIONAL, measure
 __all__ = ["gap", "msndcg"]
 
 
-def _ideal_msdcg(jr: JudgedRankings, gains: dict | None, cutoff: int | None) -> np.ndarray:
+def _ideal_msdcg(jr: JudgedRankings, gains: Gains | None, cutoff: int | None) -> np.ndarray:
     ideal = ideal_list(jr, gains)
     pos = ideal.position
     keep = np.ones(len(pos), dtype=bool) if cutoff is None else pos <= cutoff
     return segment_total(ideal.query[keep], ideal.gain[keep] / c_log(pos[keep] + 1), jr.num_queries)
 
 
-def _tie_msndcg(jr, *, cutoff, gains, judged_only) -> np.ndarray:
+def _tie_msndcg(
+    jr: JudgedRankings, *, cutoff: int | None, gains: Gains | None, judged_only: bool
+) -> np.ndarray:
     """E[MSnDCG@k] = sum_g (G_g / n_g) sum_{i in level g, i <= k} 1/log(i+1) / IDCG@k (the
     levels of the condensed list when judged_only)."""
     from cranfield.ties.expected import positional_sum
@@ -78,7 +81,9 @@ def _tie_msndcg(jr, *, cutoff, gains, judged_only) -> np.ndarray:
     notes=NOTES + " The gains are NTCIREVAL's (linear by default), not Burges' 2^g - 1: use "
     "gains= for those, or nDCG(dcg=exp-log2). No k: the whole ranking and ideal list.",
 )
-def msndcg(jr, *, cutoff, gains, judged_only) -> np.ndarray:
+def msndcg(
+    jr: JudgedRankings, *, cutoff: int | None, gains: Gains | None, judged_only: bool
+) -> np.ndarray:
     rk = ranked(jr, gains, judged_only)
     rows = cut(rk, np.flatnonzero(rk.relevant), cutoff)
     dcg = per_query(jr, rk, rows, rk.gain[rows] / c_log(rk.rank[rows] + 1))
@@ -128,7 +133,7 @@ def _gap_sums(rk: Ranked, rows: np.ndarray) -> np.ndarray:
     "grades a and b is min(a,b)(min(a,b)+1). judged_only=true: the condensed list. "
     "No k: the whole ranking, divided by the whole ideal list.",
 )
-def gap(jr, *, cutoff, judged_only) -> np.ndarray:
+def gap(jr: JudgedRankings, *, cutoff: int | None, judged_only: bool) -> np.ndarray:
     rk = ranked(jr, None, judged_only)
     rows = cut(rk, np.flatnonzero(rk.relevant), cutoff)
     num = per_query(jr, rk, rows, _gap_sums(rk, rows) / rk.rank[rows])

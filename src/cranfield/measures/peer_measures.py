@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from cranfield.errors import MeasureError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from cranfield.measures.parse import Measure
+    from cranfield.measures.measure_object import Measure
 
 from cranfield.measures.registry import REGISTRY
 
@@ -116,7 +116,7 @@ def _not_provided(info: Any) -> bool:
 def from_ir_measures(obj: Any) -> Measure:
     """The cranfield :class:`~cranfield.measures.Measure` computing ir_measures' measure
     ``obj`` (see the module docstring); a :class:`MeasureError` when there is none."""
-    from cranfield.measures.parse import Measure
+    from cranfield.measures.measure_object import Measure
 
     shown = _shown(obj)
     name = str(getattr(obj, "NAME", "") or "")

@@ -33,7 +33,8 @@ MULT = Param(
 
 
 def _no_relevant(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
-    return num_rel(jr, rel) == 0
+    result: np.ndarray = num_rel(jr, rel) == 0
+    return result
 
 
 NO_REL = Undefined("the query has no relevant document (R = 0)", "0 (as trec_eval)", _no_relevant)

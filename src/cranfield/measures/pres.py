@@ -15,7 +15,8 @@ import numpy as np
 
 from cranfield.errors import ParameterError
 from cranfield.judging.rankings import JudgedRankings
-from cranfield.measures.normalized import NO_REL, cut_rank_parts, relevant_rank_parts
+from cranfield.measures.kernels.rank_sums import cut_rank_parts, relevant_rank_parts
+from cranfield.measures.normalized import NO_REL
 from cranfield.measures.params import MAX_COUNT
 from cranfield.measures.registry import REL, REQUIRED, Param, measure
 from cranfield.measures.sources import MAGDY_JONES

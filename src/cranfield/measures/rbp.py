@@ -85,7 +85,10 @@ def _tie_rbp_resid(jr: JudgedRankings, *, p: float) -> np.ndarray:
     """E[RBPResid] = p^n + (1 - p) sum_g (U_g / n_g) sum_{i in g} p^(i-1), U_g unjudged."""
     pw = powers(p, jr.max_rank)
     unjudged = (jr.grades < 0).astype(np.float64)
-    return pw[jr.num_ret] + (1 - p) * positional_sum(jr, unjudged, lambda w, i: w * pw[i - 1], None)
+    result: np.ndarray = pw[jr.num_ret] + (1 - p) * positional_sum(
+        jr, unjudged, lambda w, i: w * pw[i - 1], None
+    )
+    return result
 
 
 @measure(

@@ -16,11 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.final_level import FinalLevel
 from cranfield.measures.oracles import LIT
 from cranfield.measures.params import MAX_COUNT
 from cranfield.measures.registry import REL, Param, Undefined, measure
 from cranfield.measures.sources import COOPER, KEEN
-from cranfield.measures.weak_order import FinalLevel
 from cranfield.ties.expected import refuse_cut
 
 SOURCE = f"{KEEN}, sec. 8, Figs. 31-33"
@@ -69,7 +69,8 @@ def _nth_rank(jr: JudgedRankings, n: object, rel: int) -> tuple[np.ndarray, np.n
 
 
 def _undefined(jr: JudgedRankings, n: object = "1", rel: int = 1, **_: object) -> np.ndarray:
-    return np.isnan(_nth_rank(jr, n, rel)[0])
+    result: np.ndarray = np.isnan(_nth_rank(jr, n, rel)[0])
+    return result
 
 
 UNDEF = Undefined(
@@ -105,7 +106,8 @@ def _tie_rel_rank(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
 def _tie_search_length(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
     """E[search length] = E[rank] - n (Cooper's j + i s / (r + 1))."""
     rank, want = _tie_nth_rank(jr, n, rel)
-    return rank - want
+    result: np.ndarray = rank - want
+    return result
 
 
 @measure(
@@ -143,4 +145,5 @@ def rel_rank(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
 )
 def search_length(jr: JudgedRankings, *, rel: int, n: object) -> np.ndarray:
     rank, want = _nth_rank(jr, n, rel)
-    return rank - want
+    result: np.ndarray = rank - want
+    return result

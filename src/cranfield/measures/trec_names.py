@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from cranfield.errors import MeasureError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from cranfield.measures.parse import Measure
+    from cranfield.measures.measure_object import Measure
 
 from cranfield.measures.registry import REGISTRY, MeasureDef, TrecEval
 
@@ -69,7 +69,7 @@ def _shown(text: str) -> str:
 
 
 def _measure(d: MeasureDef, params: dict[str, Any], cutoff: Any, text: str) -> Measure:
-    from cranfield.measures.parse import Measure
+    from cranfield.measures.measure_object import Measure
 
     try:
         return Measure(d.name, params, cutoff)

@@ -25,10 +25,11 @@ import numpy as np
 from cranfield.errors import ParameterError
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures.kernels.counting import ratio
+from cranfield.measures.kernels.final_level import expected_precision_at_nr
 from cranfield.measures.oracles import LIT, NAIVE
 from cranfield.measures.registry import CUTOFF_OPTIONAL, REL, Param, Undefined, measure
 from cranfield.measures.sources import BAEZA_YATES, CHEN, KEEN
-from cranfield.measures.weak_order import SPLIT, expected_precision_at_nr
+from cranfield.measures.weak_order import SPLIT
 from cranfield.ties.expected import AtK, expected_count_at, refuse_cut
 from cranfield.ties.levels import log_binom
 
@@ -70,7 +71,8 @@ def _coverage_parts(
 
 
 def _no_known(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
-    return _known(jr, "Coverage").num_known_relevant(rel) == 0
+    result: np.ndarray = _known(jr, "Coverage").num_known_relevant(rel) == 0
+    return result
 
 
 def _tie_coverage(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np.ndarray:
@@ -114,7 +116,8 @@ def _novelty_parts(
 def _none_found(
     jr: JudgedRankings, cutoff: int | None = None, rel: int = 1, **_: object
 ) -> np.ndarray:
-    return jr.count(jr.relevant(rel) & _examined(jr, cutoff)) == 0
+    result: np.ndarray = jr.count(jr.relevant(rel) & _examined(jr, cutoff)) == 0
+    return result
 
 
 @measure(
@@ -207,7 +210,8 @@ def _effort_rank(jr: JudgedRankings, rel: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _not_reached(jr: JudgedRankings, rel: int = 1, **_: object) -> np.ndarray:
-    return _effort_rank(jr, rel)[0] == 0
+    result: np.ndarray = _effort_rank(jr, rel)[0] == 0
+    return result
 
 
 def _tie_recall_effort(jr: JudgedRankings, *, rel: int) -> np.ndarray:

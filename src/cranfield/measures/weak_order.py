@@ -41,16 +41,26 @@ snapped to the nearest integer when within 1e-9 of it (so that ``0.3 * 10`` is 3
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from cranfield.judging.rankings import JudgedRankings
+from cranfield.measures.kernels.final_level import (  # FinalLevel, ...: their old path
+    FinalLevel,
+    ceiling,
+    esl,
+    expected_precision_at_nr,
+    expected_relevant_at,
+    precall,
+    prr,
+    wanted_nr,
+)
 from cranfield.measures.params import MAX_COUNT
 from cranfield.measures.registry import REL, Param, Undefined, measure
 from cranfield.measures.sources import COOPER, RAGHAVAN
-from cranfield.ties.expected import expected_count_at, refuse_cut
-from cranfield.ties.levels import level_bounds, log_binom, marked_levels
+from cranfield.ties.expected import refuse_cut
 
 TIES = (
     "tests/ties/test_ties_enumeration_weak_order.py::"
@@ -86,7 +96,7 @@ def _interpolation(default: str) -> Param:
     )
 
 
-def _one_of(*names: str, interpolation: bool = False):
+def _one_of(*names: str, interpolation: bool = False) -> Callable[[dict[str, Any]], str | None]:
     """A parameter check: exactly one stopping criterion; interpolation only with recall."""
 
     def check(given: dict[str, Any]) -> str | None:
@@ -101,107 +111,19 @@ def _one_of(*names: str, interpolation: bool = False):
 
 
 # ---------------------------------------------------------------------------- NR criterion
-def _snap(x: np.ndarray) -> np.ndarray:
-    near = np.round(x)
-    return np.where(np.abs(x - near) <= 1e-9 * np.maximum(1.0, np.abs(x)), near, x)
-
-
-def _wanted(jr: JudgedRankings, NR: int | None, recall: float | None, rel: int) -> np.ndarray:
-    """NR per query (float): the given NR, or snapped ``recall * R``."""
-    if NR is not None:
-        return np.full(jr.num_queries, float(NR))
-    assert recall is not None  # one of NR and recall, checked by the declaration
-    return _snap(float(recall) * jr.num_rel(rel).astype(np.float64))
-
-
-class FinalLevel:
-    """Per query: the final level for a wanted NR (``ok`` where the ranking meets the need)."""
-
-    def __init__(self, jr: JudgedRankings, weak: bool, nr: np.ndarray, rel: int) -> None:
-        rows = np.flatnonzero(jr.relevant(rel))
-        base = np.searchsorted(rows, jr.offsets)
-        rel_ret = np.diff(base)
-        target = np.maximum(np.ceil(nr), 1.0).astype(np.int64)
-        self.ok = (jr.num_rel(rel) > 0) & (target <= rel_ret)
-        q = np.flatnonzero(self.ok)
-        _, start, end = level_bounds(jr, rows[base[q] + target[q] - 1], weak)
-        S = np.searchsorted(rows, start) - base[q]
-        r = np.searchsorted(rows, end) - base[q] - S
-        zero = np.zeros(jr.num_queries)
-        self.r, self.i, self.tr, self.j = zero.copy(), zero.copy(), zero.copy(), zero.copy()
-        self.r[q] = r
-        self.i[q] = end - start - r
-        self.tr[q] = S
-        self.j[q] = start - jr.offsets[q] - S
-        self.nr = nr
-        self.s = nr - self.tr
-
-
-def _esl(f: FinalLevel) -> np.ndarray:
-    return f.j + f.i * f.s / (f.r + 1.0)
-
-
-def _prr(f: FinalLevel) -> np.ndarray:
-    out = np.zeros(len(f.nr))
-    zero = f.nr == 0
-    lim = f.ok & zero & (f.j == 0)  # x = 0: limit s -> 0 (Raghavan et al. sec. 3.2.2)
-    out[lim] = (f.r[lim] + 1.0) / (f.r[lim] + f.i[lim] + 1.0)
-    ok = f.ok & ~zero
-    out[ok] = f.nr[ok] / (f.nr[ok] + _esl(f)[ok])
-    return out
-
-
-def _precall(f: FinalLevel) -> np.ndarray:
-    out = np.zeros(len(f.nr))
-    zero = f.nr == 0
-    lim = f.ok & zero & (f.j == 0)
-    out[lim] = f.r[lim] / (f.r[lim] + f.i[lim])
-    ok = f.ok & ~zero
-    nr = f.nr[ok]
-    out[ok] = nr / (nr + f.j[ok] + f.s[ok] * f.i[ok] / f.r[ok])
-    return out
-
-
-def _per_relevant(jr: JudgedRankings, weak: bool, rel: int, which: str):
-    """PRR or PRECALL at every integer NR = 1..rel_ret, flat in query order, and its offsets."""
-    rows = np.flatnonzero(jr.relevant(rel))
-    ml = marked_levels(jr, rows, weak)
-    rr = ml.marked
-    s = (np.arange(int(rr.sum())) - np.repeat(np.cumsum(rr) - rr, rr) + 1).astype(np.float64)
-    rg = np.repeat(rr, rr).astype(np.float64)
-    ig = np.repeat(ml.size - rr, rr).astype(np.float64)
-    tr = np.repeat(ml.marked_before, rr).astype(np.float64)
-    j = np.repeat(ml.before - ml.marked_before, rr).astype(np.float64)
-    h = tr + s
-    spread = ig * s / (rg + 1.0) if which == "PRR" else s * ig / rg
-    vals = h / (h + j + spread)
-    return vals, np.searchsorted(rows, jr.offsets)
-
-
-def _ceiling(jr: JudgedRankings, weak: bool, nr: np.ndarray, rel: int, which: str) -> np.ndarray:
-    """max_{h >= max(1, ceil(NR))} value(NR=h): Raghavan et al. sec. 2.2, chain effect included."""
-    vals, off = _per_relevant(jr, weak, rel, which)
-    h0 = np.maximum(np.ceil(nr), 1.0).astype(np.int64)
-    lo = off[:-1] + h0 - 1
-    hi = off[1:]
-    out = np.zeros(jr.num_queries)
-    ok = (lo < hi) & (jr.num_rel(rel) > 0)
-    if ok.any():
-        ext = np.append(vals, 0.0)
-        pairs = np.column_stack((lo[ok], hi[ok])).ravel()
-        out[ok] = np.maximum.reduceat(ext, pairs)[::2]
-    return out
 
 
 def _unreachable(jr: JudgedRankings, nr: np.ndarray, rel: int) -> np.ndarray:
     """The ranking holds fewer than max(1, ceil(NR)) relevant documents (and R > 0); the same
     for both interpolations: the ceiling's max over h >= ceil(xR) is then empty."""
     target = np.maximum(np.ceil(nr), 1.0)
-    return (jr.num_rel(rel) > 0) & (target > jr.count(jr.relevant(rel)))
+    result: np.ndarray = (jr.num_rel(rel) > 0) & (target > jr.count(jr.relevant(rel)))
+    return result
 
 
 def _no_rel(jr: JudgedRankings, rel: int = 1, ND: int | None = None, **_: object) -> np.ndarray:
-    return jr.num_rel(rel) == 0
+    result: np.ndarray = jr.num_rel(rel) == 0
+    return result
 
 
 def _unmet(
@@ -215,7 +137,7 @@ def _unmet(
 ) -> np.ndarray:
     if ND is not None:
         return np.zeros(jr.num_queries, dtype=bool)
-    nr = _wanted(jr, NR, recall, rel)
+    nr = wanted_nr(jr, NR, recall, rel)
     return _unreachable(jr, nr, rel)
 
 
@@ -229,12 +151,12 @@ UNMET0 = Undefined(UNMET, "0", _unmet)
 
 
 # ---------------------------------------------------------------------------- measures
-def _esl_measure(weak: bool):
+def _esl_measure(weak: bool) -> Callable[..., np.ndarray]:
     def f(jr: JudgedRankings, *, NR: int | None, recall: float | None, rel: int) -> np.ndarray:
         refuse_cut(jr, "ESL", SPLIT)
-        nr = _wanted(jr, NR, recall, rel)
+        nr = wanted_nr(jr, NR, recall, rel)
         fin = FinalLevel(jr, weak, nr, rel)
-        return np.where(fin.ok, _esl(fin), np.nan)
+        return np.where(fin.ok, esl(fin), np.nan)
 
     f.__doc__ = (
         "Cooper's expected search length over the levels of the weak ordering: j + i s / (r + 1)."
@@ -260,7 +182,7 @@ measure(
 )(_esl_measure(False))
 
 
-def _prr_measure(weak: bool):
+def _prr_measure(weak: bool) -> Callable[..., np.ndarray]:
     def f(
         jr: JudgedRankings,
         *,
@@ -271,12 +193,12 @@ def _prr_measure(weak: bool):
         rel: int,
     ) -> np.ndarray:
         if ND is not None:
-            return _nd(jr, weak, ND, rel) / float(ND)
+            return expected_relevant_at(jr, weak, ND, rel) / float(ND)
         refuse_cut(jr, "PRR with NR= or recall=", SPLIT)
-        nr = _wanted(jr, NR, recall, rel)
+        nr = wanted_nr(jr, NR, recall, rel)
         if recall is not None and interpolation == "ceiling":
-            return _ceiling(jr, weak, nr, rel, "PRR")
-        return _prr(FinalLevel(jr, weak, nr, rel))
+            return ceiling(jr, weak, nr, rel, "PRR")
+        return prr(FinalLevel(jr, weak, nr, rel))
 
     f.__doc__ = (
         "PRR = NR / (NR + j + i s / (r + 1)) over the levels; PRR(ND=k) = (t_r + k r/(r+i)) / ND."
@@ -300,7 +222,7 @@ measure(
 )(_prr_measure(False))
 
 
-def _precall_measure(weak: bool):
+def _precall_measure(weak: bool) -> Callable[..., np.ndarray]:
     def f(
         jr: JudgedRankings,
         *,
@@ -310,10 +232,10 @@ def _precall_measure(weak: bool):
         rel: int,
     ) -> np.ndarray:
         refuse_cut(jr, "PRECALL", SPLIT)
-        nr = _wanted(jr, NR, recall, rel)
+        nr = wanted_nr(jr, NR, recall, rel)
         if recall is not None and interpolation == "ceiling":
-            return _ceiling(jr, weak, nr, rel, "PRECALL")
-        return _precall(FinalLevel(jr, weak, nr, rel))
+            return ceiling(jr, weak, nr, rel, "PRECALL")
+        return precall(FinalLevel(jr, weak, nr, rel))
 
     f.__doc__ = "PRECALL = NR / (NR + j + s i / r) over the levels (eq. 2.2; ceiling: eq. 2.3)."
     return f
@@ -340,40 +262,10 @@ measure(
 )(_precall_measure(False))
 
 
-def _nd(jr: JudgedRankings, weak: bool, nd: int, rel: int) -> np.ndarray:
-    """t_r + k r / (r + i): the expected relevant documents among the first ND."""
-    relv = jr.relevant(rel)
-    if weak:
-        return expected_count_at(jr, relv, nd)
-    return jr.count_at(relv, nd).astype(np.float64)
-
-
-def expected_precision_at_nr(
-    jr: JudgedRankings, weak: bool, k: int | np.ndarray, rel: int
-) -> np.ndarray:
-    """E[k / (k + j + V)] per query (``k`` scalar or per query), V negative hypergeometric:
-    an exact sum over v = 0..i; 0 where the ranking holds fewer than k relevant documents."""
-    kq = np.broadcast_to(np.asarray(k, dtype=np.float64), jr.num_queries)
-    fin = FinalLevel(jr, weak, kq, rel)
-    out = np.zeros(jr.num_queries)
-    q = np.flatnonzero(fin.ok & (kq >= 1))
-    if len(q) == 0:
-        return out
-    s, r, i, j = fin.s[q], fin.r[q], fin.i[q], fin.j[q]
-    cnt = i.astype(np.int64) + 1
-    seg = np.cumsum(cnt) - cnt
-    v = (np.arange(int(cnt.sum())) - np.repeat(seg, cnt)).astype(np.float64)
-    ss, rr, ii, jj, kk = (np.repeat(a, cnt) for a in (s, r, i, j, kq[q]))
-    logp = log_binom(ss - 1 + v, v) + log_binom(rr - ss + ii - v, ii - v) - log_binom(rr + ii, ii)
-    terms = np.exp(logp) * (kk / (kk + jj + v))
-    out[q] = np.add.reduceat(terms, seg)
-    return out
-
-
-def _ep_measure(weak: bool):
+def _ep_measure(weak: bool) -> Callable[..., np.ndarray]:
     def f(jr: JudgedRankings, *, NR: int | None, ND: int | None, rel: int) -> np.ndarray:
         if ND is not None:
-            return _nd(jr, weak, ND, rel) / float(ND)
+            return expected_relevant_at(jr, weak, ND, rel) / float(ND)
         refuse_cut(jr, "EP(NR=...)", SPLIT)
         assert NR is not None  # one of NR and ND, checked by the declaration
         return expected_precision_at_nr(jr, weak, int(NR), rel)
@@ -399,11 +291,11 @@ measure(
 )(_ep_measure(False))
 
 
-def _er_measure(weak: bool):
+def _er_measure(weak: bool) -> Callable[..., np.ndarray]:
     def f(jr: JudgedRankings, *, ND: int, rel: int) -> np.ndarray:
         R = jr.num_rel(rel).astype(np.float64)
         out = np.zeros(jr.num_queries)
-        num = _nd(jr, weak, ND, rel)
+        num = expected_relevant_at(jr, weak, ND, rel)
         np.divide(num, R, out=out, where=R > 0)
         return out
 

@@ -9,8 +9,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from cranfield.measures.parse import format_value
-from cranfield.measures.registry import MeasureDef
+from cranfield.measures.declaration import MeasureDef
+from cranfield.measures.measure_object import format_value
 
 __all__ = ["find_measures", "listing_order", "render_measures", "ties_table", "trec_eval_table"]
 

@@ -82,7 +82,8 @@ def measure_block(
 
 
 def micro_labels(
-    measures: Sequence[tuple[str, Measure]], aggregate: str | Mapping[str, str] | None
+    measures: Sequence[tuple[str, Measure]],
+    aggregate: str | Sequence[str] | Mapping[str, str] | None,
 ) -> list[str]:
     """The labels whose micro average is asked for (no warning)."""
     aggregation = resolve_aggregation(measures, aggregate, warn=False)

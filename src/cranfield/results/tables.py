@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cranfield.errors import ParameterError
-from cranfield.measures.parse import Measure
+from cranfield.measures.measure_object import Measure
 from cranfield.results.aggregate import aggregate_values, micro_average
 
 if TYPE_CHECKING:

@@ -263,7 +263,7 @@ def join_parts(shared: Any, task: Any, parts: Sequence[RangePart | None]) -> Any
             run_ids,
             task.name,
             plan,
-            task.index == 0,
+            task.run_index == 0,
             (source, seen),
             present[0].metadata,
         )
@@ -324,7 +324,7 @@ class RangeSplitting(Executor):
                         evaluate_range,
                         shared,
                         RangeTask(
-                            task.index, task.source, task.name, a, b, st.st_size, st.st_mtime_ns
+                            task.run_index, task.source, task.name, a, b, st.st_size, st.st_mtime_ns
                         ),
                     )
                     for a, b in itertools.pairwise(cuts)

@@ -22,7 +22,7 @@ import operator
 import os
 import stat
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -417,7 +417,16 @@ def parse_trec_run(data: bytes, source: str, name: str) -> Run:
     return run
 
 
-def warn_extra_columns(run: Run) -> None:
+class Counted(Protocol):
+    """What :func:`warn_extra_columns` reads: a :class:`Run`, or a large file's summed counts."""
+
+    @property
+    def source(self) -> str: ...
+    @property
+    def line_counts(self) -> LineCounts | None: ...
+
+
+def warn_extra_columns(run: Counted) -> None:
     """One :class:`DataWarning` per file whose lines have fields after the run tag."""
     c = run.line_counts
     if c is None or not c.extra_columns:

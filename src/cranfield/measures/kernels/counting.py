@@ -50,7 +50,8 @@ def lround(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     t = np.trunc(x)
     frac = x - t  # exact
-    return (t + np.where(np.abs(frac) >= 0.5, np.sign(x), 0.0)).astype(np.int64)
+    result: np.ndarray = (t + np.where(np.abs(frac) >= 0.5, np.sign(x), 0.0)).astype(np.int64)
+    return result
 
 
 def _c_log(fn: Callable[[float], float], x: float) -> float:
@@ -107,7 +108,8 @@ def rel_count_at(jr: Any, rel: int, k: int | np.ndarray) -> np.ndarray:
 def count_above(jr: Any, mask_rows: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Per row of ``rows``: how many of ``mask_rows`` (sorted) lie above it in its query."""
     start = jr.offsets[jr.row_query[rows]]
-    return np.searchsorted(mask_rows, rows) - np.searchsorted(mask_rows, start)
+    result: np.ndarray = np.searchsorted(mask_rows, rows) - np.searchsorted(mask_rows, start)
+    return result
 
 
 def seqsum(jr: Any, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -137,7 +139,10 @@ def mask_count_at(jr: Any, name: str, mask: Callable[[], np.ndarray], k: int) ->
 
     cs = memo(jr, ("mask_cumsum", name), build)
     start = jr.offsets[:-1]
-    return cs[start + np.minimum(k, jr.num_ret)] - cs[start]  # k capped first: no overflow
+    result: np.ndarray = (
+        cs[start + np.minimum(k, jr.num_ret)] - cs[start]
+    )  # k capped first: no overflow
+    return result
 
 
 def rel_position(jr: Any, rel: int) -> tuple[np.ndarray, np.ndarray]:

@@ -48,7 +48,8 @@ def discounted(gains: np.ndarray, ranks: np.ndarray, convention: str, base: floa
     else:
         log = np.log(arg.astype(np.float64)) / np.log(float(base))
     if convention == "trec":
-        return gains / log
+        result: np.ndarray = gains / log
+        return result
     out = gains.copy()
     late = ranks >= base
     out[late] = gains[late] / log[late]

@@ -160,7 +160,10 @@ class GainTable(NamedTuple):
     @property
     def ideal_position(self) -> np.ndarray:
         """1-based position of each ideal entry within its query."""
-        return np.arange(len(self.ideal_gain)) - self.ideal_offsets[self.ideal_query] + 1
+        result: np.ndarray = (
+            np.arange(len(self.ideal_gain)) - self.ideal_offsets[self.ideal_query] + 1
+        )
+        return result
 
 
 class _Judged(NamedTuple):

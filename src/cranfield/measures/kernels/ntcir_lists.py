@@ -16,7 +16,7 @@ import numpy as np
 from cranfield.base.segments import segment_cumprod, segment_cumsum, segment_total
 from cranfield.judging.rankings import JudgedRankings, subset_annotation
 from cranfield.measures.kernels.counting import memo, ratio
-from cranfield.measures.kernels.gains import gain_pairs
+from cranfield.measures.kernels.gains import Gains, gain_pairs
 
 __all__ = [
     "Ideal",
@@ -67,10 +67,11 @@ class Ideal(NamedTuple):
 
     @property
     def position(self) -> np.ndarray:
-        return np.arange(len(self.gain)) - self.offsets[self.query] + 1
+        result: np.ndarray = np.arange(len(self.gain)) - self.offsets[self.query] + 1
+        return result
 
 
-def gain_of(level: np.ndarray, gains: dict | None) -> np.ndarray:
+def gain_of(level: np.ndarray, gains: Gains | None) -> np.ndarray:
     """The gain of each grade: as given (grades >= 0), else the grade, 0 below 1."""
     out = np.where(level >= 1, level, 0).astype(np.float64)
     for g, v in gain_pairs(gains):
@@ -79,7 +80,7 @@ def gain_of(level: np.ndarray, gains: dict | None) -> np.ndarray:
     return out
 
 
-def ranked(jr: JudgedRankings, gains: dict | None, judged_only: bool) -> Ranked:
+def ranked(jr: JudgedRankings, gains: Gains | None, judged_only: bool) -> Ranked:
     """The rankings as NTCIREVAL reads them (condensed when ``judged_only``)."""
 
     def build() -> Ranked:
@@ -98,7 +99,7 @@ def ranked(jr: JudgedRankings, gains: dict | None, judged_only: bool) -> Ranked:
     return memo(jr, ("ntcir_ranked", gain_pairs(gains), bool(judged_only)), build)
 
 
-def ideal_list(jr: JudgedRankings, gains: dict | None) -> Ideal:
+def ideal_list(jr: JudgedRankings, gains: Gains | None) -> Ideal:
     """Each query's judged relevant documents by gain, descending (ties: higher grade first)."""
 
     def build() -> Ideal:
@@ -114,7 +115,7 @@ def ideal_list(jr: JudgedRankings, gains: dict | None) -> Ideal:
     return memo(jr, ("ntcir_ideal", gain_pairs(gains)), build)
 
 
-def g_max(jr: JudgedRankings, gains: dict | None) -> float:
+def g_max(jr: JudgedRankings, gains: Gains | None) -> float:
     """The top of the gain scale: the gain of the qrels' highest grade, or a larger given
     gain (NTCIREVAL: the gain of the highest level of ``-g``)."""
     top = jr.qrels_max_grade
@@ -157,21 +158,25 @@ def q_of(rk: Ranked, ideal: Ideal, beta: float, cutoff: int | None) -> np.ndarra
     return ratio(total, r if cutoff is None else np.minimum(r, cutoff))
 
 
-def blended_ratio(jr: JudgedRankings, gains: dict | None, judged_only: bool, beta: float):
+def blended_ratio(
+    jr: JudgedRankings, gains: Gains | None, judged_only: bool, beta: float
+) -> tuple[np.ndarray, np.ndarray]:
     """(relevant rows of :func:`ranked`, BR at each of them)."""
 
-    def build():
+    def build() -> tuple[np.ndarray, np.ndarray]:
         return blended_ratios(ranked(jr, gains, judged_only), ideal_list(jr, gains), beta)
 
     return memo(jr, ("ntcir_br", gain_pairs(gains), bool(judged_only), float(beta)), build)
 
 
-def per_query(jr: JudgedRankings, rk: Ranked, rows: np.ndarray, values: np.ndarray):
+def per_query(jr: JudgedRankings, rk: Ranked, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
     return segment_total(rk.query[rows], values, jr.num_queries)
 
 
 # ------------------------------------------------------------------ the cascade (ERR) terms
-def err_terms(q: np.ndarray, rank: np.ndarray, gain: np.ndarray, top: float):
+def err_terms(
+    q: np.ndarray, rank: np.ndarray, gain: np.ndarray, top: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(satisfaction probability x, reach before, ERR term) of each relevant row."""
     x = gain / (top + 1.0)
     after = segment_cumprod(q, 1.0 - x)

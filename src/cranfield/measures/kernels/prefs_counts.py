@@ -9,6 +9,7 @@ declares the measures.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,6 +17,11 @@ import numpy as np
 from cranfield.errors import InputError
 
 __all__ = ["JG", "topic_measures"]
+
+Entry = tuple[str, str, float, str]
+"""A preference judgment as read: ``(jg, jsg, rel_level, docno)``."""
+Numbered = tuple[str, str, float, str, int]
+"""An :data:`Entry` with its document's number (the retrieved ones first, in rank order)."""
 
 
 # ---------------------------------------------------------------------------------- per JG
@@ -41,7 +47,7 @@ def _count_lt(sorted_a: np.ndarray, values: np.ndarray) -> np.ndarray:
     return np.searchsorted(sorted_a, values, side="left")
 
 
-def _ec_jg(entries, njr: int, want_pairs: bool, source: str, qid: str) -> JG:
+def _ec_jg(entries: Sequence[Numbered], njr: int, want_pairs: bool, source: str, qid: str) -> JG:
     ecs: list[tuple[float, np.ndarray]] = []
     jg = JG(ecs=ecs)
     start = 0
@@ -88,7 +94,9 @@ def _closure(pa: np.ndarray) -> np.ndarray:
         m = nxt
 
 
-def _pa_jg(entries, njr: int, nj: int, want_pairs: bool, source: str, qid: str) -> JG:
+def _pa_jg(
+    entries: Sequence[Numbered], njr: int, nj: int, want_pairs: bool, source: str, qid: str
+) -> JG:
     rel = np.full(nj, -1.0)
     pa = np.zeros((nj, nj), dtype=bool)
     n = len(entries)
@@ -148,13 +156,13 @@ def _recalc_ec(jg: JG, njr: int, ret_only: bool) -> tuple[int, int]:
         nonrel = last[: jg.num_rel_ret]
         nonrel = nonrel[nonrel < njr]
 
-        def cut(x):
+        def cut(x: np.ndarray) -> np.ndarray:
             return x[: int(np.searchsorted(x, njr))] if len(x) else x  # sorted ascending
 
     else:
         nonrel = last[: jg.num_rel]
 
-        def cut(x):
+        def cut(x: np.ndarray) -> np.ndarray:
             return x
 
     for e1 in range(len(ecs)):
@@ -199,7 +207,9 @@ def _cdiv(a: float, b: float) -> float:
 
 
 # ------------------------------------------------------------------------- per topic
-def topic_measures(entries_in, ranked: list[str], want_pairs: bool, source: str, qid: str) -> dict:
+def topic_measures(
+    entries_in: Iterable[Entry], ranked: Sequence[str], want_pairs: bool, source: str, qid: str
+) -> dict[str, float]:
     judged = {e[3] for e in entries_in}
     ret = [d for d in ranked if d in judged]
     njr = len(ret)
@@ -237,7 +247,7 @@ def topic_measures(entries_in, ranked: list[str], want_pairs: bool, source: str,
         (ful_ret + ful_imp) / (poss_ret + poss_imp) if poss_ret + poss_imp else 0.0
     )
 
-    def avg(parts) -> float:
+    def avg(parts: Iterable[tuple[int, int]]) -> float:
         s = 0.0
         for ful, poss in parts:
             if poss:

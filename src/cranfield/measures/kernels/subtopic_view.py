@@ -99,7 +99,9 @@ class View:
                 1.0 - alpha, int(self.pair_seen.max()) + 1 if len(self.pair_seen) else 1
             )
             self.cache[key] = segment_total(self.pair_row, table[self.pair_seen], len(self.rank))
-        return self.cache[key]
+        # (the cache holds what the lines above stored under key)
+        found: np.ndarray = self.cache[key]
+        return found
 
     def ideal(self, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(query, rank, G)`` of the ideal rankings' documents of positive gain."""
@@ -114,7 +116,10 @@ class View:
             rank = np.arange(1, len(query) + 1) - np.repeat(np.cumsum(lengths) - lengths, lengths)
             gains = np.concatenate(lists) if lists else _EMPTY
             self.cache[key] = (query, rank, gains)
-        return self.cache[key]
+        found: tuple[np.ndarray, np.ndarray, np.ndarray] = self.cache[
+            key
+        ]  # (what the lines above stored under key)
+        return found
 
 
 _EMPTY = np.zeros(0, dtype=np.float64)
@@ -126,7 +131,9 @@ def view(jr: JudgedRankings, rel: int, judged_only: bool = False) -> View:
     key = (int(rel), bool(judged_only))
     if key not in ranked.cache:
         ranked.cache[key] = _make_view(jr, ranked, *key)
-    return ranked.cache[key]
+    # (the cache holds what the lines above stored under key)
+    found: View = ranked.cache[key]
+    return found
 
 
 def _make_view(jr: JudgedRankings, ranked: RankedSubtopics, rel: int, judged_only: bool) -> View:
@@ -204,7 +211,10 @@ def relevant_counts(
         offsets = np.zeros(pairs.num_queries + 1, dtype=np.int64)
         np.cumsum(np.bincount(kt, minlength=pairs.num_queries), out=offsets[1:])
         sub.cache[key] = (kt, ks, counts.astype(np.int64), offsets)
-    return sub.cache[key]
+    found: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] = sub.cache[
+        key
+    ]  # (what the lines above stored under key)
+    return found
 
 
 # ------------------------------------------------------------------------ the arithmetic
