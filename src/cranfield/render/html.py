@@ -26,7 +26,7 @@ from cranfield.results.query_sets import note, worth_noting
 
 if TYPE_CHECKING:
     from cranfield.comparing.result import Comparison
-    from cranfield.reporting import ReportData
+    from cranfield.render.report_data import ReportData
     from cranfield.results.tables import Results
 
 __all__ = ["comparison_html", "render_report", "results_html"]

@@ -35,7 +35,7 @@ from cranfield.render.comparison_text import (
 
 if TYPE_CHECKING:
     from cranfield.comparing.result import Comparison
-    from cranfield.reporting import ReportData
+    from cranfield.render.report_data import ReportData
     from cranfield.results.tables import Results
 
 __all__ = ["decimals", "payload", "run_labels", "script_json", "summary"]

@@ -206,7 +206,7 @@ def evaluate_argv(argv: Sequence[str]) -> TrecEvaluation | str:
         raise Exit(1, f"trec_eval: {exc}\n{USAGE}") from None
     marked, params = mark_measures(opts.measures)
     if opts.version:
-        from cranfield import __version__
+        from cranfield.base.version import __version__
 
         raise Exit(0, f"trec_eval version {VERSION} (cranfield {__version__})\n")
     if opts.help:
