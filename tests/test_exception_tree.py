@@ -13,7 +13,7 @@ from cranfield.errors import CranfieldError, CranfieldWarning
 
 INTERNAL_SIGNALS = {
     # trec_eval's work-alike: an exit status with its message, turned into sys.exit by main()
-    "cranfield.compat.trec_eval.engine.Exit",
+    "cranfield.compat.trec_eval.measuring.Exit",
     # the TREC reader's piece parser: caught by its caller, which reads the whole text instead
     "cranfield.io.trec.run_pieces.Fallback",
     "cranfield.io.trec.run_pieces.NotGrouped",

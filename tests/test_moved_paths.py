@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from cranfield._moved import MOVED
+from cranfield._moved import FORMER_NAMES, MOVED
 
 
 @pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
@@ -19,3 +19,13 @@ def test_old_path_imports_warns_and_is_the_new_module(old, new):
         module = importlib.import_module(old)
     assert module is importlib.import_module(new)
     assert module.__name__ == new
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "new"),
+    sorted((m, n, new) for m, names in FORMER_NAMES.items() for n, new in names.items()),
+)
+def test_former_name_warns_and_is_the_new_object(module, name, new):
+    with pytest.warns(DeprecationWarning, match=rf"{module}\.{name} moved to {new}\.{name}\b"):
+        got = getattr(importlib.import_module(module), name)
+    assert got is getattr(importlib.import_module(new), name)

@@ -18,8 +18,7 @@ import importlib as _importlib
 import typing as _typing
 
 from cranfield import _moved
-
-__version__ = "0.1.0"
+from cranfield.base.version import __version__
 
 __all__ = [
     "CranfieldError",

@@ -67,7 +67,8 @@ MOVED: dict[str, str] = {
     "cranfield.compat.zscores": "cranfield.compat.trec_eval.zscores",
 }
 
-#: a module that became a package of the same name: its public names, and where they live now
+#: a module that became a package of the same name (or a module that re-exported a name from
+#: another): its public names, and where they live now
 FORMER_NAMES: dict[str, dict[str, str]] = {
     "cranfield.data": {
         "LineCounts": "cranfield.data.tables",
@@ -75,6 +76,8 @@ FORMER_NAMES: dict[str, dict[str, str]] = {
         "Run": "cranfield.data.tables",
     },
     "cranfield.judging": {"judge": "cranfield.judging.join"},
+    # a re-export from the module that the leaderboards' computation imports (an import cycle)
+    "cranfield.judgments.leaderboard": {"leaderboards": "cranfield.judgments.leaderboard_runs"},
     "cranfield.results": {
         "Results": "cranfield.results.tables",
         "ResultsSet": "cranfield.results.tables",

@@ -8,122 +8,33 @@ is in memory the report takes from it everything it shows: its
 rankings) and its tie ranges (:func:`cranfield.ties.analysis.tie_range`); then
 :func:`cranfield.compare` compares the results.  The page itself is rendered by
 :mod:`cranfield.render.html` from these objects; nothing here formats a number.
+
+This module holds the entry points (their arguments checked, the provenance, the warnings
+collected); the gathering is :mod:`cranfield.render.report_gather`, the report's data
+:mod:`cranfield.render.report_data` (its names stay importable from here).
 """
 
 from __future__ import annotations
 
 import inspect
-import os
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from cranfield.base import arguments as A
 from cranfield.base import progress
 from cranfield.errors import ParameterError
 from cranfield.judging.options import JudgeOptions
+from cranfield.render.report_data import GAIN_RANKS, CollectionSummary, Report, ReportData
+from cranfield.render.report_gather import (
+    gather,
+    interval_table,
+    leaderboard_agreement,
+    mean_intervals,
+)
 
 __all__ = ["GAIN_RANKS", "CollectionSummary", "Report", "ReportData", "nugget_report", "report"]
-
-GAIN_RANKS = 100
-"""Ranks of the gain curves by default (each run's curve stops at its deepest ranking)."""
-PR_LEVELS = 11
-
-
-def _shown(path: str) -> str:
-    from cranfield.render.provenance import display_path
-
-    return display_path(path)
-
-
-@dataclass(frozen=True)
-class CollectionSummary:
-    """What the qrels hold: queries, judgments, distinct judged documents, relevant judgments
-    (grade >= ``rel``) and the number of judgments at each grade."""
-
-    source: str
-    queries: int
-    judgments: int
-    documents: int
-    relevant: int
-    rel: int
-    grades: tuple[tuple[int, int], ...]
-
-    @classmethod
-    def of(cls, qrels: Any, rel: int) -> CollectionSummary:
-        grades, counts = np.unique(np.asarray(qrels.grades), return_counts=True)
-        return cls(
-            source=_shown(str(qrels.source)),
-            queries=qrels.num_queries,
-            judgments=len(qrels),
-            documents=len(qrels.doc_vocabulary),
-            relevant=int(np.count_nonzero(np.asarray(qrels.grades) >= rel)),
-            rel=rel,
-            grades=tuple((int(g), int(c)) for g, c in zip(grades, counts, strict=True)),
-        )
-
-
-@dataclass(frozen=True, eq=False)
-class ReportData:
-    """Everything a report shows, as the project's result objects."""
-
-    title: str
-    comparison: Any  # Comparison
-    results: Any  # ResultsSet
-    collection: CollectionSummary | None  # None: no qrels (nugget scores)
-    pr: Any  # DataFrame of cranfield.curves.precision_recall, all runs; None without rankings
-    gain: Any  # DataFrame of cranfield.curves.gain, all runs; None without rankings
-    ties: tuple[Any, ...]  # TieRange per run
-    tie_labels: tuple[str, ...]  # measures ranged over tie-breakings
-    settings: dict[str, Any]
-    provenance: Any  # report.provenance.Provenance
-    notes: tuple[str, ...] = ()  # the warnings raised while gathering, each once
-    digits: int = 4
-    run_notes: dict[str, dict[str, int]] = field(default_factory=dict)
-    """Per run: judged queries it has no results for, queries it has that are not judged."""
-    intervals: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
-    """Per measure and run: the interval of the run's mean (arithmetic means), by the method
-    of ``mean_intervals``."""
-    mean_intervals: Any = None
-    """The :class:`~cranfield.comparing.intervals.RunIntervals` of the means: their method and
-    settings, and the values of ``intervals`` by run."""
-    leaderboard: Any = None
-    """With ``judgments=``: the leaderboards' agreement between the qrels and the other sets
-    (:class:`~cranfield.judgments.leaderboard.LeaderboardAgreement`)."""
-
-
-@dataclass(frozen=True, eq=False)
-class Report:
-    """A rendered report: ``html`` (the page), ``data`` (what it shows); :meth:`save` writes
-    it, and a notebook shows it inline."""
-
-    html: str
-    data: ReportData
-
-    def save(self, path: str | Path) -> Path:
-        from cranfield.base.output_files import write_text_file
-
-        write_text_file(path, self.html)
-        return Path(path)
-
-    def _repr_html_(self) -> str:  # notebooks: the page in a frame of its own (its CSS apart)
-        from html import escape
-
-        return (
-            f'<iframe srcdoc="{escape(self.html, quote=True)}" '
-            'style="width:100%;height:700px;border:1px solid #8884"></iframe>'
-        )
-
-    def __repr__(self) -> str:
-        c = self.data.comparison
-        return (
-            f"<Report {self.data.title!r}: {len(c.runs)} runs x {len(c.labels)} measures, "
-            f"{c.notes.get('queries')} queries, {len(self.html):,} characters>"
-        )
 
 
 def report(
@@ -241,7 +152,7 @@ def report(
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            gathered = _gather(
+            gathered = gather(
                 qrels,
                 runs,
                 names,
@@ -256,7 +167,7 @@ def report(
                 A.flag(bounds, "bounds"),
             )
             if judgments:
-                gathered["leaderboard"] = _leaderboard(
+                gathered["leaderboard"] = leaderboard_agreement(
                     qrels, judgments, runs, names, options, labels, stats, baseline, top_k
                 )
     finally:  # each warning once, in the order raised (also when an error ends the work)
@@ -278,111 +189,6 @@ def report(
     if output is not None:
         out.save(output)
     return out
-
-
-def _gather(
-    qrels: Any,
-    runs: Any,
-    names: Any,
-    options: JudgeOptions,
-    specs: list[tuple[str, Any]],
-    labels: list[str],
-    stats: dict[str, Any],
-    baseline: str | None,
-    interpolation: str,
-    ranks: int,
-    mean_ci: str = "t",
-    bounds: bool = False,
-) -> dict[str, Any]:
-    """Read each run once and keep what the report needs of it; then compare."""
-    import pandas as pd
-
-    from cranfield.comparing import compare
-    from cranfield.curves import gain, precision_recall
-    from cranfield.evaluation import evaluate_judged, with_metadata
-    from cranfield.judging.runs import judge_many
-    from cranfield.results.tables import ResultsSet
-    from cranfield.ties.analysis import grades_alone, tie_range
-
-    tie_labels = []
-    for label, m in specs:
-        try:
-            m.definition.function("weak")
-        except ParameterError:
-            continue
-        if label in labels and grades_alone(m):  # best/worst by grade are its extremes
-            tie_labels.append(label)
-    variants = [options]  # the measures' judgement, then trec_eval's and weak ones if needed
-    trec = weak = 0
-    if options.ties != "trec":
-        variants.append(options.replace(ties="trec"))
-        trec = len(variants) - 1
-    if options.depth is not None and options.ties != "weak":
-        variants.append(options.replace(ties="weak"))  # the ranges keep a split tie group whole
-        weak = len(variants) - 1
-    judged = judge_many(qrels, runs, names=names, options=options)
-    metadata: dict[str, Any] = {}  # each run's ir_metadata, kept as the run is read
-    judged.on_run = lambda name, run: metadata.__setitem__(name, run.metadata)
-    if len(judged) < 2:
-        raise ParameterError(f"a report compares runs: it needs at least 2, got {len(judged)}")
-    measured = specs
-    if bounds:  # each measure followed by its bounds, compared as measures are
-        from cranfield.judgments.bounds import bounded
-
-        measured = bounded(specs)
-        labels = [f"{m}{s}" for m in labels for s in ("", ":lo", ":hi")]
-    results, prs, gains, ranges = [], [], [], []
-    run_notes: dict[str, dict[str, int]] = {}
-    rel = 1 if options.rel is None else options.rel
-    for i, (name, jrs) in enumerate(judged.each(variants)):
-        jr = jrs[0]
-        results.append(
-            with_metadata(
-                evaluate_judged(
-                    jr,
-                    measured,
-                    run_name=name,
-                    qrels=judged.qrels,
-                    defaults=options.defaults,
-                    warn_agg=i == 0,
-                ),
-                metadata.pop(name, None),
-            )
-        )
-        run_notes[name] = {
-            "missing": len(jr.notes.get("missing_queries", [])),
-            "run_only": len(jr.notes.get("run_only_queries", [])),
-        }
-        curve_jr = jrs[trec] if jr.cut else jr  # a curve reads whole positions
-        named = curve_jr if curve_jr.run_name == name else _renamed(curve_jr, name)
-        prs.append(precision_recall(named, interpolation=interpolation, levels=PR_LEVELS, rel=rel))
-        top = min(ranks, max(int(named.max_rank), 1))
-        gains.append(gain(named, cutoffs=list(range(1, top + 1))))
-        if tie_labels:
-            ranges.append(
-                tie_range(
-                    jrs[weak] if options.depth is not None else jrs[trec],
-                    tie_labels,
-                    run_name=name,
-                    trec=jrs[trec],
-                    rel=options.rel,
-                )
-            )
-    rs = ResultsSet(tuple(results))
-    comparison = compare(rs, labels, baseline=baseline, missing="intersect", **stats)
-    means = _intervals(rs, comparison, mean_ci)
-    return {
-        "intervals": _interval_table(comparison, means),
-        "mean_intervals": means,
-        "comparison": comparison,
-        "results": rs,
-        "collection": CollectionSummary.of(judged.qrels, rel),
-        "pr": pd.concat(prs, ignore_index=True),
-        "gain": pd.concat(gains, ignore_index=True),
-        "ties": tuple(ranges),
-        "tie_labels": tuple(tie_labels),
-        "run_notes": run_notes,
-    }
 
 
 NUGGET_COUNTS = (("queries", "responses"), ("nuggets", "nuggets"), ("vital", "vital nuggets"))
@@ -471,7 +277,7 @@ def nugget_report(
             if len(rs) < 2:
                 raise ParameterError(f"a report compares runs: it needs at least 2, got {len(rs)}")
             comparison = compare(rs, names, baseline=baseline, missing="intersect", **stats)
-            means = None if mean_ci is None else _intervals(rs, comparison, mean_ci)
+            means = None if mean_ci is None else mean_intervals(rs, comparison, mean_ci)
     finally:  # each warning once, in the order raised (also when an error ends the work)
         for w in {str(w.message): w for w in caught}.values():
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
@@ -490,7 +296,7 @@ def nugget_report(
         provenance=prov,
         notes=tuple(dict.fromkeys(str(w.message) for w in caught)),
         digits=digits,
-        intervals=_interval_table(comparison, means),
+        intervals=interval_table(comparison, means),
         mean_intervals=means,
     )
     with progress.task("writing the report"):
@@ -499,76 +305,3 @@ def nugget_report(
     if output is not None:
         out.save(output)
     return out
-
-
-def _interval_table(c: Any, means: Any) -> dict[str, dict[str, tuple[float, float]]]:
-    """Per measure and run the interval of the run's mean (the measures with one)."""
-    if means is None:
-        return {}
-    return {
-        label: {r: ci for r in c.runs if (ci := means.get(r, label)) is not None}
-        for label in c.labels
-        if any(means.get(r, label) is not None for r in c.runs)
-    }
-
-
-def _leaderboard(
-    qrels: Any,
-    judgments: Sequence[Any],
-    runs: Any,
-    names: Any,
-    options: JudgeOptions,
-    labels: list[str],
-    stats: dict[str, Any],
-    baseline: str | None,
-    top_k: int,
-) -> Any:
-    """The leaderboards of the runs under ``qrels`` and each of ``judgments``, compared."""
-    from cranfield.judgments.leaderboard_runs import leaderboards
-
-    if isinstance(judgments, str | os.PathLike) or not isinstance(judgments, list | tuple):
-        raise ParameterError("judgments must be a list of judgment sets")
-    o = options
-    return leaderboards(
-        [qrels, *judgments],
-        runs,
-        labels,
-        top_k=top_k,
-        names=names,
-        baseline=baseline,
-        complete=o.complete,
-        ties=o.ties,
-        depth=o.depth,
-        judged_only=o.judged_only,
-        rel=o.rel,
-        jobs=1,
-        **{k: v for k, v in stats.items() if k != "ci"},
-    )
-
-
-def _intervals(rs: Any, c: Any, method: str) -> Any:
-    """The interval (confidence 1 - alpha; the bootstrap's resamples and seed the
-    comparison's) of each run's mean over the compared queries, per measure averaged
-    arithmetically: :func:`~cranfield.comparing.intervals.mean_interval` on the run's values
-    in its own order of queries (``strcmp``, as ``evaluate(..., ci=method)``: the same
-    resamples give the same interval)."""
-    from cranfield.comparing.intervals import RunIntervals, mean_interval
-
-    settings = {"confidence": 1.0 - c.alpha, "samples": c.permutations, "seed": c.seed}
-    out: dict[str, dict[str, tuple[float, float] | None]] = {r: {} for r in c.runs}
-    for label in c.labels:
-        compared = set(c.query_ids[label])
-        for r in rs:
-            if r.aggregation_of(label) != "mean":
-                out[r.run][label] = None
-                continue
-            keep = np.fromiter((q in compared for q in r.query_ids), bool, len(r.query_ids))
-            x = r.column(label)[keep]
-            out[r.run][label] = mean_interval(x, method, what=f"{r.run}, {label}", **settings)
-    return RunIntervals(method, values=out, **settings)
-
-
-def _renamed(jr: Any, name: str) -> Any:
-    import dataclasses
-
-    return dataclasses.replace(jr, run_name=name)

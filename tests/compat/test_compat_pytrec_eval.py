@@ -237,7 +237,7 @@ def test_tables_equal_pytrec_evals():
 def test_the_catalogues_measures_are_made_once_per_exact_spelling():
     """The cache of trec_eval's measure objects (the speed of an evaluator) never hands out a
     measure whose parameters only compare equal: -0.0 is not 0.0, 1 is not 1.0."""
-    from cranfield.compat.trec_eval.catalogue import _m
+    from cranfield.compat.trec_eval.adapters import _m
 
     assert _m("P", 5, rel=1) is _m("P", 5, rel=1)
     kw = {"b": 0.0, "c": 0.0, "d": 0.0, "N": 0, "rel": 1}

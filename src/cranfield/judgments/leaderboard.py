@@ -16,11 +16,13 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._moved import former_names
 from cranfield.errors import ParameterError
-from cranfield.judgments.leaderboard_runs import leaderboards  # its documented path
 from cranfield.judgments.leaderboard_stats import STATISTICS, SetPair, rank_statistics
 
-__all__ = ["STATISTICS", "LeaderboardAgreement", "SetPair", "leaderboards", "rank_statistics"]
+__all__ = ["STATISTICS", "LeaderboardAgreement", "SetPair", "rank_statistics"]
+
+__getattr__ = former_names(__name__)  # leaderboards: cranfield.leaderboards
 
 
 @dataclass

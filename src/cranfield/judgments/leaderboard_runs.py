@@ -41,15 +41,13 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from cranfield.errors import DataWarning, ParameterError
+from cranfield.judgments.leaderboard import LeaderboardAgreement
 from cranfield.judgments.leaderboard_stats import SetPair, rank_statistics
-
-if TYPE_CHECKING:  # pragma: no cover
-    from cranfield.judgments.leaderboard import LeaderboardAgreement
 
 __all__ = ["Work", "documents", "leaderboards", "name_sets", "note", "run_task", "verdicts"]
 
@@ -255,7 +253,6 @@ def leaderboards(
     from cranfield.io import read_qrels
     from cranfield.judging.options import JudgeOptions
     from cranfield.judging.runs import judge_many
-    from cranfield.judgments.leaderboard import LeaderboardAgreement  # it imports this module
     from cranfield.results.blocks import micro_labels
     from cranfield.scale.streaming import Plan
 

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cranfield.render import html_model as M
-from cranfield.render.comparison_text import queries_note
+from cranfield.render.comparison_rows import queries_note
 from cranfield.render.table import counted
 from cranfield.results.query_sets import note, worth_noting
 
 if TYPE_CHECKING:
     from cranfield.comparing.result import Comparison
-    from cranfield.reporting import ReportData
+    from cranfield.render.report_data import ReportData
     from cranfield.results.tables import Results
 
 __all__ = ["comparison_html", "render_report", "results_html"]
@@ -257,10 +257,10 @@ def _leaderboard(lb: Any, digits: int) -> dict[str, Any] | None:
 
 
 def _pairs_legend(c: Comparison) -> str:
-    from cranfield.render.comparison_text import _header
+    from cranfield.render.comparison_rows import header
 
     return (
-        _header(c)
+        header(c)
         + ". diff = mean(b) - mean(a); W/L/T = queries where b wins / loses / ties; sup% = "
         "Keen's superiority percentage of b; d_z = mean(d)/sd(d)."
     )

@@ -25,17 +25,17 @@ from cranfield.base.text import undecoded_as_text
 from cranfield.comparing.agreement import OUTCOME_TEXT
 from cranfield.comparing.paired import differences
 from cranfield.comparing.requests import natural_key
-from cranfield.render.comparison_text import (
-    _agreement_rows,
-    _correlation_rows,
-    _fmt,
-    _header,
-    _pair_rows,
+from cranfield.render.comparison_rows import (
+    agreement_rows,
+    correlation_rows,
+    fmt_number,
+    header,
+    pair_rows,
 )
 
 if TYPE_CHECKING:
     from cranfield.comparing.result import Comparison
-    from cranfield.reporting import ReportData
+    from cranfield.render.report_data import ReportData
     from cranfield.results.tables import Results
 
 __all__ = ["decimals", "payload", "run_labels", "script_json", "summary"]
@@ -141,7 +141,7 @@ def summary(
                     up = p.outcome == ("b" if p.b == r else "a")
                     down = p.outcome == ("a" if p.b == r else "b")
                     mark = "▲" if up else "▼" if down else ""
-                    why = f"p_adj = {_fmt(p.p_adjusted, digits)} against {base}"
+                    why = f"p_adj = {fmt_number(p.p_adjusted, digits)} against {base}"
             elif mark:
                 beaten = _beaten(c, label, r)
                 why = "significantly better than " + ", ".join(beaten)
@@ -149,8 +149,10 @@ def summary(
                     mark = f"beats {len(beaten)}"
             cells.append(
                 {
-                    "mean": _fmt(mean, digits),
-                    "ci": None if ci is None else f"[{_fmt(ci[0], digits)}, {_fmt(ci[1], digits)}]",
+                    "mean": fmt_number(mean, digits),
+                    "ci": None
+                    if ci is None
+                    else f"[{fmt_number(ci[0], digits)}, {fmt_number(ci[1], digits)}]",
                     "mark": mark,
                     "why": why,
                     "best": mean == best[label],
@@ -168,7 +170,7 @@ def summary(
     measures = [
         {"label": label, "better": "↑" if c.higher_is_better(label) else "↓"} for label in c.labels
     ]
-    return {"header": _header(c), "measures": measures, "rows": rows}
+    return {"header": header(c), "measures": measures, "rows": rows}
 
 
 def pair_tables(c: Comparison, digits: int) -> list[dict[str, Any]]:
@@ -176,7 +178,7 @@ def pair_tables(c: Comparison, digits: int) -> list[dict[str, Any]]:
     out = []
     names = run_labels(c.runs)
     for label in c.labels:
-        rows = _pair_rows(c, label, digits)
+        rows = pair_rows(c, label, digits)
         body = [[run_cell(r[0], names), run_cell(r[1], names), *r[2:]] for r in rows[1:]]
         out.append(
             {"label": label, "queries": len(c.query_ids[label]), "head": rows[0], "rows": body}
@@ -189,8 +191,8 @@ def agreement(c: Comparison) -> dict[str, Any] | None:
     runs' means (Kendall's tau, tau_AP), when there are two measures or more."""
     if len(c.labels) < 2:
         return None
-    rows = _agreement_rows(c)
-    corr = _correlation_rows(c) if len(c.runs) >= 3 else None
+    rows = agreement_rows(c)
+    corr = correlation_rows(c) if len(c.runs) >= 3 else None
     return {
         "pairs": len(c.pairs[c.labels[0]]),
         "head": rows[0],
@@ -221,7 +223,9 @@ def results_rows(runs: Sequence[Results], digits: int) -> dict[str, Any]:
             cells.append(
                 {
                     "mean": fmt_value(agg[label], ints[label], digits) if label in agg else "",
-                    "ci": None if ci is None else f"[{_fmt(ci[0], digits)}, {_fmt(ci[1], digits)}]",
+                    "ci": None
+                    if ci is None
+                    else f"[{fmt_number(ci[0], digits)}, {fmt_number(ci[1], digits)}]",
                 }
             )
         rows.append(
@@ -243,7 +247,7 @@ def tie_rows(data: ReportData, digits: int) -> list[list[Any]]:
     return [
         [run_cell(tr.run, names), s["measure"]]
         + [str(s[k]) for k in ("queries", "tied", "rel_tied", "changed")]
-        + [_fmt(s[k], digits) for k in keys]
+        + [fmt_number(s[k], digits) for k in keys]
         for tr in data.ties
         for s in tr.summary()
     ]
@@ -265,7 +269,9 @@ def pr_rows(data: ReportData, digits: int) -> tuple[list[str], list[list[str]]]:
     names = run_labels(data.comparison.runs)
     for run, part in zip(data.comparison.runs, _by_run(data, data.pr), strict=True):
         by = dict(zip(part["level"].tolist(), part["value"].tolist(), strict=True))
-        rows.append([run_cell(run, names), *(_fmt(by.get(x, math.nan), digits) for x in levels)])
+        rows.append(
+            [run_cell(run, names), *(fmt_number(by.get(x, math.nan), digits) for x in levels)]
+        )
     return head, rows
 
 

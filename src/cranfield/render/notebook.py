@@ -94,10 +94,10 @@ def _noted(runs: Sequence[Results], common: Sequence[str] | None = None) -> list
 def comparison_repr(c: Comparison) -> str:
     """``<Comparison ...>``: the settings line and the means with significance letters."""
     from cranfield.comparing.paired import TESTS
-    from cranfield.render.comparison_text import _means_rows
+    from cranfield.render.comparison_rows import means_rows
 
     labels = list(c.labels[:MOST_MEASURES])
-    rows = _means_rows(c, 4)[: MOST_RUNS + 1]  # the header, then a row per run
+    rows = means_rows(c, 4)[: MOST_RUNS + 1]  # the header, then a row per run
     table = [[r[0], _name(r[1]), *r[2 : 2 + len(labels)]] for r in rows]
     lines = table_lines(table[0], table[1:], left=2, rule=False)
     head = (

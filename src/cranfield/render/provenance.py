@@ -52,7 +52,7 @@ class Provenance:
 def _versions() -> tuple[str, tuple[tuple[str, str], ...]]:
     from importlib.metadata import PackageNotFoundError, version
 
-    from cranfield import __version__
+    from cranfield.base.version import __version__
 
     try:
         own = version("cranfield")

@@ -35,7 +35,7 @@ def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
     """The evaluation of the run ``path`` (a ``TrecEvaluation``); the run read whole (a
     :class:`~cranfield.data.tables.Run`) when the engine must evaluate it whole; ``None`` when the
     run is not read in pieces (a small file: the engine reads it)."""
-    from cranfield.compat.trec_eval.engine import Exit, _check_formats, init_measures
+    from cranfield.compat.trec_eval.measuring import Exit, check_formats, init_measures
     from cranfield.io import is_trec_text_path
     from cranfield.io.source import Stream
     from cranfield.io.textcheck import TextCheck
@@ -61,7 +61,7 @@ def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
 
                 zscores = read_zscores(opts.zscore_file)
             measures = init_measures(marked, params)
-            _check_formats(measures, opts.rel_format)
+            check_formats(measures, opts.rel_format)
         except (Exit, CranfieldError):
             read_whole()  # the run's error comes first, as in trec_eval
             raise
@@ -100,12 +100,12 @@ def _evaluate(
 ):
     """Judge and measure each block; ``check``: the blocks come from pieces (ids and
     duplicates checked here)."""
-    from cranfield.compat.trec_eval.engine import (
-        _evaluate_qrels,
-        _skipped_queries,
+    from cranfield.compat.trec_eval.measuring import (
         evaluate_dummies,
+        evaluate_qrels,
         finish,
         merge_topics,
+        skipped_queries,
     )
     from cranfield.io.validate import check_run_duplicates, check_run_ids
     from cranfield.judging.join import judge
@@ -130,7 +130,7 @@ def _evaluate(
         jr = judge(qrels, block, **keywords)
         del block
         if jr.num_queries:
-            parts.append(_evaluate_qrels(jr, opts, measures))
+            parts.append(evaluate_qrels(jr, opts, measures))
         del jr
     if tag is None:
         tag = last
@@ -139,5 +139,5 @@ def _evaluate(
     if opts.complete and missing:
         parts.append(evaluate_dummies(qrels, missing, name, opts, measures, None))
     topics, values, relstrings = merge_topics(parts)
-    skipped = _skipped_queries(rel_info.query_ids, _RunIds(name, run_ids), opts)
+    skipped = skipped_queries(rel_info.query_ids, _RunIds(name, run_ids), opts)
     return finish(opts, measures, topics, values, relstrings, skipped, zscores, tag, rel_info)
