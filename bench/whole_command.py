@@ -5,7 +5,10 @@ query) and the layouts ``bench/layouts.py`` derives from them (GOV2-style ids, i
 not grouped by query) are evaluated with trec_eval's default measures by both tools, in one
 invocation, interleaved, median of ``--repeat``: wall and CPU seconds of the child and its peak
 resident memory (``/usr/bin/time``), output bytes compared.  With ``--large 50000``, 50M lines
-once.  Then ``cranfield evaluate`` on the grouped run with ``-j 1`` and ``-j 2``.
+once.  ``--judged 4,300,1500`` adds the grouped layout with that many judgments per query
+(sparse as MS MARCO, a TREC pool, Robust04-like; each density has its own generated run and
+qrels under ``bench/data/core-reader/judged-N``).  Then ``cranfield evaluate`` on the grouped
+run with ``-j 1`` and ``-j 2``.
 
 Run: ``python bench/whole_command.py --trec-eval /tmp/trec_eval_src/trec_eval`` (trec_eval
 built with -O2 from github:usnistgov/trec_eval, never committed).
@@ -48,6 +51,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--layouts", default="grouped,gov2,ties,shuffled")
     ap.add_argument("--large", type=int, default=0, help="also N x 1,000 lines, once (50000)")
+    ap.add_argument(
+        "--judged", default="", help="also the grouped run with N judgments per query (4,300,1500)"
+    )
     args = ap.parse_args()
     data = ROOT / "bench/data/core-reader"
     qrels, run = make(data, 7000, 1000, 55)
@@ -59,6 +65,11 @@ def main() -> None:
         q, r = paths[layout]
         cases[f"{layout}: trec_eval -O2"] = [args.trec_eval, str(q), str(r)]
         cases[f"{layout}: cranfield"] = [*cf, "trec_eval", str(q), str(r)]
+    densities = [int(n) for n in args.judged.split(",") if n]
+    for n in densities:
+        qd, rd = make(data / f"judged-{n}", 7000, 1000, n)
+        cases[f"judged {n}: trec_eval -O2"] = [args.trec_eval, str(qd), str(rd)]
+        cases[f"judged {n}: cranfield"] = [*cf, "trec_eval", str(qd), str(rd)]
     if args.large:
         ql, rl = make(data, args.large, 1000, 55)
         cases["large: trec_eval -O2"] = [args.trec_eval, str(ql), str(rl)]
@@ -76,7 +87,8 @@ def main() -> None:
     for k, v in got.items():
         med[k] = tuple(statistics.median(x[i] for x in v) for i in range(3))
         print(f"  {k:32s} {med[k][0]:7.2f} {med[k][1]:7.2f} {max(x[2] for x in v):6d}")
-    for layout in args.layouts.split(",") + (["large"] if args.large else []):
+    extra = [f"judged {n}" for n in densities] + (["large"] if args.large else [])
+    for layout in args.layouts.split(",") + extra:
         te, c = got[f"{layout}: trec_eval -O2"], got[f"{layout}: cranfield"]
         same = all(x[3] == te[0][3] for x in c)
         ratio = med[f"{layout}: trec_eval -O2"][1] / med[f"{layout}: cranfield"][1]
