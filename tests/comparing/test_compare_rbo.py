@@ -16,6 +16,11 @@ import cranfield
 from cranfield.comparing.rbo import rank_biased_overlap
 from cranfield.errors import ParameterError
 
+# two-query collections: the t-test's advice is incidental to the overlap checked here
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:compare. the t-test on \\d+ queries:cranfield.errors.CranfieldWarning"
+)
+
 DEPTH = 4000  # p <= 0.95: p^4000 < 1e-89, the rest of the infinite sum is negligible
 
 

@@ -17,6 +17,16 @@ from cranfield.errors import DataWarning
 from cranfield.measures.parse import parse
 from cranfield.results.tables import Results
 
+# the tests' advice on small and huge query sets is incidental to what is checked here
+pytestmark = [
+    pytest.mark.filterwarnings(
+        "ignore:compare. the t-test on \\d+ queries:cranfield.errors.CranfieldWarning"
+    ),
+    pytest.mark.filterwarnings(
+        "ignore:compare. the (Wilcoxon|sign) test on:cranfield.errors.CranfieldWarning"
+    ),
+]
+
 
 @pytest.mark.parametrize("n", [10, 1000, 10_000, pytest.param(200_000, marks=pytest.mark.slow)])
 def test_compare_runs_every_test_at_scale(n):

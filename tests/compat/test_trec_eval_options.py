@@ -219,8 +219,13 @@ def test_negative_level_and_depth_are_rejected(cli, tmp_path):
 
 def test_topics_without_results_are_skipped_unless_c(tmp_path):
     # topic 3 is judged but has no results: 10.0 aborts, 9.x and the help text skip it
-    status, out, _ = run(tmp_path, "-q", "-m", "num_ret", "-m", "num_rel", "@q", "@r")
+    status, out, err = run(tmp_path, "-q", "-m", "num_ret", "-m", "num_rel", "@q", "@r")
     assert status == 0
+    # said on standard error as one line, also in-process under the suite's -W error filter
+    assert err == (
+        "cranfield: warning: r: 1 judged queries have no results and were skipped "
+        "(use -c to score them as empty rankings) (first: '3')\n"
+    )
     assert out.splitlines() == [
         "num_ret               \t1\t3",
         "num_rel               \t1\t2",

@@ -14,7 +14,7 @@ from test_compare_agreement import IRCOR
 
 import cranfield
 import oracle_trec as oracle
-from cranfield.errors import DataWarning, ParameterError
+from cranfield.errors import DataWarning, ParameterError, UndefinedMeasureWarning
 from cranfield.judgments.leaderboard_runs import leaderboards
 from cranfield.judgments.leaderboard_stats import STATISTICS, rank_statistics
 
@@ -223,11 +223,18 @@ def test_one_set_one_run_and_constant_means_warn_and_give_nan():
     with pytest.warns(DataWarning, match="one judgment set"):
         res = leaderboards([human], runs, ["AP"])
     assert res.rows == [] and res.means["AP"].shape == (1, 3)
-    with pytest.warns(DataWarning, match="1 run: the correlations"):
+    with (
+        pytest.warns(DataWarning, match="1 run: the correlations"),
+        pytest.warns(DataWarning, match="the means are over the 11 queries judged in every set"),
+    ):
         res = leaderboards([human, llm], {"a": runs["r0"]}, ["AP"])
     assert math.isnan(res.rows[0].tau_b) and math.isnan(res.rows[0].same_verdict)
     empty = {q: {d: 0 for d in v} for q, v in llm.items()}  # nothing relevant: every AP is 0
-    with pytest.warns(DataWarning, match="every run has the same mean under qrels2"):
+    with (
+        pytest.warns(DataWarning, match="every run has the same mean under qrels2"),
+        pytest.warns(UndefinedMeasureWarning, match="AP is undefined for 11 of 11 queries"),
+        pytest.warns(DataWarning, match="the means are over the 11 queries judged in every set"),
+    ):
         res = leaderboards([human, empty], runs, ["AP"])
     assert math.isnan(res.rows[0].tau_b) and math.isnan(res.rows[0].pearson)
     assert "nan" in res.table()

@@ -355,6 +355,9 @@ def test_every_public_name_resolves():
         assert getattr(cranfield, name) is not None, name
 
 
+@pytest.mark.filterwarnings(
+    "ignore:compare. the t-test on \\d+ queries:cranfield.errors.CranfieldWarning"
+)
 def test_judgment_files_reach_the_report(cli, tmp_path):
     """--subtopics (and the other judgment files) work as in compare: the page's means of a
     diversity measure equal compare's; the measure is kept out of the ties table (its best
@@ -417,6 +420,15 @@ def test_run_labels_keep_the_part_that_differs():
     ]
 
 
+@pytest.mark.filterwarnings(
+    "ignore:.*every query has the same value, so the interval:cranfield.errors.CranfieldWarning"
+)
+@pytest.mark.filterwarnings(
+    "ignore:compare. for 2 pair.s. every query is equal:cranfield.errors.CranfieldWarning"
+)
+@pytest.mark.filterwarnings(
+    "ignore:compare. the t-test on \\d+ queries:cranfield.errors.CranfieldWarning"
+)
 def test_the_page_shows_labels_and_keeps_the_full_names(tmp_path):
     prefix = "experiment_2024_bm25_porter_stopwords_rm3"
     runs = {f"{prefix}_run{k}": {"q1": {"d1": float(k), "d2": 1.0}, "q2": {"d1": 1.0}}

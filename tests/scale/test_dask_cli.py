@@ -27,8 +27,14 @@ from conftest import REPO, run_cli
 from cranfield.cli import main
 from cranfield.cli import run as cli_run
 
+# the generated collections judge a query the runs do not answer (scored as trec_eval -c)
 distributed = pytest.importorskip("distributed")
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.filterwarnings(
+        "ignore:.*judged queries have no results:cranfield.errors.DataWarning"
+    ),
+]
 
 
 def _free_port() -> int:

@@ -7,7 +7,6 @@ does the work.  ``main`` turns errors into one line on stderr.
 from __future__ import annotations
 
 import sys
-import warnings
 from collections.abc import Sequence
 
 # name -> (module, one-line help).  The help is here so that `cranfield --help` imports nothing.
@@ -70,12 +69,6 @@ def run(argv: Sequence[str]) -> None:
     import_module(COMMANDS[name][0]).run(rest)
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    from cranfield.cli._output import say
-
-    say(f"cranfield: warning: {message}")
-
-
 def entry() -> None:
     """The ``cranfield`` command as a process (the console script and ``python -m
     cranfield``): :func:`main`, then an end without CPython's last garbage collection.
@@ -124,9 +117,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     from cranfield.errors import CranfieldError
 
     prepare_streams()
-    warnings.showwarning = _show_warning
+    from cranfield.base.warning_lines import warnings_as_lines
+
     try:
-        run(sys.argv[1:] if argv is None else argv)
+        with warnings_as_lines(say):
+            run(sys.argv[1:] if argv is None else argv)
         flush_stdout()
     except CranfieldError as exc:
         say(f"cranfield: error: {exc}")

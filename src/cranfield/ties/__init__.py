@@ -22,7 +22,7 @@ from typing import Any
 __all__ = ["TIE_POLICIES", "reorder_ties", "tie_range", "tie_ranges", "weak_curves"]
 
 _LAZY = {
-    "TIE_POLICIES": ".order",
+    "TIE_POLICIES": "cranfield.judging.ordering",  # its old home .order is a moved path
     "reorder_ties": ".analysis",
     "tie_range": ".analysis",
     "tie_ranges": ".analysis",

@@ -69,8 +69,11 @@ def main(argv: Sequence[str], out: BytesOut | None = None, err: TextOut | None =
         out = StdoutBytes()
     err = err if err is not None else sys.stderr
     lines = _Output(out)
+    from cranfield.base.warning_lines import warnings_as_lines
+
     try:
-        status = _run(list(argv), lines, err)
+        with warnings_as_lines(lambda line: err.write(line + "\n")):
+            status = _run(list(argv), lines, err)
     except Exit as stop:
         if stop.message:
             err.write(stop.message)
