@@ -4,40 +4,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from functools import cached_property, partial
-from typing import Any, NamedTuple
-
-import numpy as np
+from functools import cached_property
+from typing import Any
 
 from cranfield.base import arguments as A
-from cranfield.base.arguments import measure_list
 from cranfield.data.tables import Qrels, Run
-from cranfield.errors import CranfieldError, ParameterError
+from cranfield.errors import ParameterError
 from cranfield.io import QrelsSource, RunSource
 from cranfield.judging.options import JudgeOptions
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.judging.runs import JudgedRuns, RunTask, Shared, judge_many
-from cranfield.measures import Measure, parse
+from cranfield.measures import Measure
 from cranfield.results.aggregate import resolve_aggregation
+from cranfield.results.core_dicts import (
+    DEFAULT_MEASURES,
+    cached_measures,
+    cached_options,
+    cached_plan,
+    cached_specs,
+    dict_call,
+    dict_index,
+    dict_results,
+    evaluate_dicts,
+    measure_specs,
+    quiet,
+    results_of,
+)
 from cranfield.results.tables import Results, ResultsSet
 
 __all__ = ["DEFAULT_MEASURES", "Evaluator", "evaluate", "evaluate_judged", "evaluate_runs"]
-
-DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@1000")
-
-
-def measure_specs(
-    measures: str | Measure | Sequence[str | Measure] | None,
-) -> list[tuple[str, Measure]]:
-    out: list[tuple[str, Measure]] = []
-    seen: set[str] = set()
-    for m in measure_list(measures, DEFAULT_MEASURES):
-        label = m if isinstance(m, str) else str(m)
-        if label in seen:
-            continue
-        seen.add(label)
-        out.append((label, parse(m)))
-    return out
 
 
 def evaluate(
@@ -479,282 +474,3 @@ class Evaluator:
 # the core, the others by their functions on the judged rankings the core returns.  Anything
 # else (another tie policy, side inputs, micro averages, other value types, any problem in
 # the input) takes the general path, which words every error: the results are the same.
-
-_CACHE_LIMIT = 256
-_SUMMARY = ("queries", "retrieved", "relevant", "relevant_retrieved")
-_MEASURES: dict[Any, Measured] = {}
-_OPTIONS: dict[Any, JudgeOptions] = {}
-_PLANS: dict[Any, Any] = {}
-
-
-def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
-    cache[key] = value
-    return value
-
-
-class Measured(NamedTuple):
-    """The measures of a call: as given (:func:`measure_list`) and parsed
-    (:func:`measure_specs`)."""
-
-    measures: tuple[Any, ...]
-    specs: tuple[tuple[str, Measure], ...]
-
-
-def cached_measures(measures: str | Measure | Sequence[str | Measure] | None) -> Measured:
-    """The measures listed and parsed, once per measure strings (a string, or a list or
-    tuple of strings)."""
-    key: Any = None
-    given: Any = measures
-    if given is None or type(given) is str:
-        key = (type(given), given)
-    elif type(given) in (list, tuple) and all(type(m) is str for m in given):
-        key = (type(given), tuple(given))
-    got = _MEASURES.get(key) if key is not None else None
-    if got is None:
-        listed = tuple(measure_list(measures, DEFAULT_MEASURES))
-        got = Measured(listed, tuple(measure_specs(list(listed))))
-        if key is not None:
-            _remember(_MEASURES, key, got)
-    return got
-
-
-def cached_specs(
-    measures: str | Measure | Sequence[str | Measure] | None,
-) -> tuple[tuple[str, Measure], ...]:
-    """:func:`measure_specs`, parsed once per measure strings."""
-    return cached_measures(measures).specs
-
-
-def cached_options(keywords: Mapping[str, Any], **fixed: Any) -> JudgeOptions:
-    """``JudgeOptions.from_keywords(keywords)`` with ``fixed`` changes, made once per plain
-    keywords (None, booleans, integers, strings)."""
-    items = (*keywords.items(), *fixed.items())
-    plain = all(x is None or type(x) in (bool, int, str) for _, x in items)
-    key = tuple((k, type(x), x) for k, x in items) if plain else None
-    got = _OPTIONS.get(key) if key is not None else None
-    if got is None:
-        got = JudgeOptions.from_keywords(keywords)
-        if fixed:
-            got = got.replace(**fixed)
-        if key is not None:
-            _remember(_OPTIONS, key, got)
-    return got
-
-
-def cached_plan(
-    specs: tuple[tuple[str, Measure], ...], options: JudgeOptions, aggregate: Any
-) -> FastPlan | None:
-    """:func:`fast_plan`, made once per parsed measures, options and plain ``aggregate``."""
-    if not (aggregate is None or type(aggregate) is str):
-        return fast_plan(specs, options, aggregate)
-    key = (id(specs), id(options), aggregate)
-    got = _PLANS.get(key)
-    if got is None or got[0] is not specs or got[1] is not options:
-        got = _remember(_PLANS, key, (specs, options, fast_plan(specs, options, aggregate)))
-    return got[2]
-
-
-class FastPlan(NamedTuple):
-    """What the compiled core computes for some measures under some judging options."""
-
-    specs: tuple[tuple[str, Measure], ...]
-    params: tuple[dict[str, Any], ...]
-    calls: list[tuple[str, int, int, float]]
-    """The core's kernel calls (``cranfield.measures.core_kernels``), each once."""
-    column: tuple[int | None, ...]
-    """Per measure, its kernel call, or None: computed by its function."""
-    arrays: bool
-    rel: int
-    depth: int
-    judged_only: bool
-    complete: bool
-    options: JudgeOptions
-    direct: bool
-    """Every measure has a kernel, each its own, in order, and ``aggregate`` is None: with
-    nothing to warn about, the core's values are the Results' (:func:`dict_results`)."""
-    labels: tuple[str, ...]
-    measures: tuple[Measure, ...]
-    core: Any
-    """The core's ``dict_evaluate`` with this plan's arguments: ``core(index, run)``."""
-
-
-def fast_plan(
-    specs: Sequence[tuple[str, Measure]], options: JudgeOptions, aggregate: Any
-) -> FastPlan | None:
-    """The plan of the compiled core's path, or ``None`` where it does not apply (a tie
-    policy other than trec, side inputs, micro averages)."""
-    from cranfield import _core
-    from cranfield.measures.core_kernels import kernel_call
-    from cranfield.measures.mteb import READS_ANNOTATION
-    from cranfield.measures.params import INT64_MAX, INT64_MIN
-    from cranfield.results.blocks import micro_labels
-
-    side = (options.collection_size, options.known, options.target, options.prefs)
-    if options.ties != "trec" or any(x is not None for x in side):
-        return None
-    if options.judgment_groups is not None or options.subtopics is not None:
-        return None
-    if any(m.definition.needs for _, m in specs) or micro_labels(specs, aggregate):
-        return None
-    if any(m.definition.name in READS_ANNOTATION for _, m in specs):
-        return None
-    defaults = options.defaults
-    rel = (defaults or {}).get("rel", 1)
-    if not INT64_MIN <= rel <= INT64_MAX:
-        return None
-    params = tuple(m.resolve(defaults) for _, m in specs)
-    calls: list[tuple[str, int, int, float]] = []
-    column: list[int | None] = []
-    for (_, m), p in zip(specs, params, strict=True):
-        call = kernel_call(m.definition, p)
-        if call is not None and call not in calls:
-            calls.append(call)
-        column.append(None if call is None else calls.index(call))
-    depth = -1 if options.depth is None else max(0, min(options.depth, INT64_MAX))
-    return FastPlan(
-        tuple(specs),
-        params,
-        calls,
-        tuple(column),
-        None in column,
-        rel,
-        depth,
-        options.judged_only,
-        options.complete,
-        options,
-        aggregate is None and column == list(range(len(specs))) and len(calls) == len(specs),
-        tuple(label for label, _ in specs),
-        tuple(m for _, m in specs),
-        partial(
-            _core.dict_evaluate,
-            kernels=calls,
-            complete=options.complete,
-            depth=depth,
-            judged_only=options.judged_only,
-            rel=rel,
-            arrays=None in column,
-        ),
-    )
-
-
-def dict_index(qrels: Any) -> Any:
-    """The compiled core's index of plain qrels dicts, or ``None``."""
-    from cranfield import _core
-
-    return _core.dict_qrels(qrels)
-
-
-def dict_call(index: Any, plan: FastPlan, run: Any) -> tuple[Any, ...] | None:
-    """The compiled core's ``dict_evaluate`` of the run dict ``run`` (None: not a plain dict,
-    or no query evaluated)."""
-    return plan.core(index, run)  # type: ignore[no-any-return]
-
-
-def quiet(plan: FastPlan, out: tuple[Any, ...]) -> bool:
-    """Whether the core's values are the Results' values as they are and nothing is to be
-    warned about (no query left out, no measure undefined)."""
-    return plan.direct and not (out[6] or out[7] or any(out[2]))
-
-
-def dict_results(index: Any, plan: FastPlan, run: Any, name: str, aggregate: Any) -> Results | None:
-    """The Results of the run dict ``run`` by the compiled core's path, or ``None`` when the
-    run is not a plain dict (or evaluates no query): the general path's to read."""
-    out = dict_call(index, plan, run)
-    return None if out is None else results_of(out, index, plan, name, aggregate)
-
-
-def results_of(
-    out: tuple[Any, ...], index: Any, plan: FastPlan, name: str, aggregate: Any
-) -> Results:
-    """The Results of the core's ``dict_evaluate`` output ``out`` (:func:`dict_call`)."""
-    from cranfield.results.blocks import Block, combine
-
-    qids, values, undefined, retrieved, relevant, rel_ret, run_only, missing, arrays, totals = out
-    nq, specs = len(qids), plan.specs
-    notes = {"run_only_queries": run_only, "missing_queries": missing}
-    computed = values.reshape(nq, len(plan.calls))
-    if quiet(plan, out):  # the queries are in strcmp order already: what combine() makes
-        summary = dict(zip(_SUMMARY, (nq, *totals), strict=True))
-        return Results(name, qids, plan.labels, plan.measures, computed, summary, notes)
-    jr = None
-    if plan.arrays:
-        offsets, grades, scores, tie_ids, qoffsets, qgrades, in_run = arrays
-        jr = JudgedRankings(
-            query_ids=qids,
-            offsets=offsets,
-            grades=grades,
-            scores=scores,
-            tie_ids=tie_ids,
-            qrels_offsets=qoffsets,
-            qrels_grades=qgrades,
-            in_run=in_run,
-            run_name=name,
-            qrels_max_grade=index.max_grade,
-            depth=plan.options.depth,
-            judged_only=plan.judged_only,
-            notes=notes,
-        )
-    cols = np.empty((nq, len(specs)))
-    counts: list[int] = []
-    for j, (_, m) in enumerate(specs):
-        c = plan.column[j]
-        d = m.definition
-        if c is not None:
-            cols[:, j] = computed[:, c]
-            counts.extend(undefined[c] for _ in d.undefined)  # a kernel's one case
-            continue
-        p = plan.params[j]
-        cols[:, j] = np.asarray(d.func(jr, **p), dtype=np.float64)
-        counts.extend(int(np.count_nonzero(u.mask(jr, **p))) for u in d.undefined)
-    block = Block(qids, cols, retrieved, relevant, rel_ret, tuple(counts), {})
-    return combine(
-        [block],
-        specs,
-        name=name,
-        notes=notes,
-        complete=bool(plan.complete and missing),
-        qrels_source="<qrels dict>",
-        aggregate=aggregate,
-    )
-
-
-def evaluate_dicts(
-    qrels: dict[Any, Any],
-    run: dict[Any, Any],
-    measures: Any,
-    depth: Any,
-    judged_only: Any,
-    complete: Any,
-    rel: Any,
-    aggregate: Any,
-) -> Results | None:
-    """:func:`evaluate` of one run dict by the compiled core's path, or ``None``: the
-    general path's to do (and to word any problem)."""
-    plain = (type(judged_only) is bool and type(complete) is bool) and all(
-        x is None or type(x) is int for x in (depth, rel)
-    )
-    if not plain or not (aggregate is None or type(aggregate) is str):
-        return None
-    try:
-        specs = cached_specs(measures)
-        key = (id(specs), type(depth), depth, judged_only, complete, type(rel), rel, aggregate)
-        got = _PLANS.get(key)
-        if got is None or got[0] is not specs:
-            options = cached_options(
-                {"depth": depth, "judged_only": judged_only, "complete": complete, "rel": rel}
-            )
-            for _, m in specs:
-                m.definition.function("trec")
-            resolve_aggregation(specs, aggregate, warn=False)
-            got = _remember(_PLANS, key, (specs, options, cached_plan(specs, options, aggregate)))
-        plan = got[2]
-    except CranfieldError:
-        return None  # the general path raises it, in its order
-    if plan is None:
-        return None
-    index = dict_index(qrels)
-    if index is None:
-        return None
-    return dict_results(index, plan, run, "run", aggregate)

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cranfield
-from cranfield import evaluation
 from cranfield.measures.core_kernels import KERNELS
 from cranfield.measures.registry import REGISTRY
+from cranfield.results import core_dicts as evaluation
 
 KERNEL_MEASURES = sorted(n for n, d in REGISTRY.items() if d.core_kernel is not None)
 

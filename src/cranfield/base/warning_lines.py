@@ -18,7 +18,7 @@ from cranfield.errors import CranfieldWarning
 
 
 @contextmanager
-def warnings_as_lines(write: Callable[[str], None]) -> Iterator[None]:
+def warnings_as_lines(write: Callable[[str], object]) -> Iterator[None]:
     """Within the block, every warning shown is passed to ``write`` as ``cranfield: warning:
     MESSAGE`` (without a newline), and cranfield's own warnings are shown once per message
     (Python's ``default`` action) even where the caller's filters say ``error`` or

@@ -39,7 +39,7 @@ import numpy as np
 
 from cranfield.comparing.checks import check_confidence, check_count, check_seed, floats
 from cranfield.comparing.registry import choices
-from cranfield.errors import CranfieldWarning, ParameterError
+from cranfield.errors import CranfieldWarning, ParameterError, warn
 
 __all__ = ["INTERVALS", "RunIntervals", "joined", "mean_interval", "run_intervals"]
 
@@ -56,9 +56,7 @@ def batch_size(n: int) -> int:
 
 
 def _warn(message: str) -> None:
-    from cranfield.comparing.build import _warn as warn_outside
-
-    warn_outside(CranfieldWarning(message))
+    warn(CranfieldWarning(message))  # at the user's line, as compare's own warnings
 
 
 def _bootstrap_means(x: np.ndarray, samples: int, seed: int | None) -> np.ndarray:
