@@ -41,20 +41,20 @@ from __future__ import annotations
 
 import collections
 import math
-import re
-from array import array
 from collections.abc import Iterable, Mapping
-from operator import itemgetter
-from typing import Any
 
 import numpy as np
 
+from cranfield.compat.pytrec_eval_fast import _fast_plan, _offsets, _ranked
+from cranfield.compat.pytrec_eval_names import (
+    VERSIONS,
+    _Request,
+    _requests_of,
+    supported_measures,
+    supported_nicknames,
+)
 from cranfield.compat.trec_eval.catalogue import (
-    BY_NAME,
-    NICKNAMES,
     Context,
-    ParamError,
-    parse_params,
 )
 from cranfield.errors import ParameterError
 from cranfield.judging.rankings import NOT_IN_QRELS, UNJUDGED, JudgedRankings
@@ -67,20 +67,6 @@ __all__ = [
     "supported_measures",
     "supported_nicknames",
 ]
-
-_EXTRA_10 = {"rbp", "rbp_resid", "unj", "yaap"}
-"""The qrels measures of trec_eval 10.0 that 9.0.8 lacks (``trec_eval="10.0"`` only)."""
-
-supported_nicknames: dict[str, set[str]] = {k: set(v) - _EXTRA_10 for k, v in NICKNAMES.items()}
-"""trec_eval 9.0.8's nicknames (10.0's without its new measures), as pytrec_eval's."""
-
-supported_measures: set[str] = set(supported_nicknames["all_trec"])
-"""trec_eval 9.0.8's ``all_trec`` measures: what pytrec_eval evaluates."""
-
-VERSIONS = ("9.0.8", "10.0")
-_ORDER = {name: i for i, name in enumerate(BY_NAME)}
-"""trec_eval's table order, which pytrec_eval's per-query dicts follow."""
-_RE_BASE = r"{}[\._]([0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*)"
 
 
 def parse_run(f_run: Iterable[str]) -> dict[str, dict[str, float]]:
@@ -142,93 +128,6 @@ def compute_aggregated_measure(measure: str, values: Iterable[float]) -> float:
     if measure.startswith("gm_"):
         return math.exp(total / len(values))
     return total / len(values)
-
-
-def _expand_nicknames(measures: Iterable[str]) -> set[str]:
-    out: set[str] = set()
-    for m in measures:
-        if m in supported_nicknames:
-            out.update(supported_nicknames[m])
-        else:
-            out.add(m)
-    return out
-
-
-def _combine_measures(measures: set[str], known: set[str]) -> dict[str, set[str]]:
-    """pytrec_eval's grouping: ``meas``, ``meas.p1,p2`` or ``meas_p1,p2`` -> ``{meas: params}``
-    (the parameters of every spelling of one measure united; a bare name adds none)."""
-    params: dict[str, set[str]] = collections.defaultdict(set)
-    for m in sorted(measures):
-        if not isinstance(m, str):
-            raise ParameterError(f"a measure must be a string like 'P_5', got {m!r}")
-        if m in known:
-            params.setdefault(m, set())
-            continue
-        for base in sorted(known):
-            match = re.match(_RE_BASE.format(re.escape(base)), m)
-            if match is not None:
-                params[base].update(match.group(1).split(","))
-                break
-        else:
-            raise ParameterError(f"unsupported measure {m!r}")
-    return params
-
-
-class _Request:
-    """One measure to compute: its catalogue entry, parsed parameters and output names."""
-
-    __slots__ = ("names", "parsed", "tm")
-
-    def __init__(self, name: str, args: set[str]) -> None:
-        self.tm = BY_NAME[name]
-        # trec_eval sorts numeric cut-offs itself; the text only keeps pytrec_eval's order
-        text = ",".join(sorted(args)) if args else None
-        try:
-            self.parsed = parse_params(self.tm, text)
-        except ParamError as exc:
-            raise ParameterError(
-                f"measure {name!r}: {str(exc).removeprefix('trec_eval: ')}"
-            ) from None
-        if self.tm.params in ("long_cutoffs", "double_cutoffs"):
-            self.names = self.tm.slot_names(self.parsed)
-        else:
-            self.names = [name]  # pytrec_eval keys every other measure by its bare name
-        if self.tm.name == "utility" and len(self.parsed.values) != 4:
-            raise ParameterError(
-                "measure 'utility': give its four coefficients, as 'utility.a,b,c,d'"
-            )
-
-
-_REQUESTS: dict[tuple[str, frozenset[str]], _Request] = {}
-
-
-def _request(name: str, args: set[str]) -> _Request:
-    """The parsed request, made once per spelling (it is never changed after)."""
-    key = (name, frozenset(args))
-    req = _REQUESTS.get(key)
-    if req is None:
-        req = _REQUESTS[key] = _Request(name, args)
-    return req
-
-
-_PLANNED: dict[tuple[Any, ...], Any] = {}
-"""Measure names -> requests, and requests -> the core's plan: each made once (bounded)."""
-
-
-def _requests_of(measures: list[Any], v9: bool) -> list[_Request]:
-    """The requests of the measure names (pytrec_eval's expansion and grouping), in
-    trec_eval's order; made once per set of names."""
-    key = (frozenset(measures), v9) if all(type(m) is str for m in measures) else None
-    got = _PLANNED.get(key) if key is not None else None
-    if got is None:
-        known = supported_measures if v9 else supported_measures | _EXTRA_10
-        combined = _combine_measures(_expand_nicknames(measures), known)
-        got = [_request(n, combined[n]) for n in sorted(combined, key=_ORDER.__getitem__)]
-        if key is not None:
-            if len(_PLANNED) > 256:
-                _PLANNED.clear()
-            _PLANNED[key] = got
-    return list(got)
 
 
 class RelevanceEvaluator:
@@ -395,168 +294,3 @@ class RelevanceEvaluator:
             qrels_max_grade=self._max_grade,
             judged_only=judged_only,
         )
-
-
-class _Slot:
-    """What a measure's adapter gets for a value while a plan is recorded (:class:`_Recorder`)."""
-
-    __slots__ = ("measure",)
-
-    def __init__(self, measure: Any) -> None:
-        self.measure = measure
-
-
-class _Recorder:
-    """A :class:`Context` stand-in that records the registry measures an adapter asks for:
-    an adapter that returns what it was given is computed by the core's kernels."""
-
-    def __init__(self, level: int) -> None:
-        self.level = level
-        self.num_docs = 0
-        self.complete = False
-
-    def value(self, m: Any) -> _Slot:
-        return _Slot(m)
-
-
-class _FastPlan:
-    """The requests of an evaluator on the compiled core's path (``cranfield._core``'s
-    ``dict_evaluate``, as :class:`cranfield.Evaluator`'s): plain dicts are judged in the
-    core, with trec_eval 9.0.8's single-precision scores by default; the measures whose
-    adapter only passes on a registry measure with a ``core_kernel`` are computed there,
-    the others by :meth:`RelevanceEvaluator._compute` on the judged rankings the core
-    returns.  Any input that is not plain goes to :meth:`RelevanceEvaluator._judge`."""
-
-    def __init__(self, index: Any, calls: list, slots: list, extra: list) -> None:
-        self.index = index
-        self.calls = calls
-        self.slots = slots  # (name, call index) or (name, (extra request, column))
-        self.extra = extra
-
-    def evaluate(
-        self, scores: Mapping[str, Mapping[str, float]], ev: RelevanceEvaluator
-    ) -> dict[str, dict[str, float]] | None:
-        from cranfield import _core
-
-        out = _core.dict_evaluate(
-            self.index,
-            scores,
-            self.calls,
-            False,
-            -1,
-            ev.judged_docs_only_flag,
-            1,
-            bool(self.extra),
-            ev.v9,
-            True,
-        )
-        if out is None:
-            return None
-        qids, values = out[0], out[1]
-        rows = values.reshape(len(qids), len(self.calls)).tolist()
-        extra: list[list[list[float]]] = []
-        if self.extra:
-            offsets, grades, fscores, tie_ids, qoffsets, qgrades, in_run = out[8]
-            jr = JudgedRankings(
-                query_ids=qids,
-                offsets=offsets,
-                grades=grades,
-                scores=fscores,
-                tie_ids=tie_ids,
-                qrels_offsets=qoffsets,
-                qrels_grades=qgrades,
-                in_run=in_run,
-                run_name="my_little_test_run",
-                qrels_max_grade=ev._max_grade,
-                judged_only=ev.judged_docs_only_flag,
-            )
-            ctx = Context(jr=jr, level=ev.relevance_level, num_docs=0, complete=False)
-            extra = [[c.tolist() for c in ev._compute(req, ctx)] for req in self.extra]
-        by_query = {}
-        for i, (qid, row) in enumerate(zip(qids, rows, strict=True)):
-            by_query[qid] = {
-                name: row[at] if type(at) is int else extra[at[0]][at[1]][i]
-                for name, at in self.slots
-            }
-        return {q: by_query[q] for q in scores if q in by_query}  # in the order of scores
-
-
-def _fast_plan(
-    qrels: Mapping[str, Mapping[str, int]], requests: list[_Request], ev: RelevanceEvaluator
-) -> _FastPlan | None:
-    """The core's plan of ``requests``, or ``None`` when the qrels are not plain dicts."""
-    from cranfield import _core
-    from cranfield.measures.core_kernels import kernel_call
-
-    index = _core.dict_qrels(qrels)
-    if index is None:
-        return None
-    key = ("plan", tuple(id(r) for r in requests), ev.v9, ev.relevance_level)
-    planned = _PLANNED.get(key)
-    if planned is not None and all(a is b for a, b in zip(planned[0], requests, strict=True)):
-        return _FastPlan(index, *planned[1:])
-    calls: list[Any] = []
-    slots: list[tuple[str, Any]] = []
-    extra: list[_Request] = []
-    recorder = _Recorder(ev.relevance_level)
-    for req in requests:
-        tm = req.tm
-        got: Any = []
-        special = tm.kind in ("runid", "relstring") or (
-            ev.v9 and tm.name in ("iprec_at_recall", "11pt_avg")
-        )
-        if not special:
-            try:
-                got = tm.compute(recorder, req.parsed.values)  # type: ignore[arg-type, misc]
-            except Exception:  # an adapter that computes more than it asks for
-                got = []
-        kernel = [
-            kernel_call(g.measure.definition, g.measure.resolve(None))
-            if isinstance(g, _Slot)
-            else None
-            for g in got
-        ]
-        if got and len(got) == len(req.names) and None not in kernel:
-            for name, call in zip(req.names, kernel, strict=True):
-                if call not in calls:
-                    calls.append(call)
-                slots.append((name, calls.index(call)))
-        else:
-            extra.append(req)
-            slots.extend((name, (len(extra) - 1, j)) for j, name in enumerate(req.names))
-    if len(_PLANNED) > 256:
-        _PLANNED.clear()
-    _PLANNED[key] = (tuple(requests), calls, slots, extra)
-    return _FastPlan(index, calls, slots, extra)
-
-
-def _ranked(qid: str, docs: Mapping[str, float], v9: bool) -> list[tuple[str, float]]:
-    """The (document, score) pairs in trec_eval's order: score descending, then document id
-    descending (``strcmp``: code points, as Python compares strings).  ``v9``: the scores
-    rounded to single precision first, as trec_eval 9.0.8 stores them (``float sim``)."""
-    items = []
-    for doc, score in docs.items():
-        if not isinstance(doc, str) or isinstance(score, bool):
-            raise ParameterError(
-                f"scores: query {qid!r}, document {doc!r}: expected a document id mapped to a "
-                f"number, got {score!r}"
-            )
-        try:
-            items.append((doc, float(score)))
-        except (TypeError, ValueError):
-            raise ParameterError(
-                f"scores: query {qid!r}, document {doc!r}: the score must be a number, "
-                f"got {score!r}"
-            ) from None
-    if v9 and items:  # array("f") rounds to single precision (beyond it: infinity, as C)
-        single = array("f", [x for _, x in items]).tolist()
-        items = list(zip([d for d, _ in items], single, strict=True))
-    items.sort(key=itemgetter(0), reverse=True)
-    items.sort(key=itemgetter(1), reverse=True)
-    return items
-
-
-def _offsets(lengths: list[int]) -> np.ndarray:
-    out = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=out[1:])
-    return out

@@ -1,0 +1,197 @@
+"""The pytrec_eval work-alike's path through the compiled core: a plan per measure requests
+(which measures the core's kernels compute, which the catalogue's functions), recorded slots
+of the per-query dicts, and the rankings in trec_eval's order
+(:class:`cranfield.compat.pytrec_eval.Evaluating`'s fast path)."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Mapping
+from operator import itemgetter
+from typing import Any, Protocol
+
+import numpy as np
+
+from cranfield.compat.pytrec_eval_names import _PLANNED, _Request
+from cranfield.compat.trec_eval.catalogue import (
+    Context,
+)
+from cranfield.errors import ParameterError
+from cranfield.judging.rankings import JudgedRankings
+
+
+class Evaluating(Protocol):
+    """What the plan reads of the :class:`~cranfield.compat.pytrec_eval.RelevanceEvaluator`
+    it serves (a protocol: the evaluator's module imports this one)."""
+
+    v9: bool
+    relevance_level: int
+    judged_docs_only_flag: bool
+    _max_grade: Any
+
+    def _compute(self, req: _Request, ctx: Context) -> list[np.ndarray]: ...
+
+
+class _Slot:
+    """What a measure's adapter gets for a value while a plan is recorded (:class:`_Recorder`)."""
+
+    __slots__ = ("measure",)
+
+    def __init__(self, measure: Any) -> None:
+        self.measure = measure
+
+
+class _Recorder:
+    """A :class:`Context` stand-in that records the registry measures an adapter asks for:
+    an adapter that returns what it was given is computed by the core's kernels."""
+
+    def __init__(self, level: int) -> None:
+        self.level = level
+        self.num_docs = 0
+        self.complete = False
+
+    def value(self, m: Any) -> _Slot:
+        return _Slot(m)
+
+
+class _FastPlan:
+    """The requests of an evaluator on the compiled core's path (``cranfield._core``'s
+    ``dict_evaluate``, as :class:`cranfield.Evaluator`'s): plain dicts are judged in the
+    core, with trec_eval 9.0.8's single-precision scores by default; the measures whose
+    adapter only passes on a registry measure with a ``core_kernel`` are computed there,
+    the others by :meth:`Evaluating._compute` on the judged rankings the core
+    returns.  Any input that is not plain goes to :meth:`Evaluating._judge`."""
+
+    def __init__(self, index: Any, calls: list, slots: list, extra: list) -> None:
+        self.index = index
+        self.calls = calls
+        self.slots = slots  # (name, call index) or (name, (extra request, column))
+        self.extra = extra
+
+    def evaluate(
+        self, scores: Mapping[str, Mapping[str, float]], ev: Evaluating
+    ) -> dict[str, dict[str, float]] | None:
+        from cranfield import _core
+
+        out = _core.dict_evaluate(
+            self.index,
+            scores,
+            self.calls,
+            False,
+            -1,
+            ev.judged_docs_only_flag,
+            1,
+            bool(self.extra),
+            ev.v9,
+            True,
+        )
+        if out is None:
+            return None
+        qids, values = out[0], out[1]
+        rows = values.reshape(len(qids), len(self.calls)).tolist()
+        extra: list[list[list[float]]] = []
+        if self.extra:
+            offsets, grades, fscores, tie_ids, qoffsets, qgrades, in_run = out[8]
+            jr = JudgedRankings(
+                query_ids=qids,
+                offsets=offsets,
+                grades=grades,
+                scores=fscores,
+                tie_ids=tie_ids,
+                qrels_offsets=qoffsets,
+                qrels_grades=qgrades,
+                in_run=in_run,
+                run_name="my_little_test_run",
+                qrels_max_grade=ev._max_grade,
+                judged_only=ev.judged_docs_only_flag,
+            )
+            ctx = Context(jr=jr, level=ev.relevance_level, num_docs=0, complete=False)
+            extra = [[c.tolist() for c in ev._compute(req, ctx)] for req in self.extra]
+        by_query = {}
+        for i, (qid, row) in enumerate(zip(qids, rows, strict=True)):
+            by_query[qid] = {
+                name: row[at] if type(at) is int else extra[at[0]][at[1]][i]
+                for name, at in self.slots
+            }
+        return {q: by_query[q] for q in scores if q in by_query}  # in the order of scores
+
+
+def _fast_plan(
+    qrels: Mapping[str, Mapping[str, int]], requests: list[_Request], ev: Evaluating
+) -> _FastPlan | None:
+    """The core's plan of ``requests``, or ``None`` when the qrels are not plain dicts."""
+    from cranfield import _core
+    from cranfield.measures.core_kernels import kernel_call
+
+    index = _core.dict_qrels(qrels)
+    if index is None:
+        return None
+    key = ("plan", tuple(id(r) for r in requests), ev.v9, ev.relevance_level)
+    planned = _PLANNED.get(key)
+    if planned is not None and all(a is b for a, b in zip(planned[0], requests, strict=True)):
+        return _FastPlan(index, *planned[1:])
+    calls: list[Any] = []
+    slots: list[tuple[str, Any]] = []
+    extra: list[_Request] = []
+    recorder = _Recorder(ev.relevance_level)
+    for req in requests:
+        tm = req.tm
+        got: Any = []
+        special = tm.kind in ("runid", "relstring") or (
+            ev.v9 and tm.name in ("iprec_at_recall", "11pt_avg")
+        )
+        if not special:
+            try:
+                got = tm.compute(recorder, req.parsed.values)  # type: ignore[arg-type, misc]
+            except Exception:  # an adapter that computes more than it asks for
+                got = []
+        kernel = [
+            kernel_call(g.measure.definition, g.measure.resolve(None))
+            if isinstance(g, _Slot)
+            else None
+            for g in got
+        ]
+        if got and len(got) == len(req.names) and None not in kernel:
+            for name, call in zip(req.names, kernel, strict=True):
+                if call not in calls:
+                    calls.append(call)
+                slots.append((name, calls.index(call)))
+        else:
+            extra.append(req)
+            slots.extend((name, (len(extra) - 1, j)) for j, name in enumerate(req.names))
+    if len(_PLANNED) > 256:
+        _PLANNED.clear()
+    _PLANNED[key] = (tuple(requests), calls, slots, extra)
+    return _FastPlan(index, calls, slots, extra)
+
+
+def _ranked(qid: str, docs: Mapping[str, float], v9: bool) -> list[tuple[str, float]]:
+    """The (document, score) pairs in trec_eval's order: score descending, then document id
+    descending (``strcmp``: code points, as Python compares strings).  ``v9``: the scores
+    rounded to single precision first, as trec_eval 9.0.8 stores them (``float sim``)."""
+    items = []
+    for doc, score in docs.items():
+        if not isinstance(doc, str) or isinstance(score, bool):
+            raise ParameterError(
+                f"scores: query {qid!r}, document {doc!r}: expected a document id mapped to a "
+                f"number, got {score!r}"
+            )
+        try:
+            items.append((doc, float(score)))
+        except (TypeError, ValueError):
+            raise ParameterError(
+                f"scores: query {qid!r}, document {doc!r}: the score must be a number, "
+                f"got {score!r}"
+            ) from None
+    if v9 and items:  # array("f") rounds to single precision (beyond it: infinity, as C)
+        single = array("f", [x for _, x in items]).tolist()
+        items = list(zip([d for d, _ in items], single, strict=True))
+    items.sort(key=itemgetter(0), reverse=True)
+    items.sort(key=itemgetter(1), reverse=True)
+    return items
+
+
+def _offsets(lengths: list[int]) -> np.ndarray:
+    out = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=out[1:])
+    return out
