@@ -52,7 +52,6 @@ def judge(
     judgment_groups: Any = None,
     subtopics: Any = None,
     _notes: bool = True,
-    _codes: np.ndarray | None = None,
 ) -> JudgedRankings:
     """Judge ``run`` against ``qrels``.
 
@@ -83,8 +82,7 @@ def judge(
         :mod:`cranfield.io.trec.subtopics`' ``Subtopics``) for the diversity measures.
 
     (``_notes=False``, for a block of a run judged alone, leaves out the ``notes``, whose
-    judged queries without results take time in proportion to the qrels' queries.
-    ``_codes`` is accepted and not used: the core joins each row by (query, document).)
+    judged queries without results take time in proportion to the qrels' queries.)
     """
     if not isinstance(qrels, Qrels) or not isinstance(run, Run):
         bad, what = ("qrels", "Qrels") if not isinstance(qrels, Qrels) else ("run", "Run")

@@ -1,10 +1,9 @@
 """Leaderboard agreement: do several judgment sets rank the same runs alike?
 
-Every run is read once, its documents looked up once in the union of the sets' documents, and
-judged and evaluated against each of the M judgment sets (:func:`leaderboards`, one task per
-run, on any executor); the runs' means under each set give one leaderboard per set and
-measure.  Two leaderboards are compared with (each statistic declared once, in
-:data:`STATISTICS`):
+Every run is read once, judged and evaluated against each of the M judgment sets
+(:func:`leaderboards`, one task per run, on any executor); the runs' means under each set
+give one leaderboard per set and measure.  Two leaderboards are compared with (each
+statistic declared once, in :data:`STATISTICS`):
 
 - ``tau_b``: Kendall's tau-b (Kendall 1945, ties corrected), scipy's ``kendalltau``;
 - ``tau_ap_b``: Urbano & Marrero's symmetric AP correlation with ties (ICTIR 2017),
@@ -49,7 +48,7 @@ from cranfield.errors import DataWarning, ParameterError
 from cranfield.judgments.leaderboard import LeaderboardAgreement
 from cranfield.judgments.leaderboard_stats import SetPair, rank_statistics
 
-__all__ = ["Work", "documents", "leaderboards", "name_sets", "note", "run_task", "verdicts"]
+__all__ = ["Work", "leaderboards", "name_sets", "note", "run_task", "verdicts"]
 
 
 class Work(NamedTuple):
@@ -59,33 +58,8 @@ class Work(NamedTuple):
     plan: Any
     judged: frozenset[str]
     """The queries judged in some set (before the sets were cut to the common queries)."""
-    documents: Any
-    """The documents of every set (a :class:`~cranfield.data.id_column.Vocabulary`): a run's
-    documents are looked up once in it, ..."""
-    codes: tuple[np.ndarray, ...]
-    """... and mapped to each set's own codes by ``codes[set][position]`` (-1: absent)."""
     names: tuple[str, ...]
     """The sets' names (for the warnings of each run under each)."""
-
-
-def documents(sets: Sequence[Any]) -> tuple[Any, tuple[np.ndarray, ...]]:
-    """The union of the sets' documents and, per set, each one's position in the set's own
-    vocabulary (``Qrels.doc_index``), -1 where the set does not judge it."""
-    from cranfield.data.id_column import Vocabulary
-
-    union: dict[str, int] = {}
-    for q in sets:
-        for d in q.doc_vocabulary:
-            union.setdefault(d, len(union))
-    maps = []
-    for q in sets:
-        m = np.full(len(union) + 1, -1, dtype=np.int64)  # the last: absent from the union
-        vocab = q.doc_vocabulary
-        m[np.fromiter(map(union.__getitem__, vocab), dtype=np.int64, count=len(vocab))] = np.arange(
-            len(vocab), dtype=np.int64
-        )
-        maps.append(m)
-    return Vocabulary(list(union)), tuple(maps)
 
 
 def run_task(shared: Any, task: Any) -> tuple[list[Any], list[str]]:
@@ -109,12 +83,11 @@ def run_task(shared: Any, task: Any) -> tuple[list[Any], list[str]]:
     kw = plan.options.judge_keywords()
     first = task.run_index == 0
     work = shared.work
-    found = source.docs.lookup(work.documents) if len(source) else np.zeros(0, dtype=np.int64)
     results = []
-    for q, codes, set_name in zip(work.sets, work.codes, work.names, strict=True):
+    for q, set_name in zip(work.sets, work.names, strict=True):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            jr = judge(q, source, _notes=False, _codes=codes[found], **kw)
+            jr = judge(q, source, _notes=False, **kw)
             results.append(evaluate_planned(jr, q, task.name, plan, first))
         for w in caught:  # which set the warning is about
             warnings.warn(w.category(f"under {set_name}: {w.message}"), stacklevel=2)
@@ -310,7 +283,6 @@ def leaderboards(
         tuple(read),
         plan,
         frozenset().union(*(q.query_ids for q in original)),
-        *documents(read),
         tuple(sets),
     )
     done = list(judged.map(run_task, work, jobs=jobs))
