@@ -620,8 +620,8 @@ class _TrecRecords(Iterator[Any]):
             counts = (table.offsets[1:] - table.offsets[:-1]).tolist()
             qids = [q for q, n in zip(table.query_ids, counts, strict=True) for _ in range(n)]
             return map(Qrel, qids, table.doc_ids, table.grades.tolist())
-        qids = map(table.query_ids.__getitem__, table.qcodes.tolist())
-        return map(ScoredDoc, qids, table.docs.to_list(), table.scores.tolist())
+        run_qids = map(table.query_ids.__getitem__, table.qcodes.tolist())
+        return map(ScoredDoc, run_qids, table.docs.to_list(), table.scores.tolist())
 
 
 def read_trec_qrels(source: Any) -> Iterator[Qrel]:
