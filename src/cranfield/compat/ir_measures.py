@@ -29,6 +29,9 @@ count every judged query (ir_measures gives 0 for one the run lacks).
 from __future__ import annotations
 
 import ast
+import itertools
+import operator
+import os
 import re
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
@@ -392,9 +395,38 @@ def _as_dict(source: Any, reader: str) -> dict[str, dict[str, Any]]:
     """``{query: {document: value}}``: a dict as given, anything else read by cranfield."""
     if isinstance(source, Mapping) and all(isinstance(d, Mapping) for d in source.values()):
         return {q: d for q, d in source.items() if d}
+    if isinstance(source, _TrecRecords):
+        table = source.take()
+        if table is not None:
+            return table.to_dict()
+    if not isinstance(source, str | bytes | os.PathLike | Mapping) and isinstance(source, Iterable):
+        source = iter(source)
+        first = next(source, None)
+        records = _records_dict(first, source, "relevance" if reader == "read_qrels" else "score")
+        if records is not None:
+            return records
+        source = [] if first is None else itertools.chain([first], source)
     import cranfield
 
     return getattr(cranfield, reader)(source).to_dict()
+
+
+def _records_dict(first: Any, rest: Iterator[Any], value: str) -> dict[str, dict[str, Any]] | None:
+    """``{query: {document: value}}`` of ir_measures' records (``Qrel``, ``ScoredDoc``, theirs,
+    ours or ir_datasets'; anything with ``query_id``, ``doc_id`` and ``value``), the last of a
+    repeated document kept, as ir_measures' providers do; ``None`` (nothing taken but
+    ``first``) for other rows, which cranfield's reader takes.  Python's loop: 7M records in
+    3 s, against 26 s through cranfield's reader of records (bench/ir_measures_files.py)."""
+    if first is None or not all(hasattr(first, f) for f in ("query_id", "doc_id", value)):
+        return None
+    out: dict[str, dict[str, Any]] = {}
+    get = operator.attrgetter("query_id", "doc_id", value)
+    for qid, doc, v in map(get, itertools.chain([first], rest)):
+        docs = out.get(qid)
+        if docs is None:
+            docs = out[qid] = {}
+        docs[doc] = v
+    return out
 
 
 class _Plan:
@@ -538,7 +570,6 @@ def evaluator(measures: Iterable[Measure | str], qrels: Any) -> _Evaluator:
 def _read(source: Any, reader: str):
     """A TREC file read by cranfield's reader (file:line errors); ``source`` may be the text
     itself (a string with a line break), as ir_measures allows."""
-    import os
     import tempfile
 
     import cranfield
@@ -555,18 +586,52 @@ def _read(source: Any, reader: str):
         os.unlink(path)
 
 
+class _TrecRecords(Iterator[Any]):
+    """The records of a TREC file, read when first needed (a generator in ir_measures).
+
+    Handed unstarted to :func:`calc_aggregate`, :func:`iter_calc` or an evaluator, the file
+    read by cranfield's reader goes to the measures as it is, without becoming one Python
+    record per line and back (``_as_dict``); iterated, the records come from the reader's
+    columns.  On a run of 7,000 queries x 1,000 documents (bench/ir_measures_files.py):
+    ``calc_aggregate`` 37 s -> 10 s (ir_measures 27 s), iterating 18 s -> 9 s (15 s)."""
+
+    __slots__ = ("_reader", "_rows", "_source")
+
+    def __init__(self, source: Any, reader: str) -> None:
+        self._source = source
+        self._reader = reader
+        self._rows: Iterator[Any] | None = None
+
+    def take(self) -> Any | None:
+        """The table read (cranfield's Qrels or Run), the records used up; ``None`` when the
+        iteration has begun (the rest is then read record by record)."""
+        if self._rows is not None:
+            return None
+        self._rows = iter(())
+        return _read(self._source, self._reader)
+
+    def __next__(self) -> Any:
+        if self._rows is None:
+            self._rows = self._records(_read(self._source, self._reader))
+        return next(self._rows)
+
+    def _records(self, table: Any) -> Iterator[Any]:
+        if self._reader == "read_qrels":
+            counts = (table.offsets[1:] - table.offsets[:-1]).tolist()
+            qids = [q for q, n in zip(table.query_ids, counts, strict=True) for _ in range(n)]
+            return map(Qrel, qids, table.doc_ids, table.grades.tolist())
+        run_qids = map(table.query_ids.__getitem__, table.qcodes.tolist())
+        return map(ScoredDoc, run_qids, table.docs.to_list(), table.scores.tolist())
+
+
 def read_trec_qrels(source: Any) -> Iterator[Qrel]:
     """The judgments of a TREC qrels file (a path, or its text) as :class:`Qrel` records."""
-    for qid, docs in _read(source, "read_qrels").to_dict().items():
-        for doc, grade in docs.items():
-            yield Qrel(qid, doc, grade)
+    return _TrecRecords(source, "read_qrels")
 
 
 def read_trec_run(source: Any) -> Iterator[ScoredDoc]:
     """The rows of a TREC run file (a path, or its text) as :class:`ScoredDoc` records."""
-    for qid, docs in _read(source, "read_run").to_dict().items():
-        for doc, score in docs.items():
-            yield ScoredDoc(qid, doc, score)
+    return _TrecRecords(source, "read_run")
 
 
 class _Provider:
