@@ -29,21 +29,16 @@ def same(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or a == b
 
 
-#: found by this test, not yet reproduced: pytrec_eval gives 11pt_avg 0 for the judged query
-#: with nothing relevant and an empty ranking where trec_eval 9.0.8's code (0/0 interpolated
-#: precision summed) and the work-alike give NaN; strict, so a fix shows here
-KNOWN = {("11pt_avg", 0)}
+#: where pytrec_eval's value is not a value: its ``runid`` reads memory never written
+#: (4.65e-310 seen), and its ``11pt_avg`` on the empty ranking is 0 in one call and NaN in
+#: another (trec_eval 9.0.8's code sums a 0/0 there: NaN, the work-alike's value, checked
+#: below); both differ between runs of this test, so they are not compared
+UNSTABLE = {"runid"}
 CASES = [
-    pytest.param(
-        m,
-        i,
-        marks=[pytest.mark.xfail(strict=True, reason="pytrec_eval: 0, work-alike: NaN")]
-        if (m, i) in KNOWN
-        else [],
-        id=f"{m}-run{i}",
-    )
+    pytest.param(m, i, id=f"{m}-run{i}")
     for m in sorted(pytrec_eval.supported_measures)
     for i in range(len(RUNS))
+    if m not in UNSTABLE and (m, i) != ("11pt_avg", 0)
 ]
 
 
@@ -63,3 +58,4 @@ def test_the_empty_ranking_gives_nan_interpolated_precision_and_every_measure_at
     got = work_alike.RelevanceEvaluator(QRELS, set(work_alike.supported_measures)).evaluate(RUNS[0])
     assert math.isnan(got["q1"]["iprec_at_recall_0.00"]) and got["q1"]["map"] == 0.0
     assert got["q2"]["iprec_at_recall_0.00"] == 1.0
+    assert math.isnan(got["q1"]["11pt_avg"]) and got["q2"]["11pt_avg"] == 1.0
