@@ -10,7 +10,6 @@
 
 pub mod dicts;
 pub mod duplicates;
-pub mod join;
 pub mod judge;
 pub mod numbers;
 pub mod trec;

@@ -10,7 +10,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use numpy::{PyArray1, PyReadonlyArray1};
+use numpy::PyArray1;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -136,44 +136,6 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>>
     Ok(d)
 }
 
-/// `join(offsets, doc_ids, grades, query_of, qcodes, docs)`: the grade of every run row
-/// (`crate::join::join`): the qrels as `Qrels` holds them (offsets int64, document ids,
-/// grades int64), `query_of` (int64) the qrels query of each run query (or -1), the run's
-/// `qcodes` (int32) and documents (strings).  `cranfield.data.MISSING` where not judged.
-#[pyfunction]
-fn join<'py>(
-    py: Python<'py>,
-    offsets: PyReadonlyArray1<'py, i64>,
-    doc_ids: Vec<Bound<'py, PyString>>,
-    grades: PyReadonlyArray1<'py, i64>,
-    query_of: PyReadonlyArray1<'py, i64>,
-    qcodes: PyReadonlyArray1<'py, i32>,
-    docs: Vec<Bound<'py, PyString>>,
-) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let (offsets, grades) = (offsets.as_slice()?, grades.as_slice()?);
-    let (query_of, qcodes) = (query_of.as_slice()?, qcodes.as_slice()?);
-    if offsets.last().copied().unwrap_or(0) as usize > doc_ids.len()
-        || grades.len() != doc_ids.len()
-        || qcodes.len() != docs.len()
-    {
-        return Err(PyValueError::new_err("join: the columns' lengths differ"));
-    }
-    let qrels_docs: Vec<&[u8]> = doc_ids
-        .iter()
-        .map(|s| s.to_str().map(str::as_bytes))
-        .collect::<PyResult<_>>()?;
-    let run_docs: Vec<&[u8]> = docs
-        .iter()
-        .map(|s| s.to_str().map(str::as_bytes))
-        .collect::<PyResult<_>>()?;
-    let out = guarded("join", || {
-        crate::join::join(offsets, &qrels_docs, grades, query_of, qcodes, |i| {
-            run_docs[i]
-        })
-    })?;
-    Ok(array(py, out))
-}
-
 /// `_panic()`: raise a panic inside the core (tests check it becomes `InternalError`).
 #[pyfunction]
 fn _panic() -> PyResult<()> {
@@ -187,7 +149,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     std::panic::set_hook(Box::new(|_| {}));
     m.add_function(wrap_pyfunction!(read_run, m)?)?;
     m.add_function(wrap_pyfunction!(read_qrels, m)?)?;
-    m.add_function(wrap_pyfunction!(join, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add_class::<judge_py::QrelsIndex>()?;
     m.add_function(wrap_pyfunction!(judge_py::judge_grades, m)?)?;

@@ -238,7 +238,7 @@ def test_import_cranfield_does_not_load_the_core_reading_does(tmp_path):
     assert out.stdout.split() == ["False", "True"]
 
 
-# ------------------------------------------------------------------ the join (not wired yet)
+# ------------------------------------------------------------------ the join (judge.rs)
 
 _DOCS = st.sampled_from(["a", "b", "c", "d", "é", "日", "a1", "b2"])
 _QUERIES = st.sampled_from(["1", "2", "10", "x"])
@@ -254,10 +254,11 @@ _QUERIES = st.sampled_from(["1", "2", "10", "x"])
     rows=st.lists(st.tuples(_QUERIES, _DOCS), max_size=30),
 )
 def test_the_cores_join_gives_the_grades_the_numpy_lookup_gives(judged, rows):
-    """``_core.join`` against ``IdColumn.lookup`` + ``Qrels.grades_of`` (the oracle)."""
+    """The core's join (``_core.QrelsIndex`` + ``_core.judge_grades``, judge.rs) against
+    ``IdColumn.lookup`` + ``Qrels.grades_of`` (the oracle), the rows in file order."""
     from cranfield import _core
     from cranfield.data.id_column import IdColumn
-    from cranfield.data.tables import Qrels, Run
+    from cranfield.data.tables import MISSING, Qrels, Run
 
     keys = list(judged)
     qrels = Qrels.from_rows(
@@ -272,8 +273,13 @@ def test_the_cores_join_gives_the_grades_the_numpy_lookup_gives(judged, rows):
         scores=np.zeros(len(rows)),
     )
     query_of = np.array([qrels.query_index.get(q, -1) for q in qids], dtype=np.int64)
-    want = qrels.grades_of(query_of[run.qcodes], run.docs.lookup(qrels.doc_index))
-    got = _core.join(
-        qrels.offsets, qrels.doc_ids, qrels.grades, query_of, run.qcodes, run.docs.to_list()
+    grades = qrels.grades_of(query_of[run.qcodes], run.docs.lookup(qrels.doc_index))
+    # the judged arrays' codes: -1 not in the qrels, -2 listed with a negative grade
+    want = [-1 if g == MISSING else -2 if g < 0 else g for g in grades.tolist()]
+    index = _core.QrelsIndex(qrels.offsets, list(qrels.doc_ids), qrels.grades)
+    n = len(rows)  # a segment per row, each row its own query's
+    one_each = np.arange(n + 1, dtype=np.int64)
+    got = _core.judge_grades(
+        index, query_of[run.qcodes], one_each, one_each[:n], run.docs.to_list(), n
     )
-    assert got.tolist() == want.tolist()
+    assert got.tolist() == want

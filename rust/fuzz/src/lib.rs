@@ -16,12 +16,13 @@
 //! - qrels sorted by query then document in byte order, stable, with offsets per query;
 //! - an error is the first problem of the text, with its kind, line, the line's bytes and
 //!   the field; a text without data lines is `Empty`;
-//! - the join gives each run row the first grade of its (query, document) in the qrels.
+//! - the join (`judge.rs`) gives each run row the first grade of its (query, document) in the
+//!   qrels (negative: `UNJUDGED`), `NOT_IN_QRELS` where they do not judge it.
 //!
 //! The fuzz targets (`fuzz_targets/`) call these on libFuzzer's inputs; `rust/tests/hostile.rs`
 //! includes this file and calls them on the kept findings and on generated mutations.
 
-use _core::join::{MISSING, join};
+use _core::judge::{NOT_IN_QRELS, QrelsIndex, UNJUDGED, grades};
 use _core::numbers::{is_int, is_score, parse_int, parse_score};
 use _core::trec::{Counts, ErrorKind, ParseError, read_qrels, read_run};
 
@@ -341,7 +342,9 @@ pub fn check_qrels(data: &[u8]) {
 }
 
 /// The join of a run read from `run_text` to qrels read from `qrels_text` (when both read),
-/// against a linear search of the qrels for each row.
+/// as `cranfield.judging.join.judge` does it (`judge::QrelsIndex` once, `judge::grades` with
+/// one segment per run query, its rows in file order), against a linear search of the qrels
+/// for each row.
 pub fn check_join(qrels_text: &[u8], run_text: &[u8]) {
     let (Ok(q), Ok(run)) = (read_qrels(qrels_text), read_run(run_text)) else {
         return;
@@ -358,22 +361,25 @@ pub fn check_join(qrels_text: &[u8], run_text: &[u8]) {
         .collect();
     let doc =
         |i: usize| &run.doc_bytes[run.doc_offsets[i] as usize..run.doc_offsets[i + 1] as usize];
-    let got = join(
-        &q.offsets,
-        &q.doc_ids,
-        &q.grades,
-        &query_of,
-        &run.qcodes,
-        doc,
-    );
+    let index = QrelsIndex::new(&q.offsets, |r| q.doc_ids[r], &q.grades);
+    // segment s: the rows of run query s, in file order
+    let mut rows: Vec<i64> = (0..run.qcodes.len() as i64).collect();
+    rows.sort_by_key(|&r| run.qcodes[r as usize]);
+    let mut offsets = vec![0i64];
+    for s in 0..run.query_ids.len() {
+        let n = run.qcodes.iter().filter(|&&c| c as usize == s).count() as i64;
+        offsets.push(offsets[s] + n);
+    }
+    let got = grades(&index, &query_of, &offsets, &rows, doc);
     assert_eq!(got.len(), run.qcodes.len());
     let judged = sorted_judgments(&expect_qrels(qrels_text).unwrap().0);
-    for (i, &g) in got.iter().enumerate() {
+    for (k, &g) in got.iter().enumerate() {
+        let i = rows[k] as usize;
         let query = run.query_ids[run.qcodes[i] as usize];
         let want = judged
             .iter()
             .find(|w| w.0 == query && w.1 == doc(i))
-            .map_or(MISSING, |w| w.2.max(MISSING + 1));
+            .map_or(NOT_IN_QRELS, |w| if w.2 < 0 { UNJUDGED } else { w.2 });
         assert_eq!(g, want, "row {i}");
     }
 }
@@ -413,40 +419,50 @@ impl Bytes<'_> {
     }
 }
 
-/// The join on arrays as `python.rs` may pass them (after its checks of the lengths and
-/// the last offset), whatever their values: no panic, one grade per row, and `MISSING` for
-/// a row whose query has no qrels query.
+/// The join on arrays as `python_judge.rs` may pass them (after its checks: the qrels'
+/// columns fit, each segment's query below the qrels' queries, the segments' offsets fit the
+/// rows, every row a run row), whatever their values: no panic, one grade per row, and
+/// `NOT_IN_QRELS` for every row of a segment without a qrels query.
 pub fn check_join_arrays(data: &[u8]) {
     let mut b = Bytes(data);
     let ndocs = b.small();
     let offsets: Vec<i64> = (0..b.small()).map(|_| b.number()).collect();
     let docs: Vec<&[u8]> = (0..ndocs).map(|i| [&b"a"[..], b"b", b"c"][i % 3]).collect();
-    let grades: Vec<i64> = (0..ndocs).map(|_| b.number()).collect();
+    let grades_in: Vec<i64> = (0..ndocs).map(|_| b.number()).collect();
     let query_of: Vec<i64> = (0..b.small()).map(|_| b.number()).collect();
-    let qcodes: Vec<i32> = (0..b.small()).map(|_| b.number() as i32).collect();
-    let run_docs: Vec<&[u8]> = (0..qcodes.len())
-        .map(|i| [&b"a"[..], b"c"][i % 2])
-        .collect();
-    // python.rs refuses these before calling the join
-    if offsets.last().copied().unwrap_or(0) as usize > docs.len() {
+    let seg_offsets: Vec<i64> = (0..=query_of.len()).map(|_| b.number()).collect();
+    let num_rows = b.small();
+    let rows: Vec<i64> = (0..b.small()).map(|_| b.number()).collect();
+    let run_docs: Vec<&[u8]> = (0..num_rows).map(|i| [&b"a"[..], b"c"][i % 2]).collect();
+    // python_judge.rs refuses these before building the index or judging
+    let fits = |o: &[i64], n: usize| {
+        o.first().is_none_or(|&a| a == 0)
+            && o.windows(2).all(|w| w[0] <= w[1])
+            && o.last().is_none_or(|&z| z as usize == n)
+    };
+    if !fits(&offsets, docs.len()) {
         return;
     }
-    let got = join(&offsets, &docs, &grades, &query_of, &qcodes, |i| {
-        run_docs[i]
-    });
-    assert_eq!(got.len(), qcodes.len());
-    for (i, &c) in qcodes.iter().enumerate() {
-        let q = usize::try_from(c)
-            .ok()
-            .and_then(|c| query_of.get(c))
-            .copied();
-        if q.is_none_or(|q| q < 0 || q as usize + 1 >= offsets.len()) {
-            assert_eq!(
-                got[i],
-                MISSING,
-                "row {i}: query {q:?}, {} offsets",
-                offsets.len()
-            );
+    let index = QrelsIndex::new(&offsets, |r| docs[r], &grades_in);
+    if !query_of.iter().all(|&q| q < index.num_queries() as i64)
+        || !fits(&seg_offsets, rows.len())
+        || !rows.iter().all(|&r| r >= 0 && (r as usize) < num_rows)
+    {
+        return;
+    }
+    let got = grades(&index, &query_of, &seg_offsets, &rows, |r| run_docs[r]);
+    assert_eq!(got.len(), rows.len());
+    for (s, w) in seg_offsets.windows(2).enumerate() {
+        if query_of[s] < 0 {
+            for (k, &g) in got
+                .iter()
+                .enumerate()
+                .take(w[1] as usize)
+                .skip(w[0] as usize)
+            {
+                assert_eq!(g, NOT_IN_QRELS, "row {k} of segment {s} (no qrels query)");
+            }
         }
     }
+    assert!(got.iter().all(|&g| g >= UNJUDGED));
 }
