@@ -1,6 +1,6 @@
 """The paths of the layout before the stage packages keep working for one release (issue 24):
-every old path in cranfield._moved.MOVED imports, warns with a DeprecationWarning naming the new
-path, and is the new module itself. The rest of the suite uses the new paths only."""
+every old path in cranfield.base.moved_paths.MOVED imports, warns with a DeprecationWarning
+naming the new path, and is the new module itself. The rest of the suite uses the new paths only."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from cranfield._moved import FORMER_NAMES, MOVED
+from cranfield.base.moved_paths import FORMER_NAMES, MOVED
 
 
 @pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))

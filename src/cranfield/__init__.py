@@ -17,7 +17,7 @@ from __future__ import annotations as _annotations
 import importlib as _importlib
 import typing as _typing
 
-from cranfield import _moved
+from cranfield.base import moved_paths as _moved_paths
 from cranfield.base.version import __version__
 
 __all__ = [
@@ -82,7 +82,7 @@ _LAZY = {
     "curves": ("cranfield.curves", None),
     "nuggets": ("cranfield.nuggets", None),
     "report": ("cranfield.reporting", "report"),
-    "verify": ("cranfield.verification", "verify"),
+    "verify": ("cranfield.comparing.verification", "verify"),
     "CranfieldError": ("cranfield.errors", "CranfieldError"),
     "CranfieldWarning": ("cranfield.errors", "CranfieldWarning"),
     "DataWarning": ("cranfield.errors", "DataWarning"),
@@ -94,7 +94,7 @@ _LAZY = {
 }
 
 
-_moved.install()  # the paths of the layout before the stage packages, for one release
+_moved_paths.install()  # the paths of the layout before the stage packages, for one release
 
 
 def __getattr__(name: str) -> _typing.Any:
@@ -117,6 +117,7 @@ if _typing.TYPE_CHECKING:  # pragma: no cover
     from cranfield.comparing import compare
     from cranfield.comparing.repro import repro
     from cranfield.comparing.suites import suite
+    from cranfield.comparing.verification import verify
     from cranfield.data.tables import Qrels, Run
     from cranfield.errors import (
         CranfieldError,
@@ -140,4 +141,3 @@ if _typing.TYPE_CHECKING:  # pragma: no cover
     from cranfield.measures import parse as parse_measure
     from cranfield.reporting import report
     from cranfield.results.tables import Results, ResultsSet
-    from cranfield.verification import verify

@@ -155,7 +155,7 @@ KINDS: dict[str, OutputKind] = {
         OutputKind(
             "verify",
             ("table",),
-            "cranfield.verification:Verification.to_text",
+            "cranfield.render.verification_text:render_verification",
             ("verify",),
             "the checks of an EXPECTED.yaml (text only: no --format)",
         ),

@@ -27,10 +27,11 @@ def run(argv: Sequence[str]) -> None:
     cranfield verify expected.yaml
     """
     a = parser().parse(argv)
-    from cranfield.verification import verify
+    from cranfield.comparing.verification import verify
+    from cranfield.render.verification_text import render_verification
 
     checks = verify(a.expected)
-    write_output(checks.to_text(), a.output)
+    write_output(render_verification(checks), a.output)
     if checks.status:
         flush_stdout()
         sys.exit(checks.status)

@@ -4,7 +4,7 @@
 judge_many).
 """
 
-from cranfield._moved import former_names
+from cranfield.base.moved_paths import former_names
 
 # the names of the module of the same name before the stage packages: for one release
 __getattr__ = former_names(__name__)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield._moved import former_names
+from cranfield.base.moved_paths import former_names
 from cranfield.errors import ParameterError
 from cranfield.judgments.leaderboard_stats import STATISTICS, SetPair, rank_statistics
 

@@ -3,7 +3,7 @@ aggregates (``aggregate``), which queries a mean is over (``query_sets``) and a 
 put together from blocks of queries (``blocks``).
 """
 
-from cranfield._moved import former_names
+from cranfield.base.moved_paths import former_names
 
 # the names of the module of the same name before the stage packages: for one release
 __getattr__ = former_names(__name__)

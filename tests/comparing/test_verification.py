@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from cranfield import verify
+from cranfield.comparing.verification import judge_value
 from cranfield.errors import InputError
-from cranfield.verification import judge_value
 
 # trec_eval 10.0, out.test (qrels.test, results.test): the means it prints
 TREC_EVAL = {"AP": 0.1785, "P@10": 0.3000, "Rprec": 0.2174, "RR": 0.4064, "num_ret": 1500}

@@ -109,32 +109,6 @@ class Verification:
         """The command's exit status: 1 when a check failed, else 0."""
         return 0 if self.passed else 1
 
-    def to_text(self, digits: int = 6) -> str:
-        """The table of checks and a last line of counts."""
-        from cranfield.render.table import text_table
-
-        head = ["run", "measure", "expected", "got", "difference", "tolerance", "okish"]
-        head.append("verdict")
-
-        def num(x: float) -> str:
-            return f"{x:.{digits}f}" if math.isfinite(x) else str(x)
-
-        rows = [
-            [
-                c.run,
-                c.measure,
-                num(c.expected),
-                num(c.got),
-                f"{c.difference:+.{digits}f}" if math.isfinite(c.difference) else "",
-                f"{c.tolerance:g}",
-                f"{c.okish:g}",
-                c.verdict,
-            ]
-            for c in self.checks
-        ]
-        counts = ", ".join(f"{self.count(v)} {v}" for v in ("OK", "OKish", "FAIL"))
-        return text_table(head, rows, left=2) + f"{len(self.checks)} checks: {counts}\n"
-
     def __repr__(self) -> str:
         counts = ", ".join(f"{self.count(v)} {v}" for v in ("OK", "OKish", "FAIL"))
         return f"<Verification {self.source}: {len(self.checks)} checks, {counts}>"

@@ -65,6 +65,7 @@ MOVED: dict[str, str] = {
     "cranfield.compat.options": "cranfield.compat.trec_eval.options",
     "cranfield.compat.streamed": "cranfield.compat.trec_eval.streamed",
     "cranfield.compat.zscores": "cranfield.compat.trec_eval.zscores",
+    "cranfield.verification": "cranfield.comparing.verification",
 }
 
 #: a module that became a package of the same name (or a module that re-exported a name from
