@@ -13,6 +13,7 @@ from cranfield.errors import ParameterError
 from cranfield.render.delimited import delimited
 from cranfield.render.markup import markdown_escape, markdown_table
 from cranfield.render.table import escape_controls, table_lines
+from cranfield.render.table import fmt_number as _f
 
 if TYPE_CHECKING:
     from cranfield.comparing.anova_table import Anova
@@ -24,14 +25,6 @@ _TITLES = {
     "two-way": "two-way ANOVA without replication (runs x queries)",
     "one-way": "one-way ANOVA (runs as groups, queries not blocked)",
 }
-
-
-def _f(x: float, digits: int, sign: bool = False) -> str:
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return ("+" if x > 0 and sign else "-" if x < 0 else "") + "inf"
-    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
 
 
 def _p(p: float, digits: int) -> str:

@@ -15,7 +15,7 @@ from cranfield.comparing.corrections import CORRECTIONS
 from cranfield.comparing.paired import TESTS
 from cranfield.comparing.requests import KEEN_METHODS
 from cranfield.render.markup import Markup, markdown_escape
-from cranfield.render.table import counted
+from cranfield.render.table import counted, fmt_number
 
 if TYPE_CHECKING:
     from cranfield.comparing.result import Comparison
@@ -35,14 +35,6 @@ __all__ = [
     "pair_rows",
     "queries_note",
 ]
-
-
-def fmt_number(x: float, digits: int, sign: bool = False) -> str:
-    if x is None or math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return ("+" if x > 0 and sign else "-" if x < 0 else "") + "inf"
-    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
 
 
 def fmt_p(p: float, digits: int) -> str:

@@ -15,6 +15,7 @@ a cell, 4 s for the per-query table of 10,000 queries, where padding takes 40 ms
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 __all__ = ["counted", "escape_controls", "table_lines", "text_table"]
@@ -85,3 +86,13 @@ def text_table(
 ) -> str:
     """:func:`table_lines` as text, each line ended by a newline."""
     return "".join(x + "\n" for x in table_lines(head, rows, left=left, rule=rule))
+
+
+def fmt_number(x: float | None, digits: int, sign: bool = False) -> str:
+    """A number with ``digits`` decimals (a sign when ``sign``); ``nan`` for None and NaN,
+    ``inf``/``-inf`` (``+inf`` when ``sign``) for the infinities."""
+    if x is None or math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return ("+" if x > 0 and sign else "-" if x < 0 else "") + "inf"
+    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
