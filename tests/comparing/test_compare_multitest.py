@@ -55,6 +55,7 @@ def _generated(rng: np.random.Generator) -> list[np.ndarray]:
     return out
 
 
+@pytest.mark.slow
 def test_every_correction_equals_statsmodels():
     rng = np.random.default_rng(29)
     assert set(STATSMODELS) == set(CORRECTIONS) - {"none", "maxt", "minp"}

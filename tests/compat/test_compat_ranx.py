@@ -122,6 +122,7 @@ def test_empty_ranking_and_make_comparable_equal_ranx():
         assert got[m] == pytest.approx(expected[m], rel=1e-12, abs=1e-15), m
 
 
+@pytest.mark.slow
 def test_cranfield_runs_equal_ranx():
     qrels = cr.Qrels.from_file(str(EXAMPLES / "qrels.txt"), kind="trec")
     with warnings.catch_warnings():

@@ -210,6 +210,7 @@ def test_the_same_chart_gives_the_same_bytes_across_processes(tmp_path):
     assert "<dc:date>" not in svg and "<!-- $x$ run n" in svg  # no date; "$x$" as written
 
 
+@pytest.mark.slow
 def test_hundreds_of_runs_spread_the_legend_over_columns():
     from cranfield.render.charts import fit, legend_outside, new_figure
 

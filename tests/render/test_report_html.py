@@ -187,6 +187,7 @@ def test_the_page_loads_nothing_and_says_how_it_was_made(page):
     assert f"cranfield {cranfield.__version__}" in html
 
 
+@pytest.mark.slow
 def test_same_inputs_same_bytes_and_time_only_when_asked(cli, tmp_path):
     args = ["report", QRELS, *RUNS[:2], "-m", "AP"]
     first, second = cli(*args), cli(*args)

@@ -8,11 +8,14 @@ import gc
 import io
 import weakref
 
+import pytest
+
 from cranfield.compat.trec_eval import engine
 from cranfield.io.trec import run_pieces as pieces_mod
 from cranfield.io.trec import text as text_io
 
 
+@pytest.mark.slow
 def test_pieces_already_evaluated_are_freed(tmp_path, monkeypatch):
     queries, depth = 40, 30
     qrels = "".join(f"q{q} 0 d{q}-{d} {d % 3}\n" for q in range(queries) for d in range(0, 60, 4))
