@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 from cranfield.base import arguments as A
@@ -229,6 +229,7 @@ def evaluate_runs(
     pairs of ``measures`` parsed already (:func:`measure_specs`, by :class:`Evaluator`)."""
     from cranfield.results.blocks import micro_labels
     from cranfield.scale.processes import check_jobs, default_jobs
+    from cranfield.scale.query_ranges import split_locally
     from cranfield.scale.streaming import Plan
 
     pool = None
@@ -253,7 +254,8 @@ def evaluate_runs(
     jobs = check_jobs(jobs)
     pipeline = jobs > 1 and default_jobs() > 1
     plan = Plan(specs, aggregate, judged.options, micro_labels(specs, aggregate), pipeline)
-    return list(judged.map(evaluate_task, plan, jobs=jobs))
+    split = partial(split_locally, evaluate_task)  # one large run on all the jobs
+    return list(judged.map(evaluate_task, plan, jobs=jobs, split=split))
 
 
 def evaluate_on(judged: JudgedRuns, plan: Any, executor: Any) -> list[Results]:

@@ -153,12 +153,16 @@ class JudgedRuns:
         *,
         jobs: int = 1,
         executor: Executor | None = None,
+        split: Callable[[Executor, int, Qrels], Executor] | None = None,
     ) -> Iterator[T]:
         """``fn(shared, task)`` for every run, in the order of the runs.
 
         Runs given as paths go to ``executor`` when one is given, or to a pool of ``jobs``
         worker processes when :func:`cranfield.scale.processes.workers` finds them worth it; ``fn``
-        must then be picklable (a module-level function).  Runs given in memory are read,
+        must then be picklable (a module-level function).  ``split(pool, count, qrels)``:
+        the executor that sends the work to this process's own pool of ``count`` workers
+        (one that cuts a large run into query ranges), which also makes one large run worth
+        a pool.  Runs given in memory are read,
         named and done here, in order, meanwhile.  Warnings of the work elsewhere are raised
         here in the order of the runs; the first error, in the order of the runs, is raised
         and the runs not started are cancelled.
@@ -173,9 +177,11 @@ class JudgedRuns:
         elif executor is None:
             from cranfield.scale.processes import process_pool, workers
 
-            count = workers(jobs, self._sources)
+            count = workers(jobs, self._sources, split=split is not None)
             if count:
                 executor = own = process_pool(count, shared)
+                if split is not None:
+                    executor = split(own, count, shared.qrels)
         else:  # the caller's: maybe another directory or machine (a Dask worker)
             shared = shared._replace(options=_sent(shared.options))
         try:

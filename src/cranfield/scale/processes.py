@@ -52,16 +52,21 @@ def check_jobs(jobs: Any) -> int:
     return jobs
 
 
-def workers(jobs: int, sources: Sequence[Any]) -> int:
-    """How many worker processes to start for ``sources`` (0: none, work here)."""
+def workers(jobs: int, sources: Sequence[Any], *, split: bool = False) -> int:
+    """How many worker processes to start for ``sources`` (0: none, work here).
+
+    ``split``: a run can be cut into query ranges (:mod:`cranfield.scale.query_ranges`), so
+    one large run alone is worth ``jobs`` workers."""
     paths = [s for s in sources if isinstance(s, str | os.PathLike) and os.fspath(s) != "-"]
-    if jobs < 2 or len(paths) < 2 or not _main_importable():
+    if jobs < 2 or len(paths) < (1 if split else 2) or not _main_importable():
         return 0
     total = 0
     for p in paths:
         with contextlib.suppress(OSError, ValueError):  # the reader says what is wrong
             total += os.stat(p).st_size
-    return min(jobs, len(paths)) if total >= POOL_FROM_BYTES else 0
+    if total < POOL_FROM_BYTES:
+        return 0
+    return jobs if split and len(paths) == 1 else min(jobs, len(paths))
 
 
 def _main_importable() -> bool:

@@ -126,8 +126,11 @@ def _plain_trec_text(path: Any, detect: bool) -> bool:
         return False  # is wrong (a bug of this look, a TypeError say, is not hidden here)
 
 
-def ranges_of(source: Any, options: Any) -> list[int] | None:
-    """The cut points of a run worth cutting (``None``: evaluate it as one task)."""
+def ranges_of(source: Any, options: Any, parts: int | None = None) -> list[int] | None:
+    """The cut points of a run worth cutting (``None``: evaluate it as one task): one range
+    per :data:`RANGE_BYTES` for a run of at least twice that; with ``parts`` (the number of
+    local workers, which share the qrels at no cost) any run, in a multiple of ``parts``
+    ranges."""
     from cranfield.io.formats import FormattedPath
     from cranfield.scale.streaming import streamable
 
@@ -137,11 +140,16 @@ def ranges_of(source: Any, options: Any) -> list[int] | None:
         size = os.stat(source).st_size
     except (OSError, ValueError):
         return None  # not seen here: the worker's task says what is wrong, or reads it
-    if size < 2 * RANGE_BYTES or not streamable(source, options):
+    count = -(-size // RANGE_BYTES)
+    if parts is not None:
+        count = -(-count // parts) * parts
+    elif size < 2 * RANGE_BYTES:
+        return None
+    if not streamable(source, options):
         return None
     if not _plain_trec_text(source, detect=not isinstance(source, FormattedPath)):
         return None
-    cuts = cut_points(source, min(MAX_RANGES, -(-size // RANGE_BYTES)))
+    cuts = cut_points(source, min(MAX_RANGES, count))
     return cuts if len(cuts) > 2 else None
 
 
@@ -306,16 +314,21 @@ def _join_args(shared: Any, args: tuple[Any, list]) -> Any:
 class RangeSplitting(Executor):
     """An executor that sends a large TREC text run evaluated by
     :func:`cranfield.evaluation.evaluate_task` to ``executor`` as its byte ranges (one task
-    each), and any other work as it is."""
+    each), and any other work as it is; ``parts``: the executor is ``parts`` local worker
+    processes (``jobs``), and a run is cut into a multiple of ``parts`` ranges
+    (:func:`ranges_of`)."""
 
-    def __init__(self, executor: Executor, evaluate: Callable) -> None:
+    def __init__(self, executor: Executor, evaluate: Callable, parts: int | None = None) -> None:
         self._executor = executor
         self._evaluate = evaluate
+        self._parts = parts
+        self.lines = getattr(executor, "lines", None)
+        """The lines read by the executor's workers (a local pool's; its progress)."""
 
     def submit(self, call: Callable, /, *args: Any, **kwargs: Any) -> Any:
         fn, shared, task = args
         if fn is self._evaluate:
-            cuts = ranges_of(task.source, shared.options)
+            cuts = ranges_of(task.source, shared.options, self._parts)
             if cuts is not None:
                 st = os.stat(task.source)
                 futures = [
@@ -340,3 +353,14 @@ class RangeSplitting(Executor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         pass  # the caller's executor is the caller's to shut down
+
+
+def split_locally(evaluate: Callable, pool: Executor, count: int, qrels: Any) -> RangeSplitting:
+    """``pool`` (``count`` worker processes of this machine, forked from this process at their
+    first task) behind a :class:`RangeSplitting` that cuts each large run into a multiple of
+    ``count`` ranges; the qrels' lookup structures are built here first, so that the workers
+    inherit them instead of each building its own."""
+    from cranfield.scale.streaming import _prepare
+
+    _prepare(qrels)
+    return RangeSplitting(pool, evaluate, count)
