@@ -7,7 +7,7 @@ written once under ``bench/data/core-reader/``.  In one invocation, interleaved,
 
 - reading the run and the qrels in-process (``read_run``/``read_qrels``: decompression and
   text checks included) with the core, and with the replaced readers
-  (``text._parse_run_oracle``/``_parse_qrels_oracle``: Arrow for large files) on the same
+  (``text_oracle.parse_run_oracle``/``parse_qrels_oracle``: Arrow for large files) on the same
   checked bytes;
 - the whole evaluation on the command line (``cranfield trec_eval`` with trec_eval's default
   measures) against ``trec_eval`` (``--trec-eval PATH``, built with -O2 from
@@ -88,6 +88,7 @@ def main() -> None:
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "src"))
     import cranfield.io.trec.text as text
+    import cranfield.io.trec.text_oracle as text_oracle
     from cranfield.io import read_qrels, read_run
 
     qrels, run = make(ROOT / "bench/data/core-reader", args.queries, args.depth, args.judged)
@@ -96,9 +97,9 @@ def main() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     cases = {
         "run parse, core": lambda: text._parse_run(data_run, str(run), "r"),
-        "run parse, old (Arrow)": lambda: text._parse_run_oracle(data_run, str(run), "r"),
+        "run parse, old (Arrow)": lambda: text_oracle.parse_run_oracle(data_run, str(run), "r"),
         "qrels parse, core": lambda: text._parse_qrels(data_qrels, str(qrels)),
-        "qrels parse, old": lambda: text._parse_qrels_oracle(data_qrels, str(qrels)),
+        "qrels parse, old": lambda: text_oracle.parse_qrels_oracle(data_qrels, str(qrels)),
         "read_run (file, checks, pieces)": lambda: read_run(run),
         "read_qrels (file, checks)": lambda: read_qrels(qrels),
     }

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from conftest import use_text_parser
 from cranfield.errors import InputError
-from cranfield.io.trec import text
+from cranfield.io.trec import text, text_oracle
 from cranfield.io.trec.core import core_qrels, core_run
 
 SOURCE = "f.txt"
@@ -111,7 +111,7 @@ def _same_qrels(a, b) -> None:
 
 
 def _check_run(data: bytes, list_rows: int = 1 << 62) -> None:
-    want = _outcome(lambda d: text._parse_run_python(d, SOURCE, "r"), data)
+    want = _outcome(lambda d: text_oracle.parse_run_python(d, SOURCE, "r"), data)
     got = _outcome(lambda d: core_run(d, SOURCE, "r", list_rows), data)
     assert got[0] == want[0], (got, want)
     if want[0] == "error":
@@ -121,7 +121,7 @@ def _check_run(data: bytes, list_rows: int = 1 << 62) -> None:
 
 
 def _check_qrels(data: bytes) -> None:
-    want = _outcome(lambda d: text._parse_qrels_python(d, SOURCE), data)
+    want = _outcome(lambda d: text_oracle.parse_qrels_python(d, SOURCE), data)
     got = _outcome(lambda d: core_qrels(d, SOURCE), data)
     assert got[0] == want[0], (got, want)
     if want[0] == "error":
@@ -184,8 +184,8 @@ def test_the_core_reads_as_the_replaced_fast_readers_did(oracle, run, qrels):
     chosen by size, give what the core gives."""
     with pytest.MonkeyPatch.context() as mp:
         use_text_parser(mp, oracle)
-        want_run = _outcome(lambda d: text._parse_run_oracle(d, SOURCE, "r"), run)
-        want_qrels = _outcome(lambda d: text._parse_qrels_oracle(d, SOURCE), qrels)
+        want_run = _outcome(lambda d: text_oracle.parse_run_oracle(d, SOURCE, "r"), run)
+        want_qrels = _outcome(lambda d: text_oracle.parse_qrels_oracle(d, SOURCE), qrels)
     got_run = _outcome(lambda d: text._parse_run(d, SOURCE, "r"), run)
     got_qrels = _outcome(lambda d: text._parse_qrels(d, SOURCE), qrels)
     assert (got_run[0], got_qrels[0]) == (want_run[0], want_qrels[0])

@@ -221,8 +221,7 @@ def test_every_input_but_a_polars_frame_works_without_polars(tmp_path):
 import sys
 sys.modules["polars"] = None  # as if not installed: importing it raises ImportError
 import pandas as pd
-import cranfield.io.trec.text as text_io, cranfield.io.trec.arrow_parse as trec_arrow
-text_io.FAST_PATH_BYTES = 0
+import cranfield.io.trec.arrow_parse as trec_arrow
 trec_arrow.ARROW_IDS_ROWS = 0
 from cranfield import evaluate, read_qrels, read_run
 qrels = read_qrels({str(tmp_path / "qrels.jsonl")!r})

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 import cranfield.io.trec.arrow_parse as trec_arrow
 import cranfield.io.trec.normalize as normalize_mod
-import cranfield.io.trec.text as text_io
 from conftest import use_text_parser
 from cranfield.errors import DataWarning, InputError
 from cranfield.io import read_qrels, read_run
@@ -353,18 +352,10 @@ def test_fast_and_exact_run_parsers_agree_on_a_regular_file(tmp_path, monkeypatc
         assert fast.tag == exact.tag == "sys"
 
 
-def test_irregular_files_are_normalised_not_parsed_line_by_line(tmp_path, monkeypatch):
-    """Space-aligned CRLF columns with comments still take the vectorised path."""
-    monkeypatch.setattr(text_io, "FAST_PATH_BYTES", 0)
-    monkeypatch.setattr(text_io, "QRELS_FAST_PATH_BYTES", 0)
+def test_irregular_files_keep_their_lines_with_arrow_ids(tmp_path, monkeypatch):
+    """Space-aligned CRLF columns with comments and blank lines: the core's reader with its
+    ids as an Arrow column gives every row its line."""
     monkeypatch.setattr(trec_arrow, "ARROW_IDS_ROWS", 0)
-    monkeypatch.setattr(normalize_mod, "CHUNK_BYTES", 64)  # many chunk seams
-
-    def no_python(*args):
-        raise AssertionError("the exact parser was used")
-
-    monkeypatch.setattr(text_io, "_parse_run_python", no_python)
-    monkeypatch.setattr(text_io, "_parse_qrels_python", no_python)
     rows = [
         f"{q:<4} Q0  doc{d:<5} {d + 1:>4}  {1 / (d + 1):.6f}  sys\r\n"
         for q in (1, 2)

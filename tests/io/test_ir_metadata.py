@@ -339,7 +339,7 @@ def test_the_json_output_holds_the_metadata_as_json_can(tmp_path, cli):
 def test_a_large_run_at_the_real_sizes(tmp_path):
     """A run of more than 4 MiB, with nothing lowered: read in pieces, by Arrow, streamed."""
     body = run_lines(queries=200, per_query=1000)  # about 5 MiB
-    assert len(body) >= text_io.PIECES_FROM_BYTES and len(body) >= text_io.FAST_PATH_BYTES
+    assert len(body) >= text_io.PIECES_FROM_BYTES
     p = write(tmp_path, BLOCK + body)
     assert text_io.in_pieces(p)
     run = read_run(p)

@@ -1,13 +1,16 @@
 """The Arrow parsers of TREC text (runs and qrels of at least
-:data:`~cranfield.io.trec.text.FAST_PATH_BYTES`): a regular file is read by Arrow's CSV reader
+:data:`~cranfield.io.trec.text_oracle.FAST_PATH_BYTES`), now a part of the compiled core's test
+oracle (:mod:`.text_oracle`), and :data:`ARROW_IDS_ROWS`, the size from which the core gives a
+run's ids as an Arrow column: a regular file is read by Arrow's CSV reader
 into columns, in parts, and checked with vectorised kernels; anything irregular returns
 ``None`` and the caller hands the text to the normaliser (:mod:`.normalize`) or to the exact
-line parser, which names every error (:mod:`.text`)."""
+line parser, which names every error (:mod:`.text_oracle`)."""
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import operator
 
 import numpy as np
 
@@ -16,13 +19,7 @@ from cranfield.data.id_column import IdColumn
 from cranfield.data.tables import LineCounts, Qrels, Run
 from cranfield.io import number_text
 from cranfield.io.textcheck import OTHER_CR
-from cranfield.io.trec.text import (
-    QRELS_FIELDS,
-    RUN_FIELDS,
-    _block_codes,
-    _line_counts,
-    _query_codes,
-)
+from cranfield.io.trec.text import QRELS_FIELDS, RUN_FIELDS, _line_counts
 
 ARROW_IDS_ROWS = 150_000
 """Runs with at least this many rows keep their ids in Arrow arrays (vectorised lookups and
@@ -32,7 +29,7 @@ PART_BYTES = 64 << 20
 """The Arrow run parser reads a large file in parts of about this size (less scratch memory)."""
 
 
-def _parse_qrels_arrow(
+def parse_qrels_arrow(
     data: bytes,
     source: str,
     crs: int,
@@ -54,7 +51,7 @@ def _parse_qrels_arrow(
     return dataclasses.replace(qrels, line_counts=counts or _line_counts(n, n, 0, 0))
 
 
-def _parse_run_arrow(
+def parse_run_arrow(
     data: bytes,
     source: str,
     name: str,
@@ -247,7 +244,7 @@ def _encode(column, qindex: dict[str, int]) -> np.ndarray:
     run whose queries are interleaved is dictionary-encoded instead."""
     n = len(column)
     if n < ARROW_IDS_ROWS:
-        return _query_codes(column.to_pylist(), qindex)
+        return query_codes(column.to_pylist(), qindex)
     import pyarrow.compute as pc
 
     arr = column.combine_chunks()
@@ -255,7 +252,7 @@ def _encode(column, qindex: dict[str, int]) -> np.ndarray:
     blocks = np.flatnonzero(changed)
     if len(blocks) < n // 16:
         blocks = np.concatenate(([0], blocks + 1))
-        return _block_codes(arr.take(numpy_arrow(blocks)).to_pylist(), blocks, n, qindex)
+        return block_codes(arr.take(numpy_arrow(blocks)).to_pylist(), blocks, n, qindex)
     enc = pc.dictionary_encode(arr)
     local = enc.dictionary.to_pylist()
     mapping = np.fromiter((qindex.setdefault(q, len(qindex)) for q in local), np.int32)
@@ -421,3 +418,19 @@ def _holds_byte(chunk, chars: bytes) -> bool:
         return False
     view = np.frombuffer(buf, dtype=np.uint8)
     return any(bool((view == c).any()) for c in chars)
+
+
+def query_codes(qids: list[str], qindex: dict[str, int]) -> np.ndarray:
+    """Codes of ``qids`` in ``qindex`` (extended in order of first appearance), int32."""
+    n = len(qids)
+    changed = np.fromiter(map(operator.ne, qids[1:], qids[:-1]), dtype=bool, count=max(n - 1, 0))
+    blocks = np.concatenate(([0], np.flatnonzero(changed) + 1)) if n else np.zeros(0, np.int64)
+    return block_codes([qids[i] for i in blocks.tolist()], blocks, n, qindex)
+
+
+def block_codes(ids: list[str], blocks: np.ndarray, n: int, qindex: dict[str, int]) -> np.ndarray:
+    """Codes of ``n`` rows in blocks of one query id (``ids[j]`` from row ``blocks[j]`` on):
+    queries come in blocks, so each block is coded once."""
+    keys = [qindex.setdefault(q, len(qindex)) for q in ids]
+    lengths = np.diff(blocks, append=n)
+    return np.repeat(np.asarray(keys, dtype=np.int32), lengths)
