@@ -1,0 +1,153 @@
+"""How :mod:`cranfield.compat.ir_measures` computes its measures: as ir_measures' default
+providers do (:func:`pytrec_form`: the measures ir_measures gives to pytrec_eval, computed by
+:mod:`cranfield.compat.pytrec_eval`; the others by cranfield's own measures), prepared once
+per qrels (:class:`Plan`)."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from cranfield.compat.ir_measures_names import NOT_PROVIDED
+from cranfield.compat.ir_measures_records import as_dict
+from cranfield.errors import DataWarning, UndefinedMeasureWarning
+
+__all__ = ["PYTREC_RELS", "Plan", "pytrec_form", "results"]
+
+
+PYTREC_RELS = ("P", "RR", "Rprec", "AP", "R", "SetAP", "SetF", "SetP", "Success", "IPrec")
+"""The measures ir_measures hands to pytrec_eval with their ``rel`` as the relevance level (the
+others ignore it or are computed at level 1)."""
+
+
+def pytrec_form(m: Any, setf: int) -> tuple[tuple[int, bool, int], str, str] | None:
+    """How ir_measures' pytrec_eval provider computes ``m`` (``providers/pytrec_eval_provider.py``,
+    ``_build_invokers``, ir_measures 0.4.3): ``((relevance level, judged only, set_F slot),
+    the trec_eval name asked for, the name of its value)``; ``None`` for a measure whose default
+    provider is not pytrec_eval (and for the counts ``Num*``, computed by cranfield: see the
+    module docstring).  ``setf``: the number of ``SetF`` measures before this one (pytrec_eval
+    keeps the first ``set_F`` parameter of an evaluator, so ir_measures gives each its own)."""
+    p = {k: v.default for k, v in m.SUPPORTED_PARAMS.items()}
+    p.update(m.params)
+    name, cutoff = m.NAME, p.get("cutoff", NOT_PROVIDED)
+    rel, judged_only = p.get("rel", 1), bool(p.get("judged_only", False))
+    if isinstance(rel, bool) or not isinstance(rel, int) or rel < 1:
+        return None  # pytrec_eval takes a relevance level >= 1; cranfield computes the rest
+    at = "" if cutoff is NOT_PROVIDED else f"_{cutoff}"
+    slot = 0
+    if name == "AP":
+        text = "map" if cutoff is NOT_PROVIDED else f"map_cut{at}"
+    elif name == "nDCG":
+        if p["dcg"] != "log2" or p["gains"] is not NOT_PROVIDED:
+            return None
+        rel, text = 1, "ndcg" if cutoff is NOT_PROVIDED else f"ndcg_cut{at}"
+    elif name == "RR" and cutoff is NOT_PROVIDED:
+        text = "recip_rank"
+    elif name in ("P", "R", "Success") and cutoff is not NOT_PROVIDED:
+        text = {"P": "P", "R": "recall", "Success": "success"}[name] + at
+    elif name in ("Rprec", "Bpref", "infAP", "SetAP", "SetR"):
+        text = {"Bpref": "bpref", "SetAP": "set_map", "SetR": "set_recall"}.get(name, name)
+        judged_only = judged_only and name in ("Rprec", "SetAP")
+    elif name == "SetP":
+        text = "set_relative_P" if p["relative"] else "set_P"
+    elif name == "SetF":
+        beta = p["beta"]
+        if isinstance(beta, bool) or not isinstance(beta, int | float) or beta < 0:
+            return None  # cranfield's mapping names the bad value
+        slot = setf + 1
+        text = "set_F" if beta == 1.0 else f"set_F_{beta}"
+        return (rel, judged_only, slot), text, "set_F"
+    elif name == "IPrec" and isinstance(p["recall"], int | float):
+        text = f"iprec_at_recall_{p['recall']:.2f}"
+    else:
+        return None
+    return (rel, judged_only, slot), text, text
+
+
+class Plan:
+    """The measures and qrels prepared once (an :func:`evaluator` keeps it for every run).
+
+    The measures ir_measures' default pipeline gives to pytrec_eval are computed as that
+    provider computes them: by :mod:`cranfield.compat.pytrec_eval` (trec_eval 9.0.8's values:
+    single-precision scores, ``IPrec``'s recall levels, ``set_F``'s beta squared), one evaluator
+    per relevance level and ``judged_only`` as ir_measures makes them; a judged query the run
+    lacks scores 0 there, as in ir_measures.  The others go through the mapping of
+    :func:`cranfield.measures.peer_measures.from_ir_measures` and :class:`cranfield.Evaluator`:
+    the measures with ``judged_only=True`` on the run without its unjudged documents
+    (cranfield's ``judged_only=``), the counts ``NumQ``, ``NumRel``, ``NumRet`` on the run as
+    it is, whatever else is asked (ir_measures' defect: ``NumRet`` joins an arbitrary
+    evaluator, a ``judged_only`` one under half of the hash seeds)."""
+
+    def __init__(self, measures: list[Any], qrels: Any) -> None:
+        import cranfield
+
+        self.measures = measures
+        self.qrels = as_dict(qrels, "read_qrels")
+        self.query_ids = sorted(self.qrels)
+        setf = 0
+        asked: dict[tuple[int, bool, int], dict[str, list[int]]] = {}
+        rest: dict[bool, list[int]] = {}
+        for i, m in enumerate(measures):
+            form = pytrec_form(m, setf)
+            if form is None:
+                rest.setdefault(bool(m.params.get("judged_only")), []).append(i)
+                continue
+            key, trec_name, _ = form
+            setf = max(setf, key[2])
+            asked.setdefault(key, {}).setdefault(trec_name, []).append(i)
+        self.pytrec: list[tuple[Any, dict[str, list[int]]]] = []
+        if asked:
+            from cranfield.compat.pytrec_eval import RelevanceEvaluator
+
+            for (rel, judged_only, _), names in asked.items():
+                ev = RelevanceEvaluator(
+                    self.qrels, set(names), relevance_level=rel, judged_docs_only_flag=judged_only
+                )
+                self.pytrec.append((ev, names))
+        self.cranfield: list[tuple[Any, list[int]]] = []
+        for judged_only, positions in sorted(rest.items()):
+            ours = []
+            for i in positions:
+                m = measures[i]
+                plain = type(m)(m.NAME, {k: v for k, v in m.params.items() if k != "judged_only"})
+                ours.append(plain.cranfield())
+            ev = cranfield.Evaluator(self.qrels, ours, complete=True, judged_only=judged_only)
+            self.cranfield.append((ev, positions))
+
+    def results(self, run: Any) -> tuple[tuple[str, ...], Any, list[float]]:
+        """``(query ids, per query the values of the measures, the aggregates)``."""
+        import numpy as np
+
+        run_d = as_dict(run, "read_run")
+        query_ids, n = self.query_ids, len(self.query_ids)
+        values: list[Any] = [None] * len(self.measures)
+        aggregates = [0.0] * len(self.measures)
+        for ev, names in self.pytrec:
+            per_query = ev.evaluate(run_d)
+            for text, positions in names.items():
+                name = "set_F" if text.startswith("set_F") else text
+                column = [per_query[q][name] if q in per_query else 0.0 for q in query_ids]
+                total = 0.0  # ir_measures' MeanAgg: a running sum in pytrec_eval's order
+                for v in per_query.values():
+                    total += v[name]
+                for i in positions:
+                    values[i] = column
+                    aggregates[i] = total / n if n else float("nan")
+        for ev, positions in self.cranfield:
+            with warnings.catch_warnings():  # ir_measures says nothing of the queries it omits
+                warnings.simplefilter("ignore", DataWarning)
+                warnings.simplefilter("ignore", UndefinedMeasureWarning)
+                res = ev.evaluate(run_d)
+            row = {q: i for i, q in enumerate(res.query_ids)}
+            for j, (i, label) in enumerate(zip(positions, res.labels, strict=True)):
+                col = res.values[:, j].tolist()
+                values[i] = [col[row[q]] if q in row else 0.0 for q in query_ids]
+                aggregates[i] = res.aggregate_of(label)
+        table = np.array(values, dtype=np.float64).T if values else np.zeros((0, 0))
+        return tuple(query_ids), table.reshape(n, len(self.measures)), aggregates
+
+
+def results(measures: list[Any], qrels: Any, run: Any) -> tuple[tuple[str, ...], Any, list[float]]:
+    """``(query ids, per query the values of measures, the aggregates)``; ``qrels`` may be an
+    evaluator's plan."""
+    return (qrels if isinstance(qrels, Plan) else Plan(measures, qrels)).results(run)
