@@ -36,11 +36,11 @@ from typing import Any, NamedTuple
 from cranfield.compat.ir_measures_names import (
     ALIASES,
     DECLARED,
-    NOT_PROVIDED,
     NUMBERS,
     TREC_NAMES,
     TREC_PARAM,
 )
+from cranfield.compat.ir_measures_names import NOT_PROVIDED as NOT_PROVIDED  # ir_measures' name
 from cranfield.compat.ir_measures_plan import Plan, results
 from cranfield.compat.ir_measures_records import (
     CalcResults,
