@@ -182,8 +182,9 @@ def compare(
     else:
         if runs is None:
             raise ParameterError("compare(qrels, runs, measures): runs are missing")
-        from cranfield.evaluation import DEFAULT_MEASURES, evaluate_runs
+        from cranfield.evaluation.runs import evaluate_runs
         from cranfield.judging.runs import judge_many
+        from cranfield.results.core_dicts import DEFAULT_MEASURES
 
         judged = judge_many(results, runs, names=names, options=options)
         if rbo_p is not None:

@@ -39,7 +39,7 @@ def gather(
 
     from cranfield.comparing import compare
     from cranfield.curves import gain, precision_recall
-    from cranfield.evaluation import evaluate_judged, with_metadata
+    from cranfield.evaluation.runs import evaluate_judged, with_metadata
     from cranfield.judging.runs import judge_many
     from cranfield.results.tables import ResultsSet
     from cranfield.ties.analysis import grades_alone, tie_range

@@ -114,7 +114,7 @@ def evaluate_path(
 def _evaluate_run(qrels: Qrels, run: Run, name: str, plan: Plan, warn_agg: bool) -> Results:
     """A run read whole (validated): regrouped in memory into query blocks and evaluated as
     they are, unless the random tie policy draws one random stream for the whole run."""
-    from cranfield.evaluation import evaluate_planned, with_metadata
+    from cranfield.evaluation.runs import evaluate_planned, with_metadata
     from cranfield.io.trec.run_pieces import regrouped
     from cranfield.judging.join import judge
 
@@ -228,7 +228,7 @@ def finish_blocks(
     judged queries it lacks added under ``complete``); ``pieces_seen``: the run's source and
     its pieces (without rows), for the extra-columns warning; ``metadata``: the run's
     ir_metadata.  Raises to fall back."""
-    from cranfield.evaluation import with_metadata
+    from cranfield.evaluation.runs import with_metadata
     from cranfield.io.trec.run_pieces import Fallback, sum_counts
     from cranfield.io.trec.text import warn_extra_columns
 
