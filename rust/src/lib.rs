@@ -12,6 +12,7 @@ pub mod dicts;
 pub mod duplicates;
 pub mod judge;
 pub mod numbers;
+pub mod quicksort;
 pub mod trec;
 
 #[cfg(feature = "python")]

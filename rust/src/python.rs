@@ -10,12 +10,13 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use numpy::PyArray1;
+use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
+use crate::quicksort;
 use crate::trec::{self, Counts, ParseError};
 
 #[path = "dicts_glue.rs"]
@@ -136,6 +137,26 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>>
     Ok(d)
 }
 
+/// `numba_argsort(values, offsets)`: numba's `np.argsort` (ranx's order) of each segment
+/// `values[offsets[k]:offsets[k + 1]]`, positions counted within the segment
+/// ([`crate::quicksort`]).
+#[pyfunction]
+fn numba_argsort<'py>(
+    py: Python<'py>,
+    values: PyReadonlyArray1<'py, f64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let (v, o) = (values.as_slice()?, offsets.as_slice()?);
+    let sorted =
+        py.detach(|| guarded("numba_argsort", || quicksort::numba_argsort_segments(v, o)))?;
+    match sorted {
+        Some(positions) => Ok(array(py, positions)),
+        None => Err(PyValueError::new_err(
+            "numba_argsort: the offsets do not cut the values into segments",
+        )),
+    }
+}
+
 /// `_panic()`: raise a panic inside the core (tests check it becomes `InternalError`).
 #[pyfunction]
 fn _panic() -> PyResult<()> {
@@ -149,6 +170,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     std::panic::set_hook(Box::new(|_| {}));
     m.add_function(wrap_pyfunction!(read_run, m)?)?;
     m.add_function(wrap_pyfunction!(read_qrels, m)?)?;
+    m.add_function(wrap_pyfunction!(numba_argsort, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add_class::<judge_py::QrelsIndex>()?;
     m.add_function(wrap_pyfunction!(judge_py::judge_grades, m)?)?;

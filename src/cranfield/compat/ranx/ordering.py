@@ -3,8 +3,12 @@ with insertion sort for parts of at most 15 elements), reproduced."""
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
+
+import numpy as np
 
 _Value = TypeVar("_Value", int, float)
 """A grade (qrels) or a score (runs): what the documents map to, kept as it was."""
@@ -78,6 +82,44 @@ def ranx_order(scores: Sequence[float], *, from_dict: bool = False) -> list[int]
     return numba_argsort([-s for s in scores])
 
 
+def ranx_orders(
+    score_lists: Sequence[Sequence[float]], *, from_dict: bool = False
+) -> list[list[int]]:
+    """:func:`ranx_order` of each list, by the compiled core (``rust/src/quicksort.rs``: numba's
+    quicksort, whose oracle :func:`numba_argsort` is) in one call; the scores as ranx holds
+    them, float64."""
+    from cranfield import _core
+
+    lengths = [len(s) for s in score_lists]
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    values = np.fromiter(
+        itertools.chain.from_iterable(score_lists), dtype=np.float64, count=int(offsets[-1])
+    )
+    positions = _core.numba_argsort(values if from_dict else -values, offsets).tolist()
+    bounds = offsets.tolist()
+    if from_dict:
+        return [positions[a:b][::-1] for a, b in itertools.pairwise(bounds)]
+    return [positions[a:b] for a, b in itertools.pairwise(bounds)]
+
+
 def sorted_docs(docs: Mapping[str, _Value]) -> dict[str, _Value]:
     items = list(docs.items())
     return {items[i][0]: items[i][1] for i in ranx_order([s for _, s in items])}
+
+
+def sorted_runs(run: Mapping[str, Mapping[str, _Value]]) -> dict[str, dict[str, _Value]]:
+    """Each query's documents of ``run`` in ranx's ranking, the queries sorted (ranx's
+    ``Qrels.sort``/``Run.sort``), every query ordered in one call to the core."""
+    queries = sorted(run)
+    keys = [list(run[q]) for q in queries]
+    values = [list(run[q].values()) for q in queries]
+    orders = ranx_orders(values)
+    out = {}
+    for q, k, v, order in zip(queries, keys, values, orders, strict=True):
+        if len(order) > 1:
+            pick = operator.itemgetter(*order)
+            out[q] = dict(zip(pick(k), pick(v), strict=True))
+        else:
+            out[q] = dict(zip(k, v, strict=True))
+    return out
