@@ -102,22 +102,26 @@ pub struct Judged {
     pub scores: Vec<f64>,
 }
 
-/// Order `items` (document, score) of qrels query `q` by trec_eval's rule, cut at `depth`,
-/// drop the unjudged rows under `judged_only`, and judge each row.
+/// Order `items` (document, score) of qrels query `q` by trec_eval's rule (`given`: keep
+/// them in the order given, cranfield's `given` tie policy), cut at `depth`, drop the
+/// unjudged rows under `judged_only`, and judge each row.
 pub fn judge(
     index: &QrelsIndex,
     q: usize,
     items: &mut [(&str, f64)],
     depth: Option<usize>,
     judged_only: bool,
+    given: bool,
 ) -> Judged {
     // equal scores (0.0 and -0.0 too) are ordered by document id, descending bytes; a
     // query's documents are distinct, so the order is total
-    items.sort_unstable_by(|a, b| {
-        b.1.partial_cmp(&a.1)
-            .unwrap_or(Ordering::Equal)
-            .then_with(|| b.0.as_bytes().cmp(a.0.as_bytes()))
-    });
+    if !given {
+        items.sort_unstable_by(|a, b| {
+            b.1.partial_cmp(&a.1)
+                .unwrap_or(Ordering::Equal)
+                .then_with(|| b.0.as_bytes().cmp(a.0.as_bytes()))
+        });
+    }
     let n = depth.map_or(items.len(), |d| d.min(items.len()));
     let judgments = &index.judgments[q];
     let mut out = Judged {
@@ -338,11 +342,23 @@ mod tests {
         let ix = index();
         // ties at 1.0 ordered by document id descending; -0.0 ties with 0.0
         let mut items = vec![("b", 1.0), ("c", 1.0), ("a", 0.0), ("z", -0.0), ("y", 3.0)];
-        let j = judge(&ix, 1, &mut items, None, false);
+        let j = judge(&ix, 1, &mut items, None, false, false);
         assert_eq!(j.grades, vec![NOT_IN_QRELS, UNJUDGED, 0, NOT_IN_QRELS, 2]);
         assert_eq!(j.scores, vec![3.0, 1.0, 1.0, -0.0, 0.0]);
-        let j = judge(&ix, 1, &mut items, Some(4), true);
+        let j = judge(&ix, 1, &mut items, Some(4), true, false);
         assert_eq!(j.grades, vec![0]);
+    }
+
+    #[test]
+    fn given_order_is_kept_then_cut_and_judged() {
+        let ix = index();
+        let mut items = vec![("b", 1.0), ("c", 1.0), ("a", 0.0), ("z", -0.0), ("y", 3.0)];
+        let j = judge(&ix, 1, &mut items, None, false, true);
+        assert_eq!(j.scores, vec![1.0, 1.0, 0.0, -0.0, 3.0]);
+        // q2 judges a 2, b 0, c -1 (unjudged)
+        assert_eq!(j.grades, vec![0, UNJUDGED, 2, NOT_IN_QRELS, NOT_IN_QRELS]);
+        let j = judge(&ix, 1, &mut items, Some(3), true, true);
+        assert_eq!(j.grades, vec![0, 2]);
     }
 
     #[test]

@@ -119,9 +119,10 @@ fn dict_qrels(py: Python<'_>, qrels: &Bound<'_, PyAny>) -> PyResult<Option<DictQ
 /// measures without a kernel, else `None`; and the sums of the three per-query counts.
 /// `single`: the scores rounded to single precision first (trec_eval 9.0.8, pytrec_eval);
 /// `keep_empty`: a judged query mapped to no documents is evaluated as an empty ranking
-/// (pytrec_eval's rule), not left out.
+/// (pytrec_eval's rule), not left out; `given`: each query's documents ranked in the order
+/// its dict gives them (the `given` tie policy), not by score.
 #[pyfunction]
-#[pyo3(signature = (index, run, kernels, complete, depth, judged_only, rel, arrays, single=false, keep_empty=false))]
+#[pyo3(signature = (index, run, kernels, complete, depth, judged_only, rel, arrays, single=false, keep_empty=false, given=false))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn dict_evaluate<'py>(
     py: Python<'py>,
@@ -135,6 +136,7 @@ fn dict_evaluate<'py>(
     arrays: bool,
     single: bool,
     keep_empty: bool,
+    given: bool,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let Some(kernels) = kernels
         .iter()
@@ -192,7 +194,7 @@ fn dict_evaluate<'py>(
                     .map(|(d, &s)| (plain_id(d).unwrap_or_default(), s))
                     .collect();
                 let judged = guarded("dict_evaluate", || {
-                    dicts::judge(ix, qi, &mut items, depth, judged_only)
+                    dicts::judge(ix, qi, &mut items, depth, judged_only, given)
                 })?;
                 rankings[qi] = Some(judged);
             }

@@ -146,7 +146,7 @@ def evaluate(
     if (
         type(qrels) is dict
         and type(runs) is dict
-        and ties == "trec"
+        and ties in ("trec", "given")
         and seed is None
         and names is None
         and jobs is None
@@ -160,7 +160,9 @@ def evaluate(
         and judgment_groups is None
         and subtopics is None
     ):  # plain dicts: the compiled core's small path, else (None) the general one
-        fast = evaluate_dicts(qrels, runs, measures, depth, judged_only, complete, rel, aggregate)
+        fast = evaluate_dicts(
+            qrels, runs, measures, depth, judged_only, complete, rel, aggregate, ties
+        )
         if fast is not None:
             return fast
     options = JudgeOptions.of(locals())

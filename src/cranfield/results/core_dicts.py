@@ -145,7 +145,8 @@ def fast_plan(
     specs: Sequence[tuple[str, Measure]], options: JudgeOptions, aggregate: Any
 ) -> FastPlan | None:
     """The plan of the compiled core's path, or ``None`` where it does not apply (a tie
-    policy other than trec, side inputs, micro averages)."""
+    policy other than trec and given - given only where every measure has a kernel - side
+    inputs, micro averages)."""
     from cranfield import _core
     from cranfield.measures.core_kernels import kernel_call
     from cranfield.measures.mteb import READS_ANNOTATION
@@ -153,7 +154,7 @@ def fast_plan(
     from cranfield.results.blocks import micro_labels
 
     side = (options.collection_size, options.known, options.target, options.prefs)
-    if options.ties != "trec" or any(x is not None for x in side):
+    if options.ties not in ("trec", "given") or any(x is not None for x in side):
         return None
     if options.judgment_groups is not None or options.subtopics is not None:
         return None
@@ -173,6 +174,9 @@ def fast_plan(
         if call is not None and call not in calls:
             calls.append(call)
         column.append(None if call is None else calls.index(call))
+    given = options.ties == "given"
+    if given and None in column:
+        return None  # the judged arrays' tie groups are made under trec's order
     depth = -1 if options.depth is None else max(0, min(options.depth, INT64_MAX))
     return FastPlan(
         tuple(specs),
@@ -196,6 +200,7 @@ def fast_plan(
             judged_only=options.judged_only,
             rel=rel,
             arrays=None in column,
+            given=given,
         ),
     )
 
@@ -290,9 +295,12 @@ def evaluate_dicts(
     complete: Any,
     rel: Any,
     aggregate: Any,
+    ties: str = "trec",
+    index: Any = None,
 ) -> Results | None:
     """:func:`evaluate` of one run dict by the compiled core's path, or ``None``: the
-    general path's to do (and to word any problem)."""
+    general path's to do (and to word any problem); ``ties``: ``trec`` or ``given``;
+    ``index``: the core's index of ``qrels`` (:func:`dict_index`), made already."""
     plain = (type(judged_only) is bool and type(complete) is bool) and all(
         x is None or type(x) is int for x in (depth, rel)
     )
@@ -300,14 +308,14 @@ def evaluate_dicts(
         return None
     try:
         specs = cached_specs(measures)
-        key = (id(specs), type(depth), depth, judged_only, complete, type(rel), rel, aggregate)
+        key: tuple[Any, ...] = (id(specs), type(depth), depth, judged_only, complete)
+        key += (type(rel), rel, aggregate, ties)
         got = _PLANS.get(key)
         if got is None or got[0] is not specs:
-            options = cached_options(
-                {"depth": depth, "judged_only": judged_only, "complete": complete, "rel": rel}
-            )
+            keywords = {"depth": depth, "judged_only": judged_only, "complete": complete}
+            options = cached_options({**keywords, "rel": rel, "ties": ties})
             for _, m in specs:
-                m.definition.function("trec")
+                m.definition.function(ties)
             resolve_aggregation(specs, aggregate, warn=False)
             got = _remember(_PLANS, key, (specs, options, cached_plan(specs, options, aggregate)))
         plan = got[2]
@@ -315,7 +323,8 @@ def evaluate_dicts(
         return None  # the general path raises it, in its order
     if plan is None:
         return None
-    index = dict_index(qrels)
     if index is None:
-        return None
+        index = dict_index(qrels)
+        if index is None:
+            return None
     return dict_results(index, plan, run, "run", aggregate)
