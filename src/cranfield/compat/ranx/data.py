@@ -8,36 +8,67 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cranfield.compat.ranx.ordering import sorted_docs
+from cranfield.compat.ranx.ordering import sorted_runs
 from cranfield.errors import InputError, ParameterError
 
-READ_QRELS: dict[int, tuple[dict, Any]] = {}
-"""The cranfield Qrels :func:`_checked` built for a qrels dict it returned (by the dict's id,
-the dict kept alive with it): read once, not again for the measures.  Cleared by
-:func:`evaluate` when it is done."""
+
+def plain_qrels(obj: Any) -> bool:
+    """Whether ``obj`` is ``{str: {str: int}}`` with 64-bit grades (no bool) and a judgment:
+    the common case, checked by the compiled core in one pass (anything else is read by
+    cranfield's dict rules, which name what is wrong)."""
+    return qrels_index(obj) is not None
 
 
-def read_qrels_dict(obj: Mapping[str, Any], source: str) -> tuple[dict[str, dict[str, int]], Any]:
-    """``({qid: {doc: grade}}, cranfield's Qrels of them)``, checked by cranfield's dict rules."""
+def qrels_index(obj: Any) -> Any:
+    """The compiled core's index of ``obj`` when it is plain (:func:`plain_qrels`), else
+    ``None``."""
+    from cranfield.results.core_dicts import dict_index
+
+    return dict_index(obj) if type(obj) is dict else None
+
+
+def plain_run(obj: Any) -> bool:
+    """Whether ``obj`` is ``{str: {str: finite float}}``: the common case, checked in one
+    pass (anything else is read by cranfield's dict rules, which name what is wrong)."""
+    if type(obj) is not dict:
+        return False
+    for q, docs in obj.items():
+        if type(q) is not str or type(docs) is not dict:
+            return False
+        for d, v in docs.items():
+            if type(d) is not str or type(v) is not float or v - v != 0.0:  # NaN, infinite
+                return False
+    return True
+
+
+def read_qrels_dict(
+    obj: Mapping[str, Any], source: str, *, copy: bool = True
+) -> dict[str, dict[str, int]]:
+    """``{qid: {doc: grade}}`` (a new dict, or ``obj`` itself when it is plain and not
+    ``copy``), checked by cranfield's dict rules."""
+    if plain_qrels(obj):
+        return {q: dict(docs) for q, docs in obj.items()} if copy else obj  # type: ignore[return-value]
     from cranfield.io.mapping import qrels_from_mapping
 
     nonempty = {q: d for q, d in obj.items() if not (isinstance(d, Mapping) and not d)}
-    cf = qrels_from_mapping(nonempty, source)
-    out = {str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in obj.items()}
-    return out, cf
+    qrels_from_mapping(nonempty, source)  # the one clear error of what is wrong
+    return {str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in obj.items()}
 
 
 def checked_dict(obj: Any, kind: str, source: str) -> dict[str, dict[str, Any]]:
-    """``{qid: {doc: value}}`` checked by cranfield's dict rules (one error naming the key)."""
-    from cranfield.io.mapping import run_from_mapping
-
+    """``{qid: {doc: value}}`` (a new dict) checked by cranfield's dict rules (one error
+    naming the key)."""
     if not isinstance(obj, Mapping):
         raise InputError(
             source, f"expected a dict {{query: {{document: value}}}}, got {type(obj).__name__}"
         )
-    nonempty = {q: d for q, d in obj.items() if not (isinstance(d, Mapping) and not d)}
     if kind == "qrels":
-        return read_qrels_dict(obj, source)[0]
+        return read_qrels_dict(obj, source)
+    if plain_run(obj):
+        return {q: dict(docs) for q, docs in obj.items()}
+    from cranfield.io.mapping import run_from_mapping
+
+    nonempty = {q: d for q, d in obj.items() if not (isinstance(d, Mapping) and not d)}
     run_from_mapping(nonempty, source)
     return {str(q): {str(d): float(s) for d, s in docs.items()} for q, docs in obj.items()}
 
@@ -95,18 +126,19 @@ class Qrels:
         self.qrels: dict[str, dict[str, int]] = {}
         self.sorted = False
         self._read: tuple[Any, Any] | None = None
-        """(a copy of the qrels, what evaluate read of them): reused while they are equal."""
+        """(a copy of the qrels, what evaluate read of them: the dict and the core's index),
+        reused while they are equal."""
         if qrels is not None:
             if not isinstance(qrels, Mapping):
                 checked_dict(qrels, "qrels", "<ranx Qrels>")  # the error naming what is wrong
-            self.qrels, cf = read_qrels_dict(qrels, "<ranx Qrels>")
-            self.sort()
+            self.qrels = read_qrels_dict(qrels, "<ranx Qrels>", copy=False)
+            self.sort()  # new dicts
             copy = {q: dict(docs) for q, docs in self.qrels.items()}
-            self._read = (copy, (copy, cf))
+            self._read = (copy, (copy, qrels_index(copy)))
         self.name = name
 
     def sort(self) -> None:
-        self.qrels = {q: sorted_docs(self.qrels[q]) for q in sorted(self.qrels)}
+        self.qrels = sorted_runs(self.qrels)
         self.sorted = True
 
     def keys(self):
@@ -127,7 +159,7 @@ class Qrels:
         new = {
             q: dict(zip(d, s, strict=True)) for q, d, s in zip(q_ids, doc_ids, scores, strict=True)
         }
-        self.qrels.update(read_qrels_dict(new, "<ranx Qrels>")[0])
+        self.qrels.update(read_qrels_dict(new, "<ranx Qrels>"))
         self.sort()
 
     def add_score(self, q_id: str, doc_id: str, score: int) -> None:
@@ -202,8 +234,8 @@ class Run:
         self.run: dict[str, dict[str, float]] = {}
         self.sorted = False
         if run is not None:
-            self.run = checked_dict(run, "run", "<ranx Run>")
-            self.sort()
+            self.run = run if plain_run(run) else checked_dict(run, "run", "<ranx Run>")  # type: ignore[assignment]
+            self.sort()  # new dicts
         self.name = name
         self.metadata: dict[str, Any] = {}
         self.scores: dict[str, dict[str, float]] = {}
@@ -211,7 +243,7 @@ class Run:
         self.std_scores: dict[str, float] = {}
 
     def sort(self) -> None:
-        self.run = {q: sorted_docs(self.run[q]) for q in sorted(self.run)}
+        self.run = sorted_runs(self.run)
         self.sorted = True
 
     def keys(self):

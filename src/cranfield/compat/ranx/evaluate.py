@@ -9,9 +9,16 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.compat.ranx.data import READ_QRELS, Qrels, Run, checked_dict, read_qrels_dict
+from cranfield.compat.ranx.data import (
+    Qrels,
+    Run,
+    checked_dict,
+    plain_run,
+    qrels_index,
+    read_qrels_dict,
+)
 from cranfield.compat.ranx.metrics import cranfield_measure, parse_metric
-from cranfield.compat.ranx.ordering import ranx_order
+from cranfield.compat.ranx.ordering import ranx_orders
 from cranfield.errors import DataWarning, InputError, ParameterError, UndefinedMeasureWarning
 
 
@@ -45,33 +52,33 @@ def _array_rows(obj: Any, source: str) -> list[list[tuple[str, float]]]:
     return out
 
 
-def _ranked(run: Any) -> tuple[list[str], dict[str, list[tuple[str, float]]]]:
-    """The run's query ids in ranx's order and each query's documents in ranx's ranking (an
-    array form is already ranked: ranx reads it as given)."""
+def _ranked(run: Any) -> tuple[list[str], dict[str, Any]]:
+    """The run's query ids in ranx's order and each query's document ids in ranx's ranking (an
+    array form is already ranked: ranx reads it as given; a Run's dicts are in that order)."""
     if _is_arrays(run):
         rows = _array_rows(run, "<run arrays>")
-        return [str(i) for i in range(len(rows))], {str(i): r for i, r in enumerate(rows)}
+        ranked = {str(i): [d for d, _ in r] for i, r in enumerate(rows)}
+        return list(ranked), ranked
     if isinstance(run, Run):
         if not run.sorted:
             run.sort()
-        return list(run.run), {q: list(d.items()) for q, d in run.run.items()}
-    try:  # the values are checked by cranfield's reader of the ordered run
-        out = {}
-        for q, docs in run.items():
-            items = [(str(d), s) for d, s in docs.items()]
-            out[str(q)] = [items[i] for i in ranx_order([s for _, s in items], from_dict=True)]
-    except (AttributeError, TypeError, ValueError):
-        checked_dict(run, "run", "<run dict>")  # the clear error of what is wrong
-        raise
+        return list(run.run), dict(run.run)
+    if not plain_run(run):  # the one clear error of what is wrong, or the dict of floats
+        run = checked_dict(run, "run", "<run dict>")
+    orders = ranx_orders([list(docs.values()) for docs in run.values()], from_dict=True)
+    out = {}
+    for (q, docs), order in zip(run.items(), orders, strict=True):
+        ids = list(docs)
+        out[q] = [ids[i] for i in order]
     return list(out), out
 
 
-def _rbp(judged: dict[str, int], ranking: list[tuple[str, float]], p: float, lvl: int) -> float:
+def _rbp(judged: dict[str, int], ranking: list[str], p: float, lvl: int) -> float:
     """ranx's RBP: (1 - p) sum_i grade(d_i) p^(i-1), grades below the level gain nothing."""
     if not any(g >= lvl for g in judged.values()):
         return 0.0
     total = 0.0
-    for i, (doc, _) in enumerate(ranking):
+    for i, doc in enumerate(ranking):
         g = judged.get(doc, 0)
         if g >= lvl:
             total += g * p**i
@@ -86,12 +93,12 @@ def _bpref_qrels(qrels: dict[str, dict[str, int]], lvl: int) -> dict[str, dict[s
     return {q: {d: max(g, 0) for d, g in docs.items()} for q, docs in qrels.items()}
 
 
-def _bpref_nan(judged: dict[str, int], ranking: list[tuple[str, float]], lvl: int) -> bool:
+def _bpref_nan(judged: dict[str, int], ranking: list[str], lvl: int) -> bool:
     """ranx's bpref divides by min(R, N): 0/0, NaN, for a query with relevant documents
     retrieved and no judged non-relevant one."""
     if any(g < lvl for g in judged.values()):
         return False
-    return any(judged.get(d, lvl - 1) >= lvl for d, _ in ranking)
+    return any(judged.get(d, lvl - 1) >= lvl for d in ranking)
 
 
 _PARSED: dict[str, Any] = {}
@@ -110,32 +117,39 @@ def _parsed(label: str) -> Any:
 def _cranfield_values(
     qrels: dict[str, dict[str, int]],
     qids: list[str],
-    ranking: dict[str, list[tuple[str, float]]],
+    ranking: dict[str, Any],
     labels: list[str],
+    index: Any = None,
 ) -> dict[str, np.ndarray]:
-    """cranfield's values of ``labels`` over ``qids``, the documents in ranx's order (judged
-    with the ``given`` tie policy); a query without judgments scores 0 (ranx's value of every
-    measure there)."""
+    """cranfield's values of ``labels`` over ``qids``, the documents in ranx's order; a query
+    without judgments scores 0 (ranx's value of every measure there).  ``index``: the
+    compiled core's index of ``qrels``, made already."""
     import cranfield
-    from cranfield.io.mapping import qrels_from_mapping
+    from cranfield.results.core_dicts import evaluate_dicts
     from cranfield.results.tables import Results
 
     judged = {q: d for q, d in qrels.items() if d}
     if not judged:
         return {label: np.zeros(len(qids)) for label in labels}
-    given = {q: dict(r) for q, r in ranking.items() if r and q in judged}
+    given = {q: r for q, r in ranking.items() if r and q in judged}
     if not given:  # every ranking empty: ranx's value of every measure is 0
         return {label: np.zeros(len(qids)) for label in labels}
-    kept = READ_QRELS.get(id(qrels))
-    reuse = kept is not None and kept[0] is qrels
-    cf_qrels = kept[1] if kept is not None and reuse else qrels_from_mapping(judged, "<qrels>")
+    # each query's documents in ranx's order, as dicts (a Run's own), ranked as given (a
+    # document listed twice keeps its first place)
+    ordered = {q: r if type(r) is dict else dict.fromkeys(r, 0.0) for q, r in given.items()}
+    if len(judged) != len(qrels):
+        index = None  # the index holds the queries without judgments too
     with warnings.catch_warnings():  # ranx scores undefined cases 0 without a word
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         warnings.simplefilter("ignore", DataWarning)  # empty rankings: ranx's make_comparable
-        # the public path on dicts: the documents in the given (ranx's) order
-        res = cranfield.evaluate(
-            cf_qrels, given, [_parsed(label) for label in labels], ties="given", complete=True
-        )
+        measures = [_parsed(label) for label in labels]
+        res: Any = None
+        if index is not None:  # the core's path with the qrels' index made once
+            res = evaluate_dicts(
+                judged, ordered, measures, None, False, True, None, None, "given", index
+            )
+        if res is None:
+            res = cranfield.evaluate(judged, ordered, measures, ties="given", complete=True)
     assert isinstance(res, Results)  # one run
     row = {q: i for i, q in enumerate(res.query_ids)}
     out = {}
@@ -148,10 +162,12 @@ def _cranfield_values(
 def _per_query(
     qrels: dict[str, dict[str, int]],
     qids: list[str],
-    ranking: dict[str, list[tuple[str, float]]],
+    ranking: dict[str, Any],
     metrics: list[str],
+    index: Any = None,
 ) -> dict[str, np.ndarray]:
-    """Each metric's values over ``qids`` (ranx's query order)."""
+    """Each metric's values over ``qids`` (ranx's query order); ``index``: the compiled
+    core's index of ``qrels``, made already."""
     grades = {g for docs in qrels.values() for g in docs.values()} | {0}
     longest = max((len(r) for r in ranking.values()), default=0)
     parsed = {m: parse_metric(m) for m in metrics}
@@ -160,7 +176,8 @@ def _per_query(
         for m, (n, k, lvl) in parsed.items()
         if n not in ("rbp", "bpref")
     }
-    cf = _cranfield_values(qrels, qids, ranking, sorted(set(labels.values()))) if labels else {}
+    asked = sorted(set(labels.values()))
+    cf = _cranfield_values(qrels, qids, ranking, asked, index) if labels else {}
     values: dict[str, np.ndarray] = {}
     for m, (n, k, lvl) in parsed.items():
         if n == "rbp":
@@ -176,32 +193,34 @@ def _per_query(
     return values
 
 
-def _qrels_dict(qrels: Any) -> dict[str, dict[str, int]]:
+def _qrels_dict(qrels: Any) -> tuple[dict[str, dict[str, int]], Any]:
+    """The qrels as a checked dict, and the compiled core's index of it (``None`` when it
+    is not plain)."""
     if isinstance(qrels, Qrels):
         kept = qrels._read
         if kept is not None and kept[0] == qrels.qrels:  # unchanged: read once, not per call
-            out, cf = kept[1]
-            READ_QRELS[id(out)] = (out, cf)
-            return out
-        out, cf = read_qrels_dict(qrels.to_dict(), "<ranx Qrels>")
+            return kept[1]  # type: ignore[no-any-return]
+        out = read_qrels_dict(qrels.to_dict(), "<ranx Qrels>")
         snapshot = {q: dict(docs) for q, docs in qrels.qrels.items()}  # == is exact (grades)
-        qrels._read = (snapshot, (out, cf))
-        READ_QRELS[id(out)] = (out, cf)
-        return out
+        qrels._read = (snapshot, (out, qrels_index(out)))
+        return qrels._read[1]  # type: ignore[no-any-return]
     if _is_arrays(qrels):  # a document listed twice counts once, as in ranx's hit lists
         rows = _array_rows(qrels, "<qrels arrays>")
         d = {str(i): {doc: g for doc, g in reversed(r)} for i, r in enumerate(rows)}
-        return _registered(d, "<qrels arrays>")
-    return _registered(qrels, "<qrels dict>")
+        return _checked_qrels(d, "<qrels arrays>")
+    return _checked_qrels(qrels, "<qrels dict>")
 
 
-def _registered(obj: Any, source: str) -> dict[str, dict[str, int]]:
-    """The checked qrels dict, its cranfield Qrels kept in :data:`READ_QRELS` for this call."""
+def _checked_qrels(obj: Any, source: str) -> tuple[dict[str, dict[str, int]], Any]:
+    """The qrels dict checked, with the core's index: as it is when plain
+    (:func:`~cranfield.compat.ranx.data.plain_qrels`), else read by cranfield's dict rules
+    (one clear error naming the key)."""
+    index = qrels_index(obj)
+    if index is not None:
+        return obj, index
     if not isinstance(obj, Mapping):
         checked_dict(obj, "qrels", source)  # the one clear error
-    out, cf = read_qrels_dict(obj, source)
-    READ_QRELS[id(out)] = (out, cf)
-    return out
+    return read_qrels_dict(obj, source), None
 
 
 def evaluate(
@@ -226,18 +245,15 @@ def evaluate(
     metric_list = [metrics] if isinstance(metrics, str) else list(metrics)
     if not metric_list:
         raise ParameterError("no metric given")
-    q = _qrels_dict(qrels)
-    try:
-        qids, ranking = _ranked(run)
-        if set(q) != set(qids):
-            raise ParameterError(
-                "Qrels and Run query ids do not match. Pass `make_comparable=True` to add "
-                "empty results for queries missing from the run and remove those not "
-                "appearing in qrels."
-            )
-        scores = _per_query(q, qids, ranking, metric_list)
-    finally:
-        READ_QRELS.pop(id(q), None)
+    q, index = _qrels_dict(qrels)
+    qids, ranking = _ranked(run)
+    if set(q) != set(qids):
+        raise ParameterError(
+            "Qrels and Run query ids do not match. Pass `make_comparable=True` to add "
+            "empty results for queries missing from the run and remove those not "
+            "appearing in qrels."
+        )
+    scores = _per_query(q, qids, ranking, metric_list, index)
     if isinstance(run, Run) and save_results_in_run:
         for m, v in scores.items():
             run.mean_scores[m] = float(np.mean(v)) if len(v) else float("nan")
