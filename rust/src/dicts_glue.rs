@@ -6,6 +6,7 @@
 //! that are finite `float`s or `int`s.  Python then takes its general path, which reads every
 //! other input and words every problem (so no message is written twice).
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
@@ -120,9 +121,11 @@ fn dict_qrels(py: Python<'_>, qrels: &Bound<'_, PyAny>) -> PyResult<Option<DictQ
 /// `single`: the scores rounded to single precision first (trec_eval 9.0.8, pytrec_eval);
 /// `keep_empty`: a judged query mapped to no documents is evaluated as an empty ranking
 /// (pytrec_eval's rule), not left out; `given`: each query's documents ranked in the order
-/// its dict gives them (the `given` tie policy), not by score.
+/// its dict gives them (the `given` tie policy), not by score.  `names`: instead of the
+/// tuple, `{query: {name: value of kernel k}}` for each `(name, k)`, the queries in the order
+/// of `run` (pytrec_eval's result; with `arrays` false).
 #[pyfunction]
-#[pyo3(signature = (index, run, kernels, complete, depth, judged_only, rel, arrays, single=false, keep_empty=false, given=false))]
+#[pyo3(signature = (index, run, kernels, complete, depth, judged_only, rel, arrays, single=false, keep_empty=false, given=false, names=None))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn dict_evaluate<'py>(
     py: Python<'py>,
@@ -137,7 +140,8 @@ fn dict_evaluate<'py>(
     single: bool,
     keep_empty: bool,
     given: bool,
-) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    names: Option<Vec<(Bound<'py, PyString>, usize)>>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
     let Some(kernels) = kernels
         .iter()
         .map(|(n, c, r, x)| Kernel::from_parts(n, *c, *r, *x))
@@ -155,6 +159,7 @@ fn dict_evaluate<'py>(
     let mut held: Vec<Bound<'py, PyAny>> = Vec::new();
     let mut rankings: Vec<Option<dicts::Judged>> = (0..nq).map(|_| None).collect();
     let mut run_only: Vec<Bound<'py, PyAny>> = Vec::new();
+    let mut in_run_order: Vec<(Bound<'py, PyAny>, usize)> = Vec::new();
     let mut any_rows = false;
     for (q, docs) in outer.iter() {
         let Some(qid) = plain_id(&q) else {
@@ -197,10 +202,12 @@ fn dict_evaluate<'py>(
                     dicts::judge(ix, qi, &mut items, depth, judged_only, given)
                 })?;
                 rankings[qi] = Some(judged);
+                in_run_order.push((q.clone(), qi));
             }
             Some(qi) => {
                 if keep_empty {
                     rankings[qi] = Some(dicts::Judged::default());
+                    in_run_order.push((q.clone(), qi));
                 }
             }
         }
@@ -238,6 +245,27 @@ fn dict_evaluate<'py>(
         (values, undefined, retrieved, relevant, rel_ret)
     })?;
     let (values, undefined, retrieved, relevant, rel_ret) = computed;
+    if let Some(names) = names {
+        if names.iter().any(|(_, k)| *k >= nk) {
+            return Err(PyValueError::new_err(
+                "dict_evaluate: a name's kernel is out of range",
+            ));
+        }
+        let mut row_of = vec![usize::MAX; nq];
+        for (row, &q) in evaluated.iter().enumerate() {
+            row_of[q] = row;
+        }
+        let out = PyDict::new(py);
+        for (q, qi) in &in_run_order {
+            let row = &values[row_of[*qi] * nk..(row_of[*qi] + 1) * nk];
+            let by_name = PyDict::new(py);
+            for (name, k) in &names {
+                by_name.set_item(name, row[*k])?;
+            }
+            out.set_item(q, by_name)?;
+        }
+        return Ok(Some(out.into_any()));
+    }
     let totals: (i64, i64, i64) = (
         retrieved.iter().sum(),
         relevant.iter().sum(),
@@ -301,7 +329,7 @@ fn dict_evaluate<'py>(
             totals.into_pyobject(py)?.into_any(),
         ],
     )?;
-    Ok(Some(out))
+    Ok(Some(out.into_any()))
 }
 
 /// Register the dict evaluations in the extension module.

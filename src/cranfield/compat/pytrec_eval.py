@@ -199,7 +199,7 @@ class RelevanceEvaluator:
     # ------------------------------------------------------------------ evaluating
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
         """``{query: {measure: value}}`` for every query of ``scores`` that has judgments."""
-        if not isinstance(scores, Mapping):
+        if type(scores) is not dict and not isinstance(scores, Mapping):
             raise ParameterError(
                 "scores must be a dict {query: {document: score}}, got a "
                 f"{type(scores).__name__}"

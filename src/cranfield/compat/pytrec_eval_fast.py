@@ -67,12 +67,28 @@ class _FastPlan:
         self.calls = calls
         self.slots = slots  # (name, call index) or (name, (extra request, column))
         self.extra = extra
+        self.names = None if extra else [(name, at) for name, at in slots]
+        """Every value a kernel's: the core builds the result dict itself."""
 
     def evaluate(
         self, scores: Mapping[str, Mapping[str, float]], ev: Evaluating
     ) -> dict[str, dict[str, float]] | None:
         from cranfield import _core
 
+        if self.names is not None:  # {query: {name: value}} made by the core
+            return _core.dict_evaluate(  # type: ignore[no-any-return]
+                self.index,
+                scores,
+                self.calls,
+                False,
+                -1,
+                ev.judged_docs_only_flag,
+                1,
+                False,
+                ev.v9,
+                True,
+                names=self.names,
+            )
         out = _core.dict_evaluate(
             self.index,
             scores,
