@@ -235,15 +235,15 @@ def results_of(
     out: tuple[Any, ...], index: Any, plan: FastPlan, name: str, aggregate: Any
 ) -> Results:
     """The Results of the core's ``dict_evaluate`` output ``out`` (:func:`dict_call`)."""
-    from cranfield.results.blocks import Block, combine
-
     qids, values, undefined, retrieved, relevant, rel_ret, run_only, missing, arrays, totals = out
     nq, specs = len(qids), plan.specs
     notes = {"run_only_queries": run_only, "missing_queries": missing}
     computed = values.reshape(nq, len(plan.calls))
     if quiet(plan, out):  # the queries are in strcmp order already: what combine() makes
         summary = dict(zip(_SUMMARY, (nq, *totals), strict=True))
-        return Results(name, qids, plan.labels, plan.measures, computed, summary, notes)
+        return Results.of_core(name, qids, plan.labels, plan.measures, computed, summary, notes)
+    from cranfield.results.blocks import Block, combine
+
     jr = None
     if plan.arrays:
         offsets, grades, scores, tie_ids, qoffsets, qgrades, in_run = arrays
