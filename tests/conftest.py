@@ -107,7 +107,7 @@ def mount_namespace():
 TEXT_PARSERS = ("strings", "arrow")
 """The two outputs of the compiled core's TREC text reader, which reads every TREC text: a
 run's ids as Python strings (small runs) or as an Arrow column (from
-``arrow_parse.ARROW_IDS_ROWS`` rows on).  The readers it replaced (the exact line parser, the
+``io/trec/core.ARROW_IDS_ROWS`` rows on).  The readers it replaced (the exact line parser, the
 field splitter, Arrow) are its test oracle only (``io/trec/text_oracle.py``,
 ``tests/io/test_core_reader.py``)."""
 
@@ -116,9 +116,9 @@ def use_text_parser(monkeypatch, which: str) -> None:
     """Send every TREC text read of the test through one output of the core: ``arrow`` (ids
     as an Arrow column) or anything else (Python strings; the older names ``exact`` and
     ``fields`` of loops that compare outcomes mean the same now)."""
-    import cranfield.io.trec.arrow_parse as trec_arrow
+    import cranfield.io.trec.core as trec_core
 
-    monkeypatch.setattr(trec_arrow, "ARROW_IDS_ROWS", 0 if which == "arrow" else 1 << 62)
+    monkeypatch.setattr(trec_core, "ARROW_IDS_ROWS", 0 if which == "arrow" else 1 << 62)
 
 
 @pytest.fixture(params=TEXT_PARSERS)

@@ -14,8 +14,8 @@ import networkx as nx
 from test_import_contract import IMPORTS, MODS
 
 #: the records: lower them when the graph gets fewer cycles, never raise them
-MODULES_IN_CYCLES = 62
-LARGEST_CYCLE = 31
+MODULES_IN_CYCLES = 61
+LARGEST_CYCLE = 30
 
 
 def import_graph() -> nx.DiGraph:

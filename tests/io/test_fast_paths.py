@@ -9,7 +9,7 @@ import pytest
 
 from cranfield.evaluation import evaluate
 from cranfield.io import read_qrels, read_run
-from cranfield.io.trec import arrow_parse as trec_arrow
+from cranfield.io.trec import core as trec_core
 from cranfield.judging.join import judge
 
 MEASURES = ["AP", "P@5", "nDCG@10", "RR", "R@20", "Rprec", "NumRelRet"]
@@ -42,7 +42,7 @@ def test_fast_paths_equal_plain_paths(tmp_path, monkeypatch, seed, layout):
     qp, rp = _files(tmp_path, seed, layout)
     qrels = read_qrels(qp)
     plain = read_run(rp)
-    monkeypatch.setattr(trec_arrow, "ARROW_IDS_ROWS", 0)
+    monkeypatch.setattr(trec_core, "ARROW_IDS_ROWS", 0)
     fast = read_run(rp)
     assert fast.docs.is_arrow and not plain.docs.is_arrow
     for ties in ("trec", "given", "random", "weak"):
@@ -62,7 +62,7 @@ def test_trec_order_breaks_ties_by_docno_descending_on_both_paths(tmp_path, monk
     qrels = read_qrels(qp)
     for fast in (False, True):
         if fast:
-            monkeypatch.setattr(trec_arrow, "ARROW_IDS_ROWS", 0)
+            monkeypatch.setattr(trec_core, "ARROW_IDS_ROWS", 0)
         run = read_run(rp)
         jr = judge(qrels, run, ties="trec")
         judged = qrels.to_dict()

@@ -152,8 +152,8 @@ def test_a_large_trec_run_is_read_and_judged_without_polars(tmp_path):
     )
     code = f"""
 import sys
-import cranfield.io.trec.arrow_parse as trec_arrow
-trec_arrow.ARROW_IDS_ROWS = 0
+import cranfield.io.trec.core as trec_core
+trec_core.ARROW_IDS_ROWS = 0
 from cranfield import evaluate, read_qrels, read_run
 run = read_run({str(run)!r})
 assert run.docs.is_arrow

@@ -221,8 +221,8 @@ def test_every_input_but_a_polars_frame_works_without_polars(tmp_path):
 import sys
 sys.modules["polars"] = None  # as if not installed: importing it raises ImportError
 import pandas as pd
-import cranfield.io.trec.arrow_parse as trec_arrow
-trec_arrow.ARROW_IDS_ROWS = 0
+import cranfield.io.trec.core as trec_core
+trec_core.ARROW_IDS_ROWS = 0
 from cranfield import evaluate, read_qrels, read_run
 qrels = read_qrels({str(tmp_path / "qrels.jsonl")!r})
 runs = [read_run({str(tmp_path / "run.parquet")!r}), read_run({str(tmp_path / "run.txt")!r}),

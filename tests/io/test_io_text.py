@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import cranfield.io.trec.arrow_parse as trec_arrow
+import cranfield.io.trec.core as trec_core
 import cranfield.io.trec.normalize as normalize_mod
 from conftest import use_text_parser
 from cranfield.errors import DataWarning, InputError
@@ -355,7 +355,7 @@ def test_fast_and_exact_run_parsers_agree_on_a_regular_file(tmp_path, monkeypatc
 def test_irregular_files_keep_their_lines_with_arrow_ids(tmp_path, monkeypatch):
     """Space-aligned CRLF columns with comments and blank lines: the core's reader with its
     ids as an Arrow column gives every row its line."""
-    monkeypatch.setattr(trec_arrow, "ARROW_IDS_ROWS", 0)
+    monkeypatch.setattr(trec_core, "ARROW_IDS_ROWS", 0)
     rows = [
         f"{q:<4} Q0  doc{d:<5} {d + 1:>4}  {1 / (d + 1):.6f}  sys\r\n"
         for q in (1, 2)

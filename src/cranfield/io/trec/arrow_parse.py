@@ -1,7 +1,6 @@
 """The Arrow parsers of TREC text (runs and qrels of at least
 :data:`~cranfield.io.trec.text_oracle.FAST_PATH_BYTES`), now a part of the compiled core's test
-oracle (:mod:`.text_oracle`), and :data:`ARROW_IDS_ROWS`, the size from which the core gives a
-run's ids as an Arrow column: a regular file is read by Arrow's CSV reader
+oracle (:mod:`.text_oracle`): a regular file is read by Arrow's CSV reader
 into columns, in parts, and checked with vectorised kernels; anything irregular returns
 ``None`` and the caller hands the text to the normaliser (:mod:`.normalize`) or to the exact
 line parser, which names every error (:mod:`.text_oracle`)."""
@@ -19,12 +18,9 @@ from cranfield.data.id_column import IdColumn
 from cranfield.data.tables import LineCounts, Qrels, Run
 from cranfield.io import number_text
 from cranfield.io.textcheck import OTHER_CR
+from cranfield.io.trec import core as trec_core
 from cranfield.io.trec.text import QRELS_FIELDS, RUN_FIELDS, _line_counts
 
-ARROW_IDS_ROWS = 150_000
-"""Runs with at least this many rows keep their ids in Arrow arrays (vectorised lookups and
-hashes); smaller ones convert them to Python strings, which is cheaper than importing
-pyarrow.compute and the id hashes.  Tests lower it to cover both."""
 PART_BYTES = 64 << 20
 """The Arrow run parser reads a large file in parts of about this size (less scratch memory)."""
 
@@ -172,7 +168,7 @@ def parse_run_arrow(
         del table
     if n == 0:
         return None
-    if n < ARROW_IDS_ROWS:  # Python strings: no pyarrow.compute later
+    if n < trec_core.ARROW_IDS_ROWS:  # Python strings: no pyarrow.compute later
         ids = IdColumn(list(itertools.chain.from_iterable(c.to_pylist() for c in docs)))
     else:
         ids = IdColumn(pa.concat_arrays(docs))
@@ -243,7 +239,7 @@ def _encode(column, qindex: dict[str, int]) -> np.ndarray:
     id with the one before (a vectorised kernel) and only those ids become Python strings; a
     run whose queries are interleaved is dictionary-encoded instead."""
     n = len(column)
-    if n < ARROW_IDS_ROWS:
+    if n < trec_core.ARROW_IDS_ROWS:
         return query_codes(column.to_pylist(), qindex)
     import pyarrow.compute as pc
 

@@ -20,7 +20,12 @@ from cranfield.data.tables import LineCounts, Qrels, Run
 from cranfield.errors import InputError
 from cranfield.io import number_text
 
-__all__ = ["core_array", "core_ids", "core_qrels", "core_run"]
+__all__ = ["ARROW_IDS_ROWS", "core_array", "core_ids", "core_qrels", "core_run"]
+
+ARROW_IDS_ROWS = 150_000
+"""Runs with at least this many rows keep their ids in Arrow arrays (vectorised lookups and
+hashes); smaller ones convert them to Python strings, which is cheaper than importing
+pyarrow.compute and the id hashes.  Tests lower it to cover both."""
 
 _RUN_COLUMNS = "at least 6 columns (query, Q0, document, rank, score, run tag)"
 _QRELS_COLUMNS = "4 columns (query, iteration, document, grade)"

@@ -337,12 +337,11 @@ def _parse_run(
 ) -> Run:
     """Parse text that passed :class:`~cranfield.io.textcheck.TextCheck` with the compiled
     core's reader (:mod:`cranfield.io.trec.core`) and check the scores; the duplicate check is
-    left to the caller.  The documents are Python strings below ``trec_arrow.ARROW_IDS_ROWS``
+    left to the caller.  The documents are Python strings below ``core.ARROW_IDS_ROWS``
     rows, an Arrow column from there on (``arrow_ids``: always an Arrow column, for the pieces
     of a large file).  ``top``: the text is the start of the file, whose ir_metadata block
     (:mod:`cranfield.io.ir_metadata`) becomes the run's ``metadata``."""
-    from cranfield.io.trec import arrow_parse as trec_arrow
-    from cranfield.io.trec.core import core_run
+    from cranfield.io.trec import core
 
     data, _ = _check_trec(data, source)
     metadata = None
@@ -350,6 +349,6 @@ def _parse_run(
         from cranfield.io.ir_metadata import parse_block
 
         metadata = parse_block(data, source)
-    run = core_run(data, source, name, 0 if arrow_ids else trec_arrow.ARROW_IDS_ROWS)
+    run = core.core_run(data, source, name, 0 if arrow_ids else core.ARROW_IDS_ROWS)
     check_scores(run)
     return run if metadata is None else dataclasses.replace(run, metadata=metadata)
