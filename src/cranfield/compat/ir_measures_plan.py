@@ -5,6 +5,7 @@ per qrels (:class:`Plan`)."""
 
 from __future__ import annotations
 
+import operator
 import warnings
 from typing import Any
 
@@ -12,12 +13,55 @@ from cranfield.compat.ir_measures_names import NOT_PROVIDED
 from cranfield.compat.ir_measures_records import as_dict
 from cranfield.errors import DataWarning, UndefinedMeasureWarning
 
-__all__ = ["PYTREC_RELS", "Plan", "pytrec_form", "results"]
+__all__ = [
+    "CWL_DEPTH",
+    "CWL_MEASURES",
+    "PYTREC_RELS",
+    "Plan",
+    "in_provider_order",
+    "provider_order",
+    "pytrec_form",
+    "results",
+]
 
 
 PYTREC_RELS = ("P", "RR", "Rprec", "AP", "R", "SetAP", "SetF", "SetP", "Success", "IPrec")
 """The measures ir_measures hands to pytrec_eval with their ``rel`` as the relevance level (the
 others ignore it or are computed at level 1)."""
+
+
+CWL_MEASURES = frozenset(
+    {"RBP", "BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11", "INST", "INSQ"}
+)
+"""The measures whose default provider in ir_measures is cwl_eval (``RBP`` when pytrec_eval
+does not take it)."""
+CWL_DEPTH = 1000
+"""ir_measures' cwl_eval provider ranks at most this many documents per query (its
+``RankingMaker(max_n=1000)``, cwl_eval's default)."""
+
+
+def provider_order(m: Any) -> str:
+    """How the provider that computes ``m`` in ir_measures orders documents of equal score:
+    ``cwl`` (a stable sort by score: ties in the run's order), ``compat`` (ties by document
+    id ascending: the Compat provider sorts by id, then stably by score), ``trec``
+    (trec_eval's: by document id descending) for the rest."""
+    if m.NAME in CWL_MEASURES:
+        return "cwl"
+    return "compat" if m.NAME == "Compat" else "trec"
+
+
+def in_provider_order(run: dict[str, dict[str, Any]], order: str) -> dict[str, dict[str, Any]]:
+    """Each query's documents of ``run`` in the provider's ranking (:func:`provider_order`),
+    to be judged as given."""
+    score = operator.itemgetter(1)
+    out = {}
+    for q, docs in run.items():
+        items = list(docs.items())
+        if order == "compat":
+            items.sort()
+        items.sort(key=score, reverse=True)  # stable: equal scores keep their order
+        out[q] = dict(items)
+    return out
 
 
 def pytrec_form(m: Any, setf: int) -> tuple[tuple[int, bool, int], str, str] | None:
@@ -86,11 +130,12 @@ class Plan:
         self.query_ids = sorted(self.qrels)
         setf = 0
         asked: dict[tuple[int, bool, int], dict[str, list[int]]] = {}
-        rest: dict[bool, list[int]] = {}
+        rest: dict[tuple[bool, str], list[int]] = {}
         for i, m in enumerate(measures):
             form = pytrec_form(m, setf)
             if form is None:
-                rest.setdefault(bool(m.params.get("judged_only")), []).append(i)
+                group = (bool(m.params.get("judged_only")), provider_order(m))
+                rest.setdefault(group, []).append(i)
                 continue
             key, trec_name, _ = form
             setf = max(setf, key[2])
@@ -104,15 +149,20 @@ class Plan:
                     self.qrels, set(names), relevance_level=rel, judged_docs_only_flag=judged_only
                 )
                 self.pytrec.append((ev, names))
-        self.cranfield: list[tuple[Any, list[int]]] = []
-        for judged_only, positions in sorted(rest.items()):
+        self.cranfield: list[tuple[Any, list[int], str]] = []
+        for (judged_only, order), positions in sorted(rest.items()):
             ours = []
             for i in positions:
                 m = measures[i]
                 plain = type(m)(m.NAME, {k: v for k, v in m.params.items() if k != "judged_only"})
                 ours.append(plain.cranfield())
-            ev = cranfield.Evaluator(self.qrels, ours, complete=True, judged_only=judged_only)
-            self.cranfield.append((ev, positions))
+            keywords: dict[str, Any] = {"complete": True, "judged_only": judged_only}
+            if order != "trec":  # the run put in the provider's order first
+                keywords["ties"] = "given"
+            if order == "cwl":
+                keywords["depth"] = CWL_DEPTH
+            ev = cranfield.Evaluator(self.qrels, ours, **keywords)
+            self.cranfield.append((ev, positions, order))
 
     def results(self, run: Any) -> tuple[tuple[str, ...], Any, list[float]]:
         """``(query ids, per query the values of the measures, the aggregates)``."""
@@ -133,11 +183,14 @@ class Plan:
                 for i in positions:
                     values[i] = column
                     aggregates[i] = total / n if n else float("nan")
-        for ev, positions in self.cranfield:
+        ordered: dict[str, Any] = {"trec": run_d}
+        for ev, positions, order in self.cranfield:
+            if order not in ordered:
+                ordered[order] = in_provider_order(run_d, order)
             with warnings.catch_warnings():  # ir_measures says nothing of the queries it omits
                 warnings.simplefilter("ignore", DataWarning)
                 warnings.simplefilter("ignore", UndefinedMeasureWarning)
-                res = ev.evaluate(run_d)
+                res = ev.evaluate(ordered[order])
             row = {q: i for i, q in enumerate(res.query_ids)}
             for j, (i, label) in enumerate(zip(positions, res.labels, strict=True)):
                 col = res.values[:, j].tolist()
