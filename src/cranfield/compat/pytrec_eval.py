@@ -199,13 +199,17 @@ class RelevanceEvaluator:
     # ------------------------------------------------------------------ evaluating
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
         """``{query: {measure: value}}`` for every query of ``scores`` that has judgments."""
-        if not isinstance(scores, Mapping):
+        fast = self._fast
+        if type(scores) is not dict and not isinstance(scores, Mapping):
             raise ParameterError(
                 "scores must be a dict {query: {document: score}}, got a "
                 f"{type(scores).__name__}"
             )
-        if self._fast is not None:
-            got = self._fast.evaluate(scores, self)
+        if fast is not None:
+            if fast.named is not None:  # the core makes the whole dict
+                got = fast.named(fast.index, scores)
+            else:
+                got = fast.evaluate(scores, self)
             if got is not None:
                 return got
         jr = self._judge(scores)

@@ -62,11 +62,14 @@ class _FastPlan:
     the others by :meth:`Evaluating._compute` on the judged rankings the core
     returns.  Any input that is not plain goes to :meth:`Evaluating._judge`."""
 
-    def __init__(self, index: Any, calls: list, slots: list, extra: list) -> None:
+    def __init__(self, index: Any, calls: list, slots: list, extra: list, named: Any) -> None:
         self.index = index
         self.calls = calls
         self.slots = slots  # (name, call index) or (name, (extra request, column))
         self.extra = extra
+        self.named = named
+        """Without extra requests, the core's ``DictPlan.named``: ``named(index, scores)`` is
+        :meth:`evaluate`'s dict, made in the core; else None."""
 
     def evaluate(
         self, scores: Mapping[str, Mapping[str, float]], ev: Evaluating
@@ -126,7 +129,13 @@ def _fast_plan(
     index = _core.dict_qrels(qrels)
     if index is None:
         return None
-    key = ("plan", tuple(id(r) for r in requests), ev.v9, ev.relevance_level)
+    key = (
+        "plan",
+        tuple(id(r) for r in requests),
+        ev.v9,
+        ev.relevance_level,
+        ev.judged_docs_only_flag,
+    )
     planned = _PLANNED.get(key)
     if planned is not None and all(a is b for a, b in zip(planned[0], requests, strict=True)):
         return _FastPlan(index, *planned[1:])
@@ -159,10 +168,16 @@ def _fast_plan(
         else:
             extra.append(req)
             slots.extend((name, (len(extra) - 1, j)) for j, name in enumerate(req.names))
+    named = None
+    if not extra:  # every value a kernel's: the core makes the result dict
+        plan = _core.dict_plan(
+            calls, False, -1, ev.judged_docs_only_flag, 1, False, ev.v9, True, names=slots
+        )
+        named = None if plan is None else plan.named
     if len(_PLANNED) > 256:
         _PLANNED.clear()
-    _PLANNED[key] = (tuple(requests), calls, slots, extra)
-    return _FastPlan(index, calls, slots, extra)
+    _PLANNED[key] = (tuple(requests), calls, slots, extra, named)
+    return _FastPlan(index, calls, slots, extra, named)
 
 
 def _ranked(qid: str, docs: Mapping[str, float], v9: bool) -> list[tuple[str, float]]:
