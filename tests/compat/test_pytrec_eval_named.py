@@ -62,3 +62,25 @@ def test_a_run_the_core_does_not_take_gives_the_general_paths_dict() -> None:
     with pytest.raises(workalike.ParameterError, match="document 'd1'"):
         ev.evaluate(run)
     assert _bits(ev.evaluate({"q2": {"d2": 0.5}})) == _bits(expected)
+
+
+@pytest.mark.parametrize(
+    ("qrels", "message"),
+    [
+        ({"q1": {"d1": 1}, "q2": {"d1": 1.0}}, "query 'q2', document 'd1': the grade must be"),
+        ({"q1": {"d1": 1}, 2: {"d1": 1}}, "query 2 must be a string mapped to a dict"),
+        ({"q1": {"d1": 1}, "q2": [("d1", 1)]}, "query 'q2' must be a string mapped"),
+    ],
+)
+def test_qrels_the_core_does_not_index_are_still_checked(qrels: dict, message: str) -> None:
+    with pytest.raises(workalike.ParameterError, match=message):
+        workalike.RelevanceEvaluator(qrels, {"map"})
+
+
+def test_numpy_grades_take_the_general_path_with_pytrec_evals_values() -> None:
+    np = pytest.importorskip("numpy")
+    qrels = {q: {d: np.int64(g) for d, g in docs.items()} for q, docs in QRELS.items()}
+    ev = workalike.RelevanceEvaluator(qrels, KERNEL_MEASURES)
+    assert ev._fast is None  # not the plain shape: not indexed by the core
+    expected = real.RelevanceEvaluator(QRELS, KERNEL_MEASURES).evaluate(RUN)
+    assert _bits(ev.evaluate(RUN)) == _bits(expected)

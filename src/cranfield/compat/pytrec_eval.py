@@ -173,28 +173,35 @@ class RelevanceEvaluator:
         self._requests = _requests_of(list(measures), self.v9)
         self.relevance_level = relevance_level
         self.judged_docs_only_flag = bool(judged_docs_only_flag)
+        from cranfield import _core
+
+        # the core indexes plain dicts only (exact str ids, int grades): every check below
+        # then passes, so only the general path's structures are made
+        index = _core.dict_qrels(query_relevance)
+        plain = index is not None
         self._qrels = {}
         top = None
         for qid, docs in query_relevance.items():
-            if not isinstance(qid, str) or not isinstance(docs, Mapping):
+            if not plain and (not isinstance(qid, str) or not isinstance(docs, Mapping)):
                 raise ParameterError(
                     f"query_relevance: query {qid!r} must be a string mapped to a dict "
                     "{document: grade}"
                 )
             if not docs:  # a query without judgments is not evaluated (pytrec_eval #57)
                 continue
-            for doc, grade in docs.items():
-                if not isinstance(doc, str) or not isinstance(grade, int | np.integer):
-                    raise ParameterError(
-                        f"query_relevance: query {qid!r}, document {doc!r}: the grade must be "
-                        f"an integer, got {grade!r}"
-                    )
+            if not plain:
+                for doc, grade in docs.items():
+                    if not isinstance(doc, str) or not isinstance(grade, int | np.integer):
+                        raise ParameterError(
+                            f"query_relevance: query {qid!r}, document {doc!r}: the grade "
+                            f"must be an integer, got {grade!r}"
+                        )
             grades = dict(docs)
             ordered = sorted(grades.values(), reverse=True)
             top = ordered[0] if top is None else max(top, ordered[0])
             self._qrels[qid] = (grades, ordered)
         self._max_grade = top
-        self._fast = _fast_plan(query_relevance, self._requests, self)
+        self._fast = None if index is None else _fast_plan(index, self._requests, self)
 
     # ------------------------------------------------------------------ evaluating
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:

@@ -119,16 +119,11 @@ class _FastPlan:
         return {q: by_query[q] for q in scores if q in by_query}  # in the order of scores
 
 
-def _fast_plan(
-    qrels: Mapping[str, Mapping[str, int]], requests: list[_Request], ev: Evaluating
-) -> _FastPlan | None:
-    """The core's plan of ``requests``, or ``None`` when the qrels are not plain dicts."""
+def _fast_plan(index: Any, requests: list[_Request], ev: Evaluating) -> _FastPlan:
+    """The core's plan of ``requests`` over ``index`` (``_core.dict_qrels`` of the qrels)."""
     from cranfield import _core
     from cranfield.measures.core_kernels import kernel_call
 
-    index = _core.dict_qrels(qrels)
-    if index is None:
-        return None
     key = (
         "plan",
         tuple(id(r) for r in requests),
