@@ -45,11 +45,11 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from cranfield.compat.pytrec_eval_fast import _fast_plan, _offsets, _ranked
+from cranfield.compat.pytrec_eval_fast import core_plan, offsets_of, ranked
 from cranfield.compat.pytrec_eval_names import (
     VERSIONS,
-    _Request,
-    _requests_of,
+    Request,
+    requests_of,
     supported_measures,
     supported_nicknames,
 )
@@ -170,7 +170,7 @@ class RelevanceEvaluator:
                 f"{type(query_relevance).__name__}"
             )
         self.v9 = trec_eval == "9.0.8"
-        self._requests = _requests_of(list(measures), self.v9)
+        self._requests = requests_of(list(measures), self.v9)
         self.relevance_level = relevance_level
         self.judged_docs_only_flag = bool(judged_docs_only_flag)
         from cranfield import _core
@@ -201,7 +201,7 @@ class RelevanceEvaluator:
             top = ordered[0] if top is None else max(top, ordered[0])
             self._qrels[qid] = (grades, ordered)
         self._max_grade = top
-        self._fast = None if index is None else _fast_plan(index, self._requests, self)
+        self._fast = None if index is None else core_plan(index, self._requests, self)
 
     # ------------------------------------------------------------------ evaluating
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
@@ -229,7 +229,7 @@ class RelevanceEvaluator:
                 columns.append((name, col.tolist()))
         return {qid: {name: col[i] for name, col in columns} for i, qid in enumerate(jr.query_ids)}
 
-    def _compute(self, req: _Request, ctx: Context) -> list[np.ndarray]:
+    def _compute(self, req: Request, ctx: Context) -> list[np.ndarray]:
         tm = req.tm
         if tm.kind in ("runid", "relstring"):
             return [np.zeros(ctx.jr.num_queries)]  # what pytrec_eval returns for them
@@ -264,7 +264,7 @@ class RelevanceEvaluator:
             if judged is None:
                 continue  # no judgments: not evaluated, as in trec_eval
             rel, ordered = judged
-            items = _ranked(qid, docs, self.v9)
+            items = ranked(qid, docs, self.v9)
             n = 0
             for doc, score in items:
                 g = rel.get(doc)
@@ -286,7 +286,7 @@ class RelevanceEvaluator:
         if not qids:
             return None
         s = np.array(values, dtype=np.float64)
-        offsets = _offsets(lengths)
+        offsets = offsets_of(lengths)
         boundary = np.ones(len(s), dtype=bool)
         if len(s) > 1:
             boundary[1:] = s[1:] != s[:-1]
@@ -298,7 +298,7 @@ class RelevanceEvaluator:
             grades=np.array(grades, dtype=np.int64),
             scores=s,
             tie_ids=np.cumsum(boundary, dtype=np.int64) - 1,
-            qrels_offsets=_offsets(qlengths),
+            qrels_offsets=offsets_of(qlengths),
             qrels_grades=np.array(qgrades, dtype=np.int64),
             in_run=np.ones(len(qids), dtype=bool),
             run_name="my_little_test_run",

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cranfield.compat.pytrec_eval_names import _PLANNED, _Request
+from cranfield.compat.pytrec_eval_names import PLANNED, Request
 from cranfield.compat.trec_eval.catalogue import (
     Context,
 )
@@ -29,7 +29,7 @@ class Evaluating(Protocol):
     judged_docs_only_flag: bool
     _max_grade: Any
 
-    def _compute(self, req: _Request, ctx: Context) -> list[np.ndarray]: ...
+    def _compute(self, req: Request, ctx: Context) -> list[np.ndarray]: ...
 
 
 class _Slot:
@@ -54,7 +54,7 @@ class _Recorder:
         return _Slot(m)
 
 
-class _FastPlan:
+class CorePlan:
     """The requests of an evaluator on the compiled core's path (``cranfield._core``'s
     ``dict_evaluate``, as :class:`cranfield.Evaluator`'s): plain dicts are judged in the
     core, with trec_eval 9.0.8's single-precision scores by default; the measures whose
@@ -119,7 +119,7 @@ class _FastPlan:
         return {q: by_query[q] for q in scores if q in by_query}  # in the order of scores
 
 
-def _fast_plan(index: Any, requests: list[_Request], ev: Evaluating) -> _FastPlan:
+def core_plan(index: Any, requests: list[Request], ev: Evaluating) -> CorePlan:
     """The core's plan of ``requests`` over ``index`` (``_core.dict_qrels`` of the qrels)."""
     from cranfield import _core
     from cranfield.measures.core_kernels import kernel_call
@@ -131,12 +131,12 @@ def _fast_plan(index: Any, requests: list[_Request], ev: Evaluating) -> _FastPla
         ev.relevance_level,
         ev.judged_docs_only_flag,
     )
-    planned = _PLANNED.get(key)
+    planned = PLANNED.get(key)
     if planned is not None and all(a is b for a, b in zip(planned[0], requests, strict=True)):
-        return _FastPlan(index, *planned[1:])
+        return CorePlan(index, *planned[1:])
     calls: list[Any] = []
     slots: list[tuple[str, Any]] = []
-    extra: list[_Request] = []
+    extra: list[Request] = []
     recorder = _Recorder(ev.relevance_level)
     for req in requests:
         tm = req.tm
@@ -169,13 +169,13 @@ def _fast_plan(index: Any, requests: list[_Request], ev: Evaluating) -> _FastPla
             calls, False, -1, ev.judged_docs_only_flag, 1, False, ev.v9, True, names=slots
         )
         named = None if plan is None else plan.named
-    if len(_PLANNED) > 256:
-        _PLANNED.clear()
-    _PLANNED[key] = (tuple(requests), calls, slots, extra, named)
-    return _FastPlan(index, calls, slots, extra, named)
+    if len(PLANNED) > 256:
+        PLANNED.clear()
+    PLANNED[key] = (tuple(requests), calls, slots, extra, named)
+    return CorePlan(index, calls, slots, extra, named)
 
 
-def _ranked(qid: str, docs: Mapping[str, float], v9: bool) -> list[tuple[str, float]]:
+def ranked(qid: str, docs: Mapping[str, float], v9: bool) -> list[tuple[str, float]]:
     """The (document, score) pairs in trec_eval's order: score descending, then document id
     descending (``strcmp``: code points, as Python compares strings).  ``v9``: the scores
     rounded to single precision first, as trec_eval 9.0.8 stores them (``float sim``)."""
@@ -201,7 +201,7 @@ def _ranked(qid: str, docs: Mapping[str, float], v9: bool) -> list[tuple[str, fl
     return items
 
 
-def _offsets(lengths: list[int]) -> np.ndarray:
+def offsets_of(lengths: list[int]) -> np.ndarray:
     out = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=out[1:])
     return out
