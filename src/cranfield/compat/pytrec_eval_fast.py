@@ -122,7 +122,7 @@ class CorePlan:
 def core_plan(index: Any, requests: list[Request], ev: Evaluating) -> CorePlan:
     """The core's plan of ``requests`` over ``index`` (``_core.dict_qrels`` of the qrels)."""
     from cranfield import _core
-    from cranfield.measures.core_kernels import kernel_call
+    from cranfield.measures.core_kernels import column_of, kernel_call
 
     key = (
         "plan",
@@ -157,9 +157,8 @@ def core_plan(index: Any, requests: list[Request], ev: Evaluating) -> CorePlan:
         ]
         if got and len(got) == len(req.names) and None not in kernel:
             for name, call in zip(req.names, kernel, strict=True):
-                if call not in calls:
-                    calls.append(call)
-                slots.append((name, calls.index(call)))
+                assert call is not None  # None not in kernel
+                slots.append((name, column_of(calls, call)))
         else:
             extra.append(req)
             slots.extend((name, (len(extra) - 1, j)) for j, name in enumerate(req.names))

@@ -146,7 +146,7 @@ def fast_plan(
     """The plan of the compiled core's path, or ``None`` where it does not apply (a tie
     policy other than trec, side inputs, micro averages)."""
     from cranfield import _core
-    from cranfield.measures.core_kernels import kernel_call
+    from cranfield.measures.core_kernels import column_of, kernel_call
     from cranfield.measures.mteb import READS_ANNOTATION
     from cranfield.measures.params import INT64_MAX, INT64_MIN
     from cranfield.results.blocks import micro_labels
@@ -169,9 +169,7 @@ def fast_plan(
     column: list[int | None] = []
     for (_, m), p in zip(specs, params, strict=True):
         call = kernel_call(m.definition, p)
-        if call is not None and call not in calls:
-            calls.append(call)
-        column.append(None if call is None else calls.index(call))
+        column.append(None if call is None else column_of(calls, call))
     depth = -1 if options.depth is None else max(0, min(options.depth, INT64_MAX))
     return FastPlan(
         tuple(specs),
