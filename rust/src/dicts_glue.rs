@@ -6,7 +6,6 @@
 //! that are finite `float`s or `int`s.  Python then takes its general path, which reads every
 //! other input and words every problem (so no message is written twice).
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
@@ -121,11 +120,9 @@ fn dict_qrels(py: Python<'_>, qrels: &Bound<'_, PyAny>) -> PyResult<Option<DictQ
 /// `single`: the scores rounded to single precision first (trec_eval 9.0.8, pytrec_eval);
 /// `keep_empty`: a judged query mapped to no documents is evaluated as an empty ranking
 /// (pytrec_eval's rule), not left out; `given`: each query's documents ranked in the order
-/// its dict gives them (the `given` tie policy), not by score.  `names`: instead of the
-/// tuple, `{query: {name: value of kernel k}}` for each `(name, k)`, the queries in the order
-/// of `run` (pytrec_eval's result; with `arrays` false).
+/// its dict gives them (the `given` tie policy), not by score.
 #[pyfunction]
-#[pyo3(signature = (index, run, kernels, complete, depth, judged_only, rel, arrays, single=false, keep_empty=false, given=false, names=None))]
+#[pyo3(signature = (index, run, kernels, complete, depth, judged_only, rel, arrays, single=false, keep_empty=false, given=false))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn dict_evaluate<'py>(
     py: Python<'py>,
@@ -140,196 +137,364 @@ fn dict_evaluate<'py>(
     single: bool,
     keep_empty: bool,
     given: bool,
-    names: Option<Vec<(Bound<'py, PyString>, usize)>>,
-) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let Some(kernels) = kernels
-        .iter()
-        .map(|(n, c, r, x)| Kernel::from_parts(n, *c, *r, *x))
-        .collect::<Option<Vec<_>>>()
-    else {
+) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    let plan = guarded("dict_evaluate", || {
+        DictPlan::of(
+            &kernels,
+            complete,
+            depth,
+            judged_only,
+            rel,
+            arrays,
+            single,
+            keep_empty,
+            given,
+            None,
+        )
+    })?;
+    let Some(plan) = plan else {
         return Ok(None);
     };
-    let Ok(outer) = run.cast::<PyDict>() else {
-        return Ok(None);
-    };
-    let ix = &index.index;
-    let nq = ix.num_queries();
-    let depth = usize::try_from(depth).ok();
-    // the strings stay owned by the dicts (held here by `held`), borrowed while judged
-    let mut held: Vec<Bound<'py, PyAny>> = Vec::new();
-    let mut rankings: Vec<Option<dicts::Judged>> = (0..nq).map(|_| None).collect();
-    let mut run_only: Vec<Bound<'py, PyAny>> = Vec::new();
-    let mut in_run_order: Vec<(Bound<'py, PyAny>, usize)> = Vec::new();
-    let mut any_rows = false;
-    for (q, docs) in outer.iter() {
-        let Some(qid) = plain_id(&q) else {
+    plan.evaluate(py, index, run)
+}
+
+/// `dict_plan(kernels, ...)`: the arguments of `dict_evaluate` but the dicts, converted once
+/// (`None` for an unknown kernel); `names`: `(name, kernel index)` pairs for
+/// [`DictPlan::named`].
+#[pyfunction]
+#[pyo3(signature = (kernels, complete, depth, judged_only, rel, arrays, single=false, keep_empty=false, given=false, names=None))]
+#[allow(clippy::too_many_arguments)]
+fn dict_plan(
+    kernels: Vec<(String, i64, i64, f64)>,
+    complete: bool,
+    depth: i64,
+    judged_only: bool,
+    rel: i64,
+    arrays: bool,
+    single: bool,
+    keep_empty: bool,
+    given: bool,
+    names: Option<Vec<(Py<PyString>, usize)>>,
+) -> PyResult<Option<DictPlan>> {
+    guarded("dict_plan", || {
+        DictPlan::of(
+            &kernels,
+            complete,
+            depth,
+            judged_only,
+            rel,
+            arrays,
+            single,
+            keep_empty,
+            given,
+            names,
+        )
+    })
+}
+
+/// What the core computes of a run dict, made once per measures and options
+/// (`cranfield._core.DictPlan`): the kernels, the judging options and, for
+/// [`DictPlan::named`], the name of each value.
+#[pyclass(frozen, module = "cranfield._core")]
+pub struct DictPlan {
+    kernels: Vec<Kernel>,
+    complete: bool,
+    depth: Option<usize>,
+    judged_only: bool,
+    rel: i64,
+    arrays: bool,
+    single: bool,
+    keep_empty: bool,
+    given: bool,
+    names: Vec<(Py<PyString>, usize)>,
+}
+
+/// A run dict judged against an index: each query's ranking (by query index), the run's
+/// queries without judgments, the evaluated query indexes (in `strcmp` order) and the run's
+/// judged queries in the run's order (its key, its index).
+struct JudgedRun<'py> {
+    rankings: Vec<Option<dicts::Judged>>,
+    run_only: Vec<Bound<'py, PyAny>>,
+    evaluated: Vec<usize>,
+    in_order: Vec<(Bound<'py, PyAny>, usize)>,
+}
+
+impl DictPlan {
+    #[allow(clippy::too_many_arguments)]
+    fn of(
+        kernels: &[(String, i64, i64, f64)],
+        complete: bool,
+        depth: i64,
+        judged_only: bool,
+        rel: i64,
+        arrays: bool,
+        single: bool,
+        keep_empty: bool,
+        given: bool,
+        names: Option<Vec<(Py<PyString>, usize)>>,
+    ) -> Option<DictPlan> {
+        let kernels = kernels
+            .iter()
+            .map(|(n, c, r, x)| Kernel::from_parts(n, *c, *r, *x))
+            .collect::<Option<Vec<_>>>()?;
+        let names = names.unwrap_or_default();
+        if names.iter().any(|(_, k)| *k >= kernels.len()) {
+            return None;
+        }
+        Some(DictPlan {
+            kernels,
+            complete,
+            depth: usize::try_from(depth).ok(),
+            judged_only,
+            rel,
+            arrays,
+            single,
+            keep_empty,
+            given,
+            names,
+        })
+    }
+
+    /// The run judged, or `None`: not of the plain shape, no rows (and `keep_empty` off),
+    /// or no query evaluated (Python's path words those).
+    fn judge<'py>(
+        &self,
+        index: &DictQrels,
+        run: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<JudgedRun<'py>>> {
+        let Ok(outer) = run.cast::<PyDict>() else {
             return Ok(None);
         };
-        let Ok(docs) = docs.cast::<PyDict>() else {
-            return Ok(None);
-        };
-        any_rows |= !docs.is_empty();
-        let qi = ix.query_index.get(qid).map(|&i| i as usize);
-        held.clear();
-        held.reserve(docs.len());
-        let mut scores = Vec::with_capacity(docs.len());
-        for (d, s) in docs.iter() {
-            if plain_id(&d).is_none() {
-                return Ok(None);
-            }
-            let Some(mut score) = plain_score(&s) else {
+        let ix = &index.index;
+        let nq = ix.num_queries();
+        // the strings stay owned by the dicts (held here by `held`), borrowed while judged
+        let mut held: Vec<Bound<'py, PyAny>> = Vec::new();
+        let mut rankings: Vec<Option<dicts::Judged>> = (0..nq).map(|_| None).collect();
+        let mut run_only: Vec<Bound<'py, PyAny>> = Vec::new();
+        let mut in_order: Vec<(Bound<'py, PyAny>, usize)> = Vec::new();
+        let mut any_rows = false;
+        for (q, docs) in outer.iter() {
+            let Some(qid) = plain_id(&q) else {
                 return Ok(None);
             };
-            if single {
-                score = f64::from(score as f32); // trec_eval 9.0.8's float sim
+            let Ok(docs) = docs.cast::<PyDict>() else {
+                return Ok(None);
+            };
+            any_rows |= !docs.is_empty();
+            let qi = ix.query_index.get(qid).map(|&i| i as usize);
+            held.clear();
+            held.reserve(docs.len());
+            let mut scores = Vec::with_capacity(docs.len());
+            for (d, s) in docs.iter() {
+                if plain_id(&d).is_none() {
+                    return Ok(None);
+                }
+                let Some(mut score) = plain_score(&s) else {
+                    return Ok(None);
+                };
+                if self.single {
+                    score = f64::from(score as f32); // trec_eval 9.0.8's float sim
+                }
+                held.push(d);
+                scores.push(score);
             }
-            held.push(d);
-            scores.push(score);
-        }
-        match qi {
-            None => {
-                if !docs.is_empty() {
-                    run_only.push(q.clone());
+            match qi {
+                None => {
+                    if !docs.is_empty() {
+                        run_only.push(q.clone());
+                    }
+                }
+                Some(qi) if !docs.is_empty() => {
+                    let mut items: Vec<(&str, f64)> = held
+                        .iter()
+                        .zip(&scores)
+                        .map(|(d, &s)| (plain_id(d).unwrap_or_default(), s))
+                        .collect();
+                    let judged = guarded("dict_evaluate", || {
+                        dicts::judge(ix, qi, &mut items, self.depth, self.judged_only, self.given)
+                    })?;
+                    rankings[qi] = Some(judged);
+                    in_order.push((q.clone(), qi));
+                }
+                Some(qi) => {
+                    if self.keep_empty {
+                        rankings[qi] = Some(dicts::Judged::default());
+                        in_order.push((q.clone(), qi));
+                    }
                 }
             }
-            Some(qi) if !docs.is_empty() => {
-                let mut items: Vec<(&str, f64)> = held
-                    .iter()
-                    .zip(&scores)
-                    .map(|(d, &s)| (plain_id(d).unwrap_or_default(), s))
-                    .collect();
-                let judged = guarded("dict_evaluate", || {
-                    dicts::judge(ix, qi, &mut items, depth, judged_only, given)
-                })?;
-                rankings[qi] = Some(judged);
-                in_run_order.push((q.clone(), qi));
+        }
+        if !any_rows && !self.keep_empty {
+            return Ok(None); // "no scores": Python's path words it
+        }
+        let evaluated: Vec<usize> = (0..nq)
+            .filter(|&q| self.complete || rankings[q].is_some())
+            .collect();
+        if evaluated.is_empty() {
+            return Ok(None); // no query evaluated: Python's path words it
+        }
+        Ok(Some(JudgedRun {
+            rankings,
+            run_only,
+            evaluated,
+            in_order,
+        }))
+    }
+
+    /// The kernels' values of query `q` of `run` (appended to `values`, its undefined
+    /// cases counted in `undefined`).
+    fn compute(
+        &self,
+        index: &DictQrels,
+        run: &JudgedRun<'_>,
+        q: usize,
+        values: &mut Vec<f64>,
+        undefined: &mut [u64],
+    ) {
+        let empty = dicts::Judged::default();
+        let judged = run.rankings[q].as_ref().unwrap_or(&empty);
+        let qrels = index.index.sorted_grades(q);
+        for (k, kernel) in self.kernels.iter().enumerate() {
+            let (v, undef) = kernel.compute(&judged.grades, qrels);
+            values.push(v);
+            undefined[k] += u64::from(undef);
+        }
+    }
+}
+
+#[pymethods]
+impl DictPlan {
+    /// `evaluate(index, run)`: what `dict_evaluate(index, run, ...)` returns with this
+    /// plan's arguments.
+    #[allow(clippy::type_complexity)]
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        index: &DictQrels,
+        run: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let Some(judged_run) = self.judge(index, run)? else {
+            return Ok(None);
+        };
+        let ix = &index.index;
+        let nq = ix.num_queries();
+        let rankings = &judged_run.rankings;
+        let evaluated = &judged_run.evaluated;
+        let nk = self.kernels.len();
+        let empty = dicts::Judged::default();
+        let level = self.rel.max(0);
+        let computed = guarded("dict_evaluate", || {
+            let mut values = Vec::with_capacity(evaluated.len() * nk);
+            let mut undefined = vec![0u64; nk];
+            let mut retrieved = Vec::with_capacity(evaluated.len());
+            let mut relevant = Vec::with_capacity(evaluated.len());
+            let mut rel_ret = Vec::with_capacity(evaluated.len());
+            for &q in evaluated {
+                let judged = rankings[q].as_ref().unwrap_or(&empty);
+                let qrels = ix.sorted_grades(q);
+                self.compute(index, &judged_run, q, &mut values, &mut undefined);
+                retrieved.push(judged.grades.len() as i64);
+                relevant.push(qrels.iter().take_while(|&&g| g >= level).count() as i64);
+                rel_ret.push(judged.grades.iter().filter(|&&g| g >= level).count() as i64);
             }
-            Some(qi) => {
-                if keep_empty {
-                    rankings[qi] = Some(dicts::Judged::default());
-                    in_run_order.push((q.clone(), qi));
+            (values, undefined, retrieved, relevant, rel_ret)
+        })?;
+        let (values, undefined, retrieved, relevant, rel_ret) = computed;
+        let totals: (i64, i64, i64) = (
+            retrieved.iter().sum(),
+            relevant.iter().sum(),
+            rel_ret.iter().sum(),
+        );
+        let missing: Vec<&Py<PyString>> = (0..nq)
+            .filter(|&q| rankings[q].is_none())
+            .map(|q| &index.ids[q])
+            .collect();
+        let query_ids = PyTuple::new(py, evaluated.iter().map(|&q| index.ids[q].bind(py)))?;
+        let extra = if self.arrays {
+            let mut offsets = vec![0i64];
+            let (mut grades, mut scores, mut tie_ids) = (Vec::new(), Vec::new(), Vec::new());
+            let mut qoffsets = vec![0i64];
+            let mut qgrades = Vec::new();
+            let mut in_run = Vec::with_capacity(evaluated.len());
+            let mut tie = -1i64;
+            for &q in evaluated {
+                let judged = rankings[q].as_ref().unwrap_or(&empty);
+                in_run.push(rankings[q].is_some());
+                for (i, (&g, &s)) in judged.grades.iter().zip(&judged.scores).enumerate() {
+                    if i == 0 || s != judged.scores[i - 1] {
+                        tie += 1;
+                    }
+                    grades.push(g);
+                    scores.push(s);
+                    tie_ids.push(tie);
                 }
+                offsets.push(grades.len() as i64);
+                qgrades.extend_from_slice(ix.sorted_grades(q));
+                qoffsets.push(qgrades.len() as i64);
             }
-        }
-    }
-    if !any_rows && !keep_empty {
-        return Ok(None); // "no scores": Python's path words it
-    }
-    let evaluated: Vec<usize> = (0..nq)
-        .filter(|&q| complete || rankings[q].is_some())
-        .collect();
-    if evaluated.is_empty() {
-        return Ok(None); // no query evaluated: Python's path words it
-    }
-    let nk = kernels.len();
-    let empty = dicts::Judged::default();
-    let level = rel.max(0);
-    let computed = guarded("dict_evaluate", || {
-        let mut values = Vec::with_capacity(evaluated.len() * nk);
-        let mut undefined = vec![0u64; nk];
-        let mut retrieved = Vec::with_capacity(evaluated.len());
-        let mut relevant = Vec::with_capacity(evaluated.len());
-        let mut rel_ret = Vec::with_capacity(evaluated.len());
-        for &q in &evaluated {
-            let judged = rankings[q].as_ref().unwrap_or(&empty);
-            let qrels = ix.sorted_grades(q);
-            for (k, kernel) in kernels.iter().enumerate() {
-                let (v, undef) = kernel.compute(&judged.grades, qrels);
-                values.push(v);
-                undefined[k] += u64::from(undef);
-            }
-            retrieved.push(judged.grades.len() as i64);
-            relevant.push(qrels.iter().take_while(|&&g| g >= level).count() as i64);
-            rel_ret.push(judged.grades.iter().filter(|&&g| g >= level).count() as i64);
-        }
-        (values, undefined, retrieved, relevant, rel_ret)
-    })?;
-    let (values, undefined, retrieved, relevant, rel_ret) = computed;
-    if let Some(names) = names {
-        if names.iter().any(|(_, k)| *k >= nk) {
-            return Err(PyValueError::new_err(
-                "dict_evaluate: a name's kernel is out of range",
-            ));
-        }
-        let mut row_of = vec![usize::MAX; nq];
-        for (row, &q) in evaluated.iter().enumerate() {
-            row_of[q] = row;
-        }
-        let out = PyDict::new(py);
-        for (q, qi) in &in_run_order {
-            let row = &values[row_of[*qi] * nk..(row_of[*qi] + 1) * nk];
-            let by_name = PyDict::new(py);
-            for (name, k) in &names {
-                by_name.set_item(name, row[*k])?;
-            }
-            out.set_item(q, by_name)?;
-        }
-        return Ok(Some(out.into_any()));
-    }
-    let totals: (i64, i64, i64) = (
-        retrieved.iter().sum(),
-        relevant.iter().sum(),
-        rel_ret.iter().sum(),
-    );
-    let missing: Vec<&Py<PyString>> = (0..nq)
-        .filter(|&q| rankings[q].is_none())
-        .map(|q| &index.ids[q])
-        .collect();
-    let query_ids = PyTuple::new(py, evaluated.iter().map(|&q| index.ids[q].bind(py)))?;
-    let extra = if arrays {
-        let mut offsets = vec![0i64];
-        let (mut grades, mut scores, mut tie_ids) = (Vec::new(), Vec::new(), Vec::new());
-        let mut qoffsets = vec![0i64];
-        let mut qgrades = Vec::new();
-        let mut in_run = Vec::with_capacity(evaluated.len());
-        let mut tie = -1i64;
-        for &q in &evaluated {
-            let judged = rankings[q].as_ref().unwrap_or(&empty);
-            in_run.push(rankings[q].is_some());
-            for (i, (&g, &s)) in judged.grades.iter().zip(&judged.scores).enumerate() {
-                if i == 0 || s != judged.scores[i - 1] {
-                    tie += 1;
-                }
-                grades.push(g);
-                scores.push(s);
-                tie_ids.push(tie);
-            }
-            offsets.push(grades.len() as i64);
-            qgrades.extend_from_slice(ix.sorted_grades(q));
-            qoffsets.push(qgrades.len() as i64);
-        }
-        PyTuple::new(
+            PyTuple::new(
+                py,
+                [
+                    array(py, offsets).into_any(),
+                    array(py, grades).into_any(),
+                    array(py, scores).into_any(),
+                    array(py, tie_ids).into_any(),
+                    array(py, qoffsets).into_any(),
+                    array(py, qgrades).into_any(),
+                    array(py, in_run).into_any(),
+                ],
+            )?
+            .into_any()
+        } else {
+            py.None().into_bound(py)
+        };
+        let out = PyTuple::new(
             py,
             [
-                array(py, offsets).into_any(),
-                array(py, grades).into_any(),
-                array(py, scores).into_any(),
-                array(py, tie_ids).into_any(),
-                array(py, qoffsets).into_any(),
-                array(py, qgrades).into_any(),
-                array(py, in_run).into_any(),
+                query_ids.into_any(),
+                array(py, values).into_any(),
+                PyList::new(py, undefined)?.into_any(),
+                array(py, retrieved).into_any(),
+                array(py, relevant).into_any(),
+                array(py, rel_ret).into_any(),
+                PyList::new(py, judged_run.run_only.iter())?.into_any(),
+                PyList::new(py, missing.iter().map(|s| s.bind(py)))?.into_any(),
+                extra,
+                totals.into_pyobject(py)?.into_any(),
             ],
-        )?
-        .into_any()
-    } else {
-        py.None().into_bound(py)
-    };
-    let out = PyTuple::new(
-        py,
-        [
-            query_ids.into_any(),
-            array(py, values).into_any(),
-            PyList::new(py, undefined)?.into_any(),
-            array(py, retrieved).into_any(),
-            array(py, relevant).into_any(),
-            array(py, rel_ret).into_any(),
-            PyList::new(py, run_only)?.into_any(),
-            PyList::new(py, missing.iter().map(|s| s.bind(py)))?.into_any(),
-            extra,
-            totals.into_pyobject(py)?.into_any(),
-        ],
-    )?;
-    Ok(Some(out.into_any()))
+        )?;
+        Ok(Some(out))
+    }
+
+    /// `named(index, run)`: `{query: {name: value}}` for the run's judged queries in the
+    /// run's order (the run's own key objects), each value the kernel its name points at;
+    /// `None` where [`DictPlan::evaluate`] gives `None`.
+    fn named<'py>(
+        &self,
+        py: Python<'py>,
+        index: &DictQrels,
+        run: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(judged_run) = self.judge(index, run)? else {
+            return Ok(None);
+        };
+        let nk = self.kernels.len();
+        let mut values = Vec::with_capacity(nk);
+        let mut undefined = vec![0u64; nk];
+        let out = PyDict::new(py);
+        for (q, qi) in &judged_run.in_order {
+            values.clear();
+            guarded("dict_evaluate", || {
+                self.compute(index, &judged_run, *qi, &mut values, &mut undefined)
+            })?;
+            let row = PyDict::new(py);
+            for (name, k) in &self.names {
+                row.set_item(name.bind(py), values[*k])?;
+            }
+            out.set_item(q, row)?;
+        }
+        Ok(Some(out))
+    }
 }
 
 /// Register the dict evaluations in the extension module.
@@ -337,5 +502,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<DictQrels>()?;
     m.add_function(wrap_pyfunction!(dict_qrels, m)?)?;
     m.add_function(wrap_pyfunction!(dict_evaluate, m)?)?;
+    m.add_class::<DictPlan>()?;
+    m.add_function(wrap_pyfunction!(dict_plan, m)?)?;
     Ok(())
 }

@@ -45,11 +45,11 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from cranfield.compat.pytrec_eval_fast import _fast_plan, _offsets, _ranked
+from cranfield.compat.pytrec_eval_fast import core_plan, offsets_of, ranked
 from cranfield.compat.pytrec_eval_names import (
     VERSIONS,
-    _Request,
-    _requests_of,
+    Request,
+    requests_of,
     supported_measures,
     supported_nicknames,
 )
@@ -170,42 +170,53 @@ class RelevanceEvaluator:
                 f"{type(query_relevance).__name__}"
             )
         self.v9 = trec_eval == "9.0.8"
-        self._requests = _requests_of(list(measures), self.v9)
+        self._requests = requests_of(list(measures), self.v9)
         self.relevance_level = relevance_level
         self.judged_docs_only_flag = bool(judged_docs_only_flag)
+        from cranfield import _core
+
+        # the core indexes plain dicts only (exact str ids, int grades): every check below
+        # then passes, so only the general path's structures are made
+        index = _core.dict_qrels(query_relevance)
+        plain = index is not None
         self._qrels = {}
         top = None
         for qid, docs in query_relevance.items():
-            if not isinstance(qid, str) or not isinstance(docs, Mapping):
+            if not plain and (not isinstance(qid, str) or not isinstance(docs, Mapping)):
                 raise ParameterError(
                     f"query_relevance: query {qid!r} must be a string mapped to a dict "
                     "{document: grade}"
                 )
             if not docs:  # a query without judgments is not evaluated (pytrec_eval #57)
                 continue
-            for doc, grade in docs.items():
-                if not isinstance(doc, str) or not isinstance(grade, int | np.integer):
-                    raise ParameterError(
-                        f"query_relevance: query {qid!r}, document {doc!r}: the grade must be "
-                        f"an integer, got {grade!r}"
-                    )
+            if not plain:
+                for doc, grade in docs.items():
+                    if not isinstance(doc, str) or not isinstance(grade, int | np.integer):
+                        raise ParameterError(
+                            f"query_relevance: query {qid!r}, document {doc!r}: the grade "
+                            f"must be an integer, got {grade!r}"
+                        )
             grades = dict(docs)
             ordered = sorted(grades.values(), reverse=True)
             top = ordered[0] if top is None else max(top, ordered[0])
             self._qrels[qid] = (grades, ordered)
         self._max_grade = top
-        self._fast = _fast_plan(query_relevance, self._requests, self)
+        self._fast = None if index is None else core_plan(index, self._requests, self)
 
     # ------------------------------------------------------------------ evaluating
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
         """``{query: {measure: value}}`` for every query of ``scores`` that has judgments."""
+        fast = self._fast
         if type(scores) is not dict and not isinstance(scores, Mapping):
             raise ParameterError(
                 "scores must be a dict {query: {document: score}}, got a "
                 f"{type(scores).__name__}"
             )
-        if self._fast is not None:
-            got = self._fast.evaluate(scores, self)
+        if fast is not None:
+            if fast.named is not None:  # the core makes the whole dict
+                got = fast.named(fast.index, scores)
+            else:
+                got = fast.evaluate(scores, self)
             if got is not None:
                 return got
         jr = self._judge(scores)
@@ -218,7 +229,7 @@ class RelevanceEvaluator:
                 columns.append((name, col.tolist()))
         return {qid: {name: col[i] for name, col in columns} for i, qid in enumerate(jr.query_ids)}
 
-    def _compute(self, req: _Request, ctx: Context) -> list[np.ndarray]:
+    def _compute(self, req: Request, ctx: Context) -> list[np.ndarray]:
         tm = req.tm
         if tm.kind in ("runid", "relstring"):
             return [np.zeros(ctx.jr.num_queries)]  # what pytrec_eval returns for them
@@ -253,7 +264,7 @@ class RelevanceEvaluator:
             if judged is None:
                 continue  # no judgments: not evaluated, as in trec_eval
             rel, ordered = judged
-            items = _ranked(qid, docs, self.v9)
+            items = ranked(qid, docs, self.v9)
             n = 0
             for doc, score in items:
                 g = rel.get(doc)
@@ -275,7 +286,7 @@ class RelevanceEvaluator:
         if not qids:
             return None
         s = np.array(values, dtype=np.float64)
-        offsets = _offsets(lengths)
+        offsets = offsets_of(lengths)
         boundary = np.ones(len(s), dtype=bool)
         if len(s) > 1:
             boundary[1:] = s[1:] != s[:-1]
@@ -287,7 +298,7 @@ class RelevanceEvaluator:
             grades=np.array(grades, dtype=np.int64),
             scores=s,
             tie_ids=np.cumsum(boundary, dtype=np.int64) - 1,
-            qrels_offsets=_offsets(qlengths),
+            qrels_offsets=offsets_of(qlengths),
             qrels_grades=np.array(qgrades, dtype=np.int64),
             in_run=np.ones(len(qids), dtype=bool),
             run_name="my_little_test_run",

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cranfield.compat.pytrec_eval_names import _PLANNED, _Request
+from cranfield.compat.pytrec_eval_names import PLANNED, Request
 from cranfield.compat.trec_eval.catalogue import (
     Context,
 )
@@ -29,7 +29,7 @@ class Evaluating(Protocol):
     judged_docs_only_flag: bool
     _max_grade: Any
 
-    def _compute(self, req: _Request, ctx: Context) -> list[np.ndarray]: ...
+    def _compute(self, req: Request, ctx: Context) -> list[np.ndarray]: ...
 
 
 class _Slot:
@@ -54,7 +54,7 @@ class _Recorder:
         return _Slot(m)
 
 
-class _FastPlan:
+class CorePlan:
     """The requests of an evaluator on the compiled core's path (``cranfield._core``'s
     ``dict_evaluate``, as :class:`cranfield.Evaluator`'s): plain dicts are judged in the
     core, with trec_eval 9.0.8's single-precision scores by default; the measures whose
@@ -62,33 +62,20 @@ class _FastPlan:
     the others by :meth:`Evaluating._compute` on the judged rankings the core
     returns.  Any input that is not plain goes to :meth:`Evaluating._judge`."""
 
-    def __init__(self, index: Any, calls: list, slots: list, extra: list) -> None:
+    def __init__(self, index: Any, calls: list, slots: list, extra: list, named: Any) -> None:
         self.index = index
         self.calls = calls
         self.slots = slots  # (name, call index) or (name, (extra request, column))
         self.extra = extra
-        self.names = None if extra else [(name, at) for name, at in slots]
-        """Every value a kernel's: the core builds the result dict itself."""
+        self.named = named
+        """Without extra requests, the core's ``DictPlan.named``: ``named(index, scores)`` is
+        :meth:`evaluate`'s dict, made in the core; else None."""
 
     def evaluate(
         self, scores: Mapping[str, Mapping[str, float]], ev: Evaluating
     ) -> dict[str, dict[str, float]] | None:
         from cranfield import _core
 
-        if self.names is not None:  # {query: {name: value}} made by the core
-            return _core.dict_evaluate(  # type: ignore[no-any-return]
-                self.index,
-                scores,
-                self.calls,
-                False,
-                -1,
-                ev.judged_docs_only_flag,
-                1,
-                False,
-                ev.v9,
-                True,
-                names=self.names,
-            )
         out = _core.dict_evaluate(
             self.index,
             scores,
@@ -132,23 +119,24 @@ class _FastPlan:
         return {q: by_query[q] for q in scores if q in by_query}  # in the order of scores
 
 
-def _fast_plan(
-    qrels: Mapping[str, Mapping[str, int]], requests: list[_Request], ev: Evaluating
-) -> _FastPlan | None:
-    """The core's plan of ``requests``, or ``None`` when the qrels are not plain dicts."""
+def core_plan(index: Any, requests: list[Request], ev: Evaluating) -> CorePlan:
+    """The core's plan of ``requests`` over ``index`` (``_core.dict_qrels`` of the qrels)."""
     from cranfield import _core
-    from cranfield.measures.core_kernels import kernel_call
+    from cranfield.measures.core_kernels import column_of, kernel_call
 
-    index = _core.dict_qrels(qrels)
-    if index is None:
-        return None
-    key = ("plan", tuple(id(r) for r in requests), ev.v9, ev.relevance_level)
-    planned = _PLANNED.get(key)
+    key = (
+        "plan",
+        tuple(id(r) for r in requests),
+        ev.v9,
+        ev.relevance_level,
+        ev.judged_docs_only_flag,
+    )
+    planned = PLANNED.get(key)
     if planned is not None and all(a is b for a, b in zip(planned[0], requests, strict=True)):
-        return _FastPlan(index, *planned[1:])
+        return CorePlan(index, *planned[1:])
     calls: list[Any] = []
     slots: list[tuple[str, Any]] = []
-    extra: list[_Request] = []
+    extra: list[Request] = []
     recorder = _Recorder(ev.relevance_level)
     for req in requests:
         tm = req.tm
@@ -169,19 +157,24 @@ def _fast_plan(
         ]
         if got and len(got) == len(req.names) and None not in kernel:
             for name, call in zip(req.names, kernel, strict=True):
-                if call not in calls:
-                    calls.append(call)
-                slots.append((name, calls.index(call)))
+                assert call is not None  # None not in kernel
+                slots.append((name, column_of(calls, call)))
         else:
             extra.append(req)
             slots.extend((name, (len(extra) - 1, j)) for j, name in enumerate(req.names))
-    if len(_PLANNED) > 256:
-        _PLANNED.clear()
-    _PLANNED[key] = (tuple(requests), calls, slots, extra)
-    return _FastPlan(index, calls, slots, extra)
+    named = None
+    if not extra:  # every value a kernel's: the core makes the result dict
+        plan = _core.dict_plan(
+            calls, False, -1, ev.judged_docs_only_flag, 1, False, ev.v9, True, names=slots
+        )
+        named = None if plan is None else plan.named
+    if len(PLANNED) > 256:
+        PLANNED.clear()
+    PLANNED[key] = (tuple(requests), calls, slots, extra, named)
+    return CorePlan(index, calls, slots, extra, named)
 
 
-def _ranked(qid: str, docs: Mapping[str, float], v9: bool) -> list[tuple[str, float]]:
+def ranked(qid: str, docs: Mapping[str, float], v9: bool) -> list[tuple[str, float]]:
     """The (document, score) pairs in trec_eval's order: score descending, then document id
     descending (``strcmp``: code points, as Python compares strings).  ``v9``: the scores
     rounded to single precision first, as trec_eval 9.0.8 stores them (``float sim``)."""
@@ -207,7 +200,7 @@ def _ranked(qid: str, docs: Mapping[str, float], v9: bool) -> list[tuple[str, fl
     return items
 
 
-def _offsets(lengths: list[int]) -> np.ndarray:
+def offsets_of(lengths: list[int]) -> np.ndarray:
     out = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=out[1:])
     return out

@@ -63,7 +63,7 @@ def _combine_measures(measures: set[str], known: set[str]) -> dict[str, set[str]
     return params
 
 
-class _Request:
+class Request:
     """One measure to compute: its catalogue entry, parsed parameters and output names."""
 
     __slots__ = ("names", "parsed", "tm")
@@ -88,33 +88,33 @@ class _Request:
             )
 
 
-_REQUESTS: dict[tuple[str, frozenset[str]], _Request] = {}
+_REQUESTS: dict[tuple[str, frozenset[str]], Request] = {}
 
 
-def _request(name: str, args: set[str]) -> _Request:
+def _request(name: str, args: set[str]) -> Request:
     """The parsed request, made once per spelling (it is never changed after)."""
     key = (name, frozenset(args))
     req = _REQUESTS.get(key)
     if req is None:
-        req = _REQUESTS[key] = _Request(name, args)
+        req = _REQUESTS[key] = Request(name, args)
     return req
 
 
-_PLANNED: dict[tuple[Any, ...], Any] = {}
+PLANNED: dict[tuple[Any, ...], Any] = {}
 """Measure names -> requests, and requests -> the core's plan: each made once (bounded)."""
 
 
-def _requests_of(measures: list[Any], v9: bool) -> list[_Request]:
+def requests_of(measures: list[Any], v9: bool) -> list[Request]:
     """The requests of the measure names (pytrec_eval's expansion and grouping), in
     trec_eval's order; made once per set of names."""
     key = (frozenset(measures), v9) if all(type(m) is str for m in measures) else None
-    got = _PLANNED.get(key) if key is not None else None
+    got = PLANNED.get(key) if key is not None else None
     if got is None:
         known = supported_measures if v9 else supported_measures | _EXTRA_10
         combined = _combine_measures(_expand_nicknames(measures), known)
         got = [_request(n, combined[n]) for n in sorted(combined, key=_ORDER.__getitem__)]
         if key is not None:
-            if len(_PLANNED) > 256:
-                _PLANNED.clear()
-            _PLANNED[key] = got
+            if len(PLANNED) > 256:
+                PLANNED.clear()
+            PLANNED[key] = got
     return list(got)

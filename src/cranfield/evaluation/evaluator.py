@@ -21,9 +21,7 @@ from cranfield.results.core_dicts import (
     cached_options,
     cached_plan,
     cached_specs,
-    dict_call,
     dict_index,
-    dict_results,
     quiet,
     results_of,
 )
@@ -43,7 +41,8 @@ class Evaluator:
     ``evaluate(qrels, run, measures, **options)`` returns, bit for bit, and
     :meth:`evaluate_query` one query's ``{label: value}``.  Nothing of one call is kept for
     the next.  Plain qrels and run dicts are judged and measured by the compiled core
-    (:func:`dict_results`), everything else by the general path, with the same values.
+    (:func:`~cranfield.results.core_dicts.dict_results`), everything else by the general
+    path, with the same values.
     """
 
     def __init__(
@@ -77,7 +76,7 @@ class Evaluator:
             self._plan = cached_plan(specs, self.options, self.aggregate)
             self._query_plan = cached_plan(specs, query, self.aggregate)
         if self._plan is None or self._query_plan is None:
-            self._index = None
+            self._index = self._plan = self._query_plan = None
             _ = self.qrels  # read and checked now
 
     def __getstate__(self) -> dict[str, Any]:
@@ -100,10 +99,11 @@ class Evaluator:
 
     def evaluate(self, run: RunSource, *, name: str | None = None) -> Results:
         """The :class:`Results` of one run, as :func:`evaluate` gives them."""
-        if self._index is not None and self._plan is not None and name is None:
-            fast = dict_results(self._index, self._plan, run, "run", self.aggregate)
-            if fast is not None:
-                return fast
+        plan = self._plan
+        if plan is not None and name is None:  # the core's index and plan (see _prepare)
+            out = plan.core(self._index, run)
+            if out is not None:
+                return results_of(out, self._index, plan, "run", self.aggregate)
         judged = judge_many(
             self.qrels, run, names=None if name is None else [name], options=self.options
         )
@@ -114,9 +114,9 @@ class Evaluator:
     def evaluate_query(self, qid: str, ranking: Mapping[str, float]) -> dict[str, float]:
         """One query's values, ``{label: value}``, for a ranking ``{doc: score}``."""
         qid = str(qid)
-        if self._index is not None and self._query_plan is not None:
-            plan = self._query_plan
-            out = dict_call(self._index, plan, {qid: ranking})
+        plan = self._query_plan
+        if plan is not None:  # the core's index and plan (see _prepare)
+            out = plan.core(self._index, {qid: ranking})
             if out is not None:  # the one query has judgments
                 # the qrels' other queries were not asked for: not "judged queries without
                 # results" (the core lists them as missing, index 7 of its output)

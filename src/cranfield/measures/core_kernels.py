@@ -76,3 +76,12 @@ def kernel_call(definition: MeasureDef, params: dict[str, Any]) -> Call | None:
     if name is None:
         return None
     return KERNELS[name](params)
+
+
+def column_of(calls: list[Call], call: Call) -> int:
+    """The index of ``call`` in the core's list of kernel calls ``calls``, appended first if
+    it is not there: each kernel computed once, whichever measures ask for it (the plans of
+    :mod:`cranfield.results.core_dicts` and :mod:`cranfield.compat.pytrec_eval_fast`)."""
+    if call not in calls:
+        calls.append(call)
+    return calls.index(call)

@@ -11,7 +11,6 @@ dict) they return ``None`` and the general path evaluates, with its wording of a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -42,7 +41,6 @@ def measure_specs(
 
 
 _CACHE_LIMIT = 256
-_SUMMARY = ("queries", "retrieved", "relevant", "relevant_retrieved")
 _MEASURES: dict[Any, Measured] = {}
 _OPTIONS: dict[Any, JudgeOptions] = {}
 _PLANS: dict[Any, Any] = {}
@@ -138,7 +136,8 @@ class FastPlan(NamedTuple):
     labels: tuple[str, ...]
     measures: tuple[Measure, ...]
     core: Any
-    """The core's ``dict_evaluate`` with this plan's arguments: ``core(index, run)``."""
+    """The core's ``DictPlan.evaluate`` (``dict_evaluate`` with this plan's arguments,
+    converted once): ``core(index, run)``."""
 
 
 def fast_plan(
@@ -148,7 +147,7 @@ def fast_plan(
     policy other than trec and given - given only where every measure has a kernel - side
     inputs, micro averages)."""
     from cranfield import _core
-    from cranfield.measures.core_kernels import kernel_call
+    from cranfield.measures.core_kernels import column_of, kernel_call
     from cranfield.measures.mteb import READS_ANNOTATION
     from cranfield.measures.params import INT64_MAX, INT64_MIN
     from cranfield.results.blocks import micro_labels
@@ -171,9 +170,7 @@ def fast_plan(
     column: list[int | None] = []
     for (_, m), p in zip(specs, params, strict=True):
         call = kernel_call(m.definition, p)
-        if call is not None and call not in calls:
-            calls.append(call)
-        column.append(None if call is None else calls.index(call))
+        column.append(None if call is None else column_of(calls, call))
     given = options.ties == "given"
     if given and None in column:
         return None  # the judged arrays' tie groups are made under trec's order
@@ -192,16 +189,9 @@ def fast_plan(
         aggregate is None and column == list(range(len(specs))) and len(calls) == len(specs),
         tuple(label for label, _ in specs),
         tuple(m for _, m in specs),
-        partial(
-            _core.dict_evaluate,
-            kernels=calls,
-            complete=options.complete,
-            depth=depth,
-            judged_only=options.judged_only,
-            rel=rel,
-            arrays=None in column,
-            given=given,
-        ),
+        _core.dict_plan(
+            calls, options.complete, depth, options.judged_only, rel, None in column, given=given
+        ).evaluate,
     )
 
 
@@ -231,6 +221,36 @@ def dict_results(index: Any, plan: FastPlan, run: Any, name: str, aggregate: Any
     return None if out is None else results_of(out, index, plan, name, aggregate)
 
 
+def made_results(
+    run: str,
+    query_ids: tuple[str, ...],
+    labels: tuple[str, ...],
+    measures: tuple[Measure, ...],
+    values: np.ndarray,
+    summary: dict[str, Any],
+    notes: dict[str, Any],
+) -> Results:
+    """``Results(run, query_ids, labels, measures, values, summary, notes)`` for ``values``
+    that are queries x labels already (the core's, reshaped so): made without the frozen
+    dataclass's ``__init__``, whose check and eleven ``object.__setattr__`` calls were a
+    fifth of a one-query evaluation; every other field its default (a new dict, or None)."""
+    made = object.__new__(Results)
+    made.__dict__.update(
+        run=run,
+        query_ids=query_ids,
+        labels=labels,
+        measures=measures,
+        values=values,
+        summary=summary,
+        notes=notes,
+        aggregation={},
+        parts={},
+        intervals=None,
+        metadata=None,
+    )
+    return made
+
+
 def results_of(
     out: tuple[Any, ...], index: Any, plan: FastPlan, name: str, aggregate: Any
 ) -> Results:
@@ -239,9 +259,16 @@ def results_of(
     nq, specs = len(qids), plan.specs
     notes = {"run_only_queries": run_only, "missing_queries": missing}
     computed = values.reshape(nq, len(plan.calls))
-    if quiet(plan, out):  # the queries are in strcmp order already: what combine() makes
-        summary = dict(zip(_SUMMARY, (nq, *totals), strict=True))
-        return Results.of_core(name, qids, plan.labels, plan.measures, computed, summary, notes)
+    if plan.direct and not (run_only or missing or any(undefined)):  # quiet(plan, out)
+        # the queries are in strcmp order already: what combine() makes
+        retrieved_all, relevant_all, rel_ret_all = totals
+        summary = {
+            "queries": nq,
+            "retrieved": retrieved_all,
+            "relevant": relevant_all,
+            "relevant_retrieved": rel_ret_all,
+        }
+        return made_results(name, qids, plan.labels, plan.measures, computed, summary, notes)
     from cranfield.results.blocks import Block, combine
 
     jr = None

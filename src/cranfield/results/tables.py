@@ -58,37 +58,6 @@ class Results:
         if self.values.shape != (len(self.query_ids), len(self.labels)):
             raise ValueError("values must be queries x measures")
 
-    @classmethod
-    def of_core(
-        cls,
-        run: str,
-        query_ids: tuple[str, ...],
-        labels: tuple[str, ...],
-        measures: tuple[Measure, ...],
-        values: np.ndarray,
-        summary: dict[str, float],
-        notes: dict[str, Any],
-    ) -> Results:
-        """``Results(run, query_ids, labels, measures, values, summary, notes)`` of the values
-        the compiled core computed (queries x measures by construction), made without the
-        frozen dataclass's field-by-field ``__init__``: the largest cost of a small call
-        (tests/results/test_results_of_core.py holds it equal to the constructor's)."""
-        self = object.__new__(cls)
-        self.__dict__.update(
-            run=run,
-            query_ids=query_ids,
-            labels=labels,
-            measures=measures,
-            values=values,
-            summary=summary,
-            notes=notes,
-            aggregation={},
-            parts={},
-            intervals=None,
-            metadata=None,
-        )
-        return self
-
     def column(self, label: str) -> np.ndarray:
         return self.values[:, self.labels.index(label)]
 
