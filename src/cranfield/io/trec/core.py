@@ -10,6 +10,7 @@ never by ``import cranfield``.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,20 @@ from cranfield.data.tables import LineCounts, Qrels, Run
 from cranfield.errors import InputError
 from cranfield.io import number_text
 
-__all__ = ["core_array", "core_ids", "core_qrels", "core_run"]
+__all__ = ["QRELS_INDEXES", "core_array", "core_ids", "core_qrels", "core_run", "no_duplicates"]
+
+# The core's judging index of a Qrels (``_core.QrelsIndex``), built once per Qrels: by the
+# reader from the file's bytes, or by cranfield.judging.join.qrels_index from the columns.
+QRELS_INDEXES: weakref.WeakKeyDictionary[Qrels, Any] = weakref.WeakKeyDictionary()
+# The qrels the core read and found without a document judged twice for one query.
+_NO_DUPLICATES: weakref.WeakSet[Qrels] = weakref.WeakSet()
+
+
+def no_duplicates(qrels: Qrels) -> bool:
+    """Whether the core, reading ``qrels``, found no (query, document) judged twice (then
+    :func:`cranfield.io.validate.check_qrels_duplicates` has nothing to find)."""
+    return qrels in _NO_DUPLICATES
+
 
 _RUN_COLUMNS = "at least 6 columns (query, Q0, document, rank, score, run tag)"
 _QRELS_COLUMNS = "4 columns (query, iteration, document, grade)"
@@ -126,7 +140,7 @@ def core_qrels(data: bytes, source: str) -> Qrels:
     out = _core().read_qrels(data)
     if "error" in out:
         raise _error(data, source, out, "qrels")
-    return Qrels(
+    qrels = Qrels(
         query_ids=tuple(out["query_ids"]),
         offsets=out["offsets"],
         doc_ids=out["doc_ids"],
@@ -135,3 +149,7 @@ def core_qrels(data: bytes, source: str) -> Qrels:
         lines=out["lines"],
         line_counts=_counts(out["counts"]),
     )
+    QRELS_INDEXES[qrels] = out["index"]
+    if not out["duplicates"]:
+        _NO_DUPLICATES.add(qrels)
+    return qrels
