@@ -127,7 +127,16 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>>
         Ok(q) => q,
         Err(e) => return error_dict(py, &e),
     };
+    // the judging index, built here from the file's bytes (judge() reuses it for every block)
+    let index = py.detach(|| {
+        guarded("read_qrels", || {
+            judge_py::QrelsIndex::of_columns(&q.offsets, &q.doc_ids, &q.grades)
+        })
+    })?;
+    let duplicates = q.has_duplicate();
     let d = PyDict::new(py);
+    d.set_item("index", Bound::new(py, index)?)?;
+    d.set_item("duplicates", duplicates)?;
     d.set_item("query_ids", PyList::new(py, strings(py, &q.query_ids)?)?)?;
     d.set_item("offsets", array(py, q.offsets))?;
     d.set_item("doc_ids", PyList::new(py, strings(py, &q.doc_ids)?)?)?;

@@ -122,6 +122,16 @@ impl QrelsIndex {
     }
 }
 
+impl QrelsIndex {
+    /// The index of qrels columns the core read itself (`read_qrels`): built from the file's
+    /// bytes, with no Python string per judgment.
+    pub fn of_columns(offsets: &[i64], docs: &[&[u8]], grades: &[i64]) -> Self {
+        QrelsIndex {
+            inner: judge::QrelsIndex::new(offsets, |r| docs[r], grades),
+        }
+    }
+}
+
 fn check_rows(rows: &[i64], n: usize) -> PyResult<()> {
     if rows.iter().all(|&r| r >= 0 && (r as usize) < n) {
         Ok(())

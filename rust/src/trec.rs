@@ -437,6 +437,16 @@ pub struct QrelsColumns<'a> {
     pub counts: Counts,
 }
 
+impl QrelsColumns<'_> {
+    /// Whether a query judges one document twice (its rows are sorted: the two are adjacent).
+    pub fn has_duplicate(&self) -> bool {
+        self.offsets.windows(2).any(|w| {
+            let rows = &self.doc_ids[w[0] as usize..w[1] as usize];
+            rows.windows(2).any(|p| p[0] == p[1])
+        })
+    }
+}
+
 /// Read TREC qrels.
 pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
     let mut queries = BlockInterner::new();
@@ -509,6 +519,15 @@ fn byte_ranks(ids: &[&[u8]]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_document_judged_twice_for_one_query_only() {
+        // d1 ends q1's rows and starts q2's: adjacent, but not a duplicate
+        let apart = read_qrels(b"q1 0 d0 1\nq1 0 d1 1\nq2 0 d1 0\nq2 0 d2 1\n").unwrap();
+        assert!(!apart.has_duplicate());
+        let twice = read_qrels(b"q2 0 d1 0\nq1 0 d1 1\nq2 0 d1 2\n").unwrap();
+        assert!(twice.has_duplicate());
+    }
 
     #[test]
     fn a_run_with_blank_comment_and_extra_lines() {

@@ -339,6 +339,10 @@ pub fn check_qrels(data: &[u8]) {
     assert_eq!(q.grades, grades);
     let lines: Vec<i64> = want.iter().map(|w| w.3).collect();
     assert_eq!(q.lines, lines);
+    // a (query, document) pair on two lines, by comparing every pair of rows
+    let twice = (0..want.len())
+        .any(|a| (a + 1..want.len()).any(|b| (want[a].0, want[a].1) == (want[b].0, want[b].1)));
+    assert_eq!(q.has_duplicate(), twice, "the duplicate finding");
 }
 
 /// The join of a run read from `run_text` to qrels read from `qrels_text` (when both read),

@@ -15,7 +15,6 @@ Queries are in ``strcmp`` (byte) order of their ids, trec_eval's order.
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +22,7 @@ import numpy as np
 
 from cranfield.data.tables import Qrels, Run
 from cranfield.errors import ParameterError
-from cranfield.io.trec.core import core_array, core_ids
+from cranfield.io.trec.core import QRELS_INDEXES, core_array, core_ids
 from cranfield.judging.options import JudgeOptions
 from cranfield.judging.ordering import order_run
 from cranfield.judging.rankings import JudgedRankings
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["judge", "qrels_index"]
 
-_INDEXES: weakref.WeakKeyDictionary[Qrels, Any] = weakref.WeakKeyDictionary()
+_INDEXES = QRELS_INDEXES  # the registry's former name here (tests/scale)
 
 
 def judge(
@@ -275,15 +274,16 @@ def _core() -> Any:
 
 def qrels_index(qrels: Qrels) -> Any:
     """The compiled core's index of ``qrels`` (``_core.QrelsIndex``: each query's judgments by
-    document), built once per :class:`~cranfield.data.tables.Qrels`."""
-    index = _INDEXES.get(qrels)
+    document), built once per :class:`~cranfield.data.tables.Qrels` (by the reader, from the
+    file's bytes, for qrels the core read)."""
+    index = QRELS_INDEXES.get(qrels)
     if index is None:
         index = _core().QrelsIndex(
             core_array(qrels.offsets, np.int64),
             qrels.doc_ids if isinstance(qrels.doc_ids, list) else list(qrels.doc_ids),
             core_array(qrels.grades, np.int64),
         )
-        _INDEXES[qrels] = index
+        QRELS_INDEXES[qrels] = index
     return index
 
 

@@ -10,6 +10,7 @@ never by ``import cranfield``.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -20,12 +21,33 @@ from cranfield.data.tables import LineCounts, Qrels, Run
 from cranfield.errors import InputError
 from cranfield.io import number_text
 
-__all__ = ["ARROW_IDS_ROWS", "core_array", "core_ids", "core_qrels", "core_run"]
+__all__ = [
+    "ARROW_IDS_ROWS",
+    "QRELS_INDEXES",
+    "core_array",
+    "core_ids",
+    "core_qrels",
+    "core_run",
+    "no_duplicates",
+]
 
 ARROW_IDS_ROWS = 150_000
 """Runs with at least this many rows keep their ids in Arrow arrays (vectorised lookups and
 hashes); smaller ones convert them to Python strings, which is cheaper than importing
 pyarrow.compute and the id hashes.  Tests lower it to cover both."""
+
+# The core's judging index of a Qrels (``_core.QrelsIndex``), built once per Qrels: by the
+# reader from the file's bytes, or by cranfield.judging.join.qrels_index from the columns.
+QRELS_INDEXES: weakref.WeakKeyDictionary[Qrels, Any] = weakref.WeakKeyDictionary()
+# The qrels the core read and found without a document judged twice for one query.
+_NO_DUPLICATES: weakref.WeakSet[Qrels] = weakref.WeakSet()
+
+
+def no_duplicates(qrels: Qrels) -> bool:
+    """Whether the core, reading ``qrels``, found no (query, document) judged twice (then
+    :func:`cranfield.io.validate.check_qrels_duplicates` has nothing to find)."""
+    return qrels in _NO_DUPLICATES
+
 
 _RUN_COLUMNS = "at least 6 columns (query, Q0, document, rank, score, run tag)"
 _QRELS_COLUMNS = "4 columns (query, iteration, document, grade)"
@@ -131,7 +153,7 @@ def core_qrels(data: bytes, source: str) -> Qrels:
     out = _core().read_qrels(data)
     if "error" in out:
         raise _error(data, source, out, "qrels")
-    return Qrels(
+    qrels = Qrels(
         query_ids=tuple(out["query_ids"]),
         offsets=out["offsets"],
         doc_ids=out["doc_ids"],
@@ -140,3 +162,7 @@ def core_qrels(data: bytes, source: str) -> Qrels:
         lines=out["lines"],
         line_counts=_counts(out["counts"]),
     )
+    QRELS_INDEXES[qrels] = out["index"]
+    if not out["duplicates"]:
+        _NO_DUPLICATES.add(qrels)
+    return qrels
