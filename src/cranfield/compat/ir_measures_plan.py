@@ -16,6 +16,7 @@ from cranfield.errors import DataWarning, UndefinedMeasureWarning
 __all__ = [
     "CWL_DEPTH",
     "CWL_MEASURES",
+    "ID_ASCENDING_MEASURES",
     "PYTREC_RELS",
     "Plan",
     "in_provider_order",
@@ -40,14 +41,20 @@ CWL_DEPTH = 1000
 ``RankingMaker(max_n=1000)``, cwl_eval's default)."""
 
 
+ID_ASCENDING_MEASURES = frozenset({"Compat", "Judged", "RR"})
+"""The measures cranfield computes whose default provider in ir_measures sorts by score
+descending, then document id ascending: compat, judged, and msmarco for ``RR@k`` (``RR``
+without a cut-off goes to pytrec_eval)."""
+
+
 def provider_order(m: Any) -> str:
     """How the provider that computes ``m`` in ir_measures orders documents of equal score:
-    ``cwl`` (a stable sort by score: ties in the run's order), ``compat`` (ties by document
-    id ascending: the Compat provider sorts by id, then stably by score), ``trec``
-    (trec_eval's: by document id descending) for the rest."""
+    ``cwl`` (a stable sort by score: ties in the run's order), ``id_ascending`` (ties by
+    document id ascending: :data:`ID_ASCENDING_MEASURES`), ``trec`` (trec_eval's: by document
+    id descending; gdeval's too) for the rest."""
     if m.NAME in CWL_MEASURES:
         return "cwl"
-    return "compat" if m.NAME == "Compat" else "trec"
+    return "id_ascending" if m.NAME in ID_ASCENDING_MEASURES else "trec"
 
 
 def in_provider_order(run: dict[str, dict[str, Any]], order: str) -> dict[str, dict[str, Any]]:
@@ -57,7 +64,7 @@ def in_provider_order(run: dict[str, dict[str, Any]], order: str) -> dict[str, d
     out = {}
     for q, docs in run.items():
         items = list(docs.items())
-        if order == "compat":
+        if order == "id_ascending":
             items.sort()
         items.sort(key=score, reverse=True)  # stable: equal scores keep their order
         out[q] = dict(items)
