@@ -17,7 +17,7 @@ from cranfield.compat.trec_eval.catalogue import (
     Context,
 )
 from cranfield.errors import ParameterError
-from cranfield.judging.rankings import JudgedRankings
+from cranfield.results.core_dicts import core_rankings
 
 
 class Evaluating(Protocol):
@@ -94,19 +94,8 @@ class CorePlan:
         rows = values.reshape(len(qids), len(self.calls)).tolist()
         extra: list[list[list[float]]] = []
         if self.extra:
-            offsets, grades, fscores, tie_ids, qoffsets, qgrades, in_run = out[8]
-            jr = JudgedRankings(
-                query_ids=qids,
-                offsets=offsets,
-                grades=grades,
-                scores=fscores,
-                tie_ids=tie_ids,
-                qrels_offsets=qoffsets,
-                qrels_grades=qgrades,
-                in_run=in_run,
-                run_name="my_little_test_run",
-                qrels_max_grade=ev._max_grade,
-                judged_only=ev.judged_docs_only_flag,
+            jr = core_rankings(
+                out[8], qids, "my_little_test_run", ev._max_grade, ev.judged_docs_only_flag
             )
             ctx = Context(jr=jr, level=ev.relevance_level, num_docs=0, complete=False)
             extra = [[c.tolist() for c in ev._compute(req, ctx)] for req in self.extra]

@@ -49,21 +49,18 @@ def fmt_p(p: float, digits: int) -> str:
 def header(c: Comparison) -> str:
     n = c.notes.get("queries")
     parts = [TESTS[c.test][0], c.alternative, f"alpha {c.alpha:g}"]
-    if c.test in ("randomization", "bootstrap"):
-        what = "permutations" if c.test == "randomization" else "samples"
+    resampled = {
+        "randomization": ("permutations", "exact (all 2^n sign flips)"),
+        "bootstrap": ("samples", "exact (all 2^n sign flips)"),
+        "rthsd": ("permutations", "exact (every within-query arrangement)"),
+    }
+    if c.test in resampled:
+        what, all_exact = resampled[c.test]
         exact = c.notes.get("exact", [])
         if exact and len(exact) == len(c.labels):
-            parts.append("exact (all 2^n sign flips)")
+            parts.append(all_exact)
         else:
             parts.append(f"{c.permutations} {what}, seed {c.seed}")
-            if exact:
-                parts.append(f"exact for {', '.join(exact)}")
-    if c.test == "rthsd":
-        exact = c.notes.get("exact", [])
-        if exact and len(exact) == len(c.labels):
-            parts.append("exact (every within-query arrangement)")
-        else:
-            parts.append(f"{c.permutations} permutations, seed {c.seed}")
             if exact:
                 parts.append(f"exact for {', '.join(exact)}")
     npairs = len(next(iter(c.pairs.values())))

@@ -251,6 +251,37 @@ def made_results(
     return made
 
 
+def core_rankings(
+    arrays: tuple[Any, ...],
+    query_ids: tuple[str, ...],
+    run_name: str,
+    max_grade: Any,
+    judged_only: bool,
+    *,
+    depth: int | None = None,
+    notes: dict[str, Any] | None = None,
+) -> JudgedRankings:
+    """The :class:`JudgedRankings` of the core's judged arrays (``dict_evaluate(arrays=True)``:
+    offsets, grades, scores, tie ids, qrels offsets, qrels grades, in_run), for the measures
+    without a kernel."""
+    offsets, grades, scores, tie_ids, qoffsets, qgrades, in_run = arrays
+    return JudgedRankings(
+        query_ids=query_ids,
+        offsets=offsets,
+        grades=grades,
+        scores=scores,
+        tie_ids=tie_ids,
+        qrels_offsets=qoffsets,
+        qrels_grades=qgrades,
+        in_run=in_run,
+        run_name=run_name,
+        qrels_max_grade=max_grade,
+        depth=depth,
+        judged_only=judged_only,
+        notes={} if notes is None else notes,
+    )
+
+
 def results_of(
     out: tuple[Any, ...], index: Any, plan: FastPlan, name: str, aggregate: Any
 ) -> Results:
@@ -273,20 +304,13 @@ def results_of(
 
     jr = None
     if plan.arrays:
-        offsets, grades, scores, tie_ids, qoffsets, qgrades, in_run = arrays
-        jr = JudgedRankings(
-            query_ids=qids,
-            offsets=offsets,
-            grades=grades,
-            scores=scores,
-            tie_ids=tie_ids,
-            qrels_offsets=qoffsets,
-            qrels_grades=qgrades,
-            in_run=in_run,
-            run_name=name,
-            qrels_max_grade=index.max_grade,
+        jr = core_rankings(
+            arrays,
+            qids,
+            name,
+            index.max_grade,
+            plan.judged_only,
             depth=plan.options.depth,
-            judged_only=plan.judged_only,
             notes=notes,
         )
     cols = np.empty((nq, len(specs)))

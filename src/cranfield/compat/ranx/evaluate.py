@@ -146,7 +146,16 @@ def _cranfield_values(
         res: Any = None
         if index is not None:  # the core's path with the qrels' index made once
             res = evaluate_dicts(
-                judged, ordered, measures, None, False, True, None, None, "given", index
+                judged,
+                ordered,
+                measures,
+                depth=None,
+                judged_only=False,
+                complete=True,
+                rel=None,
+                aggregate=None,
+                ties="given",
+                index=index,
             )
         if res is None:
             res = cranfield.evaluate(judged, ordered, measures, ties="given", complete=True)
