@@ -520,3 +520,22 @@ def test_nothing_of_dask_is_imported_without_it():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_connection_closed_under_a_call_is_the_lost_scheduler():
+    """Killed mid-job, the scheduler is seen either as cancelled futures
+    (scheduler-connection-lost) or as a connection closed under a gather: one message for
+    both (it was two, chosen by timing)."""
+    import asyncio
+
+    from distributed.comm.core import CommClosedError
+
+    from cranfield.scale.dask_executor import _failure
+
+    closed = _failure(CommClosedError("in <TCP (closed) ...>: Stream is closed"), "", "tcp://a:1")
+    cancelled = asyncio.CancelledError()
+    cancelled.reason = "scheduler-connection-lost"  # type: ignore[attr-defined]
+    assert closed == _failure(cancelled, "", "tcp://a:1")
+    assert closed is not None and closed.startswith("lost the connection to the Dask scheduler")
+    refused = _failure(ConnectionRefusedError("refused"), "", "tcp://a:1")
+    assert refused == "the connection to the Dask scheduler at tcp://a:1 failed (refused)"

@@ -317,8 +317,13 @@ def _failure(exc: BaseException, what: str, address: str) -> str | None:
     ``None`` for any other exception."""
     import concurrent.futures
 
+    from distributed.comm.core import CommClosedError
     from distributed.scheduler import KilledWorker
 
+    lost = (
+        f"lost the connection to the Dask scheduler at {address} while the work ran "
+        "(the scheduler stopped, or the network failed)"
+    )
     if isinstance(exc, KilledWorker):
         times = exc.allowed_failures + 1
         return (
@@ -329,16 +334,15 @@ def _failure(exc: BaseException, what: str, address: str) -> str | None:
     if isinstance(exc, concurrent.futures.CancelledError | asyncio.CancelledError):
         reason = getattr(exc, "reason", None)
         if reason == "scheduler-connection-lost":
-            return (
-                f"lost the connection to the Dask scheduler at {address} while the work ran "
-                "(the scheduler stopped, or the network failed)"
-            )
+            return lost
         if reason == "already forgotten":  # what it needed is gone: the data sent to workers
             return (
                 f"the Dask cluster at {address} dropped the work: the workers stopped, and "
                 "the inputs sent to them were lost with them"
             )
         return f"the work on the Dask cluster at {address} was cancelled ({reason or 'no reason'})"
+    if isinstance(exc, CommClosedError):  # the same loss, seen by a call under way
+        return lost
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     if isinstance(exc, TimeoutError):
         if "No valid workers" in text:
