@@ -122,6 +122,51 @@ fn differ(a: f64, b: f64) -> bool {
     !same
 }
 
+/// The rows `seg` of one query put in `trec` rank order: by score (a stable sort, only where
+/// the given order is not it), then each tie group by document id descending (sorted only
+/// where it is not in that order); `keyed` is scratch space.  Whether any row moved.
+pub fn rank_segment<'a>(
+    seg: &mut [i64],
+    scores: &[f64],
+    doc: &impl Fn(usize) -> &'a [u8],
+    keyed: &mut Vec<(u64, i64)>,
+) -> bool {
+    let by_score = |a: &i64, b: &i64| score_cmp(scores[*a as usize], scores[*b as usize]);
+    let by_doc = |a: &i64, b: &i64| doc(*b as usize).cmp(doc(*a as usize));
+    let mut moved = false;
+    if !seg.is_sorted_by(|a, b| by_score(a, b) != Ordering::Greater) {
+        seg.sort_by(by_score);
+        moved = true;
+    }
+    let mut k = 0;
+    while k < seg.len() {
+        let s = scores[seg[k] as usize];
+        let mut e = k + 1;
+        while e < seg.len() && !differ(s, scores[seg[e] as usize]) {
+            e += 1;
+        }
+        let group = &mut seg[k..e];
+        if group.len() > 1 && !group.is_sorted_by(|a, b| by_doc(a, b) != Ordering::Greater) {
+            // by the ids' first 8 bytes as an integer, the whole ids where those are equal
+            keyed.clear();
+            keyed.extend(group.iter().map(|&r| (prefix(doc(r as usize)), r)));
+            keyed.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| by_doc(&a.1, &b.1)));
+            for (slot, &(_, r)) in group.iter_mut().zip(keyed.iter()) {
+                *slot = r;
+            }
+            moved = true;
+        }
+        k = e;
+    }
+    moved
+}
+
+/// Whether ranked row `k` of `seg` starts a new tie group (the first row always does).
+#[inline]
+pub fn starts_group(seg: &[i64], scores: &[f64], k: usize) -> bool {
+    k == 0 || differ(scores[seg[k - 1] as usize], scores[seg[k] as usize])
+}
+
 /// The `trec` order of the run rows whose query maps to a segment (`segment_of_query[qcodes[r]]`
 /// in `0..num_segments`; rows of queries mapped to -1 are left out).
 pub fn order_trec<'a>(
@@ -172,44 +217,19 @@ pub fn order_trec<'a>(
         rows
     };
     let mut identity = grouped;
-    // each segment in rank order: by score (a stable sort, only where the file's order is
-    // not it), then each tie group by document (sorted only where it is not in that order)
-    let by_score = |a: &i64, b: &i64| score_cmp(scores[*a as usize], scores[*b as usize]);
-    let by_doc = |a: &i64, b: &i64| doc(*b as usize).cmp(doc(*a as usize));
     let mut keyed: Vec<(u64, i64)> = Vec::new();
     for w in starts.windows(2) {
         let seg = &mut rows[w[0] as usize..w[1] as usize];
-        if !seg.is_sorted_by(|a, b| by_score(a, b) != Ordering::Greater) {
-            seg.sort_by(by_score);
+        if rank_segment(seg, scores, &doc, &mut keyed) {
             identity = false;
-        }
-        let mut k = 0;
-        while k < seg.len() {
-            let s = scores[seg[k] as usize];
-            let mut e = k + 1;
-            while e < seg.len() && !differ(s, scores[seg[e] as usize]) {
-                e += 1;
-            }
-            let group = &mut seg[k..e];
-            if group.len() > 1 && !group.is_sorted_by(|a, b| by_doc(a, b) != Ordering::Greater) {
-                // by the ids' first 8 bytes as an integer, the whole ids where those are equal
-                keyed.clear();
-                keyed.extend(group.iter().map(|&r| (prefix(doc(r as usize)), r)));
-                keyed.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| by_doc(&a.1, &b.1)));
-                for (slot, &(_, r)) in group.iter_mut().zip(keyed.iter()) {
-                    *slot = r;
-                }
-                identity = false;
-            }
-            k = e;
         }
     }
     let mut tie_ids = Vec::with_capacity(rows.len());
     let mut id = -1i64;
     for w in starts.windows(2) {
         let seg = &rows[w[0] as usize..w[1] as usize];
-        for (k, &r) in seg.iter().enumerate() {
-            if k == 0 || differ(scores[seg[k - 1] as usize], scores[r as usize]) {
+        for k in 0..seg.len() {
+            if starts_group(seg, scores, k) {
                 id += 1;
             }
             tie_ids.push(id);

@@ -23,6 +23,8 @@ use crate::trec::{self, Counts, ParseError};
 mod dicts_glue;
 #[path = "python_judge.rs"]
 mod judge_py;
+#[path = "python_run_judge.rs"]
+mod run_judge_py;
 
 create_exception!(
     _core,
@@ -185,6 +187,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(judge_py::judge_grades, m)?)?;
     m.add_function(wrap_pyfunction!(judge_py::order_trec, m)?)?;
     m.add_function(wrap_pyfunction!(judge_py::first_duplicate, m)?)?;
+    m.add_class::<run_judge_py::RunJudge>()?;
     dicts_glue::register(m)?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     Ok(())

@@ -123,6 +123,11 @@ impl QrelsIndex {
 }
 
 impl QrelsIndex {
+    /// The index itself (for the other entry points of the core).
+    pub fn inner(&self) -> &judge::QrelsIndex {
+        &self.inner
+    }
+
     /// The index of qrels columns the core read itself (`read_qrels`): built from the file's
     /// bytes, with no Python string per judgment.
     pub fn of_columns(offsets: &[i64], docs: &[&[u8]], grades: &[i64]) -> Self {

@@ -97,8 +97,12 @@ impl Hasher for FxHasher {
             w.copy_from_slice(c);
             self.add(u64::from_le_bytes(w));
         }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            // the last 1-7 bytes as one word (zeros after them): one step, not one per byte
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
         }
     }
     #[inline]
@@ -279,8 +283,29 @@ fn data_lines<'d>(
     data: &'d [u8],
     run: bool,
     counts: &mut Counts,
-    mut each: impl FnMut(&DataLine<'d, '_>) -> Result<(), ParseError>,
+    each: impl FnMut(&DataLine<'d, '_>) -> Result<(), ParseError>,
 ) -> Result<(), ParseError> {
+    each_data_line(data, run, counts, each)?;
+    if counts.data == 0 {
+        return Err(ParseError {
+            kind: ErrorKind::Empty,
+            line: 0,
+            start: 0,
+            end: 0,
+            field: 0,
+        });
+    }
+    Ok(())
+}
+
+/// [`data_lines`] for a piece of a text (no data line is not an error there); `each` may
+/// stop the walk with an error of its own.
+fn each_data_line<'d, E: From<ParseError>>(
+    data: &'d [u8],
+    run: bool,
+    counts: &mut Counts,
+    mut each: impl FnMut(&DataLine<'d, '_>) -> Result<(), E>,
+) -> Result<(), E> {
     let mut fields = Vec::with_capacity(8);
     for (line, start, end) in lines(data) {
         counts.lines = line;
@@ -301,22 +326,13 @@ fn data_lines<'d>(
         }
         if f.get(0)[0] == b'#' {
             if f.hidden(run) {
-                return Err(d.error(ErrorKind::Hidden, 0));
+                return Err(d.error(ErrorKind::Hidden, 0).into());
             }
             counts.comments += 1;
             continue;
         }
         counts.data += 1;
         each(&d)?;
-    }
-    if counts.data == 0 {
-        return Err(ParseError {
-            kind: ErrorKind::Empty,
-            line: 0,
-            start: 0,
-            end: 0,
-            field: 0,
-        });
     }
     Ok(())
 }
@@ -361,6 +377,55 @@ pub struct RunColumns<'a> {
     pub counts: Counts,
 }
 
+/// The score of a run data line, after its shape is checked (six fields or more, not two
+/// results joined); a line of more than six fields is counted in `extra` (how many, the first).
+#[inline]
+fn run_line(d: &DataLine<'_, '_>, extra: &mut (u64, Option<u64>)) -> Result<f64, ParseError> {
+    let f = &d.fields;
+    if f.len() != RUN_FIELDS {
+        if f.len() < RUN_FIELDS {
+            return Err(d.error(ErrorKind::Columns, 0));
+        }
+        if f.len() >= JOINED_FIELDS
+            && let Some(k) = f.joined_at()
+        {
+            return Err(d.error(ErrorKind::Joined, k));
+        }
+        extra.0 += 1;
+        extra.1.get_or_insert(d.line);
+    }
+    parse_score(f.get(4)).ok_or_else(|| d.error(ErrorKind::Score, 4))
+}
+
+/// One result of a run: its query, document, score and tag.
+pub struct RunRow<'d> {
+    pub query: &'d [u8],
+    pub doc: &'d [u8],
+    pub score: f64,
+    pub tag: &'d [u8],
+}
+
+/// The results of a piece of a run text (whole lines), handed to `each` in file order, with
+/// the rules of [`read_run`] (no result in the piece is not an error); `counts` counts its
+/// lines.
+pub fn each_run_row<'d, E: From<ParseError>>(
+    data: &'d [u8],
+    counts: &mut Counts,
+    mut each: impl FnMut(RunRow<'d>) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut extra = (0u64, None);
+    each_data_line(data, true, counts, |d| {
+        let score = run_line(d, &mut extra)?;
+        let f = &d.fields;
+        each(RunRow {
+            query: f.get(0),
+            doc: f.get(2),
+            score,
+            tag: f.get(5),
+        })
+    })
+}
+
 /// Read a TREC run.
 pub fn read_run(data: &[u8]) -> Result<RunColumns<'_>, ParseError> {
     let guess = data.len() / 40 + 1;
@@ -378,21 +443,7 @@ pub fn read_run(data: &[u8]) -> Result<RunColumns<'_>, ParseError> {
     let mut extra = (0u64, None);
     data_lines(data, true, &mut counts, |d| {
         let (f, line) = (&d.fields, d.line);
-        if f.len() != RUN_FIELDS {
-            if f.len() < RUN_FIELDS {
-                return Err(d.error(ErrorKind::Columns, 0));
-            }
-            if f.len() >= JOINED_FIELDS
-                && let Some(k) = f.joined_at()
-            {
-                return Err(d.error(ErrorKind::Joined, k));
-            }
-            extra.0 += 1;
-            extra.1.get_or_insert(line);
-        }
-        let Some(score) = parse_score(f.get(4)) else {
-            return Err(d.error(ErrorKind::Score, 4));
-        };
+        let score = run_line(d, &mut extra)?;
         let row = qcodes.len();
         qcodes.push(queries.code(f.get(0)) as i32);
         doc_bytes.extend_from_slice(f.get(2));

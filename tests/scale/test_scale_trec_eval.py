@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import warnings
 
+import numpy as np
 import pytest
 from test_scale_streaming import qrels_text, run_text
 from test_trec_eval_conformance import CASES
@@ -77,6 +78,42 @@ def test_layouts_give_the_whole_file_output(tmp_path, monkeypatch, layout):
         monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0)
         monkeypatch.setattr(pieces_mod, "PIECE_BYTES", 300)
         assert _main(argv) == whole, flags
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("layout", ["ties", "messy", "late"])
+def test_large_pieces_judged_on_all_threads_give_the_whole_file_output(
+    tmp_path, monkeypatch, layout
+):
+    """Pieces of 1 MiB or more are cut between query blocks and judged on all threads by the
+    core (rust/src/run_judge.rs); comments, blank lines and a query met again at the end
+    (``late``: the whole-file reader takes over) give the whole file's bytes."""
+    rng = np.random.default_rng(7)
+    qrels = "".join(
+        f"{q} 0 D{d} {int(rng.integers(-1, 4))}\n"
+        for q in range(1, 5001)
+        for d in rng.choice(80, size=12, replace=False).tolist()
+    )
+    (tmp_path / "q").write_text(qrels)
+    run = run_text(layout, queries=5000)
+    assert len(run) > 3 << 20
+    (tmp_path / "r").write_bytes(run)
+    monkeypatch.chdir(tmp_path)
+    argv = ["-q", "-c", "-m", "all_trec", "q", "r"]
+    monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 1 << 62)
+    whole = _main(argv)
+    assert whole[0] == 0 and whole[1]
+    monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0)
+    monkeypatch.setattr(pieces_mod, "PIECE_BYTES", 1 << 20)
+    real, whole_reads = text_io.read_run_stream, []
+
+    def read_run_stream(*args, **kwargs):
+        whole_reads.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(text_io, "read_run_stream", read_run_stream)
+    assert _main(argv) == whole
+    assert len(whole_reads) == (layout == "late")  # the core settled the others alone
 
 
 @pytest.mark.parametrize(

@@ -1,22 +1,22 @@
-"""``cranfield trec_eval`` on a run read in pieces keeps only the pieces of the block at hand:
-a piece whose queries were judged and measured is freed (memory bounded by a block, not by
-the run), and the output is the whole file's."""
+"""``cranfield trec_eval`` on a run read in pieces judges each query as soon as its block of
+lines has ended (the compiled core keeps only the open query and the batch at hand): batches
+of judged queries are measured while the run is still being read, so memory is bounded by a
+piece and a batch, not by the run, and the output is the whole file's."""
 
 from __future__ import annotations
 
-import gc
 import io
-import weakref
 
 import pytest
 
 from cranfield.compat.trec_eval import engine
 from cranfield.io.trec import run_pieces as pieces_mod
 from cranfield.io.trec import text as text_io
+from cranfield.judging import streamed_run
 
 
 @pytest.mark.slow
-def test_pieces_already_evaluated_are_freed(tmp_path, monkeypatch):
+def test_batches_are_measured_while_the_run_is_read(tmp_path, monkeypatch):
     queries, depth = 40, 30
     qrels = "".join(f"q{q} 0 d{q}-{d} {d % 3}\n" for q in range(queries) for d in range(0, 60, 4))
     run = "".join(
@@ -28,23 +28,27 @@ def test_pieces_already_evaluated_are_freed(tmp_path, monkeypatch):
     whole = io.BytesIO()
     assert engine.main(argv, out=whole, err=io.StringIO()) == 0
 
-    real = pieces_mod.pieces
-    alive: list[int] = []  # pieces still alive when each piece is handed out
-    refs: list[weakref.ref] = []
+    real_texts, real_batch = streamed_run.texts, streamed_run._batch
+    read: list[int] = []  # the pieces handed to the core so far
+    when: list[int] = []  # how many pieces were read when each batch came out
 
-    def watched(*args, **kwargs):
-        for piece in real(*args, **kwargs):
-            gc.collect()
-            alive.append(sum(r() is not None for r in refs[:-2]))  # all but the last two
-            if piece.run is not None:
-                refs.append(weakref.ref(piece.run))
+    def texts(*args, **kwargs):
+        for piece in real_texts(*args, **kwargs):
+            read.append(len(piece))
             yield piece
 
-    monkeypatch.setattr(pieces_mod, "pieces", watched)
+    def batch(*args):
+        when.append(len(read))
+        return real_batch(*args)
+
+    monkeypatch.setattr(streamed_run, "texts", texts)
+    monkeypatch.setattr(streamed_run, "_batch", batch)
     monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0)
     monkeypatch.setattr(pieces_mod, "PIECE_BYTES", 500)  # about 14 lines a piece
+    monkeypatch.setattr(streamed_run, "BATCH_ROWS", 60)  # two queries a batch
     out = io.BytesIO()
     assert engine.main(argv, out=out, err=io.StringIO()) == 0
     assert out.getvalue() == whole.getvalue()
-    assert len(refs) > 50
-    assert max(alive) == 0
+    assert len(read) > 50 and sum(read) == len(run)
+    assert len(when) >= queries // 2
+    assert when == sorted(when) and when[0] < 10  # the first batch long before the end

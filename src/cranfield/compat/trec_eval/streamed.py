@@ -39,8 +39,9 @@ def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
     from cranfield.io import is_trec_text_path
     from cranfield.io.source import Stream
     from cranfield.io.textcheck import TextCheck
-    from cranfield.io.trec.run_pieces import Fallback, NotGrouped, pieces, query_blocks, regrouped
+    from cranfield.io.trec.run_pieces import Fallback, NotGrouped, regrouped
     from cranfield.io.trec.text import in_pieces, read_run_stream
+    from cranfield.judging.streamed_run import judged_batches
 
     if not is_trec_text_path(path) or not in_pieces(path):
         return None
@@ -68,21 +69,21 @@ def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
         qrels = rel_info
         if opts.debug_query is not None:
             qrels = qrels.restrict([opts.debug_query])
-        parts = pieces(stream, name)
         try:
-            blocks = query_blocks(parts, name, stream.source)
-            return _evaluate(opts, qrels, rel_info, blocks, name, measures, zscores, True)
-        except NotGrouped as exc:
+            batches = judged_batches(
+                stream, qrels, name, depth=opts.max_docs, judged_only=opts.judged_only
+            )
+            return _evaluate_judged(opts, qrels, rel_info, batches, name, measures, zscores)
+        except NotGrouped:
             try:
-                run = read_whole([*exc.pending, *parts] if exc.pending else None)
+                run = read_whole()
             except (Fallback, CranfieldError):
                 return read_whole()
         except (Fallback, CranfieldError):
             return read_whole()
         try:
-            return _evaluate(
-                opts, qrels, rel_info, regrouped(run), name, measures, zscores, False, run.tag
-            )
+            blocks = regrouped(run)
+            return _evaluate(opts, qrels, rel_info, blocks, name, measures, zscores, run.tag)
         except CranfieldError:
             return run
     finally:
@@ -95,19 +96,9 @@ def _file_name(path: Any) -> str:
     return Path(path).name
 
 
-def _evaluate(
-    opts, qrels, rel_info, blocks, name, measures, zscores, check: bool, tag: str | None = None
-):
-    """Judge and measure each block; ``check``: the blocks come from pieces (ids and
-    duplicates checked here)."""
-    from cranfield.compat.trec_eval.measuring import (
-        evaluate_dummies,
-        evaluate_qrels,
-        finish,
-        merge_topics,
-        skipped_queries,
-    )
-    from cranfield.io.validate import check_run_duplicates, check_run_ids
+def _evaluate(opts, qrels, rel_info, blocks, name, measures, zscores, tag: str | None):
+    """Judge and measure each block of a run read whole and regrouped by query."""
+    from cranfield.compat.trec_eval.measuring import evaluate_qrels
     from cranfield.judging.join import judge
 
     keywords = {
@@ -120,20 +111,42 @@ def _evaluate(
     qrels.query_index  # noqa: B018 - built once, before the blocks
     run_ids: list[str] = []
     parts = []  # each block's (topics, values, relstrings)
-    last = None
     for block in blocks:
-        if check:
-            check_run_ids(block)
-            check_run_duplicates(block)
         run_ids.extend(block.query_ids)
-        last = block.tag
         jr = judge(qrels, block, **keywords)
         del block
         if jr.num_queries:
             parts.append(evaluate_qrels(jr, opts, measures))
         del jr
-    if tag is None:
-        tag = last
+    return _finish(opts, qrels, rel_info, parts, run_ids, name, measures, zscores, tag)
+
+
+def _evaluate_judged(opts, qrels, rel_info, batches, name, measures, zscores):
+    """Measure each batch of a run judged as it is read (``judged_batches``)."""
+    from cranfield.compat.trec_eval.measuring import evaluate_qrels
+
+    run_ids: list[str] = []
+    parts = []  # each batch's (topics, values, relstrings)
+    tag = ""
+    for batch in batches:
+        run_ids.extend(batch.run_ids)
+        tag = batch.tag
+        if batch.rankings is not None:
+            parts.append(evaluate_qrels(batch.rankings, opts, measures))
+        del batch
+    return _finish(opts, qrels, rel_info, parts, run_ids, name, measures, zscores, tag)
+
+
+def _finish(opts, qrels, rel_info, parts, run_ids, name, measures, zscores, tag):
+    """The evaluation of the whole run from its parts' values: trec_eval's ``-c`` queries,
+    the topics in order, the skipped-topics note."""
+    from cranfield.compat.trec_eval.measuring import (
+        evaluate_dummies,
+        finish,
+        merge_topics,
+        skipped_queries,
+    )
+
     in_run = set(run_ids)
     missing = [q for q in qrels.query_ids if q not in in_run]
     if opts.complete and missing:

@@ -43,6 +43,7 @@ __all__ = [
     "query_blocks",
     "regrouped",
     "sum_counts",
+    "texts",
 ]
 
 PIECE_BYTES = 4 << 20
@@ -71,16 +72,14 @@ class Piece(NamedTuple):
     counts: LineCounts
 
 
-def pieces(
-    stream: Stream, name: str, size: int | None = None, *, read_ahead: bool = False
-) -> Iterator[Piece]:
-    """The parsed pieces of the run text of ``stream`` (see the module docstring); with
-    ``read_ahead``, the next chunk is read (and decompressed, and checked) in a second thread
-    while this one parses."""
+def texts(stream: Stream, size: int | None = None, *, read_ahead: bool = False) -> Iterator[bytes]:
+    """The checked text of ``stream`` in pieces of about ``size`` bytes that end at a line end
+    (the last one may not), the first without its byte order mark; at least one piece (empty
+    for an empty text).  With ``read_ahead``, the next chunk is read (and decompressed, and
+    checked) in a second thread while this one works on the piece."""
     size = PIECE_BYTES if size is None else size
-    pending: list[bytes] = []  # chunks not parsed yet; all but the last have no line end
+    pending: list[bytes] = []  # chunks not handed out yet; all but the last have no line end
     held = 0
-    base = 0
     first = True
     chunks = stream.chunks(size)
     for chunk in _ahead(chunks) if read_ahead else chunks:
@@ -98,15 +97,31 @@ def pieces(
             rest = chunk[end:]
             pending, held = ([rest], len(rest)) if rest else ([], 0)
         del chunk
+        yield _without_bom(data) if first else data
+        del data
+        first = False
+    data = b"".join(pending)
+    if data or first:
+        yield _without_bom(data) if first else data
+
+
+def _without_bom(data: bytes) -> bytes:
+    return data[len(BOM) :] if data.startswith(BOM) else data
+
+
+def pieces(
+    stream: Stream, name: str, size: int | None = None, *, read_ahead: bool = False
+) -> Iterator[Piece]:
+    """The parsed pieces of the run text of ``stream`` (see the module docstring and
+    :func:`texts`)."""
+    base = 0
+    first = True
+    for data in texts(stream, size, read_ahead=read_ahead):
         run, counts = _parse(data, stream, name, first)
         del data
         yield Piece(run, base, counts)
         base += counts.lines
         first = False
-    data = b"".join(pending)
-    if data or first:
-        run, counts = _parse(data, stream, name, first)
-        yield Piece(run, base, counts)
 
 
 def _ahead(items: Iterator[bytes]) -> Iterator[bytes]:
@@ -150,8 +165,6 @@ def _parse(data: bytes, stream: Stream, name: str, first: bool) -> tuple[Run | N
     """The rows of one piece (``None`` when it has only blank lines) and its line counts."""
     from cranfield.io.trec.text import _parse_run
 
-    if first and data.startswith(BOM):
-        data = data[len(BOM) :]
     if not data or data.isspace():
         lines = data.count(b"\n") + (data[-1:] not in (b"", b"\n"))
         return None, LineCounts(lines=lines, data=0, blank=lines)

@@ -1,0 +1,827 @@
+//! A TREC run judged as it is read, for a run grouped by query (the usual layout): each
+//! piece of text (whole lines) is split, its results checked, and each query, once its block
+//! of lines has ended, has its duplicates looked for, is put in `trec` order, cut at a depth,
+//! and judged against the qrels ([`QrelsIndex`]), all in one pass, with no id handed to Python.
+//!
+//! The judged queries are kept as `cranfield.judging.JudgedRankings` holds them (a batch, in
+//! the qrels' query order, taken by [`RunJudge::take`]).  Anything this pass does not settle
+//! (a line that does not parse, a query met again after its block ended, a document twice in
+//! one query, an id with a control character, no result at all) stops it with a [`Stop`]: the
+//! caller then reads the run whole with the reference reader, whose error (or result) stands.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::judge::{NOT_IN_QRELS, QrelsIndex, UNJUDGED, rank_segment, starts_group};
+use rayon::prelude::*;
+
+use crate::trec::{Counts, FxHasher, ParseError, each_run_row};
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+type FxSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+
+/// Why the pass stopped (the reference reader takes over).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// A line the reader rejects.
+    Parse(ParseError),
+    /// A query met again after its block of lines ended.
+    NotGrouped,
+    /// A document listed twice for one query.
+    Duplicate,
+    /// An id holding a control character (`cranfield.io.ids`).
+    BadId,
+    /// No result in the whole text.
+    Empty,
+}
+
+impl From<ParseError> for Stop {
+    fn from(e: ParseError) -> Self {
+        Stop::Parse(e)
+    }
+}
+
+impl Stop {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Stop::Parse(_) => "parse",
+            Stop::NotGrouped => "not grouped",
+            Stop::Duplicate => "duplicate",
+            Stop::BadId => "id",
+            Stop::Empty => "empty",
+        }
+    }
+}
+
+/// Whether an id (a field of a TREC line: no whitespace, not empty) breaks the id rule of
+/// `cranfield.io.ids`: a C0 control, DEL, or a C1 control (U+0080-U+009F, the UTF-8 bytes
+/// 0xC2 0x80-0x9F; the text is valid UTF-8, so 0xC2 is always a lead byte).
+#[inline]
+pub fn bad_id(id: &[u8]) -> bool {
+    id.iter().enumerate().any(|(i, &b)| {
+        b < 0x20 || b == 0x7f || (b == 0xc2 && id.get(i + 1).is_some_and(|&c| c <= 0x9f))
+    })
+}
+
+/// Judged queries, as `JudgedRankings` holds them: query `k` (the qrels' query
+/// `qrels_queries[k]`, ascending) has rows `offsets[k]..offsets[k + 1]`.
+#[derive(Debug, Default, PartialEq)]
+pub struct Judged {
+    pub qrels_queries: Vec<i64>,
+    pub offsets: Vec<i64>,
+    pub grades: Vec<i64>,
+    pub scores: Vec<f64>,
+    /// Tie groups: non-decreasing, unique across queries.
+    pub tie_ids: Vec<i64>,
+    /// The run's query ids met since the last take, in file order (judged or not).
+    pub run_ids: Vec<Box<[u8]>>,
+}
+
+/// One judged query: its qrels query, where its rows start in a [`Flat`], how many.
+#[derive(Clone, Copy)]
+struct Done {
+    query: usize,
+    start: usize,
+    len: usize,
+}
+
+/// Judged rows of several queries one after the other: grades and scores in rank order, tie
+/// groups counted from 0 in each query.
+#[derive(Default)]
+struct Flat {
+    grades: Vec<i64>,
+    scores: Vec<f64>,
+    ties: Vec<i64>,
+}
+
+impl Flat {
+    fn clear(&mut self) {
+        self.grades.clear();
+        self.scores.clear();
+        self.ties.clear();
+    }
+}
+
+/// The working space of one thread judging queries.
+#[derive(Default)]
+struct Scratch {
+    seen: Seen,
+    rank: Vec<i64>,
+    keyed: Vec<(u64, i64)>,
+}
+
+/// How a query is judged: against which qrels (its query ids, its judgments), to which depth,
+/// unjudged documents kept or not.
+#[derive(Clone, Copy)]
+struct Rules<'i> {
+    queries: &'i FxMap<Box<[u8]>, usize>,
+    index: &'i QrelsIndex,
+    depth: Option<usize>,
+    judged_only: bool,
+}
+
+/// Judge the rows of one query (`docs[r]`, `scores[r]`) into `out`: its duplicates looked
+/// for, and, when the qrels judge it, its judged rows; `None` when they do not.
+fn judge_query(
+    rules: Rules<'_>,
+    query: &[u8],
+    docs: &[&[u8]],
+    scores: &[f64],
+    s: &mut Scratch,
+    out: &mut Flat,
+) -> Result<Option<Done>, Stop> {
+    if s.seen.has_duplicate(docs.len(), |r| docs[r]) {
+        return Err(Stop::Duplicate);
+    }
+    let Some(&q) = rules.queries.get(query) else {
+        return Ok(None);
+    };
+    s.rank.clear();
+    s.rank.extend(0..docs.len() as i64);
+    rank_segment(&mut s.rank, scores, &|r| docs[r], &mut s.keyed);
+    if let Some(depth) = rules.depth {
+        s.rank.truncate(depth);
+    }
+    let start = out.grades.len();
+    let mut tie = -1i64;
+    for k in 0..s.rank.len() {
+        if starts_group(&s.rank, scores, k) {
+            tie += 1;
+        }
+        let r = s.rank[k] as usize;
+        let grade = match rules.index.grade(q, docs[r]) {
+            Some(g) if g < 0 => UNJUDGED,
+            Some(g) => g,
+            None => NOT_IN_QRELS,
+        };
+        if rules.judged_only && grade < 0 {
+            continue;
+        }
+        out.grades.push(grade);
+        out.scores.push(scores[r]);
+        out.ties.push(tie);
+    }
+    Ok(Some(Done {
+        query: q,
+        start,
+        len: out.grades.len() - start,
+    }))
+}
+
+/// The rows of one query block: documents and scores.
+#[derive(Default)]
+struct Block<'d> {
+    docs: Vec<&'d [u8]>,
+    scores: Vec<f64>,
+}
+
+/// What a part of a piece holds: its first block when it goes on with the query held from
+/// the previous piece (`head`), its whole blocks judged (`blocks`: query id, where its rows
+/// are in `judged`), its last block when it may go on in the next piece (`tail`), its data
+/// lines and its last tag.
+#[derive(Default)]
+struct Part<'d> {
+    head: Block<'d>,
+    blocks: Vec<(&'d [u8], Option<Done>)>,
+    judged: Flat,
+    tail: Option<(&'d [u8], Block<'d>)>,
+    data_lines: u64,
+    tag: Option<&'d [u8]>,
+}
+
+/// Read and judge a part of a piece (whole lines).  `held`: the query the previous piece left
+/// open (only for the piece's first part); `open_end`: its last block may go on.
+fn read_part<'d>(
+    rules: Rules<'_>,
+    part: &'d [u8],
+    held: Option<&[u8]>,
+    open_end: bool,
+    s: &mut Scratch,
+) -> Result<Part<'d>, Stop> {
+    let mut out = Part::default();
+    let mut block = Block::default();
+    let mut query: Option<&'d [u8]> = None;
+    let mut heading = held.is_some();
+    let mut counts = Counts::default();
+    let mut close = |query: &'d [u8], block: &mut Block<'d>, out: &mut Part<'d>| {
+        let done = judge_query(rules, query, &block.docs, &block.scores, s, &mut out.judged)?;
+        out.blocks.push((query, done));
+        block.docs.clear();
+        block.scores.clear();
+        Ok::<(), Stop>(())
+    };
+    each_run_row(part, &mut counts, |row| {
+        if bad_id(row.doc) {
+            return Err(Stop::BadId);
+        }
+        out.tag = Some(row.tag);
+        if query != Some(row.query) {
+            if heading {
+                heading = held == Some(row.query);
+                if heading {
+                    query = Some(row.query);
+                }
+            }
+            if !heading {
+                if bad_id(row.query) {
+                    return Err(Stop::BadId);
+                }
+                if let Some(q) =
+                    query.filter(|_| out.head.docs.is_empty() || !block.docs.is_empty())
+                {
+                    close(q, &mut block, &mut out)?;
+                }
+                query = Some(row.query);
+            }
+        }
+        if heading {
+            out.head.docs.push(row.doc);
+            out.head.scores.push(row.score);
+        } else {
+            block.docs.push(row.doc);
+            block.scores.push(row.score);
+        }
+        Ok(())
+    })?;
+    out.data_lines = counts.data;
+    if let Some(q) = query.filter(|_| !block.docs.is_empty()) {
+        if open_end {
+            out.tail = Some((q, block));
+        } else {
+            close(q, &mut block, &mut out)?;
+        }
+    }
+    Ok(out)
+}
+
+/// The first field of a line (C `isspace` separates fields), if any.
+fn first_field(line: &[u8]) -> Option<&[u8]> {
+    let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+    let start = line.iter().position(|b| !is_space(b))?;
+    let len = line[start..]
+        .iter()
+        .position(is_space)
+        .unwrap_or(line.len() - start);
+    Some(&line[start..start + len])
+}
+
+/// `data` cut into `k` parts or fewer of about equal size, each ending where a data line of
+/// another query starts (a line's first field; blank lines and comments, whose first field
+/// starts with `#`, stay with the lines before them), so that no query's block is cut.
+fn cut(data: &[u8], k: usize) -> Vec<&[u8]> {
+    let mut parts = Vec::with_capacity(k);
+    let mut start = 0;
+    for i in 1..k {
+        let target = (data.len() / k * i).max(start);
+        let Some(p) = memchr::memchr(b'\n', &data[target..]) else {
+            break;
+        };
+        let mut at = target + p + 1; // the first whole line after the target
+        let mut prev: Option<&[u8]> = None;
+        let boundary = loop {
+            if at >= data.len() {
+                break None;
+            }
+            let end = memchr::memchr(b'\n', &data[at..]).map_or(data.len(), |p| at + p + 1);
+            if let Some(f) = first_field(&data[at..end]).filter(|f| f[0] != b'#') {
+                if prev.is_some_and(|q| q != f) {
+                    break Some(at);
+                }
+                prev = Some(f);
+            }
+            at = end;
+        };
+        let Some(end) = boundary else {
+            break;
+        };
+        parts.push(&data[start..end]);
+        start = end;
+    }
+    parts.push(&data[start..]);
+    parts
+}
+
+/// The documents of one query, looked for duplicates: an open-addressing table of their
+/// hashes (slots marked with the query's stamp, so it is never cleared between queries), the
+/// bytes compared only where two hashes are equal.
+#[derive(Default)]
+struct Seen {
+    /// (stamp, row, hash) per slot.
+    slots: Vec<(u32, u32, u64)>,
+    stamp: u32,
+}
+
+impl Seen {
+    /// Whether two of the rows `0..n` hold the same document.
+    fn has_duplicate<'a>(&mut self, n: usize, doc: impl Fn(usize) -> &'a [u8]) -> bool {
+        let Ok(rows) = u32::try_from(n) else {
+            // more rows than a u32 counts: a plain set
+            let mut set: FxSet<&[u8]> = FxSet::default();
+            return !(0..n).all(|r| set.insert(doc(r)));
+        };
+        let want = (2 * n).next_power_of_two().max(16);
+        if self.slots.len() < want {
+            self.slots = vec![(0, 0, 0); want];
+            self.stamp = 0;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill((0, 0, 0));
+            self.stamp = 1;
+        }
+        let bits = self.slots.len().trailing_zeros();
+        let mask = self.slots.len() - 1;
+        for r in 0..rows {
+            let d = doc(r as usize);
+            let mut h = FxHasher::default();
+            h.write(d);
+            let hash = h.finish();
+            let mut i = (hash >> (64 - bits)) as usize; // the best mixed bits of FxHash
+            loop {
+                let (stamp, row, other) = self.slots[i];
+                if stamp != self.stamp {
+                    self.slots[i] = (self.stamp, r, hash);
+                    break;
+                }
+                if other == hash && doc(row as usize) == d {
+                    return true;
+                }
+                i = (i + 1) & mask;
+            }
+        }
+        false
+    }
+}
+
+/// Pieces this large or larger are read and judged on all of rayon's threads.
+const PARALLEL_BYTES: usize = 1 << 20;
+
+/// The state of the pass between pieces.
+pub struct RunJudge {
+    /// The qrels' query ids, by position in the qrels.
+    qrels_queries: FxMap<Box<[u8]>, usize>,
+    depth: Option<usize>,
+    judged_only: bool,
+    /// The query whose block may go on in the next piece, and its rows (documents in
+    /// `arena`).
+    current: Option<Box<[u8]>>,
+    arena: Vec<u8>,
+    docs: Vec<(usize, usize)>,
+    scores: Vec<f64>,
+    /// Queries whose block has ended.
+    ended: FxSet<Box<[u8]>>,
+    /// The run's query ids, in file order, since the last take.
+    run_ids: Vec<Box<[u8]>>,
+    /// The batch: the judged rows and queries since the last take.
+    batch: Flat,
+    done: Vec<Done>,
+    next_tie: i64,
+    tag: Vec<u8>,
+    data_lines: u64,
+    scratch: Scratch,
+    stopped: Option<Stop>,
+}
+
+impl RunJudge {
+    /// A pass judging against a qrels whose query `i` is `qrels_query_ids[i]`.
+    pub fn new(qrels_query_ids: &[&[u8]], depth: Option<usize>, judged_only: bool) -> Self {
+        let qrels_queries = qrels_query_ids
+            .iter()
+            .enumerate()
+            .map(|(i, q)| (Box::from(*q), i))
+            .collect();
+        RunJudge {
+            qrels_queries,
+            depth,
+            judged_only,
+            current: None,
+            arena: Vec::new(),
+            docs: Vec::new(),
+            scores: Vec::new(),
+            ended: FxSet::default(),
+            run_ids: Vec::new(),
+            batch: Flat::default(),
+            done: Vec::new(),
+            next_tie: 0,
+            tag: Vec::new(),
+            data_lines: 0,
+            scratch: Scratch::default(),
+            stopped: None,
+        }
+    }
+
+    /// Rows judged and not taken yet.
+    pub fn held(&self) -> usize {
+        self.batch.grades.len()
+    }
+
+    /// The last result's tag.
+    pub fn tag(&self) -> &[u8] {
+        &self.tag
+    }
+
+    fn rules<'i>(&'i self, index: &'i QrelsIndex) -> Rules<'i> {
+        Rules {
+            queries: &self.qrels_queries,
+            index,
+            depth: self.depth,
+            judged_only: self.judged_only,
+        }
+    }
+
+    /// Read the next piece of the text (whole lines; the first without its BOM).  Once the
+    /// pass has stopped, it stays stopped.  A large piece is cut between query blocks and its
+    /// parts read and judged on all of rayon's threads; the result does not depend on how
+    /// many there are.
+    pub fn feed(&mut self, index: &QrelsIndex, data: &[u8]) -> Result<(), Stop> {
+        if let Some(stop) = &self.stopped {
+            return Err(stop.clone());
+        }
+        let result = self.read(index, data);
+        if let Err(s) = &result {
+            self.stopped = Some(s.clone());
+        }
+        result
+    }
+
+    fn read<'d>(&mut self, index: &QrelsIndex, data: &'d [u8]) -> Result<(), Stop> {
+        let threads = if data.len() >= PARALLEL_BYTES {
+            rayon::current_num_threads()
+        } else {
+            1
+        };
+        let parts = cut(data, threads);
+        let last = parts.len() - 1;
+        let held = self.current.take();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let got: Vec<Result<Part<'d>, Stop>> = {
+            let rules = self.rules(index);
+            let read = |s: &mut Scratch, (i, p): (usize, &&'d [u8])| {
+                read_part(rules, p, held.as_deref().filter(|_| i == 0), i == last, s)
+            };
+            if parts.len() > 1 {
+                parts
+                    .par_iter()
+                    .enumerate()
+                    .map_init(Scratch::default, read)
+                    .collect()
+            } else {
+                parts
+                    .iter()
+                    .enumerate()
+                    .map(|x| read(&mut scratch, x))
+                    .collect()
+            }
+        };
+        self.scratch = scratch;
+        self.current = held;
+        let got = got.into_iter().collect::<Result<Vec<Part<'_>>, Stop>>()?;
+        for (i, part) in got.into_iter().enumerate() {
+            self.data_lines += part.data_lines;
+            if let Some(t) = part.tag {
+                self.tag.clear();
+                self.tag.extend_from_slice(t);
+            }
+            for (doc, &score) in part.head.docs.iter().zip(&part.head.scores) {
+                self.hold(doc, score);
+            }
+            let more = !part.blocks.is_empty() || part.tail.is_some() || i < last;
+            if more {
+                self.end_query(index)?; // the held query ended where this piece went on
+            }
+            for (query, done) in part.blocks {
+                self.start_query(query)?;
+                self.ended.insert(Box::from(query));
+                self.run_ids.push(Box::from(query));
+                if let Some(d) = done {
+                    let base = self.batch.grades.len();
+                    let rows = d.start..d.start + d.len;
+                    self.batch
+                        .grades
+                        .extend_from_slice(&part.judged.grades[rows.clone()]);
+                    self.batch
+                        .scores
+                        .extend_from_slice(&part.judged.scores[rows.clone()]);
+                    self.batch.ties.extend_from_slice(&part.judged.ties[rows]);
+                    self.done.push(Done { start: base, ..d });
+                }
+            }
+            if let Some((query, block)) = part.tail {
+                self.start_query(query)?;
+                self.current = Some(Box::from(query));
+                for (doc, &score) in block.docs.iter().zip(&block.scores) {
+                    self.hold(doc, score);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A query block starts: its id is checked, and it must not have been met before.
+    fn start_query(&self, query: &[u8]) -> Result<(), Stop> {
+        if bad_id(query) {
+            return Err(Stop::BadId);
+        }
+        if self.ended.contains(query) {
+            return Err(Stop::NotGrouped);
+        }
+        Ok(())
+    }
+
+    /// A row of the query that may go on in the next piece, kept (its document copied).
+    fn hold(&mut self, doc: &[u8], score: f64) {
+        let start = self.arena.len();
+        self.arena.extend_from_slice(doc);
+        self.docs.push((start, self.arena.len()));
+        self.scores.push(score);
+    }
+
+    /// The block of the held query has ended: check, order and judge it.
+    fn end_query(&mut self, index: &QrelsIndex) -> Result<(), Stop> {
+        let Some(query) = self.current.take() else {
+            return Ok(());
+        };
+        let docs: Vec<&[u8]> = self.docs.iter().map(|&(a, b)| &self.arena[a..b]).collect();
+        let rules = Rules {
+            queries: &self.qrels_queries,
+            index,
+            depth: self.depth,
+            judged_only: self.judged_only,
+        };
+        let done = judge_query(
+            rules,
+            &query,
+            &docs,
+            &self.scores,
+            &mut self.scratch,
+            &mut self.batch,
+        )?;
+        self.done.extend(done);
+        self.ended.insert(query.clone());
+        self.run_ids.push(query);
+        self.arena.clear();
+        self.docs.clear();
+        self.scores.clear();
+        Ok(())
+    }
+
+    /// The judged queries since the last take, in the qrels' order, and the run's query ids
+    /// met since then (file order); with `last`, the text has ended (its last query is judged
+    /// first; a text without a result stops the pass).
+    pub fn take(&mut self, index: &QrelsIndex, last: bool) -> Result<Judged, Stop> {
+        if let Some(stop) = &self.stopped {
+            return Err(stop.clone());
+        }
+        if last {
+            if let Err(s) = self.end_query(index) {
+                self.stopped = Some(s.clone());
+                return Err(s);
+            }
+            if self.data_lines == 0 {
+                self.stopped = Some(Stop::Empty);
+                return Err(Stop::Empty);
+            }
+        }
+        let mut done = std::mem::take(&mut self.done);
+        done.sort_unstable_by_key(|d| d.query);
+        let n = self.batch.grades.len();
+        let mut out = Judged {
+            qrels_queries: Vec::with_capacity(done.len()),
+            offsets: Vec::with_capacity(done.len() + 1),
+            grades: Vec::with_capacity(n),
+            scores: Vec::with_capacity(n),
+            tie_ids: Vec::with_capacity(n),
+            run_ids: std::mem::take(&mut self.run_ids),
+        };
+        out.offsets.push(0);
+        for d in &done {
+            out.qrels_queries.push(d.query as i64);
+            let rows = d.start..d.start + d.len;
+            out.grades
+                .extend_from_slice(&self.batch.grades[rows.clone()]);
+            out.scores
+                .extend_from_slice(&self.batch.scores[rows.clone()]);
+            let base = self.next_tie;
+            let mut groups = 0;
+            for &t in &self.batch.ties[rows] {
+                out.tie_ids.push(base + t);
+                groups = t + 1;
+            }
+            self.next_tie += groups;
+            out.offsets.push(out.grades.len() as i64);
+        }
+        self.batch.clear();
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index() -> QrelsIndex {
+        // qrels query 0 ("q1") judges a (2), b (0), n (-1); query 1 ("q2") judges c (1)
+        let docs: [&[u8]; 4] = [b"a", b"b", b"n", b"c"];
+        QrelsIndex::new(&[0, 3, 4], |r| docs[r], &[2, 0, -1, 1])
+    }
+
+    fn judge(text: &[&[u8]], depth: Option<usize>, judged_only: bool) -> Result<Judged, Stop> {
+        let idx = index();
+        let mut j = RunJudge::new(&[b"q1", b"q2"], depth, judged_only);
+        for piece in text {
+            j.feed(&idx, piece)?;
+        }
+        j.take(&idx, true)
+    }
+
+    #[test]
+    fn queries_in_qrels_order_documents_in_trec_order() {
+        // q2 first in the file; q3 is not judged; q1 spans two pieces, with a tie (a, n at 2)
+        let got = judge(
+            &[
+                b"q2 Q0 c 1 5 t\nq2 Q0 x 2 4 t\nq3 Q0 a 1 9 t\nq1 Q0 a 1 2 t\n",
+                b"q1 Q0 b 2 3 t\nq1 Q0 n 3 2 t\n",
+            ],
+            None,
+            false,
+        )
+        .unwrap();
+        assert_eq!(got.qrels_queries, vec![0, 1]);
+        assert_eq!(got.offsets, vec![0, 3, 5]);
+        // q1: b (3.0), then n and a tied at 2.0, n first (document id descending)
+        assert_eq!(got.grades, vec![0, UNJUDGED, 2, 1, NOT_IN_QRELS]);
+        assert_eq!(got.scores, vec![3.0, 2.0, 2.0, 5.0, 4.0]);
+        assert_eq!(got.tie_ids, vec![0, 1, 1, 2, 3]);
+    }
+
+    #[test]
+    fn duplicates_found_among_many_documents_and_queries() {
+        // 3 queries of 5,000 documents (the table grows, its stamps are reused); the last
+        // query repeats one document of its own, far from the first
+        let mut text = Vec::new();
+        for q in 0..3 {
+            for d in 0..5000 {
+                text.extend_from_slice(format!("q{q} Q0 d{d} {d} 1 t\n").as_bytes());
+            }
+        }
+        assert!(judge(&[&text], None, false).is_ok());
+        text.extend_from_slice(b"q2 Q0 d17 5001 0 t\n");
+        assert_eq!(judge(&[&text], None, false).unwrap_err(), Stop::Duplicate);
+    }
+
+    /// A brute-force `trec` judgment of a run text: each query's rows sorted by score
+    /// descending then document descending, judged by a linear search of the qrels.
+    fn brute(text: &str, qrels: &[(&str, &str, i64)], qids: &[&str]) -> Judged {
+        let mut by_query: Vec<(usize, Vec<(f64, String)>)> = Vec::new();
+        for line in text.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let Some(qi) = qids.iter().position(|q| *q == f[0]) else {
+                continue;
+            };
+            match by_query.iter_mut().find(|(q, _)| *q == qi) {
+                Some((_, rows)) => rows.push((f[4].parse().unwrap(), f[2].to_string())),
+                None => by_query.push((qi, vec![(f[4].parse().unwrap(), f[2].to_string())])),
+            }
+        }
+        by_query.sort_by_key(|(q, _)| *q);
+        let mut out = Judged {
+            offsets: vec![0],
+            ..Judged::default()
+        };
+        let mut tie = -1;
+        for (q, mut rows) in by_query {
+            rows.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap().then_with(|| b.1.cmp(&a.1)));
+            for (k, (score, doc)) in rows.iter().enumerate() {
+                if k == 0 || rows[k - 1].0 != *score {
+                    tie += 1;
+                }
+                let g = qrels
+                    .iter()
+                    .find(|(qq, d, _)| *qq == qids[q] && d == doc)
+                    .map_or(NOT_IN_QRELS, |&(_, _, g)| if g < 0 { UNJUDGED } else { g });
+                out.grades.push(g);
+                out.scores.push(*score);
+                out.tie_ids.push(tie);
+            }
+            out.qrels_queries.push(q as i64);
+            out.offsets.push(out.grades.len() as i64);
+        }
+        out
+    }
+
+    #[test]
+    fn large_pieces_on_all_threads_equal_a_brute_force_judgment() {
+        // 300 queries (in a shuffled order, some not judged) of 1 to 80 documents drawn from
+        // 60, integer scores (many ties); pieces cut at random line ends, some over the
+        // parallel threshold
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let mut qids: Vec<String> = (0..250).map(|q| format!("q{q}")).collect();
+        qids.sort(); // the qrels' order
+        let mut qrels: Vec<(String, String, i64)> = Vec::new();
+        for q in &qids {
+            for d in 0..60 {
+                if next(3) == 0 {
+                    qrels.push((q.clone(), format!("doc{d}"), next(4) as i64 - 1));
+                }
+            }
+        }
+        qrels.sort();
+        let mut text = String::new();
+        for k in 0..300 {
+            let q = (k * 7919) % 300; // every query once, shuffled; q >= 250: not judged
+            let mut docs: Vec<u64> = (0..60).collect();
+            for i in (1..60).rev() {
+                docs.swap(i, next(i as u64 + 1) as usize);
+            }
+            for &d in docs.iter().take(1 + next(80) as usize) {
+                text.push_str(&format!("q{q} Q0 doc{d} 0 {} run\n", next(5)));
+            }
+        }
+        let base = text.clone();
+        let mut rounds = 0;
+        while text.len() < 3 * PARALLEL_BYTES {
+            text.push_str(&base.replace('q', &format!("x{rounds}-"))); // more, none judged
+            rounds += 1;
+        }
+        let ids: Vec<&str> = qids.iter().map(String::as_str).collect();
+        let offsets: Vec<i64> = ids
+            .iter()
+            .scan(0i64, |n, q| {
+                *n += qrels.iter().filter(|r| r.0 == *q).count() as i64;
+                Some(*n)
+            })
+            .collect();
+        let offsets: Vec<i64> = std::iter::once(0).chain(offsets).collect();
+        let docs: Vec<&[u8]> = qrels.iter().map(|r| r.1.as_bytes()).collect();
+        let grades: Vec<i64> = qrels.iter().map(|r| r.2).collect();
+        let index = QrelsIndex::new(&offsets, |r| docs[r], &grades);
+        let qb: Vec<&[u8]> = ids.iter().map(|q| q.as_bytes()).collect();
+        let mut j = RunJudge::new(&qb, None, false);
+        let bytes = text.as_bytes();
+        let mut start = 0;
+        while start < bytes.len() {
+            let size = if next(2) == 0 {
+                100 + next(5000) as usize
+            } else {
+                PARALLEL_BYTES + 7
+            };
+            let end = match memchr::memchr(b'\n', &bytes[(start + size).min(bytes.len() - 1)..]) {
+                Some(p) => (start + size).min(bytes.len() - 1) + p + 1,
+                None => bytes.len(),
+            };
+            j.feed(&index, &bytes[start..end]).unwrap();
+            start = end;
+        }
+        let mut got = j.take(&index, true).unwrap();
+        let run_ids = std::mem::take(&mut got.run_ids);
+        let refs: Vec<(&str, &str, i64)> = qrels
+            .iter()
+            .map(|r| (r.0.as_str(), r.1.as_str(), r.2))
+            .collect();
+        let want = brute(&text, &refs, &ids);
+        assert_eq!(got.qrels_queries, want.qrels_queries);
+        assert_eq!(got.offsets, want.offsets);
+        let first = (0..want.grades.len()).find(|&k| {
+            (got.grades[k], got.scores[k], got.tie_ids[k])
+                != (want.grades[k], want.scores[k], want.tie_ids[k])
+        });
+        assert_eq!(first, None, "first judged row that differs");
+        assert_eq!(run_ids.len(), 300 * (1 + rounds));
+        assert_eq!(&*run_ids[1], b"q119"); // 7919 % 300
+        assert_eq!(&*run_ids[300], b"x0-0");
+    }
+
+    #[test]
+    fn depth_then_judged_only() {
+        let text: &[u8] = b"q1 Q0 z 1 9 t\nq1 Q0 a 2 8 t\nq1 Q0 b 3 7 t\n";
+        let got = judge(&[text], Some(2), true).unwrap();
+        assert_eq!(got.grades, vec![2]); // z unjudged and dropped, b past the depth
+        assert_eq!(got.tie_ids, vec![1]);
+    }
+
+    #[test]
+    fn what_stops_the_pass() {
+        let stop = |t: &[u8]| judge(&[t], None, false).unwrap_err();
+        assert_eq!(
+            stop(b"q1 Q0 a 1 2 t\nq2 Q0 c 1 1 t\nq1 Q0 b 1 1 t\n"),
+            Stop::NotGrouped
+        );
+        assert_eq!(stop(b"q1 Q0 a 1 2 t\nq1 Q0 a 2 1 t\n"), Stop::Duplicate);
+        assert_eq!(
+            stop(b"q2 Q0 b 1 2 t\nq2 Q0 a 2 3 t\nq2 Q0 b 3 1 t\n"),
+            Stop::Duplicate
+        );
+        assert_eq!(stop(b"q1 Q0 a\x01 1 2 t\n"), Stop::BadId);
+        assert_eq!(stop("q1 Q0 a\u{85} 1 2 t\n".as_bytes()), Stop::BadId);
+        assert_eq!(stop(b"# nothing\n\n"), Stop::Empty);
+        assert!(matches!(stop(b"q1 Q0 a 1 x t\n"), Stop::Parse(_)));
+        // a non-ASCII id that is not a control character is an id
+        assert!(judge(&["q1 Q0 \u{e9}\u{a0} 1 2 t\n".as_bytes()], None, false).is_ok());
+    }
+}

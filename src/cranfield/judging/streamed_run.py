@@ -1,0 +1,105 @@
+"""A TREC run judged as it is read, by the compiled core (``_core.RunJudge``,
+``rust/src/run_judge.rs``), for a run grouped by query under the ``trec`` tie policy.
+
+The run's text is read in pieces of whole lines (:func:`~cranfield.io.trec.run_pieces.texts`);
+the core splits each line, checks it by the rules of the whole-file reader, and judges each
+query once its block of lines has ended: its duplicates looked for, its documents put in
+``trec`` order (score descending, document id descending), cut at ``depth``, looked up in the
+qrels' index, and (``judged_only``) the unjudged ones dropped.  No document id becomes a
+Python object.  The judged queries come out in batches of about :data:`BATCH_ROWS` rows, each
+a :class:`~cranfield.judging.rankings.JudgedRankings` whose queries are in the qrels' order
+(``strcmp``), as :func:`~cranfield.judging.join.judge` makes them.
+
+What the pass does not settle raises :class:`~cranfield.io.trec.run_pieces.NotGrouped` (a
+query met again after its block ended) or :class:`~cranfield.io.trec.run_pieces.Fallback`
+(a line the reader rejects, a document listed twice for one query, an id with a control
+character, no result at all): the caller reads the run whole with the reference reader, whose
+error or result stands, so every message is the one that reader gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+import numpy as np
+
+from cranfield.data.tables import Qrels
+from cranfield.io.source import Stream
+from cranfield.io.trec.run_pieces import Fallback, NotGrouped, texts
+from cranfield.judging.join import _qrels_grades, qrels_index
+from cranfield.judging.rankings import JudgedRankings
+
+__all__ = ["BATCH_ROWS", "JudgedBatch", "judged_batches"]
+
+BATCH_ROWS = 1 << 19
+"""Judged rows per batch (about 12 MB of arrays); tests lower it."""
+
+
+class JudgedBatch(NamedTuple):
+    """The queries judged in one batch (``None`` when none of them is in the qrels), the
+    run's query ids met in it (file order) and the tag of its last result."""
+
+    rankings: JudgedRankings | None
+    run_ids: list[str]
+    tag: str
+
+
+def judged_batches(
+    stream: Stream,
+    qrels: Qrels,
+    name: str,
+    *,
+    depth: int | None = None,
+    judged_only: bool = False,
+    rows: int | None = None,
+) -> Iterator[JudgedBatch]:
+    """The run text of ``stream`` judged against ``qrels`` (see the module docstring),
+    batch by batch; the run's name is ``name``."""
+    from cranfield import _core
+
+    rows = BATCH_ROWS if rows is None else rows
+    judge = _core.RunJudge(qrels_index(qrels), list(qrels.query_ids), depth, judged_only)
+    for data in texts(stream, read_ahead=True):
+        stop = judge.feed(data)
+        del data
+        if stop is not None:
+            _stopped(stop)
+        if judge.held >= rows:
+            yield _batch(judge.take(False), qrels, name, depth, judged_only)
+    yield _batch(judge.take(True), qrels, name, depth, judged_only)
+
+
+def _stopped(why: str) -> None:
+    if why == "not grouped":
+        raise NotGrouped([])
+    raise Fallback(f"the run needs the whole-file reader ({why})")
+
+
+def _batch(
+    got: dict | str, qrels: Qrels, name: str, depth: int | None, judged_only: bool
+) -> JudgedBatch:
+    if isinstance(got, str):
+        _stopped(got)
+    assert isinstance(got, dict)
+    qidx = got["qrels_queries"]
+    if not len(qidx):
+        return JudgedBatch(None, got["run_ids"], got["tag"])
+    ids = qrels.query_ids
+    qoff, qgrades = _qrels_grades(qrels, qidx)
+    rankings = JudgedRankings(
+        query_ids=tuple(ids[i] for i in qidx.tolist()),
+        offsets=got["offsets"],
+        grades=got["grades"],
+        scores=got["scores"],
+        tie_ids=got["tie_ids"],
+        qrels_offsets=qoff,
+        qrels_grades=qgrades,
+        in_run=np.ones(len(qidx), dtype=bool),
+        run_name=name,
+        ties="trec",
+        qrels_max_grade=qrels.max_grade,
+        depth=depth,
+        judged_only=judged_only,
+    )
+    return JudgedBatch(rankings, got["run_ids"], got["tag"])
