@@ -13,6 +13,7 @@ pub mod duplicates;
 pub mod judge;
 pub mod numbers;
 pub mod quicksort;
+pub mod run_collect;
 pub mod run_judge;
 pub mod trec;
 

@@ -1,6 +1,7 @@
-//! `cranfield._core.RunJudge` ([`crate::run_judge`]) for `cranfield.judging.streamed_run`: a
-//! grouped run judged as its pieces are read, against a `QrelsIndex`.  The work runs without
-//! the GIL.
+//! `cranfield._core.RunJudge` for `cranfield.judging.streamed_run`: a run judged as its
+//! pieces are read, against a `QrelsIndex` — grouped by query ([`crate::run_judge`]), or
+//! collected per query and judged at its end ([`crate::run_collect`]).  The work runs
+//! without the GIL.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -8,29 +9,70 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use super::judge_py::QrelsIndex;
 use super::{array, guarded, text};
-use crate::run_judge::{self, Stop};
+use crate::run_collect::RunCollect;
+use crate::run_judge::{self, Judged, Stop};
 
-/// The pass: `RunJudge(index, query_ids, depth, judged_only)`, `query_ids` the qrels' query
-/// ids in the index's order.
+enum Pass {
+    Grouped(Box<run_judge::RunJudge>),
+    Collected(Box<RunCollect>),
+}
+
+/// The pass: `RunJudge(index, query_ids, depth, judged_only, grouped=True, rows=...,
+/// threads=None)`, `query_ids` the qrels' query ids in the index's order; `grouped=False`
+/// collects a run that is not grouped by query and judges it once the text has ended, in
+/// batches of about `rows` judged rows; `threads`: how many threads read and judge a large
+/// piece (`None`: one per core).
 #[pyclass(module = "cranfield._core")]
 pub struct RunJudge {
     index: Py<QrelsIndex>,
-    inner: run_judge::RunJudge,
+    pass: Pass,
+    /// `threads` threads of its own, or rayon's global pool (one per core).
+    pool: Option<rayon::ThreadPool>,
+}
+
+/// `f` on `pool`'s threads (or the global pool's).
+fn on<T: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(p) => p.install(f),
+        None => f(),
+    }
 }
 
 fn stopped(py: Python<'_>, stop: &Stop) -> PyResult<Py<PyAny>> {
     Ok(PyString::new(py, stop.name()).into_any().unbind())
 }
 
+fn batch(py: Python<'_>, j: Judged, more: bool, tag: &[u8]) -> PyResult<Py<PyAny>> {
+    let d = PyDict::new(py);
+    let ids = j
+        .run_ids
+        .iter()
+        .map(|q| text(py, q))
+        .collect::<PyResult<Vec<_>>>()?;
+    d.set_item("qrels_queries", array(py, j.qrels_queries))?;
+    d.set_item("offsets", array(py, j.offsets))?;
+    d.set_item("grades", array(py, j.grades))?;
+    d.set_item("scores", array(py, j.scores))?;
+    d.set_item("tie_ids", array(py, j.tie_ids))?;
+    d.set_item("run_ids", PyList::new(py, ids)?)?;
+    d.set_item("tag", text(py, tag)?)?;
+    d.set_item("more", more)?;
+    Ok(d.into_any().unbind())
+}
+
 #[pymethods]
 impl RunJudge {
     #[new]
-    #[pyo3(signature = (index, query_ids, depth, judged_only))]
+    #[pyo3(signature = (index, query_ids, depth, judged_only, grouped=true, rows=1 << 19, threads=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         index: Bound<'_, QrelsIndex>,
         query_ids: Vec<Bound<'_, PyString>>,
         depth: Option<usize>,
         judged_only: bool,
+        grouped: bool,
+        rows: usize,
+        threads: Option<usize>,
     ) -> PyResult<Self> {
         let ids = query_ids
             .iter()
@@ -41,12 +83,26 @@ impl RunJudge {
                 "RunJudge: one query id per query of the index",
             ));
         }
-        let inner = guarded("RunJudge", || {
-            run_judge::RunJudge::new(&ids, depth, judged_only)
+        let pass = guarded("RunJudge", || {
+            if grouped {
+                Pass::Grouped(Box::new(run_judge::RunJudge::new(&ids, depth, judged_only)))
+            } else {
+                Pass::Collected(Box::new(RunCollect::new(&ids, depth, judged_only, rows)))
+            }
         })?;
+        let pool = match threads {
+            None => None,
+            Some(n) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n.max(1))
+                    .build()
+                    .map_err(|e| PyValueError::new_err(format!("RunJudge: threads: {e}")))?,
+            ),
+        };
         Ok(RunJudge {
             index: index.unbind(),
-            inner,
+            pass,
+            pool,
         })
     }
 
@@ -54,45 +110,73 @@ impl RunJudge {
     /// (`"parse"`, `"not grouped"`, `"duplicate"`, `"id"`).
     fn feed(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<Option<Py<PyAny>>> {
         let index = self.index.get().inner();
-        let inner = &mut self.inner;
-        let got = py.detach(|| guarded("RunJudge.feed", || inner.feed(index, data)))?;
+        let (pass, pool) = (&mut self.pass, self.pool.as_ref());
+        let got = py.detach(|| {
+            guarded("RunJudge.feed", || {
+                on(pool, || match pass {
+                    Pass::Grouped(g) => g.feed(index, data),
+                    Pass::Collected(c) => c.feed(data),
+                })
+            })
+        })?;
         match got {
             Ok(()) => Ok(None),
             Err(stop) => Ok(Some(stopped(py, &stop)?)),
         }
     }
 
-    /// `take(last)`: the queries judged since the last take, a dict of `qrels_queries`,
-    /// `offsets`, `grades`, `scores`, `tie_ids` (arrays), `run_ids` (the run's query ids met
-    /// since then, in file order) and `tag`; or why the pass stopped (a string).  `last`: the
-    /// text has ended.
+    /// `take(last)`: the next judged queries, a dict of `qrels_queries`, `offsets`, `grades`,
+    /// `scores`, `tie_ids` (arrays), `run_ids` (the run's query ids met since the last take),
+    /// `tag`, `more` (another batch follows: take again) and `counts` (the lines read so far:
+    /// lines, data, comments, blank, extra, first extra line); or why the pass stopped (a
+    /// string).  `last`: the text has ended (a run collected whole is judged only then).
     fn take(&mut self, py: Python<'_>, last: bool) -> PyResult<Py<PyAny>> {
         let index = self.index.get().inner();
-        let inner = &mut self.inner;
-        let got = py.detach(|| guarded("RunJudge.take", || inner.take(index, last)))?;
-        let j = match got {
-            Ok(x) => x,
-            Err(stop) => return stopped(py, &stop),
+        if !last && matches!(self.pass, Pass::Collected(_)) {
+            return Err(PyValueError::new_err(
+                "RunJudge.take: a run collected whole is judged once its text has ended",
+            ));
+        }
+        let (pass, pool) = (&mut self.pass, self.pool.as_ref());
+        let got = py.detach(|| {
+            guarded("RunJudge.take", || {
+                on(pool, || match pass {
+                    Pass::Grouped(g) => g.take(index, last).map(|j| (j, false)),
+                    Pass::Collected(c) => c.take(index),
+                })
+            })
+        })?;
+        let (tag, counts) = match &self.pass {
+            Pass::Grouped(g) => (g.tag(), g.counts()),
+            Pass::Collected(c) => (c.tag(), c.counts()),
         };
-        let d = PyDict::new(py);
-        d.set_item("qrels_queries", array(py, j.qrels_queries))?;
-        d.set_item("offsets", array(py, j.offsets))?;
-        d.set_item("grades", array(py, j.grades))?;
-        d.set_item("scores", array(py, j.scores))?;
-        d.set_item("tie_ids", array(py, j.tie_ids))?;
-        let ids = j
-            .run_ids
-            .iter()
-            .map(|q| text(py, q))
-            .collect::<PyResult<Vec<_>>>()?;
-        d.set_item("run_ids", PyList::new(py, ids)?)?;
-        d.set_item("tag", text(py, self.inner.tag())?)?;
-        Ok(d.into_any().unbind())
+        match got {
+            Ok((j, more)) => {
+                let d = batch(py, j, more, tag)?;
+                let c = counts;
+                let counts = (c.lines, c.data, c.comments, c.blank, c.extra, c.first_extra);
+                d.bind(py).set_item("counts", counts)?;
+                Ok(d)
+            }
+            Err(stop) => stopped(py, &stop),
+        }
     }
 
-    /// Rows judged and not taken yet.
+    /// The lines of the text read so far.
+    #[getter]
+    fn lines(&self) -> PyResult<u64> {
+        guarded("RunJudge.lines", || match &self.pass {
+            Pass::Grouped(g) => g.counts().lines,
+            Pass::Collected(c) => c.counts().lines,
+        })
+    }
+
+    /// Rows judged and not taken yet (none before its end for a run collected whole).
     #[getter]
     fn held(&self) -> PyResult<usize> {
-        guarded("RunJudge.held", || self.inner.held())
+        guarded("RunJudge.held", || match &self.pass {
+            Pass::Grouped(g) => g.held(),
+            Pass::Collected(_) => 0,
+        })
     }
 }

@@ -17,8 +17,8 @@ use rayon::prelude::*;
 
 use crate::trec::{Counts, FxHasher, ParseError, each_run_row};
 
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-type FxSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
 
 /// Why the pass stopped (the reference reader takes over).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,11 +55,13 @@ impl Stop {
 
 /// Whether an id (a field of a TREC line: no whitespace, not empty) breaks the id rule of
 /// `cranfield.io.ids`: a C0 control, DEL, or a C1 control (U+0080-U+009F, the UTF-8 bytes
-/// 0xC2 0x80-0x9F; the text is valid UTF-8, so 0xC2 is always a lead byte).
+/// 0xC2 0x80-0x9F; in valid UTF-8, which the text is, 0xC2 is always a lead byte).
 #[inline]
 pub fn bad_id(id: &[u8]) -> bool {
     id.iter().enumerate().any(|(i, &b)| {
-        b < 0x20 || b == 0x7f || (b == 0xc2 && id.get(i + 1).is_some_and(|&c| c <= 0x9f))
+        b < 0x20
+            || b == 0x7f
+            || (b == 0xc2 && id.get(i + 1).is_some_and(|c| (0x80..=0x9f).contains(c)))
     })
 }
 
@@ -79,7 +81,7 @@ pub struct Judged {
 
 /// One judged query: its qrels query, where its rows start in a [`Flat`], how many.
 #[derive(Clone, Copy)]
-struct Done {
+pub(crate) struct Done {
     query: usize,
     start: usize,
     len: usize,
@@ -88,13 +90,23 @@ struct Done {
 /// Judged rows of several queries one after the other: grades and scores in rank order, tie
 /// groups counted from 0 in each query.
 #[derive(Default)]
-struct Flat {
+pub(crate) struct Flat {
     grades: Vec<i64>,
     scores: Vec<f64>,
     ties: Vec<i64>,
 }
 
 impl Flat {
+    /// Copy the rows of the query `d` of `other` to the end of these; where they now are.
+    pub(crate) fn append(&mut self, other: &Flat, d: Done) -> Done {
+        let start = self.grades.len();
+        let rows = d.start..d.start + d.len;
+        self.grades.extend_from_slice(&other.grades[rows.clone()]);
+        self.scores.extend_from_slice(&other.scores[rows.clone()]);
+        self.ties.extend_from_slice(&other.ties[rows]);
+        Done { start, ..d }
+    }
+
     fn clear(&mut self) {
         self.grades.clear();
         self.scores.clear();
@@ -104,7 +116,7 @@ impl Flat {
 
 /// The working space of one thread judging queries.
 #[derive(Default)]
-struct Scratch {
+pub(crate) struct Scratch {
     seen: Seen,
     rank: Vec<i64>,
     keyed: Vec<(u64, i64)>,
@@ -113,16 +125,16 @@ struct Scratch {
 /// How a query is judged: against which qrels (its query ids, its judgments), to which depth,
 /// unjudged documents kept or not.
 #[derive(Clone, Copy)]
-struct Rules<'i> {
-    queries: &'i FxMap<Box<[u8]>, usize>,
-    index: &'i QrelsIndex,
-    depth: Option<usize>,
-    judged_only: bool,
+pub(crate) struct Rules<'i> {
+    pub(crate) queries: &'i FxMap<Box<[u8]>, usize>,
+    pub(crate) index: &'i QrelsIndex,
+    pub(crate) depth: Option<usize>,
+    pub(crate) judged_only: bool,
 }
 
 /// Judge the rows of one query (`docs[r]`, `scores[r]`) into `out`: its duplicates looked
 /// for, and, when the qrels judge it, its judged rows; `None` when they do not.
-fn judge_query(
+pub(crate) fn judge_query(
     rules: Rules<'_>,
     query: &[u8],
     docs: &[&[u8]],
@@ -185,7 +197,7 @@ struct Part<'d> {
     blocks: Vec<(&'d [u8], Option<Done>)>,
     judged: Flat,
     tail: Option<(&'d [u8], Block<'d>)>,
-    data_lines: u64,
+    counts: Counts,
     tag: Option<&'d [u8]>,
 }
 
@@ -243,7 +255,7 @@ fn read_part<'d>(
         }
         Ok(())
     })?;
-    out.data_lines = counts.data;
+    out.counts = counts;
     if let Some(q) = query.filter(|_| !block.docs.is_empty()) {
         if open_end {
             out.tail = Some((q, block));
@@ -255,7 +267,7 @@ fn read_part<'d>(
 }
 
 /// The first field of a line (C `isspace` separates fields), if any.
-fn first_field(line: &[u8]) -> Option<&[u8]> {
+pub(crate) fn first_field(line: &[u8]) -> Option<&[u8]> {
     let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
     let start = line.iter().position(|b| !is_space(b))?;
     let len = line[start..]
@@ -268,7 +280,7 @@ fn first_field(line: &[u8]) -> Option<&[u8]> {
 /// `data` cut into `k` parts or fewer of about equal size, each ending where a data line of
 /// another query starts (a line's first field; blank lines and comments, whose first field
 /// starts with `#`, stay with the lines before them), so that no query's block is cut.
-fn cut(data: &[u8], k: usize) -> Vec<&[u8]> {
+pub(crate) fn cut(data: &[u8], k: usize) -> Vec<&[u8]> {
     let mut parts = Vec::with_capacity(k);
     let mut start = 0;
     for i in 1..k {
@@ -354,7 +366,7 @@ impl Seen {
 }
 
 /// Pieces this large or larger are read and judged on all of rayon's threads.
-const PARALLEL_BYTES: usize = 1 << 20;
+pub(crate) const PARALLEL_BYTES: usize = 1 << 20;
 
 /// The state of the pass between pieces.
 pub struct RunJudge {
@@ -377,7 +389,7 @@ pub struct RunJudge {
     done: Vec<Done>,
     next_tie: i64,
     tag: Vec<u8>,
-    data_lines: u64,
+    counts: Counts,
     scratch: Scratch,
     stopped: Option<Stop>,
 }
@@ -404,7 +416,7 @@ impl RunJudge {
             done: Vec::new(),
             next_tie: 0,
             tag: Vec::new(),
-            data_lines: 0,
+            counts: Counts::default(),
             scratch: Scratch::default(),
             stopped: None,
         }
@@ -418,6 +430,11 @@ impl RunJudge {
     /// The last result's tag.
     pub fn tag(&self) -> &[u8] {
         &self.tag
+    }
+
+    /// The lines of the text read so far, as the whole-file reader counts them.
+    pub fn counts(&self) -> &Counts {
+        &self.counts
     }
 
     fn rules<'i>(&'i self, index: &'i QrelsIndex) -> Rules<'i> {
@@ -445,6 +462,9 @@ impl RunJudge {
     }
 
     fn read<'d>(&mut self, index: &QrelsIndex, data: &'d [u8]) -> Result<(), Stop> {
+        if data.is_empty() {
+            return Ok(()); // no line at all (a text's lines never end in an empty piece)
+        }
         let threads = if data.len() >= PARALLEL_BYTES {
             rayon::current_num_threads()
         } else {
@@ -477,7 +497,7 @@ impl RunJudge {
         self.current = held;
         let got = got.into_iter().collect::<Result<Vec<Part<'_>>, Stop>>()?;
         for (i, part) in got.into_iter().enumerate() {
-            self.data_lines += part.data_lines;
+            self.counts.then(&part.counts);
             if let Some(t) = part.tag {
                 self.tag.clear();
                 self.tag.extend_from_slice(t);
@@ -494,16 +514,8 @@ impl RunJudge {
                 self.ended.insert(Box::from(query));
                 self.run_ids.push(Box::from(query));
                 if let Some(d) = done {
-                    let base = self.batch.grades.len();
-                    let rows = d.start..d.start + d.len;
-                    self.batch
-                        .grades
-                        .extend_from_slice(&part.judged.grades[rows.clone()]);
-                    self.batch
-                        .scores
-                        .extend_from_slice(&part.judged.scores[rows.clone()]);
-                    self.batch.ties.extend_from_slice(&part.judged.ties[rows]);
-                    self.done.push(Done { start: base, ..d });
+                    let moved = self.batch.append(&part.judged, d);
+                    self.done.push(moved);
                 }
             }
             if let Some((query, block)) = part.tail {
@@ -577,42 +589,57 @@ impl RunJudge {
                 self.stopped = Some(s.clone());
                 return Err(s);
             }
-            if self.data_lines == 0 {
+            if self.counts.data == 0 {
                 self.stopped = Some(Stop::Empty);
                 return Err(Stop::Empty);
             }
         }
-        let mut done = std::mem::take(&mut self.done);
-        done.sort_unstable_by_key(|d| d.query);
-        let n = self.batch.grades.len();
-        let mut out = Judged {
-            qrels_queries: Vec::with_capacity(done.len()),
-            offsets: Vec::with_capacity(done.len() + 1),
-            grades: Vec::with_capacity(n),
-            scores: Vec::with_capacity(n),
-            tie_ids: Vec::with_capacity(n),
-            run_ids: std::mem::take(&mut self.run_ids),
-        };
-        out.offsets.push(0);
-        for d in &done {
-            out.qrels_queries.push(d.query as i64);
-            let rows = d.start..d.start + d.len;
-            out.grades
-                .extend_from_slice(&self.batch.grades[rows.clone()]);
-            out.scores
-                .extend_from_slice(&self.batch.scores[rows.clone()]);
-            let base = self.next_tie;
-            let mut groups = 0;
-            for &t in &self.batch.ties[rows] {
-                out.tie_ids.push(base + t);
-                groups = t + 1;
-            }
-            self.next_tie += groups;
-            out.offsets.push(out.grades.len() as i64);
-        }
-        self.batch.clear();
-        Ok(out)
+        let run_ids = std::mem::take(&mut self.run_ids);
+        Ok(assemble(
+            &mut self.done,
+            &mut self.batch,
+            &mut self.next_tie,
+            run_ids,
+        ))
     }
+}
+
+/// The judged queries `done` (rows in `batch`) as [`Judged`], in the qrels' order, tie groups
+/// numbered on from `next_tie`; `done` and `batch` are emptied.
+pub(crate) fn assemble(
+    done: &mut Vec<Done>,
+    batch: &mut Flat,
+    next_tie: &mut i64,
+    run_ids: Vec<Box<[u8]>>,
+) -> Judged {
+    done.sort_unstable_by_key(|d| d.query);
+    let n = batch.grades.len();
+    let mut out = Judged {
+        qrels_queries: Vec::with_capacity(done.len()),
+        offsets: Vec::with_capacity(done.len() + 1),
+        grades: Vec::with_capacity(n),
+        scores: Vec::with_capacity(n),
+        tie_ids: Vec::with_capacity(n),
+        run_ids,
+    };
+    out.offsets.push(0);
+    for d in done.iter() {
+        out.qrels_queries.push(d.query as i64);
+        let rows = d.start..d.start + d.len;
+        out.grades.extend_from_slice(&batch.grades[rows.clone()]);
+        out.scores.extend_from_slice(&batch.scores[rows.clone()]);
+        let base = *next_tie;
+        let mut groups = 0;
+        for &t in &batch.ties[rows] {
+            out.tie_ids.push(base + t);
+            groups = t + 1;
+        }
+        *next_tie += groups;
+        out.offsets.push(out.grades.len() as i64);
+    }
+    done.clear();
+    batch.clear();
+    out
 }
 
 #[cfg(test)]

@@ -74,6 +74,21 @@ pub struct Counts {
     pub first_extra: Option<u64>,
 }
 
+impl Counts {
+    /// The counts of a text followed by those of the next piece of it (`next`, its lines
+    /// numbered from 1): the lines added up, the first extra-column line numbered on.
+    pub fn then(&mut self, next: &Counts) {
+        if self.first_extra.is_none() {
+            self.first_extra = next.first_extra.map(|l| self.lines + l);
+        }
+        self.lines += next.lines;
+        self.data += next.data;
+        self.comments += next.comments;
+        self.blank += next.blank;
+        self.extra += next.extra;
+    }
+}
+
 /// FxHash (rustc's): ids are short, and a run's ids are not chosen by an adversary of the
 /// process reading them (a collision costs time, never a wrong answer).
 #[derive(Default, Clone, Copy)]
@@ -414,7 +429,7 @@ pub fn each_run_row<'d, E: From<ParseError>>(
     mut each: impl FnMut(RunRow<'d>) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut extra = (0u64, None);
-    each_data_line(data, true, counts, |d| {
+    let walked = each_data_line(data, true, counts, |d| {
         let score = run_line(d, &mut extra)?;
         let f = &d.fields;
         each(RunRow {
@@ -423,7 +438,9 @@ pub fn each_run_row<'d, E: From<ParseError>>(
             score,
             tag: f.get(5),
         })
-    })
+    });
+    (counts.extra, counts.first_extra) = extra;
+    walked
 }
 
 /// Read a TREC run.

@@ -179,6 +179,7 @@ fn a_campaign_of_mutated_files() {
         oracle::check_qrels(&qrels);
         oracle::check_qrels(&run);
         oracle::check_join(&qrels, &run);
+        oracle::check_run_judge(&qrels, &run, 1 + rng.below(4));
         let tok = rng.pick(PIECES);
         oracle::check_numbers(tok);
         oracle::check_numbers(&mutate(&mut rng, tok));

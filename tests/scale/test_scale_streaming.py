@@ -22,6 +22,7 @@ from cranfield.io import read_qrels
 from cranfield.io.trec import run_pieces as pieces_mod
 from cranfield.io.trec import text as text_io
 from cranfield.io.trec.text import parse_trec_run, read_trec_run
+from cranfield.judging import streamed_run
 
 pytestmark = pytest.mark.filterwarnings("ignore::cranfield.CranfieldWarning")
 
@@ -143,34 +144,41 @@ def test_pieces_and_blocks_equal_the_whole_file(tmp_path, monkeypatch, text_pars
 
 
 def test_the_data_reaches_every_path(tmp_path, monkeypatch):
-    """The generated layouts exercise what they claim: blocks (several per run), the join of a
-    shuffled run, and the restart of a run whose first query comes back at the end."""
+    """The generated layouts exercise what they claim: batches judged by the compiled core as
+    the run is read (several per run), a shuffled run collected by the core and judged at its
+    end, and a run whose first query comes back at the end (read grouped until then, then read
+    again and collected); none needs the whole-file reader."""
     seen = []
-    real_blocks, real_join = pieces_mod.query_blocks, pieces_mod.join_runs
+    real = streamed_run.judged_batches
 
-    def blocks(*a):
-        for b in real_blocks(*a):
-            seen.append("block")
+    def batches(*a, grouped=True, **k):
+        for b in real(*a, grouped=grouped, **k):
+            seen.append("batch" if grouped else "collected")
             yield b
 
-    def join(*a):
-        seen.append("join")
-        return real_join(*a)
+    whole = []
+    real_whole = text_io.read_run_stream
 
-    monkeypatch.setattr(pieces_mod, "query_blocks", blocks)
-    monkeypatch.setattr(pieces_mod, "join_runs", join)
-    _pieces(monkeypatch, 2000)  # a shuffled piece of this size has more blocks than queries
+    def read_whole(*a, **k):
+        whole.append(a)
+        return real_whole(*a, **k)
+
+    monkeypatch.setattr(streamed_run, "judged_batches", batches)
+    monkeypatch.setattr(streamed_run, "BATCH_ROWS", 40)
+    monkeypatch.setattr(text_io, "read_run_stream", read_whole)
+    _pieces(monkeypatch, 2000)
     qp = tmp_path / "qrels.txt"
     qp.write_bytes(qrels_text("grouped"))
-    for layout, expected in (("grouped", ["block"] * 4), ("shuffled", ["join"])):
+    counts = {}
+    for layout in ("grouped", "shuffled", "late"):
         seen.clear()
         (tmp_path / "r.txt").write_bytes(run_text(layout))
         _evaluate(qp, tmp_path / "r.txt")
-        assert seen[: len(expected)] == expected and seen.count("join") == expected.count("join")
-    seen.clear()
-    (tmp_path / "r.txt").write_bytes(run_text("late"))
-    _evaluate(qp, tmp_path / "r.txt")
-    assert seen.count("block") >= 3 and seen[-1] == "join"  # streamed, then read again
+        counts[layout] = (seen.count("batch"), seen.count("collected"), seen[-1])
+    assert counts["grouped"][:2] == (counts["grouped"][0], 0) and counts["grouped"][0] >= 4
+    assert counts["shuffled"][0] == 0 and counts["shuffled"][1] >= 3
+    assert counts["late"][0] >= 3 and counts["late"][2] == "collected"
+    assert not whole
 
 
 @pytest.mark.parametrize("size", [1, 300])

@@ -17,13 +17,20 @@
 //! - an error is the first problem of the text, with its kind, line, the line's bytes and
 //!   the field; a text without data lines is `Empty`;
 //! - the join (`judge.rs`) gives each run row the first grade of its (query, document) in the
-//!   qrels (negative: `UNJUDGED`), `NOT_IN_QRELS` where they do not judge it.
+//!   qrels (negative: `UNJUDGED`), `NOT_IN_QRELS` where they do not judge it;
+//! - a run judged as it is read (`run_judge.rs`, grouped; `run_collect.rs`, collected), in
+//!   pieces of whole lines: each judged query of the qrels, in their order, its rows sorted by
+//!   score descending then document descending, with its grades and tie groups; it stops
+//!   exactly when the text does not read, holds a duplicate or a control character in an id,
+//!   or (grouped) comes back to a query after its block ended.
 //!
 //! The fuzz targets (`fuzz_targets/`) call these on libFuzzer's inputs; `rust/tests/hostile.rs`
 //! includes this file and calls them on the kept findings and on generated mutations.
 
 use _core::judge::{NOT_IN_QRELS, QrelsIndex, UNJUDGED, grades};
 use _core::numbers::{is_int, is_score, parse_int, parse_score};
+use _core::run_collect::RunCollect;
+use _core::run_judge::{Judged, RunJudge, Stop};
 use _core::trec::{Counts, ErrorKind, ParseError, read_qrels, read_run};
 
 const RUN_FIELDS: usize = 6;
@@ -388,13 +395,188 @@ pub fn check_join(qrels_text: &[u8], run_text: &[u8]) {
     }
 }
 
+/// Whether an id holds a control character (C0, DEL, C1: U+0080-U+009F), read as UTF-8 the
+/// plain way (`cranfield.io.ids`).
+fn control_in(id: &[u8]) -> bool {
+    String::from_utf8_lossy(id)
+        .chars()
+        .any(|c| (c as u32) < 0x20 || (0x7f..=0x9f).contains(&(c as u32)))
+}
+
+/// `run_text` cut into pieces of whole lines: after every `every`-th line end.
+fn pieces(run_text: &[u8], every: usize) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let (mut start, mut seen) = (0, 0);
+    for (i, &b) in run_text.iter().enumerate() {
+        if b == b'\n' {
+            seen += 1;
+            if seen % every == 0 {
+                out.push(&run_text[start..=i]);
+                start = i + 1;
+            }
+        }
+    }
+    out.push(&run_text[start..]);
+    out
+}
+
+/// The run `run_text` judged as it is read against the qrels `qrels_text` (when they read),
+/// by the grouped pass and by the collection, in pieces of `every` lines, against a brute
+/// force: the rows of each query the qrels judge, sorted by score descending then document
+/// descending (bytes), graded by a linear search of the qrels, tie groups numbered on.
+pub fn check_run_judge(qrels_text: &[u8], run_text: &[u8], every: usize) {
+    let Ok(q) = read_qrels(qrels_text) else {
+        return;
+    };
+    let index = QrelsIndex::new(&q.offsets, |r| q.doc_ids[r], &q.grades);
+    let every = every.max(1);
+    let mut grouped = RunJudge::new(&q.query_ids, None, false);
+    let mut collected = RunCollect::new(&q.query_ids, None, false, 7);
+    let fed = pieces(run_text, every)
+        .into_iter()
+        .try_for_each(|p| grouped.feed(&index, p));
+    let got_grouped = fed.and_then(|()| grouped.take(&index, true));
+    let fed = pieces(run_text, every)
+        .into_iter()
+        .try_for_each(|p| collected.feed(p));
+    let got_collected = fed.and_then(|()| {
+        let mut all = Judged::default();
+        let mut tie = Vec::new();
+        loop {
+            let (j, more) = collected.take(&index)?;
+            let base = all.grades.len() as i64;
+            all.qrels_queries.extend(&j.qrels_queries);
+            all.offsets.extend(
+                j.offsets
+                    .iter()
+                    .skip(usize::from(!tie.is_empty()))
+                    .map(|o| o + base),
+            );
+            all.grades.extend(&j.grades);
+            all.scores.extend(&j.scores);
+            all.tie_ids.extend(&j.tie_ids);
+            all.run_ids.extend(j.run_ids);
+            tie.push(());
+            if !more {
+                return Ok(all);
+            }
+        }
+    });
+    let Ok((rows, counts)) = expect_run(run_text) else {
+        assert!(
+            got_grouped.is_err() && got_collected.is_err(),
+            "a text that does not read"
+        );
+        return;
+    };
+    // the brute force: queries in order of first appearance, each its rows in file order
+    let mut queries: Vec<&[u8]> = Vec::new();
+    let mut by_query: Vec<Vec<(f64, &[u8])>> = Vec::new();
+    let mut regrouped = false;
+    for r in &rows {
+        let at = queries.iter().position(|x| *x == r.f[0]);
+        let k = match at {
+            Some(k) => {
+                regrouped |= k + 1 != queries.len();
+                k
+            }
+            None => {
+                queries.push(r.f[0]);
+                by_query.push(Vec::new());
+                queries.len() - 1
+            }
+        };
+        by_query[k].push((score_value(r.f[4]).unwrap(), r.f[2]));
+    }
+    let twice = by_query
+        .iter()
+        .any(|v| (0..v.len()).any(|a| (a + 1..v.len()).any(|b| v[a].1 == v[b].1)));
+    let bad = rows
+        .iter()
+        .any(|r| control_in(r.f[0]) || control_in(r.f[2]));
+    let judged = sorted_judgments(&expect_qrels(qrels_text).unwrap().0);
+    let mut want = Judged {
+        offsets: vec![0],
+        ..Judged::default()
+    };
+    let mut tie = -1i64;
+    for (qi, qid) in q.query_ids.iter().enumerate() {
+        let Some(k) = queries.iter().position(|x| x == qid) else {
+            continue;
+        };
+        let mut v = by_query[k].clone();
+        v.sort_by(|a, b| {
+            let by_score = if a.0.is_nan() || b.0.is_nan() {
+                b.0.is_nan().cmp(&a.0.is_nan()).reverse()
+            } else {
+                b.0.partial_cmp(&a.0).unwrap()
+            };
+            by_score.then_with(|| b.1.cmp(a.1))
+        });
+        for (i, (score, doc)) in v.iter().enumerate() {
+            #[allow(clippy::float_cmp)]
+            let same = i > 0 && v[i - 1].0 == *score;
+            if !same {
+                tie += 1;
+            }
+            let g = judged
+                .iter()
+                .find(|w| w.0 == *qid && w.1 == *doc)
+                .map_or(NOT_IN_QRELS, |w| if w.2 < 0 { UNJUDGED } else { w.2 });
+            want.grades.push(g);
+            want.scores.push(*score);
+            want.tie_ids.push(tie);
+        }
+        want.qrels_queries.push(qi as i64);
+        want.offsets.push(want.grades.len() as i64);
+    }
+    let same = |got: &Judged| {
+        got.qrels_queries == want.qrels_queries
+            && got.offsets == want.offsets
+            && got.grades == want.grades
+            && got.tie_ids == want.tie_ids
+            && got
+                .scores
+                .iter()
+                .map(|x| x.to_bits())
+                .eq(want.scores.iter().map(|x| x.to_bits()))
+    };
+    let ids: Vec<&[u8]> = queries.clone();
+    match (&got_collected, twice || bad) {
+        (Ok(got), false) => {
+            assert!(same(got), "collected: {got:?} against {want:?}");
+            assert_eq!(collected.counts(), &counts, "the collection's line counts");
+            assert!(got.run_ids.iter().map(|x| &**x).eq(ids.iter().copied()));
+        }
+        (Err(Stop::Duplicate | Stop::BadId), true) => {}
+        (other, _) => panic!("collected: {other:?}, duplicate {twice}, bad id {bad}"),
+    }
+    match (&got_grouped, twice || bad || regrouped) {
+        (Ok(got), false) => {
+            assert!(same(got), "grouped: {got:?} against {want:?}");
+            assert_eq!(grouped.counts(), &counts, "the grouped pass's line counts");
+            assert!(got.run_ids.iter().map(|x| &**x).eq(ids.iter().copied()));
+        }
+        (Err(Stop::Duplicate | Stop::BadId | Stop::NotGrouped), true) => {}
+        (other, _) => {
+            panic!("grouped: {other:?}, duplicate {twice}, bad id {bad}, regrouped {regrouped}")
+        }
+    }
+}
+
 /// The join target's input: qrels text, a NUL, run text ([`check_join`], the text read as both
 /// when there is no NUL); or, after a first NUL, arrays ([`check_join_arrays`]).
 pub fn check_join_input(data: &[u8]) {
     match data.iter().position(|&b| b == 0) {
         Some(0) => check_join_arrays(&data[1..]),
-        Some(at) => check_join(&data[..at], &data[at + 1..]),
-        None => check_join(data, data),
+        Some(at) => {
+            check_join(&data[..at], &data[at + 1..]);
+            check_run_judge(&data[..at], &data[at + 1..], data.len() % 5 + 1);
+        }
+        None => {
+            check_join(data, data);
+            check_run_judge(data, data, data.len() % 5 + 1);
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 """A TREC run judged as it is read, by the compiled core (``_core.RunJudge``,
-``rust/src/run_judge.rs``), for a run grouped by query under the ``trec`` tie policy.
+``rust/src/run_judge.rs``; ``rust/src/run_collect.rs`` for a run not grouped by query), under
+the ``trec`` tie policy.
 
 The run's text is read in pieces of whole lines (:func:`~cranfield.io.trec.run_pieces.texts`);
 the core splits each line, checks it by the rules of the whole-file reader, and judges each
@@ -19,12 +20,12 @@ error or result stands, so every message is the one that reader gives.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import NamedTuple
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from cranfield.data.tables import Qrels
+from cranfield.data.tables import LineCounts, Qrels
 from cranfield.io.source import Stream
 from cranfield.io.trec.run_pieces import Fallback, NotGrouped, texts
 from cranfield.judging.join import _qrels_grades, qrels_index
@@ -32,17 +33,22 @@ from cranfield.judging.rankings import JudgedRankings
 
 __all__ = ["BATCH_ROWS", "JudgedBatch", "judged_batches"]
 
-BATCH_ROWS = 1 << 19
-"""Judged rows per batch (about 12 MB of arrays); tests lower it."""
+BATCH_ROWS = 1 << 16
+"""Judged rows per batch (about 1.5 MB of arrays, and the measures' temporaries); tests lower
+it."""
 
 
 class JudgedBatch(NamedTuple):
     """The queries judged in one batch (``None`` when none of them is in the qrels), the
-    run's query ids met in it (file order) and the tag of its last result."""
+    run's query ids met in it (file order), the tag of its last result, the lines of the
+    text read so far (the whole text's, in the last batch) and the run's ir_metadata (the
+    block at the top of its text, if any)."""
 
     rankings: JudgedRankings | None
     run_ids: list[str]
     tag: str
+    counts: LineCounts
+    metadata: dict[str, Any] | None = None
 
 
 def judged_batches(
@@ -52,22 +58,46 @@ def judged_batches(
     *,
     depth: int | None = None,
     judged_only: bool = False,
+    grouped: bool = True,
     rows: int | None = None,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Iterator[JudgedBatch]:
     """The run text of ``stream`` judged against ``qrels`` (see the module docstring),
-    batch by batch; the run's name is ``name``."""
+    batch by batch; the run's name is ``name``.  With ``grouped=False`` (a run whose queries'
+    lines are not together, which the grouped pass stops at), the core collects each query's
+    results as the text is read and judges them once it has ended.  ``threads``: how many
+    threads read and judge a large piece (``None``: one per core); ``progress``: called with
+    the lines of each piece read."""
     from cranfield import _core
+    from cranfield.io.ir_metadata import parse_block
 
     rows = BATCH_ROWS if rows is None else rows
-    judge = _core.RunJudge(qrels_index(qrels), list(qrels.query_ids), depth, judged_only)
+    judge = _core.RunJudge(
+        qrels_index(qrels), list(qrels.query_ids), depth, judged_only, grouped, rows, threads
+    )
+    metadata = None
+    first = True
+    seen = 0
     for data in texts(stream, read_ahead=True):
+        if first:
+            metadata = parse_block(data, stream.source)
+            first = False
         stop = judge.feed(data)
         del data
         if stop is not None:
             _stopped(stop)
+        if progress is not None:
+            lines = judge.lines
+            progress(lines - seen)
+            seen = lines
         if judge.held >= rows:
-            yield _batch(judge.take(False), qrels, name, depth, judged_only)
-    yield _batch(judge.take(True), qrels, name, depth, judged_only)
+            yield _batch(judge.take(False), qrels, name, depth, judged_only, metadata)
+    while True:
+        got = judge.take(True)
+        yield _batch(got, qrels, name, depth, judged_only, metadata)
+        if not got["more"]:
+            return
 
 
 def _stopped(why: str) -> None:
@@ -77,14 +107,20 @@ def _stopped(why: str) -> None:
 
 
 def _batch(
-    got: dict | str, qrels: Qrels, name: str, depth: int | None, judged_only: bool
+    got: dict | str,
+    qrels: Qrels,
+    name: str,
+    depth: int | None,
+    judged_only: bool,
+    metadata: dict[str, Any] | None,
 ) -> JudgedBatch:
     if isinstance(got, str):
         _stopped(got)
     assert isinstance(got, dict)
+    counts = LineCounts(*got["counts"])
     qidx = got["qrels_queries"]
     if not len(qidx):
-        return JudgedBatch(None, got["run_ids"], got["tag"])
+        return JudgedBatch(None, got["run_ids"], got["tag"], counts, metadata)
     ids = qrels.query_ids
     qoff, qgrades = _qrels_grades(qrels, qidx)
     rankings = JudgedRankings(
@@ -102,4 +138,4 @@ def _batch(
         depth=depth,
         judged_only=judged_only,
     )
-    return JudgedBatch(rankings, got["run_ids"], got["tag"])
+    return JudgedBatch(rankings, got["run_ids"], got["tag"], counts, metadata)

@@ -168,12 +168,12 @@ class RangeTask(NamedTuple):
 
 
 class RangePart(NamedTuple):
-    """What a range gives: its measured blocks, its query ids in file order, and its pieces'
-    ``(line_base, counts)`` (line bases counted from the range's first line)."""
+    """What a range gives: its measured blocks, its query ids in file order, and the line
+    counts of its consecutive pieces (each numbering its lines from 1)."""
 
     blocks: list
     run_ids: list[str]
-    pieces: list[tuple[int, Any]]
+    counts: list[Any]
     metadata: dict[str, Any] | None = None
     """The run's ir_metadata, read by the range at the file's start."""
 
@@ -219,7 +219,7 @@ class ByteRange:
 def evaluate_range(shared: Any, task: RangeTask) -> RangePart | None:
     """The measured blocks of one range (``None``: evaluate the run whole instead)."""
     from cranfield.io.trec.run_pieces import Fallback, NotGrouped, pieces, query_blocks
-    from cranfield.scale.streaming import _Counted, measure_blocks
+    from cranfield.scale.streaming import _Counted, core_judges, measure_blocks, measure_judged
 
     try:
         st = os.stat(task.source)
@@ -229,6 +229,14 @@ def evaluate_range(shared: Any, task: RangeTask) -> RangePart | None:
         return None  # changed since it was cut
     plan = shared.work._replace(options=shared.options, pipeline=False)
     stream = ByteRange(task.source, task.start, task.stop)
+    if core_judges(plan.options):
+        try:
+            blocks, run_ids, counts, metadata = measure_judged(
+                shared.qrels, stream, task.name, plan
+            )
+        except (NotGrouped, Fallback, _Unusable, CranfieldError):
+            return None
+        return RangePart(blocks, run_ids, [counts], metadata if task.start == 0 else None)
     # ByteRange has the part of the Stream interface that pieces() reads; it is no Stream
     parts = _Counted(pieces(stream, task.name), stream.source)  # type: ignore[arg-type]
     try:
@@ -240,13 +248,13 @@ def evaluate_range(shared: Any, task: RangeTask) -> RangePart | None:
     finally:
         parts.close()
     metadata = parts.metadata if task.start == 0 else None
-    return RangePart(blocks, run_ids, [(p.line_base, p.counts) for p in parts.seen], metadata)
+    return RangePart(blocks, run_ids, [p.counts for p in parts.seen], metadata)
 
 
 def join_parts(shared: Any, task: Any, parts: Sequence[RangePart | None]) -> Any:
     """The Results of a run from its ranges' parts in file order, or ``None`` when the run
     must be evaluated whole (a part missing, a query in two ranges, an error)."""
-    from cranfield.io.trec.run_pieces import Fallback, Piece
+    from cranfield.io.trec.run_pieces import Fallback, joined_counts
     from cranfield.scale.streaming import finish_blocks
 
     present = [p for p in parts if p is not None]
@@ -256,12 +264,7 @@ def join_parts(shared: Any, task: Any, parts: Sequence[RangePart | None]) -> Any
     if len(set(run_ids)) != len(run_ids):
         return None  # not grouped by query
     blocks = [b for p in present for b in p.blocks]
-    seen = []
-    base = 0
-    for p in present:
-        for line_base, counts in p.pieces:
-            seen.append(Piece(None, base + line_base, counts))
-        base += sum(c.lines for _, c in p.pieces)
+    counts = joined_counts([c for p in present for c in p.counts])
     plan = shared.work._replace(options=shared.options, pipeline=False)
     source = str(task.source)
     try:
@@ -272,7 +275,7 @@ def join_parts(shared: Any, task: Any, parts: Sequence[RangePart | None]) -> Any
             task.name,
             plan,
             task.run_index == 0,
-            (source, seen),
+            (source, counts),
             present[0].metadata,
         )
     except (Fallback, CranfieldError):

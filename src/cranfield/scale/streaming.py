@@ -36,7 +36,15 @@ from cranfield.measures import Measure
 from cranfield.results.blocks import Block, combine, measure_block
 from cranfield.results.tables import Results
 
-__all__ = ["Plan", "evaluate_path", "finish_blocks", "measure_blocks", "streamable"]
+__all__ = [
+    "Plan",
+    "core_judges",
+    "evaluate_path",
+    "finish_blocks",
+    "measure_blocks",
+    "measure_judged",
+    "streamable",
+]
 
 
 class Plan(NamedTuple):
@@ -88,6 +96,11 @@ def evaluate_path(
         from cranfield.scale.processes import IN_WORKER
 
         ahead = plan.pipeline and not IN_WORKER
+        if core_judges(plan.options):
+            results = _evaluate_judged(qrels, stream, name, plan, warn_agg, threads=ahead)
+            if results is not None:
+                return results
+            return _evaluate_run(qrels, read_run_stream(stream, name), name, plan, warn_agg)
         parts = _Counted(pieces(stream, name, read_ahead=ahead), stream.source)
         try:
             blocks = query_blocks(iter(parts), name, stream.source)
@@ -109,6 +122,85 @@ def evaluate_path(
         if parts is not None:
             parts.close()
         stream.close()
+
+
+def core_judges(options: JudgeOptions) -> bool:
+    """Whether the compiled core judges the run as it is read
+    (:mod:`cranfield.judging.streamed_run`): the ``trec`` tie policy, no side input."""
+    o = options
+    if o.ties != "trec" or o.known is not None:
+        return False
+    sides = (o.collection_size, o.target, o.prefs, o.judgment_groups, o.subtopics)
+    return all(v is None for v in sides)
+
+
+def _evaluate_judged(
+    qrels: Qrels, stream: Any, name: str, plan: Plan, warn_agg: bool, *, threads: bool
+) -> Results | None:
+    """The Results of a run judged by the core as it is read (grouped by query, or else
+    collected), or ``None`` when the whole-file reader must take over; ``threads``: a large
+    piece is read and judged on all cores (else on one)."""
+    from cranfield.base import progress
+    from cranfield.io.trec.run_pieces import Fallback, NotGrouped
+
+    for grouped in (True, False):
+        try:
+            with progress.task(f"lines of {stream.source} read", lines=True) as bar:
+                blocks, run_ids, counts, metadata = measure_judged(
+                    qrels,
+                    stream,
+                    name,
+                    plan,
+                    grouped=grouped,
+                    threads=None if threads else 1,
+                    progress=bar.advance,
+                )
+            return finish_blocks(
+                qrels, blocks, run_ids, name, plan, warn_agg, (stream.source, counts), metadata
+            )
+        except NotGrouped:
+            continue
+        except (Fallback, CranfieldError):
+            return None
+    return None
+
+
+def measure_judged(
+    qrels: Qrels,
+    stream: Any,
+    name: str,
+    plan: Plan,
+    *,
+    grouped: bool = True,
+    threads: int | None = 1,
+    progress: Any = None,
+) -> tuple[list[Block], list[str], Any, dict[str, Any] | None]:
+    """The measured blocks of the run text of ``stream`` judged by the core
+    (:func:`~cranfield.judging.streamed_run.judged_batches`), the run's query ids in file
+    order, the text's line counts and the run's ir_metadata; raises to fall back."""
+    from cranfield.judging.streamed_run import judged_batches
+
+    o = plan.options
+    batches = judged_batches(
+        stream,
+        qrels,
+        name,
+        depth=o.depth,
+        judged_only=o.judged_only,
+        grouped=grouped,
+        threads=threads,
+        progress=progress,
+    )
+    blocks: list[Block] = []
+    run_ids: list[str] = []
+    last = None
+    for batch in batches:
+        run_ids.extend(batch.run_ids)
+        if batch.rankings is not None:
+            blocks.append(measure_block(batch.rankings, plan.measures, o.defaults, plan.micro))
+        last = batch
+    assert last is not None  # judged_batches yields a last batch or raises
+    return blocks, run_ids, last.counts, last.metadata
 
 
 def _evaluate_run(qrels: Qrels, run: Run, name: str, plan: Plan, warn_agg: bool) -> Results:
@@ -179,8 +271,10 @@ def _evaluate_blocks(
     ``parts``: the pieces the blocks come from, checked here (ids, duplicates) and counted
     for the extra-columns warning; without them the blocks come from a run read and checked
     whole."""
+    from cranfield.io.trec.run_pieces import sum_counts
+
     blocks, run_ids = measure_blocks(qrels, runs, plan, checked=parts is not None)
-    seen = (parts.source, parts.seen) if parts is not None else None
+    seen = (parts.source, sum_counts(parts.seen)) if parts is not None else None
     metadata = parts.metadata if parts is not None else None
     return finish_blocks(qrels, blocks, run_ids, name, plan, warn_agg, seen, metadata)
 
@@ -221,15 +315,15 @@ def finish_blocks(
     name: str,
     plan: Plan,
     warn_agg: bool,
-    pieces_seen: tuple[str, list] | None = None,
+    line_counts: tuple[str, Any] | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> Results:
     """The Results of a run from its measured blocks and its query ids in file order (the
-    judged queries it lacks added under ``complete``); ``pieces_seen``: the run's source and
-    its pieces (without rows), for the extra-columns warning; ``metadata``: the run's
+    judged queries it lacks added under ``complete``); ``line_counts``: the run's source and
+    its text's line counts, for the extra-columns warning; ``metadata``: the run's
     ir_metadata.  Raises to fall back."""
     from cranfield.evaluation.runs import with_metadata
-    from cranfield.io.trec.run_pieces import Fallback, sum_counts
+    from cranfield.io.trec.run_pieces import Fallback
     from cranfield.io.trec.text import warn_extra_columns
 
     judged = set(qrels.query_ids)
@@ -237,9 +331,8 @@ def finish_blocks(
     missing = [q for q in qrels.query_ids if q not in in_run]
     if plan.options.complete and missing:
         blocks = [*blocks, _empty_rankings(qrels, missing, name, plan)]
-    if pieces_seen is not None:
-        source, seen = pieces_seen
-        counts = sum_counts(seen)
+    if line_counts is not None:
+        source, counts = line_counts
         if counts.data == 0:
             raise Fallback("no results")
         warn_extra_columns(_Counts(source, counts))

@@ -39,7 +39,7 @@ def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
     from cranfield.io import is_trec_text_path
     from cranfield.io.source import Stream
     from cranfield.io.textcheck import TextCheck
-    from cranfield.io.trec.run_pieces import Fallback, NotGrouped, regrouped
+    from cranfield.io.trec.run_pieces import Fallback, NotGrouped
     from cranfield.io.trec.text import in_pieces, read_run_stream
     from cranfield.judging.streamed_run import judged_batches
 
@@ -69,23 +69,19 @@ def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
         qrels = rel_info
         if opts.debug_query is not None:
             qrels = qrels.restrict([opts.debug_query])
+        keywords = {"depth": opts.max_docs, "judged_only": opts.judged_only}
         try:
-            batches = judged_batches(
-                stream, qrels, name, depth=opts.max_docs, judged_only=opts.judged_only
-            )
+            batches = judged_batches(stream, qrels, name, **keywords)
             return _evaluate_judged(opts, qrels, rel_info, batches, name, measures, zscores)
         except NotGrouped:
-            try:
-                run = read_whole()
-            except (Fallback, CranfieldError):
-                return read_whole()
+            pass
         except (Fallback, CranfieldError):
             return read_whole()
-        try:
-            blocks = regrouped(run)
-            return _evaluate(opts, qrels, rel_info, blocks, name, measures, zscores, run.tag)
-        except CranfieldError:
-            return run
+        try:  # not grouped by query: the core collects each query's results, then judges
+            batches = judged_batches(stream, qrels, name, grouped=False, **keywords)
+            return _evaluate_judged(opts, qrels, rel_info, batches, name, measures, zscores)
+        except (Fallback, CranfieldError):
+            return read_whole()
     finally:
         stream.close()
 
@@ -94,31 +90,6 @@ def _file_name(path: Any) -> str:
     from pathlib import Path
 
     return Path(path).name
-
-
-def _evaluate(opts, qrels, rel_info, blocks, name, measures, zscores, tag: str | None):
-    """Judge and measure each block of a run read whole and regrouped by query."""
-    from cranfield.compat.trec_eval.measuring import evaluate_qrels
-    from cranfield.judging.join import judge
-
-    keywords = {
-        "ties": "trec",
-        "depth": opts.max_docs,
-        "judged_only": opts.judged_only,
-        "complete": False,
-        "_notes": False,
-    }
-    qrels.query_index  # noqa: B018 - built once, before the blocks
-    run_ids: list[str] = []
-    parts = []  # each block's (topics, values, relstrings)
-    for block in blocks:
-        run_ids.extend(block.query_ids)
-        jr = judge(qrels, block, **keywords)
-        del block
-        if jr.num_queries:
-            parts.append(evaluate_qrels(jr, opts, measures))
-        del jr
-    return _finish(opts, qrels, rel_info, parts, run_ids, name, measures, zscores, tag)
 
 
 def _evaluate_judged(opts, qrels, rel_info, batches, name, measures, zscores):

@@ -39,6 +39,7 @@ __all__ = [
     "NotGrouped",
     "Piece",
     "join_runs",
+    "joined_counts",
     "pieces",
     "query_blocks",
     "regrouped",
@@ -178,18 +179,24 @@ def _parse(data: bytes, stream: Stream, name: str, first: bool) -> tuple[Run | N
 
 def sum_counts(parts: Sequence[Piece]) -> LineCounts:
     """The line counts of the whole text from those of its pieces."""
-    firsts = [
-        p.counts.first_extra_line + p.line_base
-        for p in parts
-        if p.counts.extra_columns and p.counts.first_extra_line is not None  # (both or neither)
-    ]
+    return joined_counts([p.counts for p in parts])
+
+
+def joined_counts(counts: Sequence[LineCounts]) -> LineCounts:
+    """The line counts of a text from those of its consecutive pieces (each numbering its
+    lines from 1)."""
+    first, base = None, 0
+    for c in counts:
+        if first is None and c.extra_columns and c.first_extra_line is not None:
+            first = base + c.first_extra_line
+        base += c.lines
     return LineCounts(
-        lines=sum(p.counts.lines for p in parts),
-        data=sum(p.counts.data for p in parts),
-        comments=sum(p.counts.comments for p in parts),
-        blank=sum(p.counts.blank for p in parts),
-        extra_columns=sum(p.counts.extra_columns for p in parts),
-        first_extra_line=firsts[0] if firsts else None,
+        lines=base,
+        data=sum(c.data for c in counts),
+        comments=sum(c.comments for c in counts),
+        blank=sum(c.blank for c in counts),
+        extra_columns=sum(c.extra_columns for c in counts),
+        first_extra_line=first,
     )
 
 

@@ -1,0 +1,400 @@
+//! A TREC run that is not grouped by query, judged by the compiled core: its results are
+//! collected as the pieces are read (each piece's parts on all threads: the documents copied
+//! into one buffer, each result's query a number; no string per row), then, once the text
+//! has ended, grouped by query (a counting sort) and each query judged as
+//! [`crate::run_judge`] judges a grouped one (duplicates, `trec` order, depth, qrels
+//! lookup), on all of rayon's threads, in batches of about `rows` judged rows.
+//!
+//! It takes over where [`crate::run_judge::RunJudge`] stops with [`Stop::NotGrouped`]: the
+//! caller reads the text again from its start with a `RunCollect`.  What it cannot settle
+//! stops it as the grouped pass does, and the whole-file reader takes over.
+
+use rayon::prelude::*;
+
+use crate::judge::QrelsIndex;
+use crate::run_judge::{
+    Done, Flat, FxMap, Judged, PARALLEL_BYTES, Rules, Scratch, Stop, assemble, bad_id, cut,
+    judge_query,
+};
+use crate::trec::{Counts, each_run_row};
+
+/// A part of a piece read (in parallel with the others): its queries (in order of first
+/// appearance in the part), each result's query (an index into them), document (in `arena`,
+/// ending at `ends[r]`) and score, its data lines and its last tag.
+#[derive(Default)]
+struct Part<'d> {
+    queries: Vec<&'d [u8]>,
+    slots: Vec<u32>,
+    arena: Vec<u8>,
+    ends: Vec<u64>,
+    scores: Vec<f64>,
+    counts: Counts,
+    tag: Option<&'d [u8]>,
+}
+
+fn parse_part(part: &[u8]) -> Result<Part<'_>, Stop> {
+    let mut out = Part::default();
+    let mut local: FxMap<&[u8], u32> = FxMap::default();
+    let mut last: Option<(&[u8], u32)> = None;
+    let mut counts = Counts::default();
+    out.arena.reserve(part.len() / 4);
+    each_run_row(part, &mut counts, |row| {
+        if bad_id(row.doc) {
+            return Err(Stop::BadId);
+        }
+        let slot = match last {
+            Some((q, k)) if q == row.query => k,
+            _ => {
+                let next = out.queries.len() as u32;
+                let k = *local.entry(row.query).or_insert(next);
+                if k == next {
+                    out.queries.push(row.query);
+                }
+                k
+            }
+        };
+        last = Some((row.query, slot));
+        out.slots.push(slot);
+        out.arena.extend_from_slice(row.doc);
+        out.ends.push(out.arena.len() as u64);
+        out.scores.push(row.score);
+        out.tag = Some(row.tag);
+        Ok(())
+    })?;
+    out.counts = counts;
+    Ok(out)
+}
+
+/// The collection: every result (its query's slot, its document, its score) in file order,
+/// then the judged batches.
+pub struct RunCollect {
+    qrels_queries: FxMap<Box<[u8]>, usize>,
+    depth: Option<usize>,
+    judged_only: bool,
+    rows: usize,
+    /// Query id -> its slot; the slots' ids, in order of first appearance.
+    slots: FxMap<Box<[u8]>, u32>,
+    queries: Vec<Box<[u8]>>,
+    /// Each result: its query's slot, the end of its document in `arena`, its score.
+    row_slots: Vec<u32>,
+    arena: Vec<u8>,
+    ends: Vec<u64>,
+    scores: Vec<f64>,
+    /// Once the text has ended: the slots in the order they are judged (the qrels' order,
+    /// then the queries the qrels do not judge), the results of slot `k` at
+    /// `by_slot[starts[k]..starts[k + 1]]` (file order), and the next slot to judge.
+    order: Option<(Vec<u32>, Vec<usize>, Vec<u32>)>,
+    next: usize,
+    next_tie: i64,
+    tag: Vec<u8>,
+    counts: Counts,
+    stopped: Option<Stop>,
+}
+
+impl RunCollect {
+    /// A collection judged against a qrels whose query `i` is `qrels_query_ids[i]`, in
+    /// batches of about `rows` judged rows.
+    pub fn new(
+        qrels_query_ids: &[&[u8]],
+        depth: Option<usize>,
+        judged_only: bool,
+        rows: usize,
+    ) -> Self {
+        RunCollect {
+            qrels_queries: qrels_query_ids
+                .iter()
+                .enumerate()
+                .map(|(i, q)| (Box::from(*q), i))
+                .collect(),
+            depth,
+            judged_only,
+            rows: rows.max(1),
+            slots: FxMap::default(),
+            queries: Vec::new(),
+            row_slots: Vec::new(),
+            arena: Vec::new(),
+            ends: Vec::new(),
+            scores: Vec::new(),
+            order: None,
+            next: 0,
+            next_tie: 0,
+            tag: Vec::new(),
+            counts: Counts::default(),
+            stopped: None,
+        }
+    }
+
+    /// The last result's tag.
+    pub fn tag(&self) -> &[u8] {
+        &self.tag
+    }
+
+    /// The lines of the text read so far, as the whole-file reader counts them.
+    pub fn counts(&self) -> &Counts {
+        &self.counts
+    }
+
+    /// Read the next piece of the text (whole lines; the first without its BOM).
+    pub fn feed(&mut self, data: &[u8]) -> Result<(), Stop> {
+        if let Some(stop) = &self.stopped {
+            return Err(stop.clone());
+        }
+        let result = self.read(data);
+        if let Err(s) = &result {
+            self.stopped = Some(s.clone());
+        }
+        result
+    }
+
+    fn read(&mut self, data: &[u8]) -> Result<(), Stop> {
+        if data.is_empty() {
+            return Ok(()); // no line at all (a text's lines never end in an empty piece)
+        }
+        if self.order.is_some() {
+            return Err(Stop::Empty); // fed after its end: a misuse, stopped
+        }
+        let threads = if data.len() >= PARALLEL_BYTES {
+            rayon::current_num_threads()
+        } else {
+            1
+        };
+        let parts = cut(data, threads);
+        let parsed: Vec<_> = if parts.len() > 1 {
+            parts.par_iter().map(|p| parse_part(p)).collect()
+        } else {
+            parts.iter().map(|p| parse_part(p)).collect()
+        };
+        for got in parsed {
+            let part = got?;
+            self.counts.then(&part.counts);
+            if let Some(t) = part.tag {
+                self.tag.clear();
+                self.tag.extend_from_slice(t);
+            }
+            let mut global = Vec::with_capacity(part.queries.len());
+            for q in &part.queries {
+                global.push(self.slot(q)?);
+            }
+            self.row_slots
+                .extend(part.slots.iter().map(|&k| global[k as usize]));
+            let base = self.arena.len() as u64;
+            self.arena.extend_from_slice(&part.arena);
+            self.ends.extend(part.ends.iter().map(|&e| base + e));
+            self.scores.extend_from_slice(&part.scores);
+        }
+        Ok(())
+    }
+
+    fn slot(&mut self, query: &[u8]) -> Result<u32, Stop> {
+        if let Some(&k) = self.slots.get(query) {
+            return Ok(k);
+        }
+        if bad_id(query) {
+            return Err(Stop::BadId);
+        }
+        let k = u32::try_from(self.queries.len()).map_err(|_| Stop::Empty)?;
+        self.slots.insert(Box::from(query), k);
+        self.queries.push(Box::from(query));
+        Ok(k)
+    }
+
+    /// The text has ended: the next batch of judged queries (in the qrels' order), and
+    /// whether more follow.  The first batch holds the run's query ids (in order of first
+    /// appearance); a text without a result stops the collection.
+    pub fn take(&mut self, index: &QrelsIndex) -> Result<(Judged, bool), Stop> {
+        if let Some(stop) = &self.stopped {
+            return Err(stop.clone());
+        }
+        let result = self.judge_next(index);
+        if let Err(s) = &result {
+            self.stopped = Some(s.clone());
+        }
+        result
+    }
+
+    /// The results grouped by slot (a counting sort, file order kept within a slot) and the
+    /// order the slots are judged in.
+    fn group(&self) -> (Vec<u32>, Vec<usize>, Vec<u32>) {
+        let n = self.queries.len();
+        let mut starts = vec![0usize; n + 1];
+        for &k in &self.row_slots {
+            starts[k as usize + 1] += 1;
+        }
+        for k in 0..n {
+            starts[k + 1] += starts[k];
+        }
+        let mut next = starts.clone();
+        let mut by_slot = vec![0u32; self.row_slots.len()];
+        for (r, &k) in self.row_slots.iter().enumerate() {
+            by_slot[next[k as usize]] = r as u32;
+            next[k as usize] += 1;
+        }
+        let qrels = &self.qrels_queries;
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.sort_by_key(|&k| {
+            qrels
+                .get(&self.queries[k as usize])
+                .map_or(usize::MAX, |&q| q)
+        });
+        (order, starts, by_slot)
+    }
+
+    fn judge_next(&mut self, index: &QrelsIndex) -> Result<(Judged, bool), Stop> {
+        let mut run_ids = Vec::new();
+        if self.order.is_none() {
+            if self.counts.data == 0 {
+                return Err(Stop::Empty);
+            }
+            if u32::try_from(self.row_slots.len()).is_err() {
+                return Err(Stop::Empty); // more results than a u32 counts: the whole-file reader
+            }
+            self.order = Some(self.group());
+            run_ids = self.queries.clone();
+        }
+        let Some((order, starts, by_slot)) = &self.order else {
+            return Err(Stop::Empty);
+        };
+        let first = self.next;
+        let mut last = first;
+        let mut rows = 0;
+        while last < order.len() && (last == first || rows < self.rows) {
+            let k = order[last] as usize;
+            rows += starts[k + 1] - starts[k];
+            last += 1;
+        }
+        let rules = Rules {
+            queries: &self.qrels_queries,
+            index,
+            depth: self.depth,
+            judged_only: self.judged_only,
+        };
+        let (arena, ends, scores, queries) = (&self.arena, &self.ends, &self.scores, &self.queries);
+        let one = |s: &mut Scratch, &k: &u32| {
+            let k = k as usize;
+            let results = &by_slot[starts[k]..starts[k + 1]];
+            let mut docs = Vec::with_capacity(results.len());
+            let mut sc = Vec::with_capacity(results.len());
+            for &r in results {
+                let r = r as usize;
+                let a = if r == 0 { 0 } else { ends[r - 1] as usize };
+                docs.push(&arena[a..ends[r] as usize]);
+                sc.push(scores[r]);
+            }
+            let mut out = Flat::default();
+            let done = judge_query(rules, &queries[k], &docs, &sc, s, &mut out)?;
+            Ok::<_, Stop>((done, out))
+        };
+        let judged: Vec<_> = if rows >= PARALLEL_BYTES / 32 && last - first > 1 {
+            order[first..last]
+                .par_iter()
+                .map_init(Scratch::default, one)
+                .collect()
+        } else {
+            let mut s = Scratch::default();
+            order[first..last].iter().map(|k| one(&mut s, k)).collect()
+        };
+        let mut batch = Flat::default();
+        let mut done: Vec<Done> = Vec::new();
+        for got in judged {
+            let (d, out) = got?;
+            if let Some(d) = d {
+                done.push(batch.append(&out, d));
+            }
+        }
+        self.next = last;
+        let more = last < order.len();
+        if !more {
+            // all judged: the results' memory goes back
+            self.row_slots = Vec::new();
+            self.arena = Vec::new();
+            self.ends = Vec::new();
+            self.scores = Vec::new();
+        }
+        let out = assemble(&mut done, &mut batch, &mut self.next_tie, run_ids);
+        Ok((out, more))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{NOT_IN_QRELS, UNJUDGED};
+    use crate::run_judge::RunJudge;
+
+    fn index() -> QrelsIndex {
+        // qrels query 0 ("q1") judges a (2), b (0), n (-1); query 1 ("q2") judges c (1)
+        let docs: [&[u8]; 4] = [b"a", b"b", b"n", b"c"];
+        QrelsIndex::new(&[0, 3, 4], |r| docs[r], &[2, 0, -1, 1])
+    }
+
+    fn collect(text: &[&[u8]], rows: usize) -> Result<Vec<(Judged, bool)>, Stop> {
+        let idx = index();
+        let mut c = RunCollect::new(&[b"q1", b"q2"], None, false, rows);
+        for piece in text {
+            c.feed(piece)?;
+        }
+        let mut out = vec![c.take(&idx)?];
+        while out.last().is_some_and(|(_, more)| *more) {
+            out.push(c.take(&idx)?);
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn interleaved_queries_judged_as_if_grouped() {
+        let shuffled: &[u8] = b"q2 Q0 c 1 5 t\nq1 Q0 a 1 2 t\nq3 Q0 a 1 9 t\nq2 Q0 x 2 4 t\n";
+        let rest: &[u8] = b"q1 Q0 b 2 3 t\nq1 Q0 n 3 2 u\n";
+        let got = collect(&[shuffled, rest], 100).unwrap();
+        assert_eq!(got.len(), 1);
+        let (j, more) = &got[0];
+        assert!(!more);
+        assert_eq!(j.qrels_queries, vec![0, 1]);
+        assert_eq!(j.offsets, vec![0, 3, 5]);
+        assert_eq!(j.grades, vec![0, UNJUDGED, 2, 1, NOT_IN_QRELS]);
+        assert_eq!(j.scores, vec![3.0, 2.0, 2.0, 5.0, 4.0]);
+        assert_eq!(j.tie_ids, vec![0, 1, 1, 2, 3]);
+        let ids: Vec<&[u8]> = j.run_ids.iter().map(|q| &**q).collect();
+        assert_eq!(ids, vec![&b"q2"[..], b"q1", b"q3"]);
+        // the same text grouped: the grouped pass gives the same judgments
+        let idx = index();
+        let mut g = RunJudge::new(&[b"q1", b"q2"], None, false);
+        g.feed(
+            &idx,
+            b"q2 Q0 c 1 5 t\nq2 Q0 x 2 4 t\nq1 Q0 a 1 2 t\nq1 Q0 b 2 3 t\n",
+        )
+        .unwrap();
+        g.feed(&idx, b"q1 Q0 n 3 2 u\nq3 Q0 a 1 9 t\n").unwrap();
+        let want = g.take(&idx, true).unwrap();
+        assert_eq!(
+            (&j.grades, &j.scores, &j.tie_ids),
+            (&want.grades, &want.scores, &want.tie_ids)
+        );
+    }
+
+    #[test]
+    fn batches_of_about_rows_and_what_stops_it() {
+        // one query per batch when a batch holds one row
+        let text: &[u8] = b"q2 Q0 c 1 5 t\nq1 Q0 a 1 2 t\nq2 Q0 x 2 4 t\n";
+        let got = collect(&[text], 1).unwrap();
+        let shape: Vec<(Vec<i64>, bool)> = got
+            .iter()
+            .map(|(j, more)| (j.qrels_queries.clone(), *more))
+            .collect();
+        assert_eq!(shape, vec![(vec![0], true), (vec![1], false)]);
+        assert_eq!(got[0].0.run_ids.len(), 2);
+        assert!(got[1].0.run_ids.is_empty());
+        assert_eq!(got[1].0.tie_ids, vec![1, 2]); // numbered on across batches
+        let stop = |t: &[u8]| collect(&[t], 10).unwrap_err();
+        assert_eq!(
+            stop(b"q1 Q0 a 1 2 t\nq2 Q0 c 1 1 t\nq1 Q0 a 1 1 t\n"),
+            Stop::Duplicate
+        );
+        assert_eq!(
+            stop(b"q9 Q0 a 1 2 t\nq2 Q0 c 1 1 t\nq9 Q0 a 1 1 t\n"),
+            Stop::Duplicate
+        );
+        assert_eq!(stop(b"q\x7f1 Q0 a 1 2 t\n"), Stop::BadId);
+        assert_eq!(stop(b"\n# a comment\n"), Stop::Empty);
+        assert!(matches!(stop(b"q1 Q0 a 1 2\n"), Stop::Parse(_)));
+    }
+}
