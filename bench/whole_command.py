@@ -52,6 +52,11 @@ def main() -> None:
     ap.add_argument("--layouts", default="grouped,gov2,ties,shuffled")
     ap.add_argument("--large", type=int, default=0, help="also N x 1,000 lines, once (50000)")
     ap.add_argument(
+        "--pin",
+        action="store_true",
+        help="run both tools pinned to one core (taskset -c 0), as issue 25's table was measured",
+    )
+    ap.add_argument(
         "--judged", default="", help="also the grouped run with N judgments per query (4,300,1500)"
     )
     args = ap.parse_args()
@@ -62,23 +67,26 @@ def main() -> None:
     # compiled modules cached as users have them (a PYTHONDONTWRITEBYTECODE=1 environment made
     # every cranfield run compile its modules again: about 0.07 s each)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    cf = [sys.executable, "-m", "cranfield"]
+    pin = ["taskset", "-c", "0"] if args.pin else []
+    te = [*pin, args.trec_eval]
+    cf = [*pin, sys.executable, "-m", "cranfield", "trec_eval"]
     cases: dict[str, list[str]] = {}
     for layout in args.layouts.split(","):
         q, r = paths[layout]
-        cases[f"{layout}: trec_eval -O2"] = [args.trec_eval, str(q), str(r)]
-        cases[f"{layout}: cranfield"] = [*cf, "trec_eval", str(q), str(r)]
+        cases[f"{layout}: trec_eval -O2"] = [*te, str(q), str(r)]
+        cases[f"{layout}: cranfield"] = [*cf, str(q), str(r)]
     densities = [int(n) for n in args.judged.split(",") if n]
     for n in densities:
         qd, rd = make(data / f"judged-{n}", 7000, 1000, n)
-        cases[f"judged {n}: trec_eval -O2"] = [args.trec_eval, str(qd), str(rd)]
-        cases[f"judged {n}: cranfield"] = [*cf, "trec_eval", str(qd), str(rd)]
+        cases[f"judged {n}: trec_eval -O2"] = [*te, str(qd), str(rd)]
+        cases[f"judged {n}: cranfield"] = [*cf, str(qd), str(rd)]
     if args.large:
         ql, rl = make(data, args.large, 1000, 55)
-        cases["large: trec_eval -O2"] = [args.trec_eval, str(ql), str(rl)]
-        cases["large: cranfield"] = [*cf, "trec_eval", str(ql), str(rl)]
+        cases["large: trec_eval -O2"] = [*te, str(ql), str(rl)]
+        cases["large: cranfield"] = [*cf, str(ql), str(rl)]
+    ev = [sys.executable, "-m", "cranfield", "evaluate"]
     for j in (1, 2):
-        cases[f"evaluate -j {j}"] = [*cf, "evaluate", str(qrels), str(run), "-j", str(j)]
+        cases[f"evaluate -j {j}"] = [*ev, str(qrels), str(run), "-j", str(j)]
     got: dict[str, list[tuple[float, float, int, bytes]]] = {k: [] for k in cases}
     for _ in range(args.repeat):  # interleaved
         for k, cmd in cases.items():
@@ -94,8 +102,11 @@ def main() -> None:
     for layout in args.layouts.split(",") + extra:
         te, c = got[f"{layout}: trec_eval -O2"], got[f"{layout}: cranfield"]
         same = all(x[3] == te[0][3] for x in c)
-        ratio = med[f"{layout}: trec_eval -O2"][1] / med[f"{layout}: cranfield"][1]
-        print(f"  {layout}: trec_eval / cranfield {ratio:.2f}x CPU; same output bytes: {same}")
+        a, b = med[f"{layout}: trec_eval -O2"], med[f"{layout}: cranfield"]
+        print(
+            f"  {layout}: trec_eval / cranfield {a[0] / b[0]:.2f}x wall, {a[1] / b[1]:.2f}x CPU; "
+            f"same output bytes: {same}"
+        )
     j1, j2 = med["evaluate -j 1"], med["evaluate -j 2"]
     print(f"  evaluate -j 1 / -j 2: {j1[0] / j2[0]:.2f}x wall, CPU {j1[1]:.2f} vs {j2[1]:.2f}")
 

@@ -230,10 +230,13 @@ def evaluate_range(shared: Any, task: RangeTask) -> RangePart | None:
     plan = shared.work._replace(options=shared.options, pipeline=False)
     stream = ByteRange(task.source, task.start, task.stop)
     if core_judges(plan.options):
+        from cranfield.base import progress
+
         try:
-            blocks, run_ids, counts, metadata = measure_judged(
-                shared.qrels, stream, task.name, plan
-            )
+            with progress.task(f"lines of {stream.source} read", lines=True) as bar:
+                blocks, run_ids, counts, metadata = measure_judged(
+                    shared.qrels, stream, task.name, plan, progress=bar.advance
+                )
         except (NotGrouped, Fallback, _Unusable, CranfieldError):
             return None
         return RangePart(blocks, run_ids, [counts], metadata if task.start == 0 else None)
