@@ -8,8 +8,7 @@
 //! descending in byte (`strcmp`) order, with the tie group of each ranked row.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
+use std::hash::Hasher;
 
 use crate::trec::FxHasher;
 
@@ -18,40 +17,113 @@ pub const NOT_IN_QRELS: i64 = -1;
 /// The grade of a ranked document the qrels list with a negative grade (pooled, not judged).
 pub const UNJUDGED: i64 = -2;
 
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-
-/// The judgments of each qrels query, by document.
+/// The judgments of each qrels query, by document: the documents' bytes in one buffer and,
+/// per query, an open-addressing table of its rows (no allocation per judgment: a qrels of
+/// 10 million judgments is about 25 bytes a judgment, built in one pass).
 pub struct QrelsIndex {
-    queries: Vec<FxMap<Box<[u8]>, i64>>,
+    /// Row `r`'s document is `arena[ends[r] - len..ends[r]]`, `len` its length.
+    arena: Vec<u8>,
+    ends: Vec<usize>,
+    grades: Vec<i64>,
+    /// Query `q`'s table is `slots[starts[q]..starts[q + 1]]` (a power of two long, or empty);
+    /// a slot holds a row + 1, or 0 when empty.
+    starts: Vec<usize>,
+    slots: Vec<u32>,
+}
+
+/// The hash of an id (FxHash; its high bits are the best mixed).
+#[inline]
+fn hash_of(id: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(id);
+    h.finish()
 }
 
 impl QrelsIndex {
     /// The qrels' query `q` judges documents `doc(r)` for `r` in `offsets[q]..offsets[q + 1]`
-    /// with `grades[r]`; a document judged twice for one query keeps its first grade.
+    /// with `grades[r]`; a document judged twice for one query keeps its first grade.  (More
+    /// than 2**32 - 2 judgments are not indexed: an internal error.)
     pub fn new<'a>(offsets: &[i64], doc: impl Fn(usize) -> &'a [u8], grades: &[i64]) -> Self {
-        let queries = offsets
-            .windows(2)
-            .map(|w| {
-                let (a, b) = (w[0] as usize, w[1] as usize);
-                let mut m = FxMap::default();
-                m.reserve(b.saturating_sub(a));
-                for (r, &g) in grades.iter().enumerate().take(b).skip(a) {
-                    m.entry(Box::from(doc(r))).or_insert(g);
+        let rows = offsets.last().map_or(0, |&n| n as usize);
+        assert!(rows < u32::MAX as usize, "more than 2**32 - 2 judgments");
+        let mut index = QrelsIndex {
+            arena: Vec::new(),
+            ends: Vec::with_capacity(rows),
+            grades: grades[..rows].to_vec(),
+            starts: Vec::with_capacity(offsets.len()),
+            slots: Vec::new(),
+        };
+        for r in 0..rows {
+            index.arena.extend_from_slice(doc(r));
+            index.ends.push(index.arena.len());
+        }
+        index.starts.push(0);
+        for w in offsets.windows(2) {
+            let (a, b) = (w[0] as usize, w[1] as usize);
+            let n = b.saturating_sub(a);
+            let size = if n == 0 {
+                0
+            } else {
+                (2 * n).next_power_of_two()
+            };
+            let start = index.slots.len();
+            index.slots.resize(start + size, 0);
+            index.starts.push(start + size);
+            for r in a..b {
+                let d = index.doc(r);
+                let mut i = Self::probe(size, d);
+                loop {
+                    match index.slots[start + i] {
+                        0 => {
+                            index.slots[start + i] = r as u32 + 1;
+                            break;
+                        }
+                        s if index.doc(s as usize - 1) == d => break, // judged twice: the first
+                        _ => i = (i + 1) & (size - 1),
+                    }
                 }
-                m
-            })
-            .collect();
-        QrelsIndex { queries }
+            }
+        }
+        index
+    }
+
+    #[inline]
+    fn doc(&self, r: usize) -> &[u8] {
+        let start = if r == 0 { 0 } else { self.ends[r - 1] };
+        &self.arena[start..self.ends[r]]
+    }
+
+    /// Where `doc` starts its probe in a table of `size` slots (a power of two).
+    #[inline]
+    fn probe(size: usize, doc: &[u8]) -> usize {
+        let bits = size.trailing_zeros();
+        if bits == 0 {
+            0
+        } else {
+            (hash_of(doc) >> (64 - bits)) as usize
+        }
     }
 
     pub fn num_queries(&self) -> usize {
-        self.queries.len()
+        self.starts.len() - 1
     }
 
     /// The judged grade of (`query`, `doc`), if any.
     #[inline]
     pub fn grade(&self, query: usize, doc: &[u8]) -> Option<i64> {
-        self.queries.get(query)?.get(doc).copied()
+        let (start, end) = (*self.starts.get(query)?, *self.starts.get(query + 1)?);
+        let size = end - start;
+        if size == 0 {
+            return None;
+        }
+        let mut i = Self::probe(size, doc);
+        loop {
+            match self.slots[start + i] {
+                0 => return None,
+                s if self.doc(s as usize - 1) == doc => return Some(self.grades[s as usize - 1]),
+                _ => i = (i + 1) & (size - 1),
+            }
+        }
     }
 }
 

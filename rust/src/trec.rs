@@ -562,9 +562,34 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
             counts,
         });
     }
-    let mut order: Vec<u32> = (0..qcodes.len() as u32).collect();
-    // stable: rows of one (query, document) stay in file order
-    order.sort_by(|&a, &b| key(a as usize).cmp(&key(b as usize)));
+    // rows put in query order by a counting sort (stable), then each query's rows sorted by
+    // document (stable: rows of one (query, document) stay in file order), the queries on all
+    // of rayon's threads
+    let mut next: Vec<usize> = offsets[..qids.len()].iter().map(|&o| o as usize).collect();
+    let mut order = vec![0u32; qcodes.len()];
+    for (r, &c) in qcodes.iter().enumerate() {
+        let q = qrank[c as usize] as usize;
+        order[next[q]] = r as u32;
+        next[q] += 1;
+    }
+    let mut segments: Vec<&mut [u32]> = Vec::with_capacity(qids.len());
+    let mut rest: &mut [u32] = &mut order;
+    for w in offsets.windows(2) {
+        let (segment, tail) = rest.split_at_mut((w[1] - w[0]) as usize);
+        segments.push(segment);
+        rest = tail;
+    }
+    let by_doc = |segment: &mut &mut [u32]| {
+        if !segment.is_sorted_by_key(|&r| docs[r as usize]) {
+            segment.sort_by_key(|&r| docs[r as usize]);
+        }
+    };
+    if qcodes.len() >= 1 << 16 {
+        use rayon::prelude::*;
+        segments.par_iter_mut().for_each(by_doc);
+    } else {
+        segments.iter_mut().for_each(by_doc);
+    }
     Ok(QrelsColumns {
         query_ids: sorted_q,
         offsets,
