@@ -15,6 +15,7 @@ pub mod numbers;
 pub mod quicksort;
 pub mod run_collect;
 pub mod run_judge;
+pub mod threads;
 pub mod trec;
 
 #[cfg(feature = "python")]

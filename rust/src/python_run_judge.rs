@@ -26,16 +26,6 @@ enum Pass {
 pub struct RunJudge {
     index: Py<QrelsIndex>,
     pass: Pass,
-    /// `threads` threads of its own, or rayon's global pool (one per core).
-    pool: Option<rayon::ThreadPool>,
-}
-
-/// `f` on `pool`'s threads (or the global pool's).
-fn on<T: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> T + Send) -> T {
-    match pool {
-        Some(p) => p.install(f),
-        None => f(),
-    }
 }
 
 fn stopped(py: Python<'_>, stop: &Stop) -> PyResult<Py<PyAny>> {
@@ -83,26 +73,19 @@ impl RunJudge {
                 "RunJudge: one query id per query of the index",
             ));
         }
+        let threads = threads.unwrap_or_else(crate::threads::available);
         let pass = guarded("RunJudge", || {
             if grouped {
-                Pass::Grouped(Box::new(run_judge::RunJudge::new(&ids, depth, judged_only)))
+                let pass = run_judge::RunJudge::new(&ids, depth, judged_only);
+                Pass::Grouped(Box::new(pass.with_threads(threads)))
             } else {
-                Pass::Collected(Box::new(RunCollect::new(&ids, depth, judged_only, rows)))
+                let pass = RunCollect::new(&ids, depth, judged_only, rows);
+                Pass::Collected(Box::new(pass.with_threads(threads)))
             }
         })?;
-        let pool = match threads {
-            None => None,
-            Some(n) => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(n.max(1))
-                    .build()
-                    .map_err(|e| PyValueError::new_err(format!("RunJudge: threads: {e}")))?,
-            ),
-        };
         Ok(RunJudge {
             index: index.unbind(),
             pass,
-            pool,
         })
     }
 
@@ -110,13 +93,11 @@ impl RunJudge {
     /// (`"parse"`, `"not grouped"`, `"duplicate"`, `"id"`).
     fn feed(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<Option<Py<PyAny>>> {
         let index = self.index.get().inner();
-        let (pass, pool) = (&mut self.pass, self.pool.as_ref());
+        let pass = &mut self.pass;
         let got = py.detach(|| {
-            guarded("RunJudge.feed", || {
-                on(pool, || match pass {
-                    Pass::Grouped(g) => g.feed(index, data),
-                    Pass::Collected(c) => c.feed(data),
-                })
+            guarded("RunJudge.feed", || match pass {
+                Pass::Grouped(g) => g.feed(index, data),
+                Pass::Collected(c) => c.feed(data),
             })
         })?;
         match got {
@@ -137,13 +118,11 @@ impl RunJudge {
                 "RunJudge.take: a run collected whole is judged once its text has ended",
             ));
         }
-        let (pass, pool) = (&mut self.pass, self.pool.as_ref());
+        let pass = &mut self.pass;
         let got = py.detach(|| {
-            guarded("RunJudge.take", || {
-                on(pool, || match pass {
-                    Pass::Grouped(g) => g.take(index, last).map(|j| (j, false)),
-                    Pass::Collected(c) => c.take(index),
-                })
+            guarded("RunJudge.take", || match pass {
+                Pass::Grouped(g) => g.take(index, last).map(|j| (j, false)),
+                Pass::Collected(c) => c.take(index),
             })
         })?;
         let (tag, counts) = match &self.pass {

@@ -3,19 +3,18 @@
 //! into one buffer, each result's query a number; no string per row), then, once the text
 //! has ended, grouped by query (a counting sort) and each query judged as
 //! [`crate::run_judge`] judges a grouped one (duplicates, `trec` order, depth, qrels
-//! lookup), on all of rayon's threads, in batches of about `rows` judged rows.
+//! lookup), on all its threads, in batches of about `rows` judged rows.
 //!
 //! It takes over where [`crate::run_judge::RunJudge`] stops with [`Stop::NotGrouped`]: the
 //! caller reads the text again from its start with a `RunCollect`.  What it cannot settle
 //! stops it as the grouped pass does, and the whole-file reader takes over.
-
-use rayon::prelude::*;
 
 use crate::judge::QrelsIndex;
 use crate::run_judge::{
     Done, Flat, FxMap, Judged, PARALLEL_BYTES, Rules, Scratch, Stop, assemble, bad_id, cut,
     judge_query,
 };
+use crate::threads;
 use crate::trec::{Counts, each_run_row};
 
 /// A part of a piece read (in parallel with the others): its queries (in order of first
@@ -88,6 +87,7 @@ pub struct RunCollect {
     next_tie: i64,
     tag: Vec<u8>,
     counts: Counts,
+    threads: usize,
     stopped: Option<Stop>,
 }
 
@@ -120,8 +120,15 @@ impl RunCollect {
             next_tie: 0,
             tag: Vec::new(),
             counts: Counts::default(),
+            threads: threads::available(),
             stopped: None,
         }
+    }
+
+    /// The collection on `threads` threads (at least 1) instead of one per core.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
     }
 
     /// The last result's tag.
@@ -154,16 +161,12 @@ impl RunCollect {
             return Err(Stop::Empty); // fed after its end: a misuse, stopped
         }
         let threads = if data.len() >= PARALLEL_BYTES {
-            rayon::current_num_threads()
+            self.threads
         } else {
             1
         };
         let parts = cut(data, threads);
-        let parsed: Vec<_> = if parts.len() > 1 {
-            parts.par_iter().map(|p| parse_part(p)).collect()
-        } else {
-            parts.iter().map(|p| parse_part(p)).collect()
-        };
+        let parsed = threads::map(&parts, threads, || (), |(), p| parse_part(p));
         for got in parsed {
             let part = got?;
             self.counts.then(&part.counts);
@@ -284,15 +287,12 @@ impl RunCollect {
             let done = judge_query(rules, &queries[k], &docs, &sc, s, &mut out)?;
             Ok::<_, Stop>((done, out))
         };
-        let judged: Vec<_> = if rows >= PARALLEL_BYTES / 32 && last - first > 1 {
-            order[first..last]
-                .par_iter()
-                .map_init(Scratch::default, one)
-                .collect()
+        let threads = if rows >= PARALLEL_BYTES / 32 {
+            self.threads
         } else {
-            let mut s = Scratch::default();
-            order[first..last].iter().map(|k| one(&mut s, k)).collect()
+            1
         };
+        let judged = threads::map(&order[first..last], threads, Scratch::default, one);
         let mut batch = Flat::default();
         let mut done: Vec<Done> = Vec::new();
         for got in judged {

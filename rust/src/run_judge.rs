@@ -13,8 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::judge::{NOT_IN_QRELS, QrelsIndex, UNJUDGED, rank_segment, starts_group};
-use rayon::prelude::*;
-
+use crate::threads;
 use crate::trec::{Counts, FxHasher, ParseError, each_run_row};
 
 pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
@@ -365,7 +364,7 @@ impl Seen {
     }
 }
 
-/// Pieces this large or larger are read and judged on all of rayon's threads.
+/// Pieces this large or larger are read and judged on all the pass's threads.
 pub(crate) const PARALLEL_BYTES: usize = 1 << 20;
 
 /// The state of the pass between pieces.
@@ -391,6 +390,8 @@ pub struct RunJudge {
     tag: Vec<u8>,
     counts: Counts,
     scratch: Scratch,
+    /// How many threads read and judge a large piece.
+    threads: usize,
     stopped: Option<Stop>,
 }
 
@@ -418,8 +419,15 @@ impl RunJudge {
             tag: Vec::new(),
             counts: Counts::default(),
             scratch: Scratch::default(),
+            threads: threads::available(),
             stopped: None,
         }
+    }
+
+    /// The pass on `threads` threads (at least 1) instead of one per core.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Rows judged and not taken yet.
@@ -448,7 +456,7 @@ impl RunJudge {
 
     /// Read the next piece of the text (whole lines; the first without its BOM).  Once the
     /// pass has stopped, it stays stopped.  A large piece is cut between query blocks and its
-    /// parts read and judged on all of rayon's threads; the result does not depend on how
+    /// parts read and judged on all the pass's threads; the result does not depend on how
     /// many there are.
     pub fn feed(&mut self, index: &QrelsIndex, data: &[u8]) -> Result<(), Stop> {
         if let Some(stop) = &self.stopped {
@@ -466,7 +474,7 @@ impl RunJudge {
             return Ok(()); // no line at all (a text's lines never end in an empty piece)
         }
         let threads = if data.len() >= PARALLEL_BYTES {
-            rayon::current_num_threads()
+            self.threads
         } else {
             1
         };
@@ -476,21 +484,16 @@ impl RunJudge {
         let mut scratch = std::mem::take(&mut self.scratch);
         let got: Vec<Result<Part<'d>, Stop>> = {
             let rules = self.rules(index);
-            let read = |s: &mut Scratch, (i, p): (usize, &&'d [u8])| {
+            let read = |s: &mut Scratch, i: usize, p: &'d [u8]| {
                 read_part(rules, p, held.as_deref().filter(|_| i == 0), i == last, s)
             };
             if parts.len() > 1 {
-                parts
-                    .par_iter()
-                    .enumerate()
-                    .map_init(Scratch::default, read)
-                    .collect()
+                let numbered: Vec<(usize, &'d [u8])> = parts.iter().copied().enumerate().collect();
+                threads::map(&numbered, threads, Scratch::default, |s, &(i, p)| {
+                    read(s, i, p)
+                })
             } else {
-                parts
-                    .iter()
-                    .enumerate()
-                    .map(|x| read(&mut scratch, x))
-                    .collect()
+                vec![read(&mut scratch, 0, parts[0])]
             }
         };
         self.scratch = scratch;
@@ -789,7 +792,7 @@ mod tests {
         let grades: Vec<i64> = qrels.iter().map(|r| r.2).collect();
         let index = QrelsIndex::new(&offsets, |r| docs[r], &grades);
         let qb: Vec<&[u8]> = ids.iter().map(|q| q.as_bytes()).collect();
-        let mut j = RunJudge::new(&qb, None, false);
+        let mut j = RunJudge::new(&qb, None, false).with_threads(3);
         let bytes = text.as_bytes();
         let mut start = 0;
         while start < bytes.len() {

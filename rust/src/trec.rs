@@ -564,7 +564,7 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
     }
     // rows put in query order by a counting sort (stable), then each query's rows sorted by
     // document (stable: rows of one (query, document) stay in file order), the queries on all
-    // of rayon's threads
+    // of this process's threads
     let mut next: Vec<usize> = offsets[..qids.len()].iter().map(|&o| o as usize).collect();
     let mut order = vec![0u32; qcodes.len()];
     for (r, &c) in qcodes.iter().enumerate() {
@@ -584,12 +584,12 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
             segment.sort_by_key(|&r| docs[r as usize]);
         }
     };
-    if qcodes.len() >= 1 << 16 {
-        use rayon::prelude::*;
-        segments.par_iter_mut().for_each(by_doc);
+    let threads = if qcodes.len() >= 1 << 16 {
+        crate::threads::available()
     } else {
-        segments.iter_mut().for_each(by_doc);
-    }
+        1
+    };
+    crate::threads::for_each_mut(&mut segments, threads, by_doc);
     Ok(QrelsColumns {
         query_ids: sorted_q,
         offsets,
