@@ -151,3 +151,61 @@ def test_errors_come_in_trec_eval_order(tmp_path, monkeypatch, damage):
         except CranfieldError as exc:
             streamed = repr(exc)
         assert streamed == whole, argv
+
+
+def _damage_late(text: bytes, how: str) -> bytes:
+    """``text`` with one problem near its end (in the last large piece)."""
+    lines = text.splitlines(keepends=True)
+    k = len(lines) - 50
+    if how == "fields":
+        lines[k] = b"4999 Q0 D1 1\n"
+    elif how == "score":
+        lines[k] = lines[k].replace(b" 0.", b" x.", 1)
+    elif how == "duplicate":  # the same document twice in one query block
+        lines.insert(k + 1, lines[k])
+    elif how == "joined":
+        lines[k] = lines[k].rstrip(b"\n") + b" " + lines[k + 1]
+    elif how == "control":
+        lines[k] = lines[k].replace(b" D", b" D\x7f", 1)
+    elif how == "c1_control":
+        lines[k] = lines[k].replace(b" D", " D\u0085".encode(), 1)
+    elif how == "hidden":
+        lines[k] = b"#" + lines[k]
+    return b"".join(lines)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "how", ["fields", "score", "duplicate", "joined", "control", "c1_control", "hidden"]
+)
+def test_a_problem_in_a_piece_judged_on_all_threads_is_the_whole_file_error(
+    tmp_path, monkeypatch, how
+):
+    """A problem in a piece of 1 MiB or more, which the core reads in parts on several
+    threads, stops its pass: the whole-file reader's error (or output) stands."""
+    rng = np.random.default_rng(3)
+    (tmp_path / "q").write_text(
+        "".join(
+            f"{q} 0 D{d} {int(rng.integers(0, 3))}\n"
+            for q in range(1, 5001)
+            for d in rng.choice(80, size=6, replace=False).tolist()
+        )
+    )
+    text = _damage_late(run_text("grouped", queries=5000), how)
+    assert len(text) > 3 << 20
+    (tmp_path / "r").write_bytes(text)
+    monkeypatch.chdir(tmp_path)
+    argv = ["-q", "-m", "P.5", "-m", "map", "q", "r"]
+    outcomes = []
+    for size in (1 << 62, None):
+        if size is None:
+            monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0)
+            monkeypatch.setattr(pieces_mod, "PIECE_BYTES", 1 << 20)
+        else:
+            monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", size)
+        try:
+            outcomes.append(_main(argv))
+        except CranfieldError as exc:
+            outcomes.append(repr(exc))
+    assert outcomes[0] == outcomes[1]
+    assert isinstance(outcomes[0], str) and "line" in outcomes[0], outcomes[0]
