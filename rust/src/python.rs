@@ -121,9 +121,13 @@ fn read_run<'py>(py: Python<'py>, data: &[u8], list_rows: usize) -> PyResult<Bou
     Ok(d)
 }
 
-/// `read_qrels(data)`: TREC qrels, sorted as `cranfield.data.Qrels` keeps them.
+/// `read_qrels(data, strings=True)`: TREC qrels, sorted as `cranfield.data.Qrels` keeps
+/// them.  With `strings=False` the document ids come as the bytes `doc_bytes` and their ends
+/// `doc_offsets` (no Python string per judgment: `id_strings` makes them when asked), and
+/// `ids_ok` says whether every id follows the id rule (no control character).
 #[pyfunction]
-fn read_qrels<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (data, strings=true))]
+fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Bound<'py, PyDict>> {
     let parsed = py.detach(|| guarded("read_qrels", || trec::read_qrels(data)))?;
     let q = match parsed {
         Ok(q) => q,
@@ -139,9 +143,32 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>>
     let d = PyDict::new(py);
     d.set_item("index", Bound::new(py, index)?)?;
     d.set_item("duplicates", duplicates)?;
-    d.set_item("query_ids", PyList::new(py, strings(py, &q.query_ids)?)?)?;
+    d.set_item(
+        "query_ids",
+        PyList::new(py, self::strings(py, &q.query_ids)?)?,
+    )?;
     d.set_item("offsets", array(py, q.offsets))?;
-    d.set_item("doc_ids", PyList::new(py, strings(py, &q.doc_ids)?)?)?;
+    if strings {
+        d.set_item("doc_ids", PyList::new(py, self::strings(py, &q.doc_ids)?)?)?;
+    } else {
+        let (offsets, bytes, ids_ok) = py.detach(|| {
+            guarded("read_qrels", || {
+                let mut offsets = Vec::with_capacity(q.doc_ids.len() + 1);
+                let mut bytes = Vec::new();
+                offsets.push(0i64);
+                for id in &q.doc_ids {
+                    bytes.extend_from_slice(id);
+                    offsets.push(bytes.len() as i64);
+                }
+                let bad = |id: &&[u8]| crate::run_judge::bad_id(id);
+                let ids_ok = !q.doc_ids.iter().any(bad) && !q.query_ids.iter().any(bad);
+                (offsets, bytes, ids_ok)
+            })
+        })?;
+        d.set_item("doc_offsets", array(py, offsets))?;
+        d.set_item("doc_bytes", array(py, bytes))?;
+        d.set_item("ids_ok", ids_ok)?;
+    }
     d.set_item("grades", array(py, q.grades))?;
     d.set_item("lines", array(py, q.lines))?;
     set_counts(&d, &q.counts)?;
@@ -169,6 +196,32 @@ fn numba_argsort<'py>(
 }
 
 /// `_panic()`: raise a panic inside the core (tests check it becomes `InternalError`).
+/// `id_strings(offsets, data)`: the ids `data[offsets[i]..offsets[i + 1]]` as a list of
+/// strings (the text was checked as UTF-8 when it was read).
+#[pyfunction]
+fn id_strings<'py>(
+    py: Python<'py>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    data: PyReadonlyArray1<'py, u8>,
+) -> PyResult<Bound<'py, PyList>> {
+    let (offsets, data) = (offsets.as_slice()?, data.as_slice()?);
+    let ok = offsets.first().is_none_or(|&a| a >= 0)
+        && offsets.windows(2).all(|w| w[0] <= w[1])
+        && offsets.last().is_none_or(|&b| b as usize <= data.len());
+    if !ok {
+        return Err(PyValueError::new_err(
+            "id_strings: the offsets do not fit the bytes",
+        ));
+    }
+    let ids = guarded("id_strings", || {
+        offsets
+            .windows(2)
+            .map(|w| &data[w[0] as usize..w[1] as usize])
+            .collect::<Vec<&[u8]>>()
+    })?;
+    PyList::new(py, strings(py, &ids)?)
+}
+
 #[pyfunction]
 fn _panic() -> PyResult<()> {
     guarded("_panic", || panic!("a test of the panic guard"))
@@ -182,6 +235,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_run, m)?)?;
     m.add_function(wrap_pyfunction!(read_qrels, m)?)?;
     m.add_function(wrap_pyfunction!(numba_argsort, m)?)?;
+    m.add_function(wrap_pyfunction!(id_strings, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add_class::<judge_py::QrelsIndex>()?;
     m.add_function(wrap_pyfunction!(judge_py::judge_grades, m)?)?;

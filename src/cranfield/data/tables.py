@@ -264,6 +264,34 @@ class Qrels:
         return out
 
 
+class TextQrels(Qrels):
+    """:class:`Qrels` whose document ids stay the bytes of the text they were read from until
+    something reads :attr:`doc_ids` (the compiled core's reader: a qrels of 10 million
+    judgments is 0.6 GB of Python strings, which the judging of a run never reads).  Made
+    only by :meth:`of_text`; pickled as a plain :class:`Qrels` (its ids made then)."""
+
+    @classmethod
+    def of_text(cls, make_doc_ids: Any, **fields: Any) -> TextQrels:
+        """The qrels of ``fields`` (every field of :class:`Qrels` but ``doc_ids``);
+        ``make_doc_ids()`` returns the list of document ids, once, when first asked."""
+        self = object.__new__(cls)
+        self.__dict__.update(fields, _make_doc_ids=make_doc_ids)
+        return self
+
+    @cached_property
+    def doc_ids(self) -> list[str]:
+        ids: list[str] = self.__dict__.pop("_make_doc_ids")()
+        return ids
+
+    def __len__(self) -> int:
+        return int(self.offsets[-1]) if len(self.offsets) else 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        from dataclasses import fields
+
+        return (Qrels, tuple(getattr(self, f.name) for f in fields(Qrels)))
+
+
 ARROW_SORT_ROWS = 1_000_000
 """From this many rows on, :meth:`Qrels.from_rows` sorts with Arrow instead of Python (below
 it, converting the lists to Arrow, and importing pyarrow, costs more than Python's sort)."""

@@ -17,7 +17,7 @@ import numpy as np
 
 from cranfield.base.arrow import string_buffers
 from cranfield.data.id_column import IdColumn
-from cranfield.data.tables import LineCounts, Qrels, Run
+from cranfield.data.tables import LineCounts, Qrels, Run, TextQrels
 from cranfield.errors import InputError
 from cranfield.io import number_text
 
@@ -28,6 +28,7 @@ __all__ = [
     "core_ids",
     "core_qrels",
     "core_run",
+    "ids_ok",
     "no_duplicates",
 ]
 
@@ -41,6 +42,15 @@ pyarrow.compute and the id hashes.  Tests lower it to cover both."""
 QRELS_INDEXES: weakref.WeakKeyDictionary[Qrels, Any] = weakref.WeakKeyDictionary()
 # The qrels the core read and found without a document judged twice for one query.
 _NO_DUPLICATES: weakref.WeakSet[Qrels] = weakref.WeakSet()
+# The qrels the core read and found without an id that breaks the id rule.
+_IDS_OK: weakref.WeakSet[Qrels] = weakref.WeakSet()
+
+
+def ids_ok(qrels: Qrels) -> bool:
+    """Whether the core, reading ``qrels``, found every id to follow the id rule (then
+    :func:`cranfield.io.validate.check_qrels_ids` has nothing to find, and need not make
+    the document ids)."""
+    return qrels in _IDS_OK
 
 
 def no_duplicates(qrels: Qrels) -> bool:
@@ -150,13 +160,15 @@ def core_run(data: bytes, source: str, name: str, list_rows: int) -> Run:
 def core_qrels(data: bytes, source: str) -> Qrels:
     """The qrels of TREC text (``data`` after :func:`.text._check_trec`), in the order of
     :class:`~cranfield.data.tables.Qrels` (query ids, then document ids, in byte order)."""
-    out = _core().read_qrels(data)
+    core = _core()
+    out = core.read_qrels(data, False)
     if "error" in out:
         raise _error(data, source, out, "qrels")
-    qrels = Qrels(
+    doc_offsets, doc_bytes = out["doc_offsets"], out["doc_bytes"]
+    qrels = TextQrels.of_text(
+        lambda: core.id_strings(doc_offsets, doc_bytes),
         query_ids=tuple(out["query_ids"]),
         offsets=out["offsets"],
-        doc_ids=out["doc_ids"],
         grades=out["grades"],
         source=source,
         lines=out["lines"],
@@ -165,4 +177,6 @@ def core_qrels(data: bytes, source: str) -> Qrels:
     QRELS_INDEXES[qrels] = out["index"]
     if not out["duplicates"]:
         _NO_DUPLICATES.add(qrels)
+    if out["ids_ok"]:
+        _IDS_OK.add(qrels)
     return qrels

@@ -193,7 +193,10 @@ def read_trec_qrels(path: str | os.PathLike[str], *, detect: bool = True) -> Qre
             return other
     qrels = _parse_qrels(data, source_name(path))
     del data
-    check_qrels_ids(qrels)
+    from cranfield.io.trec.core import ids_ok
+
+    if not ids_ok(qrels):
+        check_qrels_ids(qrels)
     try:
         _check_qrels_duplicates(qrels)
     except InputError as exc:
@@ -229,7 +232,10 @@ def parse_trec_qrels(data: bytes, source: str) -> Qrels:
     """Parse TREC qrels text (exactly 4 fields per line, integer grade)."""
     check_text(data, source)
     qrels = _parse_qrels(data, source)
-    check_qrels_ids(qrels)
+    from cranfield.io.trec.core import ids_ok
+
+    if not ids_ok(qrels):
+        check_qrels_ids(qrels)
     _check_qrels_duplicates(qrels)
     return qrels
 
