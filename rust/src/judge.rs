@@ -31,9 +31,10 @@ pub struct QrelsIndex {
     slots: Vec<u32>,
 }
 
-/// The hash of an id (FxHash; its high bits are the best mixed).
+/// The hash of an id (FxHash; its high bits are the best mixed): the one
+/// [`QrelsIndex::grade_hashed`] takes.
 #[inline]
-fn hash_of(id: &[u8]) -> u64 {
+pub fn hash_of(id: &[u8]) -> u64 {
     let mut h = FxHasher::default();
     h.write(id);
     h.finish()
@@ -71,7 +72,7 @@ impl QrelsIndex {
             index.starts.push(start + size);
             for r in a..b {
                 let d = index.doc(r);
-                let mut i = Self::probe(size, d);
+                let mut i = Self::probe(size, hash_of(d));
                 loop {
                     match index.slots[start + i] {
                         0 => {
@@ -93,14 +94,15 @@ impl QrelsIndex {
         &self.arena[start..self.ends[r]]
     }
 
-    /// Where `doc` starts its probe in a table of `size` slots (a power of two).
+    /// Where a document of hash `hash` starts its probe in a table of `size` slots (a power
+    /// of two).
     #[inline]
-    fn probe(size: usize, doc: &[u8]) -> usize {
+    fn probe(size: usize, hash: u64) -> usize {
         let bits = size.trailing_zeros();
         if bits == 0 {
             0
         } else {
-            (hash_of(doc) >> (64 - bits)) as usize
+            (hash >> (64 - bits)) as usize
         }
     }
 
@@ -111,12 +113,18 @@ impl QrelsIndex {
     /// The judged grade of (`query`, `doc`), if any.
     #[inline]
     pub fn grade(&self, query: usize, doc: &[u8]) -> Option<i64> {
+        self.grade_hashed(query, doc, hash_of(doc))
+    }
+
+    /// [`Self::grade`] of a document whose [`hash_of`] is `hash`.
+    #[inline]
+    pub fn grade_hashed(&self, query: usize, doc: &[u8], hash: u64) -> Option<i64> {
         let (start, end) = (*self.starts.get(query)?, *self.starts.get(query + 1)?);
         let size = end - start;
         if size == 0 {
             return None;
         }
-        let mut i = Self::probe(size, doc);
+        let mut i = Self::probe(size, hash);
         loop {
             match self.slots[start + i] {
                 0 => return None,

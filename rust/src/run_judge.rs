@@ -10,9 +10,9 @@
 //! caller then reads the run whole with the reference reader, whose error (or result) stands.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
-use crate::judge::{NOT_IN_QRELS, QrelsIndex, UNJUDGED, rank_segment, starts_group};
+use crate::judge::{NOT_IN_QRELS, QrelsIndex, UNJUDGED, hash_of, rank_segment, starts_group};
 use crate::threads;
 use crate::trec::{Counts, FxHasher, ParseError, each_run_row};
 
@@ -117,6 +117,8 @@ impl Flat {
 #[derive(Default)]
 pub(crate) struct Scratch {
     seen: Seen,
+    /// Each document's [`hash_of`], for the duplicate table and the qrels lookup.
+    hashes: Vec<u64>,
     rank: Vec<i64>,
     keyed: Vec<(u64, i64)>,
 }
@@ -141,7 +143,9 @@ pub(crate) fn judge_query(
     s: &mut Scratch,
     out: &mut Flat,
 ) -> Result<Option<Done>, Stop> {
-    if s.seen.has_duplicate(docs.len(), |r| docs[r]) {
+    s.hashes.clear();
+    s.hashes.extend(docs.iter().map(|d| hash_of(d)));
+    if s.seen.has_duplicate(docs.len(), |r| docs[r], &s.hashes) {
         return Err(Stop::Duplicate);
     }
     let Some(&q) = rules.queries.get(query) else {
@@ -160,7 +164,7 @@ pub(crate) fn judge_query(
             tie += 1;
         }
         let r = s.rank[k] as usize;
-        let grade = match rules.index.grade(q, docs[r]) {
+        let grade = match rules.index.grade_hashed(q, docs[r], s.hashes[r]) {
             Some(g) if g < 0 => UNJUDGED,
             Some(g) => g,
             None => NOT_IN_QRELS,
@@ -324,7 +328,12 @@ struct Seen {
 
 impl Seen {
     /// Whether two of the rows `0..n` hold the same document.
-    fn has_duplicate<'a>(&mut self, n: usize, doc: impl Fn(usize) -> &'a [u8]) -> bool {
+    fn has_duplicate<'a>(
+        &mut self,
+        n: usize,
+        doc: impl Fn(usize) -> &'a [u8],
+        hashes: &[u64],
+    ) -> bool {
         let Ok(rows) = u32::try_from(n) else {
             // more rows than a u32 counts: a plain set
             let mut set: FxSet<&[u8]> = FxSet::default();
@@ -344,9 +353,7 @@ impl Seen {
         let mask = self.slots.len() - 1;
         for r in 0..rows {
             let d = doc(r as usize);
-            let mut h = FxHasher::default();
-            h.write(d);
-            let hash = h.finish();
+            let hash = hashes[r as usize];
             let mut i = (hash >> (64 - bits)) as usize; // the best mixed bits of FxHash
             loop {
                 let (stamp, row, other) = self.slots[i];
