@@ -12,7 +12,7 @@
 use crate::judge::QrelsIndex;
 use crate::run_judge::{
     Done, Flat, FxMap, Judged, PARALLEL_BYTES, Rules, Scratch, Stop, assemble, bad_id, cut,
-    judge_query,
+    judge_query, kept, not_stopped,
 };
 use crate::threads;
 use crate::trec::{Counts, each_run_row};
@@ -143,14 +143,9 @@ impl RunCollect {
 
     /// Read the next piece of the text (whole lines; the first without its BOM).
     pub fn feed(&mut self, data: &[u8]) -> Result<(), Stop> {
-        if let Some(stop) = &self.stopped {
-            return Err(stop.clone());
-        }
+        not_stopped(&self.stopped)?;
         let result = self.read(data);
-        if let Err(s) = &result {
-            self.stopped = Some(s.clone());
-        }
-        result
+        kept(&mut self.stopped, result)
     }
 
     fn read(&mut self, data: &[u8]) -> Result<(), Stop> {
@@ -205,14 +200,9 @@ impl RunCollect {
     /// whether more follow.  The first batch holds the run's query ids (in order of first
     /// appearance); a text without a result stops the collection.
     pub fn take(&mut self, index: &QrelsIndex) -> Result<(Judged, bool), Stop> {
-        if let Some(stop) = &self.stopped {
-            return Err(stop.clone());
-        }
+        not_stopped(&self.stopped)?;
         let result = self.judge_next(index);
-        if let Err(s) = &result {
-            self.stopped = Some(s.clone());
-        }
-        result
+        kept(&mut self.stopped, result)
     }
 
     /// The results grouped by slot (a counting sort, file order kept within a slot) and the

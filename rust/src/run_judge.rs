@@ -371,6 +371,19 @@ impl Seen {
     }
 }
 
+/// `Err` with the reason a pass stopped, once it has: a stopped pass stays stopped.
+pub(crate) fn not_stopped(stopped: &Option<Stop>) -> Result<(), Stop> {
+    stopped.as_ref().map_or(Ok(()), |s| Err(s.clone()))
+}
+
+/// `result`, its stop (if any) kept in `stopped`.
+pub(crate) fn kept<T>(stopped: &mut Option<Stop>, result: Result<T, Stop>) -> Result<T, Stop> {
+    if let Err(s) = &result {
+        *stopped = Some(s.clone());
+    }
+    result
+}
+
 /// Pieces this large or larger are read and judged on all the pass's threads.
 pub(crate) const PARALLEL_BYTES: usize = 1 << 20;
 
@@ -466,14 +479,9 @@ impl RunJudge {
     /// parts read and judged on all the pass's threads; the result does not depend on how
     /// many there are.
     pub fn feed(&mut self, index: &QrelsIndex, data: &[u8]) -> Result<(), Stop> {
-        if let Some(stop) = &self.stopped {
-            return Err(stop.clone());
-        }
+        not_stopped(&self.stopped)?;
         let result = self.read(index, data);
-        if let Err(s) = &result {
-            self.stopped = Some(s.clone());
-        }
-        result
+        kept(&mut self.stopped, result)
     }
 
     fn read<'d>(&mut self, index: &QrelsIndex, data: &'d [u8]) -> Result<(), Stop> {
@@ -832,6 +840,20 @@ mod tests {
         assert_eq!(run_ids.len(), 300 * (1 + rounds));
         assert_eq!(&*run_ids[1], b"q119"); // 7919 % 300
         assert_eq!(&*run_ids[300], b"x0-0");
+    }
+
+    #[test]
+    fn a_stopped_pass_stays_stopped() {
+        let idx = index();
+        let mut j = RunJudge::new(&[b"q1", b"q2"], None, false);
+        let text: &[u8] = b"q1 Q0 a 1 2 t\nq2 Q0 c 1 1 t\nq1 Q0 b 1 1 t\n";
+        assert_eq!(j.feed(&idx, text), Err(Stop::NotGrouped));
+        assert_eq!(j.feed(&idx, b"q3 Q0 a 1 2 t\n"), Err(Stop::NotGrouped));
+        assert_eq!(j.take(&idx, true).unwrap_err(), Stop::NotGrouped);
+        let mut c = crate::run_collect::RunCollect::new(&[b"q1", b"q2"], None, false, 10);
+        assert_eq!(c.feed(b"q1 Q0 a 1 x t\n").unwrap_err().name(), "parse");
+        assert_eq!(c.feed(b"q1 Q0 a 1 2 t\n").unwrap_err().name(), "parse");
+        assert_eq!(c.take(&idx).unwrap_err().name(), "parse");
     }
 
     #[test]
