@@ -153,7 +153,7 @@ impl RunCollect {
             return Ok(()); // no line at all (a text's lines never end in an empty piece)
         }
         if self.order.is_some() {
-            return Err(Stop::Empty); // fed after its end: a misuse, stopped
+            return Err(Stop::Limit); // fed after its end: a misuse, stopped
         }
         let threads = if data.len() >= PARALLEL_BYTES {
             self.threads
@@ -190,7 +190,7 @@ impl RunCollect {
         if bad_id(query) {
             return Err(Stop::BadId);
         }
-        let k = u32::try_from(self.queries.len()).map_err(|_| Stop::Empty)?;
+        let k = u32::try_from(self.queries.len()).map_err(|_| Stop::Limit)?;
         self.slots.insert(Box::from(query), k);
         self.queries.push(Box::from(query));
         Ok(k)
@@ -239,7 +239,7 @@ impl RunCollect {
                 return Err(Stop::Empty);
             }
             if u32::try_from(self.row_slots.len()).is_err() {
-                return Err(Stop::Empty); // more results than a u32 counts: the whole-file reader
+                return Err(Stop::Limit); // more results than a u32 counts: the whole-file reader
             }
             self.order = Some(self.group());
             run_ids = self.queries.clone();

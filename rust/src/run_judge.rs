@@ -32,6 +32,9 @@ pub enum Stop {
     BadId,
     /// No result in the whole text.
     Empty,
+    /// Beyond what the pass counts (more than 2**32 - 1 results or queries in a run collected
+    /// whole), or fed after its end.
+    Limit,
 }
 
 impl From<ParseError> for Stop {
@@ -48,6 +51,7 @@ impl Stop {
             Stop::Duplicate => "duplicate",
             Stop::BadId => "id",
             Stop::Empty => "empty",
+            Stop::Limit => "limit",
         }
     }
 }

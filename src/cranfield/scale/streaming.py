@@ -1,19 +1,23 @@
-"""Evaluating one run: a large TREC text file query block by query block, anything else whole.
+"""Evaluating one run: a large TREC text file as it is read, anything else whole.
 
-A run file is read in pieces of whole lines (:mod:`cranfield.io.trec.run_pieces`); the pieces are
+Under the ``trec`` tie policy without side inputs, a run file is judged by the compiled core
+as it is read (:mod:`cranfield.judging.streamed_run`: each query once its block of lines has
+ended; a run not grouped by query collected by the core and judged at its end), and each batch
+of judged queries is measured (:func:`~cranfield.results.blocks.measure_block`) and let go.
+Otherwise the file is read in pieces of whole lines (:mod:`cranfield.io.trec.run_pieces`),
 regrouped into blocks that hold every row of their queries, and each block is judged and
-measured (:func:`~cranfield.results.blocks.measure_block`) and let go before the next is read,
-so that memory is bounded by a block, not by the run.  The blocks' results are put together by
-:func:`~cranfield.results.blocks.combine` into the Results of the whole run, bit for bit.
+measured in Python.  Either way memory is bounded by a piece and a batch or block, not by the
+run, and the results are put together by :func:`~cranfield.results.blocks.combine` into the
+Results of the whole run, bit for bit.
 
 What cannot be streamed falls back, with the same results:
 
-- a run that is not grouped by query (a query's rows in several places): when the first piece
-  shows it, the pieces are joined into one run as they are read (memory: the run's columns,
-  about 40 bytes a row, not its text); when a later piece shows it, the file is read again
-  (standard input from the temporary copy :class:`~cranfield.io.source.Stream` keeps).  The
-  run's rows are then put in query order (one sort of 64-bit keys) and evaluated in blocks of
-  whole queries as a grouped run is;
+- in the Python path, a run that is not grouped by query (a query's rows in several places):
+  when the first piece shows it, the pieces are joined into one run as they are read
+  (memory: the run's columns, about 40 bytes a row, not its text); when a later piece shows
+  it, the file is read again (standard input from the temporary copy
+  :class:`~cranfield.io.source.Stream` keeps). The run's rows are then put in query order
+  (one sort of 64-bit keys) and evaluated in blocks of whole queries as a grouped run is;
 - any error (a piece that does not parse, an id or duplicate problem, a judging error): the
   whole file is read by the whole-file reader, whose error is the reference one;
 - options whose result depends on the whole run: ``ties="random"`` (one random stream over all

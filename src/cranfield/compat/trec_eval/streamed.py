@@ -1,14 +1,15 @@
-"""``cranfield trec_eval`` on a large run (qrels format): read and evaluated one query block at
-a time, as ``cranfield evaluate`` does (:mod:`cranfield.scale.streaming`), so that memory is bounded
-by a block and by the per-topic values, not by the run.
+"""``cranfield trec_eval`` on a large run (qrels format): judged by the compiled core as it is
+read (:mod:`cranfield.judging.streamed_run`) and measured batch by batch, as ``cranfield
+evaluate`` does (:mod:`cranfield.scale.streaming`), so that memory is bounded by a piece, a
+batch and the per-topic values, not by the run.
 
-The values of each block are those trec_eval prints for its topics (every measure is a
-function of one topic's ranking); the blocks' values are put in topic order before anything
+The values of each batch are those trec_eval prints for its topics (every measure is a
+function of one topic's ranking); the batches' values are put in topic order before anything
 is summed or printed.  trec_eval's order of failures is kept: a problem in the run file comes
 before a bad z-score file or measure parameter, so when one of those fails the run is read
 first and its error, if it has one, is the one raised.  A run that is not grouped by topic is
-read whole and put in topic order in memory; anything a block cannot settle alone (a piece
-that does not parse, a bad id, a judging error) hands the run, read whole, back to the
+read again and collected by the core; anything the core's pass does not settle (a line that
+does not parse, a bad id, a duplicate, a judging error) hands the run, read whole, back to the
 engine, whose error is the reference one.
 """
 
