@@ -189,7 +189,45 @@ pub enum Kernel {
     NumRelRet {
         rel: i64,
     },
+    /// Bpref: `cranfield.measures.bpref.bpref` (GMBpref's value per query too).
+    Bpref {
+        rel: i64,
+    },
+    /// IPrec@r: `cranfield.measures.interpolated.iprec` (`trec9`: `rounding=trec9`).
+    IPrec {
+        rel: i64,
+        point: f64,
+        trec9: bool,
+    },
+    /// IPrecAvg, the 11-point average: `cranfield.measures.interpolated.iprec_avg`.
+    IPrecAvg {
+        rel: i64,
+        trec9: bool,
+    },
+    /// trec_eval's per-query value of `gm_map` and `gm_bpref`: `ln(max(v, 1e-5))` of AP or
+    /// Bpref (`cranfield.compat.trec_eval.adapters._gm`).
+    GmAp {
+        rel: i64,
+    },
+    GmBpref {
+        rel: i64,
+    },
+    /// 0 on every query: what pytrec_eval returns for `runid` and `relstring`.
+    Zero,
 }
+
+/// The undefined cases of a kernel's value: bit `i` set where the `i`-th `undefined=` case
+/// of its declaration holds (at most [`UNDEFINED_CASES`] of them).
+pub type Undefined = u8;
+/// How many undefined cases a kernel reports at most.
+pub const UNDEFINED_CASES: usize = 2;
+
+/// trec_eval's 11 recall levels (`cranfield.measures.interpolated.ELEVEN_POINTS`), written
+/// as the same decimal literals.
+const ELEVEN_POINTS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+
+/// trec_eval's floor of a geometric mean (`MIN_GEO_MEAN`).
+const MIN_GEO_MEAN: f64 = 1e-5;
 
 impl Kernel {
     /// From Python's `(name, cutoff, rel, x)` (cutoff -1: none; `x` Rprec's `mult`);
@@ -208,14 +246,28 @@ impl Kernel {
             "num_ret" => Some(Kernel::NumRet),
             "num_rel" => Some(Kernel::NumRel { rel }),
             "num_rel_ret" => Some(Kernel::NumRelRet { rel }),
+            "bpref" => Some(Kernel::Bpref { rel }),
+            "iprec" | "iprec_trec9" if (0.0..=1.0).contains(&x) => Some(Kernel::IPrec {
+                rel,
+                point: x,
+                trec9: name == "iprec_trec9",
+            }),
+            "iprec_avg" | "iprec_avg_trec9" => Some(Kernel::IPrecAvg {
+                rel,
+                trec9: name == "iprec_avg_trec9",
+            }),
+            "gm_ap" => Some(Kernel::GmAp { rel }),
+            "gm_bpref" => Some(Kernel::GmBpref { rel }),
+            "zero" => Some(Kernel::Zero),
             _ => None,
         }
     }
 
     /// The value on one query (`grades` in rank order, `qrels` its grades sorted
-    /// descending) and whether the measure is undefined there (its declaration's one
-    /// `undefined=` case, when it has one).
-    pub fn compute(&self, grades: &[i64], qrels: &[i64]) -> (f64, bool) {
+    /// descending, `num_ret` the ranking's length as trec_eval counts it: 1 for the dummy
+    /// ranking of a query missing from the run under `complete`) and the undefined cases
+    /// that hold there ([`Undefined`]).
+    pub fn compute(&self, grades: &[i64], qrels: &[i64], num_ret: usize) -> (f64, Undefined) {
         match *self {
             Kernel::Ap { cutoff, rel } => {
                 let level = rel.max(0);
@@ -229,7 +281,7 @@ impl Kernel {
                         sum += found as f64 / (i as u64 + 1) as f64;
                     }
                 }
-                (ratio(sum, r as f64), r == 0)
+                (ratio(sum, r as f64), u8::from(r == 0))
             }
             Kernel::Ndcg { cutoff } => {
                 let n = cutoff.map_or(grades.len(), |k| limit(k, grades.len()));
@@ -245,24 +297,24 @@ impl Kernel {
                 for (i, &g) in qrels[..m].iter().enumerate() {
                     idcg += g as f64 / log2_of(i as u64 + 2);
                 }
-                (ratio(dcg, idcg), idcg <= 0.0)
+                (ratio(dcg, idcg), u8::from(idcg <= 0.0))
             }
             Kernel::P { cutoff, rel } => {
                 let hits = hits_at(grades, rel, limit(cutoff, grades.len()));
-                (hits as f64 / cutoff as f64, false)
+                (hits as f64 / cutoff as f64, 0)
             }
             Kernel::Rr { cutoff, rel } => {
                 let level = rel.max(0);
                 let n = cutoff.map_or(grades.len(), |k| limit(k, grades.len()));
                 match grades[..n].iter().position(|&g| g >= level) {
-                    Some(i) => (1.0 / (i as u64 + 1) as f64, false),
-                    None => (0.0, false),
+                    Some(i) => (1.0 / (i as u64 + 1) as f64, 0),
+                    None => (0.0, 0),
                 }
             }
             Kernel::Recall { cutoff, rel } => {
                 let r = num_rel(qrels, rel);
                 let hits = hits_at(grades, rel, limit(cutoff, grades.len()));
-                (ratio(hits as f64, r as f64), r == 0)
+                (ratio(hits as f64, r as f64), u8::from(r == 0))
             }
             Kernel::Rprec { rel, mult } => {
                 let r = num_rel(qrels, rel);
@@ -273,17 +325,121 @@ impl Kernel {
                     ((mult * r as f64 + 0.9).trunc() as i64).max(0)
                 };
                 let n = usize::try_from(c).map_or(grades.len(), |c| c.min(grades.len()));
-                (ratio(hits_at(grades, rel, n) as f64, c as f64), r == 0)
+                (
+                    ratio(hits_at(grades, rel, n) as f64, c as f64),
+                    u8::from(r == 0),
+                )
             }
             Kernel::Success { cutoff, rel } => {
                 let hits = hits_at(grades, rel, limit(cutoff, grades.len()));
-                (if hits > 0 { 1.0 } else { 0.0 }, false)
+                (if hits > 0 { 1.0 } else { 0.0 }, 0)
             }
-            Kernel::NumQ => (1.0, false),
-            Kernel::NumRet => (grades.len() as f64, false),
-            Kernel::NumRel { rel } => (num_rel(qrels, rel) as f64, false),
-            Kernel::NumRelRet { rel } => (hits_at(grades, rel, grades.len()) as f64, false),
+            Kernel::NumQ => (1.0, 0),
+            Kernel::NumRet => (grades.len() as f64, 0),
+            Kernel::NumRel { rel } => (num_rel(qrels, rel) as f64, 0),
+            Kernel::NumRelRet { rel } => (hits_at(grades, rel, grades.len()) as f64, 0),
+            Kernel::Bpref { rel } => bpref(grades, qrels, rel),
+            Kernel::IPrec { rel, point, trec9 } => {
+                let ip = Interpolated::of(grades, qrels, rel, num_ret);
+                (ip.value(point, trec9), ip.undefined())
+            }
+            Kernel::IPrecAvg { rel, trec9 } => {
+                let ip = Interpolated::of(grades, qrels, rel, num_ret);
+                // m_11pt_avg.c walks the points from the last; with these (ascending) each
+                // is its IPrec value
+                let mut total = 0.0f64;
+                for &p in ELEVEN_POINTS.iter().rev() {
+                    total += ip.value(p, trec9);
+                }
+                (total / ELEVEN_POINTS.len() as f64, ip.undefined())
+            }
+            Kernel::GmAp { rel } => {
+                let (ap, undefined) = Kernel::Ap { cutoff: None, rel }.compute(grades, qrels, 0);
+                (ap.max(MIN_GEO_MEAN).ln(), undefined)
+            }
+            Kernel::GmBpref { rel } => {
+                let (v, undefined) = bpref(grades, qrels, rel);
+                (v.max(MIN_GEO_MEAN).ln(), undefined)
+            }
+            Kernel::Zero => (0.0, 0),
         }
+    }
+}
+
+/// Bpref of one query, as `cranfield.measures.bpref._bpref`: per relevant row, `1 -
+/// min(n, R) / min(N, R)` (1 when `n = 0`), `n` the judged non-relevant rows above it, `N`
+/// the judged non-relevant of the qrels; summed in rank order, divided by R.
+fn bpref(grades: &[i64], qrels: &[i64], rel: i64) -> (f64, u8) {
+    let level = rel.max(0);
+    let r = num_rel(qrels, rel) as u64;
+    let n_nonrel = qrels.iter().filter(|&&g| (0..level).contains(&g)).count() as u64;
+    let mut total = 0.0f64;
+    let mut above = 0u64;
+    for &g in grades {
+        if g >= level {
+            total += if above > 0 {
+                1.0 - (above.min(r) as f64 / n_nonrel.min(r) as f64)
+            } else {
+                1.0
+            };
+        } else if g >= 0 {
+            above += 1;
+        }
+    }
+    (ratio(total, r as f64), u8::from(r == 0))
+}
+
+/// Interpolated precision at each relevant retrieved row of one query, as
+/// `cranfield.measures.interpolated._Interp`.
+struct Interpolated {
+    /// Per relevant row (rank order), `max_{j >= i} P` over the relevant rows from it on.
+    ip: Vec<f64>,
+    r: u64,
+    /// The value where the recall level needs no relevant document (`c <= 0`).
+    at_zero: f64,
+    num_ret: usize,
+}
+
+impl Interpolated {
+    fn of(grades: &[i64], qrels: &[i64], rel: i64, num_ret: usize) -> Interpolated {
+        let level = rel.max(0);
+        let mut ip: Vec<f64> = Vec::new();
+        for (i, &g) in grades.iter().enumerate() {
+            if g >= level {
+                ip.push((ip.len() + 1) as f64 / (i + 1) as f64);
+            }
+        }
+        for j in (1..ip.len()).rev() {
+            ip[j - 1] = ip[j - 1].max(ip[j]);
+        }
+        // no relevant row: RR / n, that is 0 (NaN for an empty ranking, as trec_eval's -nan)
+        let at_zero = ip.first().copied().unwrap_or(0.0 / num_ret as f64);
+        Interpolated {
+            ip,
+            r: num_rel(qrels, rel) as u64,
+            at_zero,
+            num_ret,
+        }
+    }
+
+    /// IPrec at recall level `p`: `c` relevant documents (`lround(p R)`, or `(long)(p R +
+    /// 0.9)` by trec_eval 9.x); 0 beyond the relevant retrieved.
+    fn value(&self, p: f64, trec9: bool) -> f64 {
+        let x = p * self.r as f64;
+        let c = if trec9 { (x + 0.9).trunc() } else { x.round() } as i64;
+        let found = self.ip.len() as i64;
+        if c > found {
+            0.0
+        } else if c >= 1 {
+            self.ip[(c - 1) as usize]
+        } else {
+            self.at_zero
+        }
+    }
+
+    /// NO_REL (bit 0) and EMPTY, nothing retrieved (bit 1).
+    fn undefined(&self) -> u8 {
+        u8::from(self.r == 0) | (u8::from(self.num_ret == 0 && self.ip.is_empty()) << 1)
     }
 }
 
@@ -370,15 +526,50 @@ mod tests {
             cutoff: None,
             rel: 1,
         };
-        assert_eq!(
-            ap.compute(&grades, &qrels),
-            ((1.0 + 2.0 / 3.0) / 3.0, false)
-        );
+        assert_eq!(ap.compute(&grades, &qrels, 4), ((1.0 + 2.0 / 3.0) / 3.0, 0));
         let p = Kernel::P { cutoff: 2, rel: 2 };
-        assert_eq!(p.compute(&grades, &qrels).0, 0.0);
+        assert_eq!(p.compute(&grades, &qrels, 4).0, 0.0);
         let ndcg = Kernel::Ndcg { cutoff: Some(1) };
-        assert_eq!(ndcg.compute(&grades, &qrels), (0.5, false));
-        assert!(ap.compute(&[], &[0]).1);
+        assert_eq!(ndcg.compute(&grades, &qrels, 4), (0.5, 0));
+        assert_eq!(ap.compute(&[], &[0], 0).1, 1);
+    }
+
+    #[test]
+    fn bpref_and_interpolated_precision_by_hand() {
+        // relevant (rel 1) at ranks 1, 4, 6; judged non-relevant at ranks 2 and 5; R = 4,
+        // N = 3 judged non-relevant in the qrels
+        let grades = [1, 0, NOT_IN_QRELS, 2, 0, 1];
+        let qrels = [2, 1, 1, 1, 0, 0, 0];
+        // (1 + (1 - 1/3) + (1 - 2/3)) / 4
+        let bpref = Kernel::Bpref { rel: 1 };
+        assert_eq!(bpref.compute(&grades, &qrels, 6), (0.5, 0));
+        assert_eq!(bpref.compute(&grades, &[0, 0], 6), (0.0, 1)); // R = 0
+        // precision at the relevant rows 1, 1/2, 1/2: interpolated 1, 1/2, 1/2
+        let iprec = |point, trec9| Kernel::IPrec {
+            rel: 1,
+            point,
+            trec9,
+        };
+        assert_eq!(iprec(0.0, false).compute(&grades, &qrels, 6), (1.0, 0));
+        assert_eq!(iprec(0.5, false).compute(&grades, &qrels, 6), (0.5, 0));
+        // recall 0.8 of R = 4: lround(3.2) = 3 relevant, found; (long)(3.2 + 0.9) = 4, not
+        assert_eq!(iprec(0.8, false).compute(&grades, &qrels, 6), (0.5, 0));
+        assert_eq!(iprec(0.8, true).compute(&grades, &qrels, 6), (0.0, 0));
+        // nothing retrieved: NaN at recall 0, both undefined cases told apart
+        let (v, undefined) = iprec(0.0, false).compute(&[], &qrels, 0);
+        assert!(v.is_nan() && undefined == 0b10);
+        assert_eq!(iprec(0.0, false).compute(&[], &[0], 1), (0.0, 0b01));
+        // the 11 points, c = lround(4p): 1 (0.0 to 0.3: c = 0, 0, 1, 1), 0.5 (0.4 to 0.8:
+        // c = 2 to 3), 0 (0.9, 1.0: c = 4)
+        let avg = Kernel::IPrecAvg {
+            rel: 1,
+            trec9: false,
+        };
+        let (v, _) = avg.compute(&grades, &qrels, 6);
+        assert!((v - (4.0 + 5.0 * 0.5) / 11.0).abs() < 1e-15);
+        let gm = Kernel::GmBpref { rel: 1 };
+        assert_eq!(gm.compute(&grades, &qrels, 6).0, 0.5f64.ln());
+        assert_eq!(gm.compute(&[], &qrels, 0).0, 1e-5f64.ln());
     }
 
     #[test]

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::{array, guarded};
-use crate::dicts::{self, Kernel, QrelsIndex};
+use crate::dicts::{self, Kernel, QrelsIndex, UNDEFINED_CASES};
 
 /// The qrels of an evaluator, indexed once (`cranfield._core.DictQrels`).
 #[pyclass(frozen, module = "cranfield._core")]
@@ -38,6 +38,22 @@ impl DictQrels {
 
     fn __len__(&self) -> PyResult<usize> {
         guarded("DictQrels.__len__", || self.index.num_queries())
+    }
+
+    /// `{query: {document: grade}}`: the judgments indexed (queries without any left out),
+    /// a copy made from the index, whatever became of the dicts it was built from.
+    fn judgments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        guarded("DictQrels.judgments", || {
+            let out = PyDict::new(py);
+            for (id, judged) in self.ids.iter().zip(&self.index.judgments) {
+                let docs = PyDict::new(py);
+                for (doc, grade) in judged {
+                    docs.set_item(doc.as_ref(), grade)?;
+                }
+                out.set_item(id.bind(py), docs)?;
+            }
+            Ok(out)
+        })?
     }
 }
 
@@ -112,7 +128,8 @@ fn dict_qrels(py: Python<'_>, qrels: &Bound<'_, PyAny>) -> PyResult<Option<DictQ
 /// query is evaluated.  Returns `(query_ids, values, undefined, retrieved, relevant,
 /// relevant_retrieved, run_only, missing, arrays, totals)`: the evaluated queries in `strcmp`
 /// order (all the judged ones when `complete`), their values (queries x kernels, float64),
-/// per kernel the number of queries where it is undefined, per query the rows, the relevant
+/// per kernel and per undefined case of its declaration (`UNDEFINED_CASES` slots a kernel,
+/// the module's constant) the number of queries where it holds, per query the rows, the relevant
 /// documents at `rel` and the relevant rows, the run's queries without judgments (in the
 /// run's order), the judged queries without results, and with `arrays` the judged rankings'
 /// arrays (offsets, grades, scores, tie_ids, qrels_offsets, qrels_grades, in_run) for the
@@ -354,10 +371,21 @@ impl DictPlan {
         let empty = dicts::Judged::default();
         let judged = run.rankings[q].as_ref().unwrap_or(&empty);
         let qrels = index.index.sorted_grades(q);
+        // a query missing from the run (under `complete`) has trec_eval's dummy ranking of
+        // one document, unless depth 0 or judged_only would drop it too
+        let num_ret = match run.rankings[q] {
+            Some(_) => judged.grades.len(),
+            None => usize::from(!self.judged_only && self.depth != Some(0)),
+        };
         for (k, kernel) in self.kernels.iter().enumerate() {
-            let (v, undef) = kernel.compute(&judged.grades, qrels);
+            let (v, undef) = kernel.compute(&judged.grades, qrels, num_ret);
             values.push(v);
-            undefined[k] += u64::from(undef);
+            for (case, count) in undefined[k * UNDEFINED_CASES..(k + 1) * UNDEFINED_CASES]
+                .iter_mut()
+                .enumerate()
+            {
+                *count += u64::from(undef >> case & 1);
+            }
         }
     }
 }
@@ -385,7 +413,7 @@ impl DictPlan {
         let level = self.rel.max(0);
         let computed = guarded("dict_evaluate", || {
             let mut values = Vec::with_capacity(evaluated.len() * nk);
-            let mut undefined = vec![0u64; nk];
+            let mut undefined = vec![0u64; nk * UNDEFINED_CASES];
             let mut retrieved = Vec::with_capacity(evaluated.len());
             let mut relevant = Vec::with_capacity(evaluated.len());
             let mut rel_ret = Vec::with_capacity(evaluated.len());
@@ -480,7 +508,7 @@ impl DictPlan {
         };
         let nk = self.kernels.len();
         let mut values = Vec::with_capacity(nk);
-        let mut undefined = vec![0u64; nk];
+        let mut undefined = vec![0u64; nk * UNDEFINED_CASES];
         let out = PyDict::new(py);
         for (q, qi) in &judged_run.in_order {
             values.clear();
@@ -504,5 +532,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dict_evaluate, m)?)?;
     m.add_class::<DictPlan>()?;
     m.add_function(wrap_pyfunction!(dict_plan, m)?)?;
+    m.add("UNDEFINED_CASES", UNDEFINED_CASES)?;
     Ok(())
 }

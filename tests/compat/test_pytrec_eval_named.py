@@ -6,6 +6,7 @@ not share the core's plan."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from cranfield.compat import pytrec_eval as workalike
@@ -44,6 +45,43 @@ def test_the_core_made_dict_is_pytrec_evals(judged_only: bool, level: int) -> No
     assert list(got) == list(by_python) == ["q3", "q2", "q1"]  # the run's order
     assert [list(row) for row in got.values()] == [list(row) for row in by_python.values()]
     assert got == ev.evaluate(RUN)  # reused: the same
+
+
+NONEMPTY_RUN = {q: docs for q, docs in RUN.items() if docs}  # pytrec_eval 0.5.11 crashes on {}
+
+
+@pytest.mark.parametrize(
+    "measures",
+    [
+        {"official"},
+        {"bpref", "gm_map", "gm_bpref", "iprec_at_recall", "11pt_avg", "runid", "num_q"},
+        {"iprec_at_recall.0.25,0.5,0.75", "relstring"},
+    ],
+    ids=lambda m: ",".join(sorted(m)),
+)
+@pytest.mark.parametrize("judged_only", [False, True])
+@pytest.mark.parametrize("level", [1, 2])
+def test_bpref_iprec_and_geometric_means_are_made_in_the_core(
+    measures: set, judged_only: bool, level: int
+) -> None:
+    """trec_eval 9.0.8's rounding of recall levels, the logarithm of a geometric mean's value
+    and pytrec_eval's 0 for runid and relstring, computed by the core's kernels."""
+    ev = workalike.RelevanceEvaluator(QRELS, measures, level, judged_only)
+    assert ev._fast is not None and ev._fast.named is not None  # the core makes the dict
+    got = ev.evaluate(NONEMPTY_RUN)
+    expected = real.RelevanceEvaluator(QRELS, measures, level, judged_only).evaluate(NONEMPTY_RUN)
+    assert _bits(got) == _bits(expected)
+
+
+def test_the_general_path_sees_the_qrels_as_given() -> None:
+    """The general path's judgments come from the core's index: a caller's later change to
+    its dicts changes nothing (pytrec_eval copies them too)."""
+    qrels = {"q1": {"d1": 1, "d2": 0}}
+    ev = workalike.RelevanceEvaluator(qrels, {"map", "P.2"})
+    qrels["q1"]["d2"] = 1
+    qrels["q2"] = {"d1": 1}
+    run = {"q1": {"d1": 1.0, "d2": np.float64(0.5)}, "q2": {"d1": 1.0}}  # not plain: general
+    assert ev.evaluate(run) == {"q1": {"map": 1.0, "P_2": 0.5}}
 
 
 def test_evaluators_differing_in_judged_only_do_not_share_a_plan() -> None:

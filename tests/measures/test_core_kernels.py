@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cranfield
+from cranfield import _core
 from cranfield.measures.core_kernels import KERNELS
 from cranfield.measures.registry import REGISTRY
 from cranfield.results import core_dicts as evaluation
@@ -52,12 +53,17 @@ def _strings(name: str, data: st.DataObject) -> str:
         parts.append(f"rel={data.draw(st.integers(0, 3))}")
     if d.param("mult") is not None and data.draw(st.booleans()):
         parts.append(f"mult={data.draw(st.sampled_from([0.2, 0.5, 1.5, 2.0]))}")
+    if d.param("rounding") is not None and data.draw(st.booleans()):
+        parts.append(f"rounding={data.draw(st.sampled_from(['trec9', 'trec10']))}")
     if d.param("gains") is not None and data.draw(st.integers(0, 4)) == 0:
         parts.append("gains={1:0.5,2:3}")  # not the kernel's: the declaration computes it
     text = name + (f"({','.join(parts)})" if parts else "")
     cutoff = d.cutoff
     if cutoff is not None and (cutoff.required or data.draw(st.booleans())):
-        text += f"@{data.draw(st.sampled_from([1, 2, 3, 5, 20, 2**31 - 1]))}"
+        if cutoff.kind == "float":  # a recall level: where lround and trec9 differ too
+            text += f"@{data.draw(st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 0.7, 1.0]))}"
+        else:
+            text += f"@{data.draw(st.sampled_from([1, 2, 3, 5, 20, 2**31 - 1]))}"
     return text
 
 
@@ -122,12 +128,13 @@ def test_core_kernel_equals_its_declaration(name: str, qrels, run, data) -> None
 @pytest.mark.parametrize("name", KERNEL_MEASURES)
 def test_the_kernel_is_taken(name: str) -> None:
     """The core's path computes the declaration with its kernel (not by the function on the
-    judged rankings the core returns), and has at most the one undefined case a kernel
+    judged rankings the core returns), and has at most the undefined cases a kernel
     reports."""
     d = REGISTRY[name]
     assert d.core_kernel in KERNELS
-    assert len(d.undefined) <= 1
-    text = name + ("@10" if d.cutoff is not None and d.cutoff.required else "")
+    assert len(d.undefined) <= _core.UNDEFINED_CASES
+    at = "@0.5" if d.cutoff is not None and d.cutoff.kind == "float" else "@10"
+    text = name + (at if d.cutoff is not None and d.cutoff.required else "")
     options = cranfield.Evaluator({"q": {"d": 1}}, [text]).options
     specs = evaluation.cached_specs([text])
     plan = evaluation.fast_plan(specs, options, None)

@@ -31,8 +31,9 @@ spelling (#41).  Bad arguments raise :class:`~cranfield.errors.ParameterError` (
 
 Speed: plain dicts (``str`` ids, ``int`` grades, finite ``float``/``int`` scores) are indexed,
 ordered and judged by the compiled core (``rust/src/dicts.rs``), which also computes the
-measures that declare a ``core_kernel`` (map, ndcg_cut, P, recall, recip_rank, Rprec,
-success, the counts); the other measures are the registry's, through trec_eval's catalogue,
+measures that declare a ``core_kernel`` (map, gm_map, ndcg_cut, P, recall, recip_rank,
+Rprec, success, bpref, gm_bpref, iprec_at_recall, 11pt_avg, the counts: all of
+``'official'``); the other measures are the registry's, through trec_eval's catalogue,
 on the judged rankings the core returns.  Other inputs take the Python path (the judged
 rankings built straight from the dicts, no Run, Qrels or DataFrame), with the same values.
 """
@@ -45,6 +46,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from cranfield import _core
 from cranfield.compat.pytrec_eval_fast import core_plan, offsets_of, ranked
 from cranfield.compat.pytrec_eval_names import (
     VERSIONS,
@@ -130,6 +132,34 @@ def compute_aggregated_measure(measure: str, values: Iterable[float]) -> float:
     return total / len(values)
 
 
+def _checked_qrels(
+    query_relevance: Mapping[str, Mapping[str, int]],
+) -> tuple[dict[str, tuple[dict[str, int], list[int]]], int | None]:
+    """The judged queries' ``{document: grade}`` and sorted grades, and the highest grade;
+    one :class:`ParameterError` for the first query or grade of the wrong type."""
+    judgments = {}
+    top = None
+    for qid, docs in query_relevance.items():
+        if not isinstance(qid, str) or not isinstance(docs, Mapping):
+            raise ParameterError(
+                f"query_relevance: query {qid!r} must be a string mapped to a dict "
+                "{document: grade}"
+            )
+        if not docs:  # a query without judgments is not evaluated (pytrec_eval #57)
+            continue
+        for doc, grade in docs.items():
+            if not isinstance(doc, str) or not isinstance(grade, int | np.integer):
+                raise ParameterError(
+                    f"query_relevance: query {qid!r}, document {doc!r}: the grade "
+                    f"must be an integer, got {grade!r}"
+                )
+        grades = dict(docs)
+        ordered = sorted(grades.values(), reverse=True)
+        top = ordered[0] if top is None else max(top, ordered[0])
+        judgments[qid] = (grades, ordered)
+    return judgments, top
+
+
 class RelevanceEvaluator:
     """Evaluate runs against judgments given as ``{query: {document: grade}}``.
 
@@ -170,38 +200,28 @@ class RelevanceEvaluator:
                 f"{type(query_relevance).__name__}"
             )
         self.v9 = trec_eval == "9.0.8"
-        self._requests = requests_of(list(measures), self.v9)
+        self._requests = requests_of(measures, self.v9)
         self.relevance_level = relevance_level
         self.judged_docs_only_flag = bool(judged_docs_only_flag)
-        from cranfield import _core
-
-        # the core indexes plain dicts only (exact str ids, int grades): every check below
-        # then passes, so only the general path's structures are made
+        # the core indexes plain dicts only (exact str ids, int grades): every check of
+        # _checked_qrels then passes, and the general path's structures are made only if
+        # that path is taken (from the index: what the qrels were when given)
         index = _core.dict_qrels(query_relevance)
-        plain = index is not None
-        self._qrels = {}
-        top = None
-        for qid, docs in query_relevance.items():
-            if not plain and (not isinstance(qid, str) or not isinstance(docs, Mapping)):
-                raise ParameterError(
-                    f"query_relevance: query {qid!r} must be a string mapped to a dict "
-                    "{document: grade}"
-                )
-            if not docs:  # a query without judgments is not evaluated (pytrec_eval #57)
-                continue
-            if not plain:
-                for doc, grade in docs.items():
-                    if not isinstance(doc, str) or not isinstance(grade, int | np.integer):
-                        raise ParameterError(
-                            f"query_relevance: query {qid!r}, document {doc!r}: the grade "
-                            f"must be an integer, got {grade!r}"
-                        )
-            grades = dict(docs)
-            ordered = sorted(grades.values(), reverse=True)
-            top = ordered[0] if top is None else max(top, ordered[0])
-            self._qrels[qid] = (grades, ordered)
-        self._max_grade = top
-        self._fast = None if index is None else core_plan(index, self._requests, self)
+        self._index = index
+        self._judgments: dict[str, tuple[dict[str, int], list[int]]] | None = None
+        if index is None:
+            self._judgments, self._max_grade = _checked_qrels(query_relevance)
+            self._fast = None
+        else:
+            self._max_grade = index.max_grade
+            self._fast = core_plan(index, self._requests, self)
+
+    @property
+    def _qrels(self) -> dict[str, tuple[dict[str, int], list[int]]]:
+        """Per judged query, its ``{document: grade}`` and its grades sorted descending."""
+        if self._judgments is None:
+            self._judgments = _checked_qrels(self._index.judgments())[0]
+        return self._judgments
 
     # ------------------------------------------------------------------ evaluating
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
@@ -222,25 +242,24 @@ class RelevanceEvaluator:
         jr = self._judge(scores)
         if jr is None:
             return {}
-        ctx = Context(jr=jr, level=self.relevance_level, num_docs=0, complete=False)
+        ctx = self._context(jr)
         columns: list[tuple[str, list[float]]] = []
         for req in self._requests:
             for name, col in zip(req.names, self._compute(req, ctx), strict=True):
                 columns.append((name, col.tolist()))
         return {qid: {name: col[i] for name, col in columns} for i, qid in enumerate(jr.query_ids)}
 
+    def _context(self, jr: JudgedRankings) -> Context:
+        """The measures' context of ``jr``: trec_eval 9.0.8 rounds recall levels its way."""
+        rounding = "trec9" if self.v9 else "trec10"
+        return Context(
+            jr=jr, level=self.relevance_level, num_docs=0, complete=False, rounding=rounding
+        )
+
     def _compute(self, req: Request, ctx: Context) -> list[np.ndarray]:
         tm = req.tm
         if tm.kind in ("runid", "relstring"):
             return [np.zeros(ctx.jr.num_queries)]  # what pytrec_eval returns for them
-        if self.v9 and tm.name in ("iprec_at_recall", "11pt_avg"):
-            from cranfield.measures.interpolated import eleven_point_average, iprec_at_recall
-
-            points = req.parsed.values
-            if tm.name == "11pt_avg":
-                return [eleven_point_average(ctx.jr, points, ctx.level, rounding="trec9")]
-            table = iprec_at_recall(ctx.jr, points, ctx.level, rounding="trec9")
-            return [table[:, i] for i in range(len(points))]
         assert tm.compute is not None  # every kind but runid and relstring has one
         return tm.compute(ctx, req.parsed.values)
 

@@ -12,11 +12,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from cranfield import _core
 from cranfield.compat.pytrec_eval_names import PLANNED, Request
 from cranfield.compat.trec_eval.catalogue import (
     Context,
 )
 from cranfield.errors import ParameterError
+from cranfield.measures.core_kernels import column_of, kernel_call
 from cranfield.results.core_dicts import core_rankings
 
 
@@ -31,27 +33,54 @@ class Evaluating(Protocol):
 
     def _compute(self, req: Request, ctx: Context) -> list[np.ndarray]: ...
 
+    def _context(self, jr: Any) -> Context: ...
+
 
 class _Slot:
-    """What a measure's adapter gets for a value while a plan is recorded (:class:`_Recorder`)."""
+    """What a measure's adapter gets for a value while a plan is recorded (:class:`_Recorder`):
+    the measure, and whether its floored logarithm is asked for (``gm_map``, ``gm_bpref``)."""
 
-    __slots__ = ("measure",)
+    __slots__ = ("floored_log", "measure")
 
-    def __init__(self, measure: Any) -> None:
+    def __init__(self, measure: Any, floored_log: bool = False) -> None:
         self.measure = measure
+        self.floored_log = floored_log
 
 
 class _Recorder:
     """A :class:`Context` stand-in that records the registry measures an adapter asks for:
     an adapter that returns what it was given is computed by the core's kernels."""
 
-    def __init__(self, level: int) -> None:
+    def __init__(self, level: int, rounding: str) -> None:
         self.level = level
+        self.rounding = rounding
         self.num_docs = 0
         self.complete = False
 
     def value(self, m: Any) -> _Slot:
         return _Slot(m)
+
+    def floored_log(self, m: Any) -> _Slot:
+        return _Slot(m, floored_log=True)
+
+
+ZERO = ("zero", -1, 0, 0.0)
+"""The core's call of pytrec_eval's value of ``runid`` and ``relstring``: 0."""
+
+FLOORED_LOG = {"ap": "gm_ap", "bpref": "gm_bpref"}
+"""The kernels whose floored logarithm the core computes (trec_eval's per-query value of a
+geometric mean), by the kernel's name."""
+
+
+def _slot_call(slot: Any) -> Any:
+    """The core's call of a recorded value (:class:`_Slot`), or None."""
+    if not isinstance(slot, _Slot):
+        return None
+    call = kernel_call(slot.measure.definition, slot.measure.resolve(None))
+    if call is None or not slot.floored_log:
+        return call
+    name = FLOORED_LOG.get(call[0])
+    return None if name is None else (name, *call[1:])
 
 
 class CorePlan:
@@ -74,8 +103,6 @@ class CorePlan:
     def evaluate(
         self, scores: Mapping[str, Mapping[str, float]], ev: Evaluating
     ) -> dict[str, dict[str, float]] | None:
-        from cranfield import _core
-
         out = _core.dict_evaluate(
             self.index,
             scores,
@@ -97,7 +124,7 @@ class CorePlan:
             jr = core_rankings(
                 out[8], qids, "my_little_test_run", ev._max_grade, ev.judged_docs_only_flag
             )
-            ctx = Context(jr=jr, level=ev.relevance_level, num_docs=0, complete=False)
+            ctx = ev._context(jr)
             extra = [[c.tolist() for c in ev._compute(req, ctx)] for req in self.extra]
         by_query = {}
         for i, (qid, row) in enumerate(zip(qids, rows, strict=True)):
@@ -108,42 +135,29 @@ class CorePlan:
         return {q: by_query[q] for q in scores if q in by_query}  # in the order of scores
 
 
-def core_plan(index: Any, requests: list[Request], ev: Evaluating) -> CorePlan:
-    """The core's plan of ``requests`` over ``index`` (``_core.dict_qrels`` of the qrels)."""
-    from cranfield import _core
-    from cranfield.measures.core_kernels import column_of, kernel_call
-
-    key = (
-        "plan",
-        tuple(id(r) for r in requests),
-        ev.v9,
-        ev.relevance_level,
-        ev.judged_docs_only_flag,
-    )
+def core_plan(index: Any, requests: tuple[Request, ...], ev: Evaluating) -> CorePlan:
+    """The core's plan of ``requests`` over ``index`` (``_core.dict_qrels`` of the qrels),
+    made once per requests (the cached tuple of :func:`requests_of`) and options."""
+    key = ("plan", id(requests), ev.v9, ev.relevance_level, ev.judged_docs_only_flag)
     planned = PLANNED.get(key)
-    if planned is not None and all(a is b for a, b in zip(planned[0], requests, strict=True)):
+    if planned is not None and planned[0] is requests:
         return CorePlan(index, *planned[1:])
     calls: list[Any] = []
     slots: list[tuple[str, Any]] = []
     extra: list[Request] = []
-    recorder = _Recorder(ev.relevance_level)
+    recorder = _Recorder(ev.relevance_level, "trec9" if ev.v9 else "trec10")
     for req in requests:
         tm = req.tm
         got: Any = []
-        special = tm.kind in ("runid", "relstring") or (
-            ev.v9 and tm.name in ("iprec_at_recall", "11pt_avg")
-        )
-        if not special:
+        kernel: list[Any] = []
+        if tm.kind in ("runid", "relstring"):
+            got = kernel = [ZERO]
+        else:
             try:
                 got = tm.compute(recorder, req.parsed.values)  # type: ignore[arg-type, misc]
             except Exception:  # an adapter that computes more than it asks for
                 got = []
-        kernel = [
-            kernel_call(g.measure.definition, g.measure.resolve(None))
-            if isinstance(g, _Slot)
-            else None
-            for g in got
-        ]
+            kernel = [_slot_call(g) for g in got]
         if got and len(got) == len(req.names) and None not in kernel:
             for name, call in zip(req.names, kernel, strict=True):
                 assert call is not None  # None not in kernel
@@ -159,7 +173,7 @@ def core_plan(index: Any, requests: list[Request], ev: Evaluating) -> CorePlan:
         named = None if plan is None else plan.named
     if len(PLANNED) > 256:
         PLANNED.clear()
-    PLANNED[key] = (tuple(requests), calls, slots, extra, named)
+    PLANNED[key] = (requests, calls, slots, extra, named)
     return CorePlan(index, calls, slots, extra, named)
 
 

@@ -104,17 +104,22 @@ PLANNED: dict[tuple[Any, ...], Any] = {}
 """Measure names -> requests, and requests -> the core's plan: each made once (bounded)."""
 
 
-def requests_of(measures: list[Any], v9: bool) -> list[Request]:
+def requests_of(measures: Iterable[Any], v9: bool) -> tuple[Request, ...]:
     """The requests of the measure names (pytrec_eval's expansion and grouping), in
-    trec_eval's order; made once per set of names."""
-    key = (frozenset(measures), v9) if all(type(m) is str for m in measures) else None
+    trec_eval's order; made once per set of names (the same tuple each time)."""
+    if type(measures) not in (set, frozenset, list, tuple):
+        measures = list(measures)  # an iterator is read once
+    try:
+        key: Any = (frozenset(measures), v9)
+    except TypeError:  # an unhashable name: the expansion words it
+        key = None
     got = PLANNED.get(key) if key is not None else None
     if got is None:
         known = supported_measures if v9 else supported_measures | _EXTRA_10
-        combined = _combine_measures(_expand_nicknames(measures), known)
-        got = [_request(n, combined[n]) for n in sorted(combined, key=_ORDER.__getitem__)]
-        if key is not None:
+        combined = _combine_measures(_expand_nicknames(list(measures)), known)
+        got = tuple(_request(n, combined[n]) for n in sorted(combined, key=_ORDER.__getitem__))
+        if key is not None and all(type(m) is str for m in measures):
             if len(PLANNED) > 256:
                 PLANNED.clear()
             PLANNED[key] = got
-    return list(got)
+    return got

@@ -112,6 +112,7 @@ def _tie_gm_bpref(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
     better="higher",
     undefined=(NO_REL,),
     ties=_tie_bpref,
+    core_kernel="bpref",
     trec_eval=TrecEval("bpref"),
     checked_by=("tests/measures/test_measures_trec.py::test_bpref_and_infap", ORACLE, TIES, CUT),
     notes="Unjudged documents (not in the qrels, or with a negative grade) are skipped; N "
@@ -134,6 +135,7 @@ def bpref(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     aggregate="gmean",
     undefined=(NO_REL,),
     ties=_tie_gm_bpref,
+    core_kernel="bpref",
     trec_eval=TrecEval("gm_bpref", kind="gm", compute="gm"),
     checked_by=(ORACLE, TIES),
     notes="Per query the value shown is Bpref; the aggregate is the geometric mean.",

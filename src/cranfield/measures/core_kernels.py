@@ -1,12 +1,13 @@
 """The measures the compiled core computes per query in small in-memory evaluations.
 
-A declaration names its kernel (``core_kernel=`` of :func:`~cranfield.measures.registry.measure`);
-this module turns the measure's resolved parameters into the core's call ``(kernel, cutoff,
-rel, x)`` (``cutoff`` -1: none; ``x`` Rprec's ``mult``), or ``None`` where the kernel does not
-cover them (nDCG with custom gains, another discount): such a measure is computed by its
-declaration's function.  The kernels themselves are ``rust/src/dicts.rs`` (``Kernel``), each
-the floating-point sequence of its declaration's function; tests/measures/test_core_kernels.py
-checks every declaration that names one against its function on generated rankings.
+A declaration names its kernel (``core_kernel=`` of
+:func:`~cranfield.measures.registry.measure`); this module turns the measure's resolved
+parameters into the core's call ``(kernel, cutoff, rel, x)`` (``cutoff`` -1: none; ``x``
+Rprec's ``mult``, IPrec's recall level), or ``None`` where the kernel does not cover them (nDCG
+with custom gains, another discount): such a measure is computed by its declaration's function.
+The kernels themselves are ``rust/src/dicts.rs`` (``Kernel``), each the floating-point sequence
+of its declaration's function; tests/measures/test_core_kernels.py checks every declaration
+that names one against its function on generated rankings.
 """
 
 from __future__ import annotations
@@ -54,6 +55,26 @@ def _rprec(params: dict[str, Any]) -> Call | None:
     return None if call is None else (*call[:3], float(params.get("mult", 1.0)))
 
 
+def _iprec(params: dict[str, Any]) -> Call | None:
+    """IPrec@r: the recall level as ``x``; the kernel only for r in [0, 1] (trec_eval's own
+    parameters may lie outside, which its declaration's function computes)."""
+    call = _ranked("iprec")(params)
+    r = float(params["cutoff"])
+    if call is None or not 0.0 <= r <= 1.0:
+        return None
+    return (_rounded("iprec", params), -1, call[2], r)
+
+
+def _iprec_avg(params: dict[str, Any]) -> Call | None:
+    call = _ranked("iprec_avg")(params)
+    return None if call is None else (_rounded("iprec_avg", params), -1, call[2], 0.0)
+
+
+def _rounded(name: str, params: dict[str, Any]) -> str:
+    """The kernel of ``rounding=trec9`` (trec_eval 9.x, pytrec_eval) is ``name_trec9``."""
+    return f"{name}_trec9" if params.get("rounding", "trec10") == "trec9" else name
+
+
 KERNELS: dict[str, Callable[[dict[str, Any]], Call | None]] = {
     "ap": _ranked("ap"),
     "ndcg": _ndcg,
@@ -66,6 +87,9 @@ KERNELS: dict[str, Callable[[dict[str, Any]], Call | None]] = {
     "num_ret": _ranked("num_ret"),
     "num_rel": _ranked("num_rel"),
     "num_rel_ret": _ranked("num_rel_ret"),
+    "bpref": _ranked("bpref"),
+    "iprec": _iprec,
+    "iprec_avg": _iprec_avg,
 }
 """Each kernel of the core: its call for a measure's resolved parameters."""
 

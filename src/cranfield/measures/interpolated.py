@@ -164,6 +164,7 @@ EMPTY = Undefined(
     undefined=(NO_REL, EMPTY),
     ties=None,
     no_ties=NO_TIES,
+    core_kernel="iprec",
     trec_eval=TrecEval(
         "iprec_at_recall",
         params="double_cutoffs",
@@ -193,6 +194,7 @@ def iprec(jr: JudgedRankings, *, cutoff: float, rel: int, rounding: str = "trec1
     undefined=(NO_REL, EMPTY),
     ties=None,
     no_ties=NO_TIES,
+    core_kernel="iprec_avg",
     trec_eval=TrecEval("11pt_avg", params="doubles", default=ELEVEN_POINTS, compute="eleven"),
     checked_by=("tests/measures/test_property_measures.py::test_measures_equal_oracle",),
     notes="Other point sets are available through 'cranfield trec_eval -m 11pt_avg.p1,p2,...'.",

@@ -140,6 +140,7 @@ def average_precision(jr: JudgedRankings, *, cutoff: int | None, rel: int) -> np
     aggregate="gmean",
     undefined=(NO_REL,),
     ties=_tie_gmap,
+    core_kernel="ap",
     trec_eval=TrecEval("gm_map", kind="gm", compute="gm"),
     checked_by=(ORACLE, TIES),
     notes="Per query the value shown is AP; the aggregate is the geometric mean with the floor.",

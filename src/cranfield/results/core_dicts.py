@@ -300,6 +300,7 @@ def results_of(
             "relevant_retrieved": rel_ret_all,
         }
         return made_results(name, qids, plan.labels, plan.measures, computed, summary, notes)
+    from cranfield import _core
     from cranfield.results.blocks import Block, combine
 
     jr = None
@@ -320,7 +321,9 @@ def results_of(
         d = m.definition
         if c is not None:
             cols[:, j] = computed[:, c]
-            counts.extend(undefined[c] for _ in d.undefined)  # a kernel's one case
+            # the kernel's count of each undefined case (UNDEFINED_CASES slots a kernel)
+            cases = _core.UNDEFINED_CASES
+            counts.extend(undefined[c * cases + i] for i in range(len(d.undefined)))
             continue
         p = plan.params[j]
         cols[:, j] = np.asarray(d.func(jr, **p), dtype=np.float64)

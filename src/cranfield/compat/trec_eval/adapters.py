@@ -18,11 +18,14 @@ import numpy as np
 
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures import Measure
-from cranfield.measures.interpolated import ELEVEN_POINTS, eleven_point_average, iprec_at_recall
+from cranfield.measures.interpolated import ELEVEN_POINTS, eleven_point_average
 from cranfield.measures.rbp import rbp_residual
 from cranfield.measures.retrieved_set import set_f_weighted
 
-__all__ = ["ADAPTERS", "SHOWN", "Context", "cleared_on_dummy"]
+__all__ = ["ADAPTERS", "GM_FLOOR", "SHOWN", "Context", "cleared_on_dummy"]
+
+GM_FLOOR = 1e-5
+"""trec_eval's floor of a value in a geometric mean (``MIN_GEO_MEAN``)."""
 
 
 @dataclass
@@ -33,6 +36,9 @@ class Context:
     level: int
     num_docs: int
     complete: bool
+    rounding: str = "trec10"
+    """How a recall level becomes a number of relevant documents (``IPrec``'s ``rounding``:
+    trec_eval 10.0's, or ``trec9`` for pytrec_eval's trec_eval 9.0.8)."""
     cache: dict = field(default_factory=dict)
 
     def value(self, m: Measure) -> np.ndarray:
@@ -40,6 +46,11 @@ class Context:
         if key not in self.cache:
             self.cache[key] = m.compute(self.jr)
         return self.cache[key]
+
+    def floored_log(self, m: Measure) -> np.ndarray:
+        """``ln(max(v, 1e-5))`` of each query's value: what trec_eval stores per query for a
+        geometric mean (``m_gm_map.c``, ``m_gm_bpref.c``: ``MIN_GEO_MEAN``)."""
+        return np.array([math.log(max(x, GM_FLOOR)) for x in self.value(m).tolist()])
 
 
 def _cache_key(m: Measure) -> str:
@@ -130,15 +141,19 @@ def _gained(name: str, rel: bool = False) -> Callable[[Context, tuple], list[np.
     return compute
 
 
+def _rounding(ctx: Context) -> dict[str, str]:
+    """IPrec's ``rounding`` parameter of ``ctx`` (left out where it is the default)."""
+    return {} if ctx.rounding == "trec10" else {"rounding": ctx.rounding}
+
+
 def _iprec(ctx: Context, values: tuple) -> list[np.ndarray]:
-    table = iprec_at_recall(ctx.jr, values, ctx.level)
-    return [table[:, i] for i in range(len(values))]
+    return [ctx.value(_m("IPrec", r, rel=ctx.level, **_rounding(ctx))) for r in values]
 
 
 def _eleven(ctx: Context, values: tuple) -> list[np.ndarray]:
     if tuple(values) == ELEVEN_POINTS:
-        return [ctx.value(_m("IPrecAvg", rel=ctx.level))]
-    return [eleven_point_average(ctx.jr, values, ctx.level)]
+        return [ctx.value(_m("IPrecAvg", rel=ctx.level, **_rounding(ctx)))]
+    return [eleven_point_average(ctx.jr, values, ctx.level, rounding=ctx.rounding)]
 
 
 def _rprec_mult(name: str) -> Callable[[Context, tuple], list[np.ndarray]]:
@@ -187,14 +202,9 @@ def cleared_on_dummy(name: str) -> bool:
     return name in ("num_ret", "utility", "relstring", "rbp_resid") or name.startswith("unj")
 
 
-def _ones(ctx: Context, values: tuple) -> list[np.ndarray]:
-    return [np.ones(ctx.jr.num_queries)]
-
-
 def _gm(name: str) -> Callable[[Context, tuple], list[np.ndarray]]:
     def compute(ctx: Context, values: tuple) -> list[np.ndarray]:
-        v = ctx.value(_m(name, rel=ctx.level))
-        return [np.array([math.log(max(x, 1e-5)) for x in v.tolist()])]
+        return [ctx.floored_log(_m(name, rel=ctx.level))]
 
     return compute
 
@@ -207,7 +217,7 @@ ADAPTERS: dict[str, Callable[[str], Callable[[Context, tuple], list[np.ndarray]]
     "gained": _gained,
     "gained_rel": lambda name: _gained(name, rel=True),
     "gm": _gm,
-    "ones": lambda name: _ones,
+    "ones": lambda name: _single(name, rel=False),  # NumQ: 1 a query
     "iprec": lambda name: _iprec,
     "eleven": lambda name: _eleven,
     "rprec_mult": _rprec_mult,
