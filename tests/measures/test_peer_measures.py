@@ -67,6 +67,7 @@ def test_parameters_map_by_name_with_ir_measures_defaults():
     assert parse(M.SetF(beta=4.0)) == parse("SetF(beta=2.0)")  # trec_eval's set_F.4
     assert str(parse(M.MAP @ 100)) == "AP@100"
     assert str(parse(M.P(rel=2) @ 5)) == "P(rel=2)@5"
+    assert str(parse(M.Accuracy(rel=2) @ 5)) == "PairAccuracy(rel=2)@5"  # not MTEB's Accuracy
 
 
 @pytest.mark.parametrize(
@@ -75,7 +76,7 @@ def test_parameters_map_by_name_with_ir_measures_defaults():
         (M.AP(judged_only=True), "judged_only=True"),
         (M.RBP(rel=2), "binary gains"),
         (M.RBP @ 10, "no cut-off"),
-        (M.Accuracy @ 5, "has no cranfield equivalent"),
+        (M.Accuracy(rel=0) @ 5, "rel must be an integer >= 1"),
     ],
 )
 def test_refused_with_the_reason(measure, problem):

@@ -20,6 +20,9 @@ own code for ``Judged`` and ``Compat``, trec_eval's counts for ``NumQ``, ``NumRe
 (docs/coming-from.md lists them).  As in ir_measures, every judged query is evaluated (one the
 run lacks scores 0), queries without judgments are left out, and the aggregate is each
 measure's (the mean; a sum for ``NumRet``, ``NumRel``...).
+``Accuracy`` follows ir_measures' accuracy provider (cranfield's ``PairAccuracy``, the queries
+it leaves out left out); :func:`define` and :func:`define_byquery` call the user's function on
+pandas DataFrames as its runtime provider does (:mod:`.ir_measures_frames`).
 The diversity measures (``alpha_nDCG``, ``*_IA``, ``NRBP``, ``StRecall``) need subtopic
 judgments and are not offered here: use :func:`cranfield.evaluate` with ``subtopics=``.
 Known differences (docs/coming-from.md): ``Judged@k`` divides by k, ``NumQ`` and ``NumRel``
@@ -30,9 +33,10 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
+from cranfield.compat.ir_measures_frames import QREL_INPUTS, RUN_INPUTS
 from cranfield.compat.ir_measures_names import (
     ALIASES,
     DECLARED,
@@ -54,12 +58,16 @@ from cranfield.errors import MeasureError
 
 __all__ = [
     "CalcResults",
+    "DefaultPipeline",
     "Measure",
     "Metric",
     "Qrel",
     "ScoredDoc",
+    "accuracy",
     "calc",
     "calc_aggregate",
+    "define",
+    "define_byquery",
     "evaluator",
     "iter_calc",
     "parse_measure",
@@ -68,6 +76,7 @@ __all__ = [
     "pytrec_eval",
     "read_trec_qrels",
     "read_trec_run",
+    "runtime",
 ]
 
 
@@ -242,38 +251,164 @@ def parse_trec_measure(text: str) -> list[Measure]:
 
 
 def _measures(measures: Iterable[Measure | str]) -> list[Measure]:
+    """The measures parsed, each once (ir_measures takes them as a set: of two equal ones,
+    such as two unnamed ``define_byquery`` lambdas, the first is computed)."""
     if isinstance(measures, Measure | str):
         measures = [measures]
-    return [parse_measure(m) for m in measures]
+    return list(dict.fromkeys(parse_measure(m) for m in measures))
+
+
+# ---------------------------------------------------------- measures defined at run time
+class DefinedMeasure(Measure):
+    """A measure computed by a user's function (:func:`define`); ``@k`` cuts each query's
+    ranking at k rows before the function sees it (when ``support_cutoff``)."""
+
+    __slots__ = ("PRETTY_NAME", "QREL_INPUTS", "RUN_INPUTS", "SHORT_DESC", "impl")
+
+    def __init__(
+        self,
+        impl: Callable[[Any, Any], Iterable[tuple[str, float]]],
+        name: str | None,
+        supported: dict[str, Any],
+        params: dict[str, Any],
+        inputs: tuple[list[str], list[str], str | None, str | None],
+    ) -> None:
+        self.impl = impl
+        self.NAME = name  # type: ignore[assignment]
+        self.__name__ = name  # type: ignore[assignment]
+        self.AT_PARAM = "cutoff"
+        self.SUPPORTED_PARAMS = supported
+        self.RUN_INPUTS, self.QREL_INPUTS, self.PRETTY_NAME, self.SHORT_DESC = inputs
+        self.params: dict[str, Any] = {}
+        for key in params:
+            if key not in supported:
+                raise MeasureError(
+                    f"{self!r}: unknown parameter {key!r} (it takes "
+                    f"{', '.join(supported) or 'none'})"
+                )
+        self.params = dict(params)
+
+    def __call__(self, **params: Any) -> DefinedMeasure:
+        inputs = (self.RUN_INPUTS, self.QREL_INPUTS, self.PRETTY_NAME, self.SHORT_DESC)
+        merged = {**self.params, **params}
+        return DefinedMeasure(self.impl, self.NAME, self.SUPPORTED_PARAMS, merged, inputs)
+
+    def __repr__(self) -> str:
+        if self.NAME is None:  # as ir_measures: an unnamed measure is only itself
+            return object.__repr__(self)
+        return super().__repr__()
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Measure) and repr(self) == repr(other)
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def cranfield(self) -> Any:
+        raise MeasureError(f"{self!r} is the user's own function: it has no cranfield measure")
+
+    def runtime_impl(self, qrels: Any, run: Any) -> Iterator[Metric]:
+        """The function's ``(query, value)`` pairs on the frames (``ir_measures_frames``) as
+        :class:`Metric` records."""
+        cutoff = self.params.get("cutoff")
+        if cutoff is not None:
+            run = run.groupby("query_id").head(cutoff).reset_index(drop=True)
+        for qid, score in self.impl(qrels, run):
+            yield Metric(qid, self, score)
+
+
+def define(
+    impl: Callable[[Any, Any], Iterable[tuple[str, float]]],
+    name: str | None = None,
+    support_cutoff: bool = True,
+    *,
+    run_inputs: list[str] | None = None,
+    qrel_inputs: list[str] | None = None,
+    pretty_name: str | None = None,
+    short_desc: str | None = None,
+) -> DefinedMeasure:
+    """A measure computed by ``impl(qrels, run)`` (two pandas DataFrames) yielding ``(query,
+    value)`` pairs for all queries at once (ir_measures' ``define``)."""
+    if not callable(impl):
+        raise MeasureError(f"define: impl must be a function (qrels, run) -> pairs, got {impl!r}")
+    supported = {"cutoff": _Param(NOT_PROVIDED)} if support_cutoff else {}
+    inputs = (
+        list(RUN_INPUTS if run_inputs is None else run_inputs),
+        list(QREL_INPUTS if qrel_inputs is None else qrel_inputs),
+        pretty_name,
+        short_desc,
+    )
+    return DefinedMeasure(impl, name, supported, {}, inputs)
+
+
+def define_byquery(
+    impl: Callable[[Any, Any], float],
+    name: str | None = None,
+    support_cutoff: bool = True,
+    *,
+    run_inputs: list[str] | None = None,
+    qrel_inputs: list[str] | None = None,
+    pretty_name: str | None = None,
+    short_desc: str | None = None,
+) -> DefinedMeasure:
+    """A measure computed by ``impl(qrels, run)`` once per query of the run, on that query's
+    rows (ir_measures' ``define_byquery``; its name defaults to the function's)."""
+    if not callable(impl):
+        raise MeasureError(f"define_byquery: impl must be a function, got {impl!r}")
+    if name is None:
+        name = getattr(impl, "__name__", None) or repr(impl)
+
+    def by_query(qrels: Any, run: Any) -> Iterator[tuple[str, float]]:
+        for qid, rows in run.groupby("query_id"):
+            yield qid, impl(qrels[qrels["query_id"] == qid], rows)
+
+    return define(
+        by_query,
+        name,
+        support_cutoff,
+        run_inputs=run_inputs,
+        qrel_inputs=qrel_inputs,
+        pretty_name=pretty_name,
+        short_desc=short_desc,
+    )
+
+
+def _metrics(measures: list[Measure], computed: Any) -> list[Metric]:
+    """Per judged query, per measure, a :class:`Metric` (those a provider leaves out left
+    out: ``Accuracy``'s), then the metrics of the user's measures (``define``)."""
+    omitted, runtime = computed.omitted, computed.runtime
+    out = [
+        Metric(qid, m, value)
+        for qid, row in zip(computed.query_ids, computed.table.tolist(), strict=True)
+        for i, (m, value) in enumerate(zip(measures, row, strict=True))
+        if i not in runtime and qid not in omitted.get(i, ())
+    ]
+    for i in sorted(runtime):
+        out.extend(runtime[i])
+    return out
 
 
 def iter_calc(measures: Iterable[Measure | str], qrels: Any, run: Any) -> Iterator[Metric]:
     """Per judged query, per measure, a :class:`Metric` (a judged query the run lacks is
     measured on an empty ranking, as ir_measures' pytrec_eval provider does)."""
     measures = _measures(measures)
-    query_ids, table, _ = results(measures, qrels, run)
-    for qid, row in zip(query_ids, table.tolist(), strict=True):
-        for m, value in zip(measures, row, strict=True):
-            yield Metric(qid, m, value)
+    return iter(_metrics(measures, results(measures, qrels, run)))
 
 
 def calc(measures: Iterable[Measure | str], qrels: Any, run: Any) -> CalcResults:
     """``({measure: value over the queries}, [Metric per query and measure])``, computed once."""
     measures = _measures(measures)
-    query_ids, table, aggregates = results(measures, qrels, run)
-    per_query = [
-        Metric(qid, m, value)
-        for qid, row in zip(query_ids, table.tolist(), strict=True)
-        for m, value in zip(measures, row, strict=True)
-    ]
-    return CalcResults(dict(zip(measures, aggregates, strict=True)), per_query)
+    computed = results(measures, qrels, run)
+    aggregated = dict(zip(measures, computed.aggregates, strict=True))
+    return CalcResults(aggregated, _metrics(measures, computed))
 
 
 def calc_aggregate(measures: Iterable[Measure | str], qrels: Any, run: Any) -> dict:
     """``{measure: value over the queries}``."""
     measures = _measures(measures)
-    _, _, aggregates = results(measures, qrels, run)
-    return dict(zip(measures, aggregates, strict=True))
+    return dict(zip(measures, results(measures, qrels, run).aggregates, strict=True))
 
 
 class _Evaluator:
@@ -302,6 +437,16 @@ class _Provider:
 
     NAME = "cranfield"
 
+    def supports(self, measure: Any) -> bool:
+        """Whether the work-alike computes ``measure`` (a measure object or string)."""
+        try:
+            m = parse_measure(measure)
+            if not hasattr(m, "runtime_impl"):
+                m.cranfield()
+        except MeasureError:
+            return False
+        return True
+
     def iter_calc(self, measures, qrels, run) -> Iterator[Metric]:
         return iter_calc(measures, qrels, run)
 
@@ -311,12 +456,36 @@ class _Provider:
     def evaluator(self, measures, qrels) -> _Evaluator:
         return evaluator(measures, qrels)
 
+    def run_inputs(self, measures: Iterable[Any]) -> list[str]:
+        """The run columns the measures read: a user's measure its ``run_inputs``, any other
+        ``query_id``, ``doc_id``, ``score``."""
+        return _inputs(measures, "RUN_INPUTS", ["query_id", "doc_id", "score"])
+
+    def qrel_inputs(self, measures: Iterable[Any]) -> list[str]:
+        """The qrels columns the measures read (see :meth:`run_inputs`)."""
+        return _inputs(measures, "QREL_INPUTS", ["query_id", "doc_id", "relevance"])
+
+
+def _inputs(measures: Iterable[Any], attribute: str, default: list[str]) -> list[str]:
+    out: set[str] = set()
+    for m in measures:
+        out.update(getattr(m, attribute, default))
+    return sorted(out)
+
 
 class providers:  # ir_measures' module of providers
-    """ir_measures' ``providers`` module: ``providers.PytrecEvalProvider()`` is cranfield."""
+    """ir_measures' ``providers`` module: each provider is cranfield."""
 
     PytrecEvalProvider = _Provider
+    RuntimeProvider = _Provider
+    AccuracyProvider = _Provider
 
 
 pytrec_eval = _Provider()
 """ir_measures' ``ir_measures.pytrec_eval`` provider."""
+accuracy = _Provider()
+"""ir_measures' ``ir_measures.accuracy`` provider (``Accuracy``)."""
+runtime = _Provider()
+"""ir_measures' ``ir_measures.runtime`` provider (the measures of ``define``)."""
+DefaultPipeline = _Provider()
+"""ir_measures' ``DefaultPipeline``: every measure's default provider."""

@@ -16,6 +16,7 @@ NOT_PROVIDED = object()
 # against the installed package by tests/compat/test_compat_ir_measures.py
 DECLARED: dict[str, tuple[str, dict[str, Any]]] = {
     "AP": ("cutoff", {"cutoff": NOT_PROVIDED, "rel": 1, "judged_only": False}),
+    "Accuracy": ("cutoff", {"cutoff": NOT_PROVIDED, "rel": 1}),
     "BPM": ("cutoff", {"cutoff": NOT_PROVIDED, "T": 1.0, "min_rel": 0, "max_rel": NOT_PROVIDED}),
     "Bpref": ("cutoff", {"rel": 1}),
     "Compat": ("cutoff", {"p": 0.95, "normalize": True}),

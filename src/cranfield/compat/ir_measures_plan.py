@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import operator
 import warnings
-from typing import Any
+from typing import Any, NamedTuple
 
+from cranfield.compat.ir_measures_frames import qrels_frame, run_frame
 from cranfield.compat.ir_measures_names import NOT_PROVIDED
-from cranfield.compat.ir_measures_records import as_dict
+from cranfield.compat.ir_measures_records import Metric, as_dict
 from cranfield.errors import DataWarning, UndefinedMeasureWarning
 
 __all__ = [
@@ -49,11 +50,14 @@ without a cut-off goes to pytrec_eval)."""
 
 def provider_order(m: Any) -> str:
     """How the provider that computes ``m`` in ir_measures orders documents of equal score:
-    ``cwl`` (a stable sort by score: ties in the run's order), ``id_ascending`` (ties by
+    ``cwl`` (a stable sort by score: ties in the run's order, at most :data:`CWL_DEPTH`),
+    ``stable`` (the same without a depth: the accuracy provider), ``id_ascending`` (ties by
     document id ascending: :data:`ID_ASCENDING_MEASURES`), ``trec`` (trec_eval's: by document
     id descending; gdeval's too) for the rest."""
     if m.NAME in CWL_MEASURES:
         return "cwl"
+    if m.NAME == "Accuracy":
+        return "stable"
     return "id_ascending" if m.NAME in ID_ASCENDING_MEASURES else "trec"
 
 
@@ -133,12 +137,19 @@ class Plan:
         import cranfield
 
         self.measures = measures
-        self.qrels = as_dict(qrels, "read_qrels")
+        self.runtime = [i for i, m in enumerate(measures) if hasattr(m, "runtime_impl")]
+        self.runtime_qrels: Any = None
+        every = len(self.runtime) == len(measures)  # a qrels DataFrame may hold other columns
+        self.qrels = {} if every else _read(qrels, "read_qrels")  # (read once: an iterator)
+        if self.runtime:  # the user's functions read the qrels as a DataFrame
+            self.runtime_qrels = qrels_frame(qrels if every or _is_frame(qrels) else self.qrels)
         self.query_ids = sorted(self.qrels)
         setf = 0
         asked: dict[tuple[int, bool, int], dict[str, list[int]]] = {}
         rest: dict[tuple[bool, str], list[int]] = {}
         for i, m in enumerate(measures):
+            if i in self.runtime or not self.qrels:  # no judgments: nothing to evaluate
+                continue
             form = pytrec_form(m, setf)
             if form is None:
                 group = (bool(m.params.get("judged_only")), provider_order(m))
@@ -171,14 +182,34 @@ class Plan:
             ev = cranfield.Evaluator(self.qrels, ours, **keywords)
             self.cranfield.append((ev, positions, order))
 
-    def results(self, run: Any) -> tuple[tuple[str, ...], Any, list[float]]:
-        """``(query ids, per query the values of the measures, the aggregates)``."""
+    def results(self, run: Any) -> Computed:
+        """The values of the measures on ``run`` (:class:`Computed`)."""
         import numpy as np
 
-        run_d = as_dict(run, "read_run")
         query_ids, n = self.query_ids, len(self.query_ids)
-        values: list[Any] = [None] * len(self.measures)
+        values: list[Any] = [[0.0] * n for _ in self.measures]
         aggregates = [0.0] * len(self.measures)
+        omitted: dict[int, set[str]] = {}
+        every = len(self.runtime) == len(self.measures)
+        run_d = None if every or _is_frame(run) else _read(run, "read_run")  # (read once)
+        judged = query_ids
+        if every and self.runtime_qrels is not None and "query_id" in self.runtime_qrels:
+            judged = sorted(self.runtime_qrels["query_id"].unique())
+        if isinstance(run, list | tuple) and not run and judged:  # ir_measures: each judged 0
+            runtime = {i: [Metric(q, self.measures[i], 0.0) for q in judged] for i in self.runtime}
+            return Computed(
+                tuple(query_ids), np.zeros((n, len(self.measures))), aggregates, {}, runtime
+            )
+        runtime = self._runtime(run if run_d is None else run_d, aggregates)
+        if every:
+            return Computed(tuple(query_ids), np.zeros((n, 0)), aggregates, omitted, runtime)
+        if run_d is None:
+            run_d = _read(run, "read_run")
+        if not query_ids:  # no judged query: no value, the sums 0 and the means NaN
+            for i, m in enumerate(self.measures):
+                if i not in self.runtime:
+                    aggregates[i] = 0.0 if m.NAME.startswith("Num") else float("nan")
+            return Computed((), np.zeros((0, len(self.measures))), aggregates, omitted, runtime)
         for ev, names in self.pytrec:
             per_query = ev.evaluate(run_d)
             for text, positions in names.items():
@@ -203,11 +234,88 @@ class Plan:
                 col = res.values[:, j].tolist()
                 values[i] = [col[row[q]] if q in row else 0.0 for q in query_ids]
                 aggregates[i] = res.aggregate_of(label)
-        table = np.array(values, dtype=np.float64).T if values else np.zeros((0, 0))
-        return tuple(query_ids), table.reshape(n, len(self.measures)), aggregates
+                if self.measures[i].NAME == "Accuracy":
+                    omitted[i] = self._accuracy_omitted(self.measures[i], ordered[order])
+                    by_query = dict(zip(query_ids, values[i], strict=True))
+                    aggregates[i] = _mean(  # over the reported queries, in the run's order
+                        [
+                            by_query[q]
+                            for q in ordered[order]
+                            if q in by_query and q not in omitted[i]
+                        ]
+                    )
+        kept = [i for i in range(len(self.measures)) if i not in self.runtime]
+        table = np.array([values[i] for i in kept], dtype=np.float64).T
+        full = np.zeros((n, len(self.measures)))
+        if kept:
+            full[:, kept] = table.reshape(n, len(kept))
+        return Computed(tuple(query_ids), full, aggregates, omitted, runtime)
+
+    def _runtime(self, run: Any, aggregates: list[float]) -> dict[int, list[Any]]:
+        """The metrics of the measures defined by the user's functions (ir_measures'
+        runtime provider), their means into ``aggregates``."""
+        if not self.runtime:
+            return {}
+        frame = run_frame(run)
+        out = {}
+        for i in self.runtime:
+            metrics = list(self.measures[i].runtime_impl(self.runtime_qrels, frame))
+            out[i] = metrics
+            aggregates[i] = _mean([m.value for m in metrics])
+        return out
+
+    def _accuracy_omitted(self, m: Any, ordered: dict[str, dict[str, Any]]) -> set[str]:
+        """The queries ir_measures' accuracy provider leaves out: judged queries the run
+        lacks, and those without a relevant document in the top k (ties in the run's order,
+        as its stable sort)."""
+        p = {k: v.default for k, v in m.SUPPORTED_PARAMS.items()}
+        p.update(m.params)
+        k = None if p["cutoff"] is NOT_PROVIDED else p["cutoff"]
+        rel = p["rel"]
+        out = set()
+        for q in self.query_ids:
+            judged = self.qrels[q]
+            docs = list(ordered.get(q, {}))[:k]
+            if not any(judged.get(d, 0) >= rel for d in docs):
+                out.add(q)
+        return out
 
 
-def results(measures: list[Any], qrels: Any, run: Any) -> tuple[tuple[str, ...], Any, list[float]]:
-    """``(query ids, per query the values of measures, the aggregates)``; ``qrels`` may be an
-    evaluator's plan."""
+def _read(source: Any, reader: str) -> dict[str, dict[str, Any]]:
+    """``{query: {document: value}}`` of ``source``; an empty list is no query (ir_measures
+    takes one), not cranfield's error."""
+    if isinstance(source, list | tuple) and not source:
+        return {}
+    return as_dict(source, reader)
+
+
+def _is_frame(source: Any) -> bool:
+    """Whether ``source`` is a pandas DataFrame (given on to a user's function as it is)."""
+    return type(source).__name__ == "DataFrame" and type(source).__module__.startswith("pandas")
+
+
+def _mean(values: list[float]) -> float:
+    """ir_measures' ``MeanAgg``: a running sum in the given order over the count; NaN for
+    none."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total / len(values) if values else float("nan")
+
+
+class Computed(NamedTuple):
+    """A run's values: per judged query (``query_ids``) the value of every measure in
+    ``table`` (queries x measures; 0 where a measure has none), the aggregates, per measure
+    the queries its provider does not report (``omitted``: ``Accuracy``'s), and the
+    metrics of the user's measures (``runtime``: ir_measures' ``define``), by position."""
+
+    query_ids: tuple[str, ...]
+    table: Any
+    aggregates: list[float]
+    omitted: dict[int, set[str]]
+    runtime: dict[int, list[Any]]
+
+
+def results(measures: list[Any], qrels: Any, run: Any) -> Computed:
+    """The values of ``measures`` (:class:`Computed`); ``qrels`` may be an evaluator's plan."""
     return (qrels if isinstance(qrels, Plan) else Plan(measures, qrels)).results(run)

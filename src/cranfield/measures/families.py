@@ -43,6 +43,7 @@ FAMILIES = (
     "ntcir_ndcg_gap",
     "ntcir_diversity",  # D-nDCG, D#-nDCG over subtopic judgments
     "mteb",  # MTEB's capped recall and top-k accuracy
+    "pair_accuracy",  # ir_measures' Accuracy, a diagnostic
 )
 
 
@@ -75,6 +76,7 @@ LABELS = {
     "ntcir_ndcg_gap": "ntcir",
     "ntcir_diversity": "diversity",
     "mteb": "mteb",
+    "pair_accuracy": "ranking",
 }
 """The family of every measure a module declares (``cranfield measures --family``, the
 docs' groups): a declaration's family is its module's label, never a free label."""

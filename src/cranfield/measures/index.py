@@ -124,6 +124,7 @@ MEASURES = {
     "R_cap": "mteb",
     "Accuracy": "mteb",
     "Hole": "mteb",
+    "PairAccuracy": "pair_accuracy",
 }
 ALIASES = {
     "MAP": "AP",

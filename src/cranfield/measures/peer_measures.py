@@ -16,8 +16,9 @@ mapped one by one:
   computes; ``rel`` is never filled in, so ``rel=``/``-l`` applies as to any measure string;
 - a few measures are spelled differently (:data:`RULES`): ``NumRet(rel=r)`` is
   ``NumRelRet(rel=r)``, ``SetP(relative=True)`` is ``SetRelP``, ``ERR@k`` is gdeval's
-  ``ERR(max_grade=4)@k`` and ``SetF(beta=b)`` is ``SetF(beta=sqrt(b))`` (ir_measures hands
-  ``beta`` to trec_eval's ``set_F``, whose parameter is beta squared).
+  ``ERR(max_grade=4)@k``, ``SetF(beta=b)`` is ``SetF(beta=sqrt(b))`` (ir_measures hands
+  ``beta`` to trec_eval's ``set_F``, whose parameter is beta squared) and ``Accuracy`` is
+  ``PairAccuracy`` (cranfield's ``Accuracy@k`` is MTEB's top-k accuracy).
 
 Anything else (a measure cranfield does not have, a parameter it does not know) is one
 :class:`~cranfield.errors.MeasureError` that names it; ``docs/peers.md`` lists every name.
@@ -84,15 +85,20 @@ def _rbp(params: dict[str, Any], shown: str) -> tuple[str, dict[str, Any]]:
 
 
 def _accuracy(params: dict[str, Any], shown: str) -> tuple[str, dict[str, Any]]:
-    raise MeasureError(
-        f"ir_measures' {shown} has no cranfield equivalent: it is the probability that a "
-        "relevant retrieved document is ranked above a non-relevant one; cranfield's "
-        "Accuracy@k is MTEB's top-k accuracy, another measure (see 'cranfield docs peers')"
-    )
+    """ir_measures' ``Accuracy`` is cranfield's ``PairAccuracy`` (``Accuracy@k`` is MTEB's
+    top-k accuracy here); ir_measures reads an unjudged document as grade 0, which differs
+    from cranfield's non-relevant only at ``rel <= 0``: refused there."""
+    rel = params.get("rel", 1)
+    if not isinstance(rel, int) or isinstance(rel, bool) or rel < 1:
+        raise MeasureError(
+            f"ir_measures' {shown}: rel must be an integer >= 1 (at rel <= 0 ir_measures counts "
+            "unjudged documents as relevant); cranfield's form is PairAccuracy(rel=r)@k"
+        )
+    return "PairAccuracy", params
 
 
 RULES: dict[str, Rule] = {
-    "Accuracy": _accuracy,  # the same name as MTEB's top-k accuracy, another measure
+    "Accuracy": _accuracy,  # PairAccuracy: Accuracy@k is MTEB's top-k accuracy
     "NumRet": _num_ret,
     "SetP": _set_p,
     "ERR": _err,

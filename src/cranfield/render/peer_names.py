@@ -75,8 +75,8 @@ IR_MEASURES_NOTES: dict[str, str] = {
     "rewrites the qrels' grades (a grade not listed keeps its value), which for integer gains "
     "is trec_eval's gain table. dcg='exp-log2' (gdeval, ranx's ndcg_burges: 2^g - 1) is "
     "nDCG(dcg='exp-log2')",
-    "Accuracy": "the probability that a relevant retrieved document is ranked above a "
-    "non-relevant retrieved one (a training diagnostic): no cranfield measure",
+    "Accuracy": "cranfield's Accuracy@k is MTEB's top-k accuracy, another measure; rel >= 1 "
+    "only (ir_measures reads an unjudged document as grade 0)",
 }
 """What differs, by ir_measures registry name (a name missing here gets no note)."""
 
