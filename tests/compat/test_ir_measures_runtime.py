@@ -225,3 +225,16 @@ def test_accuracy_of_relevant_documents_only_is_1() -> None:
     assert [m.value for m in workalike.iter_calc([workalike.Accuracy], qrels, run)] == [1.0]
     with pytest.raises(MeasureError, match="rel must be an integer >= 1"):
         workalike.calc_aggregate([workalike.Accuracy(rel=0)], qrels, run)
+
+
+def test_accuracy_does_not_depend_on_the_other_measures_asked() -> None:
+    """ir_measures 0.4.3: asked alone, Accuracy leaves out the queries without a relevant
+    document retrieved; asked with a measure of another provider, its pipeline fills them
+    with 0 and the mean changes.  The work-alike follows the provider alone, always."""
+    rng = random.Random(5)
+    qrels, run = _collection(rng)
+    alone = real.calc_aggregate([real.Accuracy], qrels, run)[real.Accuracy]
+    mixed = real.calc_aggregate([real.Accuracy, real.AP], qrels, run)[real.Accuracy]
+    assert alone != mixed  # the defect, reproduced on the real package
+    for measures in ([workalike.Accuracy], [workalike.Accuracy, workalike.AP]):
+        assert workalike.calc_aggregate(measures, qrels, run)[workalike.Accuracy] == alone

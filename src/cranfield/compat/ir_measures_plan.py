@@ -42,10 +42,11 @@ CWL_DEPTH = 1000
 ``RankingMaker(max_n=1000)``, cwl_eval's default)."""
 
 
-ID_ASCENDING_MEASURES = frozenset({"Compat", "Judged", "RR"})
+ID_ASCENDING_MEASURES = frozenset({"Judged", "RR"})
 """The measures cranfield computes whose default provider in ir_measures sorts by score
-descending, then document id ascending: compat, judged, and msmarco for ``RR@k`` (``RR``
-without a cut-off goes to pytrec_eval)."""
+descending, then document id ascending: judged, and msmarco for ``RR@k`` (``RR`` without a
+cut-off goes to pytrec_eval); ``Compat``, whose ideal ranking keeps the qrels' order, is
+computed as its provider computes it (:func:`compatibility`)."""
 
 
 def provider_order(m: Any) -> str:
@@ -147,9 +148,10 @@ class Plan:
         setf = 0
         asked: dict[tuple[int, bool, int], dict[str, list[int]]] = {}
         rest: dict[tuple[bool, str], list[int]] = {}
+        self.compat = [i for i, m in enumerate(measures) if m.NAME == "Compat"]
         for i, m in enumerate(measures):
-            if i in self.runtime or not self.qrels:  # no judgments: nothing to evaluate
-                continue
+            if i in self.runtime or i in self.compat or not self.qrels:
+                continue  # (no judgments: nothing to evaluate)
             form = pytrec_form(m, setf)
             if form is None:
                 group = (bool(m.params.get("judged_only")), provider_order(m))
@@ -244,6 +246,8 @@ class Plan:
                             if q in by_query and q not in omitted[i]
                         ]
                     )
+        for i in self.compat:
+            values[i], aggregates[i] = self._compat(self.measures[i], run_d)
         kept = [i for i in range(len(self.measures)) if i not in self.runtime]
         table = np.array([values[i] for i in kept], dtype=np.float64).T
         full = np.zeros((n, len(self.measures)))
@@ -264,6 +268,21 @@ class Plan:
             aggregates[i] = _mean([m.value for m in metrics])
         return out
 
+    def _compat(self, m: Any, run: dict[str, dict[str, Any]]) -> tuple[list[float], float]:
+        """``Compat`` as ir_measures' compat provider computes it (per judged query of the
+        run: :func:`compatibility`; 0 for a judged query the run lacks, as its evaluator
+        fills in) and its mean (summed in the run's order, the zeros after)."""
+        p = {k: v.default for k, v in m.SUPPORTED_PARAMS.items()}
+        p.update(m.params)
+        by_query = {
+            q: compatibility(self.qrels[q], docs, p["p"], p["normalize"])
+            for q, docs in run.items()
+            if q in self.qrels
+        }
+        column = [by_query.get(q, 0.0) for q in self.query_ids]
+        filled = list(by_query.values()) + [0.0] * (len(self.query_ids) - len(by_query))
+        return column, _mean(filled)
+
     def _accuracy_omitted(self, m: Any, ordered: dict[str, dict[str, Any]]) -> set[str]:
         """The queries ir_measures' accuracy provider leaves out: judged queries the run
         lacks, and those without a relevant document in the top k (ties in the run's order,
@@ -279,6 +298,43 @@ class Plan:
             if not any(judged.get(d, 0) >= rel for d in docs):
                 out.add(q)
         return out
+
+
+def _rbo(ranking: list[str], ideal: list[str], p: float, depth: int) -> float:
+    """Rank-biased overlap of ``ranking`` with ``ideal`` to ``depth``, summed as ir_measures'
+    compat provider sums it (``providers/compat_provider.py``, ir_measures 0.4.3)."""
+    ranking_set: set[str] = set()
+    ideal_set: set[str] = set()
+    score = normalizer = 0.0
+    weight = 1.0
+    for i in range(depth):
+        if i < len(ranking):
+            ranking_set.add(ranking[i])
+        if i < len(ideal):
+            ideal_set.add(ideal[i])
+        score += weight * len(ideal_set.intersection(ranking_set)) / (i + 1)
+        normalizer += weight
+        weight *= p
+    return score / normalizer
+
+
+def compatibility(qrels: dict[str, int], run: dict[str, float], p: float, normalize: bool) -> float:
+    """Compat of one query as ir_measures' compat provider computes it (Clarke, Vtyurina &
+    Smucker, 'Assessing top-k preferences', ACM TOIS 39(3), 2021): the ranking by score, ties
+    by document id ascending; the ideal ranking the relevant documents by grade, then by the
+    run's score (0 when not retrieved), then in the qrels' order."""
+    ranking = sorted(run)
+    ranking.sort(key=lambda d: run[d], reverse=True)
+    ideal = [d for d in qrels if qrels[d] > 0]
+    ideal.sort(key=lambda d: run.get(d, 0.0), reverse=True)
+    ideal.sort(key=lambda d: qrels[d], reverse=True)
+    depth = max(len(ranking), len(ideal))
+    score = _rbo(ranking, ideal, p, depth)
+    if normalize:
+        best = _rbo(ideal, ideal, p, depth)
+        if best > 0.0:
+            score = _rbo(ranking, ideal, p, depth) / best
+    return score
 
 
 def _read(source: Any, reader: str) -> dict[str, dict[str, Any]]:
