@@ -100,3 +100,25 @@ def test_compat_ideal_ties_in_the_qrels_order():
     want = 0.95 / 1.95
     assert ours.calc_aggregate([ours.Compat], qrels, run)[ours.Compat] == pytest.approx(want)
     assert peer.calc_aggregate([peer.Compat], qrels, run)[peer.Compat] == pytest.approx(want)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_judged_and_the_counts_equal_ir_measures_bit_for_bit(seed):
+    """Judged@k over k or the documents ranked when fewer (ties by id ascending), Judged
+    without a cut-off; NumQ and NumRel 0 for the judged query the run lacks (pytrec_eval's
+    output has no row for it)."""
+    qrels, run = collection(20 + seed, ties=True)
+    run["q1"] = dict(list(run["q1"].items())[:2])  # fewer documents than the cut-offs
+    names = ["Judged@5", "Judged@100", "Judged", "NumQ", "NumRel", "NumRet"]
+    pm = [peer.parse_measure(n) for n in names]
+    om = [ours.parse_measure(n) for n in names]
+    want = {str(m): float(v).hex() for m, v in peer.calc_aggregate(pm, qrels, run).items()}
+    got = {str(m): float(v).hex() for m, v in ours.calc_aggregate(om, qrels, run).items()}
+    assert got == want
+    want_q = sorted(
+        (m.query_id, str(m.measure), float(m.value)) for m in peer.iter_calc(pm, qrels, run)
+    )
+    got_q = sorted(
+        (m.query_id, str(m.measure), float(m.value)) for m in ours.iter_calc(om, qrels, run)
+    )
+    assert got_q == want_q

@@ -25,8 +25,9 @@ it leaves out left out); :func:`define` and :func:`define_byquery` call the user
 pandas DataFrames as its runtime provider does (:mod:`.ir_measures_frames`).
 The diversity measures (``alpha_nDCG``, ``*_IA``, ``NRBP``, ``StRecall``) need subtopic
 judgments and are not offered here: use :func:`cranfield.evaluate` with ``subtopics=``.
-Known differences (docs/coming-from.md): ``Judged@k`` divides by k, ``NumQ`` and ``NumRel``
-count every judged query (ir_measures gives 0 for one the run lacks).
+``Compat`` and ``Judged`` are computed as their providers compute them; ``NumQ`` and
+``NumRel`` are 0 for a judged query the run lacks, as in ir_measures.  Known differences:
+docs/coming-from.md.
 """
 
 from __future__ import annotations

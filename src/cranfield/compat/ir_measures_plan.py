@@ -148,7 +148,8 @@ class Plan:
         setf = 0
         asked: dict[tuple[int, bool, int], dict[str, list[int]]] = {}
         rest: dict[tuple[bool, str], list[int]] = {}
-        self.compat = [i for i, m in enumerate(measures) if m.NAME == "Compat"]
+        # computed as their providers compute them (``compatibility``, ``judged``)
+        self.compat = [i for i, m in enumerate(measures) if m.NAME in ("Compat", "Judged")]
         for i, m in enumerate(measures):
             if i in self.runtime or i in self.compat or not self.qrels:
                 continue  # (no judgments: nothing to evaluate)
@@ -247,7 +248,13 @@ class Plan:
                         ]
                     )
         for i in self.compat:
-            values[i], aggregates[i] = self._compat(self.measures[i], run_d)
+            values[i], aggregates[i] = self._own_provider(self.measures[i], run_d)
+        for i, m in enumerate(self.measures):
+            if m.NAME in ("NumQ", "NumRel"):  # pytrec_eval's output lacks the query: 0
+                values[i] = [
+                    v if q in run_d else 0.0 for q, v in zip(query_ids, values[i], strict=True)
+                ]
+                aggregates[i] = sum(values[i])
         kept = [i for i in range(len(self.measures)) if i not in self.runtime]
         table = np.array([values[i] for i in kept], dtype=np.float64).T
         full = np.zeros((n, len(self.measures)))
@@ -268,17 +275,20 @@ class Plan:
             aggregates[i] = _mean([m.value for m in metrics])
         return out
 
-    def _compat(self, m: Any, run: dict[str, dict[str, Any]]) -> tuple[list[float], float]:
-        """``Compat`` as ir_measures' compat provider computes it (per judged query of the
-        run: :func:`compatibility`; 0 for a judged query the run lacks, as its evaluator
-        fills in) and its mean (summed in the run's order, the zeros after)."""
+    def _own_provider(self, m: Any, run: dict[str, dict[str, Any]]) -> tuple[list[float], float]:
+        """``Compat`` or ``Judged`` as ir_measures' compat or judged provider computes it
+        (per judged query of the run: :func:`compatibility`, :func:`judged`; 0 for a judged
+        query the run lacks, as its evaluator fills in) and its mean (summed in the run's
+        order, the zeros after)."""
         p = {k: v.default for k, v in m.SUPPORTED_PARAMS.items()}
         p.update(m.params)
-        by_query = {
-            q: compatibility(self.qrels[q], docs, p["p"], p["normalize"])
-            for q, docs in run.items()
-            if q in self.qrels
-        }
+        by_query = {}
+        for q, docs in run.items():
+            if q in self.qrels:
+                if m.NAME == "Compat":
+                    by_query[q] = compatibility(self.qrels[q], docs, p["p"], p["normalize"])
+                else:
+                    by_query[q] = judged(self.qrels[q], docs, p["cutoff"])
         column = [by_query.get(q, 0.0) for q in self.query_ids]
         filled = list(by_query.values()) + [0.0] * (len(self.query_ids) - len(by_query))
         return column, _mean(filled)
@@ -335,6 +345,16 @@ def compatibility(qrels: dict[str, int], run: dict[str, float], p: float, normal
         if best > 0.0:
             score = _rbo(ranking, ideal, p, depth) / best
     return score
+
+
+def judged(qrels: dict[str, int], run: dict[str, float], cutoff: Any) -> float:
+    """Judged@k of one query as ir_measures' judged provider computes it: the share of the
+    top k (by score, ties by document id ascending) in the qrels, any grade, over k or the
+    documents ranked when fewer (all of them without a cut-off)."""
+    ranked = sorted(run.items(), key=lambda x: (-x[1], x[0]))
+    k = len(ranked) if cutoff is NOT_PROVIDED else cutoff
+    top = ranked[:k]
+    return sum(d in qrels for d, _ in top) / min(k, len(top))
 
 
 def _read(source: Any, reader: str) -> dict[str, dict[str, Any]]:
