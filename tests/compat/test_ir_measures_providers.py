@@ -122,3 +122,21 @@ def test_judged_and_the_counts_equal_ir_measures_bit_for_bit(seed):
         (m.query_id, str(m.measure), float(m.value)) for m in ours.iter_calc(om, qrels, run)
     )
     assert got_q == want_q
+
+
+def test_named_providers_take_their_own_measures_as_ir_measures():
+    """``ir_measures.judged``, ``.compat``, ``.accuracy``: each supports its measure only (as
+    the real package says), and refuses another with one error naming it."""
+    qrels, run = collection(30, ties=False)
+    for name, theirs in (("judged", "Judged@5"), ("compat", "Compat"), ("accuracy", "Accuracy")):
+        for text in (theirs, "AP", "P@5"):
+            assert getattr(ours, name).supports(text) == getattr(peer, name).supports(
+                peer.parse_measure(text)
+            ), (name, text)
+        with pytest.raises(ValueError, match=f"the {name} provider: unsupported measure AP"):
+            getattr(ours, name).calc_aggregate([ours.AP], qrels, run)
+    assert (
+        ours.judged.calc_aggregate([ours.Judged @ 5], qrels, run)[ours.Judged @ 5]
+        == (peer.judged.calc_aggregate([peer.Judged @ 5], qrels, run)[peer.Judged @ 5])
+    )
+    assert ours.DefaultPipeline.supports("Judged") and not ours.DefaultPipeline.supports("XYZ")

@@ -67,10 +67,12 @@ __all__ = [
     "accuracy",
     "calc",
     "calc_aggregate",
+    "compat",
     "define",
     "define_byquery",
     "evaluator",
     "iter_calc",
+    "judged",
     "parse_measure",
     "parse_trec_measure",
     "providers",
@@ -432,30 +434,47 @@ def evaluator(measures: Iterable[Measure | str], qrels: Any) -> _Evaluator:
     return _Evaluator(_measures(measures), qrels)
 
 
+OWN_PROVIDERS = frozenset({"Accuracy", "Compat", "Judged"})
+"""The measures the work-alike computes as their ir_measures provider does, not through a
+cranfield measure (docs/coming-from.md)."""
+
+
 class _Provider:
     """ir_measures' provider interface (``providers.PytrecEvalProvider()``): here every
-    provider is cranfield, whose values follow each measure's default provider."""
+    provider is cranfield, whose values follow each measure's default provider; a provider
+    named for some measures (``ir_measures.judged``: ``Judged``) takes only those."""
 
-    NAME = "cranfield"
+    def __init__(self, name: str = "cranfield", only: frozenset[str] | None = None) -> None:
+        self.NAME = name
+        self.only = only
 
     def supports(self, measure: Any) -> bool:
-        """Whether the work-alike computes ``measure`` (a measure object or string)."""
+        """Whether this provider computes ``measure`` (a measure object or string)."""
         try:
             m = parse_measure(measure)
-            if not hasattr(m, "runtime_impl"):
+            if self.only is not None:
+                return m.NAME in self.only or ("runtime" in self.only and _defined(m))
+            if not _defined(m) and m.NAME not in OWN_PROVIDERS:
                 m.cranfield()
         except MeasureError:
             return False
         return True
 
+    def _checked(self, measures: Any) -> Any:
+        if self.only is not None:
+            for m in _measures(measures):
+                if not self.supports(m):
+                    raise MeasureError(f"the {self.NAME} provider: unsupported measure {m}")
+        return measures
+
     def iter_calc(self, measures, qrels, run) -> Iterator[Metric]:
-        return iter_calc(measures, qrels, run)
+        return iter_calc(self._checked(measures), qrels, run)
 
     def calc_aggregate(self, measures, qrels, run) -> dict:
-        return calc_aggregate(measures, qrels, run)
+        return calc_aggregate(self._checked(measures), qrels, run)
 
     def evaluator(self, measures, qrels) -> _Evaluator:
-        return evaluator(measures, qrels)
+        return evaluator(self._checked(measures), qrels)
 
     def run_inputs(self, measures: Iterable[Any]) -> list[str]:
         """The run columns the measures read: a user's measure its ``run_inputs``, any other
@@ -474,19 +493,35 @@ def _inputs(measures: Iterable[Any], attribute: str, default: list[str]) -> list
     return sorted(out)
 
 
+def _defined(m: Any) -> bool:
+    return hasattr(m, "runtime_impl")
+
+
 class providers:  # ir_measures' module of providers
     """ir_measures' ``providers`` module: each provider is cranfield."""
 
-    PytrecEvalProvider = _Provider
-    RuntimeProvider = _Provider
-    AccuracyProvider = _Provider
+    @staticmethod
+    def PytrecEvalProvider() -> _Provider:
+        return _Provider("pytrec_eval")
+
+    @staticmethod
+    def RuntimeProvider() -> _Provider:
+        return runtime
+
+    @staticmethod
+    def AccuracyProvider() -> _Provider:
+        return accuracy
 
 
-pytrec_eval = _Provider()
+pytrec_eval = _Provider("pytrec_eval")
 """ir_measures' ``ir_measures.pytrec_eval`` provider."""
-accuracy = _Provider()
+accuracy = _Provider("accuracy", frozenset({"Accuracy"}))
 """ir_measures' ``ir_measures.accuracy`` provider (``Accuracy``)."""
-runtime = _Provider()
+compat = _Provider("compat", frozenset({"Compat"}))
+"""ir_measures' ``ir_measures.compat`` provider (``Compat``)."""
+judged = _Provider("judged", frozenset({"Judged"}))
+"""ir_measures' ``ir_measures.judged`` provider (``Judged``)."""
+runtime = _Provider("runtime", frozenset({"runtime"}))
 """ir_measures' ``ir_measures.runtime`` provider (the measures of ``define``)."""
-DefaultPipeline = _Provider()
+DefaultPipeline = _Provider("default")
 """ir_measures' ``DefaultPipeline``: every measure's default provider."""
