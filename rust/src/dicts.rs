@@ -212,6 +212,42 @@ pub enum Kernel {
     GmBpref {
         rel: i64,
     },
+    /// SetP, SetR, SetRelP, SetAP (`cranfield.measures.retrieved_set`): the ranking read as
+    /// a set.
+    SetP {
+        rel: i64,
+    },
+    SetR {
+        rel: i64,
+    },
+    SetRelP {
+        rel: i64,
+    },
+    SetAp {
+        rel: i64,
+    },
+    /// SetF(beta): `cranfield.measures.retrieved_set.set_f`.
+    SetF {
+        rel: i64,
+        beta: f64,
+    },
+    /// RelP@k: `cranfield.measures.precision.relative_precision`.
+    RelP {
+        cutoff: u64,
+        rel: i64,
+    },
+    /// NumNonRelJudgedRet: `cranfield.measures.counts.num_nonrel_judged_ret`.
+    NumNonRelJudgedRet {
+        rel: i64,
+    },
+    /// BinG: `cranfield.measures.gain_experimental.bin_g`.
+    BinG {
+        rel: i64,
+    },
+    /// infAP: `cranfield.measures.bpref.infap`.
+    InfAp {
+        rel: i64,
+    },
     /// 0 on every query: what pytrec_eval returns for `runid` and `relstring`.
     Zero,
 }
@@ -228,6 +264,9 @@ const ELEVEN_POINTS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0
 
 /// trec_eval's floor of a geometric mean (`MIN_GEO_MEAN`).
 const MIN_GEO_MEAN: f64 = 1e-5;
+
+/// infAP's smoothing (`cranfield.measures.bpref.INFAP_EPSILON`, trec_eval's `INFAP_EPSILON`).
+const INFAP_EPSILON: f64 = 1e-5;
 
 impl Kernel {
     /// From Python's `(name, cutoff, rel, x)` (cutoff -1: none; `x` Rprec's `mult`);
@@ -258,6 +297,15 @@ impl Kernel {
             }),
             "gm_ap" => Some(Kernel::GmAp { rel }),
             "gm_bpref" => Some(Kernel::GmBpref { rel }),
+            "set_p" => Some(Kernel::SetP { rel }),
+            "set_r" => Some(Kernel::SetR { rel }),
+            "set_rel_p" => Some(Kernel::SetRelP { rel }),
+            "set_ap" => Some(Kernel::SetAp { rel }),
+            "set_f" => Some(Kernel::SetF { rel, beta: x }),
+            "rel_p" => Some(Kernel::RelP { cutoff: cut?, rel }),
+            "num_nonrel_judged_ret" => Some(Kernel::NumNonRelJudgedRet { rel }),
+            "bin_g" => Some(Kernel::BinG { rel }),
+            "infap" => Some(Kernel::InfAp { rel }),
             "zero" => Some(Kernel::Zero),
             _ => None,
         }
@@ -361,9 +409,122 @@ impl Kernel {
                 let (v, undefined) = bpref(grades, qrels, rel);
                 (v.max(MIN_GEO_MEAN).ln(), undefined)
             }
+            Kernel::SetP { rel } => {
+                let n = grades.len();
+                let rr = hits_at(grades, rel, n);
+                (ratio(rr as f64, n as f64), u8::from(n == 0))
+            }
+            Kernel::SetR { rel } => {
+                let r = num_rel(qrels, rel);
+                let rr = hits_at(grades, rel, grades.len());
+                (ratio(rr as f64, r as f64), u8::from(r == 0))
+            }
+            Kernel::SetRelP { rel } => {
+                let r = num_rel(qrels, rel);
+                let rr = hits_at(grades, rel, grades.len());
+                (
+                    ratio(rr as f64, grades.len().min(r) as f64),
+                    u8::from(r == 0),
+                )
+            }
+            Kernel::SetAp { rel } => {
+                let r = num_rel(qrels, rel);
+                let rr = hits_at(grades, rel, grades.len()) as f64;
+                let den = grades.len() as f64 * r as f64;
+                (ratio(rr * rr, den), u8::from(r == 0))
+            }
+            Kernel::SetF { rel, beta } => {
+                // set_f_weighted with x = beta^2: (x + 1) P R / (x P + R), 0 if RR = 0
+                let rr = hits_at(grades, rel, grades.len());
+                if rr == 0 {
+                    return (0.0, 0);
+                }
+                let x = beta * beta;
+                let p = rr as f64 / grades.len() as f64;
+                let r = rr as f64 / num_rel(qrels, rel) as f64;
+                ((x + 1.0) * p * r / (x * p + r), 0)
+            }
+            Kernel::RelP { cutoff, rel } => {
+                let r = num_rel(qrels, rel);
+                let hits = hits_at(grades, rel, limit(cutoff, grades.len()));
+                let den = cutoff.min(r as u64);
+                (ratio(hits as f64, den as f64), u8::from(r == 0))
+            }
+            Kernel::NumNonRelJudgedRet { rel } => {
+                let level = rel.max(0);
+                let n = grades.iter().filter(|&&g| (0..level).contains(&g)).count();
+                (n as f64, 0)
+            }
+            Kernel::BinG { rel } => {
+                // per relevant row 1 / log2(2 + non-relevant rows above it), over R
+                let level = rel.max(0);
+                let r = num_rel(qrels, rel);
+                let mut total = SeqSum::default();
+                let mut found = 0usize;
+                for (i, &g) in grades.iter().enumerate() {
+                    if g >= level {
+                        found += 1;
+                        let above = (i + 1 - found) as u64;
+                        total.add(1.0 / log2_of(above + 2));
+                    }
+                }
+                let v = if r > 0 && found > 0 {
+                    total.value() / r as f64
+                } else {
+                    0.0
+                };
+                (v, u8::from(r == 0))
+            }
+            Kernel::InfAp { rel } => infap(grades, qrels, rel),
             Kernel::Zero => (0.0, 0),
         }
     }
+}
+
+/// A sum added one term at a time in the given order, starting from the first term, as
+/// numpy's `add.accumulate` (`cranfield.base.segments.segment_total`); 0.0 without terms.
+#[derive(Default)]
+struct SeqSum(Option<f64>);
+
+impl SeqSum {
+    fn add(&mut self, v: f64) {
+        self.0 = Some(self.0.map_or(v, |s| s + v));
+    }
+
+    fn value(&self) -> f64 {
+        self.0.unwrap_or(0.0)
+    }
+}
+
+/// infAP of one query, as `cranfield.measures.bpref.infap`: per relevant row at rank `i + 1`
+/// (`f = i`), 1 at rank 1, else `1/(f+1) + (f/(f+1)) ((k1+nr+u)/f) ((k1+eps)/(k1+nr+2 eps))`,
+/// `k1` the relevant, `nr` the judged non-relevant and `u` the unjudged (in the qrels with a
+/// negative grade) rows above it; summed in rank order, divided by R.
+fn infap(grades: &[i64], qrels: &[i64], rel: i64) -> (f64, u8) {
+    let level = rel.max(0);
+    let r = num_rel(qrels, rel);
+    let (mut k1, mut nr, mut u) = (0u64, 0u64, 0u64);
+    let mut total = SeqSum::default();
+    for (i, &g) in grades.iter().enumerate() {
+        if g >= level {
+            let term = if i == 0 {
+                1.0
+            } else {
+                let f = i as f64;
+                1.0 / (f + 1.0)
+                    + (f / (f + 1.0))
+                        * ((k1 + nr + u) as f64 / f)
+                        * ((k1 as f64 + INFAP_EPSILON) / ((k1 + nr) as f64 + 2.0 * INFAP_EPSILON))
+            };
+            total.add(term);
+            k1 += 1;
+        } else if g >= 0 {
+            nr += 1;
+        } else if g == UNJUDGED {
+            u += 1;
+        }
+    }
+    (ratio(total.value(), r as f64), u8::from(r == 0))
 }
 
 /// Bpref of one query, as `cranfield.measures.bpref._bpref`: per relevant row, `1 -
@@ -570,6 +731,48 @@ mod tests {
         let gm = Kernel::GmBpref { rel: 1 };
         assert_eq!(gm.compute(&grades, &qrels, 6).0, 0.5f64.ln());
         assert_eq!(gm.compute(&[], &qrels, 0).0, 1e-5f64.ln());
+    }
+
+    #[test]
+    fn set_measures_bin_g_and_infap_by_hand() {
+        // relevant (rel 1) at ranks 1 and 5 of 6; judged non-relevant at ranks 2 and 6;
+        // rank 3 not in the qrels, rank 4 unjudged (negative grade); R = 3
+        let grades = [1, 0, NOT_IN_QRELS, UNJUDGED, 2, 0];
+        let qrels = [2, 1, 1, 0, 0, -1];
+        let close = |k: Kernel, want: f64| {
+            let (v, undefined) = k.compute(&grades, &qrels, 6);
+            assert!(
+                (v - want).abs() < 1e-15 && undefined == 0,
+                "{k:?}: {v} != {want}"
+            );
+        };
+        close(Kernel::SetP { rel: 1 }, 2.0 / 6.0);
+        close(Kernel::SetR { rel: 1 }, 2.0 / 3.0);
+        close(Kernel::SetRelP { rel: 1 }, 2.0 / 3.0); // 2 / min(6, 3)
+        close(Kernel::SetAp { rel: 1 }, 4.0 / 18.0);
+        // P = 1/3, R = 2/3: F1 = 2 P R / (P + R) = 4/9; beta 2: 5 P R / (4 P + R) = 10/18
+        close(Kernel::SetF { rel: 1, beta: 1.0 }, 4.0 / 9.0);
+        close(Kernel::SetF { rel: 1, beta: 2.0 }, 10.0 / 18.0);
+        close(Kernel::RelP { cutoff: 2, rel: 1 }, 0.5); // 1 / min(2, 3)
+        close(Kernel::RelP { cutoff: 10, rel: 1 }, 2.0 / 3.0); // 2 / min(10, 3)
+        close(Kernel::NumNonRelJudgedRet { rel: 1 }, 2.0);
+        close(Kernel::NumNonRelJudgedRet { rel: 3 }, 4.0); // grades 0, 1, 2, 0
+        // 3 non-relevant rows above rank 5: (1/log2 2 + 1/log2 5) / 3
+        close(Kernel::BinG { rel: 1 }, (1.0 + 1.0 / 5f64.log2()) / 3.0);
+        // rank 5: f = 4, k1 = 1, nr = 1, u = 1: 1/5 + (4/5)(3/4)(1/2) = 1/2; (1 + 1/2) / 3
+        close(Kernel::InfAp { rel: 1 }, 0.5);
+        // nothing retrieved: SetP's case; no relevant document: R = 0
+        assert_eq!(Kernel::SetP { rel: 1 }.compute(&[], &qrels, 0), (0.0, 1));
+        assert_eq!(Kernel::SetR { rel: 1 }.compute(&grades, &[0], 6), (0.0, 1));
+        assert_eq!(Kernel::InfAp { rel: 1 }.compute(&grades, &[0], 6), (0.0, 1));
+        assert_eq!(
+            Kernel::BinG { rel: 1 }.compute(&[0, 0], &qrels, 2),
+            (0.0, 0)
+        );
+        assert_eq!(
+            Kernel::SetF { rel: 1, beta: 1.0 }.compute(&[0], &qrels, 1),
+            (0.0, 0)
+        );
     }
 
     #[test]

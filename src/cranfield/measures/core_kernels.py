@@ -3,8 +3,9 @@
 A declaration names its kernel (``core_kernel=`` of
 :func:`~cranfield.measures.registry.measure`); this module turns the measure's resolved
 parameters into the core's call ``(kernel, cutoff, rel, x)`` (``cutoff`` -1: none; ``x``
-Rprec's ``mult``, IPrec's recall level), or ``None`` where the kernel does not cover them (nDCG
-with custom gains, another discount): such a measure is computed by its declaration's function.
+Rprec's ``mult``, IPrec's recall level, SetF's ``beta``), or ``None`` where the kernel does
+not cover them (nDCG with custom gains, another discount): such a measure is computed by its
+declaration's function.
 The kernels themselves are ``rust/src/dicts.rs`` (``Kernel``), each the floating-point sequence
 of its declaration's function; tests/measures/test_core_kernels.py checks every declaration
 that names one against its function on generated rankings.
@@ -70,6 +71,12 @@ def _iprec_avg(params: dict[str, Any]) -> Call | None:
     return None if call is None else (_rounded("iprec_avg", params), -1, call[2], 0.0)
 
 
+def _set_f(params: dict[str, Any]) -> Call | None:
+    """SetF(beta): ``beta`` as ``x`` (the kernel squares it, as the declaration does)."""
+    call = _ranked("set_f")(params)
+    return None if call is None else (*call[:3], float(params["beta"]))
+
+
 def _rounded(name: str, params: dict[str, Any]) -> str:
     """The kernel of ``rounding=trec9`` (trec_eval 9.x, pytrec_eval) is ``name_trec9``."""
     return f"{name}_trec9" if params.get("rounding", "trec10") == "trec9" else name
@@ -90,6 +97,15 @@ KERNELS: dict[str, Callable[[dict[str, Any]], Call | None]] = {
     "bpref": _ranked("bpref"),
     "iprec": _iprec,
     "iprec_avg": _iprec_avg,
+    "set_p": _ranked("set_p"),
+    "set_r": _ranked("set_r"),
+    "set_rel_p": _ranked("set_rel_p"),
+    "set_ap": _ranked("set_ap"),
+    "set_f": _set_f,
+    "rel_p": _ranked("rel_p"),
+    "num_nonrel_judged_ret": _ranked("num_nonrel_judged_ret"),
+    "bin_g": _ranked("bin_g"),
+    "infap": _ranked("infap"),
 }
 """Each kernel of the core: its call for a measure's resolved parameters."""
 

@@ -249,6 +249,7 @@ def _tie_bin_g(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     better="higher",
     undefined=(NO_REL,),
     ties=_tie_bin_g,
+    core_kernel="bin_g",
     trec_eval=TrecEval("binG"),
     checked_by=(
         "tests/measures/test_measures_trec.py::test_yaap_bing_and_g",
