@@ -55,6 +55,11 @@ def _strings(name: str, data: st.DataObject) -> str:
         parts.append(f"mult={data.draw(st.sampled_from([0.2, 0.5, 1.5, 2.0]))}")
     if d.param("beta") is not None and data.draw(st.booleans()):
         parts.append(f"beta={data.draw(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.7]))}")
+    for weight in ("a", "b", "c", "d"):
+        if d.param(weight) is not None and data.draw(st.booleans()):
+            parts.append(f"{weight}={data.draw(st.sampled_from([-2.5, -1.0, 0.0, 0.5, 3.0]))}")
+    if d.param("N") is not None and data.draw(st.booleans()):
+        parts.append(f"N={data.draw(st.sampled_from([0, 1, 7, 40]))}")
     if d.param("rounding") is not None and data.draw(st.booleans()):
         parts.append(f"rounding={data.draw(st.sampled_from(['trec9', 'trec10']))}")
     if d.param("gains") is not None and data.draw(st.integers(0, 4)) == 0:
