@@ -212,6 +212,58 @@ pub enum Kernel {
     GmBpref {
         rel: i64,
     },
+    /// SetP, SetR, SetRelP, SetAP (`cranfield.measures.retrieved_set`): the ranking read as
+    /// a set.
+    SetP {
+        rel: i64,
+    },
+    SetR {
+        rel: i64,
+    },
+    SetRelP {
+        rel: i64,
+    },
+    SetAp {
+        rel: i64,
+    },
+    /// SetF(beta): `cranfield.measures.retrieved_set.set_f`.
+    SetF {
+        rel: i64,
+        beta: f64,
+    },
+    /// RelP@k: `cranfield.measures.precision.relative_precision`.
+    RelP {
+        cutoff: u64,
+        rel: i64,
+    },
+    /// NumNonRelJudgedRet: `cranfield.measures.counts.num_nonrel_judged_ret`.
+    NumNonRelJudgedRet {
+        rel: i64,
+    },
+    /// BinG: `cranfield.measures.gain_experimental.bin_g`.
+    BinG {
+        rel: i64,
+    },
+    /// infAP: `cranfield.measures.bpref.infap`.
+    InfAp {
+        rel: i64,
+    },
+    /// Utility(a, b, c, d, N): `cranfield.measures.utility.utility` (`n_docs`: N).
+    Utility {
+        rel: i64,
+        a: f64,
+        b: f64,
+        c: f64,
+        d: f64,
+        n_docs: i64,
+    },
+    /// G, nDCGRel and RnDCG with trec_eval's gains (the grade):
+    /// `cranfield.measures.gain_experimental`'s `g_measure`, `ndcg_rel`, `rndcg`.
+    G,
+    NdcgRel,
+    Rndcg {
+        rel: i64,
+    },
     /// 0 on every query: what pytrec_eval returns for `runid` and `relstring`.
     Zero,
 }
@@ -229,10 +281,18 @@ const ELEVEN_POINTS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0
 /// trec_eval's floor of a geometric mean (`MIN_GEO_MEAN`).
 const MIN_GEO_MEAN: f64 = 1e-5;
 
+/// The largest integer below which every integer is a double (`cranfield.measures.params.
+/// MAX_EXACT`, 2^53).
+const MAX_EXACT: f64 = 9007199254740992.0;
+
+/// infAP's smoothing (`cranfield.measures.bpref.INFAP_EPSILON`, trec_eval's `INFAP_EPSILON`).
+const INFAP_EPSILON: f64 = 1e-5;
+
 impl Kernel {
-    /// From Python's `(name, cutoff, rel, x)` (cutoff -1: none; `x` Rprec's `mult`);
-    /// `None` for an unknown name or a missing cut-off.
-    pub fn from_parts(name: &str, cutoff: i64, rel: i64, x: f64) -> Option<Kernel> {
+    /// From Python's `(name, cutoff, rel, x, extra)` (cutoff -1: none; `x` Rprec's `mult`,
+    /// IPrec's recall level, SetF's beta; `extra` Utility's a, b, c, d and N); `None` for an
+    /// unknown name, a missing cut-off or parameters the kernel does not take.
+    pub fn from_parts(name: &str, cutoff: i64, rel: i64, x: f64, extra: &[f64]) -> Option<Kernel> {
         let cut = u64::try_from(cutoff).ok();
         match name {
             "ap" => Some(Kernel::Ap { cutoff: cut, rel }),
@@ -258,6 +318,32 @@ impl Kernel {
             }),
             "gm_ap" => Some(Kernel::GmAp { rel }),
             "gm_bpref" => Some(Kernel::GmBpref { rel }),
+            "set_p" => Some(Kernel::SetP { rel }),
+            "set_r" => Some(Kernel::SetR { rel }),
+            "set_rel_p" => Some(Kernel::SetRelP { rel }),
+            "set_ap" => Some(Kernel::SetAp { rel }),
+            "set_f" => Some(Kernel::SetF { rel, beta: x }),
+            "rel_p" => Some(Kernel::RelP { cutoff: cut?, rel }),
+            "num_nonrel_judged_ret" => Some(Kernel::NumNonRelJudgedRet { rel }),
+            "bin_g" => Some(Kernel::BinG { rel }),
+            "infap" => Some(Kernel::InfAp { rel }),
+            "utility" => match *extra {
+                // N an integer the doubles hold exactly (the declaration's bound, 2^53)
+                [a, b, c, d, n] if n.fract() == 0.0 && (0.0..=MAX_EXACT).contains(&n) => {
+                    Some(Kernel::Utility {
+                        rel,
+                        a,
+                        b,
+                        c,
+                        d,
+                        n_docs: n as i64,
+                    })
+                }
+                _ => None,
+            },
+            "g" => Some(Kernel::G),
+            "ndcg_rel" => Some(Kernel::NdcgRel),
+            "rndcg" => Some(Kernel::Rndcg { rel }),
             "zero" => Some(Kernel::Zero),
             _ => None,
         }
@@ -265,9 +351,15 @@ impl Kernel {
 
     /// The value on one query (`grades` in rank order, `qrels` its grades sorted
     /// descending, `num_ret` the ranking's length as trec_eval counts it: 1 for the dummy
-    /// ranking of a query missing from the run under `complete`) and the undefined cases
-    /// that hold there ([`Undefined`]).
-    pub fn compute(&self, grades: &[i64], qrels: &[i64], num_ret: usize) -> (f64, Undefined) {
+    /// ranking of a query missing from the run under `complete`; `in_run`: the query is in
+    /// the run) and the undefined cases that hold there ([`Undefined`]).
+    pub fn compute(
+        &self,
+        grades: &[i64],
+        qrels: &[i64],
+        num_ret: usize,
+        in_run: bool,
+    ) -> (f64, Undefined) {
         match *self {
             Kernel::Ap { cutoff, rel } => {
                 let level = rel.max(0);
@@ -354,16 +446,154 @@ impl Kernel {
                 (total / ELEVEN_POINTS.len() as f64, ip.undefined())
             }
             Kernel::GmAp { rel } => {
-                let (ap, undefined) = Kernel::Ap { cutoff: None, rel }.compute(grades, qrels, 0);
+                let (ap, undefined) =
+                    Kernel::Ap { cutoff: None, rel }.compute(grades, qrels, 0, true);
                 (ap.max(MIN_GEO_MEAN).ln(), undefined)
             }
             Kernel::GmBpref { rel } => {
                 let (v, undefined) = bpref(grades, qrels, rel);
                 (v.max(MIN_GEO_MEAN).ln(), undefined)
             }
+            Kernel::SetP { rel } => {
+                let n = grades.len();
+                let rr = hits_at(grades, rel, n);
+                (ratio(rr as f64, n as f64), u8::from(n == 0))
+            }
+            Kernel::SetR { rel } => {
+                let r = num_rel(qrels, rel);
+                let rr = hits_at(grades, rel, grades.len());
+                (ratio(rr as f64, r as f64), u8::from(r == 0))
+            }
+            Kernel::SetRelP { rel } => {
+                let r = num_rel(qrels, rel);
+                let rr = hits_at(grades, rel, grades.len());
+                (
+                    ratio(rr as f64, grades.len().min(r) as f64),
+                    u8::from(r == 0),
+                )
+            }
+            Kernel::SetAp { rel } => {
+                let r = num_rel(qrels, rel);
+                let rr = hits_at(grades, rel, grades.len()) as f64;
+                let den = grades.len() as f64 * r as f64;
+                (ratio(rr * rr, den), u8::from(r == 0))
+            }
+            Kernel::SetF { rel, beta } => {
+                // set_f_weighted with x = beta^2: (x + 1) P R / (x P + R), 0 if RR = 0
+                let rr = hits_at(grades, rel, grades.len());
+                if rr == 0 {
+                    return (0.0, 0);
+                }
+                let x = beta * beta;
+                let p = rr as f64 / grades.len() as f64;
+                let r = rr as f64 / num_rel(qrels, rel) as f64;
+                ((x + 1.0) * p * r / (x * p + r), 0)
+            }
+            Kernel::RelP { cutoff, rel } => {
+                let r = num_rel(qrels, rel);
+                let hits = hits_at(grades, rel, limit(cutoff, grades.len()));
+                let den = cutoff.min(r as u64);
+                (ratio(hits as f64, den as f64), u8::from(r == 0))
+            }
+            Kernel::NumNonRelJudgedRet { rel } => {
+                let level = rel.max(0);
+                let n = grades.iter().filter(|&&g| (0..level).contains(&g)).count();
+                (n as f64, 0)
+            }
+            Kernel::BinG { rel } => {
+                // per relevant row 1 / log2(2 + non-relevant rows above it), over R
+                let level = rel.max(0);
+                let r = num_rel(qrels, rel);
+                let mut total = SeqSum::default();
+                let mut found = 0usize;
+                for (i, &g) in grades.iter().enumerate() {
+                    if g >= level {
+                        found += 1;
+                        let above = (i + 1 - found) as u64;
+                        total.add(1.0 / log2_of(above + 2));
+                    }
+                }
+                let v = if r > 0 && found > 0 {
+                    total.value() / r as f64
+                } else {
+                    0.0
+                };
+                (v, u8::from(r == 0))
+            }
+            Kernel::InfAp { rel } => infap(grades, qrels, rel),
+            Kernel::Utility {
+                rel,
+                a,
+                b,
+                c,
+                d,
+                n_docs,
+            } => {
+                // trec_eval -c prints 0 for a judged query absent from the run
+                if !in_run {
+                    return (0.0, 0);
+                }
+                let rr = hits_at(grades, rel, grades.len()) as i64;
+                let n = grades.len() as i64;
+                let r = num_rel(qrels, rel) as i64;
+                let v = a * rr as f64
+                    + b * (n - rr) as f64
+                    + c * (r - rr) as f64
+                    + d * (n_docs + rr - n - r) as f64;
+                (v, 0)
+            }
+            Kernel::G => g_measure(grades, qrels),
+            Kernel::NdcgRel => ndcg_rel(grades, qrels),
+            Kernel::Rndcg { rel } => rndcg(grades, qrels, rel),
             Kernel::Zero => (0.0, 0),
         }
     }
+}
+
+/// A sum added one term at a time in the given order, starting from the first term, as
+/// numpy's `add.accumulate` (`cranfield.base.segments.segment_total`); 0.0 without terms.
+#[derive(Default)]
+struct SeqSum(Option<f64>);
+
+impl SeqSum {
+    fn add(&mut self, v: f64) {
+        self.0 = Some(self.0.map_or(v, |s| s + v));
+    }
+
+    fn value(&self) -> f64 {
+        self.0.unwrap_or(0.0)
+    }
+}
+
+/// infAP of one query, as `cranfield.measures.bpref.infap`: per relevant row at rank `i + 1`
+/// (`f = i`), 1 at rank 1, else `1/(f+1) + (f/(f+1)) ((k1+nr+u)/f) ((k1+eps)/(k1+nr+2 eps))`,
+/// `k1` the relevant, `nr` the judged non-relevant and `u` the unjudged (in the qrels with a
+/// negative grade) rows above it; summed in rank order, divided by R.
+fn infap(grades: &[i64], qrels: &[i64], rel: i64) -> (f64, u8) {
+    let level = rel.max(0);
+    let r = num_rel(qrels, rel);
+    let (mut k1, mut nr, mut u) = (0u64, 0u64, 0u64);
+    let mut total = SeqSum::default();
+    for (i, &g) in grades.iter().enumerate() {
+        if g >= level {
+            let term = if i == 0 {
+                1.0
+            } else {
+                let f = i as f64;
+                1.0 / (f + 1.0)
+                    + (f / (f + 1.0))
+                        * ((k1 + nr + u) as f64 / f)
+                        * ((k1 as f64 + INFAP_EPSILON) / ((k1 + nr) as f64 + 2.0 * INFAP_EPSILON))
+            };
+            total.add(term);
+            k1 += 1;
+        } else if g >= 0 {
+            nr += 1;
+        } else if g == UNJUDGED {
+            u += 1;
+        }
+    }
+    (ratio(total.value(), r as f64), u8::from(r == 0))
 }
 
 /// Bpref of one query, as `cranfield.measures.bpref._bpref`: per relevant row, `1 -
@@ -387,6 +617,139 @@ fn bpref(grades: &[i64], qrels: &[i64], rel: i64) -> (f64, u8) {
         }
     }
     (ratio(total, r as f64), u8::from(r == 0))
+}
+
+/// trec_eval's ideal gains of a query with its default gains (the grade): its positive
+/// grades, descending (`cranfield.measures.kernels.gains.gain_table`).
+fn ideal_gains(qrels: &[i64]) -> &[i64] {
+    &qrels[..qrels.iter().take_while(|&&g| g > 0).count()]
+}
+
+/// The running DCG of a ranking with the default gains at every rank: `[k]` over ranks
+/// `1..=k` (`cranfield.measures.dcg.dcg_at`: the running sum of `g / log2(rank + 1)` over
+/// the rows with a positive grade, 0.0 before the first).
+fn running_dcg(grades: &[i64]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(grades.len() + 1);
+    out.push(0.0);
+    let mut sum = SeqSum::default();
+    for (i, &g) in grades.iter().enumerate() {
+        if g > 0 {
+            sum.add(g as f64 / log2_of(i as u64 + 2));
+        }
+        out.push(sum.value());
+    }
+    out
+}
+
+/// The ideal DCG over the first `k` ideal positions at every `k` (`[0]` = 0.0), as
+/// `cranfield.measures.dcg.ideal_prefix` and `ideal_at`.
+fn ideal_dcg(ideal: &[i64]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(ideal.len() + 1);
+    out.push(0.0);
+    let mut sum = SeqSum::default();
+    for (i, &g) in ideal.iter().enumerate() {
+        sum.add(g as f64 / log2_of(i as u64 + 2));
+        out.push(sum.value());
+    }
+    out
+}
+
+/// `log2(x)` as `cranfield.measures.kernels.counting.c_log2`: -inf at 0, Python's NaN
+/// below.
+fn c_log2(x: f64) -> f64 {
+    if x > 0.0 {
+        x.log2()
+    } else if x == 0.0 {
+        f64::NEG_INFINITY
+    } else {
+        f64::NAN
+    }
+}
+
+/// nDCGRel of one query (`cranfield.measures.gain_experimental.ndcg_rel`): per row with a
+/// positive grade, the running DCG over the ideal DCG at `min(rank, m)`, summed in rank
+/// order; plus `(m - k) DCG_n / IDCG_m`; over `m` where positive, else 0.
+fn ndcg_rel(grades: &[i64], qrels: &[i64]) -> (f64, u8) {
+    let m = ideal_gains(qrels).len();
+    let idcg = ideal_dcg(ideal_gains(qrels));
+    let mut running = SeqSum::default();
+    let mut s = SeqSum::default();
+    let mut k = 0usize;
+    for (i, &g) in grades.iter().enumerate() {
+        if g > 0 {
+            running.add(g as f64 / log2_of(i as u64 + 2));
+            k += 1;
+            s.add(running.value() / idcg[(i + 1).min(m)]);
+        }
+    }
+    let rest = (m as i64 - k as i64) as f64;
+    let s = s.value() + rest * running.value() / idcg[m];
+    let v = if s > 0.0 { s / m as f64 } else { 0.0 };
+    (v, u8::from(idcg[m] <= 0.0))
+}
+
+/// G of one query (`cranfield.measures.gain_experimental.g_measure`): per row with a
+/// positive grade `g`, `g / log2(2 + C_i - S_i)` (`S_i` the running gain, `C_i` the running
+/// `max(I_j, 1)` of the ideal gains, 1 a rank beyond them), summed in rank order, over the
+/// sum of the ideal gains.
+fn g_measure(grades: &[i64], qrels: &[i64]) -> (f64, u8) {
+    let ideal = ideal_gains(qrels);
+    let mut cost = SeqSum::default();
+    let mut gained = SeqSum::default();
+    let mut total = SeqSum::default();
+    for (i, &g) in grades.iter().enumerate() {
+        // C_i: the ideal gains' running cost, then 1.0 added a rank at a time
+        cost.add(ideal.get(i).map_or(1.0, |&top| (top as f64).max(1.0)));
+        if g > 0 {
+            let gain = g as f64;
+            gained.add(gain);
+            total.add(gain / c_log2(2.0 + cost.value() - gained.value()));
+        }
+    }
+    let mut sum_ideal = SeqSum::default();
+    for &g in ideal {
+        sum_ideal.add(g as f64);
+    }
+    let sum_ideal = sum_ideal.value();
+    let v = if sum_ideal > 0.0 {
+        total.value() / sum_ideal
+    } else {
+        0.0
+    };
+    // no positive ideal gain: the ideal DCG is 0 (NO_IDEAL)
+    (v, u8::from(ideal.is_empty()))
+}
+
+/// RnDCG of one query (`cranfield.measures.gain_experimental.rndcg`): the mean of
+/// `DCG@(b-1) / IDCG@(b-1)` over the boundaries `b` where the ideal gain changes (and `m +
+/// 1`), plus `DCG_n / IDCG_m` when `n >= m + 2`; 0 if R = 0 (NaN with no ideal gain).
+fn rndcg(grades: &[i64], qrels: &[i64], rel: i64) -> (f64, u8) {
+    let r = num_rel(qrels, rel);
+    let ideal = ideal_gains(qrels);
+    let m = ideal.len();
+    let n = grades.len();
+    let dcg = running_dcg(grades);
+    let idcg = ideal_dcg(ideal);
+    let mut total = SeqSum::default();
+    let mut count = 0u64;
+    if m > 0 {
+        for b in 2..=m + 1 {
+            if b == m + 1 || ideal[b - 1] as f64 != ideal[b - 2] as f64 {
+                total.add(dcg[(b - 1).min(n)] / idcg[b - 1]);
+                count += 1;
+            }
+        }
+        if n >= m + 2 {
+            total.add(dcg[n] / idcg[m]);
+            count += 1;
+        }
+    }
+    let v = if r > 0 {
+        total.value() / count as f64
+    } else {
+        0.0
+    };
+    (v, u8::from(r == 0) | (u8::from(r > 0 && m == 0) << 1))
 }
 
 /// Interpolated precision at each relevant retrieved row of one query, as
@@ -526,12 +889,15 @@ mod tests {
             cutoff: None,
             rel: 1,
         };
-        assert_eq!(ap.compute(&grades, &qrels, 4), ((1.0 + 2.0 / 3.0) / 3.0, 0));
+        assert_eq!(
+            ap.compute(&grades, &qrels, 4, true),
+            ((1.0 + 2.0 / 3.0) / 3.0, 0)
+        );
         let p = Kernel::P { cutoff: 2, rel: 2 };
-        assert_eq!(p.compute(&grades, &qrels, 4).0, 0.0);
+        assert_eq!(p.compute(&grades, &qrels, 4, true).0, 0.0);
         let ndcg = Kernel::Ndcg { cutoff: Some(1) };
-        assert_eq!(ndcg.compute(&grades, &qrels, 4), (0.5, 0));
-        assert_eq!(ap.compute(&[], &[0], 0).1, 1);
+        assert_eq!(ndcg.compute(&grades, &qrels, 4, true), (0.5, 0));
+        assert_eq!(ap.compute(&[], &[0], 0, true).1, 1);
     }
 
     #[test]
@@ -542,34 +908,140 @@ mod tests {
         let qrels = [2, 1, 1, 1, 0, 0, 0];
         // (1 + (1 - 1/3) + (1 - 2/3)) / 4
         let bpref = Kernel::Bpref { rel: 1 };
-        assert_eq!(bpref.compute(&grades, &qrels, 6), (0.5, 0));
-        assert_eq!(bpref.compute(&grades, &[0, 0], 6), (0.0, 1)); // R = 0
+        assert_eq!(bpref.compute(&grades, &qrels, 6, true), (0.5, 0));
+        assert_eq!(bpref.compute(&grades, &[0, 0], 6, true), (0.0, 1)); // R = 0
         // precision at the relevant rows 1, 1/2, 1/2: interpolated 1, 1/2, 1/2
         let iprec = |point, trec9| Kernel::IPrec {
             rel: 1,
             point,
             trec9,
         };
-        assert_eq!(iprec(0.0, false).compute(&grades, &qrels, 6), (1.0, 0));
-        assert_eq!(iprec(0.5, false).compute(&grades, &qrels, 6), (0.5, 0));
+        assert_eq!(
+            iprec(0.0, false).compute(&grades, &qrels, 6, true),
+            (1.0, 0)
+        );
+        assert_eq!(
+            iprec(0.5, false).compute(&grades, &qrels, 6, true),
+            (0.5, 0)
+        );
         // recall 0.8 of R = 4: lround(3.2) = 3 relevant, found; (long)(3.2 + 0.9) = 4, not
-        assert_eq!(iprec(0.8, false).compute(&grades, &qrels, 6), (0.5, 0));
-        assert_eq!(iprec(0.8, true).compute(&grades, &qrels, 6), (0.0, 0));
+        assert_eq!(
+            iprec(0.8, false).compute(&grades, &qrels, 6, true),
+            (0.5, 0)
+        );
+        assert_eq!(iprec(0.8, true).compute(&grades, &qrels, 6, true), (0.0, 0));
         // nothing retrieved: NaN at recall 0, both undefined cases told apart
-        let (v, undefined) = iprec(0.0, false).compute(&[], &qrels, 0);
+        let (v, undefined) = iprec(0.0, false).compute(&[], &qrels, 0, true);
         assert!(v.is_nan() && undefined == 0b10);
-        assert_eq!(iprec(0.0, false).compute(&[], &[0], 1), (0.0, 0b01));
+        assert_eq!(iprec(0.0, false).compute(&[], &[0], 1, true), (0.0, 0b01));
         // the 11 points, c = lround(4p): 1 (0.0 to 0.3: c = 0, 0, 1, 1), 0.5 (0.4 to 0.8:
         // c = 2 to 3), 0 (0.9, 1.0: c = 4)
         let avg = Kernel::IPrecAvg {
             rel: 1,
             trec9: false,
         };
-        let (v, _) = avg.compute(&grades, &qrels, 6);
+        let (v, _) = avg.compute(&grades, &qrels, 6, true);
         assert!((v - (4.0 + 5.0 * 0.5) / 11.0).abs() < 1e-15);
         let gm = Kernel::GmBpref { rel: 1 };
-        assert_eq!(gm.compute(&grades, &qrels, 6).0, 0.5f64.ln());
-        assert_eq!(gm.compute(&[], &qrels, 0).0, 1e-5f64.ln());
+        assert_eq!(gm.compute(&grades, &qrels, 6, true).0, 0.5f64.ln());
+        assert_eq!(gm.compute(&[], &qrels, 0, true).0, 1e-5f64.ln());
+    }
+
+    #[test]
+    fn set_measures_bin_g_and_infap_by_hand() {
+        // relevant (rel 1) at ranks 1 and 5 of 6; judged non-relevant at ranks 2 and 6;
+        // rank 3 not in the qrels, rank 4 unjudged (negative grade); R = 3
+        let grades = [1, 0, NOT_IN_QRELS, UNJUDGED, 2, 0];
+        let qrels = [2, 1, 1, 0, 0, -1];
+        let close = |k: Kernel, want: f64| {
+            let (v, undefined) = k.compute(&grades, &qrels, 6, true);
+            assert!(
+                (v - want).abs() < 1e-15 && undefined == 0,
+                "{k:?}: {v} != {want}"
+            );
+        };
+        close(Kernel::SetP { rel: 1 }, 2.0 / 6.0);
+        close(Kernel::SetR { rel: 1 }, 2.0 / 3.0);
+        close(Kernel::SetRelP { rel: 1 }, 2.0 / 3.0); // 2 / min(6, 3)
+        close(Kernel::SetAp { rel: 1 }, 4.0 / 18.0);
+        // P = 1/3, R = 2/3: F1 = 2 P R / (P + R) = 4/9; beta 2: 5 P R / (4 P + R) = 10/18
+        close(Kernel::SetF { rel: 1, beta: 1.0 }, 4.0 / 9.0);
+        close(Kernel::SetF { rel: 1, beta: 2.0 }, 10.0 / 18.0);
+        close(Kernel::RelP { cutoff: 2, rel: 1 }, 0.5); // 1 / min(2, 3)
+        close(Kernel::RelP { cutoff: 10, rel: 1 }, 2.0 / 3.0); // 2 / min(10, 3)
+        close(Kernel::NumNonRelJudgedRet { rel: 1 }, 2.0);
+        close(Kernel::NumNonRelJudgedRet { rel: 3 }, 4.0); // grades 0, 1, 2, 0
+        // 3 non-relevant rows above rank 5: (1/log2 2 + 1/log2 5) / 3
+        close(Kernel::BinG { rel: 1 }, (1.0 + 1.0 / 5f64.log2()) / 3.0);
+        // rank 5: f = 4, k1 = 1, nr = 1, u = 1: 1/5 + (4/5)(3/4)(1/2) = 1/2; (1 + 1/2) / 3
+        close(Kernel::InfAp { rel: 1 }, 0.5);
+        // nothing retrieved: SetP's case; no relevant document: R = 0
+        assert_eq!(
+            Kernel::SetP { rel: 1 }.compute(&[], &qrels, 0, true),
+            (0.0, 1)
+        );
+        assert_eq!(
+            Kernel::SetR { rel: 1 }.compute(&grades, &[0], 6, true),
+            (0.0, 1)
+        );
+        assert_eq!(
+            Kernel::InfAp { rel: 1 }.compute(&grades, &[0], 6, true),
+            (0.0, 1)
+        );
+        assert_eq!(
+            Kernel::BinG { rel: 1 }.compute(&[0, 0], &qrels, 2, true),
+            (0.0, 0)
+        );
+        assert_eq!(
+            Kernel::SetF { rel: 1, beta: 1.0 }.compute(&[0], &qrels, 1, true),
+            (0.0, 0)
+        );
+    }
+
+    #[test]
+    fn utility_and_the_gain_measures_by_hand() {
+        // grades 2, 0, 1 at ranks 1 to 3, rank 4 not in the qrels; ideal gains 2, 1, 1
+        let grades = [2, 0, 1, NOT_IN_QRELS];
+        let qrels = [2, 1, 1, 0];
+        let close = |k: Kernel, grades: &[i64], want: f64| {
+            let (v, undefined) = k.compute(grades, &qrels, grades.len(), true);
+            assert!(
+                (v - want).abs() < 1e-15 && undefined == 0,
+                "{k:?}: {v} != {want}"
+            );
+        };
+        // RR = 2, n = 4, R = 3: 1*2 - 1*2 = 0; 2.5*2 - 0.5*2 + 0.5*1 + 1*(10 + 2 - 4 - 3)
+        let utility = |a, b, c, d, n_docs| Kernel::Utility {
+            rel: 1,
+            a,
+            b,
+            c,
+            d,
+            n_docs,
+        };
+        close(utility(1.0, -1.0, 0.0, 0.0, 0), &grades, 0.0);
+        close(utility(2.5, -0.5, 0.5, 1.0, 10), &grades, 9.5);
+        // a judged query missing from the run: 0, whatever its dummy ranking
+        let missing = utility(2.5, -0.5, 0.5, 1.0, 10).compute(&[], &qrels, 1, false);
+        assert_eq!(missing, (0.0, 0));
+        // G: C = 2, 3, 4 (then 5); rank 1: 2 / log2(2 + 2 - 2); rank 3: 1 / log2(2 + 4 - 3)
+        close(Kernel::G, &grades, (2.0 + 1.0 / 3f64.log2()) / 4.0);
+        // DCG 2 at rank 1, 2.5 at rank 3; IDCG 2, 2 + 1/log2 3, 2.5 + 1/log2 3
+        let idcg3 = 2.5 + 1.0 / 3f64.log2();
+        // nDCGRel: (2/2 + 2.5/IDCG_3 + (3 - 2) 2.5/IDCG_3) / 3
+        close(Kernel::NdcgRel, &grades, (1.0 + 2.0 * 2.5 / idcg3) / 3.0);
+        // RnDCG: boundaries 2 (gain 2 -> 1) and m + 1 = 4: (2/2 + 2.5/IDCG_3) / 2; with
+        // n = 5 >= m + 2 the end point DCG_5 / IDCG_3 too
+        let rndcg = Kernel::Rndcg { rel: 1 };
+        close(rndcg, &grades, (1.0 + 2.5 / idcg3) / 2.0);
+        let longer = [2, 0, 1, NOT_IN_QRELS, 0];
+        close(rndcg, &longer, (1.0 + 2.0 * 2.5 / idcg3) / 3.0);
+        // no positive grade: no ideal gain (G, nDCGRel); RnDCG R = 0, or R > 0 at rel 0: NaN
+        assert_eq!(Kernel::G.compute(&[0], &[0], 1, true), (0.0, 1));
+        assert_eq!(Kernel::NdcgRel.compute(&[0], &[0], 1, true), (0.0, 1));
+        assert_eq!(rndcg.compute(&[0], &[0], 1, true), (0.0, 0b01));
+        let (v, undefined) = Kernel::Rndcg { rel: 0 }.compute(&[0], &[0, 0], 1, true);
+        assert!(v.is_nan() && undefined == 0b10);
     }
 
     #[test]

@@ -12,6 +12,9 @@ use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use super::{array, guarded};
 use crate::dicts::{self, Kernel, QrelsIndex, UNDEFINED_CASES};
 
+/// A kernel as Python names it: `(name, cutoff or -1, rel, x, extra)` ([`Kernel::from_parts`]).
+type KernelCall = (String, i64, i64, f64, Vec<f64>);
+
 /// The qrels of an evaluator, indexed once (`cranfield._core.DictQrels`).
 #[pyclass(frozen, module = "cranfield._core")]
 pub struct DictQrels {
@@ -124,7 +127,7 @@ fn dict_qrels(py: Python<'_>, qrels: &Bound<'_, PyAny>) -> PyResult<Option<DictQ
 
 /// `dict_evaluate(index, run, kernels, complete, depth, judged_only, rel)`: the run
 /// `{qid: {doc: score}}` judged against `index` and measured by `kernels` (a list of
-/// `(name, cutoff or -1, rel, x)`), or `None` when the run is not of the plain shape or no
+/// `(name, cutoff or -1, rel, x, extra)`), or `None` when the run is not of the plain shape or no
 /// query is evaluated.  Returns `(query_ids, values, undefined, retrieved, relevant,
 /// relevant_retrieved, run_only, missing, arrays, totals)`: the evaluated queries in `strcmp`
 /// order (all the judged ones when `complete`), their values (queries x kernels, float64),
@@ -145,7 +148,7 @@ fn dict_evaluate<'py>(
     py: Python<'py>,
     index: &DictQrels,
     run: &Bound<'py, PyAny>,
-    kernels: Vec<(String, i64, i64, f64)>,
+    kernels: Vec<KernelCall>,
     complete: bool,
     depth: i64,
     judged_only: bool,
@@ -182,7 +185,7 @@ fn dict_evaluate<'py>(
 #[pyo3(signature = (kernels, complete, depth, judged_only, rel, arrays, single=false, keep_empty=false, given=false, names=None))]
 #[allow(clippy::too_many_arguments)]
 fn dict_plan(
-    kernels: Vec<(String, i64, i64, f64)>,
+    kernels: Vec<KernelCall>,
     complete: bool,
     depth: i64,
     judged_only: bool,
@@ -239,7 +242,7 @@ struct JudgedRun<'py> {
 impl DictPlan {
     #[allow(clippy::too_many_arguments)]
     fn of(
-        kernels: &[(String, i64, i64, f64)],
+        kernels: &[KernelCall],
         complete: bool,
         depth: i64,
         judged_only: bool,
@@ -252,7 +255,7 @@ impl DictPlan {
     ) -> Option<DictPlan> {
         let kernels = kernels
             .iter()
-            .map(|(n, c, r, x)| Kernel::from_parts(n, *c, *r, *x))
+            .map(|(n, c, r, x, extra)| Kernel::from_parts(n, *c, *r, *x, extra))
             .collect::<Option<Vec<_>>>()?;
         let names = names.unwrap_or_default();
         if names.iter().any(|(_, k)| *k >= kernels.len()) {
@@ -373,12 +376,13 @@ impl DictPlan {
         let qrels = index.index.sorted_grades(q);
         // a query missing from the run (under `complete`) has trec_eval's dummy ranking of
         // one document, unless depth 0 or judged_only would drop it too
+        let in_run = run.rankings[q].is_some();
         let num_ret = match run.rankings[q] {
             Some(_) => judged.grades.len(),
             None => usize::from(!self.judged_only && self.depth != Some(0)),
         };
         for (k, kernel) in self.kernels.iter().enumerate() {
-            let (v, undef) = kernel.compute(&judged.grades, qrels, num_ret);
+            let (v, undef) = kernel.compute(&judged.grades, qrels, num_ret, in_run);
             values.push(v);
             for (case, count) in undefined[k * UNDEFINED_CASES..(k + 1) * UNDEFINED_CASES]
                 .iter_mut()

@@ -53,6 +53,13 @@ def _strings(name: str, data: st.DataObject) -> str:
         parts.append(f"rel={data.draw(st.integers(0, 3))}")
     if d.param("mult") is not None and data.draw(st.booleans()):
         parts.append(f"mult={data.draw(st.sampled_from([0.2, 0.5, 1.5, 2.0]))}")
+    if d.param("beta") is not None and data.draw(st.booleans()):
+        parts.append(f"beta={data.draw(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.7]))}")
+    for weight in ("a", "b", "c", "d"):
+        if d.param(weight) is not None and data.draw(st.booleans()):
+            parts.append(f"{weight}={data.draw(st.sampled_from([-2.5, -1.0, 0.0, 0.5, 3.0]))}")
+    if d.param("N") is not None and data.draw(st.booleans()):
+        parts.append(f"N={data.draw(st.sampled_from([0, 1, 7, 40]))}")
     if d.param("rounding") is not None and data.draw(st.booleans()):
         parts.append(f"rounding={data.draw(st.sampled_from(['trec9', 'trec10']))}")
     if d.param("gains") is not None and data.draw(st.integers(0, 4)) == 0:
@@ -154,3 +161,24 @@ def test_a_worked_example() -> None:
     assert res.values[0].tolist() == expected
     general = cranfield.evaluate(qrels, run, ["AP", "P@2", "nDCG@1"], names=["run"])
     assert np.array_equal(res.values, general.values)
+
+
+def test_set_measures_on_a_grid_of_counts() -> None:
+    """Every (RR, n, R) up to 7 documents, one query each: the set measures' kernels give the
+    bits of their declarations (SetF's rounding depends on the order of its products, which
+    the generated rankings reach only now and then)."""
+    qrels, run = {}, {}
+    for big_r in range(1, 7):
+        for n in range(1, 8):
+            for rr in range(min(big_r, n) + 1):
+                q = f"q{big_r}-{n}-{rr}"
+                qrels[q] = {**{f"r{i}": 1 for i in range(big_r)}, "x": 0}
+                docs = [f"r{i}" for i in range(rr)] + [f"n{i}" for i in range(n - rr)]
+                run[q] = {d: float(len(docs) - i) for i, d in enumerate(docs)}
+    measures = ["SetF(beta=0.5)", "SetF", "SetF(beta=2.0)", "SetF(beta=3.7)", "SetP", "SetR"]
+    measures += ["SetRelP", "SetAP", "RelP@3", "BinG", "infAP", "Utility(a=2.5,b=-0.5,c=0.5)"]
+    options = {"depth": None, "judged_only": False, "complete": False, "rel": None}
+    fast = evaluation.evaluate_dicts(qrels, run, measures, aggregate=None, **options)
+    slow = cranfield.evaluate(qrels, run, measures, names=["run"])
+    assert fast is not None
+    assert fast.values.tobytes() == slow.values.tobytes()

@@ -33,8 +33,9 @@ Speed: plain dicts (``str`` ids, ``int`` grades, finite ``float``/``int`` scores
 ordered and judged by the compiled core (``rust/src/dicts.rs``), which also computes the
 measures that declare a ``core_kernel`` (map, gm_map, ndcg_cut, P, recall, recip_rank,
 Rprec, success, bpref, gm_bpref, iprec_at_recall, 11pt_avg, the counts: all of
-``'official'``); the other measures are the registry's, through trec_eval's catalogue,
-on the judged rankings the core returns.  Other inputs take the Python path (the judged
+``'official'``; infAP, utility, binG, G, ndcg_rel, Rndcg, relative_P and the set_ measures
+too: all of ``'all_trec'``); the other measures are the registry's, through trec_eval's
+catalogue, on the judged rankings the core returns.  Other inputs take the Python path (the judged
 rankings built straight from the dicts, no Run, Qrels or DataFrame), with the same values.
 """
 

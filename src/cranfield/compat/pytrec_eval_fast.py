@@ -64,7 +64,7 @@ class _Recorder:
         return _Slot(m, floored_log=True)
 
 
-ZERO = ("zero", -1, 0, 0.0)
+ZERO = ("zero", -1, 0, 0.0, ())
 """The core's call of pytrec_eval's value of ``runid`` and ``relstring``: 0."""
 
 FLOORED_LOG = {"ap": "gm_ap", "bpref": "gm_bpref"}

@@ -157,6 +157,7 @@ def gm_bpref(jr: JudgedRankings, *, rel: int, eps: float) -> np.ndarray:
     undefined=(NO_REL,),
     ties=None,
     no_ties="no closed form: a ratio of counts above each relevant document",
+    core_kernel="infap",
     trec_eval=TrecEval("infAP"),
     checked_by=("tests/measures/test_measures_trec.py::test_bpref_and_infap", ORACLE),
     notes="Documents in the qrels with a negative grade are the pooled-but-unjudged sample "

@@ -2,9 +2,11 @@
 
 A declaration names its kernel (``core_kernel=`` of
 :func:`~cranfield.measures.registry.measure`); this module turns the measure's resolved
-parameters into the core's call ``(kernel, cutoff, rel, x)`` (``cutoff`` -1: none; ``x``
-Rprec's ``mult``, IPrec's recall level), or ``None`` where the kernel does not cover them (nDCG
-with custom gains, another discount): such a measure is computed by its declaration's function.
+parameters into the core's call ``(kernel, cutoff, rel, x, extra)`` (``cutoff`` -1: none;
+``x`` Rprec's ``mult``, IPrec's recall level, SetF's ``beta``; ``extra`` a tuple of floats,
+Utility's a, b, c, d and N), or ``None`` where the kernel does not cover them (nDCG, G,
+nDCGRel or RnDCG with custom gains, another discount): such a measure is computed by its
+declaration's function.
 The kernels themselves are ``rust/src/dicts.rs`` (``Kernel``), each the floating-point sequence
 of its declaration's function; tests/measures/test_core_kernels.py checks every declaration
 that names one against its function on generated rankings.
@@ -16,11 +18,11 @@ from collections.abc import Callable
 from typing import Any
 
 from cranfield.measures.declaration import MeasureDef
-from cranfield.measures.params import INT64_MAX, INT64_MIN
+from cranfield.measures.params import INT64_MAX, INT64_MIN, MAX_EXACT
 
 __all__ = ["KERNELS", "kernel_call"]
 
-Call = tuple[str, int, int, float]
+Call = tuple[str, int, int, float, tuple[float, ...]]
 
 
 def _cutoff(params: dict[str, Any]) -> int:
@@ -35,7 +37,7 @@ def _ranked(name: str) -> Callable[[dict[str, Any]], Call | None]:
         rel = params.get("rel", 1)
         if not INT64_MIN <= rel <= INT64_MAX:
             return None
-        return (name, _cutoff(params), int(rel), 0.0)
+        return (name, _cutoff(params), int(rel), 0.0, ())
 
     return call
 
@@ -47,12 +49,12 @@ def _ndcg(params: dict[str, Any]) -> Call | None:
         and params.get("base") == 2.0
         and params.get("dcg", "log2") == "log2"
     )
-    return ("ndcg", _cutoff(params), 1, 0.0) if plain else None
+    return ("ndcg", _cutoff(params), 1, 0.0, ()) if plain else None
 
 
 def _rprec(params: dict[str, Any]) -> Call | None:
     call = _ranked("rprec")(params)
-    return None if call is None else (*call[:3], float(params.get("mult", 1.0)))
+    return None if call is None else (*call[:3], float(params.get("mult", 1.0)), ())
 
 
 def _iprec(params: dict[str, Any]) -> Call | None:
@@ -62,12 +64,41 @@ def _iprec(params: dict[str, Any]) -> Call | None:
     r = float(params["cutoff"])
     if call is None or not 0.0 <= r <= 1.0:
         return None
-    return (_rounded("iprec", params), -1, call[2], r)
+    return (_rounded("iprec", params), -1, call[2], r, ())
 
 
 def _iprec_avg(params: dict[str, Any]) -> Call | None:
     call = _ranked("iprec_avg")(params)
-    return None if call is None else (_rounded("iprec_avg", params), -1, call[2], 0.0)
+    return None if call is None else (_rounded("iprec_avg", params), -1, call[2], 0.0, ())
+
+
+def _set_f(params: dict[str, Any]) -> Call | None:
+    """SetF(beta): ``beta`` as ``x`` (the kernel squares it, as the declaration does)."""
+    call = _ranked("set_f")(params)
+    return None if call is None else (*call[:3], float(params["beta"]), ())
+
+
+def _utility(params: dict[str, Any]) -> Call | None:
+    """Utility: a, b, c, d and N as ``extra``; the kernel only for float weights and an N the
+    doubles hold exactly (an unchecked measure's other values: its declaration's function)."""
+    call = _ranked("utility")(params)
+    weights = [params[p] for p in ("a", "b", "c", "d")]
+    n = params["N"]
+    if call is None or any(type(w) is not float for w in weights) or type(n) is not int:
+        return None
+    if not 0 <= n <= MAX_EXACT:
+        return None
+    return (*call[:4], (*weights, float(n)))
+
+
+def _default_gains(name: str) -> Callable[[dict[str, Any]], Call | None]:
+    """G, nDCGRel, RnDCG: the kernel only for trec_eval's default gains (the grade)."""
+    ranked = _ranked(name)
+
+    def call(params: dict[str, Any]) -> Call | None:
+        return None if params.get("gains") else ranked(params)
+
+    return call
 
 
 def _rounded(name: str, params: dict[str, Any]) -> str:
@@ -90,6 +121,19 @@ KERNELS: dict[str, Callable[[dict[str, Any]], Call | None]] = {
     "bpref": _ranked("bpref"),
     "iprec": _iprec,
     "iprec_avg": _iprec_avg,
+    "set_p": _ranked("set_p"),
+    "set_r": _ranked("set_r"),
+    "set_rel_p": _ranked("set_rel_p"),
+    "set_ap": _ranked("set_ap"),
+    "set_f": _set_f,
+    "rel_p": _ranked("rel_p"),
+    "num_nonrel_judged_ret": _ranked("num_nonrel_judged_ret"),
+    "bin_g": _ranked("bin_g"),
+    "infap": _ranked("infap"),
+    "utility": _utility,
+    "g": _default_gains("g"),
+    "ndcg_rel": _default_gains("ndcg_rel"),
+    "rndcg": _default_gains("rndcg"),
 }
 """Each kernel of the core: its call for a measure's resolved parameters."""
 

@@ -128,6 +128,7 @@ def _expected_num_nonrel_judged_ret(jr: JudgedRankings, *, rel: int) -> np.ndarr
     integer=True,
     undefined=(),
     ties=_expected_num_nonrel_judged_ret,
+    core_kernel="num_nonrel_judged_ret",
     trec_eval=TrecEval("num_nonrel_judged_ret", kind="long"),
     checked_by=(ORACLE,),
 )

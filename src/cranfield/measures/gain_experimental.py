@@ -48,6 +48,7 @@ from cranfield.ties.levels import marked_levels
     undefined=(NO_IDEAL,),
     ties=None,
     no_ties="no closed form: the ranking's running DCG divided at every relevant document",
+    core_kernel="ndcg_rel",
     trec_eval=TrecEval("ndcg_rel", params="pairs", compute="gained"),
     checked_by=("tests/measures/test_measures_trec.py::test_ndcg_rel_against_its_definition",),
     notes=GAIN_NOTES + "0 when the sum is not positive.",
@@ -102,6 +103,7 @@ def _ideal_at_rows(gt: GainTable, prefix: np.ndarray, q: np.ndarray, k: np.ndarr
     ties=None,
     no_ties="linear in DCG at cut-offs the ideal list fixes, so a closed form exists, but it "
     "is not derived yet",
+    core_kernel="rndcg",
     trec_eval=TrecEval("Rndcg", params="pairs", compute="gained_rel"),
     checked_by=(
         "tests/measures/test_measures_trec.py::test_rndcg_examples_from_the_reference",
@@ -162,6 +164,7 @@ def rndcg(jr: JudgedRankings, *, rel: int, gains: Gains | None) -> np.ndarray:
     undefined=(NO_IDEAL,),
     ties=None,
     no_ties="no closed form: a product of the ranking with its own running gain sums",
+    core_kernel="g",
     trec_eval=TrecEval("G", params="pairs", compute="gained"),
     checked_by=("tests/measures/test_measures_trec.py::test_yaap_bing_and_g",),
     notes=GAIN_NOTES,
@@ -249,6 +252,7 @@ def _tie_bin_g(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     better="higher",
     undefined=(NO_REL,),
     ties=_tie_bin_g,
+    core_kernel="bin_g",
     trec_eval=TrecEval("binG"),
     checked_by=(
         "tests/measures/test_measures_trec.py::test_yaap_bing_and_g",

@@ -217,6 +217,7 @@ def _tie_relative_precision(jr: JudgedRankings, *, cutoff: int, rel: int) -> np.
     better="higher",
     undefined=(NO_REL,),
     ties=_tie_relative_precision,
+    core_kernel="rel_p",
     trec_eval=TrecEval(
         "relative_P",
         params="long_cutoffs",

@@ -59,6 +59,7 @@ def _tie_set_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     undefined=(NOTHING_RETRIEVED,),
     micro=_micro_set_p,
     ties=_tie_set_precision,
+    core_kernel="set_p",
     trec_eval=TrecEval("set_P"),
     checked_by=(ORACLE, CUT),
 )
@@ -85,6 +86,7 @@ def _tie_set_recall(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     undefined=(NO_REL,),
     micro=_micro_set_r,
     ties=_tie_set_recall,
+    core_kernel="set_r",
     trec_eval=TrecEval("set_recall"),
     checked_by=(ORACLE, CUT),
 )
@@ -113,6 +115,7 @@ def _tie_set_f(jr: JudgedRankings, *, rel: int, beta: float) -> np.ndarray:
     better="higher",
     undefined=(),
     ties=_tie_set_f,
+    core_kernel="set_f",
     trec_eval=TrecEval("set_F", params="doubles", default=(1.0,), compute="set_f"),
     notes="trec_eval's set_F parameter is beta squared; SetF(beta=b) equals set_F.(b*b).",
     checked_by=(ORACLE, CUT),
@@ -148,6 +151,7 @@ def _tie_set_relative_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     better="higher",
     undefined=(NO_REL,),
     ties=_tie_set_relative_precision,
+    core_kernel="set_rel_p",
     trec_eval=TrecEval("set_relative_P"),
     checked_by=(ORACLE, CUT),
 )
@@ -174,6 +178,7 @@ def _tie_set_average_precision(jr: JudgedRankings, *, rel: int) -> np.ndarray:
     better="higher",
     undefined=(NO_REL,),
     ties=_tie_set_average_precision,
+    core_kernel="set_ap",
     trec_eval=TrecEval("set_map"),
     checked_by=(ORACLE, CUT),
 )

@@ -73,6 +73,7 @@ def _tie_utility(
     better="higher",
     undefined=(),
     ties=_tie_utility,
+    core_kernel="utility",
     trec_eval=TrecEval(
         "utility", params="doubles", default=(1.0, -1.0, 0.0, 0.0), compute="utility"
     ),

@@ -120,7 +120,7 @@ class FastPlan(NamedTuple):
 
     specs: tuple[tuple[str, Measure], ...]
     params: tuple[dict[str, Any], ...]
-    calls: list[tuple[str, int, int, float]]
+    calls: list[tuple[str, int, int, float, tuple[float, ...]]]
     """The core's kernel calls (``cranfield.measures.core_kernels``), each once."""
     column: tuple[int | None, ...]
     """Per measure, its kernel call, or None: computed by its function."""
@@ -166,7 +166,7 @@ def fast_plan(
     if not INT64_MIN <= rel <= INT64_MAX:
         return None
     params = tuple(m.resolve(defaults) for _, m in specs)
-    calls: list[tuple[str, int, int, float]] = []
+    calls: list[tuple[str, int, int, float, tuple[float, ...]]] = []
     column: list[int | None] = []
     for (_, m), p in zip(specs, params, strict=True):
         call = kernel_call(m.definition, p)
