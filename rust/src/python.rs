@@ -129,29 +129,29 @@ fn read_run<'py>(py: Python<'py>, data: &[u8], list_rows: usize) -> PyResult<Bou
 #[pyo3(signature = (data, strings=true))]
 fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Bound<'py, PyDict>> {
     let parsed = py.detach(|| guarded("read_qrels", || trec::read_qrels(data)))?;
-    let q = match parsed {
+    let mut q = match parsed {
         Ok(q) => q,
         Err(e) => return error_dict(py, &e),
     };
-    // the judging index, built here from the file's bytes (judge() reuses it for every block)
-    let index = py.detach(|| {
-        guarded("read_qrels", || {
-            judge_py::QrelsIndex::of_columns(&q.offsets, &q.doc_ids, &q.grades)
-        })
-    })?;
     let duplicates = q.has_duplicate();
     let d = PyDict::new(py);
-    d.set_item("index", Bound::new(py, index)?)?;
     d.set_item("duplicates", duplicates)?;
     d.set_item(
         "query_ids",
         PyList::new(py, self::strings(py, &q.query_ids)?)?,
     )?;
-    d.set_item("offsets", array(py, q.offsets))?;
-    if strings {
+    // the judging index, built here from the file's bytes (judge() reuses it for every block)
+    let index = if strings {
         d.set_item("doc_ids", PyList::new(py, self::strings(py, &q.doc_ids)?)?)?;
+        py.detach(|| {
+            guarded("read_qrels", || {
+                judge_py::QrelsIndex::of_columns(&q.offsets, &q.doc_ids, &q.grades)
+            })
+        })?
     } else {
-        let (offsets, bytes, ids_ok) = py.detach(|| {
+        // the ids joined into one buffer first, their slices freed before the index is
+        // built from the buffer (the peak memory of a large qrels read)
+        let (offsets, bytes, ids_ok, index) = py.detach(|| {
             guarded("read_qrels", || {
                 let mut offsets = Vec::with_capacity(q.doc_ids.len() + 1);
                 let mut bytes = Vec::new();
@@ -162,13 +162,18 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Boun
                 }
                 let bad = |id: &&[u8]| crate::run_judge::bad_id(id);
                 let ids_ok = !q.doc_ids.iter().any(bad) && !q.query_ids.iter().any(bad);
-                (offsets, bytes, ids_ok)
+                q.doc_ids = Vec::new();
+                let index = judge_py::QrelsIndex::of_text(&q.offsets, &offsets, &bytes, &q.grades);
+                (offsets, bytes, ids_ok, index)
             })
         })?;
         d.set_item("doc_offsets", array(py, offsets))?;
         d.set_item("doc_bytes", array(py, bytes))?;
         d.set_item("ids_ok", ids_ok)?;
-    }
+        index
+    };
+    d.set_item("index", Bound::new(py, index)?)?;
+    d.set_item("offsets", array(py, q.offsets))?;
     d.set_item("grades", array(py, q.grades))?;
     d.set_item("lines", array(py, q.lines))?;
     set_counts(&d, &q.counts)?;

@@ -135,6 +135,15 @@ impl QrelsIndex {
             inner: judge::QrelsIndex::new(offsets, |r| docs[r], grades),
         }
     }
+
+    /// The same, the document of row `r` being `bytes[doc_offsets[r]..doc_offsets[r + 1]]`
+    /// (offsets ascending from 0, as `read_qrels` makes them).
+    pub fn of_text(offsets: &[i64], doc_offsets: &[i64], bytes: &[u8], grades: &[i64]) -> Self {
+        let doc = |r: usize| &bytes[doc_offsets[r] as usize..doc_offsets[r + 1] as usize];
+        QrelsIndex {
+            inner: judge::QrelsIndex::new(offsets, doc, grades),
+        }
+    }
 }
 
 fn check_rows(rows: &[i64], n: usize) -> PyResult<()> {

@@ -590,12 +590,19 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
         1
     };
     crate::threads::for_each_mut(&mut segments, threads, by_doc);
+    // each column put in order with its old copy freed before the next (the peak memory of
+    // a large qrels read: one column twice, not all of them)
+    drop(qcodes);
+    let doc_ids: Vec<&[u8]> = order.iter().map(|&r| docs[r as usize]).collect();
+    drop(docs);
+    let grades: Vec<i64> = order.iter().map(|&r| grades[r as usize]).collect();
+    let lines: Vec<i64> = order.iter().map(|&r| lines_of[r as usize]).collect();
     Ok(QrelsColumns {
         query_ids: sorted_q,
         offsets,
-        doc_ids: order.iter().map(|&r| docs[r as usize]).collect(),
-        grades: order.iter().map(|&r| grades[r as usize]).collect(),
-        lines: order.iter().map(|&r| lines_of[r as usize]).collect(),
+        doc_ids,
+        grades,
+        lines,
         counts,
     })
 }
