@@ -76,6 +76,11 @@ def in_provider_order(run: dict[str, dict[str, Any]], order: str) -> dict[str, d
     return out
 
 
+def params_of(m: Any) -> dict[str, Any]:
+    """An ir_measures measure's parameters: its declared defaults, then those it was given."""
+    return {**{k: v.default for k, v in m.SUPPORTED_PARAMS.items()}, **m.params}
+
+
 def pytrec_form(m: Any, setf: int) -> tuple[tuple[int, bool, int], str, str] | None:
     """How ir_measures' pytrec_eval provider computes ``m`` (``providers/pytrec_eval_provider.py``,
     ``_build_invokers``, ir_measures 0.4.3): ``((relevance level, judged only, set_F slot),
@@ -83,8 +88,7 @@ def pytrec_form(m: Any, setf: int) -> tuple[tuple[int, bool, int], str, str] | N
     provider is not pytrec_eval (and for the counts ``Num*``, computed by cranfield: see the
     module docstring).  ``setf``: the number of ``SetF`` measures before this one (pytrec_eval
     keeps the first ``set_F`` parameter of an evaluator, so ir_measures gives each its own)."""
-    p = {k: v.default for k, v in m.SUPPORTED_PARAMS.items()}
-    p.update(m.params)
+    p = params_of(m)
     name, cutoff = m.NAME, p.get("cutoff", NOT_PROVIDED)
     rel, judged_only = p.get("rel", 1), bool(p.get("judged_only", False))
     if isinstance(rel, bool) or not isinstance(rel, int) or rel < 1:
@@ -280,8 +284,7 @@ class Plan:
         (per judged query of the run: :func:`compatibility`, :func:`judged`; 0 for a judged
         query the run lacks, as its evaluator fills in) and its mean (summed in the run's
         order, the zeros after)."""
-        p = {k: v.default for k, v in m.SUPPORTED_PARAMS.items()}
-        p.update(m.params)
+        p = params_of(m)
         by_query = {}
         for q, docs in run.items():
             if q in self.qrels:
@@ -297,15 +300,14 @@ class Plan:
         """The queries ir_measures' accuracy provider leaves out: judged queries the run
         lacks, and those without a relevant document in the top k (ties in the run's order,
         as its stable sort)."""
-        p = {k: v.default for k, v in m.SUPPORTED_PARAMS.items()}
-        p.update(m.params)
+        p = params_of(m)
         k = None if p["cutoff"] is NOT_PROVIDED else p["cutoff"]
         rel = p["rel"]
         out = set()
         for q in self.query_ids:
-            judged = self.qrels[q]
+            grades = self.qrels[q]
             docs = list(ordered.get(q, {}))[:k]
-            if not any(judged.get(d, 0) >= rel for d in docs):
+            if not any(grades.get(d, 0) >= rel for d in docs):
                 out.add(q)
         return out
 
