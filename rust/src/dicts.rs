@@ -437,13 +437,7 @@ impl Kernel {
             }
             Kernel::IPrecAvg { rel, trec9 } => {
                 let ip = Interpolated::of(grades, qrels, rel, num_ret);
-                // m_11pt_avg.c walks the points from the last; with these (ascending) each
-                // is its IPrec value
-                let mut total = 0.0f64;
-                for &p in ELEVEN_POINTS.iter().rev() {
-                    total += ip.value(p, trec9);
-                }
-                (total / ELEVEN_POINTS.len() as f64, ip.undefined())
+                (ip.eleven_point_average(trec9), ip.undefined())
             }
             Kernel::GmAp { rel } => {
                 let (ap, undefined) =
@@ -800,6 +794,16 @@ impl Interpolated {
         }
     }
 
+    /// The 11-point average: m_11pt_avg.c walks the points from the last; with these
+    /// (ascending) each is its IPrec value.
+    fn eleven_point_average(&self, trec9: bool) -> f64 {
+        let mut total = 0.0f64;
+        for &p in ELEVEN_POINTS.iter().rev() {
+            total += self.value(p, trec9);
+        }
+        total / ELEVEN_POINTS.len() as f64
+    }
+
     /// NO_REL (bit 0) and EMPTY, nothing retrieved (bit 1).
     fn undefined(&self) -> u8 {
         u8::from(self.r == 0) | (u8::from(self.num_ret == 0 && self.ip.is_empty()) << 1)
@@ -821,6 +825,80 @@ fn hits_at(grades: &[i64], rel: i64, n: usize) -> usize {
 /// `min(k, n)` without overflow.
 fn limit(k: u64, n: usize) -> usize {
     usize::try_from(k).map_or(n, |k| k.min(n))
+}
+
+/// Judged rankings as `cranfield.judging.rankings.JudgedRankings` holds them: query `q` has
+/// the grades `grades[offsets[q]..offsets[q + 1]]` in rank order, its qrels' grades
+/// `qrels_grades[qrels_offsets[q]..qrels_offsets[q + 1]]` sorted descending, `num_ret[q]`
+/// retrieved documents and `in_run[q]`.
+pub struct Rankings<'a> {
+    pub offsets: &'a [i64],
+    pub grades: &'a [i64],
+    pub qrels_offsets: &'a [i64],
+    pub qrels_grades: &'a [i64],
+    pub num_ret: &'a [i64],
+    pub in_run: &'a [bool],
+}
+
+impl Rankings<'_> {
+    /// The value of each kernel on each query: kernel `k` on query `q` at `k * queries + q`
+    /// (the kernels as a matrix, one row each); `None` when the arrays do not fit together
+    /// (lengths, offsets that decrease or leave their array, a negative `num_ret`).
+    pub fn kernel_values(&self, kernels: &[Kernel]) -> Option<Vec<f64>> {
+        let nq = self.num_ret.len();
+        if self.offsets.len() != nq + 1
+            || self.qrels_offsets.len() != nq + 1
+            || self.in_run.len() != nq
+        {
+            return None;
+        }
+        let span = |offsets: &[i64], q: usize| -> Option<std::ops::Range<usize>> {
+            let (a, b) = (
+                usize::try_from(offsets[q]).ok()?,
+                usize::try_from(offsets[q + 1]).ok()?,
+            );
+            (a <= b).then_some(a..b)
+        };
+        let mut queries = Vec::with_capacity(nq);
+        for q in 0..nq {
+            let grades = self.grades.get(span(self.offsets, q)?)?;
+            let qrels = self.qrels_grades.get(span(self.qrels_offsets, q)?)?;
+            let num_ret = usize::try_from(self.num_ret[q]).ok()?;
+            queries.push((grades, qrels, num_ret, self.in_run[q]));
+        }
+        let mut values = vec![0.0f64; kernels.len() * nq];
+        for (q, &(grades, qrels, num_ret, in_run)) in queries.iter().enumerate() {
+            // the interpolated precisions of the query, made once for the IPrec and IPrecAvg
+            // kernels of one `rel` (the values each kernel's `compute` gives alone)
+            let mut made: Option<(i64, Interpolated)> = None;
+            for (k, kernel) in kernels.iter().enumerate() {
+                let make = |rel| Interpolated::of(grades, qrels, rel, num_ret);
+                values[k * nq + q] = match *kernel {
+                    Kernel::IPrec { rel, point, trec9 } => {
+                        made_once(&mut made, rel, make).value(point, trec9)
+                    }
+                    Kernel::IPrecAvg { rel, trec9 } => {
+                        made_once(&mut made, rel, make).eleven_point_average(trec9)
+                    }
+                    _ => kernel.compute(grades, qrels, num_ret, in_run).0,
+                };
+            }
+        }
+        Some(values)
+    }
+}
+
+/// The interpolated precisions of `rel` held in `made`, made by `make` unless they are
+/// there already.
+fn made_once(
+    made: &mut Option<(i64, Interpolated)>,
+    rel: i64,
+    make: impl FnOnce(i64) -> Interpolated,
+) -> &Interpolated {
+    if made.as_ref().is_some_and(|(r, _)| *r != rel) {
+        *made = None;
+    }
+    &made.get_or_insert_with(|| (rel, make(rel))).1
 }
 
 /// `num / den`, 0 where `den <= 0` (`cranfield.measures.kernels.counting.ratio`).

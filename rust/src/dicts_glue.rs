@@ -9,7 +9,9 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use super::{array, guarded};
+use numpy::{PyArray1, PyReadonlyArray1};
+
+use super::{InternalError, array, guarded};
 use crate::dicts::{self, Kernel, QrelsIndex, UNDEFINED_CASES};
 
 /// A kernel as Python names it: `(name, cutoff or -1, rel, x, extra)` ([`Kernel::from_parts`]).
@@ -529,6 +531,47 @@ impl DictPlan {
     }
 }
 
+/// `kernel_values(kernels, offsets, grades, qrels_offsets, qrels_grades, num_ret, in_run)`:
+/// the kernels' values on judged rankings given as `JudgedRankings`' arrays
+/// ([`dicts::Rankings::kernel_values`]), kernel `k` on query `q` at `k * queries + q`;
+/// `None` for an unknown kernel.  Arrays that do not fit together are an internal error.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn kernel_values<'py>(
+    py: Python<'py>,
+    kernels: Vec<KernelCall>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    grades: PyReadonlyArray1<'py, i64>,
+    qrels_offsets: PyReadonlyArray1<'py, i64>,
+    qrels_grades: PyReadonlyArray1<'py, i64>,
+    num_ret: PyReadonlyArray1<'py, i64>,
+    in_run: PyReadonlyArray1<'py, bool>,
+) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
+    let Some(kernels) = kernels
+        .iter()
+        .map(|(n, c, r, x, extra)| Kernel::from_parts(n, *c, *r, *x, extra))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Ok(None);
+    };
+    let rankings = dicts::Rankings {
+        offsets: offsets.as_slice()?,
+        grades: grades.as_slice()?,
+        qrels_offsets: qrels_offsets.as_slice()?,
+        qrels_grades: qrels_grades.as_slice()?,
+        num_ret: num_ret.as_slice()?,
+        in_run: in_run.as_slice()?,
+    };
+    let values = py.detach(|| guarded("kernel_values", || rankings.kernel_values(&kernels)))?;
+    match values {
+        Some(v) => Ok(Some(array(py, v))),
+        None => Err(InternalError::new_err(
+            "internal error in cranfield's compiled core (kernel_values): the judged \
+             rankings' arrays do not fit together; please report it",
+        )),
+    }
+}
+
 /// Register the dict evaluations in the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<DictQrels>()?;
@@ -536,6 +579,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dict_evaluate, m)?)?;
     m.add_class::<DictPlan>()?;
     m.add_function(wrap_pyfunction!(dict_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(kernel_values, m)?)?;
     m.add("UNDEFINED_CASES", UNDEFINED_CASES)?;
     Ok(())
 }

@@ -60,6 +60,9 @@ class _Recorder:
     def value(self, m: Any) -> _Slot:
         return _Slot(m)
 
+    def values(self, ms: list[Any]) -> list[_Slot]:
+        return [_Slot(m) for m in ms]
+
     def floored_log(self, m: Any) -> _Slot:
         return _Slot(m, floored_log=True)
 
