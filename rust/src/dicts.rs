@@ -841,10 +841,12 @@ pub struct Rankings<'a> {
 }
 
 impl Rankings<'_> {
-    /// The value of each kernel on each query: kernel `k` on query `q` at `k * queries + q`
-    /// (the kernels as a matrix, one row each); `None` when the arrays do not fit together
-    /// (lengths, offsets that decrease or leave their array, a negative `num_ret`).
-    pub fn kernel_values(&self, kernels: &[Kernel]) -> Option<Vec<f64>> {
+    /// The value of each kernel on each query, kernel `k` on query `q` at `k * queries + q`
+    /// (the kernels as a matrix, one row each), and how many queries each undefined case
+    /// holds on, case `c` of kernel `k` at `k * UNDEFINED_CASES + c`; `None` when the arrays
+    /// do not fit together (lengths, offsets that decrease or leave their array, a negative
+    /// `num_ret`).
+    pub fn kernel_values(&self, kernels: &[Kernel]) -> Option<(Vec<f64>, Vec<u64>)> {
         let nq = self.num_ret.len();
         if self.offsets.len() != nq + 1
             || self.qrels_offsets.len() != nq + 1
@@ -867,24 +869,34 @@ impl Rankings<'_> {
             queries.push((grades, qrels, num_ret, self.in_run[q]));
         }
         let mut values = vec![0.0f64; kernels.len() * nq];
+        let mut undefined = vec![0u64; kernels.len() * UNDEFINED_CASES];
         for (q, &(grades, qrels, num_ret, in_run)) in queries.iter().enumerate() {
             // the interpolated precisions of the query, made once for the IPrec and IPrecAvg
             // kernels of one `rel` (the values each kernel's `compute` gives alone)
             let mut made: Option<(i64, Interpolated)> = None;
             for (k, kernel) in kernels.iter().enumerate() {
                 let make = |rel| Interpolated::of(grades, qrels, rel, num_ret);
-                values[k * nq + q] = match *kernel {
+                let (value, undef) = match *kernel {
                     Kernel::IPrec { rel, point, trec9 } => {
-                        made_once(&mut made, rel, make).value(point, trec9)
+                        let ip = made_once(&mut made, rel, make);
+                        (ip.value(point, trec9), ip.undefined())
                     }
                     Kernel::IPrecAvg { rel, trec9 } => {
-                        made_once(&mut made, rel, make).eleven_point_average(trec9)
+                        let ip = made_once(&mut made, rel, make);
+                        (ip.eleven_point_average(trec9), ip.undefined())
                     }
-                    _ => kernel.compute(grades, qrels, num_ret, in_run).0,
+                    _ => kernel.compute(grades, qrels, num_ret, in_run),
                 };
+                values[k * nq + q] = value;
+                for (case, count) in undefined[k * UNDEFINED_CASES..(k + 1) * UNDEFINED_CASES]
+                    .iter_mut()
+                    .enumerate()
+                {
+                    *count += u64::from(undef >> case & 1);
+                }
             }
         }
-        Some(values)
+        Some((values, undefined))
     }
 }
 

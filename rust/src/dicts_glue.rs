@@ -531,10 +531,13 @@ impl DictPlan {
     }
 }
 
+/// The kernels' values and the counts of their undefined cases, as numpy arrays.
+type ValuesAndCases<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<u64>>);
+
 /// `kernel_values(kernels, offsets, grades, qrels_offsets, qrels_grades, num_ret, in_run)`:
-/// the kernels' values on judged rankings given as `JudgedRankings`' arrays
-/// ([`dicts::Rankings::kernel_values`]), kernel `k` on query `q` at `k * queries + q`;
-/// `None` for an unknown kernel.  Arrays that do not fit together are an internal error.
+/// the kernels' values on judged rankings given as `JudgedRankings`' arrays and the counts of
+/// their undefined cases ([`dicts::Rankings::kernel_values`]); `None` for an unknown kernel.
+/// Arrays that do not fit together are an internal error.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn kernel_values<'py>(
@@ -546,7 +549,7 @@ fn kernel_values<'py>(
     qrels_grades: PyReadonlyArray1<'py, i64>,
     num_ret: PyReadonlyArray1<'py, i64>,
     in_run: PyReadonlyArray1<'py, bool>,
-) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
+) -> PyResult<Option<ValuesAndCases<'py>>> {
     let Some(kernels) = kernels
         .iter()
         .map(|(n, c, r, x, extra)| Kernel::from_parts(n, *c, *r, *x, extra))
@@ -564,7 +567,7 @@ fn kernel_values<'py>(
     };
     let values = py.detach(|| guarded("kernel_values", || rankings.kernel_values(&kernels)))?;
     match values {
-        Some(v) => Ok(Some(array(py, v))),
+        Some((v, undefined)) => Ok(Some((array(py, v), array(py, undefined)))),
         None => Err(InternalError::new_err(
             "internal error in cranfield's compiled core (kernel_values): the judged \
              rankings' arrays do not fit together; please report it",

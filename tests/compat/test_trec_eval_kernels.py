@@ -152,7 +152,8 @@ def test_arrays_that_do_not_fit_are_an_internal_error() -> None:
         in_run=np.array([True]),
     )
     call = ("ap", -1, 1, 0.0, ())
-    assert _core.kernel_values([call], *good.values()).tolist() == [1.0]
+    values, undefined = _core.kernel_values([call], *good.values())
+    assert values.tolist() == [1.0] and undefined.tolist() == [0] * _core.UNDEFINED_CASES
     assert _core.kernel_values([("nope", -1, 1, 0.0, ())], *good.values()) is None
     for key, bad in [
         ("offsets", i64([0, 3], dtype=np.int64)),  # past the grades

@@ -12,6 +12,7 @@ declaration's own function: the kernel may not change a single rounding.
 from __future__ import annotations
 
 import warnings
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 
 import cranfield
 from cranfield import _core
+from cranfield.measures import core_kernels
 from cranfield.measures.core_kernels import KERNELS
 from cranfield.measures.registry import REGISTRY
 from cranfield.results import core_dicts as evaluation
@@ -100,12 +102,24 @@ def test_core_kernel_equals_its_declaration(name: str, qrels, run, data) -> None
     fast, fast_warnings = _outcome(
         lambda: evaluation.evaluate_dicts(qrels, run, measures, aggregate=aggregate, **options)
     )
-    # names= takes the general path (judge_many -> judge -> the measure functions)
-    slow, slow_warnings = _outcome(
-        lambda: cranfield.evaluate(
+
+    # names= takes the general path (judge_many -> judge -> measure_block), which computes
+    # the measures with kernels too: the oracle is that path with the kernels turned off (the
+    # measure functions), and the general path with them must give the same
+    def general():
+        return cranfield.evaluate(
             qrels, run, measures, names=["run"], aggregate=aggregate, **options
         )
-    )
+
+    with mock.patch.object(core_kernels, "linear", lambda jr: False):
+        slow, slow_warnings = _outcome(general)
+    general_kernels = _outcome(general)
+    if isinstance(slow, tuple):
+        assert general_kernels[0] == slow
+    else:
+        assert general_kernels[1] == slow_warnings
+        assert general_kernels[0].values.tobytes() == slow.values.tobytes()
+        assert general_kernels[0].summary == slow.summary
     if isinstance(slow, tuple):  # an error: the core's path leaves it to the general one
         assert fast is None
         again = _outcome(

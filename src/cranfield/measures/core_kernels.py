@@ -17,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from cranfield.measures.declaration import MeasureDef
 from cranfield.measures.params import INT64_MAX, INT64_MIN, MAX_EXACT
 
-__all__ = ["KERNELS", "kernel_call"]
+__all__ = ["KERNELS", "kernel_call", "kernel_columns", "measure_call"]
 
 Call = tuple[str, int, int, float, tuple[float, ...]]
 
@@ -144,6 +146,68 @@ def kernel_call(definition: MeasureDef, params: dict[str, Any]) -> Call | None:
     if name is None:
         return None
     return KERNELS[name](params)
+
+
+def measure_call(m: Any, defaults: dict[str, Any] | None = None) -> Call | None:
+    """The core's call computing the measure ``m`` (parameters resolved with ``defaults``),
+    or ``None``; memoised on the measure object for each ``defaults``."""
+    memo: dict[Any, Call | None] | None = m.__dict__.get("_kernel_calls")
+    if memo is None:
+        memo = {}
+        object.__setattr__(m, "_kernel_calls", memo)
+    key = None if not defaults else tuple(sorted(defaults.items(), key=lambda kv: kv[0]))
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    except TypeError:  # a default that is not hashable: not memoised
+        return kernel_call(m.definition, m.resolve(defaults))
+    call = memo[key] = kernel_call(m.definition, m.resolve(defaults))
+    return call
+
+
+def linear(jr: Any) -> bool:
+    """Whether the kernels can read the judged rankings ``jr``: a linear ranking (the
+    ``trec`` policy, no depth cut inside a tie group) and nothing but grades (no side input
+    such as a collection size, known documents, targets, preferences or subtopics)."""
+    return (
+        jr.ties == "trec"
+        and not jr.cut
+        and jr.collection_size is None
+        and jr.known is None
+        and jr.target is None
+        and jr.prefs is None
+        and jr.judgment_groups is None
+        and jr.subtopics is None
+    )
+
+
+def kernel_columns(calls: list[Call], jr: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """The values of the core's ``calls`` on each query of the judged rankings ``jr`` (one
+    row per call) and how many queries each undefined case of each holds on (one row per
+    call, ``_core.UNDEFINED_CASES`` columns), in one pass over the rows; ``None`` for a call
+    the core does not know.  ``jr`` must be :func:`linear`."""
+    from cranfield import _core
+
+    in_run = np.asarray(jr.in_run, dtype=bool)
+    # the kernels' n: a query missing from the run counts as trec_eval's one-document dummy
+    # ranking (-c), unless depth 0 or judged_only would drop that document too (as
+    # cranfield.measures.interpolated's, and the dict evaluations')
+    dummy = 0 if jr.judged_only or jr.depth == 0 else 1
+    num_ret = np.where(in_run, np.asarray(jr.num_ret, dtype=np.int64), dummy)
+    got = _core.kernel_values(
+        calls,
+        np.asarray(jr.offsets, dtype=np.int64),
+        np.asarray(jr.grades, dtype=np.int64),
+        np.asarray(jr.qrels_offsets, dtype=np.int64),
+        np.asarray(jr.qrels_grades, dtype=np.int64),
+        num_ret.astype(np.int64, copy=False),
+        in_run,
+    )
+    if got is None:
+        return None
+    values, undefined = got
+    return values.reshape(len(calls), jr.num_queries), undefined.reshape(len(calls), -1)
 
 
 def column_of(calls: list[Call], call: Call) -> int:

@@ -39,6 +39,25 @@ class Block(NamedTuple):
     parts: dict[str, tuple[np.ndarray, np.ndarray]]  # micro averages' numerators, denominators
 
 
+def _by_kernels(
+    jr: JudgedRankings, measures: Sequence[tuple[str, Measure]], defaults: dict[str, Any] | None
+) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """The values and undefined-case counts of the measures (by position) that the core's
+    kernels compute on ``jr``, all in one pass over its rows
+    (:func:`~cranfield.measures.core_kernels.kernel_columns`: the bits of the declarations'
+    functions)."""
+    from cranfield.measures.core_kernels import kernel_columns, linear, measure_call
+
+    if not measures or not linear(jr):
+        return {}
+    calls = [measure_call(m, defaults) for _, m in measures]
+    kernel = [j for j, c in enumerate(calls) if c is not None]
+    columns = kernel_columns([c for c in calls if c is not None], jr) if kernel else None
+    if columns is None:
+        return {}
+    return {j: (columns[0][i], columns[1][i]) for i, j in enumerate(kernel)}
+
+
 def measure_block(
     jr: JudgedRankings,
     measures: Sequence[tuple[str, Measure]],
@@ -47,9 +66,15 @@ def measure_block(
 ) -> Block:
     """Compute ``measures`` (label, Measure) on ``jr``; ``micro``: the labels whose micro
     average was asked for (their per-query numerators and denominators are kept)."""
-    cols = []
-    undefined = []
-    for _, m in measures:
+    cols: list[np.ndarray] = []
+    undefined: list[int] = []
+    by_kernel = _by_kernels(jr, measures, defaults)
+    for j, (_, m) in enumerate(measures):
+        if j in by_kernel:
+            values, cases = by_kernel[j]
+            cols.append(values)
+            undefined.extend(int(c) for c in cases[: len(m.definition.undefined)])
+            continue
         params = m.resolve(defaults)
         values = m.definition.function(jr.ties)(jr, **params)
         cols.append(np.asarray(values, dtype=np.float64))

@@ -18,6 +18,7 @@ import numpy as np
 
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures import Measure
+from cranfield.measures.core_kernels import Call, kernel_columns, linear, measure_call
 from cranfield.measures.interpolated import ELEVEN_POINTS, eleven_point_average
 from cranfield.measures.rbp import rbp_residual
 from cranfield.measures.retrieved_set import set_f_weighted
@@ -64,37 +65,20 @@ def _computed(ms: list[Measure], jr: JudgedRankings) -> list[np.ndarray]:
     """The value of each measure of ``ms`` on each query of ``jr``: by the core's kernels for
     those that have one (:mod:`cranfield.measures.core_kernels`: the floating-point
     operations of the declaration's function, bit for bit, in one pass over the rows instead
-    of a few numpy passes per measure), by the declaration's function for the others.  The
-    kernels read a linear ranking (the ``trec`` policy, no depth cut inside a tie group) and
-    nothing but grades."""
-    linear = jr.ties == "trec" and not jr.cut
-    calls = [_kernel_call(m) if linear else None for m in ms]
+    of a few numpy passes per measure), by the declaration's function for the others."""
+    calls = [_kernel_call(m) for m in ms] if linear(jr) else [None] * len(ms)
     kernel = [i for i, c in enumerate(calls) if c is not None]
     got: dict[int, np.ndarray] = {}
     if kernel:
-        from cranfield import _core
-
-        values = _core.kernel_values(
-            [calls[i] for i in kernel],
-            np.asarray(jr.offsets, dtype=np.int64),
-            np.asarray(jr.grades, dtype=np.int64),
-            np.asarray(jr.qrels_offsets, dtype=np.int64),
-            np.asarray(jr.qrels_grades, dtype=np.int64),
-            np.asarray(jr.num_ret, dtype=np.int64),
-            np.asarray(jr.in_run, dtype=bool),
-        )
-        if values is not None:
-            got = dict(zip(kernel, values.reshape(len(kernel), jr.num_queries), strict=True))
+        columns = kernel_columns([c for c in calls if c is not None], jr)
+        if columns is not None:
+            got = dict(zip(kernel, columns[0], strict=True))
     return [got[i] if i in got else m.compute(jr) for i, m in enumerate(ms)]
 
 
-def _kernel_call(m: Measure) -> tuple | None:
-    """The core's call computing ``m`` (``None``: none), memoised on the measure object."""
-    if "_kernel_call" not in m.__dict__:
-        from cranfield.measures.core_kernels import kernel_call
-
-        object.__setattr__(m, "_kernel_call", kernel_call(m.definition, m.resolve()))
-    return m.__dict__["_kernel_call"]
+def _kernel_call(m: Measure) -> Call | None:
+    """The core's call computing ``m`` (``None``: none)."""
+    return measure_call(m)
 
 
 def _cache_key(m: Measure) -> str:
