@@ -321,7 +321,17 @@ def sorted_grades(qrels: Qrels, qidx: np.ndarray) -> tuple[np.ndarray, np.ndarra
     if len(qidx) == 0 or off[-1] == 0:
         return off, np.zeros(0, dtype=np.int64)
     seg = np.repeat(np.arange(len(qidx)), lengths)
-    src = np.arange(off[-1]) - off[seg] + starts[seg]
-    g = qrels.grades[src]
+    if int(qidx[-1]) - int(qidx[0]) == len(qidx) - 1 and (np.diff(qidx) == 1).all():
+        g = qrels.grades[starts[0] : ends[-1]]  # consecutive queries (a run's batch): a slice
+    else:
+        g = qrels.grades[np.arange(off[-1]) - off[seg] + starts[seg]]
+    low, high = int(g.min()), int(g.max())
+    levels = high - low + 1  # a Python int: no overflow
+    if levels * len(qidx) <= 4 * len(g) + 1024:
+        # few grade levels (the usual scales): count each query's judgments per level, then
+        # write each level's grade that many times, highest first (no sort)
+        counts = np.bincount(seg * levels + (high - g), minlength=levels * len(qidx))
+        grades = np.tile(np.arange(high, low - 1, -1, dtype=np.int64), len(qidx))
+        return off, np.repeat(grades, counts)
     o = np.lexsort((~g, seg))  # ~g = -g - 1: descending grades, no overflow at -2**63
     return off, g[o]
