@@ -184,6 +184,24 @@ fn score_cmp(a: f64, b: f64) -> Ordering {
     }
 }
 
+/// A score as an integer in [`score_cmp`]'s order: higher scores first, -0.0 the same as
+/// 0.0, every NaN the same and after every number.  The bits of a double, the sign bit
+/// flipped for a positive one and every bit for a negative one, order the doubles as
+/// numbers; that order, reversed, is the key.
+#[inline]
+pub(crate) fn descending_key(score: f64) -> u64 {
+    if score.is_nan() {
+        return u64::MAX;
+    }
+    let bits = (score + 0.0).to_bits(); // -0.0 + 0.0 is 0.0
+    let ascending = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    };
+    !ascending
+}
+
 /// The first 8 bytes of an id as a big-endian integer (zeros after a shorter id): ids whose
 /// prefixes differ are in the order of their prefixes.
 #[inline]
@@ -215,7 +233,18 @@ pub fn rank_segment<'a>(
     let by_doc = |a: &i64, b: &i64| doc(*b as usize).cmp(doc(*a as usize));
     let mut moved = false;
     if !seg.is_sorted_by(|a, b| by_score(a, b) != Ordering::Greater) {
-        seg.sort_by(by_score);
+        if seg.is_sorted_by(|a, b| a < b) {
+            // rows in ascending order (as a query's are given): sorting (score key, row)
+            // pairs, without a look-up per comparison, is the stable sort by score
+            keyed.clear();
+            keyed.extend(seg.iter().map(|&r| (descending_key(scores[r as usize]), r)));
+            keyed.sort_unstable();
+            for (slot, &(_, r)) in seg.iter_mut().zip(keyed.iter()) {
+                *slot = r;
+            }
+        } else {
+            seg.sort_by(by_score);
+        }
         moved = true;
     }
     let mut k = 0;
@@ -345,6 +374,82 @@ mod tests {
             got,
             vec![UNJUDGED, NOT_IN_QRELS, 2, 0, NOT_IN_QRELS, NOT_IN_QRELS]
         );
+    }
+
+    #[test]
+    fn the_score_key_orders_as_the_score_comparison() {
+        let scores = [
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            f64::MIN,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            5e-324,
+            -5e-324,
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            1.0 + f64::EPSILON,
+            29.982928,
+            -29.982928,
+            1e300,
+        ];
+        for &a in &scores {
+            for &b in &scores {
+                assert_eq!(
+                    descending_key(a).cmp(&descending_key(b)),
+                    score_cmp(a, b),
+                    "{a} {b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_keyed_sort_is_the_stable_sort() {
+        // rows of few distinct scores (ties, 0.0 and -0.0, NaNs), in ascending order and
+        // not: the ranking equals a stable sort by score_cmp, then each tie group by id
+        let pool = [3.0, 1.0, -0.0, 0.0, f64::NAN, 2.5, -1.0, 1.0];
+        let mut x = 0x1234_5678_9abc_def1u64;
+        for n in 0..60usize {
+            let scores: Vec<f64> = (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    pool[(x % pool.len() as u64) as usize]
+                })
+                .collect();
+            let ids: Vec<Vec<u8>> = (0..n)
+                .map(|r| format!("d{}", (r * 7) % 11 + r * 100).into_bytes())
+                .collect();
+            let doc = |r: usize| ids[r].as_slice();
+            for reversed in [false, true] {
+                let mut seg: Vec<i64> = (0..n as i64).collect();
+                if reversed {
+                    seg.reverse();
+                }
+                let mut want = seg.clone();
+                want.sort_by(|a, b| score_cmp(scores[*a as usize], scores[*b as usize]));
+                let mut k = 0;
+                while k < want.len() {
+                    let mut e = k + 1;
+                    while e < want.len()
+                        && !differ(scores[want[k] as usize], scores[want[e] as usize])
+                    {
+                        e += 1;
+                    }
+                    want[k..e].sort_by(|a, b| doc(*b as usize).cmp(doc(*a as usize)));
+                    k = e;
+                }
+                rank_segment(&mut seg, &scores, &doc, &mut Vec::new());
+                assert_eq!(seg, want, "{n} {reversed}");
+            }
+        }
     }
 
     #[test]

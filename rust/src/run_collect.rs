@@ -31,12 +31,32 @@ struct Part<'d> {
     tag: Option<&'d [u8]>,
 }
 
+/// An id of at most 7 bytes as one integer (its bytes, then its length): two such ids are
+/// equal exactly when their integers are; `None` for a longer id.
+#[inline]
+fn packed(id: &[u8]) -> Option<u64> {
+    if id.len() > 7 {
+        return None;
+    }
+    let mut w = [0u8; 8];
+    w[..id.len()].copy_from_slice(id);
+    w[7] = id.len() as u8;
+    Some(u64::from_le_bytes(w))
+}
+
 fn parse_part(part: &[u8]) -> Result<Part<'_>, Stop> {
     let mut out = Part::default();
-    let mut local: FxMap<&[u8], u32> = FxMap::default();
+    // the part's queries by id: short ids (most query ids) by their packed integer, with no
+    // byte comparison; longer ones by their bytes
+    let mut short: FxMap<u64, u32> = FxMap::default();
+    let mut long: FxMap<&[u8], u32> = FxMap::default();
     let mut last: Option<(&[u8], u32)> = None;
     let mut counts = Counts::default();
     out.arena.reserve(part.len() / 4);
+    let rows = part.len() / 32;
+    out.slots.reserve(rows);
+    out.ends.reserve(rows);
+    out.scores.reserve(rows);
     each_run_row(part, &mut counts, |row| {
         if bad_id(row.doc) {
             return Err(Stop::BadId);
@@ -45,7 +65,10 @@ fn parse_part(part: &[u8]) -> Result<Part<'_>, Stop> {
             Some((q, k)) if q == row.query => k,
             _ => {
                 let next = out.queries.len() as u32;
-                let k = *local.entry(row.query).or_insert(next);
+                let k = match packed(row.query) {
+                    Some(key) => *short.entry(key).or_insert(next),
+                    None => *long.entry(row.query).or_insert(next),
+                };
                 if k == next {
                     out.queries.push(row.query);
                 }
@@ -64,6 +87,19 @@ fn parse_part(part: &[u8]) -> Result<Part<'_>, Stop> {
     Ok(out)
 }
 
+/// The collected results grouped by query: the slots in the order they are judged, where
+/// each slot's results start, and each result (its chunk, its row there).
+type Grouped = (Vec<u32>, Vec<usize>, Vec<(u32, u32)>);
+
+/// The results of one part of a piece: each one's query (its slot), document (in `arena`,
+/// ending at `ends[r]`) and score.
+struct Chunk {
+    slots: Vec<u32>,
+    arena: Vec<u8>,
+    ends: Vec<u64>,
+    scores: Vec<f64>,
+}
+
 /// The collection: every result (its query's slot, its document, its score) in file order,
 /// then the judged batches.
 pub struct RunCollect {
@@ -74,15 +110,15 @@ pub struct RunCollect {
     /// Query id -> its slot; the slots' ids, in order of first appearance.
     slots: FxMap<Box<[u8]>, u32>,
     queries: Vec<Box<[u8]>>,
-    /// Each result: its query's slot, the end of its document in `arena`, its score.
-    row_slots: Vec<u32>,
-    arena: Vec<u8>,
-    ends: Vec<u64>,
-    scores: Vec<f64>,
+    /// The results, in file order, in the chunks the parts were read into (kept as they
+    /// are: no copy into one growing buffer), and how many there are.
+    chunks: Vec<Chunk>,
+    collected: usize,
     /// Once the text has ended: the slots in the order they are judged (the qrels' order,
     /// then the queries the qrels do not judge), the results of slot `k` at
-    /// `by_slot[starts[k]..starts[k + 1]]` (file order), and the next slot to judge.
-    order: Option<(Vec<u32>, Vec<usize>, Vec<u32>)>,
+    /// `by_slot[starts[k]..starts[k + 1]]` (file order, each a chunk and a row in it), and
+    /// the next slot to judge.
+    order: Option<Grouped>,
     next: usize,
     next_tie: i64,
     tag: Vec<u8>,
@@ -111,10 +147,8 @@ impl RunCollect {
             rows: rows.max(1),
             slots: FxMap::default(),
             queries: Vec::new(),
-            row_slots: Vec::new(),
-            arena: Vec::new(),
-            ends: Vec::new(),
-            scores: Vec::new(),
+            chunks: Vec::new(),
+            collected: 0,
             order: None,
             next: 0,
             next_tie: 0,
@@ -173,12 +207,20 @@ impl RunCollect {
             for q in &part.queries {
                 global.push(self.slot(q)?);
             }
-            self.row_slots
-                .extend(part.slots.iter().map(|&k| global[k as usize]));
-            let base = self.arena.len() as u64;
-            self.arena.extend_from_slice(&part.arena);
-            self.ends.extend(part.ends.iter().map(|&e| base + e));
-            self.scores.extend_from_slice(&part.scores);
+            let mut slots = part.slots;
+            for k in &mut slots {
+                *k = global[*k as usize];
+            }
+            self.collected += slots.len();
+            if u32::try_from(self.chunks.len()).is_err() {
+                return Err(Stop::Limit); // more chunks than a u32 counts
+            }
+            self.chunks.push(Chunk {
+                slots,
+                arena: part.arena,
+                ends: part.ends,
+                scores: part.scores,
+            });
         }
         Ok(())
     }
@@ -207,20 +249,24 @@ impl RunCollect {
 
     /// The results grouped by slot (a counting sort, file order kept within a slot) and the
     /// order the slots are judged in.
-    fn group(&self) -> (Vec<u32>, Vec<usize>, Vec<u32>) {
+    fn group(&self) -> Grouped {
         let n = self.queries.len();
         let mut starts = vec![0usize; n + 1];
-        for &k in &self.row_slots {
-            starts[k as usize + 1] += 1;
+        for chunk in &self.chunks {
+            for &k in &chunk.slots {
+                starts[k as usize + 1] += 1;
+            }
         }
         for k in 0..n {
             starts[k + 1] += starts[k];
         }
         let mut next = starts.clone();
-        let mut by_slot = vec![0u32; self.row_slots.len()];
-        for (r, &k) in self.row_slots.iter().enumerate() {
-            by_slot[next[k as usize]] = r as u32;
-            next[k as usize] += 1;
+        let mut by_slot = vec![(0u32, 0u32); self.collected];
+        for (c, chunk) in self.chunks.iter().enumerate() {
+            for (r, &k) in chunk.slots.iter().enumerate() {
+                by_slot[next[k as usize]] = (c as u32, r as u32);
+                next[k as usize] += 1;
+            }
         }
         let qrels = &self.qrels_queries;
         let mut order: Vec<u32> = (0..n as u32).collect();
@@ -238,7 +284,7 @@ impl RunCollect {
             if self.counts.data == 0 {
                 return Err(Stop::Empty);
             }
-            if u32::try_from(self.row_slots.len()).is_err() {
+            if u32::try_from(self.collected).is_err() {
                 return Err(Stop::Limit); // more results than a u32 counts: the whole-file reader
             }
             self.order = Some(self.group());
@@ -261,17 +307,21 @@ impl RunCollect {
             depth: self.depth,
             judged_only: self.judged_only,
         };
-        let (arena, ends, scores, queries) = (&self.arena, &self.ends, &self.scores, &self.queries);
+        let (chunks, queries) = (&self.chunks, &self.queries);
         let one = |s: &mut Scratch, &k: &u32| {
             let k = k as usize;
             let results = &by_slot[starts[k]..starts[k + 1]];
             let mut docs = Vec::with_capacity(results.len());
             let mut sc = Vec::with_capacity(results.len());
-            for &r in results {
-                let r = r as usize;
-                let a = if r == 0 { 0 } else { ends[r - 1] as usize };
-                docs.push(&arena[a..ends[r] as usize]);
-                sc.push(scores[r]);
+            for &(c, r) in results {
+                let (chunk, r) = (&chunks[c as usize], r as usize);
+                let a = if r == 0 {
+                    0
+                } else {
+                    chunk.ends[r - 1] as usize
+                };
+                docs.push(&chunk.arena[a..chunk.ends[r] as usize]);
+                sc.push(chunk.scores[r]);
             }
             let mut out = Flat::default();
             let done = judge_query(rules, &queries[k], &docs, &sc, s, &mut out)?;
@@ -295,10 +345,7 @@ impl RunCollect {
         let more = last < order.len();
         if !more {
             // all judged: the results' memory goes back
-            self.row_slots = Vec::new();
-            self.arena = Vec::new();
-            self.ends = Vec::new();
-            self.scores = Vec::new();
+            self.chunks = Vec::new();
         }
         let out = assemble(&mut done, &mut batch, &mut self.next_tie, run_ids);
         Ok((out, more))
@@ -328,6 +375,51 @@ mod tests {
             out.push(c.take(&idx)?);
         }
         Ok(out)
+    }
+
+    #[test]
+    fn packed_ids_are_equal_exactly_when_the_ids_are() {
+        // every id of 0 to 3 bytes over an alphabet with a NUL, and longer ones with the
+        // same prefixes; ids of 8 bytes or more are not packed
+        let alphabet: [u8; 4] = [0, b'1', b'q', 0xff];
+        let mut ids: Vec<Vec<u8>> = vec![Vec::new()];
+        for len in 1..=3u32 {
+            for code in 0..4usize.pow(len) {
+                ids.push(
+                    (0..len)
+                        .map(|i| alphabet[code / 4usize.pow(i) % 4])
+                        .collect(),
+                );
+            }
+        }
+        for base in [b"abcdef".as_slice(), b"abcdef\0", b"abcdefg", b"abcdefgh"] {
+            ids.push(base.to_vec());
+        }
+        for a in &ids {
+            assert_eq!(packed(a).is_some(), a.len() <= 7);
+            for b in &ids {
+                if let (Some(x), Some(y)) = (packed(a), packed(b)) {
+                    assert_eq!(x == y, a == b, "{a:?} {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn queries_with_short_and_long_ids_interleaved() {
+        // ids of 7 bytes (packed) and 8 (by their bytes) sharing a prefix, and q1 and q2
+        let idx = index();
+        let mut c = RunCollect::new(&[b"q1", b"q2"], None, false, 100);
+        let text: &[u8] = b"q1234567 Q0 a 1 1 t\nq1 Q0 a 1 2 t\nq123456 Q0 a 1 3 t\n\
+            q1234567 Q0 b 2 0.5 t\nq2 Q0 c 1 1 t\nq123456 Q0 b 2 0.5 t\nq1 Q0 b 2 1 t\n";
+        c.feed(text).unwrap();
+        let (j, more) = c.take(&idx).unwrap();
+        assert!(!more);
+        let ids: Vec<&[u8]> = j.run_ids.iter().map(|q| &q[..]).collect();
+        assert_eq!(ids, vec![&b"q1234567"[..], b"q1", b"q123456", b"q2"]);
+        assert_eq!(j.qrels_queries, vec![0, 1]);
+        assert_eq!(j.offsets, vec![0, 2, 3]);
+        assert_eq!(j.grades, vec![2, 0, 1]);
     }
 
     #[test]
