@@ -114,9 +114,11 @@ def score(tok: bytes) -> float:
     raise NumberError(f"score {show(tok)} is not a number")
 
 
-_PLAIN = re.compile(r"[_\x80-\U0010ffff]")
-"""What makes Python's ``int`` or ``float`` of a ``str`` read a cell differently from the
-rules: ``_`` separators, non-ASCII digits and spaces (``٣``, ``\xa0``, ``\x85``)."""
+def _plain(text: str) -> bool:
+    """Whether Python's ``int`` or ``float`` of a ``str`` reads ``text``'s cells as the rules
+    do: no ``_`` separator and nothing beyond ASCII (non-ASCII digits and spaces: ``٣``,
+    ``\xa0``, ``\x85``)."""
+    return text.isascii() and "_" not in text
 
 
 def cells(column: list[str], kind: str) -> tuple[list[Any], int | None, str | None]:
@@ -125,7 +127,7 @@ def cells(column: list[str], kind: str) -> tuple[list[Any], int | None, str | No
     rule refuses, the problem)``.  A column of plain ASCII is read at once by ``int`` or
     ``float`` (which agree with the rules there); any other, or any failure, cell by cell."""
     joined = "".join(column)
-    if _PLAIN.search(joined) is None:
+    if _plain(joined):
         try:
             if kind == "score":
                 return list(map(float, column)), None, None
