@@ -21,9 +21,9 @@ pub const UNJUDGED: i64 = -2;
 /// per query, an open-addressing table of its rows (no allocation per judgment: a qrels of
 /// 10 million judgments is about 25 bytes a judgment, built in one pass).
 pub struct QrelsIndex {
-    /// Row `r`'s document is `arena[ends[r] - len..ends[r]]`, `len` its length.
+    /// Row `r`'s document is `arena[bounds[r]..bounds[r + 1]]` (`bounds` ascending from 0).
     arena: Vec<u8>,
-    ends: Vec<usize>,
+    bounds: Vec<i64>,
     grades: Vec<i64>,
     /// Query `q`'s table is `slots[starts[q]..starts[q + 1]]` (a power of two long, or empty);
     /// a slot holds a row + 1, or 0 when empty.
@@ -46,18 +46,35 @@ impl QrelsIndex {
     /// than 2**32 - 2 judgments are not indexed: an internal error.)
     pub fn new<'a>(offsets: &[i64], doc: impl Fn(usize) -> &'a [u8], grades: &[i64]) -> Self {
         let rows = offsets.last().map_or(0, |&n| n as usize);
+        let mut arena = Vec::new();
+        let mut bounds = Vec::with_capacity(rows + 1);
+        bounds.push(0);
+        for r in 0..rows {
+            arena.extend_from_slice(doc(r));
+            bounds.push(arena.len() as i64);
+        }
+        Self::of_joined(offsets, arena, bounds, grades)
+    }
+
+    /// [`Self::new`] of documents already joined: row `r`'s is `arena[bounds[r]..bounds[r +
+    /// 1]]` (`bounds` ascending from 0, one more than the rows; kept, not copied).
+    pub fn of_joined(offsets: &[i64], arena: Vec<u8>, bounds: Vec<i64>, grades: &[i64]) -> Self {
+        let rows = offsets.last().map_or(0, |&n| n as usize);
         assert!(rows < u32::MAX as usize, "more than 2**32 - 2 judgments");
+        assert!(
+            bounds.len() == rows + 1
+                && bounds.first() == Some(&0)
+                && bounds.windows(2).all(|w| w[0] <= w[1])
+                && bounds.last().is_some_and(|&b| b as usize == arena.len()),
+            "the documents' bounds do not fit the joined documents"
+        );
         let mut index = QrelsIndex {
-            arena: Vec::new(),
-            ends: Vec::with_capacity(rows),
+            arena,
+            bounds,
             grades: grades[..rows].to_vec(),
             starts: Vec::with_capacity(offsets.len()),
             slots: Vec::new(),
         };
-        for r in 0..rows {
-            index.arena.extend_from_slice(doc(r));
-            index.ends.push(index.arena.len());
-        }
         index.starts.push(0);
         for w in offsets.windows(2) {
             let (a, b) = (w[0] as usize, w[1] as usize);
@@ -88,10 +105,15 @@ impl QrelsIndex {
         index
     }
 
+    /// Row `r`'s document.
     #[inline]
-    fn doc(&self, r: usize) -> &[u8] {
-        let start = if r == 0 { 0 } else { self.ends[r - 1] };
-        &self.arena[start..self.ends[r]]
+    pub fn doc(&self, r: usize) -> &[u8] {
+        &self.arena[self.bounds[r] as usize..self.bounds[r + 1] as usize]
+    }
+
+    /// How many judgments the index holds.
+    pub fn rows(&self) -> usize {
+        self.bounds.len() - 1
     }
 
     /// Where a document of hash `hash` starts its probe in a table of `size` slots (a power
@@ -450,6 +472,37 @@ mod tests {
                 assert_eq!(seg, want, "{n} {reversed}");
             }
         }
+    }
+
+    #[test]
+    fn an_index_of_joined_documents_is_the_index_of_the_same_documents() {
+        let qdocs: [&[u8]; 5] = [b"a", b"bb", b"", b"a", b"ccc"];
+        let offsets = [0i64, 3, 5];
+        let grades = [2, 0, 1, -1, 3];
+        let arena = qdocs.concat();
+        let mut bounds = vec![0i64];
+        for d in qdocs {
+            bounds.push(bounds.last().unwrap() + d.len() as i64);
+        }
+        let joined = QrelsIndex::of_joined(&offsets, arena.clone(), bounds.clone(), &grades);
+        let plain = QrelsIndex::new(&offsets, |r| qdocs[r], &grades);
+        assert_eq!(joined.rows(), 5);
+        for r in 0..5 {
+            assert_eq!(joined.doc(r), qdocs[r]);
+        }
+        for q in 0..2 {
+            for d in [&b"a"[..], b"bb", b"", b"ccc", b"x"] {
+                assert_eq!(joined.grade(q, d), plain.grade(q, d));
+            }
+        }
+        assert_eq!(joined.grade(1, b"ccc"), Some(3));
+        // bounds that do not fit the buffer: refused, never read out of it
+        let mut short = bounds.clone();
+        *short.last_mut().unwrap() += 1;
+        let bad = std::panic::catch_unwind(|| {
+            QrelsIndex::of_joined(&offsets, arena.clone(), short, &grades)
+        });
+        assert!(bad.is_err());
     }
 
     #[test]

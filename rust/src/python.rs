@@ -149,9 +149,10 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Boun
             })
         })?
     } else {
-        // the ids joined into one buffer first, their slices freed before the index is
-        // built from the buffer (the peak memory of a large qrels read)
-        let (offsets, bytes, ids_ok, index) = py.detach(|| {
+        // the ids joined into one buffer, their slices freed, and the buffer kept by the
+        // index, which makes the ids' strings when asked (`QrelsIndex.id_strings`): the
+        // documents' bytes held once (the peak memory of a large qrels read)
+        let (ids_ok, index) = py.detach(|| {
             guarded("read_qrels", || {
                 let mut offsets = Vec::with_capacity(q.doc_ids.len() + 1);
                 let mut bytes = Vec::new();
@@ -163,12 +164,10 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Boun
                 let bad = |id: &&[u8]| crate::run_judge::bad_id(id);
                 let ids_ok = !q.doc_ids.iter().any(bad) && !q.query_ids.iter().any(bad);
                 q.doc_ids = Vec::new();
-                let index = judge_py::QrelsIndex::of_text(&q.offsets, &offsets, &bytes, &q.grades);
-                (offsets, bytes, ids_ok, index)
+                let index = judge_py::QrelsIndex::of_joined(&q.offsets, bytes, offsets, &q.grades);
+                (ids_ok, index)
             })
         })?;
-        d.set_item("doc_offsets", array(py, offsets))?;
-        d.set_item("doc_bytes", array(py, bytes))?;
         d.set_item("ids_ok", ids_ok)?;
         index
     };

@@ -6,7 +6,7 @@
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
 
 use super::{array, guarded};
 use crate::judge;
@@ -120,6 +120,17 @@ impl QrelsIndex {
     fn num_queries(&self) -> PyResult<usize> {
         guarded("QrelsIndex.num_queries", || self.inner.num_queries())
     }
+
+    /// `id_strings()`: the document id of every judgment, in row order, as Python strings
+    /// (made only when something reads the qrels' document ids).
+    fn id_strings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let ids = guarded("QrelsIndex.id_strings", || {
+            (0..self.inner.rows())
+                .map(|r| self.inner.doc(r))
+                .collect::<Vec<&[u8]>>()
+        })?;
+        PyList::new(py, super::strings(py, &ids)?)
+    }
 }
 
 impl QrelsIndex {
@@ -137,11 +148,16 @@ impl QrelsIndex {
     }
 
     /// The same, the document of row `r` being `bytes[doc_offsets[r]..doc_offsets[r + 1]]`
-    /// (offsets ascending from 0, as `read_qrels` makes them).
-    pub fn of_text(offsets: &[i64], doc_offsets: &[i64], bytes: &[u8], grades: &[i64]) -> Self {
-        let doc = |r: usize| &bytes[doc_offsets[r] as usize..doc_offsets[r + 1] as usize];
+    /// (offsets ascending from 0, as `read_qrels` makes them); the buffer and its offsets
+    /// are kept by the index, not copied.
+    pub fn of_joined(
+        offsets: &[i64],
+        bytes: Vec<u8>,
+        doc_offsets: Vec<i64>,
+        grades: &[i64],
+    ) -> Self {
         QrelsIndex {
-            inner: judge::QrelsIndex::new(offsets, doc, grades),
+            inner: judge::QrelsIndex::of_joined(offsets, bytes, doc_offsets, grades),
         }
     }
 }

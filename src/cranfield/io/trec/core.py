@@ -164,9 +164,9 @@ def core_qrels(data: bytes, source: str) -> Qrels:
     out = core.read_qrels(data, False)
     if "error" in out:
         raise _error(data, source, out, "qrels")
-    doc_offsets, doc_bytes = out["doc_offsets"], out["doc_bytes"]
+    index = out["index"]  # holds the documents' bytes: their strings made when asked
     qrels = TextQrels.of_text(
-        lambda: core.id_strings(doc_offsets, doc_bytes),
+        index.id_strings,
         query_ids=tuple(out["query_ids"]),
         offsets=out["offsets"],
         grades=out["grades"],
@@ -174,7 +174,7 @@ def core_qrels(data: bytes, source: str) -> Qrels:
         lines=out["lines"],
         line_counts=_counts(out["counts"]),
     )
-    QRELS_INDEXES[qrels] = out["index"]
+    QRELS_INDEXES[qrels] = index
     if not out["duplicates"]:
         _NO_DUPLICATES.add(qrels)
     if out["ids_ok"]:
