@@ -487,8 +487,8 @@ mod tests {
         let joined = QrelsIndex::of_joined(&offsets, arena.clone(), bounds.clone(), &grades);
         let plain = QrelsIndex::new(&offsets, |r| qdocs[r], &grades);
         assert_eq!(joined.rows(), 5);
-        for r in 0..5 {
-            assert_eq!(joined.doc(r), qdocs[r]);
+        for (r, d) in qdocs.iter().enumerate() {
+            assert_eq!(joined.doc(r), *d);
         }
         for q in 0..2 {
             for d in [&b"a"[..], b"bb", b"", b"ccc", b"x"] {
