@@ -137,6 +137,7 @@ class Bound(Measure):
         side = self.side
         return dataclasses.replace(
             d,
+            core_kernel=None,  # the core's kernel would read the rankings as they are, unfilled
             func=_on_filled(d.func, side),
             tie_aware=_on_filled(d.tie_aware, side),
             micro=_on_filled(d.micro, side),
