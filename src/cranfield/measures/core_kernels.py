@@ -22,7 +22,7 @@ import numpy as np
 from cranfield.measures.declaration import MeasureDef
 from cranfield.measures.params import INT64_MAX, INT64_MIN, MAX_EXACT
 
-__all__ = ["KERNELS", "kernel_call", "kernel_columns", "measure_call"]
+__all__ = ["KERNELS", "by_kernels", "kernel_call", "kernel_columns", "measure_call"]
 
 Call = tuple[str, int, int, float, tuple[float, ...]]
 
@@ -208,6 +208,23 @@ def kernel_columns(calls: list[Call], jr: Any) -> tuple[np.ndarray, np.ndarray] 
         return None
     values, undefined = got
     return values.reshape(len(calls), jr.num_queries), undefined.reshape(len(calls), -1)
+
+
+def by_kernels(
+    jr: Any, measures: list[Any], defaults: dict[str, Any] | None = None
+) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """The values and undefined-case counts (:func:`kernel_columns`) of the measures, by
+    position in ``measures``, that the core's kernels compute on ``jr`` (parameters resolved
+    with ``defaults``), all in one pass over its rows; none when ``jr`` is not
+    :func:`linear`.  The others are left to their declarations' functions."""
+    if not measures or not linear(jr):
+        return {}
+    calls = [measure_call(m, defaults) for m in measures]
+    kernel = [j for j, c in enumerate(calls) if c is not None]
+    columns = kernel_columns([c for c in calls if c is not None], jr) if kernel else None
+    if columns is None:
+        return {}
+    return {j: (columns[0][i], columns[1][i]) for i, j in enumerate(kernel)}
 
 
 def column_of(calls: list[Call], call: Call) -> int:

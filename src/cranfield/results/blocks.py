@@ -39,25 +39,6 @@ class Block(NamedTuple):
     parts: dict[str, tuple[np.ndarray, np.ndarray]]  # micro averages' numerators, denominators
 
 
-def _by_kernels(
-    jr: JudgedRankings, measures: Sequence[tuple[str, Measure]], defaults: dict[str, Any] | None
-) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """The values and undefined-case counts of the measures (by position) that the core's
-    kernels compute on ``jr``, all in one pass over its rows
-    (:func:`~cranfield.measures.core_kernels.kernel_columns`: the bits of the declarations'
-    functions)."""
-    from cranfield.measures.core_kernels import kernel_columns, linear, measure_call
-
-    if not measures or not linear(jr):
-        return {}
-    calls = [measure_call(m, defaults) for _, m in measures]
-    kernel = [j for j, c in enumerate(calls) if c is not None]
-    columns = kernel_columns([c for c in calls if c is not None], jr) if kernel else None
-    if columns is None:
-        return {}
-    return {j: (columns[0][i], columns[1][i]) for i, j in enumerate(kernel)}
-
-
 def measure_block(
     jr: JudgedRankings,
     measures: Sequence[tuple[str, Measure]],
@@ -68,7 +49,9 @@ def measure_block(
     average was asked for (their per-query numerators and denominators are kept)."""
     cols: list[np.ndarray] = []
     undefined: list[int] = []
-    by_kernel = _by_kernels(jr, measures, defaults)
+    from cranfield.measures.core_kernels import by_kernels
+
+    by_kernel = by_kernels(jr, [m for _, m in measures], defaults)
     for j, (_, m) in enumerate(measures):
         if j in by_kernel:
             values, cases = by_kernel[j]

@@ -18,7 +18,7 @@ import numpy as np
 
 from cranfield.judging.rankings import JudgedRankings
 from cranfield.measures import Measure
-from cranfield.measures.core_kernels import Call, kernel_columns, linear, measure_call
+from cranfield.measures.core_kernels import by_kernels
 from cranfield.measures.interpolated import ELEVEN_POINTS, eleven_point_average
 from cranfield.measures.rbp import rbp_residual
 from cranfield.measures.retrieved_set import set_f_weighted
@@ -63,22 +63,12 @@ class Context:
 
 def _computed(ms: list[Measure], jr: JudgedRankings) -> list[np.ndarray]:
     """The value of each measure of ``ms`` on each query of ``jr``: by the core's kernels for
-    those that have one (:mod:`cranfield.measures.core_kernels`: the floating-point
-    operations of the declaration's function, bit for bit, in one pass over the rows instead
-    of a few numpy passes per measure), by the declaration's function for the others."""
-    calls = [_kernel_call(m) for m in ms] if linear(jr) else [None] * len(ms)
-    kernel = [i for i, c in enumerate(calls) if c is not None]
-    got: dict[int, np.ndarray] = {}
-    if kernel:
-        columns = kernel_columns([c for c in calls if c is not None], jr)
-        if columns is not None:
-            got = dict(zip(kernel, columns[0], strict=True))
-    return [got[i] if i in got else m.compute(jr) for i, m in enumerate(ms)]
-
-
-def _kernel_call(m: Measure) -> Call | None:
-    """The core's call computing ``m`` (``None``: none)."""
-    return measure_call(m)
+    those that have one (:func:`~cranfield.measures.core_kernels.by_kernels`: the
+    floating-point operations of the declaration's function, bit for bit, in one pass over
+    the rows instead of a few numpy passes per measure), by the declaration's function for
+    the others."""
+    got = by_kernels(jr, ms)
+    return [got[i][0] if i in got else m.compute(jr) for i, m in enumerate(ms)]
 
 
 def _cache_key(m: Measure) -> str:
