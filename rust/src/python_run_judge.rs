@@ -90,7 +90,7 @@ impl RunJudge {
     }
 
     /// `feed(data)`: read the next piece (whole lines); `None`, or why the pass stopped
-    /// (`"parse"`, `"not grouped"`, `"duplicate"`, `"id"`, `"empty"`, `"limit"`).
+    /// (`"text"`, `"parse"`, `"not grouped"`, `"duplicate"`, `"id"`, `"empty"`, `"limit"`).
     fn feed(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<Option<Py<PyAny>>> {
         let index = self.index.get().inner();
         let pass = &mut self.pass;

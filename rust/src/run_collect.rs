@@ -11,8 +11,8 @@
 
 use crate::judge::QrelsIndex;
 use crate::run_judge::{
-    Done, Flat, FxMap, Judged, PARALLEL_BYTES, Rules, Scratch, Stop, assemble, bad_id, cut,
-    judge_query, kept, not_stopped,
+    Done, Flat, FxMap, Judged, PARALLEL_BYTES, Rules, Scratch, Stop, assemble, bad_id, clean_text,
+    cut, judge_query, kept, not_stopped,
 };
 use crate::threads;
 use crate::trec::{Counts, each_run_row};
@@ -45,6 +45,9 @@ fn packed(id: &[u8]) -> Option<u64> {
 }
 
 fn parse_part(part: &[u8]) -> Result<Part<'_>, Stop> {
+    if !clean_text(part) {
+        return Err(Stop::Text);
+    }
     let mut out = Part::default();
     // the part's queries by id: short ids (most query ids) by their packed integer, with no
     // byte comparison; longer ones by their bytes

@@ -30,6 +30,8 @@ pub enum Stop {
     Duplicate,
     /// An id holding a control character (`cranfield.io.ids`).
     BadId,
+    /// Text that `cranfield.io.textcheck.TextCheck` rejects (see [`clean_text`]).
+    Text,
     /// No result in the whole text.
     Empty,
     /// Beyond what the pass counts (more than 2**32 - 1 results or queries in a run collected
@@ -50,10 +52,25 @@ impl Stop {
             Stop::NotGrouped => "not grouped",
             Stop::Duplicate => "duplicate",
             Stop::BadId => "id",
+            Stop::Text => "text",
             Stop::Empty => "empty",
             Stop::Limit => "limit",
         }
     }
+}
+
+/// Whether a piece of text (whole lines, the text's first byte order mark removed) passes
+/// `cranfield.io.textcheck.TextCheck`: no NUL byte, valid UTF-8 (a piece ends at a line end,
+/// so no character is cut between pieces; a character cut short at the text's end is invalid
+/// here too) and no byte order mark.  The caller of a pass feeds it text unchecked: text that
+/// fails stops the pass, and the reference reader gives the check's error.
+pub fn clean_text(data: &[u8]) -> bool {
+    const BOM: &[u8] = b"\xef\xbb\xbf";
+    if memchr::memchr(0, data).is_some() {
+        return false;
+    }
+    data.is_ascii()
+        || (std::str::from_utf8(data).is_ok() && memchr::memmem::find(data, BOM).is_none())
 }
 
 /// Whether an id (a field of a TREC line: no whitespace, not empty) breaks the id rule of
@@ -217,6 +234,9 @@ fn read_part<'d>(
     open_end: bool,
     s: &mut Scratch,
 ) -> Result<Part<'d>, Stop> {
+    if !clean_text(part) {
+        return Err(Stop::Text);
+    }
     let mut out = Part::default();
     let mut block = Block::default();
     let mut query: Option<&'d [u8]> = None;
@@ -667,6 +687,36 @@ pub(crate) fn assemble(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_is_checked_as_textcheck_does() {
+        let good: [&[u8]; 4] = [
+            b"",
+            b"1 Q0 d 1 2 t\n",
+            "1 Q0 d\u{e9} 1 2 t\n".as_bytes(),
+            "# \u{1F600}".as_bytes(),
+        ];
+        for t in good {
+            assert!(clean_text(t), "{t:?}");
+        }
+        let bad: [&[u8]; 6] = [
+            b"1 Q0 d\x00 1 2 t\n",
+            b"# \x00\n",
+            b"1 Q0 d\xff 1 2 t\n",
+            b"1 Q0 \xef\xbb\xbfd 1 2 t\n",
+            b"\xef\xbb\xbf1 Q0 d 1 2 t\n", // the text's first BOM is removed before
+            b"# \xc3",                     // a character cut short at the end
+        ];
+        for t in bad {
+            assert!(!clean_text(t), "{t:?}");
+        }
+        let idx = index();
+        let mut j = RunJudge::new(&[b"q1", b"q2"], None, false);
+        assert_eq!(
+            j.feed(&idx, b"q1 Q0 a 1 2 t\nq1 Q0 b\xff 2 1 t\n"),
+            Err(Stop::Text)
+        );
+    }
 
     fn index() -> QrelsIndex {
         // qrels query 0 ("q1") judges a (2), b (0), n (-1); query 1 ("q2") judges c (1)

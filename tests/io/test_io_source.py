@@ -364,6 +364,19 @@ def test_read_source_without_check_returns_the_bytes(tmp_path):
     assert read_source(write(tmp_path, "b", data)) == data
 
 
+def test_chunks_unchecked_are_the_bytes_and_read_still_checks(tmp_path):
+    """``Stream.chunks(checked=False)`` hands out the bytes as they are (the core's pass
+    checks them itself); the same stream's ``read`` still raises the check's error."""
+    data = b"1 Q0 d 1 1 t\n" * 1000 + b"2 Q0 \x00 1 1 t\n\xff\n"
+    path = write(tmp_path, "r.gz", gzip.compress(data))
+    stream = source_mod.Stream(path, lambda: TextCheck(str(path)))
+    assert b"".join(stream.chunks(1 << 10, checked=False)) == data
+    with pytest.raises(InputError, match="line 1001: NUL byte"):
+        b"".join(stream.chunks(1 << 10))
+    with pytest.raises(InputError, match="line 1001: NUL byte"):
+        stream.read()
+
+
 def test_bom_only_at_the_very_start(tmp_path, text_parser):
     bom = textcheck_mod.BOM
     r = read_run(write(tmp_path, "r.txt", bom + RUN))

@@ -110,12 +110,21 @@ def test_a_run_not_grouped_by_query_is_evaluated_whole(tmp_path, pool_for_one_ru
     assert started == [2] and len(cuts) == 1 and len(cuts[0]) > 2
 
 
-def test_a_bad_line_in_the_second_range_gives_the_one_process_error(tmp_path, pool_for_one_run):
+@pytest.mark.parametrize(
+    "bad",
+    [b"20 Q0 D1 1 not-a-score t\n", b"20 Q0 D\x00 1 1 t\n", b"20 Q0 D\xff 1 1 t\n"]
+    + [b"# \xef\xbb\xbf\n"],
+)
+def test_a_bad_line_in_the_second_range_gives_the_one_process_error(
+    tmp_path, pool_for_one_run, bad
+):
+    """A line that does not parse, or text the check rejects (which the core checks in a
+    range's pass)."""
     started, cuts, _ = pool_for_one_run
     (tmp_path / "q").write_bytes(qrels_text("grouped"))
     run = tmp_path / "r"
-    lines = run_text("grouped", queries=40).splitlines(keepends=True)
-    lines[3 * len(lines) // 4] = b"20 Q0 D1 1 not-a-score t\n"
+    lines = run_text("grouped", queries=200).splitlines(keepends=True)  # beyond the head read
+    lines[3 * len(lines) // 4] = bad
     run.write_bytes(b"".join(lines))
     with pytest.raises(InputError) as one:
         evaluate(str(tmp_path / "q"), str(run), MEASURES, jobs=1)

@@ -21,6 +21,7 @@ from cranfield.errors import InputError
 from cranfield.io import read_qrels
 from cranfield.io.trec import run_pieces as pieces_mod
 from cranfield.io.trec import text as text_io
+from cranfield.io.source import HEAD_BYTES
 from cranfield.io.trec.text import parse_trec_run, read_trec_run
 from cranfield.judging import streamed_run
 
@@ -235,6 +236,46 @@ def test_errors_are_the_whole_file_errors(tmp_path, monkeypatch, text_parser, ho
     with pytest.raises(InputError) as joined:
         read_trec_run(rp, "r")
     assert str(joined.value) == str(whole.value)
+
+
+@pytest.mark.parametrize("how", ["nul", "utf8", "bom", "cut_char"])
+@pytest.mark.parametrize("layout", ["grouped", "shuffled"])
+def test_text_the_core_rejects_is_the_whole_file_error(tmp_path, monkeypatch, how, layout):
+    """The core's pass is fed the text unchecked and checks it as the stream's check would
+    (no NUL byte, valid UTF-8, no inner byte order mark): text it rejects, beyond the head the
+    format detection reads, gives the whole-file reader's error."""
+    data = run_text(layout, queries=600)
+    k = data.rfind(b"\n", 0, len(data) - 200) + 1  # a line's start near the end
+    assert k > 4 * HEAD_BYTES
+    if how == "nul":  # in a comment line, which the core's parser skips
+        data = data[:k] + b"# a \x00 note\n" + data[k:]
+    elif how == "utf8":
+        data = data[:k] + data[k:].replace(b"D", b"D\xff", 1)
+    elif how == "bom":
+        data = data[:k] + data[k:].replace(b"D", b"D\xef\xbb\xbf", 1)
+    else:  # a character cut short at the text's end
+        data += "# \u00e9".encode()[:-1]
+    rp = tmp_path / "run.txt"
+    rp.write_bytes(data)
+    qp = tmp_path / "qrels.txt"
+    qp.write_bytes(qrels_text(layout))
+    _whole(monkeypatch)
+    with pytest.raises(InputError) as whole:
+        evaluate(qp, rp, MEASURES)
+    _pieces(monkeypatch, 1 << 14)
+    passes = []
+    real = streamed_run.judged_batches
+
+    def judged_batches(*args, **kwargs):
+        passes.append(kwargs.get("grouped"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(streamed_run, "judged_batches", judged_batches)
+    with pytest.raises(InputError) as streamed:
+        evaluate(qp, rp, MEASURES)
+    assert passes  # the core's pass read the text
+    assert str(streamed.value) == str(whole.value)
+    assert "line" in str(whole.value)
 
 
 def test_a_given_tie_policy_on_bad_ranks_fails_as_on_the_whole_file(tmp_path, monkeypatch):

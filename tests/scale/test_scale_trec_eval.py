@@ -171,12 +171,24 @@ def _damage_late(text: bytes, how: str) -> bytes:
         lines[k] = lines[k].replace(b" D", " D\u0085".encode(), 1)
     elif how == "hidden":
         lines[k] = b"#" + lines[k]
+    elif how == "nul":  # in a comment line, which the core's parser skips
+        lines.insert(k, b"# a \x00 note\n")
+    elif how == "utf8":
+        lines[k] = lines[k].replace(b" D", b" D\xff", 1)
+    elif how == "bom":
+        lines[k] = lines[k].replace(b" D", b" D\xef\xbb\xbf", 1)
+    elif how == "cut_char":
+        lines.append("# \u00e9".encode()[:-1])
     return b"".join(lines)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "how", ["fields", "score", "duplicate", "joined", "control", "c1_control", "hidden"]
+    "how",
+    [
+        *("fields", "score", "duplicate", "joined", "control", "c1_control", "hidden"),
+        *("nul", "utf8", "bom", "cut_char"),
+    ],
 )
 def test_a_problem_in_a_piece_judged_on_all_threads_is_the_whole_file_error(
     tmp_path, monkeypatch, how

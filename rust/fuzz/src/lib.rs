@@ -462,6 +462,17 @@ pub fn check_run_judge(qrels_text: &[u8], run_text: &[u8], every: usize) {
             }
         }
     });
+    // the text check (`cranfield.io.textcheck`): a NUL, invalid UTF-8 or a byte order mark
+    // (the caller removes the text's first) stops both passes
+    let rejected = run_text.contains(&0)
+        || std::str::from_utf8(run_text).map_or(true, |s| s.contains('\u{feff}'));
+    if rejected {
+        assert!(
+            got_grouped.is_err() && got_collected.is_err(),
+            "a text the check rejects"
+        );
+        return;
+    }
     let Ok((rows, counts)) = expect_run(run_text) else {
         assert!(
             got_grouped.is_err() && got_collected.is_err(),

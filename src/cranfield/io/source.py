@@ -156,9 +156,11 @@ class Stream:
         self._check = check
         self._spool: _Spool | None = None
 
-    def chunks(self, size: int) -> Iterator[bytes]:
-        """The checked chunks, in order (one reading; the checker is closed at the end)."""
-        check = self._check() if self._check is not None else None
+    def chunks(self, size: int, *, checked: bool = True) -> Iterator[bytes]:
+        """The checked chunks, in order (one reading; the checker is closed at the end);
+        ``checked=False``: not checked (the caller checks them as ``check`` would, and reads
+        the input again with :meth:`read` for the check's error)."""
+        check = self._check() if self._check is not None and checked else None
         with input_errors(self.source):
             if self._spool is not None:  # read again: from the copy, then on
                 yield from _stream_chunks(self._spool.replay(), self.source, check, size)

@@ -3,7 +3,9 @@
 the ``trec`` tie policy.
 
 The run's text is read in pieces of whole lines (:func:`~cranfield.io.trec.run_pieces.texts`);
-the core splits each line, checks it by the rules of the whole-file reader, and judges each
+the core checks the text as :class:`~cranfield.io.textcheck.TextCheck` does (no NUL byte,
+valid UTF-8, no inner byte order mark), splits each line, checks it by the rules of the
+whole-file reader, and judges each
 query once its block of lines has ended: its duplicates looked for, its documents put in
 ``trec`` order (score descending, document id descending), cut at ``depth``, looked up in the
 qrels' index, and (``judged_only``) the unjudged ones dropped.  No document id becomes a
@@ -13,7 +15,7 @@ a :class:`~cranfield.judging.rankings.JudgedRankings` whose queries are in the q
 
 What the pass does not settle raises :class:`~cranfield.io.trec.run_pieces.NotGrouped` (a
 query met again after its block ended) or :class:`~cranfield.io.trec.run_pieces.Fallback`
-(a line the reader rejects, a document listed twice for one query, an id with a control
+(text the check rejects, a line the reader rejects, a document listed twice for one query, an id with a control
 character, no result at all): the caller reads the run whole with the reference reader, whose
 error or result stands, so every message is the one that reader gives.
 """
@@ -79,7 +81,7 @@ def judged_batches(
     metadata = None
     first = True
     seen = 0
-    for data in texts(stream, read_ahead=True):
+    for data in texts(stream, read_ahead=True, checked=False):  # the core checks it
         if first:
             metadata = parse_block(data, stream.source)
             first = False

@@ -184,7 +184,8 @@ class _Unusable(Exception):
 
 class ByteRange:
     """Bytes ``start:stop`` of a file in checked chunks (the ``Stream`` interface that
-    :func:`cranfield.io.trec.run_pieces.pieces` reads)."""
+    :func:`cranfield.io.trec.run_pieces.pieces` reads; ``checked=False`` as in
+    :meth:`cranfield.io.source.Stream.chunks`)."""
 
     def __init__(self, path: Any, start: int, stop: int) -> None:
         from cranfield.io.source import source_name
@@ -194,11 +195,11 @@ class ByteRange:
         self.start = start
         self.stop = stop
 
-    def chunks(self, size: int) -> Iterator[bytes]:
+    def chunks(self, size: int, *, checked: bool = True) -> Iterator[bytes]:
         from cranfield.io.source import input_errors, open_input, read_full
         from cranfield.io.textcheck import BOM, TextCheck
 
-        check = TextCheck(self.source)
+        check = TextCheck(self.source) if checked else None
         with input_errors(self.source), open_input(self.path, self.source) as fh:
             fh.seek(self.start)
             left = self.stop - self.start
@@ -210,10 +211,12 @@ class ByteRange:
                 if first and self.start and chunk.startswith(BOM):
                     raise _Unusable("a byte order mark inside the file")
                 first = False
-                check.feed(chunk)
+                if check is not None:
+                    check.feed(chunk)
                 left -= len(chunk)
                 yield chunk
-        check.close()
+        if check is not None:
+            check.close()
 
 
 def evaluate_range(shared: Any, task: RangeTask) -> RangePart | None:

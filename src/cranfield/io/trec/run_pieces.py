@@ -73,16 +73,19 @@ class Piece(NamedTuple):
     counts: LineCounts
 
 
-def texts(stream: Stream, size: int | None = None, *, read_ahead: bool = False) -> Iterator[bytes]:
+def texts(
+    stream: Stream, size: int | None = None, *, read_ahead: bool = False, checked: bool = True
+) -> Iterator[bytes]:
     """The checked text of ``stream`` in pieces of about ``size`` bytes that end at a line end
     (the last one may not), the first without its byte order mark; at least one piece (empty
     for an empty text).  With ``read_ahead``, the next chunk is read (and decompressed, and
-    checked) in a second thread while this one works on the piece."""
+    checked) in a second thread while this one works on the piece; ``checked=False``: the
+    text is not checked (see :meth:`~cranfield.io.source.Stream.chunks`)."""
     size = PIECE_BYTES if size is None else size
     pending: list[bytes] = []  # chunks not handed out yet; all but the last have no line end
     held = 0
     first = True
-    chunks = stream.chunks(size)
+    chunks = stream.chunks(size, checked=checked)
     for chunk in _ahead(chunks) if read_ahead else chunks:
         pending.append(chunk)
         held += len(chunk)
