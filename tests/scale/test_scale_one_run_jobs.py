@@ -112,8 +112,12 @@ def test_a_run_not_grouped_by_query_is_evaluated_whole(tmp_path, pool_for_one_ru
 
 @pytest.mark.parametrize(
     "bad",
-    [b"20 Q0 D1 1 not-a-score t\n", b"20 Q0 D\x00 1 1 t\n", b"20 Q0 D\xff 1 1 t\n"]
-    + [b"# \xef\xbb\xbf\n"],
+    [
+        b"20 Q0 D1 1 not-a-score t\n",
+        b"20 Q0 D\x00 1 1 t\n",
+        b"20 Q0 D\xff 1 1 t\n",
+        b"# \xef\xbb\xbf\n",
+    ],
 )
 def test_a_bad_line_in_the_second_range_gives_the_one_process_error(
     tmp_path, pool_for_one_run, bad

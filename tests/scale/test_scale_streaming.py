@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from cranfield import evaluate
 from cranfield.errors import InputError
 from cranfield.io import read_qrels
+from cranfield.io.source import HEAD_BYTES
 from cranfield.io.trec import run_pieces as pieces_mod
 from cranfield.io.trec import text as text_io
-from cranfield.io.source import HEAD_BYTES
 from cranfield.io.trec.text import parse_trec_run, read_trec_run
 from cranfield.judging import streamed_run
 

@@ -15,9 +15,9 @@ a :class:`~cranfield.judging.rankings.JudgedRankings` whose queries are in the q
 
 What the pass does not settle raises :class:`~cranfield.io.trec.run_pieces.NotGrouped` (a
 query met again after its block ended) or :class:`~cranfield.io.trec.run_pieces.Fallback`
-(text the check rejects, a line the reader rejects, a document listed twice for one query, an id with a control
-character, no result at all): the caller reads the run whole with the reference reader, whose
-error or result stands, so every message is the one that reader gives.
+(text the check rejects, a line the reader rejects, a document listed twice for one query, an
+id with a control character, no result at all): the caller reads the run whole with the
+reference reader, whose error or result stands, so every message is the one that reader gives.
 """
 
 from __future__ import annotations
