@@ -580,8 +580,22 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
         rest = tail;
     }
     let by_doc = |segment: &mut &mut [u32]| {
-        if !segment.is_sorted_by_key(|&r| docs[r as usize]) {
-            segment.sort_by_key(|&r| docs[r as usize]);
+        // each row keyed by its document's first 8 bytes, and its row (rows of one query are
+        // in file order here: the sort is stable); the bytes compared only where the keys tie
+        let mut keyed: Vec<(u64, u32)> = segment
+            .iter()
+            .map(|&r| (prefix8(docs[r as usize]), r))
+            .collect();
+        let order = |x: &(u64, u32), y: &(u64, u32)| {
+            x.0.cmp(&y.0)
+                .then_with(|| docs[x.1 as usize].cmp(docs[y.1 as usize]))
+                .then(x.1.cmp(&y.1))
+        };
+        if !keyed.is_sorted_by(|x, y| order(x, y).is_le()) {
+            keyed.sort_unstable_by(order);
+            for (row, k) in segment.iter_mut().zip(&keyed) {
+                *row = k.1;
+            }
         }
     };
     let threads = if qcodes.len() >= 1 << 16 {
@@ -607,6 +621,20 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
     })
 }
 
+/// An id's first 8 bytes (zero-padded) as a big-endian integer.  Where two ids' prefixes
+/// differ, they order the ids as their bytes do: the first differing byte decides, and a
+/// padding zero stands only where the shorter id has ended, a prefix of the other.
+#[inline]
+fn prefix8(id: &[u8]) -> u64 {
+    match id.first_chunk::<8>() {
+        Some(head) => u64::from_be_bytes(*head),
+        None => id
+            .iter()
+            .enumerate()
+            .fold(0, |v, (i, &b)| v | u64::from(b) << (56 - 8 * i)),
+    }
+}
+
 /// The rank of each (distinct) id among all in byte order.
 fn byte_ranks(ids: &[&[u8]]) -> Vec<u32> {
     let mut order: Vec<u32> = (0..ids.len() as u32).collect();
@@ -621,6 +649,56 @@ fn byte_ranks(ids: &[&[u8]]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unequal_prefixes_order_ids_as_their_bytes() {
+        // every id of up to 9 bytes over an alphabet with the extremes (0x00, 0xff) and a
+        // middle byte: where the prefixes differ, they agree with the byte order
+        let alphabet = [0u8, b'5', 0xff];
+        let mut ids: Vec<Vec<u8>> = vec![Vec::new()];
+        for len in 1..=9usize {
+            let n = alphabet.len().pow(len as u32);
+            for mut k in 0..n {
+                let mut id = Vec::with_capacity(len);
+                for _ in 0..len {
+                    id.push(alphabet[k % alphabet.len()]);
+                    k /= alphabet.len();
+                }
+                ids.push(id);
+            }
+        }
+        let sample: Vec<&[u8]> = ids.iter().step_by(7).map(Vec::as_slice).collect();
+        let mut compared = 0;
+        for a in &sample {
+            for b in &sample {
+                let (pa, pb) = (prefix8(a), prefix8(b));
+                if pa != pb {
+                    assert_eq!(pa.cmp(&pb), a.cmp(b), "{a:?} {b:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 1_000_000);
+    }
+
+    #[test]
+    fn qrels_rows_are_put_in_document_byte_order_stably() {
+        let text = b"q 0 d10 1\nq 0 d9 2\nq 0 d10 3\nq 0 d\xff 0\nq 0 d 4\nq 0 d1000000000 5\nq 0 d100000000 6\n";
+        let q = read_qrels(text).unwrap();
+        let docs: Vec<&[u8]> = q.doc_ids.clone();
+        let want: [&[u8]; 7] = [
+            b"d",
+            b"d10",
+            b"d10",
+            b"d100000000",
+            b"d1000000000",
+            b"d9",
+            b"d\xff",
+        ];
+        assert_eq!(docs, want);
+        assert_eq!(q.grades, vec![4, 1, 3, 6, 5, 2, 0]); // d10 judged twice: file order kept
+        assert!(q.has_duplicate());
+    }
 
     #[test]
     fn a_document_judged_twice_for_one_query_only() {
