@@ -8,7 +8,8 @@ resident memory (``/usr/bin/time``), output bytes compared.  With ``--large 5000
 once.  ``--judged 4,300,1500`` adds the grouped layout with that many judgments per query
 (sparse as MS MARCO, a TREC pool, Robust04-like; each density has its own generated run and
 qrels under ``bench/data/core-reader/judged-N``).  Then ``cranfield evaluate`` on the grouped
-run with ``-j 1`` and ``-j 2``.
+run with ``-j 1`` and ``-j 2`` (and, with ``--large``, on the large run: issue 25's "one large
+run on 2 cores"), each repetition.
 
 Run: ``python bench/whole_command.py --trec-eval /tmp/trec_eval_src/trec_eval`` (trec_eval
 built with -O2 from github:usnistgov/trec_eval, never committed).
@@ -87,10 +88,13 @@ def main() -> None:
     ev = [sys.executable, "-m", "cranfield", "evaluate"]
     for j in (1, 2):
         cases[f"evaluate -j {j}"] = [*ev, str(qrels), str(run), "-j", str(j)]
+    if args.large:  # one large run on one core and on two, each repetition
+        for j in (1, 2):
+            cases[f"large evaluate -j {j}"] = [*ev, str(ql), str(rl), "-j", str(j)]
     got: dict[str, list[tuple[float, float, int, bytes]]] = {k: [] for k in cases}
     for _ in range(args.repeat):  # interleaved
         for k, cmd in cases.items():
-            if k.startswith("large") and got[k]:
+            if k.startswith("large:") and got[k]:
                 continue  # once
             got[k].append(measured(cmd, env))
     print(f"load {os.getloadavg()}; median of {args.repeat}: wall s, CPU s, peak MB")
@@ -107,8 +111,13 @@ def main() -> None:
             f"  {layout}: trec_eval / cranfield {a[0] / b[0]:.2f}x wall, {a[1] / b[1]:.2f}x CPU; "
             f"same output bytes: {same}"
         )
-    j1, j2 = med["evaluate -j 1"], med["evaluate -j 2"]
-    print(f"  evaluate -j 1 / -j 2: {j1[0] / j2[0]:.2f}x wall, CPU {j1[1]:.2f} vs {j2[1]:.2f}")
+    for size in ("", "large ") if args.large else ("",):
+        j1, j2 = med[f"{size}evaluate -j 1"], med[f"{size}evaluate -j 2"]
+        same = all(x[3] == got[f"{size}evaluate -j 1"][0][3] for x in got[f"{size}evaluate -j 2"])
+        print(
+            f"  {size}evaluate -j 1 / -j 2: {j1[0] / j2[0]:.2f}x wall, CPU {j1[1]:.2f} vs "
+            f"{j2[1]:.2f}; same output bytes: {same}"
+        )
 
 
 if __name__ == "__main__":
