@@ -145,7 +145,7 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Boun
         d.set_item("doc_ids", PyList::new(py, self::strings(py, &q.doc_ids)?)?)?;
         py.detach(|| {
             guarded("read_qrels", || {
-                judge_py::QrelsIndex::of_columns(&q.offsets, &q.doc_ids, &q.grades)
+                judge_py::QrelsIndex::of_columns(&q.offsets, &q.doc_ids, &q.grades, &q.query_ids)
             })
         })?
     } else {
@@ -164,7 +164,13 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Boun
                 let bad = |id: &&[u8]| crate::run_judge::bad_id(id);
                 let ids_ok = !q.doc_ids.iter().any(bad) && !q.query_ids.iter().any(bad);
                 q.doc_ids = Vec::new();
-                let index = judge_py::QrelsIndex::of_joined(&q.offsets, bytes, offsets, &q.grades);
+                let index = judge_py::QrelsIndex::of_joined(
+                    &q.offsets,
+                    bytes,
+                    offsets,
+                    &q.grades,
+                    &q.query_ids,
+                );
                 (ids_ok, index)
             })
         })?;

@@ -8,8 +8,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
+use std::sync::Arc;
+
 use super::{array, guarded};
 use crate::judge;
+use crate::run_judge::{QueryMap, query_map};
 
 /// Document ids: Python strings, or an Arrow column's buffers.
 enum Docs<'py> {
@@ -83,37 +86,44 @@ impl<'a> DocView<'a> {
     }
 }
 
-/// The judgments of a `Qrels`, by query and document, built once per qrels.
+/// The judgments of a `Qrels`, by query and document, and its query ids by position, built
+/// once per qrels (the query ids' map shared by every pass judged against them).
 #[pyclass(frozen, module = "cranfield._core")]
 pub struct QrelsIndex {
     inner: judge::QrelsIndex,
+    queries: Arc<QueryMap>,
 }
 
 #[pymethods]
 impl QrelsIndex {
-    /// `QrelsIndex(offsets, doc_ids, grades)`: the columns of a `cranfield.data.Qrels`.
+    /// `QrelsIndex(offsets, doc_ids, grades, query_ids)`: the columns of a
+    /// `cranfield.data.Qrels` (query `i`, `query_ids[i]`, judges rows
+    /// `offsets[i]..offsets[i + 1]`).
     #[new]
     fn new(
         py: Python<'_>,
         offsets: PyReadonlyArray1<'_, i64>,
         doc_ids: Vec<Bound<'_, PyString>>,
         grades: PyReadonlyArray1<'_, i64>,
+        query_ids: Vec<Bound<'_, PyString>>,
     ) -> PyResult<Self> {
         let (offsets, grades) = (offsets.as_slice()?, grades.as_slice()?);
         let docs = utf8(&doc_ids)?;
+        let queries = utf8(&query_ids)?;
         let ok = grades.len() == docs.len()
-            && offsets.first().is_none_or(|&a| a == 0)
+            && offsets.len() == queries.len() + 1
+            && offsets.first() == Some(&0)
             && offsets.windows(2).all(|w| w[0] <= w[1])
-            && offsets.last().is_none_or(|&b| b as usize == docs.len());
+            && offsets.last().is_some_and(|&b| b as usize == docs.len());
         if !ok {
             return Err(PyValueError::new_err("QrelsIndex: the columns do not fit"));
         }
-        let inner = py.detach(|| {
-            guarded("QrelsIndex", || {
-                judge::QrelsIndex::new(offsets, |r| docs[r], grades)
+        py.detach(|| {
+            guarded("QrelsIndex", || QrelsIndex {
+                inner: judge::QrelsIndex::new(offsets, |r| docs[r], grades),
+                queries: Arc::new(query_map(&queries)),
             })
-        })?;
-        Ok(QrelsIndex { inner })
+        })
     }
 
     #[getter]
@@ -139,11 +149,17 @@ impl QrelsIndex {
         &self.inner
     }
 
+    /// The qrels' query ids by position.
+    pub fn queries(&self) -> &Arc<QueryMap> {
+        &self.queries
+    }
+
     /// The index of qrels columns the core read itself (`read_qrels`): built from the file's
     /// bytes, with no Python string per judgment.
-    pub fn of_columns(offsets: &[i64], docs: &[&[u8]], grades: &[i64]) -> Self {
+    pub fn of_columns(offsets: &[i64], docs: &[&[u8]], grades: &[i64], queries: &[&[u8]]) -> Self {
         QrelsIndex {
             inner: judge::QrelsIndex::new(offsets, |r| docs[r], grades),
+            queries: Arc::new(query_map(queries)),
         }
     }
 
@@ -155,9 +171,11 @@ impl QrelsIndex {
         bytes: Vec<u8>,
         doc_offsets: Vec<i64>,
         grades: &[i64],
+        queries: &[&[u8]],
     ) -> Self {
         QrelsIndex {
             inner: judge::QrelsIndex::of_joined(offsets, bytes, doc_offsets, grades),
+            queries: Arc::new(query_map(queries)),
         }
     }
 }

@@ -3,6 +3,8 @@
 //! collected per query and judged at its end ([`crate::run_collect`]).  The work runs
 //! without the GIL.
 
+use std::sync::Arc;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -17,11 +19,12 @@ enum Pass {
     Collected(Box<RunCollect>),
 }
 
-/// The pass: `RunJudge(index, query_ids, depth, judged_only, grouped=True, rows=...,
-/// threads=None)`, `query_ids` the qrels' query ids in the index's order; `grouped=False`
-/// collects a run that is not grouped by query and judges it once the text has ended, in
-/// batches of about `rows` judged rows; `threads`: how many threads read and judge a large
-/// piece (`None`: one per core).
+/// The pass: `RunJudge(index, depth, judged_only, grouped=True, rows=..., threads=None)`,
+/// judged against the qrels of `index` (its query ids' map shared, not made again:
+/// evaluating a run in many ranges makes a pass per range); `grouped=False` collects a run
+/// that is not grouped by query and judges it once the text has ended, in batches of about
+/// `rows` judged rows; `threads`: how many threads read and judge a large piece (`None`: one
+/// per core).
 #[pyclass(module = "cranfield._core")]
 pub struct RunJudge {
     index: Py<QrelsIndex>,
@@ -53,33 +56,23 @@ fn batch(py: Python<'_>, j: Judged, more: bool, tag: &[u8]) -> PyResult<Py<PyAny
 #[pymethods]
 impl RunJudge {
     #[new]
-    #[pyo3(signature = (index, query_ids, depth, judged_only, grouped=true, rows=1 << 19, threads=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (index, depth, judged_only, grouped=true, rows=1 << 19, threads=None))]
     fn new(
         index: Bound<'_, QrelsIndex>,
-        query_ids: Vec<Bound<'_, PyString>>,
         depth: Option<usize>,
         judged_only: bool,
         grouped: bool,
         rows: usize,
         threads: Option<usize>,
     ) -> PyResult<Self> {
-        let ids = query_ids
-            .iter()
-            .map(|s| s.to_str().map(str::as_bytes))
-            .collect::<PyResult<Vec<&[u8]>>>()?;
-        if ids.len() != index.get().inner().num_queries() {
-            return Err(PyValueError::new_err(
-                "RunJudge: one query id per query of the index",
-            ));
-        }
         let threads = threads.unwrap_or_else(crate::threads::available);
+        let queries = Arc::clone(index.get().queries());
         let pass = guarded("RunJudge", || {
             if grouped {
-                let pass = run_judge::RunJudge::new(&ids, depth, judged_only);
+                let pass = run_judge::RunJudge::with_queries(queries, depth, judged_only);
                 Pass::Grouped(Box::new(pass.with_threads(threads)))
             } else {
-                let pass = RunCollect::new(&ids, depth, judged_only, rows);
+                let pass = RunCollect::with_queries(queries, depth, judged_only, rows);
                 Pass::Collected(Box::new(pass.with_threads(threads)))
             }
         })?;

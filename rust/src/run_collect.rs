@@ -9,10 +9,12 @@
 //! caller reads the text again from its start with a `RunCollect`.  What it cannot settle
 //! stops it as the grouped pass does, and the whole-file reader takes over.
 
+use std::sync::Arc;
+
 use crate::judge::QrelsIndex;
 use crate::run_judge::{
-    Done, Flat, FxMap, Judged, PARALLEL_BYTES, Rules, Scratch, Stop, assemble, bad_id, clean_text,
-    cut, judge_query, kept, not_stopped,
+    Done, Flat, FxMap, Judged, PARALLEL_BYTES, QueryMap, Rules, Scratch, Stop, assemble, bad_id,
+    clean_text, cut, judge_query, kept, not_stopped, query_map,
 };
 use crate::threads;
 use crate::trec::{Counts, each_run_row};
@@ -106,7 +108,7 @@ struct Chunk {
 /// The collection: every result (its query's slot, its document, its score) in file order,
 /// then the judged batches.
 pub struct RunCollect {
-    qrels_queries: FxMap<Box<[u8]>, usize>,
+    qrels_queries: Arc<QueryMap>,
     depth: Option<usize>,
     judged_only: bool,
     rows: usize,
@@ -139,12 +141,19 @@ impl RunCollect {
         judged_only: bool,
         rows: usize,
     ) -> Self {
+        let queries = Arc::new(query_map(qrels_query_ids));
+        Self::with_queries(queries, depth, judged_only, rows)
+    }
+
+    /// The same, with the qrels' [`QueryMap`] made already.
+    pub fn with_queries(
+        qrels_queries: Arc<QueryMap>,
+        depth: Option<usize>,
+        judged_only: bool,
+        rows: usize,
+    ) -> Self {
         RunCollect {
-            qrels_queries: qrels_query_ids
-                .iter()
-                .enumerate()
-                .map(|(i, q)| (Box::from(*q), i))
-                .collect(),
+            qrels_queries,
             depth,
             judged_only,
             rows: rows.max(1),

@@ -11,6 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 
 use crate::judge::{NOT_IN_QRELS, QrelsIndex, UNJUDGED, hash_of, rank_segment, starts_group};
 use crate::threads;
@@ -414,7 +415,7 @@ pub(crate) const PARALLEL_BYTES: usize = 1 << 20;
 /// The state of the pass between pieces.
 pub struct RunJudge {
     /// The qrels' query ids, by position in the qrels.
-    qrels_queries: FxMap<Box<[u8]>, usize>,
+    qrels_queries: Arc<QueryMap>,
     depth: Option<usize>,
     judged_only: bool,
     /// The query whose block may go on in the next piece, and its rows (documents in
@@ -439,14 +440,30 @@ pub struct RunJudge {
     stopped: Option<Stop>,
 }
 
+/// The qrels' query ids, each to its position in the qrels: built once per qrels
+/// (`cranfield._core.QrelsIndex` keeps it) and shared by every pass judged against them.
+pub type QueryMap = FxMap<Box<[u8]>, usize>;
+
+/// The map of the qrels' query ids `ids` (query `i` is `ids[i]`).
+pub fn query_map(ids: &[&[u8]]) -> QueryMap {
+    ids.iter()
+        .enumerate()
+        .map(|(i, q)| (Box::from(*q), i))
+        .collect()
+}
+
 impl RunJudge {
     /// A pass judging against a qrels whose query `i` is `qrels_query_ids[i]`.
     pub fn new(qrels_query_ids: &[&[u8]], depth: Option<usize>, judged_only: bool) -> Self {
-        let qrels_queries = qrels_query_ids
-            .iter()
-            .enumerate()
-            .map(|(i, q)| (Box::from(*q), i))
-            .collect();
+        Self::with_queries(Arc::new(query_map(qrels_query_ids)), depth, judged_only)
+    }
+
+    /// The same, with the qrels' [`QueryMap`] made already.
+    pub fn with_queries(
+        qrels_queries: Arc<QueryMap>,
+        depth: Option<usize>,
+        judged_only: bool,
+    ) -> Self {
         RunJudge {
             qrels_queries,
             depth,

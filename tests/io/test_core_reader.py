@@ -276,7 +276,9 @@ def test_the_cores_join_gives_the_grades_the_numpy_lookup_gives(judged, rows):
     grades = qrels.grades_of(query_of[run.qcodes], run.docs.lookup(qrels.doc_index))
     # the judged arrays' codes: -1 not in the qrels, -2 listed with a negative grade
     want = [-1 if g == MISSING else -2 if g < 0 else g for g in grades.tolist()]
-    index = _core.QrelsIndex(qrels.offsets, list(qrels.doc_ids), qrels.grades)
+    index = _core.QrelsIndex(
+        qrels.offsets, list(qrels.doc_ids), qrels.grades, list(qrels.query_ids)
+    )
     n = len(rows)  # a segment per row, each row its own query's
     one_each = np.arange(n + 1, dtype=np.int64)
     got = _core.judge_grades(

@@ -61,7 +61,10 @@ def test_index_read_with_the_qrels_judges_as_the_lines_say(lines):
     got = _grades(index, qrels, pairs)
     assert got == expected
     rebuilt = _core.QrelsIndex(
-        core_array(qrels.offsets, np.int64), list(qrels.doc_ids), core_array(qrels.grades, np.int64)
+        core_array(qrels.offsets, np.int64),
+        list(qrels.doc_ids),
+        core_array(qrels.grades, np.int64),
+        list(qrels.query_ids),
     )
     assert got == _grades(rebuilt, qrels, pairs)
 

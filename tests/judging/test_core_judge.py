@@ -204,6 +204,30 @@ def test_bad_arguments_are_errors_not_crashes(bad):
         )
 
 
+@pytest.mark.parametrize(
+    "columns",
+    [
+        ([0, 1], ["a"], [1], []),  # no query id for the query
+        ([0, 1], ["a"], [1], ["q", "r"]),  # a query id too many
+        ([0, 2], ["a"], [1], ["q"]),  # the offsets past the documents
+        ([1, 1], ["a"], [1], ["q"]),  # the offsets not from 0
+        ([0, 1], ["a"], [1, 2], ["q"]),  # a grade too many
+    ],
+)
+def test_an_index_of_columns_that_do_not_fit_is_an_error(columns):
+    from cranfield import _core
+
+    offsets, docs, grades, queries = columns
+    with pytest.raises(ValueError, match="do not fit"):
+        _core.QrelsIndex(
+            np.array(offsets, dtype=np.int64), docs, np.array(grades, dtype=np.int64), queries
+        )
+    fitting = _core.QrelsIndex(
+        np.array([0, 1], dtype=np.int64), ["a"], np.array([1], dtype=np.int64), ["q"]
+    )
+    assert fitting.num_queries == 1
+
+
 def test_arrow_offsets_that_do_not_fit_are_an_error():
     from cranfield import _core
 

@@ -35,7 +35,7 @@ after_qrels = threads()
 run = "".join(f"q{q} Q0 d{d} {d} {-d} t\\n" for q in range(queries) for d in range(docs))
 data = run.encode()
 assert len(data) >= 2 << 20  # a piece judged on all cores
-judge = _core.RunJudge(qrels_index(qrels), list(qrels.query_ids), None, False, threads=2)
+judge = _core.RunJudge(qrels_index(qrels), None, False, threads=2)
 assert judge.feed(data) is None
 got = judge.take(True)
 assert len(got["qrels_queries"]) == queries

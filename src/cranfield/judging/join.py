@@ -274,14 +274,16 @@ def _core() -> Any:
 
 def qrels_index(qrels: Qrels) -> Any:
     """The compiled core's index of ``qrels`` (``_core.QrelsIndex``: each query's judgments by
-    document), built once per :class:`~cranfield.data.tables.Qrels` (by the reader, from the
-    file's bytes, for qrels the core read)."""
+    document, and its query ids by position), built once per
+    :class:`~cranfield.data.tables.Qrels` (by the reader, from the file's bytes, for qrels the
+    core read)."""
     index = QRELS_INDEXES.get(qrels)
     if index is None:
         index = _core().QrelsIndex(
             core_array(qrels.offsets, np.int64),
             qrels.doc_ids if isinstance(qrels.doc_ids, list) else list(qrels.doc_ids),
             core_array(qrels.grades, np.int64),
+            list(qrels.query_ids),
         )
         QRELS_INDEXES[qrels] = index
     return index

@@ -75,9 +75,7 @@ def judged_batches(
     from cranfield.io.ir_metadata import parse_block
 
     rows = BATCH_ROWS if rows is None else rows
-    judge = _core.RunJudge(
-        qrels_index(qrels), list(qrels.query_ids), depth, judged_only, grouped, rows, threads
-    )
+    judge = _core.RunJudge(qrels_index(qrels), depth, judged_only, grouped, rows, threads)
     metadata = None
     first = True
     seen = 0
