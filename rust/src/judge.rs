@@ -23,12 +23,43 @@ pub const UNJUDGED: i64 = -2;
 pub struct QrelsIndex {
     /// Row `r`'s document is `arena[bounds[r]..bounds[r + 1]]` (`bounds` ascending from 0).
     arena: Vec<u8>,
-    bounds: Vec<i64>,
-    grades: Vec<i64>,
+    bounds: Vec<u32>,
+    grades: Grades,
     /// Query `q`'s table is `slots[starts[q]..starts[q + 1]]` (a power of two long, or empty);
     /// a slot holds a row + 1, or 0 when empty.
     starts: Vec<usize>,
     slots: Vec<u32>,
+}
+
+/// The judgments' grades: 32 bits each when every one fits (grades are small integers, so
+/// nearly always), else 64 (the memory of a large qrels' index).
+enum Grades {
+    Narrow(Vec<i32>),
+    Wide(Vec<i64>),
+}
+
+impl Grades {
+    fn of(grades: &[i64]) -> Self {
+        let narrow: Option<Vec<i32>> = grades.iter().map(|&g| i32::try_from(g).ok()).collect();
+        match narrow {
+            Some(v) => Grades::Narrow(v),
+            None => Grades::Wide(grades.to_vec()),
+        }
+    }
+
+    #[inline]
+    fn get(&self, r: usize) -> i64 {
+        match self {
+            Grades::Narrow(v) => i64::from(v[r]),
+            Grades::Wide(v) => v[r],
+        }
+    }
+}
+
+/// The end of a document joined into an index's buffer of `len` bytes so far (a 32-bit
+/// bound: 4 GiB of judged document ids or more is an internal error).
+pub fn joined_end(len: usize) -> u32 {
+    u32::try_from(len).expect("4 GiB or more of judged document ids")
 }
 
 /// The hash of an id (FxHash; its high bits are the best mixed): the one
@@ -43,7 +74,8 @@ pub fn hash_of(id: &[u8]) -> u64 {
 impl QrelsIndex {
     /// The qrels' query `q` judges documents `doc(r)` for `r` in `offsets[q]..offsets[q + 1]`
     /// with `grades[r]`; a document judged twice for one query keeps its first grade.  (More
-    /// than 2**32 - 2 judgments are not indexed: an internal error.)
+    /// than 2**32 - 2 judgments, or their documents' 4 GiB or more, are not indexed: an
+    /// internal error.)
     pub fn new<'a>(offsets: &[i64], doc: impl Fn(usize) -> &'a [u8], grades: &[i64]) -> Self {
         let rows = offsets.last().map_or(0, |&n| n as usize);
         let mut arena = Vec::new();
@@ -51,14 +83,14 @@ impl QrelsIndex {
         bounds.push(0);
         for r in 0..rows {
             arena.extend_from_slice(doc(r));
-            bounds.push(arena.len() as i64);
+            bounds.push(joined_end(arena.len()));
         }
         Self::of_joined(offsets, arena, bounds, grades)
     }
 
     /// [`Self::new`] of documents already joined: row `r`'s is `arena[bounds[r]..bounds[r +
     /// 1]]` (`bounds` ascending from 0, one more than the rows; kept, not copied).
-    pub fn of_joined(offsets: &[i64], arena: Vec<u8>, bounds: Vec<i64>, grades: &[i64]) -> Self {
+    pub fn of_joined(offsets: &[i64], arena: Vec<u8>, bounds: Vec<u32>, grades: &[i64]) -> Self {
         let rows = offsets.last().map_or(0, |&n| n as usize);
         assert!(rows < u32::MAX as usize, "more than 2**32 - 2 judgments");
         assert!(
@@ -71,7 +103,7 @@ impl QrelsIndex {
         let mut index = QrelsIndex {
             arena,
             bounds,
-            grades: grades[..rows].to_vec(),
+            grades: Grades::of(&grades[..rows]),
             starts: Vec::with_capacity(offsets.len()),
             slots: Vec::new(),
         };
@@ -150,7 +182,9 @@ impl QrelsIndex {
         loop {
             match self.slots[start + i] {
                 0 => return None,
-                s if self.doc(s as usize - 1) == doc => return Some(self.grades[s as usize - 1]),
+                s if self.doc(s as usize - 1) == doc => {
+                    return Some(self.grades.get(s as usize - 1));
+                }
                 _ => i = (i + 1) & (size - 1),
             }
         }
@@ -475,14 +509,37 @@ mod tests {
     }
 
     #[test]
+    fn grades_beyond_32_bits_are_kept_whole() {
+        let docs: [&[u8]; 3] = [b"a", b"b", b"c"];
+        for big in [
+            1i64 << 40,
+            -(1i64 << 40),
+            i64::MAX,
+            i64::MIN,
+            i64::from(i32::MAX) + 1,
+        ] {
+            let grades = [1, big, i64::from(i32::MIN)];
+            let index = QrelsIndex::new(&[0, 3], |r| docs[r], &grades);
+            assert!(matches!(index.grades, Grades::Wide(_)));
+            for (d, g) in docs.iter().zip(grades) {
+                assert_eq!(index.grade(0, d), Some(g));
+            }
+        }
+        let small = QrelsIndex::new(&[0, 3], |r| docs[r], &[i64::from(i32::MIN), 0, 4]);
+        assert!(matches!(small.grades, Grades::Narrow(_)));
+        assert_eq!(small.grade(0, b"a"), Some(i64::from(i32::MIN)));
+        assert_eq!(small.grade(0, b"c"), Some(4));
+    }
+
+    #[test]
     fn an_index_of_joined_documents_is_the_index_of_the_same_documents() {
         let qdocs: [&[u8]; 5] = [b"a", b"bb", b"", b"a", b"ccc"];
         let offsets = [0i64, 3, 5];
         let grades = [2, 0, 1, -1, 3];
         let arena = qdocs.concat();
-        let mut bounds = vec![0i64];
+        let mut bounds = vec![0u32];
         for d in qdocs {
-            bounds.push(bounds.last().unwrap() + d.len() as i64);
+            bounds.push(bounds.last().unwrap() + d.len() as u32);
         }
         let joined = QrelsIndex::of_joined(&offsets, arena.clone(), bounds.clone(), &grades);
         let plain = QrelsIndex::new(&offsets, |r| qdocs[r], &grades);

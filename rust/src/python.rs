@@ -142,10 +142,11 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Boun
     )?;
     // the judging index, built here from the file's bytes (judge() reuses it for every block)
     let index = if strings {
-        d.set_item("doc_ids", PyList::new(py, self::strings(py, &q.doc_ids)?)?)?;
+        let doc_ids = q.doc_ids();
+        d.set_item("doc_ids", PyList::new(py, self::strings(py, &doc_ids)?)?)?;
         py.detach(|| {
             guarded("read_qrels", || {
-                judge_py::QrelsIndex::of_columns(&q.offsets, &q.doc_ids, &q.grades, &q.query_ids)
+                judge_py::QrelsIndex::of_columns(&q.offsets, &doc_ids, &q.grades, &q.query_ids)
             })
         })?
     } else {
@@ -154,16 +155,17 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Boun
         // documents' bytes held once (the peak memory of a large qrels read)
         let (ids_ok, index) = py.detach(|| {
             guarded("read_qrels", || {
-                let mut offsets = Vec::with_capacity(q.doc_ids.len() + 1);
+                let mut offsets = Vec::with_capacity(q.rows() + 1);
                 let mut bytes = Vec::new();
-                offsets.push(0i64);
-                for id in &q.doc_ids {
+                offsets.push(0u32);
+                let mut ids_ok = !q.query_ids.iter().any(|id| crate::run_judge::bad_id(id));
+                for r in 0..q.rows() {
+                    let id = q.doc(r);
+                    ids_ok &= !crate::run_judge::bad_id(id);
                     bytes.extend_from_slice(id);
-                    offsets.push(bytes.len() as i64);
+                    offsets.push(crate::judge::joined_end(bytes.len()));
                 }
-                let bad = |id: &&[u8]| crate::run_judge::bad_id(id);
-                let ids_ok = !q.doc_ids.iter().any(bad) && !q.query_ids.iter().any(bad);
-                q.doc_ids = Vec::new();
+                q.free_docs();
                 let index = judge_py::QrelsIndex::of_joined(
                     &q.offsets,
                     bytes,

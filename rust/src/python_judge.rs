@@ -169,7 +169,7 @@ impl QrelsIndex {
     pub fn of_joined(
         offsets: &[i64],
         bytes: Vec<u8>,
-        doc_offsets: Vec<i64>,
+        doc_offsets: Vec<u32>,
         grades: &[i64],
         queries: &[&[u8]],
     ) -> Self {

@@ -250,6 +250,11 @@ impl<'d> Tokens<'d, '_> {
         let (s, e) = self.fields[k];
         &self.data[s..e]
     }
+    /// Field `k`'s bytes `start..end` in the text.
+    #[inline]
+    fn span(&self, k: usize) -> (usize, usize) {
+        self.fields[k]
+    }
     fn len(&self) -> usize {
         self.fields.len()
     }
@@ -500,28 +505,57 @@ pub struct QrelsColumns<'a> {
     pub query_ids: Vec<&'a [u8]>,
     /// Rows of query `i` are `offsets[i]..offsets[i + 1]`.
     pub offsets: Vec<i64>,
-    /// Each row's document id.
-    pub doc_ids: Vec<&'a [u8]>,
+    /// The text, and each row's document id as its bytes `start..end` in it ([`Self::doc`]:
+    /// 8 bytes a row, not a slice's 16; a qrels text of 4 GiB or more is an internal error).
+    data: &'a [u8],
+    docs: Vec<(u32, u32)>,
     pub grades: Vec<i64>,
-    pub lines: Vec<i64>,
+    /// Each row's line (32 bits: a qrels of 2**32 lines or more is an internal error).
+    pub lines: Vec<u32>,
     pub counts: Counts,
 }
 
-impl QrelsColumns<'_> {
+impl<'a> QrelsColumns<'a> {
+    /// How many judgments (rows) there are.
+    pub fn rows(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// Row `r`'s document id.
+    #[inline]
+    pub fn doc(&self, r: usize) -> &'a [u8] {
+        let (start, end) = self.docs[r];
+        &self.data[start as usize..end as usize]
+    }
+
+    /// Every row's document id.
+    pub fn doc_ids(&self) -> Vec<&'a [u8]> {
+        (0..self.rows()).map(|r| self.doc(r)).collect()
+    }
+
+    /// The documents' places let go of, once their ids are copied (no row is left).
+    pub fn free_docs(&mut self) {
+        self.docs = Vec::new();
+    }
+
     /// Whether a query judges one document twice (its rows are sorted: the two are adjacent).
     pub fn has_duplicate(&self) -> bool {
-        self.offsets.windows(2).any(|w| {
-            let rows = &self.doc_ids[w[0] as usize..w[1] as usize];
-            rows.windows(2).any(|p| p[0] == p[1])
-        })
+        self.offsets
+            .windows(2)
+            .any(|w| (w[0] as usize + 1..w[1] as usize).any(|r| self.doc(r - 1) == self.doc(r)))
     }
+}
+
+/// A place in a qrels text (32 bits: [`QrelsColumns`]).
+fn text_place(at: usize) -> u32 {
+    u32::try_from(at).expect("a qrels text of 4 GiB or more")
 }
 
 /// Read TREC qrels.
 pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
     let mut queries = BlockInterner::new();
     let mut qcodes: Vec<u32> = Vec::new();
-    let mut docs: Vec<&[u8]> = Vec::new();
+    let mut docs: Vec<(u32, u32)> = Vec::new();
     let mut grades = Vec::new();
     let mut lines_of = Vec::new();
     let mut counts = Counts::default();
@@ -534,14 +568,19 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
             return Err(d.error(ErrorKind::Grade, 3));
         };
         qcodes.push(queries.code(f.get(0)));
-        docs.push(f.get(2));
+        let (start, end) = f.span(2);
+        docs.push((text_place(start), text_place(end)));
         grades.push(grade);
-        lines_of.push(d.line as i64);
+        lines_of.push(u32::try_from(d.line).expect("a qrels text of 2**32 lines or more"));
         Ok(())
     })?;
     let qids = queries.inner.ids;
     let qrank = byte_ranks(&qids);
-    let key = |r: usize| (qrank[qcodes[r] as usize], docs[r]);
+    let doc = |r: usize| {
+        let (start, end) = docs[r];
+        &data[start as usize..end as usize]
+    };
+    let key = |r: usize| (qrank[qcodes[r] as usize], doc(r));
     let mut offsets = vec![0i64; qids.len() + 1];
     for &c in &qcodes {
         offsets[qrank[c as usize] as usize + 1] += 1;
@@ -556,7 +595,8 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
         return Ok(QrelsColumns {
             query_ids: sorted_q,
             offsets,
-            doc_ids: docs,
+            data,
+            docs,
             grades,
             lines: lines_of,
             counts,
@@ -584,11 +624,11 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
         // in file order here: the sort is stable); the bytes compared only where the keys tie
         let mut keyed: Vec<(u64, u32)> = segment
             .iter()
-            .map(|&r| (prefix8(docs[r as usize]), r))
+            .map(|&r| (prefix8(doc(r as usize)), r))
             .collect();
         let order = |x: &(u64, u32), y: &(u64, u32)| {
             x.0.cmp(&y.0)
-                .then_with(|| docs[x.1 as usize].cmp(docs[y.1 as usize]))
+                .then_with(|| doc(x.1 as usize).cmp(doc(y.1 as usize)))
                 .then(x.1.cmp(&y.1))
         };
         if !keyed.is_sorted_by(|x, y| order(x, y).is_le()) {
@@ -607,14 +647,18 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
     // each column put in order with its old copy freed before the next (the peak memory of
     // a large qrels read: one column twice, not all of them)
     drop(qcodes);
-    let doc_ids: Vec<&[u8]> = order.iter().map(|&r| docs[r as usize]).collect();
+    let sorted_docs: Vec<(u32, u32)> = order.iter().map(|&r| docs[r as usize]).collect();
     drop(docs);
-    let grades: Vec<i64> = order.iter().map(|&r| grades[r as usize]).collect();
-    let lines: Vec<i64> = order.iter().map(|&r| lines_of[r as usize]).collect();
+    let sorted_grades: Vec<i64> = order.iter().map(|&r| grades[r as usize]).collect();
+    drop(grades);
+    let lines: Vec<u32> = order.iter().map(|&r| lines_of[r as usize]).collect();
+    drop(lines_of);
+    let (docs, grades) = (sorted_docs, sorted_grades);
     Ok(QrelsColumns {
         query_ids: sorted_q,
         offsets,
-        doc_ids,
+        data,
+        docs,
         grades,
         lines,
         counts,
@@ -685,7 +729,7 @@ mod tests {
     fn qrels_rows_are_put_in_document_byte_order_stably() {
         let text = b"q 0 d10 1\nq 0 d9 2\nq 0 d10 3\nq 0 d\xff 0\nq 0 d 4\nq 0 d1000000000 5\nq 0 d100000000 6\n";
         let q = read_qrels(text).unwrap();
-        let docs: Vec<&[u8]> = q.doc_ids.clone();
+        let docs: Vec<&[u8]> = q.doc_ids();
         let want: [&[u8]; 7] = [
             b"d",
             b"d10",
@@ -775,7 +819,7 @@ mod tests {
     #[test]
     fn qrels_sorted_already_stay_as_they_are() {
         let q = read_qrels(b"a 0 x 1\na 0 y 0\nb 0 x 2\n").unwrap();
-        assert_eq!(q.doc_ids, vec![&b"x"[..], b"y", b"x"]);
+        assert_eq!(q.doc_ids(), vec![&b"x"[..], b"y", b"x"]);
         assert_eq!(q.offsets, vec![0, 2, 3]);
         assert_eq!(q.lines, vec![1, 2, 3]);
     }
@@ -786,7 +830,7 @@ mod tests {
         let q = read_qrels(text).unwrap();
         assert_eq!(q.query_ids, vec![&b"q10"[..], b"q2"]);
         assert_eq!(q.offsets, vec![0, 2, 4]);
-        assert_eq!(q.doc_ids, vec![&b"a"[..], b"z", b"a", b"b"]);
+        assert_eq!(q.doc_ids(), vec![&b"a"[..], b"z", b"a", b"b"]);
         assert_eq!(q.grades, vec![2, 0, -1, 1]);
         assert_eq!(q.lines, vec![3, 2, 5, 1]);
         assert_eq!(q.counts.comments, 1);

@@ -341,10 +341,10 @@ pub fn check_qrels(data: &[u8]) {
     }
     assert_eq!(q.offsets, offsets);
     let docs: Vec<&[u8]> = want.iter().map(|w| w.1).collect();
-    assert_eq!(q.doc_ids, docs);
+    assert_eq!(q.doc_ids(), docs);
     let grades: Vec<i64> = want.iter().map(|w| w.2).collect();
     assert_eq!(q.grades, grades);
-    let lines: Vec<i64> = want.iter().map(|w| w.3).collect();
+    let lines: Vec<u32> = want.iter().map(|w| w.3 as u32).collect();
     assert_eq!(q.lines, lines);
     // a (query, document) pair on two lines, by comparing every pair of rows
     let twice = (0..want.len())
@@ -372,7 +372,7 @@ pub fn check_join(qrels_text: &[u8], run_text: &[u8]) {
         .collect();
     let doc =
         |i: usize| &run.doc_bytes[run.doc_offsets[i] as usize..run.doc_offsets[i + 1] as usize];
-    let index = QrelsIndex::new(&q.offsets, |r| q.doc_ids[r], &q.grades);
+    let index = QrelsIndex::new(&q.offsets, |r| q.doc(r), &q.grades);
     // segment s: the rows of run query s, in file order
     let mut rows: Vec<i64> = (0..run.qcodes.len() as i64).collect();
     rows.sort_by_key(|&r| run.qcodes[r as usize]);
@@ -428,7 +428,7 @@ pub fn check_run_judge(qrels_text: &[u8], run_text: &[u8], every: usize) {
     let Ok(q) = read_qrels(qrels_text) else {
         return;
     };
-    let index = QrelsIndex::new(&q.offsets, |r| q.doc_ids[r], &q.grades);
+    let index = QrelsIndex::new(&q.offsets, |r| q.doc(r), &q.grades);
     let every = every.max(1);
     let mut grouped = RunJudge::new(&q.query_ids, None, false);
     let mut collected = RunCollect::new(&q.query_ids, None, false, 7);
