@@ -274,6 +274,16 @@ pub type Undefined = u8;
 /// How many undefined cases a kernel reports at most.
 pub const UNDEFINED_CASES: usize = 2;
 
+/// Kernel `k`'s undefined cases `undef` (an [`Undefined`]) counted in `counts` (a row of
+/// [`UNDEFINED_CASES`] counts per kernel).
+#[inline]
+pub fn count_undefined(counts: &mut [u64], k: usize, undef: Undefined) {
+    let row = &mut counts[k * UNDEFINED_CASES..(k + 1) * UNDEFINED_CASES];
+    for (case, count) in row.iter_mut().enumerate() {
+        *count += u64::from(undef >> case & 1);
+    }
+}
+
 /// trec_eval's 11 recall levels (`cranfield.measures.interpolated.ELEVEN_POINTS`), written
 /// as the same decimal literals.
 const ELEVEN_POINTS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
@@ -888,12 +898,7 @@ impl Rankings<'_> {
                     _ => kernel.compute(grades, qrels, num_ret, in_run),
                 };
                 values[k * nq + q] = value;
-                for (case, count) in undefined[k * UNDEFINED_CASES..(k + 1) * UNDEFINED_CASES]
-                    .iter_mut()
-                    .enumerate()
-                {
-                    *count += u64::from(undef >> case & 1);
-                }
+                count_undefined(undefined.as_mut_slice(), k, undef);
             }
         }
         Some((values, undefined))

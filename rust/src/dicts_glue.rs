@@ -386,12 +386,7 @@ impl DictPlan {
         for (k, kernel) in self.kernels.iter().enumerate() {
             let (v, undef) = kernel.compute(&judged.grades, qrels, num_ret, in_run);
             values.push(v);
-            for (case, count) in undefined[k * UNDEFINED_CASES..(k + 1) * UNDEFINED_CASES]
-                .iter_mut()
-                .enumerate()
-            {
-                *count += u64::from(undef >> case & 1);
-            }
+            dicts::count_undefined(undefined, k, undef);
         }
     }
 }
