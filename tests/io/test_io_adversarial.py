@@ -289,7 +289,7 @@ def outcome(path, kind: str):
         obj.offsets.tolist(),
         obj.doc_ids,
         obj.grades.tolist(),
-        obj.lines.tolist(),
+        [obj.line_of(i) for i in range(len(obj.grades))],
         obj.line_counts,
         len(obj),
     )

@@ -259,7 +259,8 @@ def _outcome(data: bytes, kind: str, parser: str, monkeypatch, tmp_path):
                 r.rank_problem,
             )
         q = read_qrels(p)
-        return (q.query_ids, q.offsets.tolist(), q.doc_ids, q.grades.tolist(), q.lines.tolist())
+        lines = [q.line_of(i) for i in range(len(q.grades))]
+        return (q.query_ids, q.offsets.tolist(), q.doc_ids, q.grades.tolist(), lines)
     except InputError as exc:
         return ("error", str(exc))
 

@@ -79,3 +79,29 @@ def test_the_duplicate_found_while_reading_keeps_its_error():
         InputError, match=r"line 3: document 'b' is judged with different grades \(0 and 2\)"
     ):
         parse_trec_qrels(b"2 0 b 0\n1 0 b 1\n2 0 b 2\n", "q.txt")
+
+
+@pytest.mark.parametrize(
+    ("text", "lines", "error"),
+    [
+        # in order, no comment: each judgment's line is its row + 1, kept as None
+        (b"1 0 a 1\n1 0 b 0\n2 0 b 2\n", None, None),
+        (b"1 0 a 1\n1 0 b 0\n1 0 b 2\n", None, "line 3: document 'b'"),
+        # a comment, or rows put in order: the lines kept
+        (b"# c\n1 0 a 1\n1 0 b 0\n", [2, 3], None),
+        (b"1 0 b 1\n1 0 a 0\n1 0 b 2\n", [2, 1, 3], "line 3: document 'b'"),
+        (b"# c\n1 0 a 1\n1 0 a 0\n", [2, 3], "line 3: document 'a'"),
+    ],
+)
+def test_the_lines_of_judgments_are_kept_where_they_are_not_their_rows(text, lines, error):
+    from cranfield.io.trec.core import core_qrels
+
+    got = core_qrels(text, "q.txt")
+    assert (None if got.lines is None else got.lines.tolist()) == lines
+    n = len(got.grades)
+    assert [got.line_of(r) for r in range(n)] == (lines or list(range(1, n + 1)))
+    if error is None:
+        assert parse_trec_qrels(text, "q.txt").grades.tolist() == got.grades.tolist()
+    else:
+        with pytest.raises(InputError, match=error):
+            parse_trec_qrels(text, "q.txt")

@@ -68,6 +68,12 @@ class Qrels:
     def __len__(self) -> int:
         return len(self.doc_ids)
 
+    def line_of(self, row: int) -> int:
+        """1-based line of a judgment (``lines`` is ``None`` where each judgment's line is its
+        row + 1: in-memory qrels, and a text file in order without comments or blank
+        lines)."""
+        return int(self.lines[row]) if self.lines is not None else row + 1
+
     @cached_property
     def query_index(self) -> dict[str, int]:
         return {q: i for i, q in enumerate(self.query_ids)}
