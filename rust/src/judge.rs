@@ -56,10 +56,18 @@ impl Grades {
     }
 }
 
-/// The end of a document joined into an index's buffer of `len` bytes so far (a 32-bit
-/// bound: 4 GiB of judged document ids or more is an internal error).
-pub fn joined_end(len: usize) -> u32 {
-    u32::try_from(len).expect("4 GiB or more of judged document ids")
+/// The documents `doc(r)` of rows `0..rows` joined into one buffer, and their bounds (row
+/// `r`'s is `buffer[bounds[r]..bounds[r + 1]]`), as [`QrelsIndex::of_joined`] keeps them
+/// (32-bit bounds: 4 GiB of judged document ids or more is an internal error).
+pub fn joined<'a>(rows: usize, doc: impl Fn(usize) -> &'a [u8]) -> (Vec<u8>, Vec<u32>) {
+    let mut arena = Vec::new();
+    let mut bounds = Vec::with_capacity(rows + 1);
+    bounds.push(0);
+    for r in 0..rows {
+        arena.extend_from_slice(doc(r));
+        bounds.push(u32::try_from(arena.len()).expect("4 GiB or more of judged document ids"));
+    }
+    (arena, bounds)
 }
 
 /// The hash of an id (FxHash; its high bits are the best mixed): the one
@@ -78,13 +86,7 @@ impl QrelsIndex {
     /// internal error.)
     pub fn new<'a>(offsets: &[i64], doc: impl Fn(usize) -> &'a [u8], grades: &[i64]) -> Self {
         let rows = offsets.last().map_or(0, |&n| n as usize);
-        let mut arena = Vec::new();
-        let mut bounds = Vec::with_capacity(rows + 1);
-        bounds.push(0);
-        for r in 0..rows {
-            arena.extend_from_slice(doc(r));
-            bounds.push(joined_end(arena.len()));
-        }
+        let (arena, bounds) = joined(rows, doc);
         Self::of_joined(offsets, arena, bounds, grades)
     }
 
@@ -259,9 +261,10 @@ pub(crate) fn descending_key(score: f64) -> u64 {
 }
 
 /// The first 8 bytes of an id as a big-endian integer (zeros after a shorter id): ids whose
-/// prefixes differ are in the order of their prefixes.
+/// prefixes differ are in the order of their prefixes (the first differing byte decides, and
+/// a padding zero stands only where the shorter id has ended, a prefix of the other).
 #[inline]
-fn prefix(id: &[u8]) -> u64 {
+pub(crate) fn prefix(id: &[u8]) -> u64 {
     let mut w = [0u8; 8];
     let n = id.len().min(8);
     w[..n].copy_from_slice(&id[..n]);

@@ -155,16 +155,10 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Boun
         // documents' bytes held once (the peak memory of a large qrels read)
         let (ids_ok, index) = py.detach(|| {
             guarded("read_qrels", || {
-                let mut offsets = Vec::with_capacity(q.rows() + 1);
-                let mut bytes = Vec::new();
-                offsets.push(0u32);
-                let mut ids_ok = !q.query_ids.iter().any(|id| crate::run_judge::bad_id(id));
-                for r in 0..q.rows() {
-                    let id = q.doc(r);
-                    ids_ok &= !crate::run_judge::bad_id(id);
-                    bytes.extend_from_slice(id);
-                    offsets.push(crate::judge::joined_end(bytes.len()));
-                }
+                let bad = crate::run_judge::bad_id;
+                let ids_ok =
+                    !q.query_ids.iter().any(|id| bad(id)) && !(0..q.rows()).any(|r| bad(q.doc(r)));
+                let (bytes, offsets) = crate::judge::joined(q.rows(), |r| q.doc(r));
                 q.free_docs();
                 let index = judge_py::QrelsIndex::of_joined(
                     &q.offsets,

@@ -119,9 +119,8 @@ impl QrelsIndex {
             return Err(PyValueError::new_err("QrelsIndex: the columns do not fit"));
         }
         py.detach(|| {
-            guarded("QrelsIndex", || QrelsIndex {
-                inner: judge::QrelsIndex::new(offsets, |r| docs[r], grades),
-                queries: Arc::new(query_map(&queries)),
+            guarded("QrelsIndex", || {
+                Self::of_columns(offsets, &docs, grades, &queries)
             })
         })
     }

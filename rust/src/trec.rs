@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::judge::prefix;
 use crate::numbers::{is_int, is_score, parse_int, parse_score};
 
 pub const QRELS_FIELDS: usize = 4;
@@ -624,7 +625,7 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
         // in file order here: the sort is stable); the bytes compared only where the keys tie
         let mut keyed: Vec<(u64, u32)> = segment
             .iter()
-            .map(|&r| (prefix8(doc(r as usize)), r))
+            .map(|&r| (prefix(doc(r as usize)), r))
             .collect();
         let order = |x: &(u64, u32), y: &(u64, u32)| {
             x.0.cmp(&y.0)
@@ -647,36 +648,20 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
     // each column put in order with its old copy freed before the next (the peak memory of
     // a large qrels read: one column twice, not all of them)
     drop(qcodes);
-    let sorted_docs: Vec<(u32, u32)> = order.iter().map(|&r| docs[r as usize]).collect();
-    drop(docs);
-    let sorted_grades: Vec<i64> = order.iter().map(|&r| grades[r as usize]).collect();
-    drop(grades);
-    let lines: Vec<u32> = order.iter().map(|&r| lines_of[r as usize]).collect();
-    drop(lines_of);
-    let (docs, grades) = (sorted_docs, sorted_grades);
     Ok(QrelsColumns {
         query_ids: sorted_q,
         offsets,
         data,
-        docs,
-        grades,
-        lines,
+        docs: in_order(docs, &order),
+        grades: in_order(grades, &order),
+        lines: in_order(lines_of, &order),
         counts,
     })
 }
 
-/// An id's first 8 bytes (zero-padded) as a big-endian integer.  Where two ids' prefixes
-/// differ, they order the ids as their bytes do: the first differing byte decides, and a
-/// padding zero stands only where the shorter id has ended, a prefix of the other.
-#[inline]
-fn prefix8(id: &[u8]) -> u64 {
-    match id.first_chunk::<8>() {
-        Some(head) => u64::from_be_bytes(*head),
-        None => id
-            .iter()
-            .enumerate()
-            .fold(0, |v, (i, &b)| v | u64::from(b) << (56 - 8 * i)),
-    }
+/// `column` in `order` (its rows), the old copy freed before the next column is put in order.
+fn in_order<T: Copy>(column: Vec<T>, order: &[u32]) -> Vec<T> {
+    order.iter().map(|&r| column[r as usize]).collect()
 }
 
 /// The rank of each (distinct) id among all in byte order.
@@ -715,7 +700,7 @@ mod tests {
         let mut compared = 0;
         for a in &sample {
             for b in &sample {
-                let (pa, pb) = (prefix8(a), prefix8(b));
+                let (pa, pb) = (prefix(a), prefix(b));
                 if pa != pb {
                     assert_eq!(pa.cmp(&pb), a.cmp(b), "{a:?} {b:?}");
                     compared += 1;

@@ -5,13 +5,13 @@ the ``trec`` tie policy.
 The run's text is read in pieces of whole lines (:func:`~cranfield.io.trec.run_pieces.texts`);
 the core checks the text as :class:`~cranfield.io.textcheck.TextCheck` does (no NUL byte,
 valid UTF-8, no inner byte order mark), splits each line, checks it by the rules of the
-whole-file reader, and judges each
-query once its block of lines has ended: its duplicates looked for, its documents put in
-``trec`` order (score descending, document id descending), cut at ``depth``, looked up in the
-qrels' index, and (``judged_only``) the unjudged ones dropped.  No document id becomes a
-Python object.  The judged queries come out in batches of about :data:`BATCH_ROWS` rows, each
-a :class:`~cranfield.judging.rankings.JudgedRankings` whose queries are in the qrels' order
-(``strcmp``), as :func:`~cranfield.judging.join.judge` makes them.
+whole-file reader, and judges each query once its block of lines has ended: its duplicates
+looked for, its documents put in ``trec`` order (score descending, document id descending),
+cut at ``depth``, looked up in the qrels' index, and (``judged_only``) the unjudged ones
+dropped.  No document id becomes a Python object.  The judged queries come out in batches of
+about :data:`BATCH_ROWS` rows, each a :class:`~cranfield.judging.rankings.JudgedRankings`
+whose queries are in the qrels' order (``strcmp``), as :func:`~cranfield.judging.join.judge`
+makes them.
 
 What the pass does not settle raises :class:`~cranfield.io.trec.run_pieces.NotGrouped` (a
 query met again after its block ended) or :class:`~cranfield.io.trec.run_pieces.Fallback`
