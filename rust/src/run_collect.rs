@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::judge::QrelsIndex;
 use crate::run_judge::{
-    Done, Flat, FxMap, Judged, PARALLEL_BYTES, QueryMap, Rules, Scratch, Stop, assemble, bad_id,
+    Batch, Flat, FxMap, Judged, PARALLEL_BYTES, QueryMap, Rules, Scratch, Stop, assemble, bad_id,
     clean_text, cut, judge_query, kept, not_stopped, query_map,
 };
 use crate::threads;
@@ -345,13 +345,10 @@ impl RunCollect {
             1
         };
         let judged = threads::map(&order[first..last], threads, Scratch::default, one);
-        let mut batch = Flat::default();
-        let mut done: Vec<Done> = Vec::new();
+        let mut batch = Batch::default();
         for got in judged {
             let (d, out) = got?;
-            if let Some(d) = d {
-                done.push(batch.append(&out, d));
-            }
+            batch.add(out, d);
         }
         self.next = last;
         let more = last < order.len();
@@ -359,7 +356,7 @@ impl RunCollect {
             // all judged: the results' memory goes back
             self.chunks = Vec::new();
         }
-        let out = assemble(&mut done, &mut batch, &mut self.next_tie, run_ids);
+        let out = assemble(&mut batch, &mut self.next_tie, run_ids);
         Ok((out, more))
     }
 }

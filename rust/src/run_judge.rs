@@ -118,20 +118,39 @@ pub(crate) struct Flat {
 }
 
 impl Flat {
-    /// Copy the rows of the query `d` of `other` to the end of these; where they now are.
-    pub(crate) fn append(&mut self, other: &Flat, d: Done) -> Done {
-        let start = self.grades.len();
-        let rows = d.start..d.start + d.len;
-        self.grades.extend_from_slice(&other.grades[rows.clone()]);
-        self.scores.extend_from_slice(&other.scores[rows.clone()]);
-        self.ties.extend_from_slice(&other.ties[rows]);
-        Done { start, ..d }
+    fn len(&self) -> usize {
+        self.grades.len()
+    }
+}
+
+/// Judged queries not taken yet: the [`Flat`]s they were judged into, kept as they are (a
+/// part's rows are copied once, by [`assemble`]), and each query's [`Done`] in one of them.
+#[derive(Default)]
+pub(crate) struct Batch {
+    flats: Vec<Flat>,
+    done: Vec<(usize, Done)>,
+}
+
+impl Batch {
+    /// Judged rows held.
+    pub(crate) fn rows(&self) -> usize {
+        self.flats.iter().map(Flat::len).sum()
     }
 
-    fn clear(&mut self) {
-        self.grades.clear();
-        self.scores.clear();
-        self.ties.clear();
+    /// Keep `flat`, whose rows are those of `done` (queries judged into it).
+    pub(crate) fn add(&mut self, flat: Flat, done: impl IntoIterator<Item = Done>) {
+        let f = self.flats.len();
+        self.done.extend(done.into_iter().map(|d| (f, d)));
+        self.flats.push(flat);
+    }
+
+    /// The flat a query is judged into in place (the last one; a new one when there is none).
+    fn last(&mut self) -> (usize, &mut Flat) {
+        if self.flats.is_empty() {
+            self.flats.push(Flat::default());
+        }
+        let f = self.flats.len() - 1;
+        (f, &mut self.flats[f])
     }
 }
 
@@ -429,8 +448,7 @@ pub struct RunJudge {
     /// The run's query ids, in file order, since the last take.
     run_ids: Vec<Box<[u8]>>,
     /// The batch: the judged rows and queries since the last take.
-    batch: Flat,
-    done: Vec<Done>,
+    batch: Batch,
     next_tie: i64,
     tag: Vec<u8>,
     counts: Counts,
@@ -474,8 +492,7 @@ impl RunJudge {
             scores: Vec::new(),
             ended: FxSet::default(),
             run_ids: Vec::new(),
-            batch: Flat::default(),
-            done: Vec::new(),
+            batch: Batch::default(),
             next_tie: 0,
             tag: Vec::new(),
             counts: Counts::default(),
@@ -493,7 +510,7 @@ impl RunJudge {
 
     /// Rows judged and not taken yet.
     pub fn held(&self) -> usize {
-        self.batch.grades.len()
+        self.batch.rows()
     }
 
     /// The last result's tag.
@@ -568,15 +585,13 @@ impl RunJudge {
             if more {
                 self.end_query(index)?; // the held query ended where this piece went on
             }
-            for (query, done) in part.blocks {
+            for &(query, _) in &part.blocks {
                 self.start_query(query)?;
                 self.ended.insert(Box::from(query));
                 self.run_ids.push(Box::from(query));
-                if let Some(d) = done {
-                    let moved = self.batch.append(&part.judged, d);
-                    self.done.push(moved);
-                }
             }
+            let done = part.blocks.iter().filter_map(|&(_, d)| d);
+            self.batch.add(part.judged, done);
             if let Some((query, block)) = part.tail {
                 self.start_query(query)?;
                 self.current = Some(Box::from(query));
@@ -619,15 +634,9 @@ impl RunJudge {
             depth: self.depth,
             judged_only: self.judged_only,
         };
-        let done = judge_query(
-            rules,
-            &query,
-            &docs,
-            &self.scores,
-            &mut self.scratch,
-            &mut self.batch,
-        )?;
-        self.done.extend(done);
+        let (f, flat) = self.batch.last();
+        let done = judge_query(rules, &query, &docs, &self.scores, &mut self.scratch, flat)?;
+        self.batch.done.extend(done.map(|d| (f, d)));
         self.ended.insert(query.clone());
         self.run_ids.push(query);
         self.arena.clear();
@@ -654,25 +663,16 @@ impl RunJudge {
             }
         }
         let run_ids = std::mem::take(&mut self.run_ids);
-        Ok(assemble(
-            &mut self.done,
-            &mut self.batch,
-            &mut self.next_tie,
-            run_ids,
-        ))
+        Ok(assemble(&mut self.batch, &mut self.next_tie, run_ids))
     }
 }
 
-/// The judged queries `done` (rows in `batch`) as [`Judged`], in the qrels' order, tie groups
-/// numbered on from `next_tie`; `done` and `batch` are emptied.
-pub(crate) fn assemble(
-    done: &mut Vec<Done>,
-    batch: &mut Flat,
-    next_tie: &mut i64,
-    run_ids: Vec<Box<[u8]>>,
-) -> Judged {
-    done.sort_unstable_by_key(|d| d.query);
-    let n = batch.grades.len();
+/// The judged queries of `batch` as [`Judged`], in the qrels' order, tie groups numbered on
+/// from `next_tie`; `batch` is emptied.
+pub(crate) fn assemble(batch: &mut Batch, next_tie: &mut i64, run_ids: Vec<Box<[u8]>>) -> Judged {
+    let done = &mut batch.done;
+    done.sort_unstable_by_key(|(_, d)| d.query);
+    let n = batch.flats.iter().map(Flat::len).sum();
     let mut out = Judged {
         qrels_queries: Vec::with_capacity(done.len()),
         offsets: Vec::with_capacity(done.len() + 1),
@@ -682,22 +682,22 @@ pub(crate) fn assemble(
         run_ids,
     };
     out.offsets.push(0);
-    for d in done.iter() {
+    for &(f, d) in done.iter() {
+        let flat = &batch.flats[f];
         out.qrels_queries.push(d.query as i64);
         let rows = d.start..d.start + d.len;
-        out.grades.extend_from_slice(&batch.grades[rows.clone()]);
-        out.scores.extend_from_slice(&batch.scores[rows.clone()]);
+        out.grades.extend_from_slice(&flat.grades[rows.clone()]);
+        out.scores.extend_from_slice(&flat.scores[rows.clone()]);
         let base = *next_tie;
         let mut groups = 0;
-        for &t in &batch.ties[rows] {
+        for &t in &flat.ties[rows] {
             out.tie_ids.push(base + t);
             groups = t + 1;
         }
         *next_tie += groups;
         out.offsets.push(out.grades.len() as i64);
     }
-    done.clear();
-    batch.clear();
+    *batch = Batch::default();
     out
 }
 
