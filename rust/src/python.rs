@@ -178,14 +178,11 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Boun
     d.set_item("grades", array(py, q.grades))?;
     // `None` where each judgment's line is its row + 1 (a qrels file in order, without
     // comments or blank lines), as `Qrels.lines` reads it
-    if q.lines
-        .iter()
-        .enumerate()
-        .all(|(r, &l)| l as usize == r + 1)
-    {
-        d.set_item("lines", py.None())?;
-    } else {
-        d.set_item("lines", array(py, q.lines))?;
+    match q.lines {
+        Some(v) if !v.iter().enumerate().all(|(r, &l)| l as usize == r + 1) => {
+            d.set_item("lines", array(py, v))?
+        }
+        _ => d.set_item("lines", py.None())?,
     }
     set_counts(&d, &q.counts)?;
     Ok(d)

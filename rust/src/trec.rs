@@ -202,25 +202,51 @@ fn is_space(b: u8) -> bool {
     SPACE[b as usize]
 }
 
-/// The fields of `line` as (start, end) offsets in the text (`base` is the line's offset).
+/// The fields of `line` as (start, end) offsets in the text (`base` is the line's offset):
+/// the runs of bytes between [`is_space`] bytes.  Eight bytes at a time: only the bytes
+/// below 0x21 (every space is one; so are the other C0 controls, which stay in their field)
+/// are looked at one by one ([`below_0x21`]).
 #[inline]
 fn split(line: &[u8], base: usize, out: &mut Vec<(usize, usize)>) {
     out.clear();
-    let mut i = 0;
     let n = line.len();
-    while i < n {
-        while i < n && is_space(line[i]) {
-            i += 1;
+    let mut field = 0; // where the field after the last space starts
+    let mut at_space = |p: usize, out: &mut Vec<(usize, usize)>| {
+        if is_space(line[p]) {
+            if field < p {
+                out.push((base + field, base + p));
+            }
+            field = p + 1;
         }
-        if i == n {
-            break;
+    };
+    let mut words = line.chunks_exact(8);
+    let mut i = 0;
+    for w in &mut words {
+        let mut m = below_0x21(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+        while m != 0 {
+            at_space(i + (m.trailing_zeros() / 8) as usize, out);
+            m &= m - 1;
         }
-        let s = i;
-        while i < n && !is_space(line[i]) {
-            i += 1;
-        }
-        out.push((base + s, base + i));
+        i += 8;
     }
+    for (k, &b) in words.remainder().iter().enumerate() {
+        if b < 0x21 {
+            at_space(i + k, out);
+        }
+    }
+    if field < n {
+        out.push((base + field, base + n));
+    }
+}
+
+/// The high bit of each byte of `w` that is below 0x21, the others 0: exact per byte, as no
+/// sum carries into the next byte (0x7f + 0x5f < 0x100).
+#[inline]
+fn below_0x21(w: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let t = (w & LOW7) + 0x5f5f_5f5f_5f5f_5f5f; // a byte's high bit: its low 7 bits >= 0x21
+    !(t | w) & HIGH
 }
 
 /// The lines of a text: (1-based number, start, end) of each, without its LF; a final LF
@@ -506,13 +532,16 @@ pub struct QrelsColumns<'a> {
     pub query_ids: Vec<&'a [u8]>,
     /// Rows of query `i` are `offsets[i]..offsets[i + 1]`.
     pub offsets: Vec<i64>,
-    /// The text, and each row's document id as its bytes `start..end` in it ([`Self::doc`]:
-    /// 8 bytes a row, not a slice's 16; a qrels text of 4 GiB or more is an internal error).
+    /// The text, and where each row's document id starts in it ([`Self::doc`]: the id is the
+    /// field that starts there; 4 bytes a row, not a slice's 16; a qrels text of 4 GiB or more
+    /// is an internal error).
     data: &'a [u8],
-    docs: Vec<(u32, u32)>,
+    docs: Vec<u32>,
     pub grades: Vec<i64>,
-    /// Each row's line (32 bits: a qrels of 2**32 lines or more is an internal error).
-    pub lines: Vec<u32>,
+    /// Each row's line (32 bits: a qrels of 2**32 lines or more is an internal error), or
+    /// `None` where each row's line is its row + 1 (a text in order with no comment or blank
+    /// line).
+    pub lines: Option<Vec<u32>>,
     pub counts: Counts,
 }
 
@@ -525,8 +554,7 @@ impl<'a> QrelsColumns<'a> {
     /// Row `r`'s document id.
     #[inline]
     pub fn doc(&self, r: usize) -> &'a [u8] {
-        let (start, end) = self.docs[r];
-        &self.data[start as usize..end as usize]
+        field_at(self.data, self.docs[r] as usize)
     }
 
     /// Every row's document id.
@@ -547,6 +575,14 @@ impl<'a> QrelsColumns<'a> {
     }
 }
 
+/// The field of `data` that starts at `start`: its bytes up to the next space or the end.
+#[inline]
+fn field_at(data: &[u8], start: usize) -> &[u8] {
+    let rest = &data[start..];
+    let len = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len());
+    &rest[..len]
+}
+
 /// A place in a qrels text (32 bits: [`QrelsColumns`]).
 fn text_place(at: usize) -> u32 {
     u32::try_from(at).expect("a qrels text of 4 GiB or more")
@@ -555,10 +591,12 @@ fn text_place(at: usize) -> u32 {
 /// Read TREC qrels.
 pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
     let mut queries = BlockInterner::new();
-    let mut qcodes: Vec<u32> = Vec::new();
-    let mut docs: Vec<(u32, u32)> = Vec::new();
-    let mut grades = Vec::new();
-    let mut lines_of = Vec::new();
+    // the columns made at their size (at most one row a line), as `judge::Grades::of`
+    let guess = memchr::memchr_iter(b'\n', data).count() + 1;
+    let mut qcodes: Vec<u32> = Vec::with_capacity(guess);
+    let mut docs: Vec<u32> = Vec::with_capacity(guess);
+    let mut grades = Vec::with_capacity(guess);
+    let mut lines_of: Option<Vec<u32>> = None; // kept once a row's line is not its row + 1
     let mut counts = Counts::default();
     data_lines(data, false, &mut counts, |d| {
         let f = &d.fields;
@@ -568,19 +606,21 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
         let Some(grade) = parse_int(f.get(3)) else {
             return Err(d.error(ErrorKind::Grade, 3));
         };
+        let row = qcodes.len();
         qcodes.push(queries.code(f.get(0)));
-        let (start, end) = f.span(2);
-        docs.push((text_place(start), text_place(end)));
+        docs.push(text_place(f.span(2).0));
         grades.push(grade);
-        lines_of.push(u32::try_from(d.line).expect("a qrels text of 2**32 lines or more"));
+        let line = u32::try_from(d.line).expect("a qrels text of 2**32 lines or more");
+        match &mut lines_of {
+            Some(v) => v.push(line),
+            None if line as usize == row + 1 => {}
+            None => lines_of = Some((1..=row as u32).chain([line]).collect()),
+        }
         Ok(())
     })?;
     let qids = queries.inner.ids;
     let qrank = byte_ranks(&qids);
-    let doc = |r: usize| {
-        let (start, end) = docs[r];
-        &data[start as usize..end as usize]
-    };
+    let doc = |r: usize| field_at(data, docs[r] as usize);
     let key = |r: usize| (qrank[qcodes[r] as usize], doc(r));
     let mut offsets = vec![0i64; qids.len() + 1];
     for &c in &qcodes {
@@ -648,13 +688,25 @@ pub fn read_qrels(data: &[u8]) -> Result<QrelsColumns<'_>, ParseError> {
     // each column put in order with its old copy freed before the next (the peak memory of
     // a large qrels read: one column twice, not all of them)
     drop(qcodes);
+    let docs = in_order(docs, &order);
+    let grades = in_order(grades, &order);
+    let lines = match lines_of {
+        Some(v) => in_order(v, &order),
+        None => {
+            // row r's line is the file row it came from, + 1: the order itself, made lines
+            for o in &mut order {
+                *o += 1;
+            }
+            order
+        }
+    };
     Ok(QrelsColumns {
         query_ids: sorted_q,
         offsets,
         data,
-        docs: in_order(docs, &order),
-        grades: in_order(grades, &order),
-        lines: in_order(lines_of, &order),
+        docs,
+        grades,
+        lines: Some(lines),
         counts,
     })
 }
@@ -678,6 +730,61 @@ fn byte_ranks(ids: &[&[u8]]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn below_0x21_marks_exactly_the_low_bytes_in_every_position() {
+        for b in 0..=255u8 {
+            for pos in 0..8 {
+                // the byte among neighbours at both extremes (a carry would show in them)
+                for fill in [0u8, 0x20, 0x21, 0x7f, 0x80, 0xff] {
+                    let mut w = [fill; 8];
+                    w[pos] = b;
+                    let m = below_0x21(u64::from_le_bytes(w));
+                    for (k, &x) in w.iter().enumerate() {
+                        let marked = m >> (8 * k + 7) & 1 == 1;
+                        assert_eq!(marked, x < 0x21, "{w:?} byte {k}");
+                    }
+                    assert_eq!(m & !0x8080_8080_8080_8080, 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn split_finds_the_fields_a_byte_by_byte_walk_finds() {
+        // lines of 0-40 bytes over the spaces, other controls, ASCII, and bytes >= 0x80
+        let alphabet = [
+            b' ', b'\t', 0x0b, 0x0c, b'\r', 0x01, 0x1f, 0x20, 0x21, b'a', 0x7f, 0x80, 0xc2, 0xff,
+        ];
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut out = Vec::new();
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 41) as usize;
+            let line: Vec<u8> = (0..len)
+                .map(|k| alphabet[((x >> (k % 50)) as usize + k * 7) % alphabet.len()])
+                .collect();
+            let mut want = Vec::new();
+            let mut start = None;
+            for (k, &b) in line.iter().enumerate() {
+                match (is_space(b), start) {
+                    (true, Some(s)) => {
+                        want.push((100 + s, 100 + k));
+                        start = None;
+                    }
+                    (false, None) => start = Some(k),
+                    _ => {}
+                }
+            }
+            if let Some(s) = start {
+                want.push((100 + s, 100 + len));
+            }
+            split(&line, 100, &mut out);
+            assert_eq!(out, want, "{line:?}");
+        }
+    }
 
     #[test]
     fn unequal_prefixes_order_ids_as_their_bytes() {
@@ -806,7 +913,20 @@ mod tests {
         let q = read_qrels(b"a 0 x 1\na 0 y 0\nb 0 x 2\n").unwrap();
         assert_eq!(q.doc_ids(), vec![&b"x"[..], b"y", b"x"]);
         assert_eq!(q.offsets, vec![0, 2, 3]);
-        assert_eq!(q.lines, vec![1, 2, 3]);
+        assert_eq!(q.lines, None); // each row's line is its row + 1
+        // a blank line: the lines are kept; the last id ends the text (no line end)
+        let q = read_qrels(b"a 0 x 1\n\na\t0\ty\t0\nb 0 x\x0b2\nb 0 zz 2").unwrap();
+        assert_eq!(q.lines, Some(vec![1, 3, 4, 5]));
+        assert_eq!(q.doc_ids(), vec![&b"x"[..], b"y", b"x", b"zz"]);
+    }
+
+    #[test]
+    fn qrels_put_in_order_have_the_lines_they_came_from() {
+        // no comment or blank line: each row's line is the file row it came from, + 1
+        let q = read_qrels(b"q2 0 b 1\nq10 0 z 0\nq10 0 a 2\nq2 0 a -1\n").unwrap();
+        assert_eq!(q.doc_ids(), vec![&b"a"[..], b"z", b"a", b"b"]);
+        assert_eq!(q.grades, vec![2, 0, -1, 1]);
+        assert_eq!(q.lines, Some(vec![3, 2, 4, 1]));
     }
 
     #[test]
@@ -817,7 +937,7 @@ mod tests {
         assert_eq!(q.offsets, vec![0, 2, 4]);
         assert_eq!(q.doc_ids(), vec![&b"a"[..], b"z", b"a", b"b"]);
         assert_eq!(q.grades, vec![2, 0, -1, 1]);
-        assert_eq!(q.lines, vec![3, 2, 5, 1]);
+        assert_eq!(q.lines, Some(vec![3, 2, 5, 1]));
         assert_eq!(q.counts.comments, 1);
     }
 
