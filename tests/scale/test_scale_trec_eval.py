@@ -221,3 +221,35 @@ def test_a_problem_in_a_piece_judged_on_all_threads_is_the_whole_file_error(
             outcomes.append(repr(exc))
     assert outcomes[0] == outcomes[1]
     assert isinstance(outcomes[0], str) and "line" in outcomes[0], outcomes[0]
+
+
+def test_topics_gathered_batch_by_batch_are_the_joined_parts():
+    """The streamed path's per-topic values (``Topics``: one array per value, grown past
+    the room it expected, a value that turns from integer to float) equal the parts joined
+    and put in topic order by ``merge_topics``."""
+    from cranfield.compat.trec_eval.measuring import merge_topics
+    from cranfield.compat.trec_eval.streamed import Topics
+
+    rng = np.random.default_rng(5)
+    ids = [f"q{i}" for i in rng.permutation(40)]
+    parts = []
+    at = 0
+    for size in (3, 1, 9, 12, 15):
+        topics = ids[at : at + size]
+        at += size
+        ints = rng.integers(0, 9, size)
+        second = ints if len(parts) < 2 else ints + 0.5  # int64, then float64
+        values = {"num_ret": [ints], "P": [rng.random(size), second]}
+        parts.append((topics, values, [f"r{t}" for t in topics]))
+    gathered = Topics(4)  # room for 4: grown three times
+    for p in parts:
+        gathered.add((p[0], {k: list(v) for k, v in p[1].items()}, list(p[2])))
+    got = gathered.part()
+    want = merge_topics([(p[0], {k: list(v) for k, v in p[1].items()}, p[2]) for p in parts])
+    assert got[0] == want[0] == sorted(ids)
+    assert got[2] == want[2]
+    assert got[1].keys() == want[1].keys()
+    for k in want[1]:
+        for a, b in zip(got[1][k], want[1][k], strict=True):
+            assert a.dtype == b.dtype
+            assert np.array_equal(a, b)

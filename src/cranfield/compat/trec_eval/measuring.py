@@ -170,16 +170,17 @@ def evaluate_dummies(qrels, missing: Sequence[str], name: str, opts: Options, me
 
 def merge_topics(parts: list[tuple]) -> tuple[list[str], dict, list[str] | None]:
     """The ``(topics, values, relstrings)`` of topics evaluated apart (blocks of a run, the
-    dummy rankings of ``-c``), joined in topic order."""
+    dummy rankings of ``-c``), joined in topic order.  The parts' values are handed over,
+    measure by measure (their dicts are emptied), so that they are not held twice."""
     parts = [p for p in parts if p[0]]
     if len(parts) == 1:
         return parts[0]
     qids = [q for p in parts for q in p[0]]
-    order = sorted(range(len(qids)), key=qids.__getitem__)
-    values = {
-        k: [np.concatenate(cols)[order] for cols in zip(*(p[1][k] for p in parts), strict=True)]
-        for k in (parts[0][1] if parts else {})
-    }
+    order = np.array(sorted(range(len(qids)), key=qids.__getitem__), dtype=np.intp)
+    values = {}
+    for k in list(parts[0][1]) if parts else []:
+        slots = zip(*(p[1].pop(k) for p in parts), strict=True)
+        values[k] = [np.concatenate(cols)[order] for cols in slots]
     relstrings = None
     if parts and parts[0][2] is not None:
         flat = [r for p in parts for r in p[2]]
