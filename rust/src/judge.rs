@@ -36,15 +36,123 @@ pub struct QrelsIndex {
 
 /// Query `q`'s table is `slots[starts[q]..starts[q + 1]]` (a power of two slots, or none),
 /// open addressing: a slot holds the row counted from the query's first, + 1, or 0 when
-/// empty; in one 16-bit unit (half the memory of a row number: 26 MB instead of 51 for the
-/// 5.5M judgments of 100,000 queries), or two for a query of [`WIDE`] rows or more.
+/// empty, as its query's [`Kind`] says (16-bit units: half the memory of a row number, 26 MB
+/// instead of 51 for the 5.5M judgments of 100,000 queries).
 struct Tables {
     starts: Vec<usize>,
     slots: Vec<u16>,
 }
 
-/// A query of this many judgments or more has slots of two 16-bit units ([`QrelsIndex`]).
+/// How a query's table holds a slot.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    /// Fewer than [`TINY`] judgments: one unit, the row + 1 in its low byte and a byte of the
+    /// document's hash ([`tag`]) in its high byte, so that a document the query does not
+    /// judge is told apart without its bytes compared (but once in 256).
+    Tiny,
+    /// Fewer than [`WIDE`] judgments: one unit, the row + 1.
+    Narrow,
+    /// Two units, the row + 1.
+    Wide,
+}
+
+/// A query of fewer judgments than this has [`Kind::Tiny`] slots (the row + 1 in a byte).
+const TINY: usize = u8::MAX as usize;
+/// A query of this many judgments or more has [`Kind::Wide`] slots.
 const WIDE: usize = u16::MAX as usize;
+
+/// The byte of a document's hash a [`Kind::Tiny`] slot keeps: bits the probe does not start
+/// from (it takes the top ones; a table has at most 512 slots), of the well-mixed high half.
+#[inline]
+fn tag(hash: u64) -> u16 {
+    ((hash >> 40) & 0xff) as u16
+}
+
+impl Kind {
+    fn of(judgments: usize) -> Kind {
+        if judgments < TINY {
+            Kind::Tiny
+        } else if judgments < WIDE {
+            Kind::Narrow
+        } else {
+            Kind::Wide
+        }
+    }
+
+    fn units(self) -> usize {
+        if self == Kind::Wide { 2 } else { 1 }
+    }
+
+    /// Slot `i` of `slots`: (the row + 1, or 0 when empty; its tag, or 0 but for tiny).
+    #[inline]
+    fn get(self, slots: &[u16], i: usize) -> (usize, u16) {
+        match self {
+            Kind::Tiny => (usize::from(slots[i] & 0xff), slots[i] >> 8),
+            Kind::Narrow => (usize::from(slots[i]), 0),
+            Kind::Wide => (
+                usize::from(slots[2 * i]) | usize::from(slots[2 * i + 1]) << 16,
+                0,
+            ),
+        }
+    }
+
+    /// Slot `i` of `slots` made to hold the row `k` (counted from the query's first), whose
+    /// document's hash is `hash`.
+    fn put(self, slots: &mut [u16], i: usize, k: usize, hash: u64) {
+        let v = k + 1;
+        match self {
+            Kind::Tiny => slots[i] = v as u16 | tag(hash) << 8,
+            Kind::Narrow => slots[i] = v as u16,
+            Kind::Wide => {
+                slots[2 * i] = v as u16;
+                slots[2 * i + 1] = (v >> 16) as u16;
+            }
+        }
+    }
+
+    /// Whether slot tag `t` may hold a document of hash `hash`.
+    #[inline]
+    fn may_hold(self, t: u16, hash: u64) -> bool {
+        self != Kind::Tiny || t == tag(hash)
+    }
+}
+
+/// One query's table ([`QrelsIndex::table`]): its slots, a power of two of them.
+pub struct Table<'a> {
+    index: &'a QrelsIndex,
+    slots: &'a [u16],
+    first: usize,
+    kind: Kind,
+    size: usize,
+}
+
+impl Table<'_> {
+    /// The row of the query's judgment of `doc`, whose [`hash_of`] is `hash`, if any.
+    #[inline]
+    pub fn row(&self, doc: &[u8], hash: u64) -> Option<usize> {
+        if self.size == 0 {
+            return None;
+        }
+        let mut i = QrelsIndex::probe(self.size, hash);
+        loop {
+            match self.kind.get(self.slots, i) {
+                (0, _) => return None,
+                (v, t)
+                    if self.kind.may_hold(t, hash) && self.index.doc(self.first + v - 1) == doc =>
+                {
+                    return Some(self.first + v - 1);
+                }
+                _ => i = (i + 1) & (self.size - 1),
+            }
+        }
+    }
+
+    /// The grade of the query's judgment of `doc` (of hash `hash`), if any.
+    #[inline]
+    pub fn grade(&self, doc: &[u8], hash: u64) -> Option<i64> {
+        self.row(doc, hash).map(|r| self.index.grades.get(r))
+    }
+}
 
 /// The judgments' grades: 32 bits each when every one fits (grades are small integers, so
 /// nearly always), else 64 (the memory of a large qrels' index).
@@ -153,20 +261,23 @@ impl QrelsIndex {
             } else {
                 (2 * n).next_power_of_two()
             };
-            let units = if n >= WIDE { 2 * size } else { size };
+            let kind = Kind::of(n);
             let start = t.slots.len();
-            t.slots.resize(start + units, 0);
-            t.starts.push(start + units);
+            t.slots.resize(start + kind.units() * size, 0);
+            t.starts.push(t.slots.len());
+            let slots = &mut t.slots[start..];
             for r in a..b {
                 let d = self.doc(r);
-                let mut i = Self::probe(size, hash_of(d));
+                let hash = hash_of(d);
+                let mut i = Self::probe(size, hash);
                 loop {
-                    match self.slot(&t, q, i) {
-                        None => {
-                            self.set_slot(&mut t, q, i, r - a);
+                    match kind.get(slots, i) {
+                        (0, _) => {
+                            kind.put(slots, i, r - a, hash);
                             break;
                         }
-                        Some(s) if self.doc(s) == d => break, // judged twice: the first
+                        // judged twice: the first grade stands
+                        (v, t) if kind.may_hold(t, hash) && self.doc(a + v - 1) == d => break,
                         _ => i = (i + 1) & (size - 1),
                     }
                 }
@@ -175,35 +286,26 @@ impl QrelsIndex {
         t
     }
 
-    /// Whether query `q` has two 16-bit units a slot.
+    /// Query `q`'s table (`None`: no such query).
     #[inline]
-    fn wide(&self, q: usize) -> bool {
-        (self.firsts[q + 1] - self.firsts[q]) as usize >= WIDE
-    }
-
-    /// The row in slot `i` of query `q`'s table, if any.
-    #[inline]
-    fn slot(&self, t: &Tables, q: usize, i: usize) -> Option<usize> {
-        let start = t.starts[q];
-        let v = if self.wide(q) {
-            let (lo, hi) = (t.slots[start + 2 * i], t.slots[start + 2 * i + 1]);
-            usize::from(lo) | usize::from(hi) << 16
-        } else {
-            usize::from(t.slots[start + i])
-        };
-        v.checked_sub(1).map(|k| self.firsts[q] as usize + k)
-    }
-
-    /// Put the query's row `k` (counted from its first) in slot `i` of query `q`'s table.
-    fn set_slot(&self, t: &mut Tables, q: usize, i: usize, k: usize) {
-        let start = t.starts[q];
-        let v = k + 1;
-        if self.wide(q) {
-            t.slots[start + 2 * i] = v as u16;
-            t.slots[start + 2 * i + 1] = (v >> 16) as u16;
-        } else {
-            t.slots[start + i] = v as u16;
+    pub fn table(&self, q: usize) -> Option<Table<'_>> {
+        if q >= self.num_queries() {
+            return None;
         }
+        let t = self.tables();
+        let (first, n) = (
+            self.firsts[q] as usize,
+            (self.firsts[q + 1] - self.firsts[q]) as usize,
+        );
+        let kind = Kind::of(n);
+        let slots = &t.slots[t.starts[q]..t.starts[q + 1]];
+        Some(Table {
+            index: self,
+            slots,
+            first,
+            kind,
+            size: slots.len() / kind.units(),
+        })
     }
 
     /// Row `r`'s document.
@@ -242,23 +344,7 @@ impl QrelsIndex {
     /// [`Self::grade`] of a document whose [`hash_of`] is `hash`.
     #[inline]
     pub fn grade_hashed(&self, query: usize, doc: &[u8], hash: u64) -> Option<i64> {
-        if query >= self.num_queries() {
-            return None;
-        }
-        let t = self.tables();
-        let units = t.starts[query + 1] - t.starts[query];
-        let size = if self.wide(query) { units / 2 } else { units };
-        if size == 0 {
-            return None;
-        }
-        let mut i = Self::probe(size, hash);
-        loop {
-            match self.slot(t, query, i) {
-                None => return None,
-                Some(r) if self.doc(r) == doc => return Some(self.grades.get(r)),
-                _ => i = (i + 1) & (size - 1),
-            }
-        }
+        self.table(query)?.grade(doc, hash)
     }
 }
 
@@ -636,10 +722,12 @@ mod tests {
 
     #[test]
     fn queries_of_every_table_width_find_each_judgment() {
-        // queries of 0, 1, 65,534 (the most 16-bit slots hold), 65,535 and 70,000 judgments
-        // (two units a slot), each document judged twice in the largest (the first grade
-        // stands); every judged document looked up, and documents judged for another query
-        let sizes = [0usize, 1, 65_534, 65_535, 70_000];
+        // queries of 0, 1, 254 (the most a tiny table holds: a byte of row, a byte of
+        // hash), 255, 65,534 (the most 16-bit slots hold), 65,535 and 70,000 judgments (two
+        // units a slot), each document judged twice in the largest and in the 254 (the first
+        // grade stands); every judged document looked up, and documents judged for another
+        // query
+        let sizes = [0usize, 1, 254, 255, 256, 65_534, 65_535, 70_000];
         let mut docs: Vec<Vec<u8>> = Vec::new();
         let mut grades = Vec::new();
         let mut offsets = vec![0i64];
@@ -648,7 +736,7 @@ mod tests {
                 docs.push(format!("q{q}d{k}").into_bytes());
                 grades.push(((k * 7 + q) % 5) as i64);
             }
-            if q == 4 {
+            if q == 2 || q == 7 {
                 for k in 0..n {
                     docs.push(format!("q{q}d{k}").into_bytes());
                     grades.push(9);
@@ -661,10 +749,14 @@ mod tests {
             for k in 0..n {
                 let want = ((k * 7 + q) % 5) as i64;
                 assert_eq!(index.grade(q, format!("q{q}d{k}").as_bytes()), Some(want));
-                let other = (q + 1) % sizes.len();
-                assert_eq!(index.grade(other, format!("q{q}d{k}").as_bytes()), None);
             }
             assert_eq!(index.grade(q, format!("q{q}d{n}").as_bytes()), None);
+            // up to 300 documents of this query in every other query's table
+            for other in (0..sizes.len()).filter(|&o| o != q) {
+                for k in 0..n.min(300) {
+                    assert_eq!(index.grade(other, format!("q{q}d{k}").as_bytes()), None);
+                }
+            }
         }
         assert_eq!(index.grade(sizes.len(), b"q1d0"), None);
     }

@@ -200,12 +200,13 @@ pub(crate) fn judge_query(
     }
     let start = out.grades.len();
     let mut tie = -1i64;
+    let table = rules.index.table(q);
     for k in 0..s.rank.len() {
         if starts_group(&s.rank, scores, k) {
             tie += 1;
         }
         let r = s.rank[k] as usize;
-        let grade = match rules.index.grade_hashed(q, docs[r], s.hashes[r]) {
+        let grade = match table.as_ref().and_then(|t| t.grade(docs[r], s.hashes[r])) {
             Some(g) if g < 0 => UNJUDGED,
             Some(g) => g,
             None => NOT_IN_QRELS,
