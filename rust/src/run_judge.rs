@@ -175,17 +175,23 @@ pub(crate) struct Rules<'i> {
 }
 
 /// Judge the rows of one query (`docs[r]`, `scores[r]`) into `out`: its duplicates looked
-/// for, and, when the qrels judge it, its judged rows; `None` when they do not.
+/// for, and, when the qrels judge it, its judged rows; `None` when they do not.  `hashes`:
+/// the documents' [`hash_of`] made already, or its top 32 bits (the rest 0: the tables start
+/// their probes from the top bits, and compare the bytes where hashes meet), else made here.
 pub(crate) fn judge_query(
     rules: Rules<'_>,
     query: &[u8],
     docs: &[&[u8]],
     scores: &[f64],
+    hashes: Option<&[u64]>,
     s: &mut Scratch,
     out: &mut Flat,
 ) -> Result<Option<Done>, Stop> {
     s.hashes.clear();
-    s.hashes.extend(docs.iter().map(|d| hash_of(d)));
+    match hashes {
+        Some(h) => s.hashes.extend_from_slice(h),
+        None => s.hashes.extend(docs.iter().map(|d| hash_of(d))),
+    }
     if s.seen.has_duplicate(docs.len(), |r| docs[r], &s.hashes) {
         return Err(Stop::Duplicate);
     }
@@ -264,7 +270,15 @@ fn read_part<'d>(
     let mut heading = held.is_some();
     let mut counts = Counts::default();
     let mut close = |query: &'d [u8], block: &mut Block<'d>, out: &mut Part<'d>| {
-        let done = judge_query(rules, query, &block.docs, &block.scores, s, &mut out.judged)?;
+        let done = judge_query(
+            rules,
+            query,
+            &block.docs,
+            &block.scores,
+            None,
+            s,
+            &mut out.judged,
+        )?;
         out.blocks.push((query, done));
         block.docs.clear();
         block.scores.clear();
@@ -636,7 +650,15 @@ impl RunJudge {
             judged_only: self.judged_only,
         };
         let (f, flat) = self.batch.last();
-        let done = judge_query(rules, &query, &docs, &self.scores, &mut self.scratch, flat)?;
+        let done = judge_query(
+            rules,
+            &query,
+            &docs,
+            &self.scores,
+            None,
+            &mut self.scratch,
+            flat,
+        )?;
         self.batch.done.extend(done.map(|d| (f, d)));
         self.ended.insert(query.clone());
         self.run_ids.push(query);
