@@ -202,41 +202,48 @@ fn is_space(b: u8) -> bool {
     SPACE[b as usize]
 }
 
-/// The fields of `line` as (start, end) offsets in the text (`base` is the line's offset):
-/// the runs of bytes between [`is_space`] bytes.  Eight bytes at a time: only the bytes
-/// below 0x21 (every space is one; so are the other C0 controls, which stay in their field)
-/// are looked at one by one ([`below_0x21`]).
+/// The fields of the line of `data` that starts at `start` (its bytes up to the next LF, or
+/// the end), as (start, end) offsets in `data`: the runs of bytes between [`is_space`] bytes;
+/// and where the line ends (its LF, or the end).  Eight bytes at a time, the line's end
+/// found in the same walk: only the bytes below 0x21 (LF and every other space is one; so
+/// are the other C0 controls, which stay in their field) are looked at one by one
+/// ([`below_0x21`]).
 #[inline]
-fn split(line: &[u8], base: usize, out: &mut Vec<(usize, usize)>) {
+fn split_line(data: &[u8], start: usize, out: &mut Vec<(usize, usize)>) -> usize {
     out.clear();
-    let n = line.len();
-    let mut field = 0; // where the field after the last space starts
-    let mut at_space = |p: usize, out: &mut Vec<(usize, usize)>| {
-        if is_space(line[p]) {
+    let mut field = start; // where the field after the last space starts
+    // a byte below 0x21 at `p`: the line's end (its LF), or the end of a field
+    let mut at = |p: usize, out: &mut Vec<(usize, usize)>| {
+        let b = data[p];
+        if is_space(b) {
             if field < p {
-                out.push((base + field, base + p));
+                out.push((field, p));
             }
             field = p + 1;
         }
+        b == b'\n'
     };
-    let mut words = line.chunks_exact(8);
-    let mut i = 0;
-    for w in &mut words {
+    let mut i = start;
+    while let Some(w) = data.get(i..i + 8) {
         let mut m = below_0x21(u64::from_le_bytes(w.try_into().expect("8 bytes")));
         while m != 0 {
-            at_space(i + (m.trailing_zeros() / 8) as usize, out);
+            let p = i + (m.trailing_zeros() / 8) as usize;
+            if at(p, out) {
+                return p;
+            }
             m &= m - 1;
         }
         i += 8;
     }
-    for (k, &b) in words.remainder().iter().enumerate() {
-        if b < 0x21 {
-            at_space(i + k, out);
+    for (p, &b) in data.iter().enumerate().skip(i) {
+        if b < 0x21 && at(p, out) {
+            return p;
         }
     }
-    if field < n {
-        out.push((base + field, base + n));
+    if field < data.len() {
+        out.push((field, data.len()));
     }
+    data.len()
 }
 
 /// The high bit of each byte of `w` that is below 0x21, the others 0: exact per byte, as no
@@ -247,23 +254,6 @@ fn below_0x21(w: u64) -> u64 {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let t = (w & LOW7) + 0x5f5f_5f5f_5f5f_5f5f; // a byte's high bit: its low 7 bits >= 0x21
     !(t | w) & HIGH
-}
-
-/// The lines of a text: (1-based number, start, end) of each, without its LF; a final LF
-/// ends the last line (no empty line after it).
-fn lines(data: &[u8]) -> impl Iterator<Item = (u64, usize, usize)> + '_ {
-    let mut start = 0usize;
-    let mut number = 0u64;
-    std::iter::from_fn(move || {
-        if start > data.len() || (start == data.len() && number > 0 && data[start - 1] == b'\n') {
-            return None;
-        }
-        let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |p| start + p);
-        number += 1;
-        let item = (number, start, end);
-        start = end + 1;
-        Some(item)
-    })
 }
 
 struct Tokens<'d, 'f> {
@@ -356,9 +346,15 @@ fn each_data_line<'d, E: From<ParseError>>(
     mut each: impl FnMut(&DataLine<'d, '_>) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut fields = Vec::with_capacity(8);
-    for (line, start, end) in lines(data) {
+    // the lines: (1-based number, start, end) of each, without its LF; a final LF ends the
+    // last line (no empty line after it); an empty text is one empty line
+    let (mut next, mut line) = (0usize, 0u64);
+    while next < data.len() || (next == data.len() && (line == 0 || data[next - 1] != b'\n')) {
+        let start = next;
+        let end = split_line(data, start, &mut fields);
+        next = end + 1;
+        line += 1;
         counts.lines = line;
-        split(&data[start..end], start, &mut fields);
         let d = DataLine {
             line,
             start,
@@ -751,10 +747,12 @@ mod tests {
     }
 
     #[test]
-    fn split_finds_the_fields_a_byte_by_byte_walk_finds() {
-        // lines of 0-40 bytes over the spaces, other controls, ASCII, and bytes >= 0x80
+    fn split_line_finds_the_fields_and_end_a_byte_by_byte_walk_finds() {
+        // texts of 0-90 bytes over LF, the other spaces, other controls, ASCII and bytes >=
+        // 0x80: every line's fields and end, walked one byte at a time
         let alphabet = [
-            b' ', b'\t', 0x0b, 0x0c, b'\r', 0x01, 0x1f, 0x20, 0x21, b'a', 0x7f, 0x80, 0xc2, 0xff,
+            b'\n', b' ', b'\t', 0x0b, 0x0c, b'\r', 0x01, 0x1f, 0x20, 0x21, b'a', 0x7f, 0x80, 0xc2,
+            0xff,
         ];
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut out = Vec::new();
@@ -762,27 +760,42 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let len = (x % 41) as usize;
-            let line: Vec<u8> = (0..len)
+            let len = (x % 91) as usize;
+            let text: Vec<u8> = (0..len)
                 .map(|k| alphabet[((x >> (k % 50)) as usize + k * 7) % alphabet.len()])
                 .collect();
-            let mut want = Vec::new();
-            let mut start = None;
-            for (k, &b) in line.iter().enumerate() {
-                match (is_space(b), start) {
-                    (true, Some(s)) => {
-                        want.push((100 + s, 100 + k));
-                        start = None;
+            let mut start = 0;
+            loop {
+                let end = text[start..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(text.len(), |p| start + p);
+                let mut want = Vec::new();
+                let mut field = None;
+                for (k, &b) in text.iter().enumerate().take(end).skip(start) {
+                    match (is_space(b), field) {
+                        (true, Some(f)) => {
+                            want.push((f, k));
+                            field = None;
+                        }
+                        (false, None) => field = Some(k),
+                        _ => {}
                     }
-                    (false, None) => start = Some(k),
-                    _ => {}
                 }
+                if let Some(f) = field {
+                    want.push((f, end));
+                }
+                assert_eq!(
+                    split_line(&text, start, &mut out),
+                    end,
+                    "{text:?} from {start}"
+                );
+                assert_eq!(out, want, "{text:?} from {start}");
+                if end == text.len() {
+                    break;
+                }
+                start = end + 1;
             }
-            if let Some(s) = start {
-                want.push((100 + s, 100 + len));
-            }
-            split(&line, 100, &mut out);
-            assert_eq!(out, want, "{line:?}");
         }
     }
 
