@@ -247,6 +247,17 @@ impl QrelsIndex {
         self.tables.get_or_init(|| self.make_tables())
     }
 
+    /// Make the lookup tables now, if they are not made yet (before worker processes are
+    /// forked, which then share them instead of each making its own).
+    pub fn prepare(&self) {
+        self.tables();
+    }
+
+    /// Whether the lookup tables are made.
+    pub fn prepared(&self) -> bool {
+        self.tables.get().is_some()
+    }
+
     fn make_tables(&self) -> Tables {
         let mut t = Tables {
             starts: Vec::with_capacity(self.firsts.len()),

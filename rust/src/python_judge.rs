@@ -130,6 +130,19 @@ impl QrelsIndex {
         guarded("QrelsIndex.num_queries", || self.inner.num_queries())
     }
 
+    /// `prepare()`: make the lookup tables now (the first lookup makes them otherwise, after
+    /// a qrels' text is let go of): before worker processes are forked, so that they share
+    /// them instead of each making its own.
+    fn prepare(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| guarded("QrelsIndex.prepare", || self.inner.prepare()))
+    }
+
+    /// Whether the lookup tables are made.
+    #[getter]
+    fn prepared(&self) -> PyResult<bool> {
+        guarded("QrelsIndex.prepared", || self.inner.prepared())
+    }
+
     /// `id_strings()`: the document id of every judgment, in row order, as Python strings
     /// (made only when something reads the qrels' document ids).
     fn id_strings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {

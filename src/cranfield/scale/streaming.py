@@ -410,4 +410,6 @@ def _prepare(qrels: Qrels) -> None:
     from cranfield.judging.join import qrels_index
 
     qrels.query_index  # noqa: B018 - cached properties
-    qrels_index(qrels)  # the core's index of the judgments, which judge() reads
+    # the core's index of the judgments, which judge() reads, its lookup tables made now (a
+    # qrels the core read has them made at the first lookup otherwise: in each worker)
+    qrels_index(qrels).prepare()
