@@ -86,27 +86,32 @@ class Cluster:
     environment (Dask settings)."""
 
     def __init__(self, logs: Path, cwd: Path, workers: int = 2, env: dict | None = None):
-        port = _free_port()
-        self.address = f"tcp://127.0.0.1:{port}"
         dask = str(Path(sys.executable).with_name("dask"))
         if not os.path.exists(dask):
             dask = "dask"
-        self.scheduler = _start(
-            dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard",
-            log=logs / "scheduler.log", cwd=cwd, env=env,
-        )  # fmt: skip
-        self.workers: list[subprocess.Popen] = []
-        try:
-            for i in range(workers):
-                args = ["worker", self.address, "--nthreads", "1", "--nworkers", "1"]
-                args += ["--host", "127.0.0.1", "--no-dashboard", "--name", f"w{i}"]
-                self.workers.append(_start(dask, *args, log=logs / f"worker{i}.log", cwd=cwd))
-            with self.client() as client:
-                if workers:
-                    client.wait_for_workers(workers, timeout=60)
-        except BaseException:
-            self.stop()
-            raise
+        for attempt in range(5):
+            port = _free_port()
+            self.address = f"tcp://127.0.0.1:{port}"
+            self.scheduler = _start(
+                dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard",
+                log=logs / "scheduler.log", cwd=cwd, env=env,
+            )  # fmt: skip
+            self.workers: list[subprocess.Popen] = []
+            try:
+                for i in range(workers):
+                    args = ["worker", self.address, "--nthreads", "1", "--nworkers", "1"]
+                    args += ["--host", "127.0.0.1", "--no-dashboard", "--name", f"w{i}"]
+                    self.workers.append(_start(dask, *args, log=logs / f"worker{i}.log", cwd=cwd))
+                with self.client() as client:
+                    if workers:
+                        client.wait_for_workers(workers, timeout=60)
+                return
+            except BaseException:
+                self.stop()
+                log = (logs / "scheduler.log").read_text(errors="replace")
+                if attempt < 4 and "Address already in use" in log:
+                    continue  # another process took the port between its pick and the bind
+                raise
 
     def client(self):
         deadline = time.monotonic() + 60
