@@ -198,7 +198,7 @@ pub fn joined<'a>(rows: usize, doc: impl Fn(usize) -> &'a [u8]) -> (Vec<u8>, Vec
 }
 
 /// The hash of an id (FxHash; its high bits are the best mixed): the one
-/// [`QrelsIndex::grade_hashed`] takes.
+/// [`Table::grade`] takes.
 #[inline]
 pub fn hash_of(id: &[u8]) -> u64 {
     let mut h = FxHasher::default();
@@ -349,13 +349,7 @@ impl QrelsIndex {
     /// The judged grade of (`query`, `doc`), if any.
     #[inline]
     pub fn grade(&self, query: usize, doc: &[u8]) -> Option<i64> {
-        self.grade_hashed(query, doc, hash_of(doc))
-    }
-
-    /// [`Self::grade`] of a document whose [`hash_of`] is `hash`.
-    #[inline]
-    pub fn grade_hashed(&self, query: usize, doc: &[u8], hash: u64) -> Option<i64> {
-        self.table(query)?.grade(doc, hash)
+        self.table(query)?.grade(doc, hash_of(doc))
     }
 }
 

@@ -179,10 +179,8 @@ fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Boun
     // `None` where each judgment's line is its row + 1 (a qrels file in order, without
     // comments or blank lines), as `Qrels.lines` reads it
     match q.lines {
-        Some(v) if !v.iter().enumerate().all(|(r, &l)| l as usize == r + 1) => {
-            d.set_item("lines", array(py, v))?
-        }
-        _ => d.set_item("lines", py.None())?,
+        Some(v) => d.set_item("lines", array(py, v))?,
+        None => d.set_item("lines", py.None())?,
     }
     set_counts(&d, &q.counts)?;
     Ok(d)

@@ -693,9 +693,9 @@ impl RunJudge {
 /// The judged queries of `batch` as [`Judged`], in the qrels' order, tie groups numbered on
 /// from `next_tie`; `batch` is emptied.
 pub(crate) fn assemble(batch: &mut Batch, next_tie: &mut i64, run_ids: Vec<Box<[u8]>>) -> Judged {
+    let n = batch.rows();
     let done = &mut batch.done;
     done.sort_unstable_by_key(|(_, d)| d.query);
-    let n = batch.flats.iter().map(Flat::len).sum();
     let mut out = Judged {
         qrels_queries: Vec::with_capacity(done.len()),
         offsets: Vec::with_capacity(done.len() + 1),

@@ -536,7 +536,7 @@ pub struct QrelsColumns<'a> {
     pub grades: Vec<i64>,
     /// Each row's line (32 bits: a qrels of 2**32 lines or more is an internal error), or
     /// `None` where each row's line is its row + 1 (a text in order with no comment or blank
-    /// line).
+    /// line; a text not in order, or with such a line, never has every line its row + 1).
     pub lines: Option<Vec<u32>>,
     pub counts: Counts,
 }

@@ -176,7 +176,7 @@ def merge_topics(parts: list[tuple]) -> tuple[list[str], dict, list[str] | None]
     if len(parts) == 1:
         return parts[0]
     qids = [q for p in parts for q in p[0]]
-    order = np.array(sorted(range(len(qids)), key=qids.__getitem__), dtype=np.intp)
+    order = topic_order(qids)
     values = {}
     for k in list(parts[0][1]) if parts else []:
         slots = zip(*(p[1].pop(k) for p in parts), strict=True)
@@ -186,6 +186,11 @@ def merge_topics(parts: list[tuple]) -> tuple[list[str], dict, list[str] | None]
         flat = [r for p in parts for r in p[2]]
         relstrings = [flat[i] for i in order]
     return [qids[i] for i in order], values, relstrings
+
+
+def topic_order(qids: list[str]) -> np.ndarray:
+    """The positions of ``qids`` in topic order (``strcmp``: Python's order of ``str``)."""
+    return np.array(sorted(range(len(qids)), key=qids.__getitem__), dtype=np.intp)
 
 
 def finish(opts, measures, qids, values, relstrings, skipped, zscores, tag, rel_info):

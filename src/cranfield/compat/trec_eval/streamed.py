@@ -152,8 +152,10 @@ class Topics:
     def part(self) -> tuple:
         """All the topics' ``(topics, values, relstrings)``, in topic order (a value's array
         put in order at a time, its unordered copy let go of before the next)."""
+        from cranfield.compat.trec_eval.measuring import topic_order
+
         n = len(self.ids)
-        order = np.array(sorted(range(n), key=self.ids.__getitem__), dtype=np.intp)
+        order = topic_order(self.ids)
         for cols in self.values.values():
             for i, a in enumerate(cols):
                 cols[i] = a[:n][order]
