@@ -116,26 +116,38 @@ fn fast_decimal(tok: &[u8]) -> Option<f64> {
         Some(b'+') => (false, &tok[1..]),
         _ => (false, tok),
     };
+    let n = body.len();
+    if n == 0 || n > 16 {
+        return None; // 16 bytes hold the 15 digits and the point (and no u64 overflows)
+    }
     let mut m: u64 = 0;
-    let mut digits = 0usize;
-    let mut frac: Option<usize> = None;
-    for (i, &b) in body.iter().enumerate() {
-        if b.is_ascii_digit() {
-            m = m * 10 + u64::from(b - b'0');
-            digits += 1;
-            if digits > 15 {
-                return None;
-            }
-        } else if b == b'.' && frac.is_none() {
-            frac = Some(i + 1);
-        } else {
+    let mut i = 0;
+    while i < n {
+        let d = body[i].wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        m = m * 10 + u64::from(d);
+        i += 1;
+    }
+    let mut k = 0; // digits after the point
+    if i < n {
+        if body[i] != b'.' {
             return None;
         }
+        k = n - i - 1;
+        for &b in &body[i + 1..] {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                return None;
+            }
+            m = m * 10 + u64::from(d);
+        }
     }
-    if digits == 0 {
+    let digits = n - usize::from(i < n);
+    if digits == 0 || digits > 15 {
         return None;
     }
-    let k = frac.map_or(0, |f| body.len() - f);
     let v = m as f64 / POW10[k];
     Some(if negative { -v } else { v })
 }
@@ -185,6 +197,37 @@ mod tests {
             assert_eq!(got.to_bits(), want.to_bits(), "{tok:?}");
         }
         assert!(parse_score(b"+nan").unwrap().is_nan());
+        // decimals of every length around the fast path's 15 digits and 16 bytes, the point
+        // anywhere or absent, a sign or not, against `str::parse`
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for _ in 0..200_000 {
+            let digits = 1 + next(19) as usize;
+            let mut tok: Vec<u8> = (0..digits).map(|_| b'0' + next(10) as u8).collect();
+            let point = next(digits as u64 + 2) as usize;
+            if point <= digits {
+                tok.insert(point, b'.');
+            }
+            match next(4) {
+                0 => tok.insert(0, b'-'),
+                1 => tok.insert(0, b'+'),
+                _ => {}
+            }
+            if next(50) == 0 {
+                let at = next(tok.len() as u64) as usize;
+                tok[at] = b"x.e/:"[next(5) as usize]; // not a decimal any more, or another one
+            }
+            let text = std::str::from_utf8(&tok).unwrap();
+            match (parse_score(&tok), text.parse::<f64>()) {
+                (Some(got), Ok(want)) => assert_eq!(got.to_bits(), want.to_bits(), "{text}"),
+                (got, want) => assert_eq!(got.is_some(), want.is_ok(), "{text}"),
+            }
+        }
         for bad in [
             &b""[..],
             b".",
