@@ -15,6 +15,7 @@ pub mod numbers;
 pub mod quicksort;
 pub mod run_collect;
 pub mod run_judge;
+pub mod text_reader;
 pub mod threads;
 pub mod trec;
 

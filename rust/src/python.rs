@@ -253,6 +253,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(judge_py::order_trec, m)?)?;
     m.add_function(wrap_pyfunction!(judge_py::first_duplicate, m)?)?;
     m.add_class::<run_judge_py::RunJudge>()?;
+    m.add_class::<run_judge_py::TextReader>()?;
     dicts_glue::register(m)?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     Ok(())

@@ -3,9 +3,12 @@
 //! collected per query and judged at its end ([`crate::run_collect`]).  The work runs
 //! without the GIL.
 
+use std::io;
+use std::panic::resume_unwind;
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
@@ -13,6 +16,7 @@ use super::judge_py::QrelsIndex;
 use super::{array, guarded, text};
 use crate::run_collect::RunCollect;
 use crate::run_judge::{self, Judged, Stop};
+use crate::text_reader;
 
 enum Pass {
     Grouped(Box<run_judge::RunJudge>),
@@ -51,6 +55,75 @@ fn batch(py: Python<'_>, j: Judged, more: bool, tag: &[u8]) -> PyResult<Py<PyAny
     d.set_item("tag", text(py, tag)?)?;
     d.set_item("more", more)?;
     Ok(d.into_any().unbind())
+}
+
+/// `TextReader(path, size)`: the plain text file `path` read in pieces of whole lines of about
+/// `size` bytes ([`crate::text_reader`]) by [`RunJudge::feed_next`], which reads the next
+/// piece while the core judges the current one.  `device`, `inode`: the file opened (the
+/// caller checks that it is the file it has checked).
+#[pyclass(module = "cranfield._core")]
+pub struct TextReader {
+    reader: text_reader::TextReader,
+    /// The next piece, read while the last one was judged.
+    ready: Option<io::Result<Option<Vec<u8>>>>,
+    #[pyo3(get)]
+    device: u64,
+    #[pyo3(get)]
+    inode: u64,
+}
+
+#[pymethods]
+impl TextReader {
+    #[new]
+    fn new(py: Python<'_>, path: PathBuf, size: usize) -> PyResult<Self> {
+        let opened = guarded("TextReader", || open_file(&path))?;
+        let (file, device, inode) = opened.map_err(|e| os_error(py, e))?;
+        Ok(TextReader {
+            reader: text_reader::TextReader::new(file, size),
+            ready: None,
+            device,
+            inode,
+        })
+    }
+}
+
+#[cfg(unix)]
+fn open_file(path: &std::path::Path) -> io::Result<(std::fs::File, u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    Ok((file, meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn open_file(_path: &std::path::Path) -> io::Result<(std::fs::File, u64, u64)> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "the core reads files on Unix only",
+    ))
+}
+
+/// An I/O error as Python's `OSError(errno, os.strerror(errno))` (its subclass for the errno,
+/// as `open` raises it).
+fn os_error(py: Python<'_>, e: io::Error) -> PyErr {
+    let Some(code) = e.raw_os_error() else {
+        return PyOSError::new_err(e.to_string());
+    };
+    let strerror = py
+        .import("os")
+        .and_then(|os| os.call_method1("strerror", (code,)))
+        .and_then(|s| s.extract::<String>());
+    match strerror {
+        Ok(s) => PyOSError::new_err((code, s)),
+        Err(err) => err,
+    }
+}
+
+/// What [`RunJudge::feed_next`] did.
+enum Fed {
+    Piece(Result<(), Stop>),
+    End,
+    Failed(io::Error),
 }
 
 #[pymethods]
@@ -96,6 +169,46 @@ impl RunJudge {
         match got {
             Ok(()) => Ok(None),
             Err(stop) => Ok(Some(stopped(py, &stop)?)),
+        }
+    }
+
+    /// `feed_next(reader)`: read the next piece of `reader` (a `TextReader`) and feed it,
+    /// reading the piece after it on another thread meanwhile (a thread that ends with the
+    /// call); `True`, or `False` once the text has ended (nothing fed), or why the pass
+    /// stopped (as `feed`).  A read that fails raises its `OSError`.
+    fn feed_next(
+        &mut self,
+        py: Python<'_>,
+        mut reader: PyRefMut<'_, TextReader>,
+    ) -> PyResult<Py<PyAny>> {
+        let index = self.index.get().inner();
+        let pass = &mut self.pass;
+        let TextReader { reader, ready, .. } = &mut *reader;
+        let fed = py.detach(|| {
+            guarded("RunJudge.feed_next", || {
+                let piece = match ready.take().unwrap_or_else(|| reader.next_piece()) {
+                    Ok(Some(piece)) => piece,
+                    Ok(None) => return Fed::End,
+                    Err(e) => return Fed::Failed(e),
+                };
+                let (got, next) = std::thread::scope(|s| {
+                    let ahead = s.spawn(|| reader.next_piece());
+                    let got = match pass {
+                        Pass::Grouped(g) => g.feed(index, &piece),
+                        Pass::Collected(c) => c.feed(&piece),
+                    };
+                    (got, ahead.join().unwrap_or_else(|e| resume_unwind(e)))
+                });
+                *ready = Some(next);
+                reader.recycle(piece);
+                Fed::Piece(got)
+            })
+        })?;
+        match fed {
+            Fed::Piece(Ok(())) => Ok(true.into_pyobject(py)?.to_owned().into_any().unbind()),
+            Fed::Piece(Err(stop)) => stopped(py, &stop),
+            Fed::End => Ok(false.into_pyobject(py)?.to_owned().into_any().unbind()),
+            Fed::Failed(e) => Err(os_error(py, e)),
         }
     }
 

@@ -16,7 +16,10 @@ from cranfield.judging import streamed_run
 
 
 @pytest.mark.slow
-def test_batches_are_measured_while_the_run_is_read(tmp_path, monkeypatch):
+@pytest.mark.parametrize("by_core", [True, False], ids=["read by the core", "read by texts"])
+def test_batches_are_measured_while_the_run_is_read(tmp_path, monkeypatch, by_core):
+    """A plain file is read by the core (``_fed_by_core``); what it does not read (a
+    compressed file, standard input, a pipe) by ``texts``."""
     queries, depth = 40, 30
     qrels = "".join(f"q{q} 0 d{q}-{d} {d % 3}\n" for q in range(queries) for d in range(0, 60, 4))
     run = "".join(
@@ -28,8 +31,12 @@ def test_batches_are_measured_while_the_run_is_read(tmp_path, monkeypatch):
     whole = io.BytesIO()
     assert engine.main(argv, out=whole, err=io.StringIO()) == 0
 
-    real_texts, real_batch = streamed_run.texts, streamed_run._batch
-    read: list[int] = []  # the pieces handed to the core so far
+    real_texts, real_fed, real_batch = (
+        streamed_run.texts,
+        streamed_run._fed_by_core,
+        streamed_run._batch,
+    )
+    read: list[int] = []  # the pieces handed to the core so far (bytes; lines by the core)
     when: list[int] = []  # how many pieces were read when each batch came out
 
     def texts(*args, **kwargs):
@@ -37,11 +44,21 @@ def test_batches_are_measured_while_the_run_is_read(tmp_path, monkeypatch):
             read.append(len(piece))
             yield piece
 
+    def fed_by_core(judge, *args):
+        lines = 0
+        for stop in real_fed(judge, *args):
+            read.append(judge.lines - lines)  # lines, not bytes: the core holds the piece
+            lines = judge.lines
+            yield stop
+
     def batch(*args):
         when.append(len(read))
         return real_batch(*args)
 
     monkeypatch.setattr(streamed_run, "texts", texts)
+    monkeypatch.setattr(streamed_run, "_fed_by_core", fed_by_core)
+    if not by_core:
+        monkeypatch.setattr(streamed_run, "core_reader", lambda stream: None)
     monkeypatch.setattr(streamed_run, "_batch", batch)
     monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0)
     monkeypatch.setattr(pieces_mod, "PIECE_BYTES", 500)  # about 14 lines a piece
@@ -49,6 +66,6 @@ def test_batches_are_measured_while_the_run_is_read(tmp_path, monkeypatch):
     out = io.BytesIO()
     assert engine.main(argv, out=out, err=io.StringIO()) == 0
     assert out.getvalue() == whole.getvalue()
-    assert len(read) > 50 and sum(read) == len(run)
+    assert len(read) > 50 and sum(read) == (run.count("\n") if by_core else len(run))
     assert len(when) >= queries // 2
     assert when == sorted(when) and when[0] < 10  # the first batch long before the end

@@ -28,8 +28,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from cranfield.data.tables import LineCounts, Qrels
-from cranfield.io.source import Stream
-from cranfield.io.trec.run_pieces import Fallback, NotGrouped, texts
+from cranfield.io.source import Stream, input_errors
+from cranfield.io.trec.run_pieces import Fallback, NotGrouped, core_reader, texts
 from cranfield.judging.join import _qrels_grades, qrels_index
 from cranfield.judging.rankings import JudgedRankings
 
@@ -72,19 +72,14 @@ def judged_batches(
     threads read and judge a large piece (``None``: one per core); ``progress``: called with
     the lines of each piece read."""
     from cranfield import _core
-    from cranfield.io.ir_metadata import parse_block
 
     rows = BATCH_ROWS if rows is None else rows
     judge = _core.RunJudge(qrels_index(qrels), depth, judged_only, grouped, rows, threads)
-    metadata = None
-    first = True
+    metadata: list[dict[str, Any] | None] = [None]
+    reader = core_reader(stream)
+    fed = _fed(judge, stream, metadata) if reader is None else _fed_by_core(judge, reader, stream)
     seen = 0
-    for data in texts(stream, read_ahead=True, checked=False):  # the core checks it
-        if first:
-            metadata = parse_block(data, stream.source)
-            first = False
-        stop = judge.feed(data)
-        del data
+    for stop in fed:
         if stop is not None:
             _stopped(stop)
         if progress is not None:
@@ -92,12 +87,38 @@ def judged_batches(
             progress(lines - seen)
             seen = lines
         if judge.held >= rows:
-            yield _batch(judge.take(False), qrels, name, depth, judged_only, metadata)
+            yield _batch(judge.take(False), qrels, name, depth, judged_only, metadata[0])
     while True:
         got = judge.take(True)
-        yield _batch(got, qrels, name, depth, judged_only, metadata)
+        yield _batch(got, qrels, name, depth, judged_only, metadata[0])
         if not got["more"]:
             return
+
+
+def _fed(judge: Any, stream: Stream, metadata: list[dict[str, Any] | None]) -> Iterator[Any]:
+    """The pieces of the text read by :func:`texts` fed to ``judge``, one by one: why the pass
+    stopped, or ``None``; the run's ir_metadata put in ``metadata``."""
+    from cranfield.io.ir_metadata import parse_block
+
+    first = True
+    for data in texts(stream, read_ahead=True, checked=False):  # the core checks it
+        if first:
+            metadata[0] = parse_block(data, stream.source)
+            first = False
+        stop = judge.feed(data)
+        del data
+        yield stop
+
+
+def _fed_by_core(judge: Any, reader: Any, stream: Stream) -> Iterator[Any]:
+    """The pieces of a plain file read by the core (``reader``: a ``_core.TextReader``) fed
+    to ``judge``, one by one, as :func:`_fed` does (such a file has no ir_metadata)."""
+    while True:
+        with input_errors(stream.source):
+            got = judge.feed_next(reader)
+        if got is False:
+            return
+        yield None if got is True else got
 
 
 def _stopped(why: str) -> None:

@@ -22,15 +22,18 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
+import stat
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from cranfield.data.id_column import IdColumn
 from cranfield.data.tables import LineCounts, Run
 from cranfield.errors import InputError
-from cranfield.io.source import Stream
+from cranfield.io.decompress import MAGIC_BYTES, sniff
+from cranfield.io.source import Stream, input_errors, is_stdin, open_input
 from cranfield.io.textcheck import BOM
 
 __all__ = [
@@ -38,6 +41,7 @@ __all__ = [
     "Fallback",
     "NotGrouped",
     "Piece",
+    "core_reader",
     "join_runs",
     "joined_counts",
     "pieces",
@@ -107,6 +111,38 @@ def texts(
     data = b"".join(pending)
     if data or first:
         yield _without_bom(data) if first else data
+
+
+def core_reader(stream: Stream) -> Any | None:
+    """A ``cranfield._core.TextReader`` that reads the text of ``stream`` in pieces of whole
+    lines of about :data:`PIECE_BYTES`, the first without its byte order mark, as
+    :func:`texts` does, when the input is a regular file (on a POSIX system) that is not
+    compressed and has no ir_metadata block; else ``None`` (read it with :func:`texts`).  The
+    core reads it with no Python thread and no copy of a piece; it opens the file by its path
+    again, and is used only when it opened the file opened here (a :class:`ClientFile` is
+    checked by that opening)."""
+    from cranfield.io.ir_metadata import START
+
+    if os.name != "posix" or type(stream) is not Stream or is_stdin(stream.path):
+        return None  # another reader of the Stream interface (a byte range) reads itself
+    try:
+        if not stat.S_ISREG(os.stat(stream.path).st_mode):
+            return None  # not opened here: a named pipe is read once, by texts()
+    except (OSError, ValueError):
+        return None  # texts() words the error
+    from cranfield import _core
+
+    with input_errors(stream.source), open_input(stream.path, stream.source) as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        head = os.pread(fh.fileno(), max(MAGIC_BYTES, len(BOM) + len(START)), 0)
+        if sniff(head) is not None or _without_bom(head).startswith(START):
+            return None
+        reader = _core.TextReader(os.fspath(stream.path), PIECE_BYTES)
+    if (reader.device, reader.inode) != (st.st_dev, st.st_ino):
+        return None  # another file at that path now: the reading by texts() decides
+    return reader
 
 
 def _without_bom(data: bytes) -> bytes:
