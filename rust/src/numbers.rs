@@ -148,7 +148,7 @@ fn fast_decimal(tok: &[u8]) -> Option<f64> {
     if digits == 0 || digits > 15 {
         return None;
     }
-    let v = m as f64 / POW10[k];
+    let v = (m as i64) as f64 / POW10[k]; // m < 2**53: the signed conversion is exact
     Some(if negative { -v } else { v })
 }
 
