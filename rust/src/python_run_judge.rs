@@ -4,7 +4,6 @@
 //! without the GIL.
 
 use std::io;
-use std::panic::resume_unwind;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -173,8 +172,8 @@ impl RunJudge {
     }
 
     /// `feed_next(reader)`: read the next piece of `reader` (a `TextReader`) and feed it,
-    /// reading the piece after it on another thread meanwhile (a thread that ends with the
-    /// call); `True`, or `False` once the text has ended (nothing fed), or why the pass
+    /// reading the piece after it meanwhile (on this thread once its part of the piece is
+    /// judged, while the other threads judge theirs); `True`, or `False` once the text has ended (nothing fed), or why the pass
     /// stopped (as `feed`).  A read that fails raises its `OSError`.
     fn feed_next(
         &mut self,
@@ -191,14 +190,11 @@ impl RunJudge {
                     Ok(None) => return Fed::End,
                     Err(e) => return Fed::Failed(e),
                 };
-                let (got, next) = std::thread::scope(|s| {
-                    let ahead = s.spawn(|| reader.next_piece());
-                    let got = match pass {
-                        Pass::Grouped(g) => g.feed(index, &piece),
-                        Pass::Collected(c) => c.feed(&piece),
-                    };
-                    (got, ahead.join().unwrap_or_else(|e| resume_unwind(e)))
-                });
+                // the next piece read on this thread once its part of this one is judged
+                let (got, next) = match pass {
+                    Pass::Grouped(g) => g.feed_then(index, &piece, || reader.next_piece()),
+                    Pass::Collected(c) => (c.feed(&piece), reader.next_piece()),
+                };
                 *ready = Some(next);
                 reader.recycle(piece);
                 Fed::Piece(got)

@@ -552,12 +552,40 @@ impl RunJudge {
     /// parts read and judged on all the pass's threads; the result does not depend on how
     /// many there are.
     pub fn feed(&mut self, index: &QrelsIndex, data: &[u8]) -> Result<(), Stop> {
-        not_stopped(&self.stopped)?;
-        let result = self.read(index, data);
-        kept(&mut self.stopped, result)
+        self.feed_then(index, data, || ()).0
     }
 
-    fn read<'d>(&mut self, index: &QrelsIndex, data: &'d [u8]) -> Result<(), Stop> {
+    /// [`Self::feed`], calling `then()` on this thread once its own part of the piece is
+    /// read, while other threads may still read theirs (the caller reads its next piece
+    /// there: a thread of its own would wait for a core while the parts are read).
+    pub fn feed_then<T>(
+        &mut self,
+        index: &QrelsIndex,
+        data: &[u8],
+        then: impl FnOnce() -> T,
+    ) -> (Result<(), Stop>, T) {
+        let mut then = Some(then);
+        let mut out = None;
+        let mut after = || {
+            if let Some(f) = then.take() {
+                out = Some(f());
+            }
+        };
+        let result = match not_stopped(&self.stopped) {
+            Ok(()) => self.read(index, data, &mut after),
+            Err(stop) => Err(stop),
+        };
+        after(); // when the pass had stopped, or did before its parts were read
+        let result = kept(&mut self.stopped, result);
+        (result, out.expect("then() was called"))
+    }
+
+    fn read<'d>(
+        &mut self,
+        index: &QrelsIndex,
+        data: &'d [u8],
+        then: &mut dyn FnMut(),
+    ) -> Result<(), Stop> {
         if data.is_empty() {
             return Ok(()); // no line at all (a text's lines never end in an empty piece)
         }
@@ -577,11 +605,12 @@ impl RunJudge {
             };
             if parts.len() > 1 {
                 let numbered: Vec<(usize, &'d [u8])> = parts.iter().copied().enumerate().collect();
-                threads::map(&numbered, threads, Scratch::default, |s, &(i, p)| {
-                    read(s, i, p)
-                })
+                let read = |s: &mut Scratch, &(i, p): &(usize, &'d [u8])| read(s, i, p);
+                threads::map_then(&numbered, threads, Scratch::default, read, then)
             } else {
-                vec![read(&mut scratch, 0, parts[0])]
+                let got = vec![read(&mut scratch, 0, parts[0])];
+                then();
+                got
             }
         };
         self.scratch = scratch;

@@ -4,9 +4,8 @@
 //! without its byte order mark.  The reader owns its buffers: a piece handed back ([`TextReader::recycle`]) is read
 //! into again, so a long text costs a few pieces' memory, faulted in once.
 //!
-//! The reader knows nothing of threads: the caller reads the next piece on a thread of its
-//! own while it works on the current one (see `python_run_judge.rs`), a thread that ends
-//! with the call.
+//! The reader knows nothing of threads: the caller reads the next piece while other threads
+//! judge the current one (see `python_run_judge.rs`).
 
 use std::fs::File;
 use std::io::{self, Read};

@@ -19,10 +19,24 @@ pub fn map<T: Sync, S, R: Send>(
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, &T) -> R + Sync,
 ) -> Vec<R> {
+    map_then(items, threads, init, f, &mut || ())
+}
+
+/// [`map`], calling `then()` on this thread once its own run of the items is done, while the
+/// other threads may still work on theirs (after all of them, when there is one thread).
+pub fn map_then<T: Sync, S, R: Send>(
+    items: &[T],
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+    then: &mut dyn FnMut(),
+) -> Vec<R> {
     let threads = threads.clamp(1, items.len().max(1));
     if threads == 1 {
         let mut state = init();
-        return items.iter().map(|x| f(&mut state, x)).collect();
+        let out = items.iter().map(|x| f(&mut state, x)).collect();
+        then();
+        return out;
     }
     let chunk = items.len().div_ceil(threads);
     let work = move |run: &[T]| {
@@ -38,6 +52,7 @@ pub fn map<T: Sync, S, R: Send>(
             .map(|run| s.spawn(move || work(run)))
             .collect();
         let mut out = work(first);
+        then();
         out.reserve(items.len() - out.len());
         for h in handles {
             out.extend(h.join().unwrap_or_else(|e| resume_unwind(e)));
@@ -86,6 +101,9 @@ mod tests {
                 },
             );
             assert_eq!(got, items.iter().map(|x| x * x).collect::<Vec<_>>());
+            let mut calls = 0;
+            let got = map_then(&items, threads, || (), |(), x| x + 1, &mut || calls += 1);
+            assert_eq!((got.len(), got[999], calls), (1000, 1000, 1));
             let mut v = items.clone();
             for_each_mut(&mut v, threads, |x| *x += 1);
             assert_eq!(v, (1..1001).collect::<Vec<_>>());
