@@ -3,7 +3,7 @@
 //! collected per query and judged at its end ([`crate::run_collect`]).  The work runs
 //! without the GIL.
 
-use std::io;
+use std::io::{self, Read, Seek};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -56,13 +56,14 @@ fn batch(py: Python<'_>, j: Judged, more: bool, tag: &[u8]) -> PyResult<Py<PyAny
     Ok(d.into_any().unbind())
 }
 
-/// `TextReader(path, size)`: the plain text file `path` read in pieces of whole lines of about
-/// `size` bytes ([`crate::text_reader`]) by [`RunJudge::feed_next`], which reads the next
-/// piece while the core judges the current one.  `device`, `inode`: the file opened (the
-/// caller checks that it is the file it has checked).
+/// `TextReader(path, size, start=0, stop=None)`: the plain text file `path` (its bytes
+/// `start:stop`; a file that ends before `stop` is an `OSError` there) read in pieces of
+/// whole lines of about `size` bytes ([`crate::text_reader`]) by [`RunJudge::feed_next`],
+/// which reads the next piece while the core judges the current one.  `device`, `inode`: the
+/// file opened (the caller checks that it is the file it has checked).
 #[pyclass(module = "cranfield._core")]
 pub struct TextReader {
-    reader: text_reader::TextReader,
+    reader: text_reader::TextReader<io::Take<std::fs::File>>,
     /// The next piece, read while the last one was judged.
     ready: Option<io::Result<Option<Vec<u8>>>>,
     #[pyo3(get)]
@@ -74,11 +75,30 @@ pub struct TextReader {
 #[pymethods]
 impl TextReader {
     #[new]
-    fn new(py: Python<'_>, path: PathBuf, size: usize) -> PyResult<Self> {
-        let opened = guarded("TextReader", || open_file(&path))?;
-        let (file, device, inode) = opened.map_err(|e| os_error(py, e))?;
+    #[pyo3(signature = (path, size, start=0, stop=None))]
+    fn new(
+        py: Python<'_>,
+        path: PathBuf,
+        size: usize,
+        start: u64,
+        stop: Option<u64>,
+    ) -> PyResult<Self> {
+        if stop.is_some_and(|stop| stop < start) {
+            return Err(PyValueError::new_err("TextReader: stop before start"));
+        }
+        let opened = guarded("TextReader", || {
+            let (mut file, device, inode) = open_file(&path)?;
+            file.seek(io::SeekFrom::Start(start))?;
+            let reader = match stop {
+                Some(stop) => text_reader::TextReader::new(file.take(stop - start), size)
+                    .expecting(stop - start),
+                None => text_reader::TextReader::new(file.take(u64::MAX), size),
+            };
+            Ok::<_, io::Error>((reader, device, inode))
+        })?;
+        let (reader, device, inode) = opened.map_err(|e| os_error(py, e))?;
         Ok(TextReader {
-            reader: text_reader::TextReader::new(file, size),
+            reader,
             ready: None,
             device,
             inode,

@@ -22,6 +22,9 @@ pub struct TextReader<R: Read = File> {
     spare: Vec<Vec<u8>>,
     first: bool,
     ended: bool,
+    /// The bytes the text must have (a range of a file), and those read so far.
+    expected: Option<u64>,
+    read: u64,
 }
 
 impl<R: Read> TextReader<R> {
@@ -34,7 +37,15 @@ impl<R: Read> TextReader<R> {
             spare: Vec::new(),
             first: true,
             ended: false,
+            expected: None,
+            read: 0,
         }
+    }
+
+    /// The text must have `len` bytes: a shorter one is an error (`UnexpectedEof`) at its end.
+    pub fn expecting(mut self, len: u64) -> Self {
+        self.expected = Some(len);
+        self
     }
 
     /// The next piece; `None` once the text has ended (an empty text has no piece).
@@ -60,8 +71,15 @@ impl<R: Read> TextReader<R> {
                     return Err(e);
                 }
             };
+            self.read += got as u64;
             if got < want {
                 self.ended = true; // the text has ended: its rest is the last piece
+                if self.expected.is_some_and(|len| self.read < len) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the file is shorter than when it was cut",
+                    ));
+                }
                 return Ok(self.piece(buf));
             }
             if buf.len() < self.size {
@@ -212,6 +230,24 @@ mod tests {
             pieces(b"\xef\xbb\xbfa\n\xef\xbb\xbfb", 2, 1),
             [&b"a\n"[..], b"\xef\xbb\xbfb"]
         );
+    }
+
+    #[test]
+    fn a_text_shorter_than_expected_is_an_error_at_its_end() {
+        let data = b"a b\nc d\n".repeat(50);
+        for (expected, fails) in [(400, false), (399, false), (401, true), (5000, true)] {
+            let input = Trickle {
+                data: &data,
+                pos: 0,
+                step: 9,
+                fail_at: None,
+            };
+            let mut r = TextReader::new(input, 64).expecting(expected);
+            let got = std::iter::from_fn(|| r.next_piece().transpose()).collect::<Vec<_>>();
+            let failed = got.last().is_some_and(Result::is_err);
+            assert_eq!(failed, fails, "{expected}");
+            assert!(got[..got.len() - 1].iter().all(Result::is_ok));
+        }
     }
 
     #[test]

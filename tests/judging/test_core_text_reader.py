@@ -44,8 +44,6 @@ def test_what_the_core_does_not_read(tmp_path):
     (tmp_path / "bom-meta").write_bytes(BOM + START + b"\n" + text)
     for name in ["gz", "meta", "bom-meta"]:
         assert core_reader(Stream(tmp_path / name)) is None, name
-    (tmp_path / "r").write_bytes(text)
-    assert core_reader(ByteRange(tmp_path / "r", 10, 200)) is None  # reads its own bytes
     # a named pipe is not even opened (it can be read once: by texts()), so this returns
     # though no writer ever opens it
     os.mkfifo(tmp_path / "fifo")
@@ -69,9 +67,9 @@ def test_another_file_put_at_the_path_is_not_read_by_the_core(tmp_path, monkeypa
     (tmp_path / "other").write_bytes(run_text("ties"))
     real = _core.TextReader
 
-    def replaced_first(path, size):
+    def replaced_first(path, *args):
         os.replace(tmp_path / "other", path)
-        return real(path, size)
+        return real(path, *args)
 
     monkeypatch.setattr(_core, "TextReader", replaced_first)
     assert core_reader(Stream(tmp_path / "r")) is None
@@ -169,3 +167,34 @@ def test_a_text_that_has_ended_stays_ended(tmp_path):
     assert judge.lines == run_text("grouped").count(b"\n")
     batch = judge.take(True)
     assert np.array_equal(np.diff(batch["offsets"]) > 0, np.ones(9, dtype=bool))
+
+
+def test_a_byte_range_is_read_by_the_core_as_by_its_chunks(tmp_path, monkeypatch):
+    """A range of a file (what ``evaluate -j`` gives a worker) is read by the core from its
+    first byte to its last; a range that starts with a byte order mark, or that the file no
+    longer reaches, is not evaluated alone."""
+    (tmp_path / "q").write_bytes(qrels_text("grouped"))
+    qrels = read_trec_qrels(tmp_path / "q")
+    text = run_text("messy", queries=30)
+    (tmp_path / "r").write_bytes(text)
+    start = text.index(b"\n5 Q0") + 1
+    stop = text.index(b"\n20 Q0") + 1
+    monkeypatch.setattr(pieces_mod, "PIECE_BYTES", 300)
+    assert ByteRange(tmp_path / "r", start, stop).core_reader() is not None
+    got = {}
+    for by_core in [True, False]:
+        with monkeypatch.context() as m:
+            if not by_core:
+                m.setattr(ByteRange, "core_reader", lambda self: None)
+            got[by_core] = _judged(
+                ByteRange(tmp_path / "r", start, stop), qrels, grouped=True, rows=50
+            )
+    assert got[True] == got[False]
+    assert sorted(got[True][0], key=int) == [str(q) for q in range(5, 11)]  # 5-19 run, 1-10 judged
+    assert got[True][1] == [str(q) for q in range(5, 20)]
+
+    (tmp_path / "bom").write_bytes(text[:start] + BOM + text[start:])
+    assert ByteRange(tmp_path / "bom", start, stop).core_reader() is None
+    short = ByteRange(tmp_path / "r", start, len(text) + 10)
+    with pytest.raises(InputError, match="shorter than when it was cut"):
+        _judged(short, qrels, grouped=True, rows=50)

@@ -76,7 +76,8 @@ def judged_batches(
     rows = BATCH_ROWS if rows is None else rows
     judge = _core.RunJudge(qrels_index(qrels), depth, judged_only, grouped, rows, threads)
     metadata: list[dict[str, Any] | None] = [None]
-    reader = core_reader(stream)
+    own = getattr(stream, "core_reader", None)  # a byte range's: its bytes only
+    reader = own() if own is not None else core_reader(stream)
     fed = _fed(judge, stream, metadata) if reader is None else _fed_by_core(judge, reader, stream)
     seen = 0
     for stop in fed:

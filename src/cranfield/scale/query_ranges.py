@@ -195,6 +195,14 @@ class ByteRange:
         self.start = start
         self.stop = stop
 
+    def core_reader(self) -> Any | None:
+        """The core's reader of the range (see
+        :func:`cranfield.io.trec.run_pieces.core_reader`), or ``None``: read it with
+        :meth:`chunks`."""
+        from cranfield.io.trec.run_pieces import core_reader
+
+        return core_reader(self, self.start, self.stop)  # type: ignore[arg-type]
+
     def chunks(self, size: int, *, checked: bool = True) -> Iterator[bytes]:
         from cranfield.io.source import input_errors, open_input, read_full
         from cranfield.io.textcheck import BOM, TextCheck

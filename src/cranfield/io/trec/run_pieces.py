@@ -113,18 +113,19 @@ def texts(
         yield _without_bom(data) if first else data
 
 
-def core_reader(stream: Stream) -> Any | None:
-    """A ``cranfield._core.TextReader`` that reads the text of ``stream`` in pieces of whole
-    lines of about :data:`PIECE_BYTES`, the first without its byte order mark, as
-    :func:`texts` does, when the input is a regular file (on a POSIX system) that is not
-    compressed and has no ir_metadata block; else ``None`` (read it with :func:`texts`).  The
-    core reads it with no Python thread and no copy of a piece; it opens the file by its path
-    again, and is used only when it opened the file opened here (a :class:`ClientFile` is
-    checked by that opening)."""
+def core_reader(stream: Stream, start: int = 0, stop: int | None = None) -> Any | None:
+    """A ``cranfield._core.TextReader`` that reads the text of ``stream`` (its bytes
+    ``start:stop``) in pieces of whole lines of about :data:`PIECE_BYTES`, the first without
+    its byte order mark, as :func:`texts` does, when the input is a regular file (on a POSIX
+    system) that is not compressed and has no ir_metadata block (a range after the file's
+    start: does not start with a byte order mark); else ``None`` (read it with
+    :func:`texts`).  The core reads it with no Python thread and no copy of a piece; it opens
+    the file by its path again, and is used only when it opened the file opened here (a
+    :class:`ClientFile` is checked by that opening)."""
     from cranfield.io.ir_metadata import START
 
-    if os.name != "posix" or type(stream) is not Stream or is_stdin(stream.path):
-        return None  # another reader of the Stream interface (a byte range) reads itself
+    if os.name != "posix" or is_stdin(stream.path):
+        return None
     try:
         if not stat.S_ISREG(os.stat(stream.path).st_mode):
             return None  # not opened here: a named pipe is read once, by texts()
@@ -139,7 +140,10 @@ def core_reader(stream: Stream) -> Any | None:
         head = os.pread(fh.fileno(), max(MAGIC_BYTES, len(BOM) + len(START)), 0)
         if sniff(head) is not None or _without_bom(head).startswith(START):
             return None
-        reader = _core.TextReader(os.fspath(stream.path), PIECE_BYTES)
+        if start and os.pread(fh.fileno(), len(BOM), start) == BOM:
+            return None
+        path = os.fspath(stream.path)
+        reader = _core.TextReader(path, PIECE_BYTES, start, stop)
     if (reader.device, reader.inode) != (st.st_dev, st.st_ino):
         return None  # another file at that path now: the reading by texts() decides
     return reader
