@@ -643,11 +643,20 @@ mod tests {
                     pool[(x % pool.len() as u64) as usize]
                 })
                 .collect();
-            let ids: Vec<Vec<u8>> = (0..n)
+            let distinct: Vec<Vec<u8>> = (0..n)
                 .map(|r| format!("d{}", (r * 7) % 11 + r * 100).into_bytes())
                 .collect();
-            let doc = |r: usize| ids[r].as_slice();
-            for reversed in [false, true] {
+            // ids that share their first 8 bytes, some listed twice
+            let shared: Vec<Vec<u8>> = (0..n)
+                .map(|r| format!("GX000-00-{}", (r * 7) % 13).into_bytes())
+                .collect();
+            for (ids, reversed) in [
+                (&distinct, false),
+                (&distinct, true),
+                (&shared, false),
+                (&shared, true),
+            ] {
+                let doc = |r: usize| ids[r].as_slice();
                 let mut seg: Vec<i64> = (0..n as i64).collect();
                 if reversed {
                     seg.reverse();
@@ -669,6 +678,29 @@ mod tests {
                 assert_eq!(seg, want, "{n} {reversed}");
             }
         }
+    }
+
+    #[test]
+    fn a_large_tie_group_with_repeated_documents_keeps_their_rows_in_the_order_given() {
+        // a group larger than a sort's insertion-sort runs: an unstable sort of it would
+        // reorder the rows of one document
+        let ids: Vec<Vec<u8>> = (0..300)
+            .map(|r| format!("GX000-00-{}", (r * 7) % 13).into_bytes())
+            .collect();
+        let doc = |r: usize| ids[r].as_slice();
+        let scores = vec![1.0; 300];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut seg: Vec<i64> = (0..300).collect();
+        for i in (1..seg.len()).rev() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            seg.swap(i, (x % (i as u64 + 1)) as usize);
+        }
+        let mut want = seg.clone();
+        want.sort_by(|a, b| doc(*b as usize).cmp(doc(*a as usize)));
+        rank_segment(&mut seg, &scores, &doc, &mut Vec::new());
+        assert_eq!(seg, want);
     }
 
     #[test]
