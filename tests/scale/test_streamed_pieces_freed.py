@@ -69,3 +69,37 @@ def test_batches_are_measured_while_the_run_is_read(tmp_path, monkeypatch, by_co
     assert len(read) > 50 and sum(read) == (run.count("\n") if by_core else len(run))
     assert len(when) >= queries // 2
     assert when == sorted(when) and when[0] < 10  # the first batch long before the end
+
+
+def test_the_measures_a_batch_needs_are_computed_together_on_the_next(tmp_path, monkeypatch):
+    """After the first batch, each batch's registry measures are computed in one call of the
+    core's kernels (one pass over its rows), not one per trec_eval measure; the output is the
+    same as the whole file's."""
+    from cranfield import _core
+
+    queries, depth = 40, 30
+    qrels = "".join(f"q{q} 0 d{q}-{d} {d % 3}\n" for q in range(queries) for d in range(0, 60, 4))
+    run = "".join(
+        f"q{q} Q0 d{q}-{d} {d + 1} {100 - d}.5 t\n" for q in range(queries) for d in range(depth)
+    )
+    (tmp_path / "q").write_text(qrels)
+    (tmp_path / "r").write_text(run)
+    argv = ["-q", "-m", "all_trec", str(tmp_path / "q"), str(tmp_path / "r")]
+    whole = io.BytesIO()
+    assert engine.main(argv, out=whole, err=io.StringIO()) == 0
+
+    calls: list[int] = []
+    real = _core.kernel_values
+    monkeypatch.setattr(_core, "kernel_values", lambda c, *a: calls.append(len(c)) or real(c, *a))
+    batches: list[int] = []
+    real_batch = streamed_run._batch
+    monkeypatch.setattr(streamed_run, "_batch", lambda *a: batches.append(1) or real_batch(*a))
+    monkeypatch.setattr(text_io, "PIECES_FROM_BYTES", 0)
+    monkeypatch.setattr(pieces_mod, "PIECE_BYTES", 500)
+    monkeypatch.setattr(streamed_run, "BATCH_ROWS", 60)
+    out = io.BytesIO()
+    assert engine.main(argv, out=out, err=io.StringIO()) == 0
+    assert out.getvalue() == whole.getvalue()
+    first = len(calls) - (len(batches) - 1)
+    assert len(batches) > 10 and first > 1  # the first batch: one call per trec_eval measure
+    assert calls[first:] == [sum(calls[:first])] * (len(batches) - 1)  # then one, all of them

@@ -41,6 +41,9 @@ class Context:
     """How a recall level becomes a number of relevant documents (``IPrec``'s ``rounding``:
     trec_eval 10.0's, or ``trec9`` for pytrec_eval's trec_eval 9.0.8)."""
     cache: dict = field(default_factory=dict)
+    asked: list[Measure] | None = None
+    """When a list: the measures computed, appended in the order asked (the measures a batch
+    of rankings needs, computed together on the next batches)."""
 
     def value(self, m: Measure) -> np.ndarray:
         return self.values([m])[0]
@@ -53,6 +56,8 @@ class Context:
         if todo:
             computed = _computed(list(todo.values()), self.jr)
             self.cache.update(zip(todo, computed, strict=True))
+            if self.asked is not None:
+                self.asked.extend(todo.values())
         return [self.cache[k] for k in keys]
 
     def floored_log(self, m: Measure) -> np.ndarray:

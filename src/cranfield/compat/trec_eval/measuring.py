@@ -253,10 +253,24 @@ def judge_qrels(qrels, run, opts: Options, side: dict | None = None):
     )
 
 
-def evaluate_qrels(jr, opts: Options, measures: list[tuple], dummy: bool = False):
+def evaluate_qrels(
+    jr, opts: Options, measures: list[tuple], dummy: bool = False, together: list | None = None
+):
     """``(topics, values, relstrings)`` of the judged rankings; ``dummy``: they are -c's dummy
-    rankings, whose values trec_eval.c blanks by name (:func:`cleared_on_dummy`)."""
-    ctx = Context(jr=jr, level=opts.level, num_docs=opts.num_docs, complete=opts.complete)
+    rankings, whose values trec_eval.c blanks by name (:func:`cleared_on_dummy`).
+    ``together``: for the batches of one run, a list kept from batch to batch: empty, it is
+    filled with the registry measures this batch needs; filled, they are computed together
+    first (one pass of the core's kernels over the rows for all of them, not one per
+    trec_eval measure)."""
+    ctx = Context(
+        jr=jr,
+        level=opts.level,
+        num_docs=opts.num_docs,
+        complete=opts.complete,
+        asked=[] if together is not None and not together else None,
+    )
+    if together:
+        ctx.values(together)
     values: dict[str, list[np.ndarray]] = {}
     relstrings = None
     for tm, parsed in measures:
@@ -270,6 +284,8 @@ def evaluate_qrels(jr, opts: Options, measures: list[tuple], dummy: bool = False
             values[tm.name] = [
                 np.zeros(jr.num_queries) if c else col for c, col in zip(cleared, cols, strict=True)
             ]
+    if ctx.asked and together is not None:
+        together.extend(ctx.asked)
     return list(jr.query_ids), values, relstrings
 
 

@@ -102,11 +102,12 @@ def _evaluate_judged(opts, qrels, rel_info, batches, name, measures, zscores):
     run_ids: list[str] = []
     topics = Topics(len(qrels.query_ids))
     tag = ""
+    together: list = []  # the measures the first batch needed, computed together after it
     for batch in batches:
         run_ids.extend(batch.run_ids)
         tag = batch.tag
         if batch.rankings is not None:
-            topics.add(evaluate_qrels(batch.rankings, opts, measures))
+            topics.add(evaluate_qrels(batch.rankings, opts, measures, together=together))
         del batch
     return _finish(opts, qrels, rel_info, [topics.part()], run_ids, name, measures, zscores, tag)
 
