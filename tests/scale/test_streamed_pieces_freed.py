@@ -14,22 +14,30 @@ from cranfield.io.trec import run_pieces as pieces_mod
 from cranfield.io.trec import text as text_io
 from cranfield.judging import streamed_run
 
+QUERIES = 40
+
+
+def _files(tmp_path, flags: list[str]) -> tuple[str, list[str], io.BytesIO]:
+    """A run of 40 queries of 30 results and its qrels written in ``tmp_path``: the run's
+    text, the ``trec_eval`` arguments (``-q``, ``flags``) and the output on the whole file."""
+    qrels = "".join(f"q{q} 0 d{q}-{d} {d % 3}\n" for q in range(QUERIES) for d in range(0, 60, 4))
+    run = "".join(
+        f"q{q} Q0 d{q}-{d} {d + 1} {100 - d}.5 t\n" for q in range(QUERIES) for d in range(30)
+    )
+    (tmp_path / "q").write_text(qrels)
+    (tmp_path / "r").write_text(run)
+    argv = ["-q", *flags, str(tmp_path / "q"), str(tmp_path / "r")]
+    whole = io.BytesIO()
+    assert engine.main(argv, out=whole, err=io.StringIO()) == 0
+    return run, argv, whole
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("by_core", [True, False], ids=["read by the core", "read by texts"])
 def test_batches_are_measured_while_the_run_is_read(tmp_path, monkeypatch, by_core):
     """A plain file is read by the core (``_fed_by_core``); what it does not read (a
     compressed file, standard input, a pipe) by ``texts``."""
-    queries, depth = 40, 30
-    qrels = "".join(f"q{q} 0 d{q}-{d} {d % 3}\n" for q in range(queries) for d in range(0, 60, 4))
-    run = "".join(
-        f"q{q} Q0 d{q}-{d} {d + 1} {100 - d}.5 t\n" for q in range(queries) for d in range(depth)
-    )
-    (tmp_path / "q").write_text(qrels)
-    (tmp_path / "r").write_text(run)
-    argv = ["-q", str(tmp_path / "q"), str(tmp_path / "r")]
-    whole = io.BytesIO()
-    assert engine.main(argv, out=whole, err=io.StringIO()) == 0
+    run, argv, whole = _files(tmp_path, [])
 
     real_texts, real_fed, real_batch = (
         streamed_run.texts,
@@ -67,7 +75,7 @@ def test_batches_are_measured_while_the_run_is_read(tmp_path, monkeypatch, by_co
     assert engine.main(argv, out=out, err=io.StringIO()) == 0
     assert out.getvalue() == whole.getvalue()
     assert len(read) > 50 and sum(read) == (run.count("\n") if by_core else len(run))
-    assert len(when) >= queries // 2
+    assert len(when) >= QUERIES // 2
     assert when == sorted(when) and when[0] < 10  # the first batch long before the end
 
 
@@ -77,16 +85,7 @@ def test_the_measures_a_batch_needs_are_computed_together_on_the_next(tmp_path, 
     same as the whole file's."""
     from cranfield import _core
 
-    queries, depth = 40, 30
-    qrels = "".join(f"q{q} 0 d{q}-{d} {d % 3}\n" for q in range(queries) for d in range(0, 60, 4))
-    run = "".join(
-        f"q{q} Q0 d{q}-{d} {d + 1} {100 - d}.5 t\n" for q in range(queries) for d in range(depth)
-    )
-    (tmp_path / "q").write_text(qrels)
-    (tmp_path / "r").write_text(run)
-    argv = ["-q", "-m", "all_trec", str(tmp_path / "q"), str(tmp_path / "r")]
-    whole = io.BytesIO()
-    assert engine.main(argv, out=whole, err=io.StringIO()) == 0
+    _, argv, whole = _files(tmp_path, ["-m", "all_trec"])
 
     calls: list[int] = []
     real = _core.kernel_values
