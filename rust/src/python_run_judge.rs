@@ -193,8 +193,9 @@ impl RunJudge {
 
     /// `feed_next(reader)`: read the next piece of `reader` (a `TextReader`) and feed it,
     /// reading the piece after it meanwhile (on this thread once its part of the piece is
-    /// judged, while the other threads judge theirs); `True`, or `False` once the text has ended (nothing fed), or why the pass
-    /// stopped (as `feed`).  A read that fails raises its `OSError`.
+    /// judged, while the other threads judge theirs); `True`, or `False` once the text has
+    /// ended (nothing fed), or why the pass stopped (as `feed`).  A read that fails raises
+    /// its `OSError`.
     fn feed_next(
         &mut self,
         py: Python<'_>,
