@@ -633,15 +633,10 @@ mod tests {
         // rows of few distinct scores (ties, 0.0 and -0.0, NaNs), in ascending order and
         // not: the ranking equals a stable sort by score_cmp, then each tie group by id
         let pool = [3.0, 1.0, -0.0, 0.0, f64::NAN, 2.5, -1.0, 1.0];
-        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut next = crate::test_rng::below(0x1234_5678_9abc_def1);
         for n in 0..60usize {
             let scores: Vec<f64> = (0..n)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    pool[(x % pool.len() as u64) as usize]
-                })
+                .map(|_| pool[next(pool.len() as u64) as usize])
                 .collect();
             let distinct: Vec<Vec<u8>> = (0..n)
                 .map(|r| format!("d{}", (r * 7) % 11 + r * 100).into_bytes())
@@ -689,13 +684,10 @@ mod tests {
             .collect();
         let doc = |r: usize| ids[r].as_slice();
         let scores = vec![1.0; 300];
-        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = crate::test_rng::below(0x2545_f491_4f6c_dd1d);
         let mut seg: Vec<i64> = (0..300).collect();
         for i in (1..seg.len()).rev() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            seg.swap(i, (x % (i as u64 + 1)) as usize);
+            seg.swap(i, next(i as u64 + 1) as usize);
         }
         let mut want = seg.clone();
         want.sort_by(|a, b| doc(*b as usize).cmp(doc(*a as usize)));

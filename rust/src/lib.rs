@@ -19,5 +19,8 @@ pub mod text_reader;
 pub mod threads;
 pub mod trec;
 
+#[cfg(test)]
+mod test_rng;
+
 #[cfg(feature = "python")]
 mod python;

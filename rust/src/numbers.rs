@@ -199,13 +199,7 @@ mod tests {
         assert!(parse_score(b"+nan").unwrap().is_nan());
         // decimals of every length around the fast path's 15 digits and 16 bytes, the point
         // anywhere or absent, a sign or not, against `str::parse`
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut next = crate::test_rng::below(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..200_000 {
             let digits = 1 + next(19) as usize;
             let mut tok: Vec<u8> = (0..digits).map(|_| b'0' + next(10) as u8).collect();

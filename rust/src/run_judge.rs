@@ -14,6 +14,7 @@ use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use crate::judge::{NOT_IN_QRELS, QrelsIndex, UNJUDGED, hash_of, rank_segment, starts_group};
+use crate::text_reader::BOM;
 use crate::threads;
 use crate::trec::{Counts, FxHasher, ParseError, each_run_row};
 
@@ -66,7 +67,6 @@ impl Stop {
 /// here too) and no byte order mark.  The caller of a pass feeds it text unchecked: text that
 /// fails stops the pass, and the reference reader gives the check's error.
 pub fn clean_text(data: &[u8]) -> bool {
-    const BOM: &[u8] = b"\xef\xbb\xbf";
     if memchr::memchr(0, data).is_some() {
         return false;
     }
@@ -882,13 +882,7 @@ mod tests {
         // 300 queries (in a shuffled order, some not judged) of 1 to 80 documents drawn from
         // 60, integer scores (many ties); pieces cut at random line ends, some over the
         // parallel threshold
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut next = crate::test_rng::below(0x2545_f491_4f6c_dd1du64);
         let mut qids: Vec<String> = (0..250).map(|q| format!("q{q}")).collect();
         qids.sort(); // the qrels' order
         let mut qrels: Vec<(String, String, i64)> = Vec::new();

@@ -1,19 +1,20 @@
 //! A plain text file read in pieces of whole lines, as `cranfield.io.trec.run_pieces.texts`
 //! cuts a text: pieces of about `size` bytes that end at a line end (the bytes read up to the
 //! last line end once at least `size` are held), the last one as the text ends; the first
-//! without its byte order mark.  The reader owns its buffers: a piece handed back ([`TextReader::recycle`]) is read
-//! into again, so a long text costs a few pieces' memory, faulted in once.
+//! without its byte order mark.  The reader owns its buffers: a piece handed back
+//! ([`TextReader::recycle`]) is read into again, so a long text costs a few pieces' memory,
+//! faulted in once.
 //!
 //! The reader knows nothing of threads: the caller reads the next piece while other threads
 //! judge the current one (see `python_run_judge.rs`).
 
-use std::fs::File;
 use std::io::{self, Read};
 
-const BOM: &[u8] = b"\xef\xbb\xbf";
+/// The byte order mark, in UTF-8.
+pub(crate) const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// Pieces of the text of a file, in order.
-pub struct TextReader<R: Read = File> {
+pub struct TextReader<R: Read> {
     input: R,
     size: usize,
     /// The text read after the last piece's last line end.
@@ -82,9 +83,7 @@ impl<R: Read> TextReader<R> {
                 }
                 return Ok(self.piece(buf));
             }
-            if buf.len() < self.size {
-                continue;
-            }
+            // `want` bytes read: at least `size` held
             if let Some(p) = memchr::memrchr(b'\n', &buf[searched..]) {
                 let end = searched + p + 1;
                 self.carry.extend_from_slice(&buf[end..]);
@@ -160,14 +159,8 @@ mod tests {
     }
 
     #[test]
-    fn pieces_are_whole_lines_of_at_least_size_bytes() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+    fn pieces_are_whole_lines_cut_once_size_bytes_are_held() {
+        let mut next = crate::test_rng::below(0x2545_f491_4f6c_dd1du64);
         for case in 0..3000 {
             let len = next(300) as usize;
             let mut data: Vec<u8> = (0..len)

@@ -122,7 +122,7 @@ def core_reader(stream: Stream, start: int = 0, stop: int | None = None) -> Any 
     :func:`texts`).  The core reads it with no Python thread and no copy of a piece; it opens
     the file by its path again, and is used only when it opened the file opened here (a
     :class:`ClientFile` is checked by that opening)."""
-    from cranfield.io.ir_metadata import START
+    from cranfield.io.ir_metadata import START, has_block
 
     if os.name != "posix" or is_stdin(stream.path):
         return None
@@ -138,7 +138,7 @@ def core_reader(stream: Stream, start: int = 0, stop: int | None = None) -> Any 
         if not stat.S_ISREG(st.st_mode):
             return None
         head = os.pread(fh.fileno(), max(MAGIC_BYTES, len(BOM) + len(START)), 0)
-        if sniff(head) is not None or _without_bom(head).startswith(START):
+        if sniff(head) is not None or has_block(head):  # as much of a block as head holds
             return None
         if start and os.pread(fh.fileno(), len(BOM), start) == BOM:
             return None
