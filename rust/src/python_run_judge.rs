@@ -138,6 +138,12 @@ fn os_error(py: Python<'_>, e: io::Error) -> PyErr {
     }
 }
 
+/// `f()` (with the GIL), and what it raised.
+fn call(f: &Option<Py<PyAny>>) -> Option<PyErr> {
+    f.as_ref()
+        .and_then(|f| Python::attach(|py| f.call0(py)).err())
+}
+
 /// What [`RunJudge::feed_next`] did.
 enum Fed {
     Piece(Result<(), Stop>),
@@ -191,36 +197,57 @@ impl RunJudge {
         }
     }
 
-    /// `feed_next(reader)`: read the next piece of `reader` (a `TextReader`) and feed it,
-    /// reading the piece after it meanwhile (on this thread once its part of the piece is
-    /// judged, while the other threads judge theirs); `True`, or `False` once the text has
-    /// ended (nothing fed), or why the pass stopped (as `feed`).  A read that fails raises
-    /// its `OSError`.
+    /// `feed_next(reader, during=None)`: read the next piece of `reader` (a `TextReader`) and
+    /// feed it, reading the piece after it meanwhile (on this thread once no part of the
+    /// piece is left to judge, while the other threads judge theirs); `True`, or `False` once
+    /// the text has ended (nothing fed), or why the pass stopped (as `feed`).  A read that
+    /// fails raises its `OSError`.  `during`: called (no argument) on this thread, holding the
+    /// GIL, while the other threads start on the piece (the caller measures what it took
+    /// before), and at the end of the text; what it raises is raised once the piece is fed,
+    /// before anything else.
+    #[pyo3(signature = (reader, during=None))]
     fn feed_next(
         &mut self,
         py: Python<'_>,
         mut reader: PyRefMut<'_, TextReader>,
+        during: Option<Py<PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let index = self.index.get().inner();
         let pass = &mut self.pass;
         let TextReader { reader, ready, .. } = &mut *reader;
+        let mut failed: Option<PyErr> = None;
         let fed = py.detach(|| {
             guarded("RunJudge.feed_next", || {
                 let piece = match ready.take().unwrap_or_else(|| reader.next_piece()) {
                     Ok(Some(piece)) => piece,
-                    Ok(None) => return Fed::End,
-                    Err(e) => return Fed::Failed(e),
+                    Ok(None) => {
+                        failed = call(&during);
+                        return Fed::End;
+                    }
+                    Err(e) => {
+                        failed = call(&during);
+                        return Fed::Failed(e);
+                    }
                 };
-                // the next piece read on this thread once its part of this one is judged
+                // `during` first on this thread, then the parts of the piece left, then the
+                // next piece read while the other threads end theirs
+                let mut first = || failed = call(&during);
+                let mut then = || reader.next_piece();
                 let (got, next) = match pass {
-                    Pass::Grouped(g) => g.feed_then(index, &piece, || reader.next_piece()),
-                    Pass::Collected(c) => (c.feed(&piece), reader.next_piece()),
+                    Pass::Grouped(g) => g.feed_beside(index, &piece, first, then),
+                    Pass::Collected(c) => {
+                        first();
+                        (c.feed(&piece), then())
+                    }
                 };
                 *ready = Some(next);
                 reader.recycle(piece);
                 Fed::Piece(got)
             })
         })?;
+        if let Some(err) = failed {
+            return Err(err);
+        }
         match fed {
             Fed::Piece(Ok(())) => Ok(true.into_pyobject(py)?.to_owned().into_any().unbind()),
             Fed::Piece(Err(stop)) => stopped(py, &stop),

@@ -446,6 +446,9 @@ pub(crate) fn kept<T>(stopped: &mut Option<Stop>, result: Result<T, Stop>) -> Re
 /// Pieces this large or larger are read and judged on all the pass's threads.
 pub(crate) const PARALLEL_BYTES: usize = 1 << 20;
 
+/// The parts a large piece is cut into per thread.
+const PARTS_PER_THREAD: usize = 4;
+
 /// The state of the pass between pieces.
 pub struct RunJudge {
     /// The qrels' query ids, by position in the qrels.
@@ -564,6 +567,25 @@ impl RunJudge {
         data: &[u8],
         then: impl FnOnce() -> T,
     ) -> (Result<(), Stop>, T) {
+        self.feed_beside(index, data, || (), then)
+    }
+
+    /// [`Self::feed_then`], calling `before()` on this thread first, while the other threads
+    /// read the piece's first parts (the caller measures the queries it took before): this
+    /// thread then takes the parts left.
+    pub fn feed_beside<T>(
+        &mut self,
+        index: &QrelsIndex,
+        data: &[u8],
+        before: impl FnOnce(),
+        then: impl FnOnce() -> T,
+    ) -> (Result<(), Stop>, T) {
+        let mut before = Some(before);
+        let mut first = || {
+            if let Some(f) = before.take() {
+                f();
+            }
+        };
         let mut then = Some(then);
         let mut out = None;
         let mut after = || {
@@ -572,10 +594,11 @@ impl RunJudge {
             }
         };
         let result = match not_stopped(&self.stopped) {
-            Ok(()) => self.read(index, data, &mut after),
+            Ok(()) => self.read(index, data, &mut first, &mut after),
             Err(stop) => Err(stop),
         };
-        after(); // when the pass had stopped, or did before its parts were read
+        first(); // when the pass had stopped, or did before its parts were read
+        after();
         let result = kept(&mut self.stopped, result);
         (result, out.expect("then() was called"))
     }
@@ -584,7 +607,8 @@ impl RunJudge {
         &mut self,
         index: &QrelsIndex,
         data: &'d [u8],
-        then: &mut dyn FnMut(),
+        before: &mut dyn FnMut(),
+        after: &mut dyn FnMut(),
     ) -> Result<(), Stop> {
         if data.is_empty() {
             return Ok(()); // no line at all (a text's lines never end in an empty piece)
@@ -594,7 +618,16 @@ impl RunJudge {
         } else {
             1
         };
-        let parts = cut(data, threads);
+        // more parts than threads: a thread that finishes early (or starts late, after
+        // `before`) takes more
+        let parts = cut(
+            data,
+            if threads > 1 {
+                threads * PARTS_PER_THREAD
+            } else {
+                1
+            },
+        );
         let last = parts.len() - 1;
         let held = self.current.take();
         let mut scratch = std::mem::take(&mut self.scratch);
@@ -606,10 +639,11 @@ impl RunJudge {
             if parts.len() > 1 {
                 let numbered: Vec<(usize, &'d [u8])> = parts.iter().copied().enumerate().collect();
                 let read = |s: &mut Scratch, &(i, p): &(usize, &'d [u8])| read(s, i, p);
-                threads::map_then(&numbered, threads, Scratch::default, read, then)
+                threads::map_pulled(&numbered, threads, Scratch::default, read, before, after)
             } else {
+                before();
                 let got = vec![read(&mut scratch, 0, parts[0])];
-                then();
+                after();
                 got
             }
         };

@@ -22,6 +22,7 @@ reference reader, whose error or result stands, so every message is the one that
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
@@ -43,14 +44,16 @@ it."""
 class JudgedBatch(NamedTuple):
     """The queries judged in one batch (``None`` when none of them is in the qrels), the
     run's query ids met in it (file order), the tag of its last result, the lines of the
-    text read so far (the whole text's, in the last batch) and the run's ir_metadata (the
-    block at the top of its text, if any)."""
+    text read so far (the whole text's, in the last batch), the run's ir_metadata (the
+    block at the top of its text, if any) and what ``judged_batches``'s ``measure`` made of
+    its rankings (``None`` without rankings or ``measure``)."""
 
     rankings: JudgedRankings | None
     run_ids: list[str]
     tag: str
     counts: LineCounts
     metadata: dict[str, Any] | None = None
+    measured: Any = None
 
 
 def judged_batches(
@@ -64,23 +67,30 @@ def judged_batches(
     rows: int | None = None,
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
+    measure: Callable[[JudgedRankings], Any] | None = None,
 ) -> Iterator[JudgedBatch]:
     """The run text of ``stream`` judged against ``qrels`` (see the module docstring),
     batch by batch; the run's name is ``name``.  With ``grouped=False`` (a run whose queries'
     lines are not together, which the grouped pass stops at), the core collects each query's
     results as the text is read and judges them once it has ended.  ``threads``: how many
     threads read and judge a large piece (``None``: one per core); ``progress``: called with
-    the lines of each piece read."""
+    the lines of each piece read; ``measure``: called with the rankings of each batch, in
+    order (its value is the batch's ``measured``): for a file the core reads, while the core
+    judges the next piece (on other threads; a batch is then yielded a piece later)."""
     from cranfield import _core
 
     rows = BATCH_ROWS if rows is None else rows
     judge = _core.RunJudge(qrels_index(qrels), depth, judged_only, grouped, rows, threads)
-    metadata: list[dict[str, Any] | None] = [None]
+    batches = _Batches(qrels, name, depth, judged_only, measure)
     own = getattr(stream, "core_reader", None)  # a byte range's: its bytes only
     reader = own() if own is not None else core_reader(stream)
-    fed = _fed(judge, stream, metadata) if reader is None else _fed_by_core(judge, reader, stream)
+    if reader is None:
+        fed = _fed(judge, stream, batches)
+    else:
+        fed = _fed_by_core(judge, reader, stream, batches)
     seen = 0
     for stop in fed:
+        yield from batches.ready()  # made while the piece was judged: before its stop
         if stop is not None:
             _stopped(stop)
         if progress is not None:
@@ -88,35 +98,93 @@ def judged_batches(
             progress(lines - seen)
             seen = lines
         if judge.held >= rows:
-            yield _batch(judge.take(False), qrels, name, depth, judged_only, metadata[0])
+            batches.taken.append(_taken(judge.take(False)))
     while True:
-        got = judge.take(True)
-        yield _batch(got, qrels, name, depth, judged_only, metadata[0])
+        batches.check()
+        got = _taken(judge.take(True))
+        batches.taken.append(got)
+        batches.make()
+        yield from batches.ready()
         if not got["more"]:
             return
 
 
-def _fed(judge: Any, stream: Stream, metadata: list[dict[str, Any] | None]) -> Iterator[Any]:
+class _Batches:
+    """The batches taken from the core (``taken``), made into :class:`JudgedBatch` and
+    measured in order (:meth:`make`, which keeps what it raised for :meth:`check`: raised
+    by the caller, not worded as a failed read), and yielded (:meth:`ready`)."""
+
+    def __init__(self, qrels: Qrels, name: str, depth, judged_only: bool, measure) -> None:
+        self.taken: deque[dict] = deque()
+        self.made: deque[JudgedBatch] = deque()
+        self.failed: list[BaseException] = []
+        self.keywords = (qrels, name, depth, judged_only)
+        self.measure = measure
+        self.metadata: dict[str, Any] | None = None
+
+    def work(self) -> Callable[[], None] | None:
+        """:meth:`make` if a batch was taken and not made, else ``None``."""
+        return self.make if self.taken else None
+
+    def make(self) -> None:
+        try:
+            while self.taken:
+                batch = _batch(self.taken.popleft(), *self.keywords, self.metadata)
+                if self.measure is not None and batch.rankings is not None:
+                    batch = batch._replace(measured=self.measure(batch.rankings))
+                self.made.append(batch)
+        except BaseException as exc:
+            self.failed.append(exc)
+
+    def check(self) -> None:
+        """Raise what :meth:`make` raised."""
+        if self.failed:
+            raise self.failed[0]
+
+    def ready(self) -> Iterator[JudgedBatch]:
+        """The batches made (after :meth:`check`)."""
+        self.check()
+        while self.made:
+            yield self.made.popleft()
+
+
+def _taken(got: dict | str) -> dict:
+    """What ``RunJudge.take`` gave, or why the pass stopped raised."""
+    if isinstance(got, str):
+        _stopped(got)
+    assert isinstance(got, dict)
+    return got
+
+
+def _fed(judge: Any, stream: Stream, batches: _Batches) -> Iterator[Any]:
     """The pieces of the text read by :func:`texts` fed to ``judge``, one by one: why the pass
-    stopped, or ``None``; the run's ir_metadata put in ``metadata``."""
+    stopped, or ``None``; the run's ir_metadata put in ``batches``, whose batches taken are
+    made before each piece is fed."""
     from cranfield.io.ir_metadata import parse_block
 
     first = True
     for data in texts(stream, read_ahead=True, checked=False):  # the core checks it
         if first:
-            metadata[0] = parse_block(data, stream.source)
+            batches.metadata = parse_block(data, stream.source)
             first = False
+        batches.make()
+        batches.check()
         stop = judge.feed(data)
         del data
         yield stop
 
 
-def _fed_by_core(judge: Any, reader: Any, stream: Stream) -> Iterator[Any]:
+def _fed_by_core(judge: Any, reader: Any, stream: Stream, batches: _Batches) -> Iterator[Any]:
     """The pieces of a plain file read by the core (``reader``: a ``_core.TextReader``) fed
-    to ``judge``, one by one, as :func:`_fed` does (such a file has no ir_metadata)."""
+    to ``judge``, one by one, as :func:`_fed` does (such a file has no ir_metadata); the
+    batches taken are made while the core judges each piece, and what that raised comes
+    before the piece's own failure."""
     while True:
-        with input_errors(stream.source):
-            got = judge.feed_next(reader)
+        try:
+            with input_errors(stream.source):
+                got = judge.feed_next(reader, batches.work())
+        finally:
+            batches.check()
         if got is False:
             return
         yield None if got is True else got
@@ -129,16 +197,13 @@ def _stopped(why: str) -> None:
 
 
 def _batch(
-    got: dict | str,
+    got: dict,
     qrels: Qrels,
     name: str,
     depth: int | None,
     judged_only: bool,
     metadata: dict[str, Any] | None,
 ) -> JudgedBatch:
-    if isinstance(got, str):
-        _stopped(got)
-    assert isinstance(got, dict)
     counts = LineCounts(*got["counts"])
     qidx = got["qrels_queries"]
     if not len(qidx):

@@ -185,6 +185,11 @@ def measure_judged(
     from cranfield.judging.streamed_run import judged_batches
 
     o = plan.options
+    blocks: list[Block] = []
+
+    def measure(rankings: Any) -> None:  # while the core judges the next piece
+        blocks.append(measure_block(rankings, plan.measures, o.defaults, plan.micro))
+
     batches = judged_batches(
         stream,
         qrels,
@@ -194,14 +199,12 @@ def measure_judged(
         grouped=grouped,
         threads=threads,
         progress=progress,
+        measure=measure,
     )
-    blocks: list[Block] = []
     run_ids: list[str] = []
     last = None
     for batch in batches:
         run_ids.extend(batch.run_ids)
-        if batch.rankings is not None:
-            blocks.append(measure_block(batch.rankings, plan.measures, o.defaults, plan.micro))
         last = batch
     assert last is not None  # judged_batches yields a last batch or raises
     return blocks, run_ids, last.counts, last.metadata

@@ -44,7 +44,6 @@ def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
     from cranfield.io.textcheck import TextCheck
     from cranfield.io.trec.run_pieces import Fallback, NotGrouped
     from cranfield.io.trec.text import in_pieces, read_run_stream
-    from cranfield.judging.streamed_run import judged_batches
 
     if not is_trec_text_path(path) or not in_pieces(path):
         return None
@@ -73,16 +72,15 @@ def evaluate_streamed(opts, rel_info: Qrels, path: Any, marked, params) -> Any:
         if opts.debug_query is not None:
             qrels = qrels.restrict([opts.debug_query])
         keywords = {"depth": opts.max_docs, "judged_only": opts.judged_only}
+        judged = (stream, qrels, rel_info, name, measures, zscores)
         try:
-            batches = judged_batches(stream, qrels, name, **keywords)
-            return _evaluate_judged(opts, qrels, rel_info, batches, name, measures, zscores)
+            return _evaluate_judged(opts, *judged, grouped=True, **keywords)
         except NotGrouped:
             pass
         except (Fallback, CranfieldError):
             return read_whole()
         try:  # not grouped by query: the core collects each query's results, then judges
-            batches = judged_batches(stream, qrels, name, grouped=False, **keywords)
-            return _evaluate_judged(opts, qrels, rel_info, batches, name, measures, zscores)
+            return _evaluate_judged(opts, *judged, grouped=False, **keywords)
         except (Fallback, CranfieldError):
             return read_whole()
     finally:
@@ -95,20 +93,23 @@ def _file_name(path: Any) -> str:
     return Path(path).name
 
 
-def _evaluate_judged(opts, qrels, rel_info, batches, name, measures, zscores):
-    """Measure each batch of a run judged as it is read (``judged_batches``)."""
+def _evaluate_judged(opts, stream, qrels, rel_info, name, measures, zscores, **keywords):
+    """Measure each batch of a run judged as it is read (``judged_batches``; ``keywords``:
+    its options), while the core judges the next piece."""
     from cranfield.compat.trec_eval.measuring import evaluate_qrels
+    from cranfield.judging.streamed_run import judged_batches
 
     run_ids: list[str] = []
     topics = Topics(len(qrels.query_ids))
     tag = ""
     together: list = []  # the measures the first batch needed, computed together after it
-    for batch in batches:
+
+    def measure(rankings) -> None:
+        topics.add(evaluate_qrels(rankings, opts, measures, together=together))
+
+    for batch in judged_batches(stream, qrels, name, measure=measure, **keywords):
         run_ids.extend(batch.run_ids)
         tag = batch.tag
-        if batch.rankings is not None:
-            topics.add(evaluate_qrels(batch.rankings, opts, measures, together=together))
-        del batch
     return _finish(opts, qrels, rel_info, [topics.part()], run_ids, name, measures, zscores, tag)
 
 
