@@ -254,6 +254,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(judge_py::first_duplicate, m)?)?;
     m.add_class::<run_judge_py::RunJudge>()?;
     m.add_class::<run_judge_py::TextReader>()?;
+    m.add_class::<run_judge_py::Taken>()?;
     dicts_glue::register(m)?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     Ok(())

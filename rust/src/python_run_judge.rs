@@ -16,6 +16,7 @@ use super::{array, guarded, text};
 use crate::run_collect::RunCollect;
 use crate::run_judge::{self, Judged, Stop};
 use crate::text_reader;
+use crate::trec::Counts;
 
 enum Pass {
     Grouped(Box<run_judge::RunJudge>),
@@ -54,6 +55,50 @@ fn batch(py: Python<'_>, j: Judged, more: bool, tag: &[u8]) -> PyResult<Py<PyAny
     d.set_item("tag", text(py, tag)?)?;
     d.set_item("more", more)?;
     Ok(d.into_any().unbind())
+}
+
+/// Judged queries of a pass, as the pass took them.
+enum Queries {
+    /// Not yet in the qrels' order (a grouped pass's).
+    Held(run_judge::Held),
+    Judged(Judged),
+}
+
+/// Judged queries taken from a `RunJudge` (`take`): `batch()` makes them a dict of
+/// `qrels_queries`, `offsets`, `grades`, `scores`, `tie_ids` (arrays), `run_ids` (the run's
+/// query ids met since the last take), `tag`, `more` (another batch follows: take again) and
+/// `counts` (the lines read when they were taken: lines, data, comments, blank, extra, first
+/// extra line), once.
+#[pyclass(module = "cranfield._core")]
+pub struct Taken {
+    queries: Option<Queries>,
+    /// Another batch follows (a run collected whole): take again.
+    #[pyo3(get)]
+    more: bool,
+    tag: Vec<u8>,
+    counts: Counts,
+}
+
+#[pymethods]
+impl Taken {
+    fn batch(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let Some(queries) = self.queries.take() else {
+            return Err(PyValueError::new_err(
+                "Taken.batch: the batch was made already",
+            ));
+        };
+        let judged = py.detach(|| {
+            guarded("Taken.batch", || match queries {
+                Queries::Held(h) => h.judged(),
+                Queries::Judged(j) => j,
+            })
+        })?;
+        let d = batch(py, judged, self.more, &self.tag)?;
+        let c = &self.counts;
+        let counts = (c.lines, c.data, c.comments, c.blank, c.extra, c.first_extra);
+        d.bind(py).set_item("counts", counts)?;
+        Ok(d)
+    }
 }
 
 /// `TextReader(path, size, start=0, stop=None)`: the plain text file `path` (its bytes
@@ -256,11 +301,9 @@ impl RunJudge {
         }
     }
 
-    /// `take(last)`: the next judged queries, a dict of `qrels_queries`, `offsets`, `grades`,
-    /// `scores`, `tie_ids` (arrays), `run_ids` (the run's query ids met since the last take),
-    /// `tag`, `more` (another batch follows: take again) and `counts` (the lines read so far:
-    /// lines, data, comments, blank, extra, first extra line); or why the pass stopped (a
-    /// string).  `last`: the text has ended (a run collected whole is judged only then).
+    /// `take(last)`: the next judged queries, as a `Taken` (their arrays made by its
+    /// `batch()`, on the thread that wants them), or why the pass stopped (a string).
+    /// `last`: the text has ended (a run collected whole is judged only then).
     fn take(&mut self, py: Python<'_>, last: bool) -> PyResult<Py<PyAny>> {
         let index = self.index.get().inner();
         if !last && matches!(self.pass, Pass::Collected(_)) {
@@ -271,8 +314,8 @@ impl RunJudge {
         let pass = &mut self.pass;
         let got = py.detach(|| {
             guarded("RunJudge.take", || match pass {
-                Pass::Grouped(g) => g.take(index, last).map(|j| (j, false)),
-                Pass::Collected(c) => c.take(index),
+                Pass::Grouped(g) => g.take(index, last).map(|h| (Queries::Held(h), false)),
+                Pass::Collected(c) => c.take(index).map(|(j, more)| (Queries::Judged(j), more)),
             })
         })?;
         let (tag, counts) = match &self.pass {
@@ -280,12 +323,14 @@ impl RunJudge {
             Pass::Collected(c) => (c.tag(), c.counts()),
         };
         match got {
-            Ok((j, more)) => {
-                let d = batch(py, j, more, tag)?;
-                let c = counts;
-                let counts = (c.lines, c.data, c.comments, c.blank, c.extra, c.first_extra);
-                d.bind(py).set_item("counts", counts)?;
-                Ok(d)
+            Ok((queries, more)) => {
+                let taken = Taken {
+                    queries: Some(queries),
+                    more,
+                    tag: tag.to_vec(),
+                    counts: counts.clone(),
+                };
+                Ok(Py::new(py, taken)?.into_any())
             }
             Err(stop) => stopped(py, &stop),
         }

@@ -469,7 +469,7 @@ mod tests {
         )
         .unwrap();
         g.feed(&idx, b"q1 Q0 n 3 2 u\nq3 Q0 a 1 9 t\n").unwrap();
-        let want = g.take(&idx, true).unwrap();
+        let want = g.take(&idx, true).unwrap().judged();
         assert_eq!(
             (&j.grades, &j.scores, &j.tie_ids),
             (&want.grades, &want.scores, &want.tie_ids)

@@ -137,6 +137,16 @@ impl Batch {
         self.flats.iter().map(Flat::len).sum()
     }
 
+    /// The tie groups of its queries (each query's are numbered from 0 by its rows' order;
+    /// a row left out by `judged_only` may leave a number out).
+    fn tie_groups(&self) -> i64 {
+        let last_tie = |&(f, d): &(usize, Done)| match d.len {
+            0 => 0,
+            n => self.flats[f].ties[d.start + n - 1] + 1,
+        };
+        self.done.iter().map(last_tie).sum()
+    }
+
     /// Keep `flat`, whose rows are those of `done` (queries judged into it).
     pub(crate) fn add(&mut self, flat: Flat, done: impl IntoIterator<Item = Done>) {
         let f = self.flats.len();
@@ -731,10 +741,10 @@ impl RunJudge {
         Ok(())
     }
 
-    /// The judged queries since the last take, in the qrels' order, and the run's query ids
-    /// met since then (file order); with `last`, the text has ended (its last query is judged
-    /// first; a text without a result stops the pass).
-    pub fn take(&mut self, index: &QrelsIndex, last: bool) -> Result<Judged, Stop> {
+    /// The judged queries since the last take ([`Held::judged`]: in the qrels' order), and
+    /// the run's query ids met since then (file order); with `last`, the text has ended (its
+    /// last query is judged first; a text without a result stops the pass).
+    pub fn take(&mut self, index: &QrelsIndex, last: bool) -> Result<Held, Stop> {
         if let Some(stop) = &self.stopped {
             return Err(stop.clone());
         }
@@ -748,8 +758,31 @@ impl RunJudge {
                 return Err(Stop::Empty);
             }
         }
+        let batch = std::mem::take(&mut self.batch);
+        let first_tie = self.next_tie;
+        self.next_tie += batch.tie_groups();
         let run_ids = std::mem::take(&mut self.run_ids);
-        Ok(assemble(&mut self.batch, &mut self.next_tie, run_ids))
+        Ok(Held {
+            batch,
+            first_tie,
+            run_ids,
+        })
+    }
+}
+
+/// Judged queries taken from the pass ([`RunJudge::take`]), put in the qrels' order and
+/// copied into one [`Judged`] when its arrays are wanted ([`Held::judged`]), on any thread.
+pub struct Held {
+    batch: Batch,
+    first_tie: i64,
+    run_ids: Vec<Box<[u8]>>,
+}
+
+impl Held {
+    /// The queries as [`Judged`], their tie groups numbered from where the pass's earlier
+    /// takes left off.
+    pub fn judged(mut self) -> Judged {
+        assemble(&mut self.batch, &mut self.first_tie, self.run_ids)
     }
 }
 
@@ -833,7 +866,7 @@ mod tests {
         for piece in text {
             j.feed(&idx, piece)?;
         }
-        j.take(&idx, true)
+        j.take(&idx, true).map(Held::judged)
     }
 
     #[test]
@@ -974,7 +1007,7 @@ mod tests {
             j.feed(&index, &bytes[start..end]).unwrap();
             start = end;
         }
-        let mut got = j.take(&index, true).unwrap();
+        let mut got = j.take(&index, true).unwrap().judged();
         let run_ids = std::mem::take(&mut got.run_ids);
         let refs: Vec<(&str, &str, i64)> = qrels
             .iter()
@@ -994,13 +1027,77 @@ mod tests {
     }
 
     #[test]
+    fn taken_queries_put_in_order_later_are_numbered_as_at_once() {
+        // 30 queries, each judging a (2), b (0), n (-1), c (1), in a shuffled order, of tied
+        // scores, judged_only (rows left out leave tie numbers out), taken after every few
+        // pieces: judged at once, or kept and judged last first
+        let ids: Vec<String> = (0..30).map(|q| format!("q{q:02}")).collect();
+        let qb: Vec<&[u8]> = ids.iter().map(|q| q.as_bytes()).collect();
+        let docs: [&[u8]; 4] = [b"a", b"b", b"n", b"c"];
+        let offsets: Vec<i64> = (0..=30).map(|q| q * 4).collect();
+        let grades: Vec<i64> = (0..30).flat_map(|_| [2, 0, -1, 1]).collect();
+        let idx = QrelsIndex::new(&offsets, |r| docs[r % 4], &grades);
+        let mut next = crate::test_rng::below(0x9e37_79b9_7f4a_7c15);
+        let mut pieces = Vec::new();
+        for k in 0..30 {
+            let q = &ids[(k * 7) % 30];
+            let mut piece = String::new();
+            for d in ["a", "x", "b", "n", "y", "c"] {
+                piece.push_str(&format!("{q} Q0 {d} 0 {} t\n", next(3)));
+            }
+            pieces.push(piece);
+        }
+        let mut at_once = Vec::new();
+        let mut kept = Vec::new();
+        for (keep, out) in [(false, &mut at_once), (true, &mut kept)] {
+            let mut j = RunJudge::new(&qb, None, true);
+            let mut held = Vec::new();
+            for (i, piece) in pieces.iter().enumerate() {
+                j.feed(&idx, piece.as_bytes()).unwrap();
+                if i % 4 == 3 {
+                    held.push(j.take(&idx, false).unwrap());
+                }
+            }
+            held.push(j.take(&idx, true).unwrap());
+            if keep {
+                let mut judged: Vec<Judged> = held.into_iter().rev().map(Held::judged).collect();
+                judged.reverse();
+                out.extend(judged);
+            } else {
+                out.extend(held.into_iter().map(Held::judged));
+            }
+        }
+        assert_eq!(at_once, kept);
+        assert!(at_once.len() >= 7);
+        // every row in take order, (query, tie group): a query's groups never go down, and
+        // the next query's are all above them (each query is in one batch)
+        let mut rows: Vec<(i64, i64)> = Vec::new();
+        for j in &at_once {
+            for (k, &q) in j.qrels_queries.iter().enumerate() {
+                for r in j.offsets[k]..j.offsets[k + 1] {
+                    rows.push((q, j.tie_ids[r as usize]));
+                }
+            }
+        }
+        assert_eq!(rows.len(), 30 * 3); // a, b, c of each query
+        for w in rows.windows(2) {
+            let ((q0, t0), (q1, t1)) = (w[0], w[1]);
+            assert!(if q0 == q1 { t0 <= t1 } else { t0 < t1 }, "{rows:?}");
+        }
+        assert!(
+            rows.windows(2).any(|w| w[1].1 > w[0].1 + 1),
+            "a tie number left out"
+        );
+    }
+
+    #[test]
     fn a_stopped_pass_stays_stopped() {
         let idx = index();
         let mut j = RunJudge::new(&[b"q1", b"q2"], None, false);
         let text: &[u8] = b"q1 Q0 a 1 2 t\nq2 Q0 c 1 1 t\nq1 Q0 b 1 1 t\n";
         assert_eq!(j.feed(&idx, text), Err(Stop::NotGrouped));
         assert_eq!(j.feed(&idx, b"q3 Q0 a 1 2 t\n"), Err(Stop::NotGrouped));
-        assert_eq!(j.take(&idx, true).unwrap_err(), Stop::NotGrouped);
+        assert_eq!(j.take(&idx, true).err(), Some(Stop::NotGrouped));
         let mut c = crate::run_collect::RunCollect::new(&[b"q1", b"q2"], None, false, 10);
         assert_eq!(c.feed(b"q1 Q0 a 1 x t\n").unwrap_err().name(), "parse");
         assert_eq!(c.feed(b"q1 Q0 a 1 2 t\n").unwrap_err().name(), "parse");

@@ -165,7 +165,7 @@ def test_a_text_that_has_ended_stays_ended(tmp_path):
     assert got is False and fed > 5
     assert judge.feed_next(reader) is False
     assert judge.lines == run_text("grouped").count(b"\n")
-    batch = judge.take(True)
+    batch = judge.take(True).batch()
     assert np.array_equal(np.diff(batch["offsets"]) > 0, np.ones(9, dtype=bool))
 
 

@@ -37,7 +37,7 @@ data = run.encode()
 assert len(data) >= 2 << 20  # a piece judged on all cores
 judge = _core.RunJudge(qrels_index(qrels), None, False, threads=2)
 assert judge.feed(data) is None
-got = judge.take(True)
+got = judge.take(True).batch()
 assert len(got["qrels_queries"]) == queries
 print(before, after_qrels, threads(), start_method())
 """

@@ -30,7 +30,7 @@
 use _core::judge::{NOT_IN_QRELS, QrelsIndex, UNJUDGED, grades};
 use _core::numbers::{is_int, is_score, parse_int, parse_score};
 use _core::run_collect::RunCollect;
-use _core::run_judge::{Judged, RunJudge, Stop};
+use _core::run_judge::{Held, Judged, RunJudge, Stop};
 use _core::trec::{Counts, ErrorKind, ParseError, read_qrels, read_run};
 
 const RUN_FIELDS: usize = 6;
@@ -440,7 +440,7 @@ pub fn check_run_judge(qrels_text: &[u8], run_text: &[u8], every: usize) {
     let fed = pieces(run_text, every)
         .into_iter()
         .try_for_each(|p| grouped.feed(&index, p));
-    let got_grouped = fed.and_then(|()| grouped.take(&index, true));
+    let got_grouped = fed.and_then(|()| grouped.take(&index, true).map(Held::judged));
     let fed = pieces(run_text, every)
         .into_iter()
         .try_for_each(|p| collected.feed(p));

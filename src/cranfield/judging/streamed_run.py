@@ -105,7 +105,7 @@ def judged_batches(
         batches.taken.append(got)
         batches.make()
         yield from batches.ready()
-        if not got["more"]:
+        if not got.more:
             return
 
 
@@ -115,7 +115,7 @@ class _Batches:
     by the caller, not worded as a failed read), and yielded (:meth:`ready`)."""
 
     def __init__(self, qrels: Qrels, name: str, depth, judged_only: bool, measure) -> None:
-        self.taken: deque[dict] = deque()
+        self.taken: deque[Any] = deque()  # _core.Taken
         self.made: deque[JudgedBatch] = deque()
         self.failed: list[BaseException] = []
         self.keywords = (qrels, name, depth, judged_only)
@@ -129,7 +129,8 @@ class _Batches:
     def make(self) -> None:
         try:
             while self.taken:
-                batch = _batch(self.taken.popleft(), *self.keywords, self.metadata)
+                got = self.taken.popleft().batch()  # the core's arrays made here
+                batch = _batch(got, *self.keywords, self.metadata)
                 if self.measure is not None and batch.rankings is not None:
                     batch = batch._replace(measured=self.measure(batch.rankings))
                 self.made.append(batch)
@@ -148,11 +149,10 @@ class _Batches:
             yield self.made.popleft()
 
 
-def _taken(got: dict | str) -> dict:
-    """What ``RunJudge.take`` gave, or why the pass stopped raised."""
+def _taken(got: Any) -> Any:
+    """What ``RunJudge.take`` gave (a ``_core.Taken``), or why the pass stopped raised."""
     if isinstance(got, str):
         _stopped(got)
-    assert isinstance(got, dict)
     return got
 
 
