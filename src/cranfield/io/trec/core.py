@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield.base import core_ahead
 from cranfield.base.arrow import string_buffers
 from cranfield.data.id_column import IdColumn
 from cranfield.data.tables import LineCounts, Qrels, Run, TextQrels
@@ -160,8 +161,9 @@ def core_run(data: bytes, source: str, name: str, list_rows: int) -> Run:
 def core_qrels(data: bytes, source: str) -> Qrels:
     """The qrels of TREC text (``data`` after :func:`.text._check_trec`), in the order of
     :class:`~cranfield.data.tables.Qrels` (query ids, then document ids, in byte order)."""
-    core = _core()
-    out = core.read_qrels(data, False)
+    out = core_ahead.take("read_qrels", data, False)  # cranfield trec_eval's, made ahead
+    if out is None:
+        out = _core().read_qrels(data, False)
     if "error" in out:
         raise _error(data, source, out, "qrels")
     index = out["index"]  # holds the documents' bytes: their strings made when asked
