@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::judge::{NOT_IN_QRELS, QrelsIndex, UNJUDGED, hash_of, rank_segment, starts_group};
 use crate::text_reader::BOM;
@@ -120,6 +120,42 @@ pub(crate) struct Flat {
 impl Flat {
     fn len(&self) -> usize {
         self.grades.len()
+    }
+}
+
+/// Flats whose rows were copied out ([`Held::judged`]), emptied, their room kept for the
+/// next parts (so that their vectors are not grown again, each growth a copy); at most
+/// [`SPARE_FLATS`].
+#[derive(Default, Clone)]
+pub(crate) struct Spare(Arc<Mutex<Vec<Flat>>>);
+
+/// The most flats kept spare (a part's is about its rows times 24 bytes).
+const SPARE_FLATS: usize = 32;
+
+impl Spare {
+    /// A spare flat, or a new one.
+    fn take(&self) -> Flat {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|mut spare| spare.pop())
+            .unwrap_or_default()
+    }
+
+    /// Keep `flats`, emptied, up to [`SPARE_FLATS`].
+    fn keep(&self, flats: Vec<Flat>) {
+        let Ok(mut spare) = self.0.lock() else {
+            return;
+        };
+        for mut f in flats {
+            if spare.len() >= SPARE_FLATS {
+                return;
+            }
+            f.grades.clear();
+            f.scores.clear();
+            f.ties.clear();
+            spare.push(f);
+        }
     }
 }
 
@@ -270,11 +306,15 @@ fn read_part<'d>(
     held: Option<&[u8]>,
     open_end: bool,
     s: &mut Scratch,
+    spare: &Spare,
 ) -> Result<Part<'d>, Stop> {
     if !clean_text(part) {
         return Err(Stop::Text);
     }
-    let mut out = Part::default();
+    let mut out = Part {
+        judged: spare.take(),
+        ..Part::default()
+    };
     let mut block = Block::default();
     let mut query: Option<&'d [u8]> = None;
     let mut heading = held.is_some();
@@ -481,6 +521,7 @@ pub struct RunJudge {
     tag: Vec<u8>,
     counts: Counts,
     scratch: Scratch,
+    spare: Spare,
     /// How many threads read and judge a large piece.
     threads: usize,
     stopped: Option<Stop>,
@@ -525,6 +566,7 @@ impl RunJudge {
             tag: Vec::new(),
             counts: Counts::default(),
             scratch: Scratch::default(),
+            spare: Spare::default(),
             threads: threads::available(),
             stopped: None,
         }
@@ -643,8 +685,16 @@ impl RunJudge {
         let mut scratch = std::mem::take(&mut self.scratch);
         let got: Vec<Result<Part<'d>, Stop>> = {
             let rules = self.rules(index);
+            let spare = &self.spare;
             let read = |s: &mut Scratch, i: usize, p: &'d [u8]| {
-                read_part(rules, p, held.as_deref().filter(|_| i == 0), i == last, s)
+                read_part(
+                    rules,
+                    p,
+                    held.as_deref().filter(|_| i == 0),
+                    i == last,
+                    s,
+                    spare,
+                )
             };
             if parts.len() > 1 {
                 let numbered: Vec<(usize, &'d [u8])> = parts.iter().copied().enumerate().collect();
@@ -766,6 +816,7 @@ impl RunJudge {
             batch,
             first_tie,
             run_ids,
+            spare: self.spare.clone(),
         })
     }
 }
@@ -776,18 +827,21 @@ pub struct Held {
     batch: Batch,
     first_tie: i64,
     run_ids: Vec<Box<[u8]>>,
+    spare: Spare,
 }
 
 impl Held {
     /// The queries as [`Judged`], their tie groups numbered from where the pass's earlier
     /// takes left off.
     pub fn judged(mut self) -> Judged {
-        assemble(&mut self.batch, &mut self.first_tie, self.run_ids)
+        let judged = assemble(&mut self.batch, &mut self.first_tie, self.run_ids);
+        self.spare.keep(std::mem::take(&mut self.batch.flats));
+        judged
     }
 }
 
 /// The judged queries of `batch` as [`Judged`], in the qrels' order, tie groups numbered on
-/// from `next_tie`; `batch` is emptied.
+/// from `next_tie`; `batch`'s queries are emptied, its flats left as they are.
 pub(crate) fn assemble(batch: &mut Batch, next_tie: &mut i64, run_ids: Vec<Box<[u8]>>) -> Judged {
     let n = batch.rows();
     let done = &mut batch.done;
@@ -816,7 +870,7 @@ pub(crate) fn assemble(batch: &mut Batch, next_tie: &mut i64, run_ids: Vec<Box<[
         *next_tie += groups;
         out.offsets.push(out.grades.len() as i64);
     }
-    *batch = Batch::default();
+    batch.done.clear(); // its flats are left to the caller
     out
 }
 
@@ -1088,6 +1142,37 @@ mod tests {
             rows.windows(2).any(|w| w[1].1 > w[0].1 + 1),
             "a tie number left out"
         );
+    }
+
+    #[test]
+    fn spare_flats_come_back_empty_with_their_room() {
+        let spare = Spare::default();
+        assert_eq!(spare.take().grades.capacity(), 0); // none spare: a new one
+        let full = |n: usize| Flat {
+            grades: vec![1; n],
+            scores: vec![0.5; n],
+            ties: vec![0; n],
+        };
+        spare.keep((0..SPARE_FLATS + 5).map(|_| full(100)).collect());
+        assert_eq!(spare.0.lock().unwrap().len(), SPARE_FLATS);
+        for _ in 0..SPARE_FLATS {
+            let f = spare.take();
+            assert_eq!((f.grades.len(), f.scores.len(), f.ties.len()), (0, 0, 0));
+            assert!(f.grades.capacity() >= 100 && f.ties.capacity() >= 100);
+        }
+        assert_eq!(spare.take().grades.capacity(), 0);
+        // a pass's taken rows judged, their flats spare for the next parts
+        let idx = index();
+        let mut j = RunJudge::new(&[b"q1", b"q2"], None, false);
+        j.feed(&idx, b"q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\nq2 Q0 c 1 1 t\n")
+            .unwrap();
+        assert_eq!(j.held(), 2); // q2's block may go on
+        let first = j.take(&idx, false).unwrap().judged();
+        assert_eq!(first.grades, vec![2, 0]);
+        assert!(!j.spare.0.lock().unwrap().is_empty());
+        j.feed(&idx, b"q3 Q0 a 1 2 t\n").unwrap();
+        assert_eq!(j.held(), 1); // q2's row only: q3's part was read into an emptied flat
+        assert_eq!(j.take(&idx, true).unwrap().judged().grades, vec![1]);
     }
 
     #[test]
