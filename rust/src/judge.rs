@@ -425,10 +425,7 @@ pub(crate) fn descending_key(score: f64) -> u64 {
 /// a padding zero stands only where the shorter id has ended, a prefix of the other).
 #[inline]
 pub(crate) fn prefix(id: &[u8]) -> u64 {
-    let mut w = [0u8; 8];
-    let n = id.len().min(8);
-    w[..n].copy_from_slice(&id[..n]);
-    u64::from_be_bytes(w)
+    crate::words::be_prefix(id)
 }
 
 /// Whether two adjacent ranked scores start a new tie group (numpy's `!=`: a NaN always does).

@@ -18,6 +18,7 @@ pub mod run_judge;
 pub mod text_reader;
 pub mod threads;
 pub mod trec;
+pub mod words;
 
 #[cfg(test)]
 mod test_rng;

@@ -116,11 +116,7 @@ impl Hasher for FxHasher {
         let rest = chunks.remainder();
         if !rest.is_empty() {
             // the last 1-7 bytes as one word (zeros after them): one step, not one per byte
-            let w = rest
-                .iter()
-                .enumerate()
-                .fold(0u64, |w, (i, &b)| w | u64::from(b) << (8 * i));
-            self.add(w);
+            self.add(crate::words::le_word(rest));
         }
     }
     #[inline]
