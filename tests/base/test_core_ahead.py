@@ -106,13 +106,17 @@ def test_the_command_reads_its_qrels_ahead_and_prints_the_same(
     assert (with_ahead[0] == "error") == (qrels == "bad line")
 
 
-def test_the_command_reads_nothing_ahead_when_it_has_no_qrels_file(monkeypatch, tmp_path):
+def test_what_the_command_reads_and_judges_ahead(monkeypatch, tmp_path):
+    """A qrels file named, in the qrels format; its run judged ahead too when it is a file
+    and judged against every query (not ``-D``)."""
     started = []
-    monkeypatch.setattr(core_ahead, "start", lambda *a: started.append(a))
+    monkeypatch.setattr(core_ahead, "start", lambda *a, then: started.append((a, then)))
     (tmp_path / "q").write_bytes(qrels_text("grouped"))
     q = str(tmp_path / "q")
     for argv in [["-h"], [q], ["-R", "prefs", q, q], ["-", q], ["-x", q, q], ["-v", q, q]]:
         trec_eval_cli._qrels_ahead(argv)
     assert started == []
-    trec_eval_cli._qrels_ahead(["-m", "map", q, "run"])
-    assert started == [(q, "read_qrels", False)]
+    for argv in [["-m", "map", q, "run"], [q, "-"], ["-D", "1.q1", q, "run"]]:
+        trec_eval_cli._qrels_ahead(argv)
+    assert [a for a, _ in started] == [(q, "read_qrels", False)] * 3
+    assert [then is not None for _, then in started] == [True, False, False]

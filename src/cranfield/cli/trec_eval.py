@@ -1,7 +1,7 @@
 """``cranfield trec_eval``: a drop-in for trec_eval 10.0 (its options, its output bytes).
 
 The arguments are handed to the compat engine untouched (getopt_long rules, ``-h`` and ``--``
-included); they are parsed here only to read a qrels file ahead.
+included); they are parsed here only to read the qrels file and judge the run ahead.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ def run(argv: Sequence[str]) -> None:
 
 
 def _qrels_ahead(argv: Sequence[str]) -> None:
-    """The compiled core's read of a qrels file started while the engine is imported
-    (:mod:`cranfield.base.core_ahead`); the engine's reader takes its result."""
+    """The compiled core's read of a qrels file, then its judging of the run's first pieces,
+    started while the engine is imported (:mod:`cranfield.base.core_ahead`); the engine's
+    reader and judging pass take what they made."""
     from cranfield.compat.trec_eval.options import parse_argv
 
     try:
@@ -33,7 +34,18 @@ def _qrels_ahead(argv: Sequence[str]) -> None:
         return
     if opts.help or opts.version or len(opts.files) != 2 or opts.rel_format != "qrels":
         return
-    if opts.files[0] != "-":
-        from cranfield.base import core_ahead
+    qrels, run = opts.files
+    if qrels == "-":
+        return
+    from cranfield.base import core_ahead, pieces
 
-        core_ahead.start(opts.files[0], "read_qrels", False)
+    then = None
+    if run != "-" and opts.debug_query is None:  # -D judges against one query's qrels
+        then = core_ahead.judge_run(
+            run,
+            depth=opts.max_docs,
+            judged_only=opts.judged_only,
+            rows=pieces.BATCH_ROWS,
+            piece_bytes=pieces.PIECE_BYTES,
+        )
+    core_ahead.start(qrels, "read_qrels", False, then=then)

@@ -28,15 +28,18 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from cranfield.base import core_ahead
+from cranfield.base import pieces as sizes
 from cranfield.data.tables import LineCounts, Qrels
 from cranfield.io.source import Stream, input_errors
+from cranfield.io.trec import run_pieces
 from cranfield.io.trec.run_pieces import Fallback, NotGrouped, core_reader, texts
 from cranfield.judging.join import _qrels_grades, qrels_index
 from cranfield.judging.rankings import JudgedRankings
 
 __all__ = ["BATCH_ROWS", "JudgedBatch", "judged_batches"]
 
-BATCH_ROWS = 1 << 16
+BATCH_ROWS = sizes.BATCH_ROWS
 """Judged rows per batch (about 1.5 MB of arrays, and the measures' temporaries); tests lower
 it."""
 
@@ -80,14 +83,22 @@ def judged_batches(
     from cranfield import _core
 
     rows = BATCH_ROWS if rows is None else rows
-    judge = _core.RunJudge(qrels_index(qrels), depth, judged_only, grouped, rows, threads)
+    index = qrels_index(qrels)
     batches = _Batches(qrels, name, depth, judged_only, measure)
     own = getattr(stream, "core_reader", None)  # a byte range's: its bytes only
     reader = own() if own is not None else core_reader(stream)
-    if reader is None:
-        fed = _fed(judge, stream, batches)
+    ahead = None
+    if reader is not None and own is None:  # cranfield trec_eval's, judged while it imported
+        key = (depth, judged_only, grouped, rows, threads, run_pieces.PIECE_BYTES)
+        ahead = core_ahead.judged_run(index, key, reader.device, reader.inode)
+    if ahead is not None:
+        judge, reader, steps = ahead.judge, ahead.reader, ahead.steps()
     else:
-        fed = _fed_by_core(judge, reader, stream, batches)
+        judge, steps = _core.RunJudge(index, depth, judged_only, grouped, rows, threads), iter([])
+    if reader is None:
+        fed = _fed(judge, stream, batches, rows)
+    else:
+        fed = _fed_by_core(judge, reader, stream, batches, rows, steps)
     seen = 0
     for stop in fed:
         yield from batches.ready()  # made while the piece was judged: before its stop
@@ -97,8 +108,6 @@ def judged_batches(
             lines = judge.lines
             progress(lines - seen)
             seen = lines
-        if judge.held >= rows:
-            batches.taken.append(_taken(judge.take(False)))
     while True:
         batches.check()
         got = _taken(judge.take(True))
@@ -156,10 +165,11 @@ def _taken(got: Any) -> Any:
     return got
 
 
-def _fed(judge: Any, stream: Stream, batches: _Batches) -> Iterator[Any]:
+def _fed(judge: Any, stream: Stream, batches: _Batches, rows: int) -> Iterator[Any]:
     """The pieces of the text read by :func:`texts` fed to ``judge``, one by one: why the pass
     stopped, or ``None``; the run's ir_metadata put in ``batches``, whose batches taken are
-    made before each piece is fed."""
+    made before each piece is fed; a batch taken (once the caller has seen the piece's
+    result) whenever ``rows`` judged rows are held."""
     from cranfield.io.ir_metadata import parse_block
 
     first = True
@@ -172,13 +182,33 @@ def _fed(judge: Any, stream: Stream, batches: _Batches) -> Iterator[Any]:
         stop = judge.feed(data)
         del data
         yield stop
+        _take(judge, batches, rows)
 
 
-def _fed_by_core(judge: Any, reader: Any, stream: Stream, batches: _Batches) -> Iterator[Any]:
+def _fed_by_core(
+    judge: Any,
+    reader: Any,
+    stream: Stream,
+    batches: _Batches,
+    rows: int,
+    steps: Iterator[tuple[Any, Any]],
+) -> Iterator[Any]:
     """The pieces of a plain file read by the core (``reader``: a ``_core.TextReader``) fed
     to ``judge``, one by one, as :func:`_fed` does (such a file has no ir_metadata); the
     batches taken are made while the core judges each piece, and what that raised comes
-    before the piece's own failure."""
+    before the piece's own failure.  ``steps``: what the pass gave for the pieces it judged
+    ahead, and the batches taken after them (:meth:`.JudgedAhead.steps`), given first."""
+    for got, taken in steps:
+        if isinstance(got, OSError):
+            with input_errors(stream.source):
+                raise got
+        batches.make()
+        batches.check()
+        if got is False:
+            return
+        yield None if got is True else got
+        if taken is not None:
+            batches.taken.append(taken)
     while True:
         try:
             with input_errors(stream.source):
@@ -188,6 +218,13 @@ def _fed_by_core(judge: Any, reader: Any, stream: Stream, batches: _Batches) -> 
         if got is False:
             return
         yield None if got is True else got
+        _take(judge, batches, rows)
+
+
+def _take(judge: Any, batches: _Batches, rows: int) -> None:
+    """A batch taken from ``judge`` when it holds ``rows`` judged rows."""
+    if judge.held >= rows:
+        batches.taken.append(_taken(judge.take(False)))
 
 
 def _stopped(why: str) -> None:

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from cranfield.base import pieces as sizes
 from cranfield.data.id_column import IdColumn
 from cranfield.data.tables import LineCounts, Run
 from cranfield.errors import InputError
@@ -51,7 +52,7 @@ __all__ = [
     "texts",
 ]
 
-PIECE_BYTES = 4 << 20
+PIECE_BYTES = sizes.PIECE_BYTES
 """Bytes of text parsed at a time (rounded up to the next line end); tests lower it."""
 
 
