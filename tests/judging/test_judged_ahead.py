@@ -6,7 +6,9 @@ nothing taken for other qrels, options or another file."""
 from __future__ import annotations
 
 import errno
+import io
 import os
+import threading
 import time
 import warnings
 
@@ -17,6 +19,7 @@ from test_scale_streaming import qrels_text, run_text
 
 from cranfield.base import core_ahead
 from cranfield.cli import trec_eval as trec_eval_cli
+from cranfield.compat.trec_eval import engine
 from cranfield.errors import InputError
 from cranfield.io.source import Stream
 from cranfield.io.trec import run_pieces as pieces_mod
@@ -167,3 +170,43 @@ def test_the_command_prints_the_same_with_its_run_judged_ahead(
         warnings.simplefilter("ignore")
         assert _command(argv, capsys) == ahead
     assert (ahead[0] == "error") == (layout == "damaged")
+
+
+def test_a_run_that_is_no_regular_file_is_not_opened_ahead(tmp_path, monkeypatch):
+    """A named pipe (which a reader ahead would wait on, and which can be read once), a
+    directory and a missing file: nothing judged ahead, and the thread ends."""
+    (tmp_path / "q").write_bytes(qrels_text("grouped"))
+    os.mkfifo(tmp_path / "fifo")
+    os.mkdir(tmp_path / "dir")
+    for run in ["fifo", "dir", "missing"]:
+        then = core_ahead.judge_run(
+            str(tmp_path / run), depth=None, judged_only=False, rows=50, piece_bytes=300
+        )
+        core_ahead.start(str(tmp_path / "q"), "read_qrels", False, then=then)
+        assert core_ahead.take("read_qrels", qrels_text("grouped"), False) is not None
+        for thread in threading.enumerate():
+            if thread.name.startswith("cranfield: read_qrels ahead"):
+                thread.join(timeout=60)
+                assert not thread.is_alive(), run
+        assert core_ahead._runs == [], run
+
+
+@pytest.mark.parametrize("option", [["-M", "-5"], ["-M", "99999999999999999999999"], ["-J"]])
+def test_the_command_with_options_the_pass_ahead_may_refuse(tmp_path, cli, option):
+    """In a process of its own (its threads' errors would show on its standard error): a
+    depth the core's pass refuses fails ahead without a word, and the command's output is the
+    engine's (which judges nothing ahead)."""
+    (tmp_path / "q").write_bytes(qrels_text("grouped"))
+    (tmp_path / "r").write_bytes(run_text("grouped", queries=40))
+    argv = [*option, "-q", str(tmp_path / "q"), str(tmp_path / "r")]
+    got = cli("trec_eval", *argv)
+    if option == ["-M", "-5"]:
+        assert got.returncode == 2 and got.stdout == b""
+        assert got.stderr.decode().splitlines() == [
+            "cranfield: error: -M -5: the number of documents must be >= 0"
+        ]
+        return
+    out, err = io.BytesIO(), io.StringIO()
+    assert engine.main(argv, out=out, err=err) == 0
+    assert (got.returncode, got.stdout) == (0, out.getvalue())
+    assert got.stderr.decode() == err.getvalue()  # its note on the queries not judged
