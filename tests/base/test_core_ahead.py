@@ -50,6 +50,7 @@ def test_no_result_for_other_bytes_another_call_or_other_arguments(tmp_path):
     assert core_ahead.take("read_qrels", data, False) is not None  # still there for its call
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are made on POSIX only")
 def test_what_is_not_read_ahead(tmp_path, monkeypatch):
     data = qrels_text("grouped")
     (tmp_path / "q").write_bytes(data)
