@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use super::judge_py::QrelsIndex;
-use super::{array, guarded, text};
+use super::{array, guarded, set_counts, text};
 use crate::run_collect::RunCollect;
 use crate::run_judge::{self, Judged, Stop};
 use crate::text_reader;
@@ -39,7 +39,13 @@ fn stopped(py: Python<'_>, stop: &Stop) -> PyResult<Py<PyAny>> {
     Ok(PyString::new(py, stop.name()).into_any().unbind())
 }
 
-fn batch(py: Python<'_>, j: Judged, more: bool, tag: &[u8]) -> PyResult<Py<PyAny>> {
+fn batch(
+    py: Python<'_>,
+    j: Judged,
+    more: bool,
+    tag: &[u8],
+    counts: &Counts,
+) -> PyResult<Py<PyAny>> {
     let d = PyDict::new(py);
     let ids = j
         .run_ids
@@ -54,6 +60,7 @@ fn batch(py: Python<'_>, j: Judged, more: bool, tag: &[u8]) -> PyResult<Py<PyAny
     d.set_item("run_ids", PyList::new(py, ids)?)?;
     d.set_item("tag", text(py, tag)?)?;
     d.set_item("more", more)?;
+    set_counts(&d, counts)?;
     Ok(d.into_any().unbind())
 }
 
@@ -93,11 +100,7 @@ impl Taken {
                 Queries::Judged(j) => j,
             })
         })?;
-        let d = batch(py, judged, self.more, &self.tag)?;
-        let c = &self.counts;
-        let counts = (c.lines, c.data, c.comments, c.blank, c.extra, c.first_extra);
-        d.bind(py).set_item("counts", counts)?;
-        Ok(d)
+        batch(py, judged, self.more, &self.tag, &self.counts)
     }
 }
 

@@ -607,24 +607,13 @@ impl RunJudge {
     /// parts read and judged on all the pass's threads; the result does not depend on how
     /// many there are.
     pub fn feed(&mut self, index: &QrelsIndex, data: &[u8]) -> Result<(), Stop> {
-        self.feed_then(index, data, || ()).0
+        self.feed_beside(index, data, || (), || ()).0
     }
 
-    /// [`Self::feed`], calling `then()` on this thread once its own part of the piece is
-    /// read, while other threads may still read theirs (the caller reads its next piece
-    /// there: a thread of its own would wait for a core while the parts are read).
-    pub fn feed_then<T>(
-        &mut self,
-        index: &QrelsIndex,
-        data: &[u8],
-        then: impl FnOnce() -> T,
-    ) -> (Result<(), Stop>, T) {
-        self.feed_beside(index, data, || (), then)
-    }
-
-    /// [`Self::feed_then`], calling `before()` on this thread first, while the other threads
-    /// read the piece's first parts (the caller measures the queries it took before): this
-    /// thread then takes the parts left.
+    /// [`Self::feed`], calling `before()` on this thread first, while the other threads read
+    /// the piece's first parts (the caller measures the queries it took before), and
+    /// `then()` once no part is left to take, while other threads may still read theirs (the
+    /// caller reads its next piece there: a thread of its own would wait for a core).
     pub fn feed_beside<T>(
         &mut self,
         index: &QrelsIndex,

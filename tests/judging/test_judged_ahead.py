@@ -60,8 +60,8 @@ def claims(monkeypatch):
     got = []
     real = core_ahead.judged_run
 
-    def recorded(*args):
-        run = real(*args)
+    def recorded(*args, **options):
+        run = real(*args, **options)
         got.append(None if run is None else len(run._steps))
         return run
 
@@ -210,3 +210,4 @@ def test_the_command_with_options_the_pass_ahead_may_refuse(tmp_path, cli, optio
     assert engine.main(argv, out=out, err=err) == 0
     assert (got.returncode, got.stdout) == (0, out.getvalue())
     assert got.stderr.decode() == err.getvalue()  # its note on the queries not judged
+

@@ -157,7 +157,10 @@ def judge_run(
         index = read["index"]
         judge = _core.RunJudge(index, depth, judged_only, True, rows, None)
         reader = _core.TextReader(path, piece_bytes)
-        run = JudgedAhead(index, (depth, judged_only, True, rows, None, piece_bytes), judge, reader)
+        key = _key(
+            depth, judged_only, grouped=True, rows=rows, threads=None, piece_bytes=piece_bytes
+        )
+        run = JudgedAhead(index, key, judge, reader)
         with _lock:
             _runs[:] = [run]
         try:
@@ -179,10 +182,38 @@ def judge_run(
     return then
 
 
-def judged_run(index: Any, key: tuple[Any, ...], device: int, inode: int) -> JudgedAhead | None:
-    """The run judged ahead against ``index`` with ``key`` (see :class:`JudgedAhead`), read
-    from the file of ``device`` and ``inode``, or ``None``; its thread stops after the piece
-    it is judging, whose step :meth:`JudgedAhead.steps` gives last."""
+def _key(
+    depth: int | None,
+    judged_only: bool,
+    *,
+    grouped: bool,
+    rows: int,
+    threads: int | None,
+    piece_bytes: int,
+) -> tuple[Any, ...]:
+    """What a pass is made for, as :class:`JudgedAhead` keeps it."""
+    return (depth, judged_only, grouped, rows, threads, piece_bytes)
+
+
+def judged_run(
+    index: Any,
+    device: int,
+    inode: int,
+    *,
+    depth: int | None,
+    judged_only: bool,
+    grouped: bool,
+    rows: int,
+    threads: int | None,
+    piece_bytes: int,
+) -> JudgedAhead | None:
+    """The run judged ahead against ``index`` with these options (see
+    :class:`JudgedAhead`), read from the file of ``device`` and ``inode``, or ``None``; its
+    thread stops after the piece it is judging, whose step :meth:`JudgedAhead.steps` gives
+    last."""
+    key = _key(
+        depth, judged_only, grouped=grouped, rows=rows, threads=threads, piece_bytes=piece_bytes
+    )
     with _lock:
         if not _runs:
             return None

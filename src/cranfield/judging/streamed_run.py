@@ -89,8 +89,17 @@ def judged_batches(
     reader = own() if own is not None else core_reader(stream)
     ahead = None
     if reader is not None and own is None:  # cranfield trec_eval's, judged while it imported
-        key = (depth, judged_only, grouped, rows, threads, run_pieces.PIECE_BYTES)
-        ahead = core_ahead.judged_run(index, key, reader.device, reader.inode)
+        ahead = core_ahead.judged_run(
+            index,
+            reader.device,
+            reader.inode,
+            depth=depth,
+            judged_only=judged_only,
+            grouped=grouped,
+            rows=rows,
+            threads=threads,
+            piece_bytes=run_pieces.PIECE_BYTES,
+        )
     if ahead is not None:
         judge, reader, steps = ahead.judge, ahead.reader, ahead.steps()
     else:
@@ -146,6 +155,11 @@ class _Batches:
         except BaseException as exc:
             self.failed.append(exc)
 
+    def make_now(self) -> None:
+        """:meth:`make`, then raise what it raised (not while the core judges)."""
+        self.make()
+        self.check()
+
     def check(self) -> None:
         """Raise what :meth:`make` raised."""
         if self.failed:
@@ -177,8 +191,7 @@ def _fed(judge: Any, stream: Stream, batches: _Batches, rows: int) -> Iterator[A
         if first:
             batches.metadata = parse_block(data, stream.source)
             first = False
-        batches.make()
-        batches.check()
+        batches.make_now()
         stop = judge.feed(data)
         del data
         yield stop
@@ -202,8 +215,7 @@ def _fed_by_core(
         if isinstance(got, OSError):
             with input_errors(stream.source):
                 raise got
-        batches.make()
-        batches.check()
+        batches.make_now()
         if got is False:
             return
         yield None if got is True else got
