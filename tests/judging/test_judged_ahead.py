@@ -211,3 +211,25 @@ def test_the_command_with_options_the_pass_ahead_may_refuse(tmp_path, cli, optio
     assert (got.returncode, got.stdout) == (0, out.getvalue())
     assert got.stderr.decode() == err.getvalue()  # its note on the queries not judged
 
+
+def test_a_run_judged_ahead_for_an_earlier_command_is_not_left_for_a_later_one(tmp_path):
+    """Two commands in one process: the first's pass, made after the second started, is
+    not the one the second may take."""
+    (tmp_path / "q").write_bytes(qrels_text("grouped"))
+    (tmp_path / "r").write_bytes(run_text("grouped", queries=40))
+    gate = threading.Event()
+    judge = core_ahead.judge_run(
+        str(tmp_path / "r"), depth=None, judged_only=False, rows=50, piece_bytes=300
+    )
+
+    def late(read):
+        gate.wait()
+        judge(read)
+
+    core_ahead.start(str(tmp_path / "q"), "read_qrels", False, then=late)
+    first = core_ahead._thread[0]
+    core_ahead.start(str(tmp_path / "q"), "read_qrels", False)  # the second command
+    gate.set()
+    first.join(timeout=60)
+    assert not first.is_alive()
+    assert core_ahead._runs == []

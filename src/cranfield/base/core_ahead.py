@@ -85,6 +85,7 @@ class JudgedAhead:
 _lock = threading.Lock()
 _calls: list[_Call] = []  # the call made ahead, if any
 _runs: list[JudgedAhead] = []  # the run judged ahead, if any
+_thread: list[threading.Thread] = []  # the thread of the last start
 
 
 def start(path: str, call: str, *args: Any, then: Callable[[Any], None] | None = None) -> None:
@@ -106,10 +107,12 @@ def start(path: str, call: str, *args: Any, then: Callable[[Any], None] | None =
             except Exception:  # the command does it again, and fails as it would have
                 return
 
+    thread = threading.Thread(target=work, name=f"cranfield: {call} ahead")
     with _lock:
         _calls[:] = [made]
         _runs.clear()
-    threading.Thread(target=work, name=f"cranfield: {call} ahead").start()
+        _thread[:] = [thread]
+    thread.start()
 
 
 def _made(path: str, call: str, args: tuple[Any, ...]) -> tuple[bytes, Any] | None:
@@ -162,6 +165,8 @@ def judge_run(
         )
         run = JudgedAhead(index, key, judge, reader)
         with _lock:
+            if _thread != [threading.current_thread()]:
+                return  # another command started since: its run, not this one's
             _runs[:] = [run]
         try:
             for _ in range(AHEAD_PIECES):
