@@ -42,13 +42,13 @@ class _Call:
 
 class JudgedAhead:
     """A run judged ahead: the core's pass (``judge``) and reader, what they were made for
-    (``index``: the qrels' ``_core.QrelsIndex``; ``key``: ``(depth, judged_only, grouped,
-    rows, threads, piece_bytes)``; the file's ``device`` and ``inode``), and its steps
-    (:meth:`steps`)."""
+    (``index``: the qrels' ``_core.QrelsIndex``; ``options``: ``depth``, ``judged_only``,
+    ``grouped``, ``rows``, ``threads`` and ``piece_bytes``; the file's ``device`` and
+    ``inode``), and its steps (:meth:`steps`)."""
 
-    def __init__(self, index: Any, key: tuple[Any, ...], judge: Any, reader: Any) -> None:
+    def __init__(self, index: Any, options: dict[str, Any], judge: Any, reader: Any) -> None:
         self.index = index
-        self.key = key
+        self.options = options
         self.judge = judge
         self.reader = reader
         self.device, self.inode = reader.device, reader.inode
@@ -160,10 +160,15 @@ def judge_run(
         index = read["index"]
         judge = _core.RunJudge(index, depth, judged_only, True, rows, None)
         reader = _core.TextReader(path, piece_bytes)
-        key = _key(
-            depth, judged_only, grouped=True, rows=rows, threads=None, piece_bytes=piece_bytes
-        )
-        run = JudgedAhead(index, key, judge, reader)
+        options = {
+            "depth": depth,
+            "judged_only": judged_only,
+            "grouped": True,
+            "rows": rows,
+            "threads": None,
+            "piece_bytes": piece_bytes,
+        }
+        run = JudgedAhead(index, options, judge, reader)
         with _lock:
             if _thread != [threading.current_thread()]:
                 return  # another command started since: its run, not this one's
@@ -187,43 +192,20 @@ def judge_run(
     return then
 
 
-def _key(
-    depth: int | None,
-    judged_only: bool,
-    *,
-    grouped: bool,
-    rows: int,
-    threads: int | None,
-    piece_bytes: int,
-) -> tuple[Any, ...]:
-    """What a pass is made for, as :class:`JudgedAhead` keeps it."""
-    return (depth, judged_only, grouped, rows, threads, piece_bytes)
-
-
-def judged_run(
-    index: Any,
-    device: int,
-    inode: int,
-    *,
-    depth: int | None,
-    judged_only: bool,
-    grouped: bool,
-    rows: int,
-    threads: int | None,
-    piece_bytes: int,
-) -> JudgedAhead | None:
+def judged_run(index: Any, device: int, inode: int, **options: Any) -> JudgedAhead | None:
     """The run judged ahead against ``index`` with these options (see
     :class:`JudgedAhead`), read from the file of ``device`` and ``inode``, or ``None``; its
     thread stops after the piece it is judging, whose step :meth:`JudgedAhead.steps` gives
     last."""
-    key = _key(
-        depth, judged_only, grouped=grouped, rows=rows, threads=threads, piece_bytes=piece_bytes
-    )
     with _lock:
         if not _runs:
             return None
         run = _runs.pop()
     run.claimed.set()
-    if run.index is not index or run.key != key or (run.device, run.inode) != (device, inode):
+    if (
+        run.index is not index
+        or run.options != options
+        or (run.device, run.inode) != (device, inode)
+    ):
         return None
     return run
