@@ -121,69 +121,100 @@ fn read_run<'py>(py: Python<'py>, data: &[u8], list_rows: usize) -> PyResult<Bou
     Ok(d)
 }
 
-/// `read_qrels(data, strings=True)`: TREC qrels, sorted as `cranfield.data.Qrels` keeps
-/// them.  With `strings=False` the document ids come as the bytes `doc_bytes` and their ends
-/// `doc_offsets` (no Python string per judgment: `id_strings` makes them when asked), and
-/// `ids_ok` says whether every id follows the id rule (no control character).
-#[pyfunction]
-#[pyo3(signature = (data, strings=true))]
-fn read_qrels<'py>(py: Python<'py>, data: &[u8], strings: bool) -> PyResult<Bound<'py, PyDict>> {
-    let parsed = py.detach(|| guarded("read_qrels", || trec::read_qrels(data)))?;
-    let mut q = match parsed {
-        Ok(q) => q,
-        Err(e) => return error_dict(py, &e),
-    };
+/// What [`ReadQrels`] hands over besides its index: the columns of TREC qrels, sorted as
+/// `cranfield.data.Qrels` keeps them, and the ids' owned bytes.
+struct QrelsRead {
+    duplicates: bool,
+    query_ids: Vec<Vec<u8>>,
+    ids_ok: bool,
+    offsets: Vec<i64>,
+    grades: Vec<i64>,
+    lines: Option<Vec<u32>>,
+    counts: Counts,
+}
+
+/// TREC qrels read and indexed: the whole of [`ReadQrels`]'s work, none of it needing the
+/// interpreter.
+fn qrels_read(data: &[u8]) -> Result<(QrelsRead, judge_py::QrelsIndex), ParseError> {
+    let mut q = trec::read_qrels(data)?;
     let duplicates = q.has_duplicate();
-    let d = PyDict::new(py);
-    d.set_item("duplicates", duplicates)?;
-    d.set_item(
-        "query_ids",
-        PyList::new(py, self::strings(py, &q.query_ids)?)?,
-    )?;
-    // the judging index, built here from the file's bytes (judge() reuses it for every block)
-    let index = if strings {
-        let doc_ids = q.doc_ids();
-        d.set_item("doc_ids", PyList::new(py, self::strings(py, &doc_ids)?)?)?;
-        py.detach(|| {
-            guarded("read_qrels", || {
-                judge_py::QrelsIndex::of_columns(&q.offsets, &doc_ids, &q.grades, &q.query_ids)
-            })
-        })?
-    } else {
-        // the ids joined into one buffer, their slices freed, and the buffer kept by the
-        // index, which makes the ids' strings when asked (`QrelsIndex.id_strings`): the
-        // documents' bytes held once (the peak memory of a large qrels read)
-        let (ids_ok, index) = py.detach(|| {
-            guarded("read_qrels", || {
-                let bad = crate::run_judge::bad_id;
-                let ids_ok =
-                    !q.query_ids.iter().any(|id| bad(id)) && !(0..q.rows()).any(|r| bad(q.doc(r)));
-                let (bytes, offsets) = crate::judge::joined(q.rows(), |r| q.doc(r));
-                q.free_docs();
-                let index = judge_py::QrelsIndex::of_joined(
-                    &q.offsets,
-                    bytes,
-                    offsets,
-                    &q.grades,
-                    &q.query_ids,
-                );
-                (ids_ok, index)
-            })
-        })?;
-        d.set_item("ids_ok", ids_ok)?;
-        index
+    let bad = crate::run_judge::bad_id;
+    let ids_ok = !q.query_ids.iter().any(|id| bad(id)) && !(0..q.rows()).any(|r| bad(q.doc(r)));
+    // the ids joined into one buffer, their slices freed, and the buffer kept by the index,
+    // which makes the ids' strings when asked (`QrelsIndex.id_strings`): the documents'
+    // bytes held once (the peak memory of a large qrels read)
+    let (bytes, doc_offsets) = crate::judge::joined(q.rows(), |r| q.doc(r));
+    q.free_docs();
+    let index =
+        judge_py::QrelsIndex::of_joined(&q.offsets, bytes, doc_offsets, &q.grades, &q.query_ids);
+    let read = QrelsRead {
+        duplicates,
+        query_ids: q.query_ids.iter().map(|id| id.to_vec()).collect(),
+        ids_ok,
+        offsets: q.offsets,
+        grades: q.grades,
+        lines: q.lines,
+        counts: q.counts,
     };
-    d.set_item("index", Bound::new(py, index)?)?;
-    d.set_item("offsets", array(py, q.offsets))?;
-    d.set_item("grades", array(py, q.grades))?;
-    // `None` where each judgment's line is its row + 1 (a qrels file in order, without
-    // comments or blank lines), as `Qrels.lines` reads it
-    match q.lines {
-        Some(v) => d.set_item("lines", array(py, v))?,
-        None => d.set_item("lines", py.None())?,
+    Ok((read, index))
+}
+
+/// `read_qrels(data)`: TREC qrels, read and indexed without the GIL and without numpy (a
+/// thread reading them ahead waits neither for the interpreter nor for numpy's import).
+/// `index`: the judging index (`QrelsIndex`, which holds the document ids' bytes and makes
+/// their strings when asked), or `None` when the text is not valid qrels.  `result()`, once:
+/// a dict of the query ids (strings), `offsets`, `grades`, `lines` (numpy arrays; `lines` is
+/// `None` where each judgment's line is its row + 1), `index`, `duplicates` (whether a query
+/// judges a document twice), `ids_ok` (whether every id follows the id rule) and `counts`,
+/// or the error's dict.
+#[pyclass(frozen, module = "cranfield._core")]
+struct ReadQrels {
+    #[pyo3(get)]
+    index: Option<Py<judge_py::QrelsIndex>>,
+    read: std::sync::Mutex<Option<Result<QrelsRead, ParseError>>>,
+}
+
+#[pymethods]
+impl ReadQrels {
+    #[new]
+    fn new(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
+        let (read, index) = match py.detach(|| guarded("read_qrels", || qrels_read(data)))? {
+            Ok((read, index)) => (Ok(read), Some(Py::new(py, index)?)),
+            Err(e) => (Err(e), None),
+        };
+        Ok(ReadQrels {
+            index,
+            read: std::sync::Mutex::new(Some(read)),
+        })
     }
-    set_counts(&d, &q.counts)?;
-    Ok(d)
+
+    fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let read = guarded("ReadQrels.result", || {
+            self.read.lock().map(|mut r| r.take()).ok().flatten()
+        })?;
+        let q = match read {
+            None => return Err(PyValueError::new_err("ReadQrels.result: already taken")),
+            Some(Err(e)) => return error_dict(py, &e),
+            Some(Ok(q)) => q,
+        };
+        let d = PyDict::new(py);
+        d.set_item("duplicates", q.duplicates)?;
+        let ids = q.query_ids.iter().map(|id| text(py, id));
+        d.set_item(
+            "query_ids",
+            PyList::new(py, ids.collect::<PyResult<Vec<_>>>()?)?,
+        )?;
+        d.set_item("ids_ok", q.ids_ok)?;
+        d.set_item("index", &self.index)?;
+        d.set_item("offsets", array(py, q.offsets))?;
+        d.set_item("grades", array(py, q.grades))?;
+        match q.lines {
+            Some(v) => d.set_item("lines", array(py, v))?,
+            None => d.set_item("lines", py.None())?,
+        }
+        set_counts(&d, &q.counts)?;
+        Ok(d)
+    }
 }
 
 /// `numba_argsort(values, offsets)`: numba's `np.argsort` (ranx's order) of each segment
@@ -244,7 +275,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // extension module links its own copy of std)
     std::panic::set_hook(Box::new(|_| {}));
     m.add_function(wrap_pyfunction!(read_run, m)?)?;
-    m.add_function(wrap_pyfunction!(read_qrels, m)?)?;
+    m.add_class::<ReadQrels>()?;
     m.add_function(wrap_pyfunction!(numba_argsort, m)?)?;
     m.add_function(wrap_pyfunction!(id_strings, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;

@@ -5,6 +5,8 @@ once, and whatever fails ahead is left to the caller."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -30,24 +32,49 @@ def test_the_same_call_on_the_same_bytes_takes_the_result_once(tmp_path):
     path = tmp_path / "q"
     data = qrels_text("grouped")
     path.write_bytes(data)
-    core_ahead.start(str(path), "read_qrels", False)
-    got = core_ahead.take("read_qrels", data, False)
+    core_ahead.start(str(path), "ReadQrels")
+    got = core_ahead.take("ReadQrels", data)
     assert got is not None
-    _same(got, _core.read_qrels(data, False))
-    assert core_ahead.take("read_qrels", data, False) is None  # once
+    _same(got.result(), _core.ReadQrels(data).result())
+    assert core_ahead.take("ReadQrels", data) is None  # once
 
 
 def test_no_result_for_other_bytes_another_call_or_other_arguments(tmp_path):
     path = tmp_path / "q"
     data = qrels_text("grouped")
     path.write_bytes(data)
-    core_ahead.start(str(path), "read_qrels", False)
-    assert core_ahead.take("read_qrels", data[:-2] + b"7\n", False) is None
-    core_ahead.start(str(path), "read_qrels", False)
-    assert core_ahead.take("read_qrels", data, True) is None
-    core_ahead.start(str(path), "read_qrels", False)
-    assert core_ahead.take("read_run", data, False) is None
-    assert core_ahead.take("read_qrels", data, False) is not None  # still there for its call
+    core_ahead.start(str(path), "ReadQrels")
+    assert core_ahead.take("ReadQrels", data[:-2] + b"7\n") is None
+    core_ahead.start(str(path), "ReadQrels")
+    assert core_ahead.take("ReadQrels", data, True) is None
+    core_ahead.start(str(path), "ReadQrels")
+    assert core_ahead.take("read_run", data) is None
+    assert core_ahead.take("ReadQrels", data) is not None  # still there for its call
+
+
+def test_qrels_are_read_without_numpy_and_handed_over_once(tmp_path):
+    """``ReadQrels`` does its work without numpy (the thread reading ahead must not wait for
+    the numpy import the command's main thread is making): only ``result()`` imports it."""
+    (tmp_path / "q").write_bytes(qrels_text("grouped"))
+    code = (
+        "import sys\n"
+        "from cranfield import _core\n"
+        "read = _core.ReadQrels(open(sys.argv[1], 'rb').read())\n"
+        "print(read.index is not None, 'numpy' in sys.modules)\n"
+        "got = read.result()\n"
+        "print(got['index'] is read.index, 'numpy' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "q")], capture_output=True, text=True
+    )
+    assert (done.stdout, done.stderr) == ("True False\nTrue True\n", "")
+    read = _core.ReadQrels(qrels_text("grouped"))
+    read.result()
+    with pytest.raises(ValueError, match="already taken"):
+        read.result()
+    bad = _core.ReadQrels(b"q 0 d 1\nq 0 e x\n")
+    assert bad.index is None
+    assert bad.result() == {"error": "grade", "line": 2, "start": 8, "end": 15, "field": 3}
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are made on POSIX only")
@@ -56,11 +83,11 @@ def test_what_is_not_read_ahead(tmp_path, monkeypatch):
     (tmp_path / "q").write_bytes(data)
     os.mkfifo(tmp_path / "fifo")  # never opened: the thread would wait for a writer
     for path in [tmp_path / "missing", tmp_path, tmp_path / "fifo"]:
-        core_ahead.start(str(path), "read_qrels", False)
-        assert core_ahead.take("read_qrels", data, False) is None, path
+        core_ahead.start(str(path), "ReadQrels")
+        assert core_ahead.take("ReadQrels", data) is None, path
     monkeypatch.setattr(core_ahead, "AHEAD_BYTES", len(data) - 1)
-    core_ahead.start(str(tmp_path / "q"), "read_qrels", False)
-    assert core_ahead.take("read_qrels", data, False) is None  # too large
+    core_ahead.start(str(tmp_path / "q"), "ReadQrels")
+    assert core_ahead.take("ReadQrels", data) is None  # too large
     core_ahead.start(str(tmp_path / "q"), "no_such_call", False)  # fails ahead: left alone
     assert core_ahead.take("no_such_call", data, False) is None
 
@@ -119,5 +146,5 @@ def test_what_the_command_reads_and_judges_ahead(monkeypatch, tmp_path):
     assert started == []
     for argv in [["-m", "map", q, "run"], [q, "-"], ["-D", "1.q1", q, "run"]]:
         trec_eval_cli._qrels_ahead(argv)
-    assert [a for a, _ in started] == [(q, "read_qrels", False)] * 3
+    assert [a for a, _ in started] == [(q, "ReadQrels")] * 3
     assert [then is not None for _, then in started] == [True, False, False]

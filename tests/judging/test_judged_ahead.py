@@ -38,7 +38,7 @@ def _ahead(tmp_path, monkeypatch, layout="grouped", **options):
     (tmp_path / "r").write_bytes(run_text(layout, queries=40))
     options = {"depth": None, "judged_only": False, "rows": 50, "piece_bytes": 300, **options}
     then = core_ahead.judge_run(str(tmp_path / "r"), **options)
-    core_ahead.start(str(tmp_path / "q"), "read_qrels", False, then=then)
+    core_ahead.start(str(tmp_path / "q"), "ReadQrels", then=then)
     qrels = read_trec_qrels(tmp_path / "q")
     for _ in range(1000):  # the pass judges its pieces (the test waits for them)
         if core_ahead._runs and core_ahead._runs[0]._ended:
@@ -182,10 +182,10 @@ def test_a_run_that_is_no_regular_file_is_not_opened_ahead(tmp_path, monkeypatch
         then = core_ahead.judge_run(
             str(tmp_path / run), depth=None, judged_only=False, rows=50, piece_bytes=300
         )
-        core_ahead.start(str(tmp_path / "q"), "read_qrels", False, then=then)
-        assert core_ahead.take("read_qrels", qrels_text("grouped"), False) is not None
+        core_ahead.start(str(tmp_path / "q"), "ReadQrels", then=then)
+        assert core_ahead.take("ReadQrels", qrels_text("grouped")) is not None
         for thread in threading.enumerate():
-            if thread.name.startswith("cranfield: read_qrels ahead"):
+            if thread.name.startswith("cranfield: ReadQrels ahead"):
                 thread.join(timeout=60)
                 assert not thread.is_alive(), run
         assert core_ahead._runs == [], run
@@ -226,9 +226,9 @@ def test_a_run_judged_ahead_for_an_earlier_command_is_not_left_for_a_later_one(t
         gate.wait()
         judge(read)
 
-    core_ahead.start(str(tmp_path / "q"), "read_qrels", False, then=late)
+    core_ahead.start(str(tmp_path / "q"), "ReadQrels", then=late)
     first = core_ahead._thread[0]
-    core_ahead.start(str(tmp_path / "q"), "read_qrels", False)  # the second command
+    core_ahead.start(str(tmp_path / "q"), "ReadQrels")  # the second command
     gate.set()
     first.join(timeout=60)
     assert not first.is_alive()

@@ -147,17 +147,17 @@ def take(call: str, data: bytes, *args: Any) -> Any:
 def judge_run(
     path: str, *, depth: int | None, judged_only: bool, rows: int, piece_bytes: int
 ) -> Callable[[Any], None]:
-    """``then`` for :func:`start` after ``read_qrels``: the run file ``path`` judged against
+    """``then`` for :func:`start` after ``ReadQrels``: the run file ``path`` judged against
     the qrels read, grouped by query, on all cores, up to :data:`AHEAD_PIECES` pieces of about
     ``piece_bytes`` (a batch taken whenever ``rows`` judged rows are held), until the pass is
     taken (:func:`judged_run`)."""
 
     def then(read: Any) -> None:
-        if "error" in read or not stat.S_ISREG(os.stat(path).st_mode):
+        index = read.index  # None for a text that is not valid qrels
+        if index is None or not stat.S_ISREG(os.stat(path).st_mode):
             return  # not opened: a named pipe is read once, by the command
         from cranfield import _core
 
-        index = read["index"]
         judge = _core.RunJudge(index, depth, judged_only, True, rows, None)
         reader = _core.TextReader(path, piece_bytes)
         options = {

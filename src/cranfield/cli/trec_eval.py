@@ -48,4 +48,4 @@ def _qrels_ahead(argv: Sequence[str]) -> None:
             rows=pieces.BATCH_ROWS,
             piece_bytes=pieces.PIECE_BYTES,
         )
-    core_ahead.start(qrels, "read_qrels", False, then=then)
+    core_ahead.start(qrels, "ReadQrels", then=then)

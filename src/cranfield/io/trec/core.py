@@ -161,9 +161,10 @@ def core_run(data: bytes, source: str, name: str, list_rows: int) -> Run:
 def core_qrels(data: bytes, source: str) -> Qrels:
     """The qrels of TREC text (``data`` after :func:`.text._check_trec`), in the order of
     :class:`~cranfield.data.tables.Qrels` (query ids, then document ids, in byte order)."""
-    out = core_ahead.take("read_qrels", data, False)  # cranfield trec_eval's, made ahead
-    if out is None:
-        out = _core().read_qrels(data, False)
+    read = core_ahead.take("ReadQrels", data)  # cranfield trec_eval's, made ahead
+    if read is None:
+        read = _core().ReadQrels(data)
+    out = read.result()
     if "error" in out:
         raise _error(data, source, out, "qrels")
     index = out["index"]  # holds the documents' bytes: their strings made when asked
