@@ -445,45 +445,68 @@ pub fn rank_segment<'a>(
     doc: &impl Fn(usize) -> &'a [u8],
     keyed: &mut Vec<(u64, i64)>,
 ) -> bool {
-    let by_score = |a: &i64, b: &i64| score_cmp(scores[*a as usize], scores[*b as usize]);
-    let by_doc = |a: &i64, b: &i64| doc(*b as usize).cmp(doc(*a as usize));
-    let mut moved = false;
-    if !seg.is_sorted_by(|a, b| by_score(a, b) != Ordering::Greater) {
-        if seg.is_sorted_by(|a, b| a < b) {
-            // rows in ascending order (as a query's are given): sorting (score key, row)
-            // pairs, without a look-up per comparison, is the stable sort by score
-            keyed.clear();
-            keyed.extend(seg.iter().map(|&r| (descending_key(scores[r as usize]), r)));
-            keyed.sort_unstable();
-            for (slot, &(_, r)) in seg.iter_mut().zip(keyed.iter()) {
-                *slot = r;
-            }
-        } else {
-            seg.sort_by(by_score);
-        }
-        moved = true;
-    }
+    let mut moved = rank_by_score(seg, scores, keyed);
     let mut k = 0;
     while k < seg.len() {
-        let s = scores[seg[k] as usize];
-        let mut e = k + 1;
-        while e < seg.len() && !differ(s, scores[seg[e] as usize]) {
-            e += 1;
-        }
-        let group = &mut seg[k..e];
-        if group.len() > 1 && !group.is_sorted_by(|a, b| by_doc(a, b) != Ordering::Greater) {
-            // by the ids' first 8 bytes as an integer, the whole ids where those are equal
-            keyed.clear();
-            keyed.extend(group.iter().map(|&r| (prefix(doc(r as usize)), r)));
-            keyed.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| by_doc(&a.1, &b.1)));
-            for (slot, &(_, r)) in group.iter_mut().zip(keyed.iter()) {
-                *slot = r;
-            }
-            moved = true;
-        }
+        let e = group_end(seg, scores, k);
+        moved |= sort_by_doc(&mut seg[k..e], doc, keyed);
         k = e;
     }
     moved
+}
+
+/// The rows `seg` put in score order (descending, [`score_cmp`]), by a stable sort, only
+/// where the given order is not it; `keyed` is scratch space.  Whether any row moved.
+pub fn rank_by_score(seg: &mut [i64], scores: &[f64], keyed: &mut Vec<(u64, i64)>) -> bool {
+    let by_score = |a: &i64, b: &i64| score_cmp(scores[*a as usize], scores[*b as usize]);
+    if seg.is_sorted_by(|a, b| by_score(a, b) != Ordering::Greater) {
+        return false;
+    }
+    if seg.is_sorted_by(|a, b| a < b) {
+        // rows in ascending order (as a query's are given): sorting (score key, row)
+        // pairs, without a look-up per comparison, is the stable sort by score
+        keyed.clear();
+        keyed.extend(seg.iter().map(|&r| (descending_key(scores[r as usize]), r)));
+        keyed.sort_unstable();
+        for (slot, &(_, r)) in seg.iter_mut().zip(keyed.iter()) {
+            *slot = r;
+        }
+    } else {
+        seg.sort_by(by_score);
+    }
+    true
+}
+
+/// Where the tie group of the rows `seg` (in score order) that starts at `k` ends.
+#[inline]
+pub fn group_end(seg: &[i64], scores: &[f64], k: usize) -> usize {
+    let s = scores[seg[k] as usize];
+    let mut e = k + 1;
+    while e < seg.len() && !differ(s, scores[seg[e] as usize]) {
+        e += 1;
+    }
+    e
+}
+
+/// The rows of one tie group put in document id order, descending (sorted only where they
+/// are not in it); `keyed` is scratch space.  Whether any row moved.
+pub fn sort_by_doc<'a>(
+    group: &mut [i64],
+    doc: &impl Fn(usize) -> &'a [u8],
+    keyed: &mut Vec<(u64, i64)>,
+) -> bool {
+    let by_doc = |a: &i64, b: &i64| doc(*b as usize).cmp(doc(*a as usize));
+    if group.len() < 2 || group.is_sorted_by(|a, b| by_doc(a, b) != Ordering::Greater) {
+        return false;
+    }
+    // by the ids' first 8 bytes as an integer, the whole ids where those are equal
+    keyed.clear();
+    keyed.extend(group.iter().map(|&r| (prefix(doc(r as usize)), r)));
+    keyed.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| by_doc(&a.1, &b.1)));
+    for (slot, &(_, r)) in group.iter_mut().zip(keyed.iter()) {
+        *slot = r;
+    }
+    true
 }
 
 /// Whether ranked row `k` of `seg` starts a new tie group (the first row always does).

@@ -13,7 +13,10 @@ use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::sync::{Arc, Mutex};
 
-use crate::judge::{NOT_IN_QRELS, QrelsIndex, UNJUDGED, hash_of, rank_segment, starts_group};
+use crate::judge::{
+    NOT_IN_QRELS, QrelsIndex, Table, UNJUDGED, group_end, hash_of, prefix, rank_by_score,
+    sort_by_doc,
+};
 use crate::text_reader::BOM;
 use crate::threads;
 use crate::trec::{Counts, FxHasher, ParseError, each_run_row};
@@ -208,6 +211,9 @@ pub(crate) struct Scratch {
     hashes: Vec<u64>,
     rank: Vec<i64>,
     keyed: Vec<(u64, i64)>,
+    /// The grades of a tie group's rows, and their ids' prefixes ([`count_places`]).
+    grades: Vec<i64>,
+    prefixes: Vec<u64>,
 }
 
 /// How a query is judged: against which qrels (its query ids, its judgments), to which depth,
@@ -244,37 +250,135 @@ pub(crate) fn judge_query(
     let Some(&q) = rules.queries.get(query) else {
         return Ok(None);
     };
-    s.rank.clear();
-    s.rank.extend(0..docs.len() as i64);
-    rank_segment(&mut s.rank, scores, &|r| docs[r], &mut s.keyed);
-    if let Some(depth) = rules.depth {
-        s.rank.truncate(depth);
-    }
+    let Scratch {
+        hashes,
+        rank,
+        keyed,
+        grades,
+        prefixes,
+        ..
+    } = s;
+    rank.clear();
+    rank.extend(0..docs.len() as i64);
+    rank_by_score(rank, scores, keyed);
+    let shown = rules.depth.map_or(rank.len(), |d| d.min(rank.len()));
     let start = out.grades.len();
-    let mut tie = -1i64;
     let table = rules.index.table(q);
-    for k in 0..s.rank.len() {
-        if starts_group(&s.rank, scores, k) {
-            tie += 1;
+    let grade_of = |r: i64| judged_grade(table.as_ref(), docs[r as usize], hashes[r as usize]);
+    let doc = |r: usize| docs[r];
+    let mut tie = -1i64;
+    let mut k = 0;
+    while k < shown {
+        tie += 1;
+        let e = group_end(rank, scores, k);
+        let group = &mut rank[k..e];
+        grades.clear();
+        grades.extend(group.iter().map(|&r| grade_of(r)));
+        if group.len() > 1 {
+            match tie_order(group, grades, scores) {
+                TieOrder::Kept => {}
+                TieOrder::Counted => count_places(group, grades, &doc, prefixes),
+                TieOrder::Sorted => {
+                    sort_by_doc(group, &doc, keyed);
+                    grades.clear();
+                    grades.extend(group.iter().map(|&r| grade_of(r)));
+                }
+            }
         }
-        let r = s.rank[k] as usize;
-        let grade = match table.as_ref().and_then(|t| t.grade(docs[r], s.hashes[r])) {
-            Some(g) if g < 0 => UNJUDGED,
-            Some(g) => g,
-            None => NOT_IN_QRELS,
-        };
-        if rules.judged_only && grade < 0 {
-            continue;
+        for (j, &grade) in grades[..e.min(shown) - k].iter().enumerate() {
+            if rules.judged_only && grade < 0 {
+                continue;
+            }
+            out.grades.push(grade);
+            out.scores.push(scores[group[j] as usize]);
+            out.ties.push(tie);
         }
-        out.grades.push(grade);
-        out.scores.push(scores[r]);
-        out.ties.push(tie);
+        k = e;
     }
     Ok(Some(Done {
         query: q,
         start,
         len: out.grades.len() - start,
     }))
+}
+
+/// The grade a row of the document `doc` (of [`hash_of`] `hash`) is judged: its judgment in
+/// `table` (the query's, if the qrels judge it), [`UNJUDGED`] for a negative one, or
+/// [`NOT_IN_QRELS`].
+#[inline]
+fn judged_grade(table: Option<&Table<'_>>, doc: &[u8], hash: u64) -> i64 {
+    match table.and_then(|t| t.grade(doc, hash)) {
+        Some(g) if g < 0 => UNJUDGED,
+        Some(g) => g,
+        None => NOT_IN_QRELS,
+    }
+}
+
+/// How a tie group's rows are put in `trec` order (document id descending) where only what
+/// is kept of them counts: their grades, their score and their tie group, in rank order.
+enum TieOrder {
+    /// Every row has the same grade and the same score (to the bit): any order is it.
+    Kept,
+    /// One score, and at most [`COUNTED`] rows judged (the others not in the qrels): their
+    /// places counted ([`count_places`]).
+    Counted,
+    /// Sorted by document.
+    Sorted,
+}
+
+/// The most judged rows of a tie group whose places are counted, not sorted: counting costs
+/// one comparison per row of the group for each.
+const COUNTED: usize = 8;
+
+/// How the tie group `group` (its rows' `grades` in the same order) is put in order.
+fn tie_order(group: &[i64], grades: &[i64], scores: &[f64]) -> TieOrder {
+    let bits = scores[group[0] as usize].to_bits();
+    if !group.iter().all(|&r| scores[r as usize].to_bits() == bits) {
+        return TieOrder::Sorted; // -0.0 and 0.0 are tied, and both are kept
+    }
+    if grades.iter().all(|&g| g == grades[0]) {
+        return TieOrder::Kept;
+    }
+    if grades.iter().filter(|&&g| g != NOT_IN_QRELS).count() <= COUNTED {
+        TieOrder::Counted
+    } else {
+        TieOrder::Sorted
+    }
+}
+
+/// The `grades` of a tie group's rows (`group`; the rows of one query have distinct
+/// documents) made those of its rows in document order, descending: each judged row's place
+/// is the number of the group's documents above its own; the other rows are not in the
+/// qrels.  `prefixes` is scratch space.
+fn count_places<'a>(
+    group: &[i64],
+    grades: &mut [i64],
+    doc: &impl Fn(usize) -> &'a [u8],
+    prefixes: &mut Vec<u64>,
+) {
+    prefixes.clear();
+    prefixes.extend(group.iter().map(|&r| prefix(doc(r as usize))));
+    let mut placed = [(0usize, 0i64); COUNTED];
+    let mut n = 0;
+    for (j, &grade) in grades.iter().enumerate() {
+        if grade == NOT_IN_QRELS {
+            continue;
+        }
+        let (p, d) = (prefixes[j], doc(group[j] as usize));
+        // above: a larger prefix, or the same prefix and larger bytes (ids whose prefixes
+        // differ are in the order of their prefixes)
+        let above = prefixes
+            .iter()
+            .zip(group)
+            .filter(|&(&q, &r)| q > p || (q == p && doc(r as usize) > d))
+            .count();
+        placed[n] = (above, grade);
+        n += 1;
+    }
+    grades.fill(NOT_IN_QRELS);
+    for &(place, grade) in &placed[..n] {
+        grades[place] = grade;
+    }
 }
 
 /// The rows of one query block: documents and scores.
@@ -1176,6 +1280,128 @@ mod tests {
         assert_eq!(c.feed(b"q1 Q0 a 1 x t\n").unwrap_err().name(), "parse");
         assert_eq!(c.feed(b"q1 Q0 a 1 2 t\n").unwrap_err().name(), "parse");
         assert_eq!(c.take(&idx).unwrap_err().name(), "parse");
+    }
+
+    /// The judgment of one query by a full sort (each tie group sorted by document id, as
+    /// `rank_segment` ranks it), cut at `depth`, `judged_only` applied: what `judge_query`
+    /// gave before it ordered tie groups by their grades.
+    fn fully_sorted(rules: Rules<'_>, docs: &[&[u8]], scores: &[f64]) -> Flat {
+        let mut rank: Vec<i64> = (0..docs.len() as i64).collect();
+        crate::judge::rank_segment(&mut rank, scores, &|r| docs[r], &mut Vec::new());
+        rank.truncate(rules.depth.unwrap_or(usize::MAX));
+        let table = rules.index.table(0);
+        let mut out = Flat::default();
+        let mut tie = -1;
+        for k in 0..rank.len() {
+            if crate::judge::starts_group(&rank, scores, k) {
+                tie += 1;
+            }
+            let r = rank[k] as usize;
+            let grade = judged_grade(table.as_ref(), docs[r], hash_of(docs[r]));
+            if !(rules.judged_only && grade < 0) {
+                out.grades.push(grade);
+                out.scores.push(scores[r]);
+                out.ties.push(tie);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn tie_groups_come_out_as_a_full_sort_puts_them() {
+        // one query, 3,000 times: 1 to 60 documents drawn from ids that share 8 bytes or
+        // more, are prefixes of one another, or are short; few scores (ties, -0.0 beside
+        // 0.0, NaN); qrels judging none, 5%, half or all of the ids (grades -1 to 3); cut at
+        // a depth or not, judged_only or not
+        let mut next = crate::test_rng::below(0x9e37_79b9_7f4a_7c15);
+        let mut ids: Vec<Vec<u8>> = Vec::new();
+        for n in 0..40 {
+            ids.push(format!("GX000-00-{n:07}").into_bytes());
+            ids.push(format!("d{n}").into_bytes());
+            ids.push(format!("abcdefgh{}", "x".repeat(n % 4)).into_bytes());
+        }
+        ids.extend([&b"ab"[..], b"ab0", b"abcdefg", b"\xff", b"z"].map(<[u8]>::to_vec));
+        ids.sort();
+        ids.dedup();
+        let values = [0.0, -0.0, 1.0, 2.5, f64::NAN, f64::INFINITY, -1.0];
+        let queries = query_map(&[b"q0"]);
+        let mut paths = [0usize; 3]; // tie groups kept, counted, sorted
+        for _ in 0..3000 {
+            let density = [0, 5, 50, 100][next(4) as usize];
+            let mut judged: Vec<(&[u8], i64)> = Vec::new();
+            for id in &ids {
+                if next(100) < density {
+                    judged.push((id, next(5) as i64 - 1));
+                }
+            }
+            let index = QrelsIndex::new(
+                &[0, judged.len() as i64],
+                |r| judged[r].0,
+                &judged.iter().map(|j| j.1).collect::<Vec<_>>(),
+            );
+            let mut order: Vec<usize> = (0..ids.len()).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, next(i as u64 + 1) as usize);
+            }
+            let n = 1 + next(60) as usize;
+            let docs: Vec<&[u8]> = order[..n].iter().map(|&i| ids[i].as_slice()).collect();
+            let kinds = 1 + next(3) as usize; // of the values, how many a query draws from
+            let scores: Vec<f64> = (0..n)
+                .map(|_| values[next(kinds as u64 * 2 + 1) as usize % values.len()])
+                .collect();
+            let rules = Rules {
+                queries: &queries,
+                index: &index,
+                depth: (next(3) == 0).then(|| 1 + next(70) as usize),
+                judged_only: next(2) == 0,
+            };
+            let mut got = Flat::default();
+            judge_query(
+                rules,
+                b"q0",
+                &docs,
+                &scores,
+                None,
+                &mut Scratch::default(),
+                &mut got,
+            )
+            .unwrap();
+            let want = fully_sorted(rules, &docs, &scores);
+            let bits = |f: &Flat| f.scores.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                (&got.grades, bits(&got), &got.ties),
+                (&want.grades, bits(&want), &want.ties),
+                "{docs:?} {scores:?} {judged:?}"
+            );
+            // which way each tie group of the full sort would be ordered
+            let mut rank: Vec<i64> = (0..n as i64).collect();
+            crate::judge::rank_by_score(&mut rank, &scores, &mut Vec::new());
+            let mut k = 0;
+            while k < n {
+                let e = group_end(&rank, &scores, k);
+                let table = index.table(0);
+                let grades: Vec<i64> = rank[k..e]
+                    .iter()
+                    .map(|&r| {
+                        let d = docs[r as usize];
+                        judged_grade(table.as_ref(), d, hash_of(d))
+                    })
+                    .collect();
+                if e - k > 1 {
+                    paths[match tie_order(&rank[k..e], &grades, &scores) {
+                        TieOrder::Kept => 0,
+                        TieOrder::Counted => 1,
+                        TieOrder::Sorted => 2,
+                    }] += 1;
+                }
+                k = e;
+            }
+        }
+        eprintln!("tie groups kept, counted, sorted: {paths:?}");
+        assert!(
+            paths.iter().all(|&p| p > 500),
+            "tie groups kept, counted, sorted: {paths:?}"
+        );
     }
 
     #[test]
