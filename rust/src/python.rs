@@ -125,7 +125,8 @@ fn read_run<'py>(py: Python<'py>, data: &[u8], list_rows: usize) -> PyResult<Bou
 /// `cranfield.data.Qrels` keeps them, and the ids' owned bytes.
 struct QrelsRead {
     duplicates: bool,
-    query_ids: Vec<Vec<u8>>,
+    /// The query ids joined, and their bounds ([`crate::judge::joined`]).
+    query_ids: (Vec<u8>, Vec<u32>),
     ids_ok: bool,
     offsets: Vec<i64>,
     grades: Vec<i64>,
@@ -149,7 +150,7 @@ fn qrels_read(data: &[u8]) -> Result<(QrelsRead, judge_py::QrelsIndex), ParseErr
         judge_py::QrelsIndex::of_joined(&q.offsets, bytes, doc_offsets, &q.grades, &q.query_ids);
     let read = QrelsRead {
         duplicates,
-        query_ids: q.query_ids.iter().map(|id| id.to_vec()).collect(),
+        query_ids: crate::judge::joined(q.query_ids.len(), |i| q.query_ids[i]),
         ids_ok,
         offsets: q.offsets,
         grades: q.grades,
@@ -199,7 +200,10 @@ impl ReadQrels {
         };
         let d = PyDict::new(py);
         d.set_item("duplicates", q.duplicates)?;
-        let ids = q.query_ids.iter().map(|id| text(py, id));
+        let (bytes, bounds) = &q.query_ids;
+        let ids = bounds
+            .windows(2)
+            .map(|w| text(py, &bytes[w[0] as usize..w[1] as usize]));
         d.set_item(
             "query_ids",
             PyList::new(py, ids.collect::<PyResult<Vec<_>>>()?)?,
