@@ -160,7 +160,7 @@ fn qrels_read(data: &[u8]) -> Result<(QrelsRead, judge_py::QrelsIndex), ParseErr
     Ok((read, index))
 }
 
-/// `read_qrels(data)`: TREC qrels, read and indexed without the GIL and without numpy (a
+/// `ReadQrels(data)`: TREC qrels, read and indexed without the GIL and without numpy (a
 /// thread reading them ahead waits neither for the interpreter nor for numpy's import).
 /// `index`: the judging index (`QrelsIndex`, which holds the document ids' bytes and makes
 /// their strings when asked), or `None` when the text is not valid qrels.  `result()`, once:
