@@ -7,11 +7,13 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import operator
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -26,6 +28,7 @@ import cranfield.scale.query_ranges as query_ranges
 from conftest import REPO, run_cli
 from cranfield.cli import main
 from cranfield.cli import run as cli_run
+from cranfield.errors import ClusterError
 
 # the generated collections judge a query the runs do not answer (scored as trec_eval -c)
 distributed = pytest.importorskip("distributed")
@@ -417,6 +420,44 @@ def test_a_scheduler_that_stops_answering_is_one_error(tmp_path):
         "the Dask scheduler at ",
         " has not answered for 2 s",
         patch={"SILENT_SECONDS": 2.0, "CHECK_SECONDS": 0.2},
+    )
+
+
+def test_a_result_fetched_once_the_scheduler_stops_answering_is_one_error(tmp_path, monkeypatch):
+    """A task done, then its scheduler stopped (SIGSTOP) before its result is fetched: the
+    fetch goes through the scheduler, and waited for ever (about one run in four of the test
+    above hung there); watched, it ends in the same one error."""
+    (tmp_path / "logs").mkdir()
+    monkeypatch.setattr(dask_executor, "SILENT_SECONDS", 2.0)
+    cluster = Cluster(tmp_path / "logs", tmp_path, workers=1)
+    got: list[BaseException] = []
+    try:
+        with cluster.client() as client:
+            task = dask_executor.DaskExecutor(client, watch=True).submit(operator.add, 1, 2)
+            deadline = time.monotonic() + 60  # a guard against a hang, not a measure
+            while not task.done() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert task.done()
+            os.killpg(cluster.scheduler.pid, signal.SIGSTOP)
+
+            def fetch() -> None:
+                try:
+                    task.result()
+                except BaseException as exc:
+                    got.append(exc)
+
+            fetching = threading.Thread(target=fetch, daemon=True)
+            fetching.start()
+            fetching.join(60)  # a guard against a hang, not a measure
+            alive = fetching.is_alive()
+            os.killpg(cluster.scheduler.pid, signal.SIGKILL)  # the client closes at once
+    finally:
+        cluster.stop()
+    assert not alive, "the result's fetch still waits for the stopped scheduler"
+    assert len(got) == 1 and isinstance(got[0], ClusterError), got
+    assert str(got[0]) == (
+        f"the Dask scheduler at {cluster.address} has not answered for 2 s (stopped, or the "
+        "network is down)"
     )
 
 

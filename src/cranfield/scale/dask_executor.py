@@ -246,6 +246,13 @@ class DaskExecutor(Executor):
                 raise
             raise ClusterError(message) from None
 
+    def silent(self) -> ClusterError:
+        """The error of a scheduler that has not answered for :data:`SILENT_SECONDS`."""
+        return ClusterError(
+            f"the Dask scheduler at {self.address} has not answered for "
+            f"{SILENT_SECONDS:g} s (stopped, or the network is down)"
+        )
+
     def check(self) -> None:
         """With ``watch``, at most every :data:`CHECK_SECONDS`: a :class:`ClusterError` when
         the scheduler does not answer within :data:`SILENT_SECONDS` or the cluster has had
@@ -260,10 +267,7 @@ class DaskExecutor(Executor):
                     client.scheduler.identity, n_workers=0, callback_timeout=SILENT_SECONDS
                 )
             except TimeoutError:
-                raise ClusterError(
-                    f"the Dask scheduler at {self.address} has not answered for "
-                    f"{SILENT_SECONDS:g} s (stopped, or the network is down)"
-                ) from None
+                raise self.silent() from None
         self._checked = time.monotonic()
         if info.get("n_workers", 1):
             self._workerless_since = None
@@ -294,8 +298,15 @@ class Task:
             executor.check()
             if deadline is not None and time.monotonic() >= deadline:
                 raise TimeoutError(f"{self._what or 'a task'} not done in {timeout:g} s")
+        # a task done still has its result fetched through the scheduler: watched, that
+        # fetch is bounded too (a scheduler stopped between the two waited for ever)
         with executor._failures(self._what, self._future):
-            return self._future.result()
+            try:
+                return self._future.result(timeout=SILENT_SECONDS if executor.watch else None)
+            except TimeoutError:
+                if not executor.watch or self._future.status == "error":
+                    raise  # unwatched, or the task's own error
+                raise executor.silent() from None
 
     def done(self) -> bool:
         return self._done.is_set()
